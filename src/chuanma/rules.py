@@ -1,0 +1,251 @@
+"""``RuleSet``: every option of the rules specification, and the named presets.
+
+A rule set is immutable. Build one from a preset name and override options one by one::
+
+    >>> rules = RuleSet.from_preset("xuezhan", max_fan=4)
+    >>> rules.max_fan
+    4
+    >>> RuleSet.from_json({"preset": "xueliu", "options": {"pass_rule": "none"}}).pass_rule
+    'none'
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from chuanma.errors import RuleSetError
+
+HOUSE_FAN_DEFAULTS: dict[str, int] = {
+    "jiangdui": 2,
+    "menqing": 1,
+    "zhongzhang": 1,
+    "jiaxinwu": 1,
+    "shibaluohan": 2,
+}
+"""House fans for private tables (off in every preset) and the value each takes when enabled."""
+
+_ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+
+
+class RuleSet(BaseModel):
+    """Every rule option, typed and validated. Field names are the option names everywhere."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+    preset: str = Field("xuezhan", description="preset the options were taken from")
+    variant: Literal["xuezhan", "xueliu", "dazhong"] = Field(
+        "xuezhan", description="血战到底 (winners leave), 血流成河 (winners stay), 大众麻将")
+    base: int = Field(1, ge=1, description="底分: the unit every payment is counted in")
+    dealer: Literal["random", "first_winner"] = Field("random", description="how the dealer is chosen")
+    exchange: bool = Field(True, description="换三张 before 定缺")
+    multiple_winners: bool = Field(True, description="一炮多响: several players may win on one discard")
+    robbing_kong: bool = Field(True, description="抢杠胡: an added kong can be robbed")
+    winners_kong: bool = Field(False, description="血流: winners may still declare kongs that keep their waits")
+    no_kong_in_last_four: bool = Field(True, description="no kong once the wall holds 3 tiles or fewer")
+    forced_win_in_last_four: bool = Field(True, description="a player who can win in the last four must")
+    pass_rule: Literal["none", "same_turn", "forever"] = Field(
+        "same_turn", description="what passing a win or a pong forbids")
+    longqidui: bool = Field(False, description="龙七对 (4) replaces 七对 and absorbs one 根")
+    yaojiu: Literal["daiyaojiu", "literal"] = Field(
+        "daiyaojiu", description="幺九 as 带幺九 (every set has a 1/9) or literally (every tile 1/9)")
+    gangshangpao: bool = Field(True, description="杠上炮 fan: win on the discard right after a kong")
+    haidilaoyue: bool = Field(True, description="海底捞月 fan: self-drawn win on the last wall tile")
+    haidipao: bool = Field(True, description="海底炮 fan: win on the discard after the last draw")
+    gangshang_shuanghua: bool = Field(False, description="杠上双花: 杠上花 is 2 after consecutive kongs")
+    dihu_on_dealer_discard: bool = Field(True, description="地胡 also by winning on the dealer's first discard")
+    max_fan: int | None = Field(None, ge=1, description="封顶: cap on a hand's total fan (none = no cap)")
+    fan_label_offset: Literal[0, 1] = Field(0, description="shown fan = counted fan + offset (001 counts a plain win as 1)")
+    zimo_bonus: Literal["fan", "base"] = Field("fan", description="自摸 is +1 fan, or +1× base from each payer")
+    house_fans: dict[str, int] = Field(default_factory=dict, description="house fans enabled, id → value")
+    exposed_kong: Literal["discarder_only", "everyone"] = Field(
+        "discarder_only", description="明杠: 承包制 (discarder pays 2×) or 家家有 (others pay 1× too)")
+    late_added_kong_pays: bool = Field(False, description="过手杠 still earns its 刮风 payment")
+    call_transfer: Literal["each_winner", "first_winner", "off"] = Field(
+        "each_winner", description="呼叫转移: who receives a kong's money when the discard after it is won on")
+    exposed_kong_flower: Literal["zimo", "discarder_pays"] = Field(
+        "zimo", description="点杠花: win on the replacement after an exposed kong")
+    flower_pig: Literal["ting_max", "fixed"] = Field("fixed", description="查花猪 form")
+    flower_pig_pays_winners: bool = Field(False, description="a 花猪 also pays players who have won")
+    chadajiao: bool = Field(True, description="查大叫 at an exhaustive draw")
+    refund: bool = Field(True, description="退税: non-waiting players return kong money")
+    escape_penalty: bool = Field(True, description="逃跑: a leaver pays 16× base to each other player still in")
+
+    @field_validator("house_fans", mode="before")
+    @classmethod
+    def _house_fans(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple | set | frozenset):
+            value = {name: True for name in value}
+        if not isinstance(value, Mapping):
+            return value
+        out: dict[str, Any] = {}
+        for name, fan in value.items():
+            if name not in HOUSE_FAN_DEFAULTS:
+                valid = ", ".join(HOUSE_FAN_DEFAULTS)
+                raise ValueError(f"unknown house fan {name!r}; valid house fans: {valid}")
+            if fan is True:
+                fan = HOUSE_FAN_DEFAULTS[name]
+            if isinstance(fan, bool) or not isinstance(fan, int) or fan < 0:
+                raise ValueError(f"house fan {name!r} takes a whole number of fan ≥ 0 or true")
+            if fan:
+                out[name] = fan
+        return out
+
+    @field_validator(
+        "exchange", "multiple_winners", "robbing_kong", "winners_kong", "no_kong_in_last_four",
+        "forced_win_in_last_four", "longqidui", "gangshangpao", "haidilaoyue", "haidipao",
+        "gangshang_shuanghua", "dihu_on_dealer_discard", "late_added_kong_pays",
+        "flower_pig_pays_winners", "chadajiao", "refund", "escape_penalty", mode="before")
+    @classmethod
+    def _on_off(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.lower() in _ON:
+            return _ON[value.lower()]
+        if isinstance(value, bool):
+            return value
+        raise ValueError("expected on/off (true/false)")
+
+    @field_validator("max_fan", mode="before")
+    @classmethod
+    def _max_fan(cls, value: Any) -> Any:
+        if isinstance(value, str) and value.lower() in ("none", "null", "off"):
+            return None
+        return value
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_preset(cls, name: str = "xuezhan", /, **options: Any) -> RuleSet:
+        """The preset ``name`` with ``options`` overridden."""
+        if name not in PRESETS:
+            raise RuleSetError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+        merged = {**PRESETS[name], **options}
+        return _build(name, merged)
+
+    @classmethod
+    def from_json(cls, data: Any) -> RuleSet:
+        """Read ``"xuezhan"``, ``{"preset": "xueliu", "options": {...}}`` or JSON text of either."""
+        if isinstance(data, str) and data.lstrip().startswith(("{", '"')):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise RuleSetError(f"rules are not valid JSON: {exc}") from None
+        if isinstance(data, str):
+            return cls.from_preset(data)
+        if isinstance(data, Mapping):
+            extra = set(data) - {"preset", "options"}
+            if extra:
+                raise RuleSetError(f"unknown keys {sorted(extra)} in rules; use \"preset\" and \"options\"")
+            name = data.get("preset", "xuezhan")
+            options = data.get("options", {})
+            if not isinstance(name, str) or not isinstance(options, Mapping):
+                raise RuleSetError("rules need \"preset\" as a string and \"options\" as an object")
+            return cls.from_preset(name, **options)
+        raise RuleSetError(f"rules must be a preset name or {{\"preset\": ..., \"options\": ...}}, got {data!r}")
+
+    def with_options(self, **options: Any) -> RuleSet:
+        """A copy with ``options`` changed (validated like any other)."""
+        return _build(self.preset, {**self.options(), **options})
+
+    def with_assignments(self, assignments: Iterable[str]) -> RuleSet:
+        """A copy with ``name=value`` strings applied (the CLI's ``--set``); values may be JSON."""
+        changes: dict[str, Any] = {}
+        for item in assignments:
+            name, sep, raw = item.partition("=")
+            if not sep:
+                raise RuleSetError(f"option {item!r} must look like name=value")
+            try:
+                value: Any = json.loads(raw)
+            except json.JSONDecodeError:
+                value = raw
+            changes[name.strip()] = value
+        return self.with_options(**changes)
+
+    # -- output ---------------------------------------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        """Every option and its value (the preset name excluded)."""
+        return self.model_dump(exclude={"preset"})
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The preset name alone when nothing was overridden, else ``{"preset", "options"}``."""
+        base = RuleSet.from_preset(self.preset).options()
+        diff = {k: v for k, v in self.options().items() if base[k] != v}
+        if not diff:
+            return self.preset
+        return {"preset": self.preset, "options": diff}
+
+    def describe(self) -> str:
+        """One line a person can read: the preset and what differs from it."""
+        spec = self.to_json()
+        if isinstance(spec, str):
+            return spec
+        return spec["preset"] + " with " + ", ".join(f"{k}={v}" for k, v in spec["options"].items())
+
+
+def valid_values(name: str) -> str:
+    """What an option accepts, in words (for error messages and ``chuanma rules``)."""
+    annotation = RuleSet.model_fields[name].annotation
+    return _describe_type(annotation)
+
+
+def _describe_type(annotation: Any) -> str:
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return ", ".join(str(a) for a in typing.get_args(annotation))
+    if annotation is bool:
+        return "on, off"
+    if annotation is int:
+        return "a whole number"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join("none" if a is type(None) else _describe_type(a) for a in typing.get_args(annotation))
+    if origin is dict:
+        return "an object of house fan ids (" + ", ".join(HOUSE_FAN_DEFAULTS) + ") to fan values"
+    return str(annotation)
+
+
+def _build(name: str, options: Mapping[str, Any]) -> RuleSet:
+    unknown = [k for k in options if k not in RuleSet.model_fields or k == "preset"]
+    if unknown:
+        valid = ", ".join(k for k in RuleSet.model_fields if k != "preset")
+        raise RuleSetError(f"unknown rule option {unknown[0]!r}; valid options: {valid}")
+    try:
+        return RuleSet(preset=name, **options)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = str(err["loc"][0]) if err["loc"] else "?"
+        value = options.get(field)
+        reason = str(err.get("ctx", {}).get("error", err["msg"]))
+        raise RuleSetError(
+            f"bad value {value!r} for rule option {field!r} ({reason}); valid values: {valid_values(field)}"
+        ) from None
+
+
+_XUEZHAN: dict[str, Any] = {}
+_XUELIU: dict[str, Any] = {"variant": "xueliu", "pass_rule": "forever", "longqidui": True, "winners_kong": True}
+_DOUBLEWIN: dict[str, Any] = {
+    "yaojiu": "literal", "flower_pig": "ting_max", "no_kong_in_last_four": False,
+    "forced_win_in_last_four": False, "late_added_kong_pays": True, "dihu_on_dealer_discard": False,
+    "gangshangpao": False, "haidipao": False, "robbing_kong": False, "call_transfer": "off",
+    "refund": False, "escape_penalty": False,
+}
+_PORTAL: dict[str, Any] = {"max_fan": 4, "dealer": "first_winner"}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "xuezhan": _XUEZHAN,
+    "xueliu": _XUELIU,
+    "doublewin-xuezhan": {**_DOUBLEWIN, "multiple_winners": False, "pass_rule": "none"},
+    "doublewin-xueliu": {**_DOUBLEWIN, **_XUELIU},
+    "classic": {
+        "base": 6, "fan_label_offset": 1, "zimo_bonus": "base", "flower_pig_pays_winners": True,
+        "pass_rule": "none", "no_kong_in_last_four": False, "forced_win_in_last_four": False,
+        "late_added_kong_pays": True, "dihu_on_dealer_discard": False, "haidipao": False,
+    },
+    "portal-xuezhan": {**_PORTAL},
+    "portal-xueliu": {**_PORTAL, **_XUELIU, "pass_rule": "same_turn"},
+}
+"""The named presets: each maps to the options it changes from the defaults (= ``xuezhan``)."""

@@ -1,0 +1,163 @@
+"""Tiles and their text notation (``123m456p789s11z``).
+
+A tile is an ``int``: 0–8 are 1m–9m (万), 9–17 are 1p–9p (筒), 18–26 are 1s–9s (条) and
+27–33 the honours 1z–7z (東南西北白發中, used only by 大众麻将). Hands are usually handled as
+*counts*: a list of 34 ints, the number of copies of each tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from chuanma.errors import HandSizeError, NotationError, TileCountError
+
+Tile = int
+
+SUITS = "mps"
+"""The suit letters of the 108-tile set, in canonical order."""
+SUIT_LETTERS = "mpsz"
+NUM_KINDS = 34
+NUM_SUITED = 27
+COPIES = 4
+
+SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}
+SUIT_NAMES_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+_RANK_ZH = "一二三四五六七八九"
+HONOR_NAMES_ZH = ("東", "南", "西", "北", "白", "發", "中")
+HONOR_NAMES_EN = ("East", "South", "West", "North", "White", "Green", "Red")
+
+
+def make_tile(rank: int, suit: str) -> Tile:
+    """The tile of ``rank`` (1-based) in ``suit`` (``m``, ``p``, ``s`` or ``z``)."""
+    if suit not in SUIT_LETTERS:
+        raise NotationError(f"unknown suit {suit!r}: use one of m, p, s, z")
+    top = 7 if suit == "z" else 9
+    if not 1 <= rank <= top:
+        raise NotationError(f"no tile {rank}{suit}: ranks of {suit} run from 1 to {top}")
+    return SUIT_LETTERS.index(suit) * 9 + rank - 1
+
+
+def suit_of(tile: Tile) -> str:
+    """The suit letter of ``tile``."""
+    return SUIT_LETTERS[tile // 9]
+
+
+def suit_index(suit: str) -> int:
+    """0, 1, 2 for ``m``, ``p``, ``s``; refuses anything else."""
+    if len(suit) != 1 or suit not in SUITS:
+        raise NotationError(f"unknown suit {suit!r}: use one of m, p, s")
+    return SUITS.index(suit)
+
+
+def rank_of(tile: Tile) -> int:
+    """The 1-based rank of ``tile``."""
+    return tile % 9 + 1
+
+
+def is_terminal(tile: Tile) -> bool:
+    """True for the suited 1s and 9s."""
+    return tile < NUM_SUITED and tile % 9 in (0, 8)
+
+
+def tile_str(tile: Tile) -> str:
+    """``5m`` for the tile 5m."""
+    return f"{rank_of(tile)}{suit_of(tile)}"
+
+
+def tile_name(tile: Tile, lang: str = "zh") -> str:
+    """The tile's name in Chinese (``五万``) or English (``5 Characters``)."""
+    suit = suit_of(tile)
+    if suit == "z":
+        return (HONOR_NAMES_ZH if lang == "zh" else HONOR_NAMES_EN)[tile - 27]
+    if lang == "zh":
+        return _RANK_ZH[rank_of(tile) - 1] + SUIT_NAMES_ZH[suit]
+    return f"{rank_of(tile)} {SUIT_NAMES_EN[suit]}"
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Read ``123m45p`` (spaces allowed) into tiles, in the order written.
+
+    Raises :class:`NotationError` naming the bad part for ``5x``, ``0m``, ``10m``, ``m`` or
+    a trailing ``12``.
+    """
+    tiles: list[Tile] = []
+    digits = ""
+    for pos, ch in enumerate(text):
+        if ch.isspace():
+            if digits:
+                raise NotationError(f"digits {digits!r} at position {pos} have no suit letter")
+            continue
+        if ch in "0123456789":
+            digits += ch
+        elif ch in SUIT_LETTERS:
+            if not digits:
+                raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it")
+            for d in digits:
+                if d == "0":
+                    raise NotationError(f"no tile 0{ch}: ranks start at 1 (in {digits + ch!r})")
+                tiles.append(make_tile(int(d), ch))
+            digits = ""
+        else:
+            raise NotationError(f"unknown character {ch!r} at position {pos}: use digits and m, p, s, z")
+    if digits:
+        raise NotationError(f"digits {digits!r} at the end have no suit letter")
+    return tiles
+
+
+def parse_tile(text: str) -> Tile:
+    """Read a single tile such as ``5m``."""
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise NotationError(f"{text!r} is not a single tile")
+    return tiles[0]
+
+
+def format_tiles(tiles: Iterable[Tile], *, sort: bool = True) -> str:
+    """Write tiles in canonical notation: ``123m456p``, suits in m, p, s, z order."""
+    seq = sorted(tiles) if sort else list(tiles)
+    out: list[str] = []
+    run_suit = ""
+    run = ""
+    for t in seq:
+        s = suit_of(t)
+        if s != run_suit and run:
+            out.append(run + run_suit)
+            run = ""
+        run_suit = s
+        run += str(rank_of(t))
+    if run:
+        out.append(run + run_suit)
+    return "".join(out)
+
+
+def to_counts(tiles: Iterable[Tile], *, limit: int = COPIES) -> list[int]:
+    """The 34 counts of ``tiles``; refuses more than ``limit`` copies of a tile."""
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+        if counts[t] > limit:
+            raise TileCountError(f"more than {limit} copies of {tile_str(t)}")
+    return counts
+
+
+def from_counts(counts: Sequence[int]) -> list[Tile]:
+    """The sorted tiles of a counts list."""
+    return [t for t, c in enumerate(counts) for _ in range(c)]
+
+
+def parse_hand(text: str, *, sizes: Iterable[int] | None = None) -> list[Tile]:
+    """Read a hand, checking copies (at most 4 of a tile) and, if given, its size."""
+    tiles = parse_tiles(text)
+    to_counts(tiles)
+    if sizes is not None:
+        allowed = sorted(set(sizes))
+        if len(tiles) not in allowed:
+            names = ", ".join(map(str, allowed))
+            raise HandSizeError(f"hand {text!r} has {len(tiles)} tiles; expected {names}")
+    return tiles
+
+
+def full_wall(with_honors: bool = False) -> list[Tile]:
+    """The tile set in canonical order: index ``t`` holds tile ``t // 4`` (108 or 136 tiles)."""
+    kinds = NUM_KINDS if with_honors else NUM_SUITED
+    return [t // COPIES for t in range(kinds * COPIES)]
