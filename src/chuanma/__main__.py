@@ -1,0 +1,5 @@
+"""``python -m chuanma`` runs the command line."""
+
+from chuanma.cli import main
+
+main()

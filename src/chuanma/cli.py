@@ -1,0 +1,22 @@
+"""The ``chuanma`` command line (Typer). Each group of commands lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="chuanma",
+    help="Sichuan mahjong: hand analysis, fan scoring, provably fair dealing.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Sichuan mahjong (血战到底, 血流成河) from the command line."""
+
+
+def main() -> None:
+    """Entry point of the ``chuanma`` console script."""
+    app()
