@@ -1,0 +1,146 @@
+"""Decisions a seat can make, as small immutable values that carry their tile.
+
+Each action has a JSON form used in records: ``{"discard": "5m"}``, ``{"exchange": "789s"}``,
+``{"void": "s"}``, ``{"pong": "5m"}``, ``{"kong": "7p"}``, ``{"hu": true}``, ``{"pass": true}``;
+a record decision adds ``"seat"``. ``repr`` of an action is valid Python (``Discard(tile=4)``)
+and ``str`` is what a player reads (``discard 5m``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from chuanma.errors import ChuanmaError, NotationError
+from chuanma.tiles import SUITS, Tile, format_tiles, parse_tile, parse_tiles, suit_of, tile_str
+
+
+class IllegalActionError(ChuanmaError, ValueError):
+    """A decision the rules do not allow now; the state is left untouched."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """换三张: the three tiles (of one suit) given away."""
+
+    tiles: tuple[Tile, Tile, Tile]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exchange": format_tiles(self.tiles)}
+
+    def __str__(self) -> str:
+        return f"exchange {format_tiles(self.tiles)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseVoid:
+    """定缺: the suit given up for the hand."""
+
+    suit: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"void": self.suit}
+
+    def __str__(self) -> str:
+        return f"void {self.suit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    tile: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"discard": tile_str(self.tile)}
+
+    def __str__(self) -> str:
+        return f"discard {tile_str(self.tile)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    tile: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pong": tile_str(self.tile)}
+
+    def __str__(self) -> str:
+        return f"pong {tile_str(self.tile)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Kong:
+    """A kong of ``tile``: exposed on a discard, concealed or added on one's own turn."""
+
+    tile: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kong": tile_str(self.tile)}
+
+    def __str__(self) -> str:
+        return f"kong {tile_str(self.tile)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hu:
+    """Declare a win: self-drawn on one's own turn, or on a discard / robbed kong."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hu": True}
+
+    def __str__(self) -> str:
+        return "hu"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Claim nothing on a discard or an added kong."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pass": True}
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Exchange | ChooseVoid | Discard | Pong | Kong | Hu | Pass
+CLAIMS = (Hu, Kong, Pong, Pass)
+"""Actions that answer a discard or an added kong."""
+
+
+def action_from_json(data: Mapping[str, Any]) -> Action:
+    """Read one action from its JSON form (an extra ``"seat"`` key is ignored)."""
+    keys = [k for k in data if k != "seat"]
+    if len(keys) != 1:
+        raise NotationError(
+            "a decision has exactly one of exchange, void, discard, pong, kong, hu, pass: "
+            f"{dict(data)!r}"
+        )
+    key = keys[0]
+    value = data[key]
+    if key in ("hu", "pass"):
+        if value is not True:
+            raise NotationError(f'"{key}" takes true, got {value!r}')
+        return Hu() if key == "hu" else Pass()
+    if not isinstance(value, str):
+        raise NotationError(f'"{key}" takes a string, got {value!r}')
+    if key == "void":
+        if value not in SUITS or len(value) != 1:
+            raise NotationError(f"void suit must be one of m, p, s, got {value!r}")
+        return ChooseVoid(value)
+    if key == "exchange":
+        tiles = parse_tiles(value)
+        if len(tiles) != 3 or len({suit_of(t) for t in tiles}) != 1:
+            raise NotationError(f"exchange takes three tiles of one suit, got {value!r}")
+        a, b, c = sorted(tiles)
+        return Exchange((a, b, c))
+    tile = parse_tile(value)
+    if key == "discard":
+        return Discard(tile)
+    if key == "pong":
+        return Pong(tile)
+    if key == "kong":
+        return Kong(tile)
+    raise NotationError(
+        f"unknown decision {key!r}: use exchange, void, discard, pong, kong, hu, pass"
+    )

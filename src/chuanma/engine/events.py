@@ -1,0 +1,50 @@
+"""Events: every change of a hand, numbered, with who may see it.
+
+``visibility`` is ``"public"`` (everyone sees ``data``; ``private`` is shown only to ``seat``)
+or ``"private"`` (only ``seat`` sees the event at all). A draw, for instance, is public but
+its tile is in ``private``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Visibility = Literal["public", "private"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    type: str
+    seat: int | None
+    data: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, Any] = field(default_factory=dict)
+    visibility: Visibility = "public"
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None`` = spectator) sees this event at all."""
+        return self.visibility == "public" or (seat is not None and seat == self.seat)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any] | None:
+        """The event as ``seat`` sees it (``None`` if hidden from that seat)."""
+        if not self.visible_to(seat):
+            return None
+        out: dict[str, Any] = {"seq": self.seq, "type": self.type}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        out.update(self.data)
+        if seat is not None and seat == self.seat:
+            out.update(self.private)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The full event (what the finished record's replay shows)."""
+        out: dict[str, Any] = {"seq": self.seq, "type": self.type}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        out.update(self.data)
+        out.update(self.private)
+        if self.visibility != "public":
+            out["visibility"] = self.visibility
+        return out

@@ -1,0 +1,100 @@
+"""The wall: the 108 tiles in draw order, how the deal reads it, and a builder for set-ups.
+
+RULES §2.2: the k-th player from the dealer takes wall tiles ``[13k, 13k+13)``, the dealer also
+takes tile 52; live draws take tiles from index 53 upward, kong replacements from 107 downward.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chuanma.errors import ChuanmaError
+from chuanma.tiles import COPIES, NUM_SUITED, Tile, parse_tiles, tile_str
+
+WALL_SIZE = 108
+DEAL_END = 53
+"""Index of the first live draw."""
+LAST = WALL_SIZE - 1
+"""Index of the first kong replacement."""
+
+
+class WallError(ChuanmaError, ValueError):
+    """A wall that is not the 108-tile set, or a set-up that cannot be built."""
+
+
+def check_wall(wall: Sequence[Tile]) -> list[Tile]:
+    """``wall`` as a list, after checking it holds each of the 27 tiles exactly four times."""
+    tiles = list(wall)
+    if len(tiles) != WALL_SIZE:
+        raise WallError(f"a wall has {WALL_SIZE} tiles, got {len(tiles)}")
+    counts = [0] * NUM_SUITED
+    for t in tiles:
+        if not isinstance(t, int) or not 0 <= t < NUM_SUITED:
+            raise WallError(f"not a tile of the 108-tile set: {t!r}")
+        counts[t] += 1
+    for t, c in enumerate(counts):
+        if c != COPIES:
+            raise WallError(f"the wall holds {c} copies of {tile_str(t)}, not {COPIES}")
+    return tiles
+
+
+def deal(wall: Sequence[Tile], dealer: int) -> list[list[Tile]]:
+    """The four starting hands by seat (the dealer's has 14 tiles)."""
+    hands: list[list[Tile]] = [[] for _ in range(4)]
+    for k in range(4):
+        hands[(dealer + k) % 4] = list(wall[13 * k : 13 * k + 13])
+    hands[dealer].append(wall[52])
+    return hands
+
+
+def _tiles(value: str | Sequence[Tile]) -> list[Tile]:
+    return parse_tiles(value) if isinstance(value, str) else list(value)
+
+
+def build_wall(
+    hands: Sequence[str | Sequence[Tile]],
+    draws: str | Sequence[Tile] = (),
+    replacements: str | Sequence[Tile] = (),
+    dealer: int = 0,
+) -> list[Tile]:
+    """A wall that deals ``hands`` (by seat; the dealer's has 14 tiles), then draws ``draws`` in
+    order, with kong replacements ``replacements`` in order. Unused tiles fill the middle.
+
+    >>> w = build_wall(["123456789m11223p", "1m", "", ""], draws="9s")
+    Traceback (most recent call last):
+    ...
+    chuanma.engine.wall.WallError: seat 1 needs 13 tiles, got 1
+    """
+    if len(hands) != 4:
+        raise WallError("give the four starting hands by seat")
+    wall: list[Tile | None] = [None] * WALL_SIZE
+    used = [0] * NUM_SUITED
+
+    def take(t: Tile) -> Tile:
+        used[t] += 1
+        if used[t] > COPIES:
+            raise WallError(f"more than {COPIES} copies of {tile_str(t)} in the set-up")
+        return t
+
+    for k in range(4):
+        seat = (dealer + k) % 4
+        tiles = _tiles(hands[seat])
+        want = 14 if seat == dealer else 13
+        if len(tiles) != want:
+            raise WallError(f"seat {seat} needs {want} tiles, got {len(tiles)}")
+        for i, t in enumerate(tiles[:13]):
+            wall[13 * k + i] = take(t)
+        if seat == dealer:
+            wall[52] = take(tiles[13])
+    live = _tiles(draws)
+    repl = _tiles(replacements)
+    if len(live) + len(repl) > WALL_SIZE - DEAL_END:
+        raise WallError("more draws and replacements than the wall holds")
+    for i, t in enumerate(live):
+        wall[DEAL_END + i] = take(t)
+    for i, t in enumerate(repl):
+        wall[LAST - i] = take(t)
+    rest = [t for t in range(NUM_SUITED) for _ in range(COPIES - used[t])]
+    it = iter(rest)
+    out = [t if t is not None else next(it) for t in wall]
+    return check_wall(out)
