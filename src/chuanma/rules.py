@@ -60,7 +60,8 @@ class RuleSet(BaseModel):
     gangshang_shuanghua: bool = Field(False, description="杠上双花: 杠上花 is 2 after consecutive kongs")
     dihu_on_dealer_discard: bool = Field(True, description="地胡 also by winning on the dealer's first discard")
     max_fan: int | None = Field(None, ge=1, description="封顶: cap on a hand's total fan (none = no cap)")
-    fan_label_offset: Literal[0, 1] = Field(0, description="shown fan = counted fan + offset (001 counts a plain win as 1)")
+    fan_label_offset: Literal[0, 1] = Field(
+        0, description="shown fan = counted fan + offset (001 counts a plain win as 1)")
     zimo_bonus: Literal["fan", "base"] = Field("fan", description="自摸 is +1 fan, or +1× base from each payer")
     house_fans: dict[str, int] = Field(default_factory=dict, description="house fans enabled, id → value")
     exposed_kong: Literal["discarder_only", "everyone"] = Field(
@@ -184,7 +185,7 @@ class RuleSet(BaseModel):
         spec = self.to_json()
         if isinstance(spec, str):
             return spec
-        return spec["preset"] + " with " + ", ".join(f"{k}={v}" for k, v in spec["options"].items())
+        return f"{self.preset} with " + ", ".join(f"{k}={v}" for k, v in spec["options"].items())
 
 
 def valid_values(name: str) -> str:

@@ -1,0 +1,105 @@
+"""Batch analysis over a NumPy array of hands (one row of 34 or 27 counts per hand).
+
+Each hand is reduced to four codes (one per suit, one for the honours) by one matrix product;
+everything else is table look-ups on those codes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from chuanma.analysis import tables as tb
+from chuanma.errors import HandSizeError, TileCountError
+from chuanma.tiles import SUITS
+
+_T = tb.tables()
+_NO_VOID = -1
+
+
+def _field(st: tb.SuitTables, shift: int) -> npt.NDArray[np.uint8]:
+    return ((st.packed >> shift) & tb.FIELD).astype(np.uint8)
+
+
+def _weights() -> npt.NDArray[np.float32]:
+    """(34, 4) matrix: counts @ weights = the codes of m, p, s and the honours (exact in float32)."""
+    w = np.zeros((34, 4), np.float32)
+    for s in range(3):
+        w[9 * s : 9 * s + 9, s] = tb.code_weights(9)
+    w[27:, 3] = tb.code_weights(7)
+    return w
+
+
+_W = _weights()
+_SIZE = (_field(_T.suit, tb.F_SIZE), _field(_T.honor, tb.F_SIZE))
+_PAIRS = (_field(_T.suit, tb.F_PAIRS), _field(_T.honor, tb.F_PAIRS))
+_ODD = (_field(_T.suit, tb.F_ODD), _field(_T.honor, tb.F_ODD))
+_WIN = (_field(_T.suit, tb.F_WIN), _field(_T.honor, tb.F_WIN))
+_EVEN = (_field(_T.suit, tb.F_EVEN), _field(_T.honor, tb.F_EVEN))
+
+
+def _codes(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or arr.shape[1] not in (27, 34):
+        raise ValueError(f"hands must be an array of shape (N, 34) or (N, 27), got {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 4):
+        raise TileCountError("hand counts must be 0-4")
+    codes = arr.astype(np.float32) @ _W[: arr.shape[1]]
+    return codes.astype(np.int32)
+
+
+_Pair = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]
+
+
+def _lookup(tables: _Pair, codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int16]:
+    suited, honor = tables
+    total = honor[codes[:, 3]].astype(np.int16)
+    for s in range(3):
+        total += suited[codes[:, s]]
+    return total
+
+
+def _void_column(void: npt.ArrayLike | str | None, n: int) -> npt.NDArray[np.int8]:
+    if void is None:
+        return np.full(n, _NO_VOID, np.int8)
+    if isinstance(void, str):
+        if void not in SUITS or len(void) != 1:
+            raise ValueError(f"void must be one of m, p, s, got {void!r}")
+        return np.full(n, SUITS.index(void), np.int8)
+    col = np.asarray(void, dtype=np.int8).reshape(-1)
+    if col.shape[0] != n or col.min(initial=0) < _NO_VOID or col.max(initial=0) > 2:
+        raise ValueError("void must hold one suit index (0 m, 1 p, 2 s, -1 none) per hand")
+    return col
+
+
+def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None) -> npt.NDArray[np.int8]:
+    """Shanten of every hand (rows of counts), as :func:`chuanma.analysis.shanten` gives it.
+
+    ``void`` is one suit letter for all hands, or an array with a suit index per hand
+    (0 = m, 1 = p, 2 = s, -1 = none).
+    """
+    codes = _codes(hands)
+    n = _lookup(_SIZE, codes)
+    bad = (n % 3 == 0) | (n > 14)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise HandSizeError(f"hand {i} has {int(n[i])} tiles; shanten needs 3n+1 or 3n+2, at most 14")
+    voids = _void_column(void, codes.shape[0])
+    if (voids >= 0).any():
+        rows = np.flatnonzero(voids >= 0)
+        codes = codes.copy()
+        codes[rows, voids[rows]] = 0
+    cls = _T.suit.classes[codes[:, :3]]
+    joined = _T.join4[_T.join3[_T.join2[cls[:, 0], cls[:, 1]], cls[:, 2]], _T.honor.classes[codes[:, 3]]]
+    std = _T.final[joined, n // 3].astype(np.int16)
+    need = np.maximum(0, 7 - _lookup(_PAIRS, codes))
+    seven = np.where(n >= 13, need + np.maximum(0, need - _lookup(_ODD, codes)), 99)
+    return (np.minimum(std, seven) - 1).astype(np.int8)
+
+
+def is_win_batch(hands: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Win check of every hand (rows of counts), as :func:`chuanma.analysis.is_win` gives it."""
+    codes = _codes(hands)
+    standard = _lookup(_WIN, codes) == 7
+    seven = (_lookup(_EVEN, codes) == 4) & (_lookup(_SIZE, codes) == 14)
+    return np.asarray(standard | seven)

@@ -1,0 +1,129 @@
+"""Hand analysis invariants, checked over random hands of the 108-tile set."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import hands, winning_hands
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chuanma.analysis import (
+    decompositions,
+    is_win,
+    is_win_batch,
+    pack_counts,
+    shanten,
+    shanten_batch,
+    shanten_standard,
+    waits,
+)
+from chuanma.tiles import NUM_SUITED, SUITS
+
+
+def _with(counts: list[int], tile: int) -> list[int]:
+    out = list(counts)
+    out[tile] += 1
+    return out
+
+
+@given(hands(sizes=(1, 4, 7, 10, 13)))
+def test_waits_are_exactly_the_winning_tiles(counts: list[int]) -> None:
+    expected = [t for t in range(NUM_SUITED) if counts[t] < 4 and is_win(_with(counts, t))]
+    assert waits(counts) == expected
+
+
+@given(hands(sizes=(2, 5, 8, 11, 14)))
+def test_shanten_is_minus_one_exactly_when_the_hand_wins(counts: list[int]) -> None:
+    assert (shanten(counts) == -1) == is_win(counts)
+
+
+@given(winning_hands())
+def test_complete_hands_win_and_have_shanten_minus_one(counts: list[int]) -> None:
+    assert is_win(counts)
+    assert shanten(counts) == -1
+    assert decompositions(counts)
+
+
+@given(hands(sizes=(1, 4, 7, 10, 13)))
+def test_shanten_is_zero_exactly_when_there_are_waits(counts: list[int]) -> None:
+    assert (shanten(counts) == 0) == bool(waits(counts))
+
+
+@given(hands(sizes=(13, 14)))
+def test_shanten_drops_by_at_most_one_per_draw(counts: list[int]) -> None:
+    if sum(counts) == 13:
+        after = [shanten(_with(counts, t)) for t in range(NUM_SUITED) if counts[t] < 4]
+        assert min(after) >= shanten(counts) - 1
+        assert min(after) == shanten(counts) - 1 or shanten(counts) > 0 or not waits(counts)
+
+
+@given(st.lists(hands(sizes=(13, 14)), min_size=1, max_size=40), st.data())
+def test_batch_results_equal_single_hand_results(batch: list[list[int]], data: st.DataObject) -> None:
+    voids = data.draw(st.lists(st.integers(-1, 2), min_size=len(batch), max_size=len(batch)))
+    arr = np.array(batch, dtype=np.uint8)
+    assert shanten_batch(arr).tolist() == [shanten(h) for h in batch]
+    assert is_win_batch(arr).tolist() == [is_win(h) for h in batch]
+    expected = [shanten(h, SUITS[v] if v >= 0 else None) for h, v in zip(batch, voids, strict=True)]
+    assert shanten_batch(arr, np.array(voids)).tolist() == expected
+    narrow = arr[:, :27]
+    assert shanten_batch(narrow).tolist() == [shanten(h) for h in batch]
+
+
+@given(hands(sizes=(2, 5, 8, 11, 14)))
+def test_every_decomposition_uses_exactly_the_hand(counts: list[int]) -> None:
+    found = decompositions(counts)
+    assert bool(found) == is_win(counts)
+    for d in found:
+        used = [0] * 34
+        if d.form == "seven_pairs":
+            for t in d.pairs:
+                used[t] += 2
+        else:
+            assert d.pair is not None
+            used[d.pair] += 2
+            for s in d.sets:
+                for t in s.tiles:
+                    used[t] += 1
+        assert used == counts
+
+
+@given(winning_hands())
+def test_decompositions_are_distinct(counts: list[int]) -> None:
+    found = decompositions(counts)
+    keys = [(d.form, tuple(sorted((s.kind, s.tile) for s in d.sets)), d.pair, d.pairs) for d in found]
+    assert len(keys) == len(set(keys))
+
+
+@given(hands(sizes=(13, 14)), st.sampled_from(SUITS))
+def test_void_aware_shanten_never_beats_plain_shanten(counts: list[int], void: str) -> None:
+    assert shanten(counts, void) >= shanten(counts)
+
+
+@given(hands(sizes=(13, 14)), st.sampled_from(SUITS))
+def test_void_aware_shanten_counts_void_tiles_as_useless(counts: list[int], void: str) -> None:
+    """Removing the void suit's tiles costs exactly one draw each, never less."""
+    s = SUITS.index(void)
+    held = sum(counts[9 * s : 9 * s + 9])
+    if held == 0:
+        return
+    assert shanten(counts, void) >= held - 1
+
+
+@given(hands(sizes=(13, 14)))
+def test_packed_and_list_counts_agree(counts: list[int]) -> None:
+    packed = pack_counts(counts)
+    assert shanten(packed) == shanten(counts)
+    assert is_win(packed) == is_win(counts)
+
+
+mahjong = pytest.importorskip("mahjong.shanten")
+
+
+@given(hands(sizes=(13, 14)))
+def test_standard_shanten_agrees_with_the_mahjong_package(counts: list[int]) -> None:
+    """Where no tile is held four times (their wait-on-a-fifth-tile reading differs), both agree."""
+    if max(counts) == 4:
+        return
+    expected = mahjong.Shanten().calculate_shanten_for_regular_hand(counts)
+    assert shanten_standard(counts) == expected
