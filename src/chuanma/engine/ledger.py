@@ -1,0 +1,99 @@
+"""Payments and wins: what the ledger of a hand holds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from chuanma.tiles import Tile, format_tiles, tile_str
+
+Reason = Literal[
+    "zimo",
+    "dianpao",
+    "qianggang",
+    "kong_exposed",
+    "kong_concealed",
+    "kong_added",
+    "call_transfer",
+    "flower_pig",
+    "chadajiao",
+    "refund",
+    "escape",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """``payer`` pays ``payee`` ``amount`` units of base, because of the event ``seq``."""
+
+    payer: int
+    payee: int
+    amount: int
+    reason: Reason
+    seq: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": self.amount,
+            "reason": self.reason,
+            "seq": self.seq,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One win: self-drawn (``from_seat`` is ``None``), on a discard, or on a robbed kong."""
+
+    seat: int
+    tile: Tile
+    from_seat: int | None
+    robbed: bool
+    fans: tuple[tuple[str, str, int], ...]
+    total: int
+    multiplier: int
+    situations: tuple[str, ...]
+    hand: tuple[Tile, ...]
+    seq: int
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.from_seat is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "tile": tile_str(self.tile),
+            "from": self.from_seat,
+            "self_drawn": self.self_drawn,
+            "robbed_kong": self.robbed,
+            "hand": format_tiles(self.hand),
+            "fans": [{"id": i, "name": n, "fan": f} for i, n, f in self.fans],
+            "total": self.total,
+            "multiplier": self.multiplier,
+            "situations": list(self.situations),
+            "seq": self.seq,
+        }
+
+
+@dataclass(slots=True)
+class KongRecord:
+    """A declared kong and the ledger entries it earned (for 呼叫转移 and 退税)."""
+
+    seat: int
+    tile: Tile
+    kind: Literal["exposed", "concealed", "added"]
+    seq: int
+    payments: list[int] = field(default_factory=list)
+    transferred: bool = False
+
+
+def totals(payments: Iterable[Payment]) -> list[int]:
+    """Per-seat net result in units of base."""
+    out = [0, 0, 0, 0]
+    for p in payments:
+        out[p.payer] -= p.amount
+        out[p.payee] += p.amount
+    return out

@@ -1,0 +1,162 @@
+"""Game records (``chuanma-record/1``) and their replay.
+
+A record holds what a hand is a pure function of: the rules, the wall, the dealer, the exchange
+direction and the players' decisions in order. Replaying it rebuilds every event and payment.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from chuanma.engine.actions import (
+    Action,
+    ChooseVoid,
+    Discard,
+    Hu,
+    IllegalActionError,
+    Kong,
+    Pass,
+    Pong,
+    action_from_json,
+)
+from chuanma.engine.game import DIRECTIONS, Direction, Game
+from chuanma.errors import ChuanmaError, NotationError
+from chuanma.rules import RuleSet
+from chuanma.tiles import parse_tile, tile_str
+
+FORMAT = "chuanma-record/1"
+
+
+class RecordError(ChuanmaError, ValueError):
+    """A record that cannot be read or replayed; ``index`` is the bad decision's (or ``None``)."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message if index is None else f"decision {index}: {message}")
+        self.index = index
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` (complete once the hand is finished)."""
+    rules = game.rules
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": rules.to_json(),
+        "base": rules.base,
+        "dealer": game.dealer,
+        "direction": game.direction,
+        "wall": [tile_str(t) for t in game.wall],
+        "decisions": [dict(d) for d in game.decisions],
+    }
+    if game.seeds:
+        out["seeds"] = dict(game.seeds)
+    return out
+
+
+def _game_from(record: Mapping[str, Any]) -> Game:
+    if not isinstance(record, Mapping):
+        raise RecordError("a record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f'unknown record format {record.get("format")!r}: expected "{FORMAT}"')
+    try:
+        rules = RuleSet.from_json(record.get("rules", "xuezhan"))
+        base = record.get("base", rules.base)
+        if base != rules.base:
+            rules = rules.with_options(base=base)
+    except ChuanmaError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    dealer = record.get("dealer", 0)
+    direction = record.get("direction", "to_next")
+    if direction not in DIRECTIONS:
+        raise RecordError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
+    wall_raw = record.get("wall")
+    if not isinstance(wall_raw, list):
+        raise RecordError("the record needs the wall: a list of 108 tiles like \"5m\"")
+    try:
+        wall = [parse_tile(t) for t in wall_raw]
+    except (NotationError, TypeError) as exc:
+        raise RecordError(f"wall: {exc}") from None
+    seeds = record.get("seeds")
+    try:
+        dir_: Direction = direction
+        return Game(rules, wall, dealer, dir_, seeds=seeds if isinstance(seeds, dict) else None)
+    except ChuanmaError as exc:
+        raise RecordError(str(exc)) from None
+
+
+def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
+    """Play a record's decisions again; refuses an illegal decision with its index.
+
+    Claims on a discard (or an added kong) are the claims made on it; every other seat that
+    could claim is taken to pass (or, if it must win in the last four, to win). Automatic
+    decisions (a void forced by a two-suit hand, a locked 血流 hand discarding its draw) may be
+    left out; if present they must agree.
+    """
+    game = _game_from(record)
+    decisions = record.get("decisions", [])
+    if not isinstance(decisions, list):
+        raise RecordError("decisions must be a list")
+    matchable = _writable(game.autos)
+    for i, d in enumerate(decisions):
+        if not isinstance(d, Mapping) or not isinstance(d.get("seat"), int):
+            raise RecordError(f"a decision is an object with a seat 0-3, got {d!r}", i)
+        seat = d["seat"]
+        try:
+            action = action_from_json(d)
+        except NotationError as exc:
+            raise RecordError(str(exc), i) from None
+        if game.phase in ("claim", "rob") and not (
+            isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act()
+        ):
+            mark = len(game.autos)
+            game.pass_pending()
+            matchable += _writable(game.autos[mark:])
+        # an automatic decision written out: it must agree with what happened
+        found = None
+        if action not in game.legal_actions(seat):
+            found = next(
+                (a for a in matchable if a[0] == seat and type(a[1]) is type(action)), None
+            )
+        if found is not None:
+            if found[1] != action:
+                raise RecordError(
+                    f"seat {seat}'s {_kind(action)} was automatic ({found[1]}), not {action}", i
+                )
+            matchable.remove(found)
+            continue
+        mark = len(game.autos)
+        try:
+            game.apply(seat, action)
+        except IllegalActionError as exc:
+            raise RecordError(f"seat {seat} cannot {action}: {exc}", i) from None
+        keep = [a for a in matchable if isinstance(a[1], ChooseVoid) and isinstance(action, ChooseVoid)]
+        matchable = keep + _writable(game.autos[mark:])
+    game.pass_pending()
+    if complete and not game.finished:
+        waiting = ", ".join(str(s) for s in game.to_act())
+        raise RecordError(f"the record ends before the hand is over (waiting for seat {waiting})")
+    return game
+
+
+def _writable(autos: list[tuple[int, Action]]) -> list[tuple[int, Action]]:
+    """Automatic decisions a record may write out (forced voids, locked discards)."""
+    return [a for a in autos if isinstance(a[1], ChooseVoid | Discard)]
+
+
+def _kind(action: Action) -> str:
+    return next(iter(action.to_json()))
+
+
+def load(path: str) -> dict[str, Any]:
+    """Read a record file."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a record is a JSON object")
+    return data
