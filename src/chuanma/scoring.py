@@ -145,7 +145,7 @@ def _suits(tiles: Sequence[Tile]) -> set[str]:
 
 def _sets_of(d: Decomposition, melds: Sequence[Meld]) -> list[tuple[str, Tile]]:
     """Every set of a standard decomposition as (kind, tile): sequence, triplet (pongs and kongs too)."""
-    sets = [(s.kind, s.tile) for s in d.sets]
+    sets: list[tuple[str, Tile]] = [(s.kind, s.tile) for s in d.sets]
     sets += [("sequence" if m.kind == "chow" else "triplet", m.tile) for m in melds]
     return sets
 
