@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import hands, winning_hands
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from chuanma.analysis import (
     waits,
 )
 from chuanma.tiles import NUM_SUITED, SUITS
+from conftest import hands, winning_hands
 
 
 def _with(counts: list[int], tile: int) -> list[int]:
