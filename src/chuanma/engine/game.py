@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from chuanma.analysis import is_win, waits
 from chuanma.engine.actions import (
@@ -29,10 +29,8 @@ from chuanma.engine.ledger import KongRecord, Payment, Reason, Win, totals
 from chuanma.engine.wall import DEAL_END, LAST, check_wall, deal
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
+from chuanma.scoring import ScoreResult, max_static_fan, score_hand
 from chuanma.tiles import NUM_KINDS, SUITS, Tile, format_tiles, tile_str
-
-if TYPE_CHECKING:
-    from chuanma.scoring import ScoreResult
 
 Direction = Literal["to_next", "opposite", "to_previous"]
 DIRECTIONS: dict[str, int] = {"to_next": 1, "opposite": 2, "to_previous": 3}
@@ -88,6 +86,7 @@ class Game:
         self.draw_kind: Literal["live", "replacement"] | None = None
         self.after_pong = False
         self.turn_kong: KongRecord | None = None
+        self.turn_kongs = 0
         self.drew_last = False
         self.first_turn = False
         self.declared = False
@@ -231,8 +230,6 @@ class Game:
         self, seat: int, win_tile: Tile, *, self_drawn: bool, situations: Sequence[str],
         in_hand: bool,
     ) -> ScoreResult:
-        from chuanma.scoring import score_hand
-
         tiles = self._tiles(seat)
         if in_hand:
             tiles.remove(win_tile)
@@ -465,6 +462,7 @@ class Game:
         self.draw_kind = None
         self.after_pong = False
         self.turn_kong = None
+        self.turn_kongs = 0
         self.drew_last = False
         self.first_turn = False
         self.dihu_draw = False
@@ -707,6 +705,7 @@ class Game:
         self._kong_pay(k, 2, frm)
         self.kongs.append(k)
         self.turn_kong = k
+        self.turn_kongs += 1
         self._draw_for(seat, replacement=True)
 
     def _kong_pay(self, k: KongRecord, each: int, discarder: int | None = None) -> None:
@@ -739,6 +738,7 @@ class Game:
             self._kong_pay(k, 2)
             self.kongs.append(k)
             self.turn_kong = k
+            self.turn_kongs += 1
             self._draw_for(seat, replacement=True)
             return
         # added kong: the robbing window first
@@ -786,6 +786,7 @@ class Game:
             self._kong_pay(k, 1)
         self.kongs.append(k)
         self.turn_kong = k
+        self.turn_kongs += 1
         self._draw_for(seat, replacement=True)
 
     def _do_self_hu(self, seat: int) -> None:
@@ -797,6 +798,8 @@ class Game:
             t = self.drawn if self.drawn is not None else 0
             if self.draw_kind == "replacement":
                 situations.append("kong_replacement")
+                if self.turn_kongs >= 2:
+                    situations.append("consecutive_kongs")
             if self.drew_last:
                 situations.append("last_tile")
             if self.dihu_draw:
@@ -842,8 +845,6 @@ class Game:
         )
 
     def _exhaustive_settlement(self, seq: int) -> None:
-        from chuanma.scoring import max_static_fan
-
         rules = self.rules
         parts = [s for s in range(4) if self.xueliu or not self.out[s]]
         pig = {s: self._holds_void(s) for s in range(4)}
