@@ -64,7 +64,10 @@ EXAMPLE_CLIENT = ["a", "b", "c", "d"]
 # Pinned from this project's code and from naive_deal above (they agree; see the tests below).
 EXAMPLE_DEALER = 2
 EXAMPLE_DIRECTION = "opposite"
-EXAMPLE_FIRST_20 = "9s 1m 8p 2m 6p 3s 4p 9p 6p 4s 8s 5s 8m 7m 9m 7p 6m 2m 8s 8m".split()
+EXAMPLE_FIRST_20 = [
+    "9s", "1m", "8p", "2m", "6p", "3s", "4p", "9p", "6p", "4s", "8s", "5s",
+    "8m", "7m", "9m", "7p", "6m", "2m", "8s", "8m",
+]
 
 
 def test_worked_example_pinned() -> None:

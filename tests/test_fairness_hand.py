@@ -19,9 +19,9 @@ from chuanma.fairness import (
     join_client_seeds,
     validate_client_seed,
     verify_record,
+    vrf,
     vrf_alpha,
 )
-from chuanma.fairness import vrf
 
 
 def _seeded(hand: FairHand) -> FairHand:

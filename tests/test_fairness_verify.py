@@ -132,9 +132,8 @@ def test_cli_deal_json_matches_the_library() -> None:
 
 
 def test_cli_deal_readable_output_and_bad_input() -> None:
-    result = runner.invoke(
-        app, ["fair", "deal", "--server-seed", SEED_HEX, "--client-seeds", "a,b,c,d", "--nonce", "0"]
-    )
+    args = ["fair", "deal", "--server-seed", SEED_HEX, "--client-seeds", "a,b,c,d", "--nonce", "0"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0
     deal = derive_deal(bytes(range(32)), "a|b|c|d", 0)
     assert f"seat {deal.dealer}" in result.stdout and deal.direction in result.stdout

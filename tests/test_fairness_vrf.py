@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from nacl.bindings import crypto_sign_seed_keypair
 
-from chuanma.fairness import KeyFileError, VRFError, VRFKey, read_key, write_key
-from chuanma.fairness import vrf
+from chuanma.fairness import KeyFileError, VRFError, VRFKey, read_key, vrf, write_key
 
 VECTORS: list[dict[str, str]] = json.loads(
     (Path(__file__).parent / "data" / "rfc9381_b3_vectors.json").read_text()
