@@ -13,18 +13,18 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the batch figure is for one core
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import random  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
-import numpy as np  # noqa: E402
-from mahjong.agari import Agari  # noqa: E402
-from mahjong.shanten import Shanten  # noqa: E402
+import numpy as np
+from mahjong.agari import Agari
+from mahjong.shanten import Shanten
 
-from chuanma.analysis import is_win, pack_counts, shanten, shanten_batch, waits  # noqa: E402
-from chuanma.tiles import full_wall, to_counts  # noqa: E402
+from chuanma.analysis import is_win, pack_counts, shanten, shanten_batch, waits
+from chuanma.tiles import full_wall, to_counts
 
 TARGETS = {"shanten": 25.0, "waits": 15.0, "win check": 5.0}
 BATCH_TARGET = 5_000_000
@@ -86,7 +86,8 @@ def main() -> None:
         ("win check", ag.is_agari, fourteen, is_win, packed14, fourteen),
     ]
     print(f"{len(hands):,} random hands from the 108 tiles ({len(thirteen):,} of 13, {len(fourteen):,} of 14)")
-    print(f"{'':10} {'mahjong µs':>11} {'chuanma µs':>11} {'ratio':>7} {'target':>7}   {'list input µs':>13} {'ratio':>7}")
+    print(f"{'':10} {'mahjong µs':>11} {'chuanma µs':>11} {'ratio':>7} {'target':>7}   "
+          f"{'list input µs':>13} {'ratio':>7}")
     for name, theirs, their_in, ours, our_in, lists in rows:
         t_theirs = per_call(theirs, their_in, args.repeat)
         t_ours = per_call(ours, our_in, args.repeat)

@@ -7,6 +7,7 @@ import typer
 from chuanma.commands.hand import hand
 from chuanma.commands.rules import rules
 from chuanma.commands.score import score
+from chuanma.fairness.cli import fair_app
 
 app = typer.Typer(
     name="chuanma",
@@ -17,6 +18,7 @@ app = typer.Typer(
 app.command()(score)
 app.command()(hand)
 app.command()(rules)
+app.add_typer(fair_app, name="fair")
 
 
 @app.callback()

@@ -62,7 +62,8 @@ def hand(
 def _show(result: dict[str, Any], void: str | None) -> None:
     console = Console()
     label = {-1: "complete (胡)", 0: "ready (听牌)"}.get(result["shanten"], f"{result['shanten']} from ready")
-    console.print(f"[bold]{result['hand']}[/]  shanten {result['shanten']}: {label}" + (f"  void {void}" if void else ""))
+    suffix = f"  void {void}" if void else ""
+    console.print(f"[bold]{result['hand']}[/]  shanten {result['shanten']}: {label}{suffix}")
     if result.get("note"):
         console.print(f"[yellow]note:[/] {result['note']}")
     if "useful" in result:
@@ -75,7 +76,8 @@ def _show(result: dict[str, Any], void: str | None) -> None:
     best = result["discards"][0]["shanten"] if result["discards"] else None
     for d in result["discards"]:
         style = "green" if d["shanten"] == best else None
-        table.add_row(d["tile"], d["name"], str(d["shanten"]), _listing(d["useful"]), str(d["useful_count"]), style=style)
+        cells = (d["tile"], d["name"], str(d["shanten"]), _listing(d["useful"]), str(d["useful_count"]))
+        table.add_row(*cells, style=style)
     console.print(table)
 
 

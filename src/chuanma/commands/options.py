@@ -12,7 +12,7 @@ from chuanma.tiles import parse_tile
 
 RulesOption = Annotated[
     str,
-    typer.Option("--rules", "-r", help='Preset name (xuezhan, xueliu, classic, …) or JSON {"preset": …, "options": …}.'),
+    typer.Option("--rules", "-r", help='Preset (xuezhan, xueliu, classic, …) or JSON {"preset": …, "options": …}.'),
 ]
 SetOption = Annotated[
     list[str] | None,
