@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import typer
 
+from chuanma.commands.hand import hand
+from chuanma.commands.rules import rules
+from chuanma.commands.score import score
+from chuanma.fairness.cli import fair_app
+
 app = typer.Typer(
     name="chuanma",
     help="Sichuan mahjong: hand analysis, fan scoring, provably fair dealing.",
     no_args_is_help=True,
     add_completion=False,
 )
+app.command()(score)
+app.command()(hand)
+app.command()(rules)
+app.add_typer(fair_app, name="fair")
 
 
 @app.callback()

@@ -1,0 +1,120 @@
+"""Hand analysis speed against the ``mahjong`` package, measured in one process on the same hands.
+
+Run: ``python benchmarks/bench_analysis.py`` (``--hands``, ``--batch``, ``--seed``, ``--repeat``).
+Prints µs per call for both libraries and the ratio, then the batch API's hands per second on
+one core. chuanma's functions are timed on their native input (counts as ``bytes``, made once
+per hand by ``pack_counts``, as ``mahjong`` is given its 34-count lists) and on plain lists.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the batch figure is for one core
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from mahjong.agari import Agari
+from mahjong.shanten import Shanten
+
+from chuanma.analysis import is_win, pack_counts, shanten, shanten_batch, waits
+from chuanma.tiles import full_wall, to_counts
+
+TARGETS = {"shanten": 25.0, "waits": 15.0, "win check": 5.0}
+BATCH_TARGET = 5_000_000
+
+
+def random_hands(n: int, seed: int) -> list[list[int]]:
+    """``n`` hands of 34 counts, alternately 13 and 14 tiles drawn from the 108 tiles."""
+    rng = random.Random(seed)
+    wall = full_wall()
+    return [to_counts(rng.sample(wall, 13 + i % 2)) for i in range(n)]
+
+
+def per_call(fn: Callable[[Any], Any], inputs: Sequence[Any], repeat: int) -> float:
+    """Best of ``repeat`` runs, in µs per call."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for x in inputs:
+            fn(x)
+        best = min(best, time.perf_counter() - start)
+    return best / len(inputs) * 1e6
+
+
+def mahjong_waits(agari: Agari) -> Callable[[list[int]], list[int]]:
+    def waits_by_agari(counts: list[int]) -> list[int]:
+        found = []
+        for t in range(27):
+            if counts[t] < 4:
+                counts[t] += 1
+                if agari.is_agari(counts):
+                    found.append(t)
+                counts[t] -= 1
+        return found
+
+    return waits_by_agari
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--batch", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    hands = random_hands(args.hands, args.seed)
+    packed = [pack_counts(h) for h in hands]
+    thirteen = [h for h in hands if sum(h) == 13]
+    fourteen = [h for h in hands if sum(h) == 14]
+    packed13 = [pack_counts(h) for h in thirteen]
+    packed14 = [pack_counts(h) for h in fourteen]
+    sh, ag = Shanten(), Agari()
+    assert [waits(h) for h in packed13] == [mahjong_waits(ag)(list(h)) for h in thirteen], "waits disagree"
+    assert [is_win(h) for h in packed14] == [ag.is_agari(h) for h in fourteen], "win checks disagree"
+
+    rows = [
+        ("shanten", sh.calculate_shanten, hands, shanten, packed, hands),
+        ("waits", mahjong_waits(ag), thirteen, waits, packed13, thirteen),
+        ("win check", ag.is_agari, fourteen, is_win, packed14, fourteen),
+    ]
+    print(f"{len(hands):,} random hands from the 108 tiles ({len(thirteen):,} of 13, {len(fourteen):,} of 14)")
+    print(f"{'':10} {'mahjong µs':>11} {'chuanma µs':>11} {'ratio':>7} {'target':>7}   "
+          f"{'list input µs':>13} {'ratio':>7}")
+    for name, theirs, their_in, ours, our_in, lists in rows:
+        t_theirs = per_call(theirs, their_in, args.repeat)
+        t_ours = per_call(ours, our_in, args.repeat)
+        t_list = per_call(ours, lists, args.repeat)
+        ratio = t_theirs / t_ours
+        verdict = "ok" if ratio >= TARGETS[name] else "MISSED"
+        print(f"{name:10} {t_theirs:11.2f} {t_ours:11.2f} {ratio:6.1f}× {TARGETS[name]:5.0f}× {verdict:6}"
+              f" {t_list:11.2f} {t_theirs / t_list:6.1f}×")
+
+    rng = np.random.default_rng(args.seed)
+    order = np.argsort(rng.random((args.batch, 108)), axis=1)[:, :14] // 4
+    sizes = np.where(np.arange(args.batch) % 2 == 0, 13, 14)
+    arr = np.zeros((args.batch, 34), np.uint8)
+    rows_idx = np.repeat(np.arange(args.batch), 14)
+    mask = (np.arange(14)[None, :] < sizes[:, None]).reshape(-1)
+    np.add.at(arr, (rows_idx[mask], order.reshape(-1)[mask]), 1)
+    best = float("inf")
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        shanten_batch(arr)
+        best = min(best, time.perf_counter() - start)
+    rate = args.batch / best
+    single = per_call(shanten, packed, 1)
+    print(f"batch shanten: {rate / 1e6:.2f} M hands/s on one core ({args.batch:,} hands, {best * 1e3:.0f} ms); "
+          f"single-hand calls {1e6 / single / 1e6:.2f} M/s; target {BATCH_TARGET / 1e6:.0f} M/s "
+          f"{'ok' if rate >= BATCH_TARGET else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""``chuanma hand``: shanten, waits and the best discards of a hand, for people."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from chuanma.advice import discard_options, useful_tiles
+from chuanma.analysis import is_win, shanten
+from chuanma.commands.options import parse_meld_option
+from chuanma.errors import ChuanmaError, HandSizeError
+from chuanma.tiles import format_tiles, parse_hand, parse_tiles, suit_of, tile_name, tile_str, to_counts
+
+
+def _useful_json(useful: Any) -> list[dict[str, Any]]:
+    return [{"tile": tile_str(u.tile), "name": tile_name(u.tile), "remaining": u.remaining} for u in useful]
+
+
+def hand(
+    tiles: Annotated[str, typer.Argument(help="Concealed tiles, e.g. 1123m456p789s (13 or 14 with no melds).")],
+    void: Annotated[str | None, typer.Option(help="The void suit (m, p or s).")] = None,
+    meld: Annotated[list[str] | None, typer.Option(help="A declared meld: pong:5p, kong:7p[:concealed].")] = None,
+    seen: Annotated[str, typer.Option(help="Tiles already visible elsewhere (they are not left to draw).")] = "",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show a hand's shanten, its waits (with copies left) and its best discards."""
+    try:
+        melds = [parse_meld_option(m) for m in meld or []]
+        concealed = parse_hand(tiles)
+        seen_tiles = parse_tiles(seen)
+        counts = to_counts(concealed)
+        to_counts([*concealed, *(t for m in melds for t in m.tiles)])
+        size = 13 - 3 * len(melds)
+        if len(concealed) not in (size, size + 1):
+            raise HandSizeError(f"{len(concealed)} tiles with {len(melds)} melds; expected {size} or {size + 1}")
+        result: dict[str, Any] = {"hand": format_tiles(concealed), "shanten": shanten(counts, void)}
+        if void is None and len({suit_of(t) for t in concealed} | {suit_of(m.tile) for m in melds}) == 3:
+            result["note"] = "the hand holds all three suits; it cannot win until one is cleared (give --void)"
+        if len(concealed) == size:
+            result["useful"] = _useful_json(useful_tiles(counts, melds, void, seen_tiles))
+        else:
+            result["win"] = is_win(counts) and result["shanten"] == -1
+            options = discard_options(counts, melds, void, seen_tiles)
+            result["discards"] = [
+                {"tile": tile_str(o.tile), "name": tile_name(o.tile), "shanten": o.shanten,
+                 "useful": _useful_json(o.useful), "useful_count": o.useful_count}
+                for o in options
+            ]
+    except (ChuanmaError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+        return
+    _show(result, void)
+
+
+def _show(result: dict[str, Any], void: str | None) -> None:
+    console = Console()
+    label = {-1: "complete (胡)", 0: "ready (听牌)"}.get(result["shanten"], f"{result['shanten']} from ready")
+    suffix = f"  void {void}" if void else ""
+    console.print(f"[bold]{result['hand']}[/]  shanten {result['shanten']}: {label}{suffix}")
+    if result.get("note"):
+        console.print(f"[yellow]note:[/] {result['note']}")
+    if "useful" in result:
+        title = "Waits" if result["shanten"] == 0 else "Useful tiles"
+        console.print(f"{title}: {_listing(result['useful'])}")
+        return
+    table = Table(title="Discards, best first")
+    for column in ("discard", "名", "shanten after", "useful tiles (copies left)", "total"):
+        table.add_column(column)
+    best = result["discards"][0]["shanten"] if result["discards"] else None
+    for d in result["discards"]:
+        style = "green" if d["shanten"] == best else None
+        cells = (d["tile"], d["name"], str(d["shanten"]), _listing(d["useful"]), str(d["useful_count"]))
+        table.add_row(*cells, style=style)
+    console.print(table)
+
+
+def _listing(useful: list[dict[str, Any]]) -> str:
+    return "  ".join(f"{u['tile']} {u['name']}×{u['remaining']}" for u in useful) or "—"

@@ -1,0 +1,60 @@
+"""Provably fair dealing: seeds, commitment, the HMAC-SHA256 stream, the shuffle, the VRF and
+the verifier. See ``docs/fairness.md`` for the algorithm, fixed to the byte."""
+
+from chuanma.fairness.derive import DIRECTIONS, Deal, derive_deal, shuffled_indices
+from chuanma.fairness.errors import (
+    ClientSeedError,
+    FairnessError,
+    HandStateError,
+    KeyFileError,
+    RecordError,
+    VRFError,
+)
+from chuanma.fairness.hand import (
+    RECORD_FORMAT,
+    SCHEME_HMAC,
+    SCHEME_VRF,
+    FairHand,
+    HandPhase,
+)
+from chuanma.fairness.keys import generate_key, read_key, write_key
+from chuanma.fairness.page import verifier_page, verifier_page_html, verifier_page_path
+from chuanma.fairness.seeds import commitment, join_client_seeds, validate_client_seed
+from chuanma.fairness.stream import RandomStream
+from chuanma.fairness.verify import Check, RecordCheck, Status, Verdict, verify_record
+from chuanma.fairness.vrf import VRFKey, vrf_alpha
+
+__all__ = [
+    "DIRECTIONS",
+    "RECORD_FORMAT",
+    "SCHEME_HMAC",
+    "SCHEME_VRF",
+    "Check",
+    "ClientSeedError",
+    "Deal",
+    "FairHand",
+    "FairnessError",
+    "HandPhase",
+    "HandStateError",
+    "KeyFileError",
+    "RandomStream",
+    "RecordCheck",
+    "RecordError",
+    "Status",
+    "VRFError",
+    "VRFKey",
+    "Verdict",
+    "commitment",
+    "derive_deal",
+    "generate_key",
+    "join_client_seeds",
+    "read_key",
+    "shuffled_indices",
+    "validate_client_seed",
+    "verifier_page",
+    "verifier_page_html",
+    "verifier_page_path",
+    "verify_record",
+    "vrf_alpha",
+    "write_key",
+]

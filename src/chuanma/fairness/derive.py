@@ -1,0 +1,58 @@
+"""Deriving a hand's dealer, exchange direction and wall from the random stream."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from chuanma.fairness.stream import RandomStream
+from chuanma.tiles import COPIES, NUM_KINDS, NUM_SUITED, tile_str
+
+Direction = Literal["to_next", "opposite", "to_previous"]
+DIRECTIONS: tuple[Direction, Direction, Direction] = ("to_next", "opposite", "to_previous")
+WALL_SIZE = NUM_SUITED * COPIES
+WALL_SIZE_HONORS = NUM_KINDS * COPIES
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What the random stream decides for one hand.
+
+    ``wall`` is in draw order: tile ints (0–26 suited, 27–33 honours), 108 or 136 of them.
+    """
+
+    dealer: int
+    direction: Direction
+    wall: tuple[int, ...]
+
+    def wall_strings(self) -> list[str]:
+        """The wall as tile strings (``"5m"``), in draw order."""
+        return [tile_str(t) for t in self.wall]
+
+
+def shuffled_indices(size: int, uniform: Callable[[int], int]) -> list[int]:
+    """Fisher–Yates over ``[0, size)``: for ``i`` from ``size-1`` down to 1, swap ``i`` and
+    ``uniform(i + 1)``."""
+    order = list(range(size))
+    for i in range(size - 1, 0, -1):
+        j = uniform(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def derive_from_stream(stream: RandomStream, *, honors: bool = False) -> Deal:
+    """Draw dealer, direction and wall, in that order, from ``stream``."""
+    dealer = stream.uniform(4)
+    direction = DIRECTIONS[stream.uniform(3)]
+    size = WALL_SIZE_HONORS if honors else WALL_SIZE
+    order = shuffled_indices(size, stream.uniform)
+    return Deal(dealer, direction, tuple(t // COPIES for t in order))
+
+
+def derive_deal(server_seed: bytes, client_seed: str, nonce: int, *, honors: bool = False) -> Deal:
+    """The hand decided by ``server_seed``, the joined ``client_seed`` and ``nonce``.
+
+    ``honors=True`` shuffles the 136-tile set of 大众麻将 instead of the 108-tile set.
+    """
+    return derive_from_stream(RandomStream(server_seed, client_seed, nonce), honors=honors)

@@ -1,0 +1,64 @@
+"""Storing the server's long-lived VRF secret key.
+
+The key file holds the 32-byte secret as 64 hex digits and a newline. It is created with mode
+0600 (readable by its owner only) and never silently overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from chuanma.fairness.errors import KeyFileError
+from chuanma.fairness.vrf import SECRET_LEN, VRFKey
+
+DEFAULT_KEY_FILE = "chuanma-vrf.key"
+
+
+def generate_key() -> VRFKey:
+    """A new VRF key from the operating system's CSPRNG."""
+    return VRFKey(secrets.token_bytes(SECRET_LEN))
+
+
+def write_key(key: VRFKey, path: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Write ``key`` to ``path`` with mode 0600. Refuses an existing file unless ``force``."""
+    target = Path(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    if force:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        if target.exists():
+            # O_CREAT's mode only applies to new files: start from a fresh one.
+            target.unlink()
+    try:
+        fd = os.open(target, flags, 0o600)
+    except FileExistsError:
+        raise KeyFileError(
+            f"{target} already exists; refusing to overwrite a secret key "
+            "(use --force to replace it)"
+        ) from None
+    except OSError as exc:
+        raise KeyFileError(f"cannot create {target}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key.secret.hex() + "\n")
+    return target
+
+
+def read_key(path: str | os.PathLike[str]) -> VRFKey:
+    """Read a key written by :func:`write_key`."""
+    target = Path(path)
+    try:
+        text = target.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise KeyFileError(
+            f"no key file at {target}: create one with 'chuanma fair keygen'"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KeyFileError(f"cannot read {target}: {exc}") from None
+    try:
+        secret = bytes.fromhex(text)
+    except ValueError:
+        raise KeyFileError(f"{target} is not a key file: expected 64 hex digits") from None
+    if len(secret) != SECRET_LEN:
+        raise KeyFileError(f"{target} is not a key file: expected 64 hex digits, found {len(text)}")
+    return VRFKey(secret)

@@ -1,0 +1,292 @@
+"""Verifying a hand record's ``seeds`` against its dealer, direction and wall.
+
+:func:`verify_record` returns a :class:`Verdict`: a list of named :class:`Check` results. Each
+check passed, failed (with a message saying what differs) or was not run (with the reason).
+Further checks — the replay of the hand's decisions on the derived wall, once the game engine
+exists — plug in as :data:`RecordCheck` functions through ``extra_checks``.
+"""
+
+from __future__ import annotations
+
+import enum
+import hmac
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chuanma.errors import NotationError
+from chuanma.fairness.derive import DIRECTIONS, WALL_SIZE_HONORS, Deal, derive_deal
+from chuanma.fairness.errors import ClientSeedError, RecordError
+from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF
+from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds
+from chuanma.fairness.vrf import PROOF_LEN, PT_LEN, verify, vrf_alpha
+from chuanma.tiles import parse_tile, tile_str
+
+
+class Status(enum.Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_RUN = "not_run"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One named check of a verdict."""
+
+    name: str
+    status: Status
+    message: str
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASSED
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "status": self.status.value, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The checks of one record, in the order they were made."""
+
+    checks: tuple[Check, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when no check failed (checks that could not run are listed, not failures)."""
+        return not self.failed
+
+    @property
+    def failed(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if c.status is Status.FAILED)
+
+    def __getitem__(self, name: str) -> Check:
+        for c in self.checks:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "checks": [c.to_json() for c in self.checks]}
+
+
+RecordCheck = Callable[[Mapping[str, Any], "Deal | None"], Check]
+"""An extra check: gets the record and the re-derived deal (``None`` if it could not be derived)."""
+
+
+def replay_check_pending(record: Mapping[str, Any], deal: Deal | None) -> Check:
+    """Placeholder for the replay check: says plainly that it was not run."""
+    return Check(
+        "replay",
+        Status.NOT_RUN,
+        "not checked: replaying the hand's decisions on this wall needs the game engine, "
+        "which this version of chuanma does not include",
+    )
+
+
+DEFAULT_EXTRA_CHECKS: tuple[RecordCheck, ...] = (replay_check_pending,)
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    scheme: str
+    client_seeds: list[str]
+    nonce: int
+    dealer: int
+    direction: str
+    wall: list[int]
+    seeds: Mapping[str, Any]
+
+
+def _field(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in obj:
+        raise RecordError(f"the record has no {where}{key!r} field")
+    value = obj[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise RecordError(f"{where}{key!r} must be {_article(names)}, not {value!r}")
+    return value
+
+
+def _article(name: str) -> str:
+    return {"str": "a string", "int": "an integer", "list": "a list", "dict": "an object"}.get(
+        name, name
+    )
+
+
+def _hex(seeds: Mapping[str, Any], key: str, length: int | None) -> bytes:
+    text = _field(seeds, key, str, "seeds.")
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        raise RecordError(f"seeds.{key!r} must be hexadecimal, not {text!r}") from None
+    if length is not None and len(raw) != length:
+        raise RecordError(f"seeds.{key!r} must be {length} bytes ({2 * length} hex digits)")
+    return raw
+
+
+def _parse(record: object) -> _Parsed:
+    if not isinstance(record, Mapping):
+        raise RecordError("a hand record must be a JSON object")
+    fmt = record.get("format", RECORD_FORMAT)
+    if fmt != RECORD_FORMAT:
+        raise RecordError(f"unknown record format {fmt!r}; this verifier reads {RECORD_FORMAT!r}")
+    seeds = _field(record, "seeds", dict, "")
+    scheme = _field(seeds, "scheme", str, "seeds.")
+    if scheme not in (SCHEME_HMAC, SCHEME_VRF):
+        raise RecordError(
+            f"unknown seeds scheme {scheme!r}: expected {SCHEME_HMAC!r} or {SCHEME_VRF!r}"
+        )
+    client_seeds = _field(seeds, "client_seeds", list, "seeds.")
+    if len(client_seeds) != SEATS or not all(isinstance(s, str) for s in client_seeds):
+        raise RecordError("seeds.'client_seeds' must be a list of four strings (seats 0 to 3)")
+    nonce = _field(seeds, "nonce", int, "seeds.")
+    if nonce < 0:
+        raise RecordError(f"seeds.'nonce' must be a non-negative integer, not {nonce}")
+    dealer = _field(record, "dealer", int, "")
+    direction = _field(record, "direction", str, "")
+    if direction not in DIRECTIONS:
+        raise RecordError(f"'direction' must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
+    wall_text = _field(record, "wall", list, "")
+    wall: list[int] = []
+    for pos, t in enumerate(wall_text):
+        if not isinstance(t, str):
+            raise RecordError(f"wall position {pos} must be a tile string like '5m', not {t!r}")
+        try:
+            wall.append(parse_tile(t))
+        except NotationError as exc:
+            raise RecordError(f"wall position {pos}: {exc}") from None
+    return _Parsed(scheme, client_seeds, nonce, dealer, direction, wall, seeds)
+
+
+def _compare(parsed: _Parsed, deal: Deal | None, reason: str) -> list[Check]:
+    if deal is None:
+        return [Check(n, Status.NOT_RUN, reason) for n in ("dealer", "direction", "wall")]
+    checks = []
+    if parsed.dealer == deal.dealer:
+        checks.append(Check("dealer", Status.PASSED, f"dealer is seat {deal.dealer}"))
+    else:
+        checks.append(
+            Check(
+                "dealer",
+                Status.FAILED,
+                f"record says seat {parsed.dealer}, seeds give seat {deal.dealer}",
+            )
+        )
+    if parsed.direction == deal.direction:
+        checks.append(Check("direction", Status.PASSED, f"exchange direction is {deal.direction}"))
+    else:
+        checks.append(
+            Check(
+                "direction",
+                Status.FAILED,
+                f"record says {parsed.direction!r}, seeds give {deal.direction!r}",
+            )
+        )
+    wall = tuple(parsed.wall)
+    if wall == deal.wall:
+        checks.append(Check("wall", Status.PASSED, f"all {len(wall)} tiles in draw order match"))
+    elif len(wall) != len(deal.wall):
+        checks.append(
+            Check(
+                "wall",
+                Status.FAILED,
+                f"record has {len(wall)} tiles, seeds give {len(deal.wall)}",
+            )
+        )
+    else:
+        diffs = [i for i, (a, b) in enumerate(zip(wall, deal.wall, strict=True)) if a != b]
+        first = diffs[0]
+        checks.append(
+            Check(
+                "wall",
+                Status.FAILED,
+                f"{len(diffs)} position(s) differ; first at position {first}: record has "
+                f"{tile_str(wall[first])}, seeds give {tile_str(deal.wall[first])}",
+            )
+        )
+    return checks
+
+
+def verify_record(
+    record: object, *, extra_checks: Sequence[RecordCheck] = DEFAULT_EXTRA_CHECKS
+) -> Verdict:
+    """Check a hand record's seeds and re-derive its dealer, direction and wall.
+
+    Raises :class:`RecordError` when the record cannot be checked at all (not an object, a field
+    missing or of the wrong type, a wall entry that is not a tile).
+    """
+    parsed = _parse(record)
+    assert isinstance(record, Mapping)
+    seeds = parsed.seeds
+    honors = len(parsed.wall) == WALL_SIZE_HONORS
+    checks: list[Check] = []
+    deal: Deal | None = None
+    reason = ""
+
+    try:
+        client_seed = join_client_seeds(parsed.client_seeds)
+        checks.append(Check("client_seeds", Status.PASSED, "four valid client seeds"))
+    except ClientSeedError as exc:
+        client_seed = None
+        reason = "not derived: the client seeds are not valid"
+        checks.append(Check("client_seeds", Status.FAILED, str(exc)))
+
+    if parsed.scheme == SCHEME_HMAC:
+        claimed = _field(seeds, "commitment", str, "seeds.").lower()
+        if "server_seed" not in seeds:
+            checks.append(
+                Check("commitment", Status.FAILED, "the server seed has not been revealed")
+            )
+            reason = reason or "not derived: no server seed"
+        else:
+            server_seed = _hex(seeds, "server_seed", None)
+            actual = commitment(server_seed)
+            if hmac.compare_digest(actual, claimed):
+                checks.append(
+                    Check("commitment", Status.PASSED, "SHA-256(server_seed) equals the commitment")
+                )
+            else:
+                checks.append(
+                    Check(
+                        "commitment",
+                        Status.FAILED,
+                        f"SHA-256(server_seed) is {actual}, the commitment was {claimed}",
+                    )
+                )
+                # The revealed seed is not the committed one: deriving from it proves nothing.
+                reason = reason or "not derived: the server seed does not match the commitment"
+            if client_seed is not None and not reason:
+                deal = derive_deal(server_seed, client_seed, parsed.nonce, honors=honors)
+    else:
+        table_id = _field(seeds, "table_id", str, "seeds.")
+        pk = _hex(seeds, "public_key", PT_LEN)
+        if "proof" not in seeds:
+            checks.append(Check("proof", Status.FAILED, "the VRF proof has not been published"))
+            reason = reason or "not derived: no VRF proof"
+        elif client_seed is None:
+            checks.append(
+                Check("proof", Status.NOT_RUN, "not checked: the client seeds are not valid")
+            )
+        else:
+            pi = _hex(seeds, "proof", PROOF_LEN)
+            beta = verify(pk, vrf_alpha(table_id, parsed.nonce, client_seed), pi)
+            if beta is None:
+                checks.append(
+                    Check(
+                        "proof",
+                        Status.FAILED,
+                        "the VRF proof is not valid for this public key, table, hand number "
+                        "and client seeds",
+                    )
+                )
+                reason = "not derived: the VRF proof is not valid"
+            else:
+                checks.append(
+                    Check("proof", Status.PASSED, "the VRF proof is valid; beta is the seed")
+                )
+                deal = derive_deal(beta, client_seed, parsed.nonce, honors=honors)
+
+    checks.extend(_compare(parsed, deal, reason))
+    checks.extend(check(record, deal) for check in extra_checks)
+    return Verdict(tuple(checks))

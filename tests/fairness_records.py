@@ -1,0 +1,110 @@
+"""Genuine and tampered hand records shared by the fairness tests."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from chuanma.fairness import FairHand, VRFKey
+
+VRF_SECRET = bytes(range(100, 132))
+SERVER_SEED = bytes.fromhex("5ca1ab1e" * 8)
+CLIENT_SEEDS = ["alice-7f3a", "bob 42", "carol~x", "dave_0"]
+
+
+def _finish(hand: FairHand) -> dict[str, Any]:
+    for seat, seed in enumerate(CLIENT_SEEDS):
+        hand.add_client_seed(seat, seed)
+    hand.deal()
+    hand.mark_over()
+    return hand.hand_record()
+
+
+def hmac_record() -> dict[str, Any]:
+    return _finish(FairHand(7, server_seed=SERVER_SEED))
+
+
+def vrf_record(nonce: int = 7, table_id: str = "table-12") -> dict[str, Any]:
+    return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), table_id, nonce))
+
+
+def _other_tile(tile: str) -> str:
+    return "1m" if tile != "1m" else "2m"
+
+
+def _change_wall(r: dict[str, Any]) -> None:
+    r["wall"][10] = _other_tile(r["wall"][10])
+
+
+def _change_client_seed(r: dict[str, Any]) -> None:
+    r["seeds"]["client_seeds"][2] = "mallory"
+
+
+def _wrong_server_seed(r: dict[str, Any]) -> None:
+    r["seeds"]["server_seed"] = bytes(32).hex()
+
+
+def _swap_seed_and_commitment(r: dict[str, Any]) -> None:
+    import hashlib
+
+    seed = bytes(range(32))
+    r["seeds"]["server_seed"] = seed.hex()
+    r["seeds"]["commitment"] = hashlib.sha256(seed).hexdigest()
+
+
+def _change_dealer(r: dict[str, Any]) -> None:
+    r["dealer"] = (r["dealer"] + 1) % 4
+
+
+def _flip_proof_scalar(r: dict[str, Any]) -> None:
+    pi = bytearray.fromhex(r["seeds"]["proof"])
+    pi[50] ^= 0x01
+    r["seeds"]["proof"] = pi.hex()
+
+
+def _flip_proof_challenge(r: dict[str, Any]) -> None:
+    pi = bytearray.fromhex(r["seeds"]["proof"])
+    pi[35] ^= 0x80
+    r["seeds"]["proof"] = pi.hex()
+
+
+def _proof_for_other_alpha(r: dict[str, Any]) -> None:
+    r["seeds"]["proof"] = vrf_record(nonce=8)["seeds"]["proof"]
+
+
+def _proof_for_other_table(r: dict[str, Any]) -> None:
+    r["seeds"]["proof"] = vrf_record(table_id="table-13")["seeds"]["proof"]
+
+
+Tamper = Callable[[dict[str, Any]], None]
+
+# name -> (make genuine record, tamper, checks that must fail, checks that may also fail)
+CASES: dict[str, tuple[Callable[[], dict[str, Any]], Tamper | None, set[str], set[str]]] = {
+    "hmac-genuine": (hmac_record, None, set(), set()),
+    "hmac-wall-tile": (hmac_record, _change_wall, {"wall"}, set()),
+    "hmac-dealer": (hmac_record, _change_dealer, {"dealer"}, set()),
+    "hmac-client-seed": (hmac_record, _change_client_seed, {"wall"}, {"dealer", "direction"}),
+    "hmac-wrong-server-seed": (hmac_record, _wrong_server_seed, {"commitment"}, set()),
+    "hmac-seed-and-commitment": (
+        hmac_record,
+        _swap_seed_and_commitment,
+        {"wall"},
+        {"dealer", "direction"},
+    ),
+    "vrf-genuine": (vrf_record, None, set(), set()),
+    "vrf-wall-tile": (vrf_record, _change_wall, {"wall"}, set()),
+    "vrf-client-seed": (vrf_record, _change_client_seed, {"proof"}, set()),
+    "vrf-forged-scalar": (vrf_record, _flip_proof_scalar, {"proof"}, set()),
+    "vrf-forged-challenge": (vrf_record, _flip_proof_challenge, {"proof"}, set()),
+    "vrf-other-alpha": (vrf_record, _proof_for_other_alpha, {"proof"}, set()),
+    "vrf-other-table": (vrf_record, _proof_for_other_table, {"proof"}, set()),
+}
+
+
+def build(case: str) -> dict[str, Any]:
+    make, tamper, _, _ = CASES[case]
+    record = copy.deepcopy(make())
+    if tamper is not None:
+        tamper(record)
+    return record
