@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from chuanma.commands.hand import hand
+from chuanma.commands.replay import replay
 from chuanma.commands.rules import rules
 from chuanma.commands.score import score
 from chuanma.fairness.cli import fair_app
@@ -18,6 +19,7 @@ app = typer.Typer(
 app.command()(score)
 app.command()(hand)
 app.command()(rules)
+app.command()(replay)
 app.add_typer(fair_app, name="fair")
 
 

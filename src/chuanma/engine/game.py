@@ -945,7 +945,8 @@ class Game:
             if self.phase in ("exchange", "void") and seat in range(4):
                 return f"seat {seat} has already chosen"
             if self.phase in ("claim", "rob"):
-                return f"seat {seat} has nothing to claim now"
+                what = tile_str(self.claim_tile) if self.claim_tile is not None else "?"
+                return f"waiting for claims on {what}; seat {seat} has nothing to claim"
             return f"it is seat {self.current}'s turn, not seat {seat}'s"
         legal = self.legal_actions(seat)
         h = self.hands[seat]

@@ -1,0 +1,144 @@
+"""Scripted hands for the rules of RULES §2, §4, §5 and §9, one test per rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from chuanma.engine.actions import ChooseVoid, Discard, Hu, IllegalActionError, Kong, Pass, Pong
+from chuanma.engine.record import RecordError, replay, to_record
+from engine_setup import game, play, t
+
+# 一炮多响: seat 0 konges 9s, then must discard its void 5p, on which seats 1, 2, 3 all wait.
+MULTI = [
+    "123m456m789m9999s5p",  # dealer, void p
+    "234567s345678s5p",  # void m (automatic)
+    "111222333m789m5p",  # void s (automatic)
+    "444555666m123p5p",  # void s (automatic)
+]
+
+
+def _multi(**options: object) -> object:
+    g = game(MULTI, replacements="9m", voids="pmss", **options)
+    g.apply(0, Kong(t("9s")))
+    g.apply(0, Discard(t("5p")))
+    return g
+
+
+def _rows(g: object, reason: str) -> list[tuple[int, int, int]]:
+    return [(p.payer, p.payee, p.amount) for p in g.ledger if p.reason == reason]  # type: ignore[attr-defined]
+
+
+def test_yipao_duoxiang_three_winners_and_call_transfer_to_each() -> None:
+    g = _multi()
+    assert sorted(g.to_act()) == [1, 2, 3]  # type: ignore[attr-defined]
+    for s in (1, 2, 3):
+        assert g.legal_actions(s) == [Hu(), Pass()]  # type: ignore[attr-defined]
+    play(g, (3, Hu()), (1, Hu()), (2, Hu()))  # type: ignore[arg-type]
+    wins = g.wins  # type: ignore[attr-defined]
+    assert [w.seat for w in wins] == [1, 2, 3]
+    assert all("after_kong" in w.situations for w in wins)
+    assert all(any(f[0] == "gangshangpao" for f in w.fans) for w in wins)
+    assert _rows(g, "dianpao") == [(0, w.seat, w.multiplier) for w in wins]
+    # the kong earned 2 from each of three players: each winner receives all 6
+    assert _rows(g, "call_transfer") == [(0, 1, 6), (0, 2, 6), (0, 3, 6)]
+    assert g.finished and g.end_reason == "three_won"  # type: ignore[attr-defined]
+    assert g.win_piles[1] == [t("5p")] and g.tile_total() == 108  # type: ignore[attr-defined]
+    assert sum(g.deltas()) == 0  # type: ignore[attr-defined]
+
+
+def test_call_transfer_first_winner_and_off() -> None:
+    g = _multi(call_transfer="first_winner")
+    play(g, (1, Hu()), (2, Hu()), (3, Pass()))  # type: ignore[arg-type]
+    assert _rows(g, "call_transfer") == [(0, 1, 6)]
+    g = _multi(call_transfer="off")
+    play(g, (1, Hu()), (2, Hu()), (3, Hu()))  # type: ignore[arg-type]
+    assert _rows(g, "call_transfer") == []
+
+
+def test_one_winner_only_without_yipao_duoxiang() -> None:
+    g = _multi(multiple_winners=False)
+    play(g, (3, Hu()), (2, Hu()), (1, Pass()))  # type: ignore[arg-type]
+    # seat 1 passed; the first claimant in play order after the discarder is seat 2
+    assert [w.seat for w in g.wins] == [2]  # type: ignore[attr-defined]
+    assert g.current == 3 and not g.finished  # type: ignore[attr-defined]
+
+
+# 抢杠胡 / 过手杠: seat 1 pongs seat 0's 7p, later adds the fourth 7p; seat 2 waits on 4p7p.
+ROB = [
+    "456m789m789m1111s7p",  # dealer, void p: discards 7p
+    "77p11p234s345s567s",  # void m (automatic): pongs 7p
+    "111222333m88p5p9s",  # void s: draws 6p, discards 9s, waits 4p 7p
+    "444555666m3578s",  # void p (automatic)
+]
+ROB_DRAWS = "6p2p9m7p"
+
+
+def _rob(hands: list[str] = ROB, draws: str = ROB_DRAWS, **options: object) -> object:
+    g = game(hands, draws=draws, replacements="3p", voids="pmsp", **options)
+    play(g, (0, Discard(t("7p"))), (1, Pong(t("7p"))), (1, Discard(t("2s"))),  # type: ignore[arg-type]
+         (2, Discard(t("9s"))), (3, Discard(t("2p"))), (0, Discard(t("9m"))))
+    assert g.current == 1 and g.drawn == t(draws[6:8] or "7p")  # type: ignore[attr-defined]
+    return g
+
+
+def test_robbing_a_kong_cancels_it_and_the_declarer_pays() -> None:
+    g = _rob()
+    g.apply(1, Kong(t("7p")))  # type: ignore[attr-defined]
+    assert g.phase == "rob" and g.legal_actions(2) == [Hu(), Pass()]  # type: ignore[attr-defined]
+    g.apply(2, Hu())  # type: ignore[attr-defined]
+    win = g.wins[0]  # type: ignore[attr-defined]
+    assert (win.seat, win.from_seat, win.robbed) == (2, 1, True)
+    assert any(f[0] == "qiangganghu" for f in win.fans)
+    assert _rows(g, "qianggang") == [(1, 2, win.multiplier)]
+    assert _rows(g, "kong_added") == []
+    assert [m.kind for m in g.melds[1]] == ["pong"]  # type: ignore[attr-defined]
+    assert g.current == 3 and g.tile_total() == 108  # type: ignore[attr-defined]
+
+
+def test_added_kong_not_robbed_pays_one_from_each() -> None:
+    g = _rob()
+    play(g, (1, Kong(t("7p"))), (2, Pass()))  # type: ignore[arg-type]
+    assert _rows(g, "kong_added") == [(2, 1, 1), (3, 1, 1), (0, 1, 1)]
+    assert g.drawn == t("3p")  # type: ignore[attr-defined]
+
+
+def test_guoshougang_a_late_added_kong_pays_nothing() -> None:
+    late = ["456m789m789m1111s7p", "777p1p234s345s567s", *ROB[2:]]
+    g = _rob(late, "6p2p9m3m")
+    assert t("7p") in g.late_pongs[1]  # type: ignore[attr-defined]
+    play(g, (1, Kong(t("7p"))), (2, Pass()))  # type: ignore[arg-type]
+    assert [m.kong for m in g.melds[1]] == ["added"]  # type: ignore[attr-defined]
+    assert _rows(g, "kong_added") == []
+    g = _rob(late, "6p2p9m3m", late_added_kong_pays=True)
+    play(g, (1, Kong(t("7p"))), (2, Pass()))  # type: ignore[arg-type]
+    assert len(_rows(g, "kong_added")) == 3
+
+
+def test_robbing_off_in_doublewin() -> None:
+    from engine_setup import rules
+
+    g = _rob(ruleset=rules("doublewin-xuezhan"))
+    g.apply(1, Kong(t("7p")))  # type: ignore[attr-defined]
+    assert g.phase == "turn" and g.drawn == t("3p")  # type: ignore[attr-defined]
+
+
+def test_record_replays_and_refuses_an_illegal_decision() -> None:
+    g = _multi()
+    play(g, (1, Hu()), (2, Hu()), (3, Hu()))  # type: ignore[arg-type]
+    record = to_record(g)  # type: ignore[arg-type]
+    assert replay(record).result() == g.result()  # type: ignore[attr-defined]
+    # the passes and omitted claims: only seat 1's win written, seats 2 and 3 taken to pass
+    short = dict(record, decisions=record["decisions"][:-2])
+    assert [w["seat"] for w in replay(short, complete=False).result()["winners"]] == [1]
+    bad = dict(record, decisions=[*record["decisions"][:1], {"seat": 0, "discard": "1m"}])
+    with pytest.raises(RecordError, match="decision 1: .*must discard a void-suit tile first"):
+        replay(bad)
+    wrong_void = dict(record, decisions=[{"seat": 1, "void": "p"}, *record["decisions"]])
+    with pytest.raises(RecordError, match="decision 0: seat 1's void was automatic"):
+        replay(wrong_void)
+
+
+def test_void_choice_is_refused_twice() -> None:
+    g = game(MULTI)
+    with pytest.raises(IllegalActionError, match="already chosen"):
+        g.apply(1, ChooseVoid("p"))
