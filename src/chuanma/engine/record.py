@@ -47,7 +47,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "dealer": game.dealer,
         "direction": game.direction,
         "wall": [tile_str(t) for t in game.wall],
-        "decisions": [dict(d) for d in game.decisions],
+        "decisions": [{"seat": seat, **action.to_json()} for seat, action in game.decisions],
     }
     if game.seeds:
         out["seeds"] = dict(game.seeds)
