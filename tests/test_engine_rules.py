@@ -186,3 +186,25 @@ def test_tianhu_dealer_wins_with_the_dealt_fourteen() -> None:
     assert w.situations == ("tianhu",) and w.total == 8
     assert _rows(g, "zimo") == [(1, 0, 256), (2, 0, 256), (3, 0, 256)]
     assert g.current == 1 and g.drawn is not None  # type: ignore[attr-defined]
+
+
+def test_escape_ends_the_hand_and_pays_sixteen_to_each_player_still_in() -> None:
+    from chuanma.engine.actions import Leave
+
+    g = _multi()
+    g.apply(2, Leave())  # type: ignore[attr-defined]
+    assert g.finished and g.end_reason == "escape"  # type: ignore[attr-defined]
+    assert _rows(g, "escape") == [(2, 3, 16), (2, 0, 16), (2, 1, 16)]
+    assert _rows(g, "kong_concealed") == [(1, 0, 2), (2, 0, 2), (3, 0, 2)]
+    record = to_record(g)  # type: ignore[arg-type]
+    assert record["decisions"][-1] == {"seat": 2, "leave": True}
+    assert replay(record).result() == g.result()  # type: ignore[attr-defined]
+
+
+def test_a_xuezhan_winner_who_leaves_does_not_stop_the_hand() -> None:
+    g = _multi(multiple_winners=False)
+    play(g, (1, Hu()), (2, Pass()), (3, Pass()))  # type: ignore[arg-type]
+    g.leave(1)  # type: ignore[attr-defined]
+    assert not g.finished and g.left[1] and g.current == 2  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="already left"):
+        g.leave(1)  # type: ignore[attr-defined]

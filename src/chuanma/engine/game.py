@@ -21,6 +21,7 @@ from chuanma.engine.actions import (
     Hu,
     IllegalActionError,
     Kong,
+    Leave,
     Pass,
     Pong,
 )
@@ -103,6 +104,7 @@ class Game:
         self.dealer_discards = 0
         self.dihu_draw = False
         self.out = [False] * 4
+        self.left = [False] * 4
         self.locked = [False] * 4
         self.locked_waits: list[frozenset[Tile]] = [frozenset()] * 4
         self.wins: list[Win] = []
@@ -360,6 +362,8 @@ class Game:
         Raises :class:`IllegalActionError` (state untouched) for anything not in
         :meth:`legal_actions`.
         """
+        if isinstance(action, Leave):
+            return self.leave(seat)
         legal = self._legal.get(seat)
         if legal is None:
             legal = self._legal[seat] = self._compute_legal(seat)
@@ -370,6 +374,56 @@ class Game:
         self._do(seat, action)
         self._run()
         return self.events[start:]
+
+    def leave(self, seat: int) -> list[Event]:
+        """逃跑 (RULES §6): ``seat`` leaves the table.
+
+        In 血战 a seat that has already won leaves without stopping the hand (it is no longer
+        refunded by 退税). Any other leaver ends the hand at once: with ``escape_penalty`` it pays
+        each other seat that has not won 16 base, or inside the last four tiles that seat's 查大叫
+        amount if higher. Payments made so far stand; no exhaustive-draw settlement runs.
+        """
+        if seat not in range(4):
+            raise IllegalActionError(f"no seat {seat!r}: seats are 0-3")
+        if self.finished:
+            raise IllegalActionError("the hand is over")
+        if self.left[seat]:
+            raise IllegalActionError(f"seat {seat} has already left")
+        start = len(self.events)
+        self.decisions.append((seat, Leave()))
+        self._legal = {}
+        self.left[seat] = True
+        ev = self._emit("leave", seat, {"wall": self.remaining})
+        if self.out[seat]:
+            return self.events[start:]
+        if self.rules.escape_penalty:
+            won = {w.seat for w in self.wins}
+            for s in self._after(seat):
+                if s in won or self.left[s]:
+                    continue
+                amount = 16
+                if self._in_last_four() and not self._holds_void(s):
+                    fan = self._best_static_fan(s)
+                    if fan is not None:
+                        amount = max(amount, 2**fan)
+                self._pay(seat, s, amount, "escape", ev.seq)
+        self._end("escape")
+        return self.events[start:]
+
+    def _best_static_fan(self, seat: int) -> int | None:
+        """查大叫 value of a seat's hand; in the middle of its turn (3n+2 tiles), the best
+        over the discards it could make."""
+        tiles = self._tiles(seat)
+        if len(tiles) % 3 == 1:
+            return max_static_fan(self.rules, tiles, self.melds[seat], self.voids[seat])
+        best: int | None = None
+        for t in set(tiles):
+            rest = list(tiles)
+            rest.remove(t)
+            fan = max_static_fan(self.rules, rest, self.melds[seat], self.voids[seat])
+            if fan is not None and (best is None or fan > best):
+                best = fan
+        return best
 
     def pass_pending(self) -> list[Event]:
         """Every seat that still owes an answer in a claim window passes (or, if it must win,
@@ -911,7 +965,8 @@ class Game:
                         continue
                     for i in k.payments:
                         pay = self.ledger[i]
-                        self._pay(s, pay.payer, pay.amount, "refund", seq)
+                        if not (self.left[pay.payer] and self.out[pay.payer]):
+                            self._pay(s, pay.payer, pay.amount, "refund", seq)
 
     # ------------------------------------------------------------------ views
 
