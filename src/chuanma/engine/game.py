@@ -131,7 +131,7 @@ class Game:
         # caches
         self._ver = [0] * 4
         self._waits: dict[int, tuple[int, list[int]]] = {}
-        self._turn_waits: list[int] = []
+        self._pre_draw_ver = -1
         self._legal: dict[int, list[Action]] = {}
 
         self._emit(
@@ -303,7 +303,18 @@ class Game:
         t = self.drawn
         if t is None or t in self.banned[seat]:
             return False
-        return t in self._turn_waits
+        h = self.hands[seat]
+        r = t % 9
+        if h[t] < 2 and not any(h[t - min(r, 2) : t]) and not any(h[t + 1 : t + min(8 - r, 2) + 1]):
+            return False  # the drawn tile has no copy or neighbour to go with
+        hit = self._waits.get(seat)
+        if hit is not None and hit[0] == self._pre_draw_ver:
+            return t in hit[1]
+        if self._holds_void(seat):
+            return False
+        counts = list(h)
+        counts[t] -= 1
+        return t in waits(counts, self.melds[seat], self.voids[seat])
 
     def _turn_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
@@ -367,8 +378,12 @@ class Game:
         legal = self._legal.get(seat)
         if legal is None:
             legal = self._legal[seat] = self._compute_legal(seat)
-        if action not in legal:
-            raise IllegalActionError(self._explain(seat, action))
+        for option in legal:
+            if option is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalActionError(self._explain(seat, action))
         start = len(self.events)
         self.decisions.append((seat, action))
         self._do(seat, action)
@@ -550,7 +565,7 @@ class Game:
             return
         if not replacement:
             self._begin_turn(seat)
-        self._turn_waits = self._waits_of(seat)
+        self._pre_draw_ver = self._ver[seat]
         if replacement:
             t = self.wall[self.tail]
             self.tail -= 1
@@ -606,10 +621,6 @@ class Game:
         self._open_claims(seat, t, tuple(situations), rob=False, seq=ev.seq)
 
     def _hu_option(self, seat: int, t: Tile, situations: tuple[str, ...]) -> bool:
-        # a tile with no copy or neighbour (same suit, two ranks) in hand completes nothing
-        r = t % 9
-        if not any(self.hands[seat][t - min(r, 2) : t + min(8 - r, 2) + 1]):
-            return False
         if t in self.banned[seat] or t not in self._waits_of(seat):
             return False
         if self.rules.pass_rule == "same_turn" and self.bar[seat] is not None:
@@ -634,8 +645,14 @@ class Game:
         self.claims = {}
         self.claim_fans = {}
         suit = _suit(t)
+        r = t % 9
+        lo, hi = t - min(r, 2), t + min(8 - r, 2) + 1
         for s in _AFTER[frm]:
             if self.out[s]:
+                continue
+            h = self.hands[s]
+            # a tile with no copy or neighbour (same suit, two ranks) in hand completes nothing
+            if not any(h[lo:hi]):
                 continue
             opts: list[Action] = []
             if self._hu_option(s, t, situations):
