@@ -209,3 +209,14 @@ def test_flower_pig_cap_value_with_max_fan() -> None:
     assert [a for *_, a in _by(g, "flower_pig")] == [16, 16, 16]
     g = _exhaust("xuezhan", max_fan=3)
     assert [a for *_, a in _by(g, "flower_pig")] == [8, 8, 8]
+
+
+def test_forced_wins_left_out_of_a_record_are_taken() -> None:
+    from chuanma.engine.record import replay, to_record
+
+    g = _last4()
+    run_out(g)
+    assert g.wins and g.wins[-1].seat == 3 and "haidilaoyue" in _fan_ids(g, -1)
+    record = to_record(g)
+    silent = [d for d in record["decisions"] if "hu" not in d and "pass" not in d]
+    assert replay(dict(record, decisions=silent)).result() == g.result()

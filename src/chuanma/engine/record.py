@@ -90,7 +90,8 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
     """Play a record's decisions again; refuses an illegal decision with its index.
 
     Claims on a discard (or an added kong) are the claims made on it; every other seat that
-    could claim is taken to pass (or, if it must win in the last four, to win). Automatic
+    could claim is taken to pass (or, if it must win in the last four, to win; a seat that must
+    win on its own draw and says nothing wins too). Automatic
     decisions (a void forced by a two-suit hand, a locked 血流 hand discarding its draw) may be
     left out; if present they must agree.
     """
@@ -114,6 +115,13 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
             mark = len(game.autos)
             game.pass_pending()
             matchable += _writable(game.autos[mark:])
+        # RULES §9.10: a seat that must win and says nothing wins
+        if (game.phase == "turn" and seat != game.current
+                and game.legal_actions(game.current) == [Hu()]):
+            game.autos.append((game.current, Hu()))
+            game.apply(game.current, Hu())
+            if game.phase in ("claim", "rob") and seat not in game.to_act():
+                game.pass_pending()
         # an automatic decision written out: it must agree with what happened
         found = None
         if not isinstance(action, Leave) and action not in game.legal_actions(seat):
@@ -135,6 +143,10 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
         keep = [a for a in matchable if isinstance(a[1], ChooseVoid) and isinstance(action, ChooseVoid)]
         matchable = keep + _writable(game.autos[mark:])
     game.pass_pending()
+    while game.phase == "turn" and game.legal_actions(game.current) == [Hu()]:
+        game.autos.append((game.current, Hu()))
+        game.apply(game.current, Hu())
+        game.pass_pending()
     if complete and not game.finished:
         waiting = ", ".join(str(s) for s in game.to_act())
         raise RecordError(f"the record ends before the hand is over (waiting for seat {waiting})")
