@@ -753,6 +753,8 @@ class Game:
         self, seat: int, t: Tile, frm: int | None, robbed: bool, res: ScoreResult,
         situations: Sequence[str],
     ) -> Win:
+        if not res.win:  # the engine only offers wins that scoring accepts
+            raise AssertionError(f"seat {seat}: scoring refused the win ({res.reason})")
         hand = tuple(self._tiles(seat))
         seq = len(self.events)
         win = Win(
@@ -1015,6 +1017,12 @@ class Game:
         if self.first_multi_from is not None:
             return self.first_multi_from
         return self.wins[0].seat
+
+    def record(self) -> dict[str, Any]:
+        """The ``chuanma-record/1`` record of this hand (see :func:`chuanma.engine.to_record`)."""
+        from chuanma.engine.record import to_record
+
+        return to_record(self)
 
     def result(self) -> dict[str, Any]:
         return {
