@@ -50,6 +50,8 @@ def _line(ev: dict[str, Any]) -> str | None:
                 f"(×{ev['multiplier']})")
     if kind == "payment":
         return f"  seat {ev['payer']} pays seat {ev['payee']} {ev['amount']} ({ev['reason']})"
+    if kind == "leave":
+        return f"{who} leaves the table"
     if kind == "exhausted":
         return "the wall is exhausted: 查花猪, 查大叫, 退税"
     if kind == "end":
