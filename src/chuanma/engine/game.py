@@ -78,6 +78,7 @@ class Game:
         self.direction: Direction = direction
         self.seeds = dict(seeds) if seeds else None
         self.xueliu = rules.variant == "xueliu"
+        self._forever = rules.pass_rule == "forever"
 
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
@@ -594,31 +595,36 @@ class Game:
             self.banned[seat].add(self.drawn)
 
     def _do_discard(self, seat: int, t: Tile) -> None:
-        self._forever_pass_on_self_draw(seat)
+        if self._forever:
+            self._forever_pass_on_self_draw(seat)
         h = self.hands[seat]
         h[t] -= 1
-        self._touch(seat)
+        self._ver[seat] += 1
         self.discards[seat].append(t)
         # 过手杠: ending a turn holding the fourth tile of a pong while adding it was legal
-        if not self.after_pong and self._kong_room() and not self.locked[seat]:
+        if self.melds[seat] and not self.after_pong and self._kong_room() and not self.locked[seat]:
             for m in self.melds[seat]:
                 if m.kind == "pong" and h[m.tile]:
                     self.late_pongs[seat].add(m.tile)
-        dealer_first = seat == self.dealer and self.dealer_discards == 0
+        situations: tuple[str, ...] = ()
         if seat == self.dealer:
+            if (self.dealer_discards == 0 and self.rules.dihu_on_dealer_discard
+                    and self.total_live_draws == 0 and not self.declared):
+                situations = ("dihu",)
             self.dealer_discards += 1
         self.first_turn = False
-        ev = self._emit("discard", seat, {"tile": _TS[t], "wall": self.remaining})
-        situations: list[str] = []
+        self._emit("discard", seat, {"tile": _TS[t], "wall": self.tail - self.live + 1})
         if self.turn_kong is not None:
-            situations.append("after_kong")
+            situations += ("after_kong",)
         if self.drew_last:
-            situations.append("last_tile")
-        if (dealer_first and self.rules.dihu_on_dealer_discard and self.total_live_draws == 0
-                and not self.declared):
-            situations.append("dihu")
+            situations += ("last_tile",)
         self.discard_kong = self.turn_kong
-        self._open_claims(seat, t, tuple(situations), rob=False, seq=ev.seq)
+        if not self._open_claims(seat, t, situations, rob=False):
+            # nobody can claim: the next seat draws at once
+            self.claim_tile = None
+            self.claim_from = None
+            self.phase = "turn"
+            self._draw_for(self._next_active(seat))
 
     def _hu_option(self, seat: int, t: Tile, situations: tuple[str, ...]) -> bool:
         if t in self.banned[seat] or t not in self._waits_of(seat):
@@ -635,15 +641,17 @@ class Game:
             self.claim_fans[seat] = res.total
         return self.claim_fans[seat]
 
-    def _open_claims(
-        self, frm: int, t: Tile, situations: tuple[str, ...], *, rob: bool, seq: int
-    ) -> None:
+    def _open_claims(self, frm: int, t: Tile, situations: tuple[str, ...], *, rob: bool) -> bool:
+        """Open the claim window on ``t``; False (and nothing opened) if nobody can claim."""
         self.claim_tile = t
         self.claim_from = frm
         self.claim_situations = situations
-        self.claim_options = {}
-        self.claims = {}
-        self.claim_fans = {}
+        if self.claim_options:
+            self.claim_options = {}
+        if self.claims:
+            self.claims = {}
+        if self.claim_fans:
+            self.claim_fans = {}
         suit = _suit(t)
         r = t % 9
         lo, hi = t - min(r, 2), t + min(8 - r, 2) + 1
@@ -669,9 +677,12 @@ class Game:
             if opts:
                 opts.append(_PASS)
                 self.claim_options[s] = opts
+        if not self.claim_options and not rob:
+            return False
         self.phase = "rob" if rob else "claim"
         if not rob:
             self.current = frm
+        return True
 
     def _record_passes(self) -> None:
         t = self.claim_tile
@@ -846,7 +857,7 @@ class Game:
         ev = self._emit("kong_declared", seat, {"tile": _TS[t], "kind": "added"})
         self.pending_kong = t
         if self.rules.robbing_kong:
-            self._open_claims(seat, t, ("robbing_kong",), rob=True, seq=ev.seq)
+            self._open_claims(seat, t, ("robbing_kong",), rob=True)
             self.current = seat
         else:
             self._complete_added_kong()
