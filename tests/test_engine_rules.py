@@ -208,3 +208,15 @@ def test_a_xuezhan_winner_who_leaves_does_not_stop_the_hand() -> None:
     assert not g.finished and g.left[1] and g.current == 2  # type: ignore[attr-defined]
     with pytest.raises(IllegalActionError, match="already left"):
         g.leave(1)  # type: ignore[attr-defined]
+
+
+def test_each_payment_names_the_event_it_belongs_to() -> None:
+    g = _multi()
+    play(g, (1, Hu()), (2, Hu()), (3, Hu()))  # type: ignore[arg-type]
+    by_seat = {w.seat: w.seq for w in g.wins}  # type: ignore[attr-defined]
+    for p in g.ledger:  # type: ignore[attr-defined]
+        if p.reason in ("dianpao", "call_transfer"):
+            assert p.seq == by_seat[p.payee]
+            assert g.events[p.seq].type == "hu"  # type: ignore[attr-defined]
+        else:
+            assert g.events[p.seq].type == "kong"  # type: ignore[attr-defined]

@@ -723,9 +723,10 @@ class Game:
             if k is not None and self.rules.call_transfer != "off" and not k.transferred:
                 earned = sum(self.ledger[i].amount for i in k.payments)
                 if earned:
+                    seqs = {w.seat: w.seq for w in self.wins[-len(winners):]}
                     to = winners if self.rules.call_transfer == "each_winner" else winners[:1]
                     for w in to:
-                        self._pay(k.seat, w, earned, "call_transfer", self.wins[-1].seq)
+                        self._pay(k.seat, w, earned, "call_transfer", seqs[w])
                     k.transferred = True
             self._after_discard_wins(winners, frm)
             return
