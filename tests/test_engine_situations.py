@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from chuanma.engine.actions import Discard, Hu, Kong, Pass
 from chuanma.engine.game import Game
 from engine_setup import game, play, rules, run_out, t, wall_at
@@ -16,7 +18,7 @@ DIHU = [
 ]
 
 
-def _dihu(draws: dict[int, str] | None = None, **options: object) -> Game:
+def _dihu(draws: dict[int, str] | None = None, **options: Any) -> Game:
     wall = wall_at(DIHU, draws or {})
     return game(DIHU, wall=wall, voids="pmmm", **options)
 
@@ -125,7 +127,7 @@ LAST4 = [
 ]
 
 
-def _last4(**options: object) -> Game:
+def _last4(**options: Any) -> Game:
     g = game(LAST4, wall=wall_at(LAST4, {51: "5s", 54: "5p"}), voids="pmss", **options)
     run_out(g, lambda g: g.remaining == 3 and g.phase == "turn")
     assert g.current == 0 and g.drawn == t("5s") and g.hands[0][t("5s")] == 4
@@ -174,7 +176,7 @@ EXHAUST = [
 ]
 
 
-def _exhaust(preset: str = "xuezhan", **options: object) -> Game:
+def _exhaust(preset: str = "xuezhan", **options: Any) -> Game:
     g = game(EXHAUST, voids="pmmm", ruleset=rules(preset, **options))
     g.apply(0, Kong(t("1s")))
     run_out(g)
