@@ -531,7 +531,9 @@ class Game:
     def _do_void(self, seat: int, suit: str, *, auto: bool = False) -> None:
         self.voids[seat] = suit
         self._touch(seat)
-        self._emit("void_chosen", seat, {"automatic": auto} if auto else {}, {"suit": suit})
+        # whether the choice was automatic (a two-suit hand) is the seat's own business
+        private: dict[str, Any] = {"suit": suit, "automatic": True} if auto else {"suit": suit}
+        self._emit("void_chosen", seat, {}, private)
         if any(v is None for v in self.voids):
             return
         self.voids_revealed = True
