@@ -27,10 +27,12 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.events import Event, Visibility
 from chuanma.engine.ledger import KongRecord, Payment, Reason, Win, totals
+from chuanma.engine.messages import explain
+from chuanma.engine.settlement import escape_payments, exhaustive_settlement
 from chuanma.engine.wall import DEAL_END, LAST, check_wall, deal
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.scoring import ScoreResult, max_static_fan, score_hand
+from chuanma.scoring import ScoreResult, score_hand
 from chuanma.tiles import NUM_KINDS, SUITS, Tile, format_tiles, tile_str
 
 Direction = Literal["to_next", "opposite", "to_previous"]
@@ -384,7 +386,7 @@ class Game:
                 break
         else:
             if action not in legal:
-                raise IllegalActionError(self._explain(seat, action))
+                raise IllegalActionError(explain(self, seat, action))
         start = len(self.events)
         self.decisions.append((seat, action))
         self._do(seat, action)
@@ -413,33 +415,9 @@ class Game:
         if self.out[seat]:
             return self.events[start:]
         if self.rules.escape_penalty:
-            won = {w.seat for w in self.wins}
-            for s in self._after(seat):
-                if s in won or self.left[s]:
-                    continue
-                amount = 16
-                if self._in_last_four() and not self._holds_void(s):
-                    fan = self._best_static_fan(s)
-                    if fan is not None:
-                        amount = max(amount, 2**fan)
-                self._pay(seat, s, amount, "escape", ev.seq)
+            escape_payments(self, seat, ev.seq)
         self._end("escape")
         return self.events[start:]
-
-    def _best_static_fan(self, seat: int) -> int | None:
-        """查大叫 value of a seat's hand; in the middle of its turn (3n+2 tiles), the best
-        over the discards it could make."""
-        tiles = self._tiles(seat)
-        if len(tiles) % 3 == 1:
-            return max_static_fan(self.rules, tiles, self.melds[seat], self.voids[seat])
-        best: int | None = None
-        for t in set(tiles):
-            rest = list(tiles)
-            rest.remove(t)
-            fan = max_static_fan(self.rules, rest, self.melds[seat], self.voids[seat])
-            if fan is not None and (best is None or fan > best):
-                best = fan
-        return best
 
     def pass_pending(self) -> list[Event]:
         """Every seat that still owes an answer in a claim window passes (or, if it must win,
@@ -946,7 +924,7 @@ class Game:
         self.phase = "end"
         if reason == "exhausted":
             ev = self._emit("exhausted", None, {})
-            self._exhaustive_settlement(ev.seq)
+            exhaustive_settlement(self, ev.seq)
         self._emit(
             "end",
             None,
@@ -957,49 +935,6 @@ class Game:
                 "deltas": self.deltas(),
             },
         )
-
-    def _exhaustive_settlement(self, seq: int) -> None:
-        rules = self.rules
-        parts = [s for s in range(4) if self.xueliu or not self.out[s]]
-        pig = {s: self._holds_void(s) for s in range(4)}
-        fan: dict[int, int | None] = {}
-        for s in range(4):
-            fan[s] = None if pig[s] else max_static_fan(
-                rules, self._tiles(s), self.melds[s], self.voids[s])
-        won = {w.seat for w in self.wins}
-        cap_value = 2 ** rules.max_fan if rules.max_fan is not None else 16
-        for p in parts:
-            if not pig[p]:
-                continue
-            if rules.flower_pig == "fixed":
-                payees = [s for s in parts if not pig[s]]
-                if not self.xueliu and rules.flower_pig_pays_winners:
-                    payees += [s for s in range(4) if self.out[s]]
-                for s in sorted(payees):
-                    self._pay(p, s, cap_value, "flower_pig", seq)
-            else:
-                payees = [s for s in parts if not pig[s] and fan[s] is not None]
-                if not self.xueliu and rules.flower_pig_pays_winners:
-                    payees += [s for s in range(4) if self.out[s] and fan[s] is not None]
-                for s in sorted(payees):
-                    self._pay(p, s, 2 ** (fan[s] or 0), "flower_pig", seq)
-        waiting = {s for s in parts if fan[s] is not None or (self.xueliu and s in won)}
-        if rules.chadajiao:
-            payers = [s for s in parts if not pig[s] and s not in waiting]
-            for p in payers:
-                for s in sorted(waiting):
-                    self._pay(p, s, 2 ** (fan[s] or 0), "chadajiao", seq)
-        if rules.refund:
-            for s in parts:
-                if s in waiting:
-                    continue
-                for k in self.kongs:
-                    if k.seat != s or k.transferred:
-                        continue
-                    for i in k.payments:
-                        pay = self.ledger[i]
-                        if not (self.left[pay.payer] and self.out[pay.payer]):
-                            self._pay(s, pay.payer, pay.amount, "refund", seq)
 
     # ------------------------------------------------------------------ views
 
@@ -1053,83 +988,3 @@ class Game:
             n += sum(len(m.tiles) for m in self.melds[s])
             n += len(self.discards[s]) + len(self.win_piles[s])
         return n
-
-    # ------------------------------------------------------------------ messages
-
-    def _explain(self, seat: int, action: Action) -> str:
-        if seat not in range(4):
-            return f"no seat {seat!r}: seats are 0-3"
-        if self.phase == "end":
-            return "the hand is over"
-        acting = self.to_act()
-        if seat not in acting:
-            if self.phase in ("exchange", "void") and seat in range(4):
-                return f"seat {seat} has already chosen"
-            if self.phase in ("claim", "rob"):
-                what = tile_str(self.claim_tile) if self.claim_tile is not None else "?"
-                return f"waiting for claims on {what}; seat {seat} has nothing to claim"
-            return f"it is seat {self.current}'s turn, not seat {seat}'s"
-        legal = self.legal_actions(seat)
-        h = self.hands[seat]
-        if self.phase == "exchange":
-            if isinstance(action, Exchange):
-                return (f"cannot exchange {format_tiles(action.tiles)}: give three tiles of one "
-                        "suit that you hold")
-            return "choose three tiles of one suit to exchange first"
-        if self.phase == "void":
-            return "choose your void suit (m, p or s) first"
-        if self.phase in ("claim", "rob"):
-            what = tile_str(self.claim_tile) if self.claim_tile is not None else "?"
-            if legal == [Hu()]:
-                return f"you must win on {what} in the last four tiles"
-            if isinstance(action, Hu) and self.claim_tile in self.banned[seat]:
-                return f"you passed a win on {what} earlier and cannot win on it (过水不胡)"
-            if isinstance(action, Hu) and self.bar[seat] is not None:
-                return (f"you passed a win since your last draw: a win on {what} must be worth "
-                        f"more than {self.bar[seat]} fan")
-            if isinstance(action, Pong) and self.claim_tile in self.pong_ban[seat]:
-                return f"you passed a pong of {what} since your last draw"
-            if isinstance(action, Kong) and not self._kong_room():
-                return "no kong in the last four tiles"
-            if isinstance(action, Kong | Pong) and self.voids[seat] == _suit(action.tile):
-                return f"cannot claim a void-suit tile ({what})"
-            options = ", ".join(str(a) for a in legal)
-            return f"{action} is not possible on {what}; choose one of: {options}"
-        # own turn
-        if legal == [Hu()]:
-            return "you must win on this tile in the last four tiles"
-        if isinstance(action, Pass):
-            return "nothing to pass: it is your turn to discard"
-        if isinstance(action, Pong):
-            return "you can only pong another player's discard"
-        if isinstance(action, Discard):
-            if self.after_pong is False and self.locked[seat] and self.drawn is not None:
-                return f"your hand is locked after winning: discard the drawn {tile_str(self.drawn)}"
-            if not h[action.tile]:
-                return f"you do not hold {tile_str(action.tile)}"
-            if self._holds_void(seat):
-                v = self.voids[seat] or "m"
-                held = " ".join(tile_str(t) for t in _SUIT_RANGES[v] if h[t])
-                return f"must discard a void-suit tile first: {held}"
-        if isinstance(action, Hu):
-            if self.after_pong:
-                return "after a pong you must discard"
-            if self.drawn is not None and self.drawn in self.banned[seat]:
-                return (f"you passed a win on {tile_str(self.drawn)} earlier and cannot win on "
-                        "it (过水不胡)")
-            if self._holds_void(seat):
-                return "cannot win while holding a void-suit tile"
-            return "this hand is not a win"
-        if isinstance(action, Kong):
-            if self.after_pong:
-                return "after a pong you must discard"
-            if not self._kong_room():
-                return "no kong in the last four tiles" if self.rules.no_kong_in_last_four \
-                    else "no kong: the wall is empty"
-            if self.voids[seat] == _suit(action.tile):
-                return f"cannot kong a void-suit tile ({tile_str(action.tile)})"
-            if self.locked[seat]:
-                return "a locked hand may only kong the drawn tile, keeping its waits"
-            return f"no kong of {tile_str(action.tile)} in this hand"
-        options = ", ".join(str(a) for a in legal)
-        return f"{action} is not possible now; choose one of: {options}"
