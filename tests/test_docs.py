@@ -1,0 +1,24 @@
+"""The documentation names every rule option, preset and fan the code has."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
+from chuanma.scoring import FAN_NAMES, SITUATIONS
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+
+def test_rules_doc_lists_every_option_preset_fan_and_situation() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    names = [*(n for n in RuleSet.model_fields if n != "preset"), *PRESETS, *FAN_NAMES, *SITUATIONS]
+    missing = [n for n in names if f"`{n}`" not in text]
+    assert missing == []
+
+
+def test_rules_doc_gives_the_house_fan_defaults() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    for fan_id, value in HOUSE_FAN_DEFAULTS.items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{fan_id}` |"))
+        assert f"| {value} |" in row

@@ -1,0 +1,13 @@
+"""The README's Python examples run as written."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+
+def test_readme_examples() -> None:
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    result = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 8
+    assert result.failed == 0
