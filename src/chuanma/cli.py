@@ -8,6 +8,7 @@ from chuanma.commands.hand import hand
 from chuanma.commands.replay import replay
 from chuanma.commands.rules import rules
 from chuanma.commands.score import score
+from chuanma.commands.simulate import league, simulate
 from chuanma.fairness.cli import fair_app
 
 app = typer.Typer(
@@ -19,6 +20,8 @@ app = typer.Typer(
 app.command()(score)
 app.command()(hand)
 app.command()(rules)
+app.command()(simulate)
+app.command()(league)
 app.command()(replay)
 app.add_typer(fair_app, name="fair")
 
