@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from chuanma.commands.hand import hand
+from chuanma.commands.play import play
 from chuanma.commands.replay import replay
 from chuanma.commands.rules import rules
 from chuanma.commands.score import score
@@ -21,6 +22,7 @@ app.command()(score)
 app.command()(hand)
 app.command()(rules)
 app.command()(simulate)
+app.command()(play)
 app.command()(league)
 app.command()(replay)
 app.add_typer(fair_app, name="fair")

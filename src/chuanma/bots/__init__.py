@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chuanma.bots.base import Bot, SeededBot
+from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.greedy import GreedyBot
 from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.view import Observer, SeatView
@@ -18,6 +19,7 @@ from chuanma.errors import ChuanmaError
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "defensive": DefensiveBot,
 }
 """Every bot by name: a constructor taking the bot's seed."""
 

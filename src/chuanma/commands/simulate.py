@@ -90,26 +90,27 @@ def simulate(
     if as_json:
         typer.echo(json.dumps({k: v for k, v in out.items() if k != "hands_per_second"}, ensure_ascii=False))
         return
-    _print_sim(console, out)
+    _print_sim(console, out, ruleset.describe())
 
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _print_sim(console: Console, out: dict[str, Any]) -> None:
-    console.print(f"{out['hands']} hands of {out['rules']}, seats {', '.join(out['seats'])}, seed {out['seed']} "
+def _print_sim(console: Console, out: dict[str, Any], rules_text: str) -> None:
+    console.print(f"{out['hands']} hands of {rules_text}, seats {', '.join(out['seats'])}, seed {out['seed']} "
                   f"({out['hands_per_second']:,.0f} hands/s); exhaustive draws {_pct(out['exhausted_rate'])}")
-    t = Table("bot", "seat-hands", "win", "deal-in", "mean fan", "score/hand (95% CI)", "ready at draw", "花猪",
-              "fan distribution")
+    t = Table("bot", "win", "deal-in", "fan", "score/hand", "95% CI", "ready", "花猪")
     for name, s in out["bots"].items():
         lo, hi = s["score_ci95"]
         fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
-        dist = " ".join(f"{k}:{v}" for k, v in s["fan_distribution"].items())
-        t.add_row(name, str(s["hands"]), _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan,
-                  f"{s['mean_score']:+.2f} [{lo:+.2f}, {hi:+.2f}]", _pct(s["ready_at_draw_rate"]),
-                  _pct(s["flower_pig_rate"]), dist)
+        t.add_row(name, _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan, f"{s['mean_score']:+.2f}",
+                  f"[{lo:+.2f}, {hi:+.2f}]", _pct(s["ready_at_draw_rate"]), _pct(s["flower_pig_rate"]))
     console.print(t)
+    console.print("win: hands won; fan: mean fan of a win; ready: ready at an exhaustive draw (查叫)")
+    for name, s in out["bots"].items():
+        dist = ", ".join(f"{k} fan ×{v}" for k, v in s["fan_distribution"].items()) or "no wins"
+        console.print(f"fan distribution of {name}: {dist}")
 
 
 def league(
@@ -152,9 +153,9 @@ def league(
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
-    console.print(f"{table['hands']} duplicate hands ({table['walls']} walls × 4 rotations) of {out['rules']}, "
+    console.print(f"{table['hands']} duplicate hands ({table['walls']} walls × 4 rotations) of {ruleset.describe()}, "
                   f"seed {seed} ({table['hands'] / elapsed:,.0f} hands/s)")
-    t = Table("rank", "bot", "score/hand", "95% CI", "win", "deal-in", "mean fan")
+    t = Table("rank", "bot", "score/hand", "95% CI", "win", "deal-in", "fan")
     for i, r in enumerate(table["ranking"], 1):
         s = tally.bots[r["bot"]].summary()
         fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
