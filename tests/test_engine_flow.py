@@ -125,12 +125,12 @@ def test_passing_a_pong_forbids_it_until_own_draw_same_turn() -> None:
 
 def test_illegal_action_leaves_state_untouched() -> None:
     g = game(HANDS, voids="smpp")
-    snap = (g.view(0), len(g.events), list(g.decisions))
+    snap = (g.view(0), len(g.events), len(g.decisions))
     for seat, action in ((1, Discard(t("1p"))), (0, Pong(t("5s"))), (0, Pass()), (0, Hu()),
                          (0, Kong(t("9p"))), (7, Discard(t("5s"))), (0, ChooseVoid("m"))):
         with pytest.raises(IllegalActionError):
             g.apply(seat, action)
-        assert (g.view(0), len(g.events), list(g.decisions)) == snap
+        assert (g.view(0), len(g.events), len(g.decisions)) == snap
 
 
 def test_other_seats_draws_are_public_without_the_tile() -> None:

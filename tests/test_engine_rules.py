@@ -73,8 +73,10 @@ ROB = [
 ROB_DRAWS = "6p2p9m7p"
 
 
-def _rob(hands: list[str] = ROB, draws: str = ROB_DRAWS, **options: object) -> object:
-    g = game(hands, draws=draws, replacements="3p", voids="pmsp", **options)
+def _rob(
+    hands: list[str] = ROB, draws: str = ROB_DRAWS, replacements: str = "3p", **options: object
+) -> object:
+    g = game(hands, draws=draws, replacements=replacements, voids="pmsp", **options)
     play(g, (0, Discard(t("7p"))), (1, Pong(t("7p"))), (1, Discard(t("2s"))),  # type: ignore[arg-type]
          (2, Discard(t("9s"))), (3, Discard(t("2p"))), (0, Discard(t("9m"))))
     assert g.current == 1 and g.drawn == t(draws[6:8] or "7p")  # type: ignore[attr-defined]
@@ -131,7 +133,7 @@ def test_record_replays_and_refuses_an_illegal_decision() -> None:
     short = dict(record, decisions=record["decisions"][:-2])
     assert [w["seat"] for w in replay(short, complete=False).result()["winners"]] == [1]
     bad = dict(record, decisions=[*record["decisions"][:1], {"seat": 0, "discard": "1m"}])
-    with pytest.raises(RecordError, match="decision 1: .*must discard a void-suit tile first"):
+    with pytest.raises(RecordError, match=r"decision 1: .*must discard a void-suit tile first"):
         replay(bad)
     wrong_void = dict(record, decisions=[{"seat": 1, "void": "p"}, *record["decisions"]])
     with pytest.raises(RecordError, match="decision 0: seat 1's void was automatic"):
@@ -142,3 +144,67 @@ def test_void_choice_is_refused_twice() -> None:
     g = game(MULTI)
     with pytest.raises(IllegalActionError, match="already chosen"):
         g.apply(1, ChooseVoid("p"))
+
+
+# 血流: seat 2 robs seat 1's kong (first win, hand locked on 4p 7p), discards a draw that is
+# not a win automatically, konges 1m (waits unchanged) and wins again on the replacement 4p.
+XUELIU_DRAWS = "6p2p9m7p" + "2p3p2m9p" + "9s3p3m1m" + "3p"
+
+
+def test_xueliu_locked_hand_auto_discard_winner_kong_and_second_win() -> None:
+    from engine_setup import rules
+
+    g = _rob(draws=XUELIU_DRAWS, replacements="4p", ruleset=rules("xueliu"))
+    play(g, (1, Kong(t("7p"))), (2, Hu()))  # type: ignore[arg-type]
+    assert g.locked[2] and g.locked_waits[2] == {t("4p"), t("7p")}  # type: ignore[attr-defined]
+    play(g, (3, Discard(t("2p"))), (0, Discard(t("3p"))), (1, Discard(t("2m"))))  # type: ignore[arg-type]
+    # seat 2 drew 9p: not a win, no kong, so it is discarded without a decision
+    assert g.discards[2][-1] == t("9p") and (2, Discard(t("9p"))) in g.autos  # type: ignore[attr-defined]
+    play(g, (3, Discard(t("9s"))), (0, Discard(t("3p"))), (1, Discard(t("3m"))))  # type: ignore[arg-type]
+    assert g.current == 2 and g.drawn == t("1m")  # type: ignore[attr-defined]
+    assert g.legal_actions(2) == [Kong(t("1m")), Discard(t("1m"))]  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="locked"):
+        g.apply(2, Discard(t("5p")))  # type: ignore[attr-defined]
+    g.apply(2, Kong(t("1m")))  # type: ignore[attr-defined]
+    assert _rows(g, "kong_concealed") == [(3, 2, 2), (0, 2, 2), (1, 2, 2)]
+    assert g.drawn == t("4p") and g.legal_actions(2) == [Hu(), Discard(t("4p"))]  # type: ignore[attr-defined]
+    g.apply(2, Hu())  # type: ignore[attr-defined]
+    second = g.wins[1]  # type: ignore[attr-defined]
+    assert second.seat == 2 and second.self_drawn and "kong_replacement" in second.situations
+    # 血流: a self-drawn win is paid by all three others, and the winner plays on
+    assert [(p.payer, p.amount) for p in g.ledger if p.reason == "zimo"] == [
+        (3, second.multiplier), (0, second.multiplier), (1, second.multiplier)]
+    assert not g.finished and g.current == 3 and g.tile_total() == 108  # type: ignore[attr-defined]
+
+
+def test_tianhu_dealer_wins_with_the_dealt_fourteen() -> None:
+    g = game(["123m456m789m123p55p", "1112223334445s", "666777888m999p1s", "44m4556p678p2349s"],
+             voids="smsm")
+    assert g.legal_actions(0)[0] == Hu()  # type: ignore[attr-defined]
+    g.apply(0, Hu())  # type: ignore[attr-defined]
+    w = g.wins[0]  # type: ignore[attr-defined]
+    assert w.situations == ("tianhu",) and w.total == 8
+    assert _rows(g, "zimo") == [(1, 0, 256), (2, 0, 256), (3, 0, 256)]
+    assert g.current == 1 and g.drawn is not None  # type: ignore[attr-defined]
+
+
+def test_escape_ends_the_hand_and_pays_sixteen_to_each_player_still_in() -> None:
+    from chuanma.engine.actions import Leave
+
+    g = _multi()
+    g.apply(2, Leave())  # type: ignore[attr-defined]
+    assert g.finished and g.end_reason == "escape"  # type: ignore[attr-defined]
+    assert _rows(g, "escape") == [(2, 3, 16), (2, 0, 16), (2, 1, 16)]
+    assert _rows(g, "kong_concealed") == [(1, 0, 2), (2, 0, 2), (3, 0, 2)]
+    record = to_record(g)  # type: ignore[arg-type]
+    assert record["decisions"][-1] == {"seat": 2, "leave": True}
+    assert replay(record).result() == g.result()  # type: ignore[attr-defined]
+
+
+def test_a_xuezhan_winner_who_leaves_does_not_stop_the_hand() -> None:
+    g = _multi(multiple_winners=False)
+    play(g, (1, Hu()), (2, Pass()), (3, Pass()))  # type: ignore[arg-type]
+    g.leave(1)  # type: ignore[attr-defined]
+    assert not g.finished and g.left[1] and g.current == 2  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="already left"):
+        g.leave(1)  # type: ignore[attr-defined]

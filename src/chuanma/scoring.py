@@ -182,12 +182,12 @@ def _pattern_fans(rules: RuleSet, d: Decomposition, melds: Sequence[Meld], win_t
             fans.append(_item("jiaxinwu", house["jiaxinwu"]))
         if "shibaluohan" in house and sum(m.kind == "kong" for m in melds) == 4:
             fans.append(_item("shibaluohan", house["shibaluohan"]))
+        if "menqing" in house and all(m.is_concealed for m in melds):
+            fans.append(_item("menqing", house["menqing"]))
     if not any(is_terminal(t) for t in all_tiles):
         fans.append(_item("zhongzhang", house["zhongzhang"]) if "zhongzhang" in house else _item("duanyaojiu", 1))
     if rules.yaojiu == "literal" and all(is_terminal(t) for t in all_tiles):
         fans.append(_item("yaojiu", 1))
-    if "menqing" in house and all(m.is_concealed for m in melds):
-        fans.append(_item("menqing", house["menqing"]))
     if gen:
         fans.append(_item("gen", gen))
     return fans

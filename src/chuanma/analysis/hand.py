@@ -126,12 +126,8 @@ def _void_index(void: str) -> int:
     return SUITS.index(void)
 
 
-def shanten(counts: Counts, void: str | None = None) -> int:
-    """Tiles away from ready: -1 complete, 0 ready, 1 one tile from ready, …
-
-    The best of the sets-and-pair form and seven pairs (13–14 tiles, no melds). With ``void``
-    (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be replaced.
-    """
+def _voided(counts: Counts, void: str | None) -> tuple[int, int, int, int, int]:
+    """The four packed parts (the void suit emptied) and the hand size, checked."""
     a, b, c, z = _parts(counts)
     n = ((a + b + c + z) >> _S) & _F
     if n % 3 == 0 or n > _MAX_TILES:
@@ -139,7 +135,23 @@ def shanten(counts: Counts, void: str | None = None) -> int:
     if void is not None:
         i = _void_index(void)
         a, b, c = (_EMPTY if i == 0 else a), (_EMPTY if i == 1 else b), (_EMPTY if i == 2 else c)
-    std: int = _DIST[(_J3[((a >> _C) * _N + (b >> _C)) * _N + (c >> _C)] * _NZ + (z >> _C)) * _SETS + n // 3]
+    return a, b, c, z, n
+
+
+def _standard(a: int, b: int, c: int, z: int, n: int) -> int:
+    """Tiles to add before the hand holds its n // 3 sets and a pair."""
+    d: int = _DIST[(_J3[((a >> _C) * _N + (b >> _C)) * _N + (c >> _C)] * _NZ + (z >> _C)) * _SETS + n // 3]
+    return d
+
+
+def shanten(counts: Counts, void: str | None = None) -> int:
+    """Tiles away from ready: -1 complete, 0 ready, 1 one tile from ready, …
+
+    The best of the sets-and-pair form and seven pairs (13–14 tiles, no melds). With ``void``
+    (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be replaced.
+    """
+    a, b, c, z, n = _voided(counts, void)
+    std = _standard(a, b, c, z, n)
     if n < 13:
         return std - 1
     s = a + b + c + z
@@ -152,15 +164,7 @@ def shanten(counts: Counts, void: str | None = None) -> int:
 
 def shanten_standard(counts: Counts, void: str | None = None) -> int:
     """Shanten of the sets-and-pair form only."""
-    a, b, c, z = _parts(counts)
-    n = ((a + b + c + z) >> _S) & _F
-    if n % 3 == 0 or n > _MAX_TILES:
-        raise _hand_size_error(n, (1, 2), "shanten")
-    if void is not None:
-        i = _void_index(void)
-        a, b, c = (_EMPTY if i == 0 else a), (_EMPTY if i == 1 else b), (_EMPTY if i == 2 else c)
-    std: int = _DIST[(_J3[((a >> _C) * _N + (b >> _C)) * _N + (c >> _C)] * _NZ + (z >> _C)) * _SETS + n // 3]
-    return std - 1
+    return _standard(*_voided(counts, void)) - 1
 
 
 def shanten_seven_pairs(counts: Counts, void: str | None = None) -> int:

@@ -103,7 +103,18 @@ class Pass:
         return "pass"
 
 
-Action = Exchange | ChooseVoid | Discard | Pong | Kong | Hu | Pass
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """逃跑: leave the table (RULES §6). Always possible, so never listed as a legal action."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"leave": True}
+
+    def __str__(self) -> str:
+        return "leave"
+
+
+Action = Exchange | ChooseVoid | Discard | Pong | Kong | Hu | Pass | Leave
 CLAIMS = (Hu, Kong, Pong, Pass)
 """Actions that answer a discard or an added kong."""
 
@@ -118,10 +129,10 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
         )
     key = keys[0]
     value = data[key]
-    if key in ("hu", "pass"):
+    if key in ("hu", "pass", "leave"):
         if value is not True:
             raise NotationError(f'"{key}" takes true, got {value!r}')
-        return Hu() if key == "hu" else Pass()
+        return Hu() if key == "hu" else Pass() if key == "pass" else Leave()
     if not isinstance(value, str):
         raise NotationError(f'"{key}" takes a string, got {value!r}')
     if key == "void":

@@ -7,19 +7,19 @@ its tile is in ``private``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 Visibility = Literal["public", "private"]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
+    """One change of the hand (a named tuple: cheap to make, immutable)."""
+
     seq: int
     type: str
     seat: int | None
-    data: dict[str, Any] = field(default_factory=dict)
-    private: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
+    private: dict[str, Any]
     visibility: Visibility = "public"
 
     def visible_to(self, seat: int | None) -> bool:

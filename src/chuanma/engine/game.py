@@ -21,6 +21,7 @@ from chuanma.engine.actions import (
     Hu,
     IllegalActionError,
     Kong,
+    Leave,
     Pass,
     Pong,
 )
@@ -36,6 +37,14 @@ Direction = Literal["to_next", "opposite", "to_previous"]
 DIRECTIONS: dict[str, int] = {"to_next": 1, "opposite": 2, "to_previous": 3}
 Phase = Literal["exchange", "void", "turn", "claim", "rob", "end"]
 
+_TS = [tile_str(t) for t in range(NUM_KINDS)]
+_DISCARD = [Discard(t) for t in range(NUM_KINDS)]
+_PONG = [Pong(t) for t in range(NUM_KINDS)]
+_KONG = [Kong(t) for t in range(NUM_KINDS)]
+_HU = Hu()
+_PASS = Pass()
+_AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
+_VOID_SLICE = {"m": (0, 9), "p": (9, 18), "s": (18, 27)}
 _SUIT_RANGES = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
 
 
@@ -95,6 +104,7 @@ class Game:
         self.dealer_discards = 0
         self.dihu_draw = False
         self.out = [False] * 4
+        self.left = [False] * 4
         self.locked = [False] * 4
         self.locked_waits: list[frozenset[Tile]] = [frozenset()] * 4
         self.wins: list[Win] = []
@@ -105,7 +115,7 @@ class Game:
         self.pong_ban: list[set[Tile]] = [set() for _ in range(4)]
         self.banned: list[set[Tile]] = [set() for _ in range(4)]
         self.late_pongs: list[set[Tile]] = [set() for _ in range(4)]
-        self.decisions: list[dict[str, Any]] = []
+        self.decisions: list[tuple[int, Action]] = []
         self.autos: list[tuple[int, Action]] = []
         self.end_reason: str | None = None
         self.first_multi_from: int | None = None
@@ -184,8 +194,8 @@ class Game:
         v = self.voids[seat]
         if v is None:
             return False
-        h = self.hands[seat]
-        return any(h[t] for t in _SUIT_RANGES[v])
+        lo, hi = _VOID_SLICE[v]
+        return any(self.hands[seat][lo:hi])
 
     def _waits_of(self, seat: int) -> list[int]:
         """Waits of the seat's 3n+1 concealed hand (cached per hand version)."""
@@ -203,8 +213,8 @@ class Game:
     def _active(self, seat: int) -> bool:
         return not self.out[seat]
 
-    def _after(self, seat: int) -> list[int]:
-        return [(seat + k) % 4 for k in (1, 2, 3)]
+    def _after(self, seat: int) -> tuple[int, int, int]:
+        return _AFTER[seat]
 
     def _next_active(self, seat: int) -> int | None:
         for s in self._after(seat):
@@ -214,8 +224,8 @@ class Game:
 
     def _payers(self, seat: int) -> list[int]:
         if self.xueliu:
-            return self._after(seat)
-        return [s for s in self._after(seat) if self._active(s)]
+            return list(_AFTER[seat])
+        return [s for s in _AFTER[seat] if not self.out[s]]
 
     def _kong_room(self) -> bool:
         return self.remaining >= (4 if self.rules.no_kong_in_last_four else 1)
@@ -254,7 +264,7 @@ class Game:
         if self.phase == "turn":
             return (self.current,)
         if self.phase in ("claim", "rob"):
-            return tuple(s for s in self.claim_options if s not in self.claims)
+            return tuple([s for s in self.claim_options if s not in self.claims])
         return ()
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -266,6 +276,8 @@ class Game:
         return list(hit)
 
     def _compute_legal(self, seat: int) -> list[Action]:
+        if self.phase == "turn":
+            return self._turn_actions(seat) if seat == self.current else []
         if seat not in self.to_act():
             return []
         if self.phase == "exchange":
@@ -298,30 +310,33 @@ class Game:
         h = self.hands[seat]
         if self._can_self_hu(seat):
             if self._forced():
-                return [Hu()]
-            out.append(Hu())
+                return [_HU]
+            out.append(_HU)
         if not self.after_pong and self._kong_room():
             if self.locked[seat]:
                 t = self.drawn
                 if self.rules.winners_kong and t is not None and self._kong_keeps_waits(seat, t):
-                    out.append(Kong(t))
+                    out.append(_KONG[t])
             else:
                 void = self.voids[seat]
-                for t in range(27):
-                    if h[t] == 4 and _suit(t) != void:
-                        out.append(Kong(t))
+                if 4 in h:
+                    for t in range(27):
+                        if h[t] == 4 and _suit(t) != void:
+                            out.append(_KONG[t])
                 for m in self.melds[seat]:
                     if m.kind == "pong" and h[m.tile]:
-                        out.append(Kong(m.tile))
+                        out.append(_KONG[m.tile])
         if self.locked[seat]:
             if self.drawn is not None:
-                out.append(Discard(self.drawn))
+                out.append(_DISCARD[self.drawn])
             return out
-        if self._holds_void(seat):
-            pool = _SUIT_RANGES[self.voids[seat] or "m"]
-            out.extend(Discard(t) for t in pool if h[t])
-        else:
-            out.extend(Discard(t) for t in range(27) if h[t])
+        lo, hi = 0, 27
+        v = self.voids[seat]
+        if v is not None:
+            vlo, vhi = _VOID_SLICE[v]
+            if any(h[vlo:vhi]):
+                lo, hi = vlo, vhi
+        out.extend([_DISCARD[t] for t in range(lo, hi) if h[t]])
         return out
 
     def _kong_keeps_waits(self, seat: int, t: Tile) -> bool:
@@ -347,13 +362,68 @@ class Game:
         Raises :class:`IllegalActionError` (state untouched) for anything not in
         :meth:`legal_actions`.
         """
-        if action not in self.legal_actions(seat):
+        if isinstance(action, Leave):
+            return self.leave(seat)
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = self._compute_legal(seat)
+        if action not in legal:
             raise IllegalActionError(self._explain(seat, action))
         start = len(self.events)
-        self.decisions.append({"seat": seat, **action.to_json()})
+        self.decisions.append((seat, action))
         self._do(seat, action)
         self._run()
         return self.events[start:]
+
+    def leave(self, seat: int) -> list[Event]:
+        """逃跑 (RULES §6): ``seat`` leaves the table.
+
+        In 血战 a seat that has already won leaves without stopping the hand (it is no longer
+        refunded by 退税). Any other leaver ends the hand at once: with ``escape_penalty`` it pays
+        each other seat that has not won 16 base, or inside the last four tiles that seat's 查大叫
+        amount if higher. Payments made so far stand; no exhaustive-draw settlement runs.
+        """
+        if seat not in range(4):
+            raise IllegalActionError(f"no seat {seat!r}: seats are 0-3")
+        if self.finished:
+            raise IllegalActionError("the hand is over")
+        if self.left[seat]:
+            raise IllegalActionError(f"seat {seat} has already left")
+        start = len(self.events)
+        self.decisions.append((seat, Leave()))
+        self._legal = {}
+        self.left[seat] = True
+        ev = self._emit("leave", seat, {"wall": self.remaining})
+        if self.out[seat]:
+            return self.events[start:]
+        if self.rules.escape_penalty:
+            won = {w.seat for w in self.wins}
+            for s in self._after(seat):
+                if s in won or self.left[s]:
+                    continue
+                amount = 16
+                if self._in_last_four() and not self._holds_void(s):
+                    fan = self._best_static_fan(s)
+                    if fan is not None:
+                        amount = max(amount, 2**fan)
+                self._pay(seat, s, amount, "escape", ev.seq)
+        self._end("escape")
+        return self.events[start:]
+
+    def _best_static_fan(self, seat: int) -> int | None:
+        """查大叫 value of a seat's hand; in the middle of its turn (3n+2 tiles), the best
+        over the discards it could make."""
+        tiles = self._tiles(seat)
+        if len(tiles) % 3 == 1:
+            return max_static_fan(self.rules, tiles, self.melds[seat], self.voids[seat])
+        best: int | None = None
+        for t in set(tiles):
+            rest = list(tiles)
+            rest.remove(t)
+            fan = max_static_fan(self.rules, rest, self.melds[seat], self.voids[seat])
+            if fan is not None and (best is None or fan > best):
+                best = fan
+        return best
 
     def pass_pending(self) -> list[Event]:
         """Every seat that still owes an answer in a claim window passes (or, if it must win,
@@ -390,13 +460,16 @@ class Game:
         """Carry out everything that happens without a decision."""
         while True:
             self._legal = {}
-            if self.phase in ("claim", "rob") and not self.to_act():
-                if self.phase == "claim":
+            phase = self.phase
+            if phase == "claim" or phase == "rob":
+                if len(self.claims) < len(self.claim_options):
+                    return
+                if phase == "claim":
                     self._resolve_discard()
                 else:
                     self._resolve_rob()
                 continue
-            if self.phase == "turn" and self.locked[self.current]:
+            if phase == "turn" and self.locked[self.current]:
                 acts = self._turn_actions(self.current)
                 if len(acts) == 1 and isinstance(acts[0], Discard):
                     self.autos.append((self.current, acts[0]))
@@ -497,7 +570,7 @@ class Game:
         self.pong_ban[seat].clear()
         self._emit(
             "draw", seat, {"wall": self.remaining, "replacement": replacement},
-            {"tile": tile_str(t)},
+            {"tile": _TS[t]},
         )
 
     def _forever_pass_on_self_draw(self, seat: int) -> None:
@@ -520,7 +593,7 @@ class Game:
         if seat == self.dealer:
             self.dealer_discards += 1
         self.first_turn = False
-        ev = self._emit("discard", seat, {"tile": tile_str(t), "wall": self.remaining})
+        ev = self._emit("discard", seat, {"tile": _TS[t], "wall": self.remaining})
         situations: list[str] = []
         if self.turn_kong is not None:
             situations.append("after_kong")
@@ -533,6 +606,10 @@ class Game:
         self._open_claims(seat, t, tuple(situations), rob=False, seq=ev.seq)
 
     def _hu_option(self, seat: int, t: Tile, situations: tuple[str, ...]) -> bool:
+        # a tile with no copy or neighbour (same suit, two ranks) in hand completes nothing
+        r = t % 9
+        if not any(self.hands[seat][t - min(r, 2) : t + min(8 - r, 2) + 1]):
+            return False
         if t in self.banned[seat] or t not in self._waits_of(seat):
             return False
         if self.rules.pass_rule == "same_turn" and self.bar[seat] is not None:
@@ -557,23 +634,23 @@ class Game:
         self.claims = {}
         self.claim_fans = {}
         suit = _suit(t)
-        for s in self._after(frm):
-            if not self._active(s):
+        for s in _AFTER[frm]:
+            if self.out[s]:
                 continue
             opts: list[Action] = []
             if self._hu_option(s, t, situations):
                 if self._forced():
-                    self.claim_options[s] = [Hu()]
+                    self.claim_options[s] = [_HU]
                     continue
-                opts.append(Hu())
+                opts.append(_HU)
             if not rob and not self.locked[s] and suit != self.voids[s]:
                 c = self.hands[s][t]
                 if c == 3 and self._kong_room():
-                    opts.append(Kong(t))
+                    opts.append(_KONG[t])
                 if c >= 2 and t not in self.pong_ban[s]:
-                    opts.append(Pong(t))
+                    opts.append(_PONG[t])
             if opts:
-                opts.append(Pass())
+                opts.append(_PASS)
                 self.claim_options[s] = opts
         self.phase = "rob" if rob else "claim"
         if not rob:
@@ -605,6 +682,10 @@ class Game:
     def _resolve_discard(self) -> None:
         t, frm = self.claim_tile, self.claim_from
         assert t is not None and frm is not None
+        if not self.claim_options:
+            self._close_window()
+            self._draw_for(self._next_active(frm))
+            return
         self._record_passes()
         winners = self._hu_claimants()
         if winners:
@@ -690,7 +771,7 @@ class Game:
         self.after_pong = True
         if self.hands[seat][t]:
             self.late_pongs[seat].add(t)
-        self._emit("pong", seat, {"tile": tile_str(t), "from": frm})
+        self._emit("pong", seat, {"tile": _TS[t], "from": frm})
 
     def _exposed_kong(self, seat: int, frm: int, t: Tile) -> None:
         self._close_window()
@@ -700,7 +781,7 @@ class Game:
         self._touch(seat)
         self.declared = True
         self._begin_turn(seat)
-        ev = self._emit("kong", seat, {"tile": tile_str(t), "kind": "exposed", "from": frm})
+        ev = self._emit("kong", seat, {"tile": _TS[t], "kind": "exposed", "from": frm})
         k = KongRecord(seat, t, "exposed", ev.seq)
         self._kong_pay(k, 2, frm)
         self.kongs.append(k)
@@ -733,7 +814,7 @@ class Game:
             self.melds[seat].append(Meld("kong", t, "concealed"))
             self._touch(seat)
             self.declared = True
-            ev = self._emit("kong", seat, {"kind": "concealed"}, {"tile": tile_str(t)})
+            ev = self._emit("kong", seat, {"kind": "concealed"}, {"tile": _TS[t]})
             k = KongRecord(seat, t, "concealed", ev.seq)
             self._kong_pay(k, 2)
             self.kongs.append(k)
@@ -743,7 +824,7 @@ class Game:
             return
         # added kong: the robbing window first
         self.declared = True
-        ev = self._emit("kong_declared", seat, {"tile": tile_str(t), "kind": "added"})
+        ev = self._emit("kong_declared", seat, {"tile": _TS[t], "kind": "added"})
         self.pending_kong = t
         if self.rules.robbing_kong:
             self._open_claims(seat, t, ("robbing_kong",), rob=True, seq=ev.seq)
@@ -763,7 +844,7 @@ class Game:
         self.hands[frm][t] -= 1
         self._touch(frm)
         self.pending_kong = None
-        self._emit("kong_robbed", frm, {"tile": tile_str(t)})
+        self._emit("kong_robbed", frm, {"tile": _TS[t]})
         self._claim_wins(winners, frm, t, robbed=True)
         self._after_discard_wins(winners, frm)
 
@@ -780,7 +861,7 @@ class Game:
         ]
         self._touch(seat)
         late = t in self.late_pongs[seat]
-        ev = self._emit("kong", seat, {"tile": tile_str(t), "kind": "added", "late": late})
+        ev = self._emit("kong", seat, {"tile": _TS[t], "kind": "added", "late": late})
         k = KongRecord(seat, t, "added", ev.seq)
         if not late or self.rules.late_added_kong_pays:
             self._kong_pay(k, 1)
@@ -884,7 +965,8 @@ class Game:
                         continue
                     for i in k.payments:
                         pay = self.ledger[i]
-                        self._pay(s, pay.payer, pay.amount, "refund", seq)
+                        if not (self.left[pay.payer] and self.out[pay.payer]):
+                            self._pay(s, pay.payer, pay.amount, "refund", seq)
 
     # ------------------------------------------------------------------ views
 

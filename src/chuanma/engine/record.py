@@ -17,6 +17,7 @@ from chuanma.engine.actions import (
     Hu,
     IllegalActionError,
     Kong,
+    Leave,
     Pass,
     Pong,
     action_from_json,
@@ -47,7 +48,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "dealer": game.dealer,
         "direction": game.direction,
         "wall": [tile_str(t) for t in game.wall],
-        "decisions": [dict(d) for d in game.decisions],
+        "decisions": [{"seat": seat, **action.to_json()} for seat, action in game.decisions],
     }
     if game.seeds:
         out["seeds"] = dict(game.seeds)
@@ -107,14 +108,15 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
         except NotationError as exc:
             raise RecordError(str(exc), i) from None
         if game.phase in ("claim", "rob") and not (
-            isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act()
+            (isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act())
+            or isinstance(action, Leave)
         ):
             mark = len(game.autos)
             game.pass_pending()
             matchable += _writable(game.autos[mark:])
         # an automatic decision written out: it must agree with what happened
         found = None
-        if action not in game.legal_actions(seat):
+        if not isinstance(action, Leave) and action not in game.legal_actions(seat):
             found = next(
                 (a for a in matchable if a[0] == seat and type(a[1]) is type(action)), None
             )

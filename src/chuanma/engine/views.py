@@ -42,6 +42,7 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
             "tiles": sum(game.hands[s]),
             "won": s in won_seats,
             "out": game.out[s],
+            "left": game.left[s],
             "locked": game.locked[s],
             "exchange_chosen": game.exchange_choice[s] is not None,
             "void_chosen": game.voids[s] is not None,

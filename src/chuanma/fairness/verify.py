@@ -159,30 +159,19 @@ def _parse(record: object) -> _Parsed:
     return _Parsed(scheme, client_seeds, nonce, dealer, direction, wall, seeds)
 
 
+def _match(name: str, ok: bool, passed: str, failed: str) -> Check:
+    return Check(name, Status.PASSED, passed) if ok else Check(name, Status.FAILED, failed)
+
+
 def _compare(parsed: _Parsed, deal: Deal | None, reason: str) -> list[Check]:
     if deal is None:
         return [Check(n, Status.NOT_RUN, reason) for n in ("dealer", "direction", "wall")]
-    checks = []
-    if parsed.dealer == deal.dealer:
-        checks.append(Check("dealer", Status.PASSED, f"dealer is seat {deal.dealer}"))
-    else:
-        checks.append(
-            Check(
-                "dealer",
-                Status.FAILED,
-                f"record says seat {parsed.dealer}, seeds give seat {deal.dealer}",
-            )
-        )
-    if parsed.direction == deal.direction:
-        checks.append(Check("direction", Status.PASSED, f"exchange direction is {deal.direction}"))
-    else:
-        checks.append(
-            Check(
-                "direction",
-                Status.FAILED,
-                f"record says {parsed.direction!r}, seeds give {deal.direction!r}",
-            )
-        )
+    checks = [
+        _match("dealer", parsed.dealer == deal.dealer, f"dealer is seat {deal.dealer}",
+               f"record says seat {parsed.dealer}, seeds give seat {deal.dealer}"),
+        _match("direction", parsed.direction == deal.direction, f"exchange direction is {deal.direction}",
+               f"record says {parsed.direction!r}, seeds give {deal.direction!r}"),
+    ]
     wall = tuple(parsed.wall)
     if wall == deal.wall:
         checks.append(Check("wall", Status.PASSED, f"all {len(wall)} tiles in draw order match"))

@@ -1,0 +1,67 @@
+"""Complete hands per second: uniformly random legal decisions, one process.
+
+Runs RLCard's mahjong environment with random agents in the same run when ``rlcard`` is
+installed (``pip install rlcard``), and prints both figures and their ratio.
+
+    python benchmarks/bench_engine.py [--hands 300] [--preset xuezhan]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from chuanma.engine.game import Game
+from chuanma.rules import RuleSet
+from chuanma.tiles import full_wall
+
+DIRECTIONS = ("to_next", "opposite", "to_previous")
+
+
+def chuanma_hands(n: int, preset: str, seed: int = 1) -> float:
+    rng = random.Random(seed)
+    rules = RuleSet.from_preset(preset)
+    base = full_wall()
+    start = time.perf_counter()
+    for _ in range(n):
+        wall = base[:]
+        rng.shuffle(wall)
+        g = Game(rules, wall, rng.randrange(4), rng.choice(DIRECTIONS))
+        while not g.finished:
+            seat = rng.choice(g.to_act())
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+    return n / (time.perf_counter() - start)
+
+
+def rlcard_hands(n: int, seed: int = 1) -> float | None:
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("mahjong", config={"seed": seed})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    start = time.perf_counter()
+    for _ in range(n):
+        env.run(is_training=False)
+    return n / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=300)
+    ap.add_argument("--preset", default="xuezhan")
+    args = ap.parse_args()
+    ours = chuanma_hands(args.hands, args.preset)
+    print(f"chuanma ({args.preset}): {ours:,.0f} hands/s")
+    theirs = rlcard_hands(args.hands)
+    if theirs is None:
+        print("rlcard not installed: no comparison")
+        return
+    print(f"rlcard mahjong (random agents): {theirs:,.0f} hands/s")
+    print(f"ratio chuanma / rlcard: {ours / theirs:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
