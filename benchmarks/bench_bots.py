@@ -37,7 +37,8 @@ def main() -> None:
             results[bot, workers] = r = rate(bot, n, workers)
             print(f"{bot:7s} workers={workers}: {r:8.1f} hands/s  (one-core target {TARGETS[bot]:.0f})")
     for workers in (1, 2):
-        print(f"greedy/random speed ratio, workers={workers}: {results['greedy', workers] / results['random', workers]:.2f}")
+        ratio = results["greedy", workers] / results["random", workers]
+        print(f"greedy/random speed ratio, workers={workers}: {ratio:.2f}")
     for bot in ("random", "greedy"):
         print(f"{bot}: two workers / one = {results[bot, 2] / results[bot, 1]:.2f}")
 
