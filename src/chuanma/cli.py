@@ -5,9 +5,11 @@ from __future__ import annotations
 import typer
 
 from chuanma.commands.hand import hand
+from chuanma.commands.play import play
 from chuanma.commands.replay import replay
 from chuanma.commands.rules import rules
 from chuanma.commands.score import score
+from chuanma.commands.simulate import league, simulate
 from chuanma.fairness.cli import fair_app
 
 app = typer.Typer(
@@ -19,6 +21,9 @@ app = typer.Typer(
 app.command()(score)
 app.command()(hand)
 app.command()(rules)
+app.command()(simulate)
+app.command()(play)
+app.command()(league)
 app.command()(replay)
 app.add_typer(fair_app, name="fair")
 

@@ -1,0 +1,39 @@
+"""The bot interface: a bot sees one seat's :class:`SeatView` and the legal decisions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from chuanma.bots.view import SeatView
+from chuanma.engine.actions import Action
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Chooses one of ``legal`` for the seat whose view it is given.
+
+    A bot never receives the game: only :class:`SeatView` (what that seat may know) and the
+    list of legal decisions. It is deterministic given the seed it was built with.
+    """
+
+    name: str
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+class SeededBot:
+    """Base class: a name, a seed and a private random generator."""
+
+    name: str = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:  # pragma: no cover
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"

@@ -1,0 +1,227 @@
+"""``greedy``: fast hand building, no defence.
+
+- 换三张: give three tiles of the suit that is cheapest to clear (the one it would void), its
+  loosest tiles first, keeping close sequences and pairs (RULES seed 000 §七).
+- 定缺: void the suit that is cheapest to clear: fewest tiles, counting pairs and close
+  neighbours as worth keeping.
+- Discards: minimise void-aware shanten, then maximise the unseen copies of tiles that would
+  lower it (useful tiles), then drop the loosest tile.
+- Always wins when it can; pongs and kongs when that does not raise shanten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chuanma.analysis import shanten
+from chuanma.bots.base import SeededBot
+from chuanma.bots.view import SeatView
+from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.tiles import SUITS, Tile
+
+
+def tile_value(counts: Sequence[int], t: Tile) -> float:
+    """How much a tile holds the hand together: copies, neighbours (close sequences), edges."""
+    base = t - t % 9
+    r = t % 9
+    c = counts[t]
+    v = 1.0 + 1.5 * (c - 1)
+    for d, w in ((1, 1.0), (2, 0.5)):
+        if r - d >= 0 and counts[base + r - d]:
+            v += w
+        if r + d <= 8 and counts[base + r + d]:
+            v += w
+    if r in (0, 8):
+        v -= 0.3
+    elif r in (1, 7):
+        v -= 0.1
+    return v
+
+
+def suit_keep_value(counts: Sequence[int], suit: int) -> float:
+    """What giving up a suit would cost: the sum of its tiles' values."""
+    lo = suit * 9
+    return sum(tile_value(counts, t) * counts[t] for t in range(lo, lo + 9) if counts[t])
+
+
+def cheapest_suit(counts: Sequence[int], need: int = 0) -> int:
+    """The suit (0-2) cheapest to clear, among suits holding at least ``need`` tiles."""
+    best, best_v = -1, 1e9
+    for s in range(3):
+        n = sum(counts[s * 9 : s * 9 + 9])
+        if n < need:
+            continue
+        v = suit_keep_value(counts, s)
+        if v < best_v:
+            best, best_v = s, v
+    return best
+
+
+def weakest_three(counts: Sequence[int], suit: int) -> tuple[Tile, Tile, Tile]:
+    """The three loosest tiles of ``suit`` (the hand holds at least three)."""
+    work = list(counts)
+    out: list[Tile] = []
+    for _ in range(3):
+        cands = [t for t in range(suit * 9, suit * 9 + 9) if work[t]]
+        t = min(cands, key=lambda x: (tile_value(work, x), x))
+        out.append(t)
+        work[t] -= 1
+    a, b, c = sorted(out)
+    return (a, b, c)
+
+
+def near_tiles(counts: Sequence[int], void: str | None) -> list[Tile]:
+    """Tiles that could lower the shanten of this hand: within two ranks of a held tile."""
+    vi = SUITS.index(void) if void is not None else -1
+    out = []
+    for t in range(27):
+        s = t // 9
+        if s == vi:
+            continue
+        r = t % 9
+        base = t - r
+        for d in (-2, -1, 0, 1, 2):
+            if 0 <= r + d <= 8 and counts[base + r + d]:
+                out.append(t)
+                break
+    return out
+
+
+def effective_void(counts: Sequence[int], void: str | None) -> str | None:
+    """``void`` if the hand still holds a tile of it, else ``None`` (same shanten, faster)."""
+    if void is None:
+        return None
+    i = SUITS.index(void) * 9
+    return void if any(counts[i : i + 9]) else None
+
+
+def useful_count(work: list[int], sh: int, void: str | None, unseen: Sequence[int]) -> int:
+    """Unseen copies of tiles that lower the shanten ``sh`` of the 3n+1 hand ``work``."""
+    total = 0
+    cands = near_tiles(work, void)
+    void = effective_void(work, void)
+    for u in cands:
+        if work[u] >= 4 or not unseen[u]:
+            continue
+        work[u] += 1
+        if shanten(bytes(work), void) < sh:
+            total += unseen[u]
+        work[u] -= 1
+    return total
+
+
+def best_shanten_after_discard(counts: list[int], void: str | None) -> int:
+    """The lowest shanten reachable by one discard from a 3n+2 hand."""
+    best = 99
+    for t in range(27):
+        if counts[t]:
+            counts[t] -= 1
+            best = min(best, shanten(bytes(counts), void))
+            counts[t] += 1
+    return best
+
+
+class GreedyBot(SeededBot):
+    """Speed first: lowest shanten, most useful tiles; wins at once; no defence."""
+
+    name = "greedy"
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        first = legal[0]
+        if Hu() in legal:
+            return Hu()
+        if isinstance(first, Exchange):
+            return self.exchange(view, legal)
+        if isinstance(first, ChooseVoid):
+            return ChooseVoid(SUITS[cheapest_suit(view.hand)])
+        if Pass() in legal:
+            return self.claim(view, legal)
+        return self.turn(view, legal)
+
+    # ------------------------------------------------------------------ decisions
+
+    def exchange(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        counts = view.hand
+        suit = cheapest_suit(counts, need=3)
+        choice = Exchange(weakest_three(counts, suit))
+        return choice if choice in legal else legal[0]
+
+    def claim(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        hand = list(view.hand)
+        void = view.void
+        t = view.claim_tile
+        if t is None:
+            return Pass()
+        now = shanten(bytes(hand), void)
+        if Kong(t) in legal:
+            hand[t] -= 3
+            after = shanten(bytes(hand), void)
+            hand[t] += 3
+            if after <= now:
+                return Kong(t)
+        if Pong(t) in legal:
+            hand[t] -= 2
+            after = best_shanten_after_discard(hand, void)
+            hand[t] += 2
+            if after <= now and self.want_pong(view, t, now, after):
+                return Pong(t)
+        return Pass()
+
+    def want_pong(self, view: SeatView, t: Tile, now: int, after: int) -> bool:
+        return True
+
+    def turn(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        kongs = [a for a in legal if isinstance(a, Kong)]
+        discards = [a.tile for a in legal if isinstance(a, Discard)]
+        if kongs:
+            hand = list(view.hand)
+            now = best_shanten_after_discard(hand, view.void) if discards else 99
+            for k in kongs:
+                n = hand[k.tile]
+                hand[k.tile] = 0 if n == 4 else n - 1
+                after = shanten(bytes(hand), view.void)
+                hand[k.tile] = n
+                if after <= now and self.want_kong(view, k.tile):
+                    return k
+        if not discards:
+            return legal[0]
+        if len(discards) == 1:
+            return Discard(discards[0])
+        return Discard(self.pick_discard(view, discards))
+
+    def want_kong(self, view: SeatView, t: Tile) -> bool:
+        return True
+
+    def rank_discards(self, view: SeatView, discards: Sequence[Tile]) -> list[tuple[int, int, float, Tile]]:
+        """``(shanten, -useful, value, tile)`` for each discard, best first."""
+        hand = list(view.hand)
+        void = view.void
+        unseen = view.unseen_counts()
+        rows: list[tuple[int, int, float, Tile]] = []
+        vi = SUITS.index(void) if void is not None else -1
+        void_only = all(t // 9 == vi for t in discards)
+        for t in discards:
+            hand[t] -= 1
+            if void_only:
+                rows.append((0, 0, tile_value(hand, t) + hand[t], t))
+            else:
+                rows.append((shanten(bytes(hand), void), 0, tile_value(view.hand, t), t))
+            hand[t] += 1
+        if void_only:
+            rows.sort()
+            return rows
+        best = min(r[0] for r in rows)
+        out = []
+        for sh, _, val, t in rows:
+            if sh == best:
+                hand[t] -= 1
+                u = useful_count(hand, sh, void, unseen)
+                hand[t] += 1
+                out.append((sh, -u, val, t))
+            else:
+                out.append((sh, 0, val, t))
+        out.sort()
+        return out
+
+    def pick_discard(self, view: SeatView, discards: Sequence[Tile]) -> Tile:
+        return self.rank_discards(view, discards)[0][3]

@@ -1,0 +1,18 @@
+"""``random``: a uniformly random legal decision, every time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chuanma.bots.base import SeededBot
+from chuanma.bots.view import SeatView
+from chuanma.engine.actions import Action
+
+
+class RandomBot(SeededBot):
+    """Uniform over the legal decisions (exchange, void, discards, claims, wins alike)."""
+
+    name = "random"
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return legal[self.rng.randrange(len(legal))]

@@ -1,0 +1,169 @@
+"""``chuanma simulate`` and ``chuanma league``: many hands between bots."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from chuanma.bots import BOTS
+from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
+from chuanma.errors import ChuanmaError
+from chuanma.sim.league import league_table
+from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_chunks, simulate_chunk
+from chuanma.sim.stats import Tally
+
+BotsOption = Annotated[str, typer.Option("--bots", "-b", help="Bot names by seat, comma-separated (cycled to 4).")]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the run: same seed, same results.")]
+WorkersOption = Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")]
+RayOption = Annotated[
+    str | None,
+    typer.Option("--ray", help="Run on Ray: a cluster address, 'auto', or 'local' (a 2-CPU local instance)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
+
+
+def _bot_names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise typer.BadParameter("give at least one bot")
+    for n in names:
+        if n not in BOTS:
+            raise typer.BadParameter(f"unknown bot {n!r}; bots: {', '.join(BOTS)}")
+    return names
+
+
+def _progress(console: Console, quiet: bool) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} hands/s"), TimeElapsedColumn(),
+        console=console, disable=quiet, transient=False,
+    )
+
+
+def _chunk_size(total: int, workers: int, ray: str | None) -> int:
+    lanes = max(workers, 4 if ray else 1)
+    return max(1, min(200, total // (lanes * 4) or 1))
+
+
+def simulate(
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands to play.")] = 100,
+    bots: BotsOption = "greedy",
+    rules: RulesOption = "xuezhan",
+    set_: SetOption = None,
+    seed: SeedOption = 0,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
+    record: Annotated[Path | None, typer.Option("--record", help="Write each hand's record JSON here.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play N hands between bots and report each bot's results."""
+    console = Console(stderr=as_json)
+    try:
+        ruleset = rules_from_cli(rules, set_)
+    except ChuanmaError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    names = _bot_names(bots)
+    seats = tuple((names * 4)[:4])
+    if record is not None:
+        record.mkdir(parents=True, exist_ok=True)
+    spec = SimSpec(ruleset.to_json(), (seats[0], seats[1], seats[2], seats[3]), seed,
+                   str(record) if record is not None else None)
+    tally = Tally()
+    start = time.perf_counter()
+    with _progress(console, as_json) as progress:
+        task = progress.add_task("simulate", total=hands, rate="-")
+        for (a, b), part in run_chunks(simulate_chunk, spec, chunks(hands, _chunk_size(hands, workers, ray)),
+                                       workers=workers, ray_address=ray):
+            tally.merge(part)
+            rate = tally.hands / max(1e-9, time.perf_counter() - start)
+            progress.update(task, advance=b - a, rate=f"{rate:,.0f}")
+    elapsed = time.perf_counter() - start
+    out: dict[str, Any] = {"rules": ruleset.to_json(), "seats": list(seats), "seed": seed,
+                           **tally.summary(), "hands_per_second": hands / elapsed}
+    if as_json:
+        typer.echo(json.dumps({k: v for k, v in out.items() if k != "hands_per_second"}, ensure_ascii=False))
+        return
+    _print_sim(console, out, ruleset.describe())
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _print_sim(console: Console, out: dict[str, Any], rules_text: str) -> None:
+    console.print(f"{out['hands']} hands of {rules_text}, seats {', '.join(out['seats'])}, seed {out['seed']} "
+                  f"({out['hands_per_second']:,.0f} hands/s); exhaustive draws {_pct(out['exhausted_rate'])}")
+    t = Table("bot", "win", "deal-in", "fan", "score/hand", "95% CI", "ready", "花猪")
+    for name, s in out["bots"].items():
+        lo, hi = s["score_ci95"]
+        fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
+        t.add_row(name, _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan, f"{s['mean_score']:+.2f}",
+                  f"[{lo:+.2f}, {hi:+.2f}]", _pct(s["ready_at_draw_rate"]), _pct(s["flower_pig_rate"]))
+    console.print(t)
+    console.print("win: hands won; fan: mean fan of a win; ready: ready at an exhaustive draw (查叫)")
+    for name, s in out["bots"].items():
+        dist = ", ".join(f"{k} fan ×{v}" for k, v in s["fan_distribution"].items()) or "no wins"
+        console.print(f"fan distribution of {name}: {dist}")
+
+
+def league(
+    hands: Annotated[int, typer.Option("--hands", "-n", min=4, help="Hands to play (walls × 4 rotations).")] = 400,
+    bots: BotsOption = "random,greedy",
+    rules: RulesOption = "xuezhan",
+    set_: SetOption = None,
+    seed: SeedOption = 0,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Rank bots by duplicate play: every wall is played with the line-up rotated through all
+    four seats, and bots are compared wall by wall."""
+    console = Console(stderr=as_json)
+    try:
+        ruleset = rules_from_cli(rules, set_)
+    except ChuanmaError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    names = _bot_names(bots)
+    if len(set(names)) != len(names) or not 2 <= len(names) <= 4:
+        raise typer.BadParameter("a league takes two to four different bots")
+    walls = hands // 4
+    spec = LeagueSpec(ruleset.to_json(), tuple(names), seed)
+    tally = Tally()
+    results: dict[int, list[dict[str, tuple[int, int]]]] = {}
+    start = time.perf_counter()
+    with _progress(console, as_json) as progress:
+        task = progress.add_task("league", total=walls * 4, rate="-")
+        for (a, b), (part, per) in run_chunks(league_chunk, spec, chunks(walls, _chunk_size(walls, workers, ray)),
+                                              workers=workers, ray_address=ray):
+            tally.merge(part)
+            results[a] = per
+            rate = tally.hands / max(1e-9, time.perf_counter() - start)
+            progress.update(task, advance=4 * (b - a), rate=f"{rate:,.0f}")
+    elapsed = time.perf_counter() - start
+    ordered = [w for a in sorted(results) for w in results[a]]
+    table = league_table(ordered, names)
+    out = {"rules": ruleset.to_json(), "seed": seed, **table, "stats": tally.summary()["bots"]}
+    if as_json:
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    console.print(f"{table['hands']} duplicate hands ({table['walls']} walls × 4 rotations) of {ruleset.describe()}, "
+                  f"seed {seed} ({table['hands'] / elapsed:,.0f} hands/s)")
+    t = Table("rank", "bot", "score/hand", "95% CI", "win", "deal-in", "fan")
+    for i, r in enumerate(table["ranking"], 1):
+        s = tally.bots[r["bot"]].summary()
+        fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
+        t.add_row(str(i), r["bot"], f"{r['mean_score']:+.3f}", f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]",
+                  _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan)
+    console.print(t)
+    d = Table("comparison", "difference/hand", "95% CI", "significant")
+    for p in table["pairs"]:
+        d.add_row(f"{p['better']} − {p['worse']}", f"{p['difference']:+.3f}",
+                  f"[{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}]", "yes" if p["significant"] else "no")
+    console.print(d)

@@ -1,0 +1,1 @@
+"""Simulation: play hands between bots, collect statistics, rank bots by duplicate play."""

@@ -1,0 +1,103 @@
+"""Playing one hand between four bots, and the deals the simulator uses."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chuanma.bots.base import Bot
+from chuanma.bots.view import Observer
+from chuanma.engine.actions import IllegalActionError
+from chuanma.engine.game import Game
+from chuanma.engine.record import to_record
+from chuanma.fairness.derive import Deal, derive_deal
+from chuanma.rules import RuleSet
+from chuanma.scoring import max_static_fan
+from chuanma.tiles import SUITS
+
+
+def deal_for(seed: int, index: int) -> Deal:
+    """The deal of hand ``index`` of a run seeded ``seed``: the fairness derivation, with the
+    server seed ``SHA-256("chuanma-sim:<seed>")``, client seed ``"sim"`` and nonce ``index``."""
+    server = hashlib.sha256(f"chuanma-sim:{seed}".encode()).digest()
+    return derive_deal(server, "sim", index)
+
+
+def bot_seed(seed: int, index: int, seat: int) -> int:
+    """A bot's private seed for one hand (independent of which bot sits where)."""
+    h = hashlib.sha256(f"chuanma-bot:{seed}:{index}:{seat}".encode()).digest()
+    return int.from_bytes(h[:8], "big")
+
+
+@dataclass(slots=True)
+class SeatResult:
+    """What happened to one seat in one hand."""
+
+    delta: int
+    wins: int = 0
+    fans: list[int] = field(default_factory=list)
+    deal_ins: int = 0
+    ready_at_draw: bool = False
+    flower_pig: bool = False
+
+
+@dataclass(slots=True)
+class HandResult:
+    seats: list[SeatResult]
+    exhausted: bool
+    record: dict[str, Any] | None = None
+
+
+def play_hand(
+    rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, record: bool = False,
+    max_decisions: int = 5000,
+) -> HandResult:
+    """Play one hand: each bot sees only its seat's view (built from ``events_for(seat)``).
+
+    Raises :class:`IllegalActionError` if a bot returns a decision that is not legal.
+    """
+    game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
+    observers = [Observer(s, rules) for s in range(4)]
+    events_for = game.events_for
+    n = 0
+    while not game.finished:
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
+        view = observers[seat].observe(events_for)
+        action = bots[seat].choose(view, legal)
+        if action not in legal:
+            raise IllegalActionError(
+                f"bot {bots[seat].name} at seat {seat} chose {action}, not one of "
+                + ", ".join(str(a) for a in legal))
+        game.apply(seat, action)
+        n += 1
+        if n > max_decisions:  # pragma: no cover - a hand has a few hundred decisions at most
+            raise RuntimeError("hand did not finish")
+    return summarize(game, record=record)
+
+
+def summarize(game: Game, *, record: bool = False) -> HandResult:
+    """Per-seat results of a finished hand."""
+    deltas = game.deltas()
+    seats = [SeatResult(deltas[s]) for s in range(4)]
+    for w in game.wins:
+        seats[w.seat].wins += 1
+        seats[w.seat].fans.append(w.total)
+        if w.from_seat is not None:
+            seats[w.from_seat].deal_ins += 1
+    exhausted = game.end_reason == "exhausted"
+    if exhausted:
+        for s in range(4):
+            if game.out[s]:
+                continue
+            void = game.voids[s]
+            h = game.hands[s]
+            if void is not None and any(h[SUITS.index(void) * 9 + r] for r in range(9)):
+                seats[s].flower_pig = True
+                continue
+            tiles = [t for t, c in enumerate(h) if c for _ in range(c)]
+            fan = max_static_fan(game.rules, tiles, game.melds[s], void)
+            seats[s].ready_at_draw = fan is not None
+    return HandResult(seats, exhausted, to_record(game) if record else None)

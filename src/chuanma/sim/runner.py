@@ -1,0 +1,134 @@
+"""Running many hands: in this process, on a local process pool, or on a Ray cluster.
+
+Work is cut into chunks of hand indices. Every hand depends only on the run's seed and its
+index (its deal and its bots' seeds), and results are merged with integer sums, so the outcome
+is the same whatever the backend or the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chuanma.bots import make_bot
+from chuanma.rules import RuleSet
+from chuanma.sim.play import bot_seed, deal_for, play_hand
+from chuanma.sim.stats import Tally
+
+
+@dataclass(frozen=True, slots=True)
+class SimSpec:
+    """A simulation: the rules, the bot at each seat, the seed, where to write records."""
+
+    rules: dict[str, Any] | str
+    bots: tuple[str, str, str, str]
+    seed: int
+    record_dir: str | None = None
+
+    def ruleset(self) -> RuleSet:
+        return RuleSet.from_json(self.rules)
+
+
+def simulate_chunk(spec: SimSpec, start: int, stop: int) -> Tally:
+    """Play hands ``start`` to ``stop - 1`` of the run."""
+    rules = spec.ruleset()
+    tally = Tally()
+    for i in range(start, stop):
+        bots = [make_bot(spec.bots[s], bot_seed(spec.seed, i, s)) for s in range(4)]
+        result = play_hand(rules, deal_for(spec.seed, i), bots, record=spec.record_dir is not None)
+        if spec.record_dir is not None and result.record is not None:
+            rec = {**result.record, "bots": list(spec.bots), "hand": i, "seed": spec.seed}
+            path = Path(spec.record_dir) / f"hand-{i:07d}.json"
+            path.write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
+        tally.add(spec.bots, result)
+    return tally
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueSpec:
+    """Duplicate play: each wall is played four times with the line-up rotated by one seat."""
+
+    rules: dict[str, Any] | str
+    bots: tuple[str, ...]
+    seed: int
+
+    def lineup(self, wall: int) -> list[str]:
+        """The four seats' bots of rotation 0 for ``wall``: with three bots, one sits twice,
+        a different one for each wall in turn; with two, each sits twice."""
+        names = list(self.bots)
+        if len(names) >= 4:
+            return names[:4]
+        if len(names) == 3:
+            extra = names[wall % 3]
+            return [*names, extra]
+        return (names * 4)[:4]
+
+
+WallScores = list[dict[str, tuple[int, int]]]
+"""Per wall: each bot's total score and seat-hands over the four rotations."""
+
+
+def league_chunk(spec: LeagueSpec, start: int, stop: int) -> tuple[Tally, WallScores]:
+    rules = RuleSet.from_json(spec.rules)
+    tally = Tally()
+    walls: WallScores = []
+    for w in range(start, stop):
+        deal = deal_for(spec.seed, w)
+        line = spec.lineup(w)
+        per: dict[str, tuple[int, int]] = {}
+        for rot in range(4):
+            names = [line[(s + rot) % 4] for s in range(4)]
+            bots = [make_bot(names[s], bot_seed(spec.seed, w * 4 + rot, s)) for s in range(4)]
+            result = play_hand(rules, deal, bots)
+            tally.add(names, result)
+            for name, r in zip(names, result.seats, strict=True):
+                tot, n = per.get(name, (0, 0))
+                per[name] = (tot + r.delta, n + 1)
+        walls.append(per)
+    return tally, walls
+
+
+def chunks(total: int, size: int) -> list[tuple[int, int]]:
+    return [(i, min(total, i + size)) for i in range(0, total, size)]
+
+
+def _init_ray(address: str) -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("the Ray backend needs ray: pip install 'chuanma[ray]'") from None
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    return ray
+
+
+def run_chunks(
+    fn: Callable[..., Any], spec: Any, parts: Sequence[tuple[int, int]], *, workers: int = 1,
+    ray_address: str | None = None,
+) -> Iterator[tuple[tuple[int, int], Any]]:
+    """Yield ``(part, fn(spec, *part))`` as parts finish (in any order)."""
+    if ray_address is not None:
+        ray = _init_ray(ray_address)
+        remote = ray.remote(fn)
+        refs = {remote.remote(spec, a, b): (a, b) for a, b in parts}
+        pending = list(refs)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield refs[ref], ray.get(ref)
+        return
+    if workers <= 1:
+        for a, b in parts:
+            yield (a, b), fn(spec, a, b)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futs = {pool.submit(fn, spec, a, b): (a, b) for a, b in parts}
+        for fut in as_completed(futs):
+            yield futs[fut], fut.result()
