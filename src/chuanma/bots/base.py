@@ -27,6 +27,9 @@ class SeededBot:
     """Base class: a name, a seed and a private random generator."""
 
     name: str = "bot"
+    needs_view: bool = True
+    """False for a bot that never reads its view (``random``): the simulator then skips keeping
+    that seat's view up to date, and the view it is handed is stale."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

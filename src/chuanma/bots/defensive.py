@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.analysis import shanten, waits
+from chuanma.bots.evaluate import HandEval
 from chuanma.bots.greedy import GreedyBot, near_tiles, tile_value
 from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action
@@ -181,20 +182,17 @@ class DefensiveBot(GreedyBot):
         unseen_total = sum(unseen) or 1
         draws = view.wall / max(1, sum(1 for s in range(4) if view.active(s)))
         flush = _flush_suit(view) if self.chase_flush else None
-        shs = {}
-        for t in discards:
-            hand[t] -= 1
-            shs[t] = shanten(bytes(hand), void)
-            hand[t] += 1
+        ev = HandEval(hand, void)
+        shs = {t: ev.without(t) for t in discards}
         best_sh = min(shs.values())
         scores: list[tuple[float, float, Tile]] = []
         for t in discards:
             sh = shs[t]
             offence = 0.0
-            hand[t] -= 1
             if sh <= best_sh + 1:
-                u = _useful(hand, sh, void, unseen)
+                u = ev.useful(view.hand, t, sh, unseen)
                 offence = WIN_VALUE * win_chance(sh, u, unseen_total, draws)
+            hand[t] -= 1
             if flush is not None:
                 packed, jv = _as_flush(hand, flush, void)
                 fsh = shanten(packed, jv)

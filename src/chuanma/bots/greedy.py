@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from chuanma.analysis import shanten
 from chuanma.bots.base import SeededBot
+from chuanma.bots.evaluate import HandEval
 from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.tiles import SUITS, Tile
@@ -71,19 +72,25 @@ def weakest_three(counts: Sequence[int], suit: int) -> tuple[Tile, Tile, Tile]:
 
 
 def near_tiles(counts: Sequence[int], void: str | None) -> list[Tile]:
-    """Tiles that could lower the shanten of this hand: within two ranks of a held tile."""
+    """Tiles that could lower the shanten of this hand: within two ranks of a held tile
+    (ascending, none of the void suit)."""
     vi = SUITS.index(void) if void is not None else -1
-    out = []
-    for t in range(27):
-        s = t // 9
+    out: list[Tile] = []
+    for s in range(3):
         if s == vi:
             continue
-        r = t % 9
-        base = t - r
-        for d in (-2, -1, 0, 1, 2):
-            if 0 <= r + d <= 8 and counts[base + r + d]:
-                out.append(t)
-                break
+        lo = s * 9
+        held = 0
+        for r in range(9):
+            if counts[lo + r]:
+                held |= 1 << r
+        if not held:
+            continue
+        near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 511
+        while near:
+            low = near & -near
+            out.append(lo + low.bit_length() - 1)
+            near ^= low
     return out
 
 
@@ -95,30 +102,29 @@ def effective_void(counts: Sequence[int], void: str | None) -> str | None:
     return void if any(counts[i : i + 9]) else None
 
 
+def useful_after(ev: HandEval, hand: Sequence[int], t: Tile, sh: int, void: str | None,
+                 unseen: Sequence[int]) -> int:
+    """Unseen copies of tiles that lower the shanten ``sh`` of ``hand`` (evaluated by ``ev``)
+    once ``t`` is discarded."""
+    return ev.useful(hand, t, sh, unseen)
+
+
 def useful_count(work: list[int], sh: int, void: str | None, unseen: Sequence[int]) -> int:
     """Unseen copies of tiles that lower the shanten ``sh`` of the 3n+1 hand ``work``."""
     total = 0
-    cands = near_tiles(work, void)
-    void = effective_void(work, void)
-    for u in cands:
+    ev = HandEval(work, void)
+    for u in near_tiles(work, void):
         if work[u] >= 4 or not unseen[u]:
             continue
-        work[u] += 1
-        if shanten(bytes(work), void) < sh:
+        if ev.with_(u) < sh:
             total += unseen[u]
-        work[u] -= 1
     return total
 
 
 def best_shanten_after_discard(counts: list[int], void: str | None) -> int:
     """The lowest shanten reachable by one discard from a 3n+2 hand."""
-    best = 99
-    for t in range(27):
-        if counts[t]:
-            counts[t] -= 1
-            best = min(best, shanten(bytes(counts), void))
-            counts[t] += 1
-    return best
+    ev = HandEval(counts, void)
+    return min((ev.without(t) for t in range(27) if counts[t]), default=99)
 
 
 class GreedyBot(SeededBot):
@@ -194,30 +200,27 @@ class GreedyBot(SeededBot):
 
     def rank_discards(self, view: SeatView, discards: Sequence[Tile]) -> list[tuple[int, int, float, Tile]]:
         """``(shanten, -useful, value, tile)`` for each discard, best first."""
-        hand = list(view.hand)
+        hand = view.hand
         void = view.void
-        unseen = view.unseen_counts()
-        rows: list[tuple[int, int, float, Tile]] = []
         vi = SUITS.index(void) if void is not None else -1
-        void_only = all(t // 9 == vi for t in discards)
-        for t in discards:
-            hand[t] -= 1
-            if void_only:
-                rows.append((0, 0, tile_value(hand, t) + hand[t], t))
-            else:
-                rows.append((shanten(bytes(hand), void), 0, tile_value(view.hand, t), t))
-            hand[t] += 1
-        if void_only:
+        rows: list[tuple[int, int, float, Tile]] = []
+        if all(t // 9 == vi for t in discards):
+            work = list(hand)
+            for t in discards:
+                work[t] -= 1
+                rows.append((0, 0, tile_value(work, t) + work[t], t))
+                work[t] += 1
             rows.sort()
             return rows
+        ev = HandEval(hand, void)
+        for t in discards:
+            rows.append((ev.without(t), 0, tile_value(hand, t), t))
         best = min(r[0] for r in rows)
+        unseen = view.unseen_counts()
         out = []
         for sh, _, val, t in rows:
             if sh == best:
-                hand[t] -= 1
-                u = useful_count(hand, sh, void, unseen)
-                hand[t] += 1
-                out.append((sh, -u, val, t))
+                out.append((sh, -useful_after(ev, hand, t, sh, void, unseen), val, t))
             else:
                 out.append((sh, 0, val, t))
         out.sort()

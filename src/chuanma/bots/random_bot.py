@@ -13,6 +13,7 @@ class RandomBot(SeededBot):
     """Uniform over the legal decisions (exchange, void, discards, claims, wins alike)."""
 
     name = "random"
+    needs_view = False
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]

@@ -9,10 +9,11 @@ legal decisions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chuanma.engine.events import Event
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, SUITS, Tile, parse_tiles, tile_str
@@ -146,86 +147,107 @@ class Observer:
             self.cursor = evs[-1]["seq"] + 1
         return self.view
 
+    def observe_log(self, events: Sequence[Event]) -> SeatView:
+        """Read the new entries of the game's event log (``Game.events``) as this seat sees
+        them: the same filter as ``Game.events_for`` (:meth:`Event.for_seat`) — events of
+        ``private`` visibility only for their own seat, the ``private`` data only to that seat —
+        without building a dictionary per event. The simulator's fast path."""
+        me = self.view.seat
+        apply = self._apply
+        n = len(events)
+        for i in range(self.cursor, n):
+            ev = events[i]
+            own = ev.seat == me
+            if not own and ev.visibility != "public":
+                continue
+            s = ev.seat
+            apply(ev.type, -1 if s is None else s, {**ev.data, **ev.private} if own and ev.private else ev.data)
+        self.cursor = n
+        return self.view
+
     def feed(self, events: Iterable[dict[str, Any]]) -> None:
+        """Apply events in the form of ``Game.events_for(seat)``."""
+        apply = self._apply
+        for ev in events:
+            apply(ev["type"], ev.get("seat", -1), ev)
+
+    def _apply(self, kind: str, s: int, ev: Mapping[str, Any]) -> None:
         v = self.view
         me = v.seat
-        for ev in events:
-            kind = ev["type"]
-            s: int = ev.get("seat", -1)
-            if kind == "draw":
-                v.wall = ev["wall"]
-                v.tiles[s] += 1
-                self._pending = None
-                v.claim_tile = None
-                if s == me:
-                    t = TILE_INDEX[ev["tile"]]
-                    v.hand[t] += 1
-                    v.drawn = t
-                    v.passed[me].clear()
-            elif kind == "discard":
+        if kind == "draw":
+            v.wall = ev["wall"]
+            v.tiles[s] += 1
+            self._pending = None
+            v.claim_tile = None
+            if s == me:
                 t = TILE_INDEX[ev["tile"]]
-                v.wall = ev["wall"]
-                v.tiles[s] -= 1
-                v.discards[s].append(t)
-                v.discarded[s].add(t)
-                v.turns[s] += 1
-                v.passed[s].clear()
-                for o in range(4):
-                    if o != s:
-                        v.passed[o].add(t)
-                vs = v.voids[s]
-                if vs is not None and SUITS[t // 9] == vs:
-                    v.void_discards[s] += 1
-                    v.last_void_discard[s] = v.turns[s]
-                if s == me:
-                    v.hand[t] -= 1
-                v.drawn = None
-                self._pending = (s, t)
-                v.claim_tile, v.claim_from, v.robbing = t, s, False
-            elif kind in ("pong", "kong"):
-                self._meld(kind, s, ev)
-            elif kind == "kong_declared":
-                v.claim_tile, v.claim_from, v.robbing = TILE_INDEX[ev["tile"]], s, True
-            elif kind == "kong_robbed":
-                t = TILE_INDEX[ev["tile"]]
-                v.tiles[s] -= 1
-                if s == me:
-                    v.hand[t] -= 1
-                self._pending = (-1, t)  # goes to the (first) robber's win pile
-            elif kind == "hu":
-                self._win(s, ev)
-            elif kind == "deal":
-                if s == me:
-                    for t in _tiles(ev["hand"]):
-                        v.hand[t] += 1
-            elif kind == "start":
-                v.dealer = ev["dealer"]
-                v.tiles = [14 if i == v.dealer else 13 for i in range(4)]
-            elif kind == "deal_done":
-                v.wall = ev["wall"]
-            elif kind == "exchange_chosen" and s == me:
-                v.exchange_given = tuple(_tiles(ev["tiles"]))
-            elif kind == "exchange":
-                v.direction = ev["direction"]
-                for t in v.exchange_given:
-                    v.hand[t] -= 1
-            elif kind == "exchange_received" and s == me:
-                got = _tiles(ev["tiles"])
-                v.exchange_received = tuple(got)
-                for t in got:
+                v.hand[t] += 1
+                v.drawn = t
+                v.passed[me].clear()
+        elif kind == "discard":
+            t = TILE_INDEX[ev["tile"]]
+            v.wall = ev["wall"]
+            v.tiles[s] -= 1
+            v.discards[s].append(t)
+            v.discarded[s].add(t)
+            v.turns[s] += 1
+            v.passed[s].clear()
+            for o in range(4):
+                if o != s:
+                    v.passed[o].add(t)
+            vs = v.voids[s]
+            if vs is not None and SUITS[t // 9] == vs:
+                v.void_discards[s] += 1
+                v.last_void_discard[s] = v.turns[s]
+            if s == me:
+                v.hand[t] -= 1
+            v.drawn = None
+            self._pending = (s, t)
+            v.claim_tile, v.claim_from, v.robbing = t, s, False
+        elif kind in ("pong", "kong"):
+            self._meld(kind, s, ev)
+        elif kind == "kong_declared":
+            v.claim_tile, v.claim_from, v.robbing = TILE_INDEX[ev["tile"]], s, True
+        elif kind == "kong_robbed":
+            t = TILE_INDEX[ev["tile"]]
+            v.tiles[s] -= 1
+            if s == me:
+                v.hand[t] -= 1
+            self._pending = (-1, t)  # goes to the (first) robber's win pile
+        elif kind == "hu":
+            self._win(s, ev)
+        elif kind == "deal":
+            if s == me:
+                for t in _tiles(ev["hand"]):
                     v.hand[t] += 1
-            elif kind == "void_chosen" and s == me:
-                v.voids[me] = ev["suit"]
-            elif kind == "voids":
-                v.voids = list(ev["voids"])
-            elif kind == "payment":
-                v.totals[ev["payer"]] -= ev["amount"]
-                v.totals[ev["payee"]] += ev["amount"]
-            elif kind == "end":
-                v.finished = True
-                v.claim_tile = None
+        elif kind == "start":
+            v.dealer = ev["dealer"]
+            v.tiles = [14 if i == v.dealer else 13 for i in range(4)]
+        elif kind == "deal_done":
+            v.wall = ev["wall"]
+        elif kind == "exchange_chosen" and s == me:
+            v.exchange_given = tuple(_tiles(ev["tiles"]))
+        elif kind == "exchange":
+            v.direction = ev["direction"]
+            for t in v.exchange_given:
+                v.hand[t] -= 1
+        elif kind == "exchange_received" and s == me:
+            got = _tiles(ev["tiles"])
+            v.exchange_received = tuple(got)
+            for t in got:
+                v.hand[t] += 1
+        elif kind == "void_chosen" and s == me:
+            v.voids[me] = ev["suit"]
+        elif kind == "voids":
+            v.voids = list(ev["voids"])
+        elif kind == "payment":
+            v.totals[ev["payer"]] -= ev["amount"]
+            v.totals[ev["payee"]] += ev["amount"]
+        elif kind == "end":
+            v.finished = True
+            v.claim_tile = None
 
-    def _meld(self, kind: str, s: int, ev: dict[str, Any]) -> None:
+    def _meld(self, kind: str, s: int, ev: Mapping[str, Any]) -> None:
         v = self.view
         me = v.seat
         v.claim_tile, v.claim_from, v.robbing = None, None, False
@@ -260,7 +282,7 @@ class Observer:
         v.melds[s].append(Meld("pong", t) if kind == "pong" else Meld("kong", t, "exposed"))
         v.pongs_at[s].append(v.wall)
 
-    def _win(self, s: int, ev: dict[str, Any]) -> None:
+    def _win(self, s: int, ev: Mapping[str, Any]) -> None:
         v = self.view
         t = TILE_INDEX[ev["tile"]]
         v.won[s] += 1

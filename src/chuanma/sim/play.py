@@ -60,12 +60,13 @@ def play_hand(
     """
     game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
     observers = [Observer(s, rules) for s in range(4)]
-    events_for = game.events_for
+    log = game.events
+    needs = [getattr(b, "needs_view", True) for b in bots]
     n = 0
     while not game.finished:
         seat = game.to_act()[0]
         legal = game.legal_actions(seat)
-        view = observers[seat].observe(events_for)
+        view = observers[seat].observe_log(log) if needs[seat] else observers[seat].view
         action = bots[seat].choose(view, legal)
         if action not in legal:
             raise IllegalActionError(

@@ -1,0 +1,170 @@
+"""Fast shanten for the bots' look-ahead: one hand, many one-tile changes.
+
+A bot deciding a discard asks for the shanten of its hand minus each discard, and of each of
+those plus each tile that could be drawn: dozens of hands that differ from one hand in one or
+two suits. :class:`HandEval` looks each suit up once in the analysis module's per-suit tables
+(by each suit's base-5 code) and combines the parts, so a changed hand costs one or two
+indexings instead of a full
+:func:`chuanma.analysis.shanten` call. Results are exactly ``shanten(counts, void)`` (tested).
+Suited tiles only (the 27 kinds of Sichuan mahjong).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+
+from chuanma.analysis import hand as _hand
+from chuanma.tiles import SUITS, Tile
+
+_EMPTY: int = _hand._EMPTY
+_Z: int = _hand._HONOR[b""]
+_ZC: int = _Z >> _hand._C
+_C: int = _hand._C
+_N: int = _hand._N
+_NZ: int = _hand._NZ
+_SETS: int = _hand._SETS
+_J3: bytes = _hand._J3
+_DIST: bytes = _hand._DIST
+_P: int = _hand._P
+_O: int = _hand._O
+_F: int = _hand._F
+
+
+def shanten_of_parts(a: int, b: int, c: int, n: int) -> int:
+    """Shanten from the three suits' packed table values (a void suit given as empty) and the
+    number of concealed tiles ``n`` (void tiles included)."""
+    std = _DIST[(_J3[((a >> _C) * _N + (b >> _C)) * _N + (c >> _C)] * _NZ + _ZC) * _SETS + n // 3]
+    if n < 13:
+        return std - 1
+    s = a + b + c + _Z
+    need = 7 - ((s >> _P) & _F)
+    if need <= 0:
+        return -1
+    odd = (s >> _O) & _F
+    seven = need + (need - odd if need > odd else 0)
+    return (std if std < seven else seven) - 1
+
+
+def _packed_by_code() -> array[int]:
+    """Every suit vector's packed table value, indexed by its base-5 code (rank 1 first)."""
+    out = array("q")
+    out.frombytes(_hand._TABLES.suit.packed.astype("<i8").tobytes())
+    return out
+
+
+_PACKED = _packed_by_code()
+_RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
+_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)]
+# bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
+_U1 = sum(1 << t for t in range(27) if t % 9 <= 7)
+_U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
+_D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
+_D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
+_SUIT_BITS = [511 << (9 * s) for s in range(3)]
+
+
+class HandEval:
+    """Shanten of ``counts`` (27 suited kinds) and of its one-tile changes, with ``void``.
+
+    Each suit is kept as its base-5 code, so a changed suit is one addition and one look-up.
+    """
+
+    __slots__ = ("codes", "held", "n", "parts", "vi")
+
+    def __init__(self, counts: Sequence[int], void: str | None) -> None:
+        codes = []
+        for s in range(0, 27, 9):
+            c = 0
+            for r in range(9):
+                c = c * 5 + counts[s + r]
+            codes.append(c)
+        self.codes = codes
+        self.vi = vi = SUITS.index(void) if void is not None else -1
+        self.parts = [_EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
+        self.n = sum(counts)
+        held = 0
+        for t in range(27):
+            if counts[t]:
+                held |= 1 << t
+        self.held = held
+
+    def shanten(self) -> int:
+        a, b, c = self.parts
+        return shanten_of_parts(a, b, c, self.n)
+
+    def _delta(self, p: list[int], s: int, d: int) -> None:
+        if s != self.vi:
+            p[s] = _PACKED[self.codes[s] + d]
+
+    def without(self, t: Tile) -> int:
+        """Shanten after discarding ``t``."""
+        p = self.parts.copy()
+        self._delta(p, t // 9, -_WEIGHT[t])
+        return shanten_of_parts(p[0], p[1], p[2], self.n - 1)
+
+    def swap(self, t: Tile, u: Tile) -> int:
+        """Shanten after discarding ``t`` and drawing ``u``."""
+        st, su = t // 9, u // 9
+        p = self.parts.copy()
+        if st == su:
+            self._delta(p, st, _WEIGHT[u] - _WEIGHT[t])
+        else:
+            self._delta(p, st, -_WEIGHT[t])
+            self._delta(p, su, _WEIGHT[u])
+        return shanten_of_parts(p[0], p[1], p[2], self.n)
+
+    def with_(self, u: Tile) -> int:
+        """Shanten after drawing ``u``."""
+        p = self.parts.copy()
+        self._delta(p, u // 9, _WEIGHT[u])
+        return shanten_of_parts(p[0], p[1], p[2], self.n + 1)
+
+    def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
+        """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
+        hand of this evaluator), lower the shanten ``sh``: only tiles within two ranks of a held
+        tile can."""
+        held = self.held
+        if counts[t] == 1:
+            held &= ~(1 << t)
+        near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
+        vi = self.vi
+        if vi >= 0:
+            near &= ~_SUIT_BITS[vi]
+        codes = self.codes
+        st = t // 9
+        wt = _WEIGHT[t]
+        base = self.parts.copy()
+        if st != vi:
+            base[st] = _PACKED[codes[st] - wt]
+        n = self.n
+        sets = n // 3
+        packed, dist, j3, weight = _PACKED, _DIST, _J3, _WEIGHT
+        total = 0
+        while near:
+            low = near & -near
+            near ^= low
+            u = low.bit_length() - 1
+            if not unseen[u] or counts[u] - (u == t) >= 4:
+                continue
+            su = u // 9
+            p = base.copy()
+            p[su] = packed[codes[su] + weight[u] - (wt if su == st else 0)]
+            a, b, c = p
+            std = dist[(j3[((a >> _C) * _N + (b >> _C)) * _N + (c >> _C)] * _NZ + _ZC) * _SETS + sets]
+            if n >= 13:
+                q = a + b + c + _Z
+                need = 7 - ((q >> _P) & _F)
+                if need <= 0:
+                    std = 0
+                else:
+                    odd = (q >> _O) & _F
+                    seven = need + (need - odd if need > odd else 0)
+                    if seven < std:
+                        std = seven
+            if std - 1 < sh:
+                total += unseen[u]
+        return total
+
+
+__all__ = ["HandEval", "shanten_of_parts"]

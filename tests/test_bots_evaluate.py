@@ -1,0 +1,56 @@
+"""The bots' fast shanten agrees with the analysis module on every one-tile change."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from chuanma.analysis import shanten
+from chuanma.bots.evaluate import HandEval
+from chuanma.bots.greedy import near_tiles
+from chuanma.tiles import SUITS
+
+
+def _hand(rng: random.Random, size: int) -> list[int]:
+    wall = [t for t in range(27) for _ in range(4)]
+    counts = [0] * 27
+    for t in rng.sample(wall, size):
+        counts[t] += 1
+    return counts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hand_eval_matches_shanten(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(60):
+        size = rng.choice((14, 11, 8, 5, 2))
+        hand = _hand(rng, size)
+        void = rng.choice((None, *SUITS))
+        ev = HandEval(hand, void)
+        assert ev.shanten() == shanten(bytes(hand), void)
+        unseen = [rng.randrange(5) for _ in range(27)]
+        for t in range(27):
+            if not hand[t]:
+                continue
+            hand[t] -= 1
+            sh = shanten(bytes(hand), void)
+            assert ev.without(t) == sh
+            expected = 0
+            for u in range(27):
+                if hand[u] < 4:
+                    hand[u] += 1
+                    s2 = shanten(bytes(hand), void)
+                    assert ev.swap(t, u) == s2
+                    hand[u] -= 1
+                    if u in near_tiles(hand, void) and unseen[u] and s2 < sh:
+                        expected += unseen[u]
+            hand[t] += 1
+            assert ev.useful(hand, t, sh, unseen) == expected
+        small = _hand(rng, size - 1)
+        ev = HandEval(small, void)
+        for u in range(27):
+            if small[u] < 4:
+                small[u] += 1
+                assert ev.with_(u) == shanten(bytes(small), void)
+                small[u] -= 1
