@@ -13,6 +13,7 @@ from chuanma.bots.base import Bot, SeededBot
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.greedy import GreedyBot
 from chuanma.bots.random_bot import RandomBot
+from chuanma.bots.search import SearchBot
 from chuanma.bots.view import Observer, SeatView
 from chuanma.errors import ChuanmaError
 
@@ -20,6 +21,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "defensive": DefensiveBot,
+    "search": SearchBot,
 }
 """Every bot by name: a constructor taking the bot's seed."""
 

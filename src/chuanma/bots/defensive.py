@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.analysis import shanten, waits
-from chuanma.bots.evaluate import HandEval
+from chuanma.bots.evaluate import HandEval, fan_estimate
 from chuanma.bots.greedy import GreedyBot, near_tiles, tile_value
 from chuanma.bots.view import SeatView
-from chuanma.engine.actions import Action
+from chuanma.engine.actions import Action, Hu, Pass
 from chuanma.tiles import SUITS, Tile
 
 WIN_VALUE = 5.0
@@ -171,13 +171,18 @@ class DefensiveBot(GreedyBot):
     # ------------------------------------------------------------------ discards
 
     def pick_discard(self, view: SeatView, discards: Sequence[Tile]) -> Tile:
+        return self.score_discards(view, discards)[0][2]
+
+    def score_discards(self, view: SeatView, discards: Sequence[Tile]) -> list[tuple[float, float, Tile]]:
+        """``(-(offence - danger), looseness, tile)`` for each discard, best first (while the
+        void suit is still being cleared: ``(danger, value, tile)``)."""
         void = view.void
         vi = SUITS.index(void) if void is not None else -1
         unseen = view.unseen_counts()
         danger = self.dangers(view, discards, unseen)
         if all(t // 9 == vi for t in discards):
             # still clearing the void suit: the safest, then the loosest
-            return min(discards, key=lambda t: (danger[t], tile_value(view.hand, t), t))
+            return sorted((danger[t], tile_value(view.hand, t), t) for t in discards)
         hand = list(view.hand)
         unseen_total = sum(unseen) or 1
         draws = view.wall / max(1, sum(1 for s in range(4) if view.active(s)))
@@ -203,7 +208,7 @@ class DefensiveBot(GreedyBot):
             value = offence - danger[t]
             scores.append((-value, tile_value(view.hand, t), t))
         scores.sort()
-        return scores[0][2]
+        return scores
 
     def want_pong(self, view: SeatView, t: Tile, now: int, after: int) -> bool:
         flush = _flush_suit(view)
@@ -215,8 +220,39 @@ class DefensiveBot(GreedyBot):
                 return False
         return True
 
+    pass_cheap_wins = False
+    """Pass a 0-fan win on a discard early in a 血战 hand when the pass rule lets the hand win
+    again and its waits are likely to be self-drawn (自摸 is worth more, from every payer)."""
+    pass_min_wall = 30
+    pass_margin = 2.0
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if self.pass_cheap_wins and Hu() in legal and Pass() in legal and self.pass_win(view):
+            return Pass()
         return super().choose(view, legal)
+
+    def pass_win(self, view: SeatView) -> bool:
+        """Whether to pass the win on the discard under claim (see :attr:`pass_cheap_wins`)."""
+        t = view.claim_tile
+        rules = view.rules
+        if t is None or view.robbing or rules.pass_rule == "forever" or view.xueliu:
+            return False
+        others = sum(1 for o in view.opponents() if view.active(o))
+        if others < 3 or view.wall < self.pass_min_wall:
+            return False
+        melds = view.own_melds()
+        hand = list(view.hand)
+        hand[t] += 1
+        zimo_fan = rules.zimo_bonus == "fan"
+        if fan_estimate(hand, melds, False, zimo_fan) > 0:
+            return False
+        hand[t] -= 1
+        unseen = view.unseen_counts()
+        w = sum(unseen[x] for x in waits(bytes(hand), melds, view.void))
+        total = sum(unseen) or 1
+        p: float = 1.0 - (1.0 - w / total) ** (view.wall / 4)
+        zimo = 2 * others  # 自摸: one more fan (or one more base) from every payer
+        return p * zimo > self.pass_margin
 
 
 __all__ = ["DefensiveBot"]

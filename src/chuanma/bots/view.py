@@ -204,6 +204,10 @@ class Observer:
             v.drawn = None
             self._pending = (s, t)
             v.claim_tile, v.claim_from, v.robbing = t, s, False
+        elif kind == "payment":
+            amount = ev["amount"]
+            v.totals[ev["payer"]] -= amount
+            v.totals[ev["payee"]] += amount
         elif kind in ("pong", "kong"):
             self._meld(kind, s, ev)
         elif kind == "kong_declared":
@@ -240,9 +244,6 @@ class Observer:
             v.voids[me] = ev["suit"]
         elif kind == "voids":
             v.voids = list(ev["voids"])
-        elif kind == "payment":
-            v.totals[ev["payer"]] -= ev["amount"]
-            v.totals[ev["payee"]] += ev["amount"]
         elif kind == "end":
             v.finished = True
             v.claim_tile = None
