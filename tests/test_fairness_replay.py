@@ -14,6 +14,7 @@ from chuanma.engine.game import Game
 from chuanma.engine.record import to_record
 from chuanma.fairness import FairHand, Status, verify_record
 from chuanma.rules import RuleSet
+from chuanma.tiles import tile_str
 
 SEEDS = ["north", "east", "south", "west"]
 
@@ -70,3 +71,31 @@ def test_fair_verify_command_reports_the_replay(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["fair", "verify", str(path)])
     assert result.exit_code == 0, result.output
     assert "replay" in result.output
+
+
+def test_no_seat_or_spectator_sees_the_seed_or_the_wall_before_the_hand_ends() -> None:
+    server_seed = bytes(range(40, 72))
+    secret = server_seed.hex()  # the one value that must stay on the server until the end
+    fair = FairHand(3, server_seed=server_seed)
+    for seat, client_seed in enumerate(SEEDS):
+        fair.add_client_seed(seat, client_seed)
+    deal = fair.deal()
+    game = Game(RuleSet.from_preset("xueliu"), list(deal.wall), deal.dealer, deal.direction,  # type: ignore[arg-type]
+                seeds=fair.seeds_record())
+    rng = random.Random(3)
+    wall = [tile_str(t) for t in deal.wall]
+    steps = 0
+    while not game.finished:
+        texts = [json.dumps(game.view(s)) + json.dumps(game.events_for(s)) for s in (0, 1, 2, 3, None)]
+        drawn = 53 + steps  # at least this many live tiles are still undrawn: none may show up in order
+        for text in texts:
+            assert secret not in text
+            assert "server_seed" not in text
+            for start in range(min(drawn, 100), 100):
+                assert json.dumps(wall[start:start + 8])[1:-1] not in text
+        seat = game.to_act()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        steps += 1
+    assert "server_seed" not in json.dumps(to_record(game))  # not revealed until the hand is marked over
+    fair.mark_over()
+    assert fair.seeds_record()["server_seed"] == secret
