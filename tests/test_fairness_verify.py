@@ -41,7 +41,7 @@ def test_python_verifier_catches_tampering(case: str) -> None:
     failed = {c.name for c in verdict.failed}
     assert must_fail <= failed <= must_fail | may_fail
     assert verdict.ok == (not must_fail)
-    # the replay check is never reported as passed: the game engine is not part of this version
+    # these records hold a deal only: there is nothing to replay, and the check says so
     assert verdict["replay"].status is Status.NOT_RUN
 
 

@@ -2,8 +2,9 @@
 
 :func:`verify_record` returns a :class:`Verdict`: a list of named :class:`Check` results. Each
 check passed, failed (with a message saying what differs) or was not run (with the reason).
-Further checks — the replay of the hand's decisions on the derived wall, once the game engine
-exists — plug in as :data:`RecordCheck` functions through ``extra_checks``.
+By default the hand's decisions are also replayed on its wall with the game engine
+(:func:`chuanma.fairness.replay.replay_check`); other checks plug in as :data:`RecordCheck`
+functions through ``extra_checks``.
 """
 
 from __future__ import annotations
@@ -74,17 +75,6 @@ RecordCheck = Callable[[Mapping[str, Any], "Deal | None"], Check]
 """An extra check: gets the record and the re-derived deal (``None`` if it could not be derived)."""
 
 
-def replay_check_pending(record: Mapping[str, Any], deal: Deal | None) -> Check:
-    """Placeholder for the replay check: says plainly that it was not run."""
-    return Check(
-        "replay",
-        Status.NOT_RUN,
-        "not checked: replaying the hand's decisions on this wall needs the game engine, "
-        "which this version of chuanma does not include",
-    )
-
-
-DEFAULT_EXTRA_CHECKS: tuple[RecordCheck, ...] = (replay_check_pending,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +188,7 @@ def _compare(parsed: _Parsed, deal: Deal | None, reason: str) -> list[Check]:
 
 
 def verify_record(
-    record: object, *, extra_checks: Sequence[RecordCheck] = DEFAULT_EXTRA_CHECKS
+    record: object, *, extra_checks: Sequence[RecordCheck] | None = None
 ) -> Verdict:
     """Check a hand record's seeds and re-derive its dealer, direction and wall.
 
@@ -277,5 +267,9 @@ def verify_record(
                 deal = derive_deal(beta, client_seed, parsed.nonce, honors=honors)
 
     checks.extend(_compare(parsed, deal, reason))
+    if extra_checks is None:
+        from chuanma.fairness.replay import replay_check  # the engine loads only when needed
+
+        extra_checks = (replay_check,)
     checks.extend(check(record, deal) for check in extra_checks)
     return Verdict(tuple(checks))
