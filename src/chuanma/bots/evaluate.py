@@ -63,6 +63,8 @@ _U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
 _D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
 _D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
 _SUIT_BITS = [511 << (9 * s) for s in range(3)]
+_USEFUL: dict[tuple[int, int, int, int, int], tuple[Tile, ...]] = {}
+_USEFUL_LIMIT = 100_000
 
 
 class HandEval:
@@ -123,38 +125,72 @@ class HandEval:
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
-        hand of this evaluator), lower the shanten ``sh``: only tiles within two ranks of a held
-        tile can."""
+        hand of this evaluator), lower the shanten ``sh`` (that of the hand without ``t``)."""
+        return sum(unseen[u] for u in self.useful_tiles(counts, t, sh))
+
+    def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
+        """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
+        within two ranks of a held tile can. Remembered by hand (a hand recurs from one
+        decision to the next)."""
+        codes = self.codes
+        st = t // 9
+        wt = _WEIGHT[t]
+        c0, c1, c2 = codes
+        if st == 0:
+            c0 -= wt
+        elif st == 1:
+            c1 -= wt
+        else:
+            c2 -= wt
+        vi = self.vi
+        key = (c0, c1, c2, vi, sh)
+        found = _USEFUL.get(key)
+        if found is not None:
+            return found
         held = self.held
         if counts[t] == 1:
             held &= ~(1 << t)
         near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
-        vi = self.vi
         if vi >= 0:
             near &= ~_SUIT_BITS[vi]
-        codes = self.codes
-        st = t // 9
-        wt = _WEIGHT[t]
-        base = self.parts.copy()
+        packed, dist, j3 = _PACKED, _DIST, _J3
+        a, b, c = self.parts
         if st != vi:
-            base[st] = _PACKED[codes[st] - wt]
+            if st == 0:
+                a = packed[c0]
+            elif st == 1:
+                b = packed[c1]
+            else:
+                c = packed[c2]
+        ca, cb, cc = a >> _C, b >> _C, c >> _C
         n = self.n
         sets = n // 3
-        packed, dist, j3, weight = _PACKED, _DIST, _J3, _WEIGHT
-        total = 0
+        # seven pairs can only matter when one more pair brings it below ``sh``
+        seven_pairs = n >= 13 and 5 - ((a + b + c + _Z) >> _P & _F) < sh
+        out = []
         while near:
             low = near & -near
             near ^= low
             u = low.bit_length() - 1
-            if not unseen[u] or counts[u] - (u == t) >= 4:
+            if counts[u] - (u == t) >= 4:
                 continue
             su = u // 9
-            p = base.copy()
-            p[su] = packed[codes[su] + weight[u] - (wt if su == st else 0)]
-            a, b, c = p
-            std = dist[(j3[((a >> _C) * _N + (b >> _C)) * _N + (c >> _C)] * _NZ + _ZC) * _SETS + sets]
-            if n >= 13:
-                q = a + b + c + _Z
+            wu = _WEIGHT[u]
+            if su == 0:
+                pa = packed[c0 + wu]
+                j = j3[((pa >> _C) * _N + cb) * _N + cc]
+                q = pa + b + c
+            elif su == 1:
+                pb = packed[c1 + wu]
+                j = j3[(ca * _N + (pb >> _C)) * _N + cc]
+                q = a + pb + c
+            else:
+                pc = packed[c2 + wu]
+                j = j3[(ca * _N + cb) * _N + (pc >> _C)]
+                q = a + b + pc
+            std = dist[(j * _NZ + _ZC) * _SETS + sets]
+            if seven_pairs:
+                q += _Z
                 need = 7 - ((q >> _P) & _F)
                 if need <= 0:
                     std = 0
@@ -164,8 +200,11 @@ class HandEval:
                     if seven < std:
                         std = seven
             if std - 1 < sh:
-                total += unseen[u]
-        return total
+                out.append(u)
+        if len(_USEFUL) >= _USEFUL_LIMIT:
+            _USEFUL.clear()
+        found = _USEFUL[key] = tuple(out)
+        return found
 
 
 def fan_estimate(hand: Sequence[int], melds: Sequence[Meld], self_drawn: bool, zimo_fan: bool) -> int:
