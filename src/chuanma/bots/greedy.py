@@ -227,4 +227,21 @@ class GreedyBot(SeededBot):
         return out
 
     def pick_discard(self, view: SeatView, discards: Sequence[Tile]) -> Tile:
-        return self.rank_discards(view, discards)[0][3]
+        """The first of :meth:`rank_discards`, computing only what decides it."""
+        hand = view.hand
+        void = view.void
+        vi = SUITS.index(void) if void is not None else -1
+        if all(t // 9 == vi for t in discards):
+            return self.rank_discards(view, discards)[0][3]
+        ev = HandEval(hand, void)
+        shs = [(ev.without(t), t) for t in discards]
+        best = min(shs)[0]
+        tied = [t for sh, t in shs if sh == best]
+        if len(tied) > 1:
+            unseen = view.unseen_counts()
+            us = [(ev.useful(hand, t, best, unseen), t) for t in tied]
+            most = max(us)[0]
+            tied = [t for u, t in us if u == most]
+            if len(tied) > 1:
+                return min((tile_value(hand, t), t) for t in tied)[1]
+        return tied[0]

@@ -156,12 +156,11 @@ class Observer:
         apply = self._apply
         n = len(events)
         for i in range(self.cursor, n):
-            ev = events[i]
-            own = ev.seat == me
-            if not own and ev.visibility != "public":
-                continue
-            s = ev.seat
-            apply(ev.type, -1 if s is None else s, {**ev.data, **ev.private} if own and ev.private else ev.data)
+            _, kind, s, data, private, visibility = events[i]
+            if s == me:
+                apply(kind, s, {**data, **private} if private else data)
+            elif visibility == "public":
+                apply(kind, -1 if s is None else s, data)
         self.cursor = n
         return self.view
 
