@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from chuanma.analysis import shanten
 from chuanma.bots.evaluate import HandEval
 from chuanma.bots.greedy import near_tiles
-from chuanma.tiles import SUITS
+from chuanma.tiles import SUITS, Tile
 
 
 def _hand(rng: random.Random, size: int) -> list[int]:
@@ -54,3 +55,24 @@ def test_hand_eval_matches_shanten(seed: int) -> None:
                 small[u] += 1
                 assert ev.with_(u) == shanten(bytes(small), void)
                 small[u] -= 1
+
+
+def test_greedy_pick_is_the_first_of_its_ranking() -> None:
+    from chuanma.bots.greedy import GreedyBot
+    from chuanma.bots.view import SeatView
+    from chuanma.rules import RuleSet
+    from chuanma.sim.play import bot_seed, deal_for, play_hand
+
+    checked = 0
+
+    class Checked(GreedyBot):
+        def pick_discard(self, view: SeatView, discards: Sequence[Tile]) -> Tile:
+            nonlocal checked
+            t = super().pick_discard(view, discards)
+            assert t == self.rank_discards(view, discards)[0][3]
+            checked += 1
+            return t
+
+    for i in range(4):
+        play_hand(RuleSet.from_preset("xuezhan"), deal_for(2, i), [Checked(bot_seed(2, i, s)) for s in range(4)])
+    assert checked > 50

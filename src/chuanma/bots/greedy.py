@@ -102,13 +102,6 @@ def effective_void(counts: Sequence[int], void: str | None) -> str | None:
     return void if any(counts[i : i + 9]) else None
 
 
-def useful_after(ev: HandEval, hand: Sequence[int], t: Tile, sh: int, void: str | None,
-                 unseen: Sequence[int]) -> int:
-    """Unseen copies of tiles that lower the shanten ``sh`` of ``hand`` (evaluated by ``ev``)
-    once ``t`` is discarded."""
-    return ev.useful(hand, t, sh, unseen)
-
-
 def useful_count(work: list[int], sh: int, void: str | None, unseen: Sequence[int]) -> int:
     """Unseen copies of tiles that lower the shanten ``sh`` of the 3n+1 hand ``work``."""
     total = 0
@@ -220,7 +213,7 @@ class GreedyBot(SeededBot):
         out = []
         for sh, _, val, t in rows:
             if sh == best:
-                out.append((sh, -useful_after(ev, hand, t, sh, void, unseen), val, t))
+                out.append((sh, -ev.useful(hand, t, sh, unseen), val, t))
             else:
                 out.append((sh, 0, val, t))
         out.sort()
