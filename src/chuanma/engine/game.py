@@ -9,7 +9,7 @@ happen inside the machine. Nothing here reads a clock, draws a random number or 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from itertools import compress
 from typing import Any, Literal
 
 from chuanma.analysis import is_win, waits
@@ -29,29 +29,33 @@ from chuanma.engine.events import Event, Visibility
 from chuanma.engine.ledger import KongRecord, Payment, Reason, Win, totals
 from chuanma.engine.messages import explain
 from chuanma.engine.settlement import escape_payments, exhaustive_settlement
+from chuanma.engine.tables import (
+    AFTER,
+    DISCARD,
+    HU,
+    KONG,
+    NEAR,
+    PASS,
+    PONG,
+    SUIT_OF,
+    TILE_TEXT,
+    VOID_SLICE,
+    exchange_options,
+    format_counts,
+    rules_json,
+)
 from chuanma.engine.wall import DEAL_END, LAST, check_wall, deal
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.scoring import ScoreResult, score_hand
-from chuanma.tiles import NUM_KINDS, SUITS, Tile, format_tiles, tile_str
+from chuanma.tiles import NUM_KINDS, SUITS, Tile, format_tiles
 
 Direction = Literal["to_next", "opposite", "to_previous"]
 DIRECTIONS: dict[str, int] = {"to_next": 1, "opposite": 2, "to_previous": 3}
 Phase = Literal["exchange", "void", "turn", "claim", "rob", "end"]
 
-_TS = [tile_str(t) for t in range(NUM_KINDS)]
-_DISCARD = [Discard(t) for t in range(NUM_KINDS)]
-_PONG = [Pong(t) for t in range(NUM_KINDS)]
-_KONG = [Kong(t) for t in range(NUM_KINDS)]
-_HU = Hu()
-_PASS = Pass()
-_AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
-_VOID_SLICE = {"m": (0, 9), "p": (9, 18), "s": (18, 27)}
+_new_event = tuple.__new__
 _SUIT_RANGES = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
-
-
-def _suit(tile: Tile) -> str:
-    return SUITS[tile // 9]
 
 
 class Game:
@@ -81,6 +85,8 @@ class Game:
         self.seeds = dict(seeds) if seeds else None
         self.xueliu = rules.variant == "xueliu"
         self._forever = rules.pass_rule == "forever"
+        self._kong_margin = 3 if rules.no_kong_in_last_four else 0  # tiles beyond the replacement
+        self._forced_in_last_four = rules.forced_win_in_last_four
 
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
@@ -140,12 +146,12 @@ class Game:
         self._emit(
             "start",
             None,
-            {"dealer": dealer, "rules": rules.to_json(), "base": rules.base, "wall": 108},
+            {"dealer": dealer, "rules": rules_json(rules), "base": rules.base, "wall": 108},
         )
         for seat, tiles in enumerate(deal(self.wall, dealer)):
             for t in tiles:
                 self.hands[seat][t] += 1
-            self._emit("deal", seat, {}, {"hand": format_tiles(tiles)}, "private")
+            self._emit("deal", seat, {}, {"hand": format_counts(self.hands[seat])}, "private")
         self._emit("deal_done", None, {"wall": self.remaining})
         if rules.exchange:
             self.phase = "exchange"
@@ -172,8 +178,10 @@ class Game:
         private: dict[str, Any] | None = None,
         visibility: Visibility = "public",
     ) -> Event:
-        ev = Event(len(self.events), type_, seat, data or {}, private or {}, visibility)
-        self.events.append(ev)
+        events = self.events
+        # tuple.__new__ skips the named tuple's Python-level constructor: same value, less time
+        ev = _new_event(Event, (len(events), type_, seat, data or {}, private or {}, visibility))
+        events.append(ev)
         return ev
 
     def _pay(self, payer: int, payee: int, amount: int, reason: Reason, seq: int) -> int | None:
@@ -197,7 +205,7 @@ class Game:
         v = self.voids[seat]
         if v is None:
             return False
-        lo, hi = _VOID_SLICE[v]
+        lo, hi = VOID_SLICE[v]
         return any(self.hands[seat][lo:hi])
 
     def _waits_of(self, seat: int) -> list[int]:
@@ -206,10 +214,8 @@ class Game:
         hit = self._waits.get(seat)
         if hit is not None and hit[0] == ver:
             return hit[1]
-        if self._holds_void(seat):
-            w: list[int] = []
-        else:
-            w = waits(self.hands[seat], self.melds[seat], self.voids[seat])
+        # a hand holding no void tile waits as if it had no void
+        w: list[int] = [] if self._holds_void(seat) else waits(self.hands[seat], self.melds[seat])
         self._waits[seat] = (ver, w)
         return w
 
@@ -217,7 +223,7 @@ class Game:
         return not self.out[seat]
 
     def _after(self, seat: int) -> tuple[int, int, int]:
-        return _AFTER[seat]
+        return AFTER[seat]
 
     def _next_active(self, seat: int) -> int | None:
         for s in self._after(seat):
@@ -227,17 +233,17 @@ class Game:
 
     def _payers(self, seat: int) -> list[int]:
         if self.xueliu:
-            return list(_AFTER[seat])
-        return [s for s in _AFTER[seat] if not self.out[s]]
+            return list(AFTER[seat])
+        return [s for s in AFTER[seat] if not self.out[s]]
 
     def _kong_room(self) -> bool:
-        return self.remaining >= (4 if self.rules.no_kong_in_last_four else 1)
+        return self.tail - self.live >= self._kong_margin
 
     def _in_last_four(self) -> bool:
-        return self.remaining <= 3
+        return self.tail - self.live < 3
 
     def _forced(self) -> bool:
-        return self.rules.forced_win_in_last_four and self._in_last_four()
+        return self._forced_in_last_four and self.tail - self.live < 3
 
     def _score(
         self, seat: int, win_tile: Tile, *, self_drawn: bool, situations: Sequence[str],
@@ -284,14 +290,7 @@ class Game:
         if seat not in self.to_act():
             return []
         if self.phase == "exchange":
-            out: list[Action] = []
-            h = self.hands[seat]
-            for suit in SUITS:
-                pool = [t for t in _SUIT_RANGES[suit] if h[t]]
-                for a, b, c in combinations_with_replacement(pool, 3):
-                    if (a != b or h[a] >= 2 + (b == c)) and (b != c or h[b] >= 2):
-                        out.append(Exchange((a, b, c)))
-            return out
+            return exchange_options(self.hands[seat])
         if self.phase == "void":
             return [ChooseVoid(s) for s in SUITS]
         if self.phase in ("claim", "rob"):
@@ -302,55 +301,52 @@ class Game:
         if self.after_pong:
             return False
         if self.first_turn:
-            return not self._holds_void(seat) and is_win(self.hands[seat])
+            return not self._holds_void(seat) and is_win(bytes(self.hands[seat]))
         t = self.drawn
         if t is None or t in self.banned[seat]:
             return False
         h = self.hands[seat]
-        r = t % 9
-        if h[t] < 2 and not any(h[t - min(r, 2) : t]) and not any(h[t + 1 : t + min(8 - r, 2) + 1]):
+        lo, hi = NEAR[t]
+        if sum(h[lo:hi]) == 1:
             return False  # the drawn tile has no copy or neighbour to go with
         hit = self._waits.get(seat)
         if hit is not None and hit[0] == self._pre_draw_ver:
             return t in hit[1]
-        if self._holds_void(seat):
-            return False
-        counts = list(h)
-        counts[t] -= 1
-        return t in waits(counts, self.melds[seat], self.voids[seat])
+        # t is a wait of the hand before the draw exactly when the hand with it is complete
+        return not self._holds_void(seat) and is_win(bytes(h))
 
     def _turn_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
         h = self.hands[seat]
         if self._can_self_hu(seat):
             if self._forced():
-                return [_HU]
-            out.append(_HU)
+                return [HU]
+            out.append(HU)
         if not self.after_pong and self._kong_room():
             if self.locked[seat]:
                 t = self.drawn
                 if self.rules.winners_kong and t is not None and self._kong_keeps_waits(seat, t):
-                    out.append(_KONG[t])
+                    out.append(KONG[t])
             else:
                 void = self.voids[seat]
                 if 4 in h:
                     for t in range(27):
-                        if h[t] == 4 and _suit(t) != void:
-                            out.append(_KONG[t])
+                        if h[t] == 4 and SUIT_OF[t] != void:
+                            out.append(KONG[t])
                 for m in self.melds[seat]:
                     if m.kind == "pong" and h[m.tile]:
-                        out.append(_KONG[m.tile])
+                        out.append(KONG[m.tile])
         if self.locked[seat]:
             if self.drawn is not None:
-                out.append(_DISCARD[self.drawn])
+                out.append(DISCARD[self.drawn])
             return out
-        lo, hi = 0, 27
         v = self.voids[seat]
         if v is not None:
-            vlo, vhi = _VOID_SLICE[v]
-            if any(h[vlo:vhi]):
-                lo, hi = vlo, vhi
-        out.extend([_DISCARD[t] for t in range(lo, hi) if h[t]])
+            lo, hi = VOID_SLICE[v]
+            if any(h[lo:hi]):
+                out.extend(compress(DISCARD[lo:hi], h[lo:hi]))
+                return out
+        out.extend(compress(DISCARD, h))
         return out
 
     def _kong_keeps_waits(self, seat: int, t: Tile) -> bool:
@@ -376,17 +372,15 @@ class Game:
         Raises :class:`IllegalActionError` (state untouched) for anything not in
         :meth:`legal_actions`.
         """
-        if isinstance(action, Leave):
-            return self.leave(seat)
         legal = self._legal.get(seat)
         if legal is None:
+            if isinstance(action, Leave):
+                return self.leave(seat)
             legal = self._legal[seat] = self._compute_legal(seat)
-        for option in legal:
-            if option is action:
-                break
-        else:
-            if action not in legal:
-                raise IllegalActionError(explain(self, seat, action))
+        if action not in legal:  # an identical object (the usual case) matches at once
+            if isinstance(action, Leave):
+                return self.leave(seat)
+            raise IllegalActionError(explain(self, seat, action))
         start = len(self.events)
         self.decisions.append((seat, action))
         self._do(seat, action)
@@ -434,7 +428,9 @@ class Game:
 
     def _do(self, seat: int, action: Action) -> None:
         self._legal = {}
-        if isinstance(action, Exchange):
+        if type(action) is Discard:  # the most common decision: no claim window is open
+            self._do_discard(seat, action.tile)
+        elif isinstance(action, Exchange):
             self._do_exchange(seat, action)
         elif isinstance(action, ChooseVoid):
             self._do_void(seat, action.suit)
@@ -445,8 +441,6 @@ class Game:
             self._do_self_hu(seat)
         elif isinstance(action, Kong):
             self._do_own_kong(seat, action.tile)
-        elif isinstance(action, Discard):
-            self._do_discard(seat, action.tile)
         else:  # pragma: no cover - legal_actions never offers anything else
             raise IllegalActionError(f"{action} is not a decision of this moment")
 
@@ -541,33 +535,33 @@ class Game:
         if seat is None:
             self._end("three_won")
             return
-        if self.remaining == 0:
+        if self.tail < self.live:
             self._end("exhausted")
             return
-        if not replacement:
-            self._begin_turn(seat)
-        self._pre_draw_ver = self._ver[seat]
+        ver = self._ver
+        self._pre_draw_ver = ver[seat]
         if replacement:
             t = self.wall[self.tail]
             self.tail -= 1
             self.dihu_draw = False
+            self.draw_kind = "replacement"
         else:
+            self._begin_turn(seat)
             t = self.wall[self.live]
             self.live += 1
             self.dihu_draw = seat != self.dealer and self.live_draws[seat] == 0 and not self.declared
             self.live_draws[seat] += 1
             self.total_live_draws += 1
+            self.draw_kind = "live"
         self.hands[seat][t] += 1
-        self._touch(seat)
+        ver[seat] += 1
         self.drawn = t
-        self.draw_kind = "replacement" if replacement else "live"
-        self.drew_last = self.remaining == 0
+        left = self.tail - self.live + 1
+        self.drew_last = left == 0
         self.bar[seat] = None
-        self.pong_ban[seat].clear()
-        self._emit(
-            "draw", seat, {"wall": self.remaining, "replacement": replacement},
-            {"tile": _TS[t]},
-        )
+        if self.pong_ban[seat]:
+            self.pong_ban[seat].clear()
+        self._emit("draw", seat, {"wall": left, "replacement": replacement}, {"tile": TILE_TEXT[t]})
 
     def _forever_pass_on_self_draw(self, seat: int) -> None:
         if (self.rules.pass_rule == "forever" and not self.first_turn and self.drawn is not None
@@ -593,7 +587,7 @@ class Game:
                 situations = ("dihu",)
             self.dealer_discards += 1
         self.first_turn = False
-        self._emit("discard", seat, {"tile": _TS[t], "wall": self.tail - self.live + 1})
+        self._emit("discard", seat, {"tile": TILE_TEXT[t], "wall": self.tail - self.live + 1})
         if self.turn_kong is not None:
             situations += ("after_kong",)
         if self.drew_last:
@@ -632,10 +626,10 @@ class Game:
             self.claims = {}
         if self.claim_fans:
             self.claim_fans = {}
-        suit = _suit(t)
+        suit = SUIT_OF[t]
         r = t % 9
         lo, hi = t - min(r, 2), t + min(8 - r, 2) + 1
-        for s in _AFTER[frm]:
+        for s in AFTER[frm]:
             if self.out[s]:
                 continue
             h = self.hands[s]
@@ -645,17 +639,17 @@ class Game:
             opts: list[Action] = []
             if self._hu_option(s, t, situations):
                 if self._forced():
-                    self.claim_options[s] = [_HU]
+                    self.claim_options[s] = [HU]
                     continue
-                opts.append(_HU)
+                opts.append(HU)
             if not rob and not self.locked[s] and suit != self.voids[s]:
                 c = self.hands[s][t]
                 if c == 3 and self._kong_room():
-                    opts.append(_KONG[t])
+                    opts.append(KONG[t])
                 if c >= 2 and t not in self.pong_ban[s]:
-                    opts.append(_PONG[t])
+                    opts.append(PONG[t])
             if opts:
-                opts.append(_PASS)
+                opts.append(PASS)
                 self.claim_options[s] = opts
         if not self.claim_options and not rob:
             return False
@@ -782,7 +776,7 @@ class Game:
         self.after_pong = True
         if self.hands[seat][t]:
             self.late_pongs[seat].add(t)
-        self._emit("pong", seat, {"tile": _TS[t], "from": frm})
+        self._emit("pong", seat, {"tile": TILE_TEXT[t], "from": frm})
 
     def _exposed_kong(self, seat: int, frm: int, t: Tile) -> None:
         self._close_window()
@@ -792,7 +786,7 @@ class Game:
         self._touch(seat)
         self.declared = True
         self._begin_turn(seat)
-        ev = self._emit("kong", seat, {"tile": _TS[t], "kind": "exposed", "from": frm})
+        ev = self._emit("kong", seat, {"tile": TILE_TEXT[t], "kind": "exposed", "from": frm})
         k = KongRecord(seat, t, "exposed", ev.seq)
         self._kong_pay(k, 2, frm)
         self.kongs.append(k)
@@ -825,7 +819,7 @@ class Game:
             self.melds[seat].append(Meld("kong", t, "concealed"))
             self._touch(seat)
             self.declared = True
-            ev = self._emit("kong", seat, {"kind": "concealed"}, {"tile": _TS[t]})
+            ev = self._emit("kong", seat, {"kind": "concealed"}, {"tile": TILE_TEXT[t]})
             k = KongRecord(seat, t, "concealed", ev.seq)
             self._kong_pay(k, 2)
             self.kongs.append(k)
@@ -835,7 +829,7 @@ class Game:
             return
         # added kong: the robbing window first
         self.declared = True
-        ev = self._emit("kong_declared", seat, {"tile": _TS[t], "kind": "added"})
+        ev = self._emit("kong_declared", seat, {"tile": TILE_TEXT[t], "kind": "added"})
         self.pending_kong = t
         if self.rules.robbing_kong:
             self._open_claims(seat, t, ("robbing_kong",), rob=True)
@@ -855,7 +849,7 @@ class Game:
         self.hands[frm][t] -= 1
         self._touch(frm)
         self.pending_kong = None
-        self._emit("kong_robbed", frm, {"tile": _TS[t]})
+        self._emit("kong_robbed", frm, {"tile": TILE_TEXT[t]})
         self._claim_wins(winners, frm, t, robbed=True)
         self._after_discard_wins(winners, frm)
 
@@ -872,7 +866,7 @@ class Game:
         ]
         self._touch(seat)
         late = t in self.late_pongs[seat]
-        ev = self._emit("kong", seat, {"tile": _TS[t], "kind": "added", "late": late})
+        ev = self._emit("kong", seat, {"tile": TILE_TEXT[t], "kind": "added", "late": late})
         k = KongRecord(seat, t, "added", ev.seq)
         if not late or self.rules.late_added_kong_pays:
             self._kong_pay(k, 1)
@@ -930,7 +924,7 @@ class Game:
             None,
             {
                 "reason": reason,
-                "hands": [format_tiles(self._tiles(s)) for s in range(4)],
+                "hands": [format_counts(h) for h in self.hands],
                 "melds": [[m.to_dict() for m in ms] for ms in self.melds],
                 "deltas": self.deltas(),
             },

@@ -1,0 +1,76 @@
+"""Tables and small caches for the state machine's hot path.
+
+Everything here is a pure function of its arguments (or a constant), so sharing the results
+between hands changes nothing but the time they take.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Any
+
+from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.rules import RuleSet
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, tile_str
+
+TILE_TEXT = [tile_str(t) for t in range(NUM_KINDS)]
+"""``TILE_TEXT[t]`` is ``tile_str(t)``."""
+DISCARD = [Discard(t) for t in range(NUM_KINDS)]
+PONG = [Pong(t) for t in range(NUM_KINDS)]
+KONG = [Kong(t) for t in range(NUM_KINDS)]
+HU = Hu()
+PASS = Pass()
+AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
+"""The other seats in play order."""
+SUIT_OF = [SUITS[t // 9] for t in range(NUM_SUITED)]
+VOID_SLICE = {"m": (0, 9), "p": (9, 18), "s": (18, 27)}
+NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)]
+"""``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks)
+in a counts list; a tile none of which are held completes nothing."""
+
+_RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_SUITED)]
+
+
+def format_counts(counts: Sequence[int]) -> str:
+    """``format_tiles`` of the tiles of a 27-counts list (sorted), without listing them."""
+    out = []
+    for lo, letter in ((0, "m"), (9, "p"), (18, "s")):
+        text = "".join([_RUNS[t][counts[t]] for t in range(lo, lo + 9) if counts[t]])
+        if text:
+            out.append(text + letter)
+    return "".join(out)
+
+
+def exchange_options(counts: Sequence[int]) -> list[Action]:
+    """Every 换三张 choice of a hand: three tiles of one suit it holds (the three may be equal)."""
+    out: list[Action] = []
+    for lo in (0, 9, 18):
+        out.extend(_suit_exchanges(lo, bytes(counts[lo : lo + 9])))
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_exchanges(lo: int, counts: bytes) -> tuple[Exchange, ...]:
+    pool = [lo + i for i in range(9) if counts[i]]
+    out = []
+    for a, b, c in combinations_with_replacement(pool, 3):
+        if (a != b or counts[a - lo] >= 2 + (b == c)) and (b != c or counts[b - lo] >= 2):
+            out.append(Exchange((a, b, c)))
+    return tuple(out)
+
+
+_RULES_JSON: dict[int, tuple[RuleSet, str | dict[str, Any]]] = {}
+
+
+def rules_json(rules: RuleSet) -> str | dict[str, Any]:
+    """``rules.to_json()``, remembered for the last few rule sets (a fresh copy each time)."""
+    hit = _RULES_JSON.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_RULES_JSON) >= 64:
+            _RULES_JSON.clear()
+        hit = _RULES_JSON[id(rules)] = (rules, rules.to_json())
+    spec = hit[1]
+    return spec if isinstance(spec, str) else copy.deepcopy(spec)
