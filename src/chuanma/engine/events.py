@@ -48,3 +48,16 @@ class Event(NamedTuple):
         if self.visibility != "public":
             out["visibility"] = self.visibility
         return out
+
+
+EventForms = tuple[int | None, dict[str, Any] | None, dict[str, Any]]
+"""An event's owner, its form for everybody else (``None`` when hidden from them) and its
+form for the owner."""
+
+
+def event_forms(ev: Event) -> EventForms:
+    """What :meth:`Event.for_seat` gives the other seats and the event's own seat."""
+    public = ev.for_seat(None)
+    own = ev.for_seat(ev.seat) if ev.seat is not None and (ev.private or public is None) else public
+    assert own is not None
+    return ev.seat, public, own

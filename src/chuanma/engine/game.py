@@ -25,7 +25,7 @@ from chuanma.engine.actions import (
     Pass,
     Pong,
 )
-from chuanma.engine.events import Event, Visibility
+from chuanma.engine.events import Event, EventForms, Visibility, event_forms
 from chuanma.engine.ledger import KongRecord, Payment, Reason, Win, totals
 from chuanma.engine.messages import explain
 from chuanma.engine.settlement import escape_payments, exhaustive_settlement
@@ -42,6 +42,7 @@ from chuanma.engine.tables import (
     VOID_SLICE,
     exchange_options,
     format_counts,
+    listed,
     rules_json,
 )
 from chuanma.engine.wall import DEAL_END, LAST, check_wall, deal
@@ -142,6 +143,7 @@ class Game:
         self._waits: dict[int, tuple[int, list[int]]] = {}
         self._pre_draw_ver = -1
         self._legal: dict[int, list[Action]] = {}
+        self._forms: list[EventForms] = []  # events_for's forms of self.events, made on demand
 
         self._emit(
             "start",
@@ -377,7 +379,7 @@ class Game:
             if isinstance(action, Leave):
                 return self.leave(seat)
             legal = self._legal[seat] = self._compute_legal(seat)
-        if action not in legal:  # an identical object (the usual case) matches at once
+        if not listed(action, legal):
             if isinstance(action, Leave):
                 return self.leave(seat)
             raise IllegalActionError(explain(self, seat, action))
@@ -663,14 +665,14 @@ class Game:
         assert t is not None
         for s, opts in self.claim_options.items():
             claim = self.claims.get(s)
-            if Hu() in opts and not isinstance(claim, Hu):
+            if listed(HU, opts) and not isinstance(claim, Hu):
                 if self.rules.pass_rule == "forever":
                     self.banned[s].add(t)
                 elif self.rules.pass_rule == "same_turn":
                     fan = self._claim_fan(s, t, self.claim_situations)
                     bar = self.bar[s]
                     self.bar[s] = fan if bar is None else max(bar, fan)
-            if (Pong(t) in opts and not isinstance(claim, Pong | Kong)
+            if (listed(PONG[t], opts) and not isinstance(claim, Pong | Kong)
                     and self.rules.pass_rule == "same_turn"):
                 self.pong_ban[s].add(t)
 
@@ -939,13 +941,15 @@ class Game:
         return seat_view(self, seat)
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them."""
-        out = []
-        for ev in self.events[since:]:
-            shown = ev.for_seat(seat)
-            if shown is not None:
-                out.append(shown)
-        return out
+        """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them
+        (each a new dict: ``Event.for_seat``)."""
+        forms = self._forms
+        if len(forms) < len(self.events):
+            forms.extend([event_forms(ev) for ev in self.events[len(forms):]])
+        if seat is None:
+            return [public.copy() for _, public, _ in forms[since:] if public is not None]
+        return [(own if owner == seat else public).copy()  # type: ignore[union-attr]
+                for owner, public, own in forms[since:] if public is not None or owner == seat]
 
     # ------------------------------------------------------------------ results
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, repeat
+from operator import is_
 from typing import Any
 
 from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.rules import RuleSet
-from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, tile_str
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUIT_LETTERS, Tile, tile_str
 
 TILE_TEXT = [tile_str(t) for t in range(NUM_KINDS)]
 """``TILE_TEXT[t]`` is ``tile_str(t)``."""
@@ -25,11 +26,20 @@ HU = Hu()
 PASS = Pass()
 AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
 """The other seats in play order."""
-SUIT_OF = [SUITS[t // 9] for t in range(NUM_SUITED)]
+SUIT_OF = [SUIT_LETTERS[t // 9] for t in range(NUM_KINDS)]
+RANK_TEXT = [str(t % 9 + 1) for t in range(NUM_KINDS)]
 VOID_SLICE = {"m": (0, 9), "p": (9, 18), "s": (18, 27)}
 NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)]
 """``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks)
 in a counts list; a tile none of which are held completes nothing."""
+
+
+
+def listed(action: Action, options: Sequence[Action]) -> bool:
+    """``action in options``, looking for the object itself first (the usual case: actions are
+    handed back from the list) so that no dataclass ``__eq__`` runs."""
+    return any(map(is_, options, repeat(action))) or action in options
+
 
 _RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_SUITED)]
 
@@ -41,6 +51,21 @@ def format_counts(counts: Sequence[int]) -> str:
         text = "".join([_RUNS[t][counts[t]] for t in range(lo, lo + 9) if counts[t]])
         if text:
             out.append(text + letter)
+    return "".join(out)
+
+
+def format_sequence(tiles: Sequence[Tile]) -> str:
+    """``format_tiles(tiles, sort=False)``: the tiles in their order, a suit letter after each run."""
+    out = []
+    suit = ""
+    for t in tiles:
+        if SUIT_OF[t] != suit:
+            if suit:
+                out.append(suit)
+            suit = SUIT_OF[t]
+        out.append(RANK_TEXT[t])
+    if suit:
+        out.append(suit)
     return "".join(out)
 
 
