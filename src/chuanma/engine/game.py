@@ -56,7 +56,7 @@ DIRECTIONS: dict[str, int] = {"to_next": 1, "opposite": 2, "to_previous": 3}
 Phase = Literal["exchange", "void", "turn", "claim", "rob", "end"]
 
 _new_event = tuple.__new__
-_SUIT_RANGES = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
+_ALONE = [(s,) for s in range(4)]
 
 
 class Game:
@@ -140,7 +140,7 @@ class Game:
         self.pending_kong: Tile | None = None
         # caches
         self._ver = [0] * 4
-        self._waits: dict[int, tuple[int, list[int]]] = {}
+        self._waits: list[tuple[int, list[int]]] = [(-1, [])] * 4  # (hand version, its waits)
         self._pre_draw_ver = -1
         self._legal: dict[int, list[Action]] = {}
         self._forms: list[EventForms] = []  # events_for's forms of self.events, made on demand
@@ -213,8 +213,8 @@ class Game:
     def _waits_of(self, seat: int) -> list[int]:
         """Waits of the seat's 3n+1 concealed hand (cached per hand version)."""
         ver = self._ver[seat]
-        hit = self._waits.get(seat)
-        if hit is not None and hit[0] == ver:
+        hit = self._waits[seat]
+        if hit[0] == ver:
             return hit[1]
         # a hand holding no void tile waits as if it had no void
         w: list[int] = [] if self._holds_void(seat) else waits(self.hands[seat], self.melds[seat])
@@ -268,12 +268,12 @@ class Game:
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that owe a decision now."""
+        if self.phase == "turn":
+            return _ALONE[self.current]
         if self.phase == "exchange":
             return tuple(s for s in range(4) if self.exchange_choice[s] is None)
         if self.phase == "void":
             return tuple(s for s in range(4) if self.voids[s] is None)
-        if self.phase == "turn":
-            return (self.current,)
         if self.phase in ("claim", "rob"):
             return tuple([s for s in self.claim_options if s not in self.claims])
         return ()
@@ -311,8 +311,8 @@ class Game:
         lo, hi = NEAR[t]
         if sum(h[lo:hi]) == 1:
             return False  # the drawn tile has no copy or neighbour to go with
-        hit = self._waits.get(seat)
-        if hit is not None and hit[0] == self._pre_draw_ver:
+        hit = self._waits[seat]
+        if hit[0] == self._pre_draw_ver:
             return t in hit[1]
         # t is a wait of the hand before the draw exactly when the hand with it is complete
         return not self._holds_void(seat) and is_win(bytes(h))
@@ -496,7 +496,7 @@ class Game:
         self.phase = "void"
         for s in range(4):
             h = self.hands[s]
-            held = [suit for suit in SUITS if any(h[t] for t in _SUIT_RANGES[suit])]
+            held = [suit for suit in SUITS if any(h[slice(*VOID_SLICE[suit])])]
             if len(held) == 2:
                 suit = next(x for x in SUITS if x not in held)
                 self.autos.append((s, ChooseVoid(suit)))
@@ -603,7 +603,10 @@ class Game:
             self._draw_for(self._next_active(seat))
 
     def _hu_option(self, seat: int, t: Tile, situations: tuple[str, ...]) -> bool:
-        if t in self.banned[seat] or t not in self._waits_of(seat):
+        hit = self._waits[seat]
+        if t not in (hit[1] if hit[0] == self._ver[seat] else self._waits_of(seat)):
+            return False
+        if t in self.banned[seat]:
             return False
         if self.rules.pass_rule == "same_turn" and self.bar[seat] is not None:
             fan = self._claim_fan(seat, t, situations)
@@ -628,37 +631,37 @@ class Game:
             self.claims = {}
         if self.claim_fans:
             self.claim_fans = {}
-        suit = SUIT_OF[t]
-        r = t % 9
-        lo, hi = t - min(r, 2), t + min(8 - r, 2) + 1
+        lo, hi = NEAR[t]
+        hands, out = self.hands, self.out
         for s in AFTER[frm]:
-            if self.out[s]:
-                continue
-            h = self.hands[s]
             # a tile with no copy or neighbour (same suit, two ranks) in hand completes nothing
-            if not any(h[lo:hi]):
-                continue
-            opts: list[Action] = []
-            if self._hu_option(s, t, situations):
-                if self._forced():
-                    self.claim_options[s] = [HU]
-                    continue
-                opts.append(HU)
-            if not rob and not self.locked[s] and suit != self.voids[s]:
-                c = self.hands[s][t]
-                if c == 3 and self._kong_room():
-                    opts.append(KONG[t])
-                if c >= 2 and t not in self.pong_ban[s]:
-                    opts.append(PONG[t])
-            if opts:
-                opts.append(PASS)
-                self.claim_options[s] = opts
+            if not out[s] and any(hands[s][lo:hi]):
+                opts = self._claim_options(s, t, situations, rob)
+                if opts:
+                    self.claim_options[s] = opts
         if not self.claim_options and not rob:
             return False
         self.phase = "rob" if rob else "claim"
         if not rob:
             self.current = frm
         return True
+
+    def _claim_options(self, s: int, t: Tile, situations: tuple[str, ...], rob: bool) -> list[Action]:
+        """What seat ``s`` may claim on ``t`` (nothing, or the options and ``Pass()``)."""
+        opts: list[Action] = []
+        if self._hu_option(s, t, situations):
+            if self._forced():
+                return [HU]
+            opts.append(HU)
+        if not rob and not self.locked[s] and SUIT_OF[t] != self.voids[s]:
+            c = self.hands[s][t]
+            if c == 3 and self._kong_room():
+                opts.append(KONG[t])
+            if c >= 2 and t not in self.pong_ban[s]:
+                opts.append(PONG[t])
+        if opts:
+            opts.append(PASS)
+        return opts
 
     def _record_passes(self) -> None:
         t = self.claim_tile
