@@ -42,6 +42,7 @@ from chuanma.engine.tables import (
     VOID_SLICE,
     exchange_options,
     format_counts,
+    format_sequence,
     listed,
     rules_json,
 )
@@ -49,7 +50,7 @@ from chuanma.engine.wall import DEAL_END, LAST, check_wall, deal
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.scoring import ScoreResult, score_hand
-from chuanma.tiles import NUM_KINDS, SUITS, Tile, format_tiles
+from chuanma.tiles import NUM_KINDS, SUITS, Tile
 
 Direction = Literal["to_next", "opposite", "to_previous"]
 DIRECTIONS: dict[str, int] = {"to_next": 1, "opposite": 2, "to_previous": 3}
@@ -471,7 +472,8 @@ class Game:
 
     def _do_exchange(self, seat: int, action: Exchange) -> None:
         self.exchange_choice[seat] = action.tiles
-        self._emit("exchange_chosen", seat, {}, {"tiles": format_tiles(action.tiles)})
+        # a legal choice is sorted (as every listed one is): its text needs no sorting
+        self._emit("exchange_chosen", seat, {}, {"tiles": format_sequence(action.tiles)})
         if any(c is None for c in self.exchange_choice):
             return
         step = DIRECTIONS[self.direction]
@@ -488,7 +490,7 @@ class Game:
         for s in range(4):
             frm = (s - step) % 4
             got = self.exchange_choice[frm] or ()
-            self._emit("exchange_received", s, {}, {"tiles": format_tiles(got), "from": frm},
+            self._emit("exchange_received", s, {}, {"tiles": format_sequence(got), "from": frm},
                        "private")
         self._enter_void()
 

@@ -73,18 +73,23 @@ def exchange_options(counts: Sequence[int]) -> list[Action]:
     """Every 换三张 choice of a hand: three tiles of one suit it holds (the three may be equal)."""
     out: list[Action] = []
     for lo in (0, 9, 18):
-        out.extend(_suit_exchanges(lo, bytes(counts[lo : lo + 9])))
+        # only whether a tile is held once, twice or three times or more matters
+        out.extend(_suit_exchanges(lo, bytes(counts[lo : lo + 9]).translate(_UP_TO_THREE)))
     return out
+
+
+_UP_TO_THREE = bytes([0, 1, 2, 3, 3]) + bytes(251)  # counts are 0-4
+_EXCHANGES = {tiles: Exchange(tiles) for tiles in combinations_with_replacement(range(NUM_SUITED), 3)
+              if tiles[0] // 9 == tiles[2] // 9}
 
 
 @lru_cache(maxsize=1 << 14)
 def _suit_exchanges(lo: int, counts: bytes) -> tuple[Exchange, ...]:
     pool = [lo + i for i in range(9) if counts[i]]
-    out = []
-    for a, b, c in combinations_with_replacement(pool, 3):
-        if (a != b or counts[a - lo] >= 2 + (b == c)) and (b != c or counts[b - lo] >= 2):
-            out.append(Exchange((a, b, c)))
-    return tuple(out)
+    return tuple([
+        _EXCHANGES[a, b, c] for a, b, c in combinations_with_replacement(pool, 3)
+        if (a != b or counts[a - lo] >= 2 + (b == c)) and (b != c or counts[b - lo] >= 2)
+    ])
 
 
 _RULES_JSON: dict[int, tuple[RuleSet, str | dict[str, Any]]] = {}
