@@ -206,10 +206,7 @@ class Game:
 
     def _holds_void(self, seat: int) -> bool:
         v = self.voids[seat]
-        if v is None:
-            return False
-        lo, hi = VOID_SLICE[v]
-        return any(self.hands[seat][lo:hi])
+        return v is not None and any(self.hands[seat][VOID_SLICE[v]])
 
     def _waits_of(self, seat: int) -> list[int]:
         """Waits of the seat's 3n+1 concealed hand (cached per hand version)."""
@@ -345,9 +342,10 @@ class Game:
             return out
         v = self.voids[seat]
         if v is not None:
-            lo, hi = VOID_SLICE[v]
-            if any(h[lo:hi]):
-                out.extend(compress(DISCARD[lo:hi], h[lo:hi]))
+            suit = VOID_SLICE[v]
+            held = h[suit]
+            if any(held):
+                out.extend(compress(DISCARD[suit], held))
                 return out
         out.extend(compress(DISCARD, h))
         return out
@@ -498,7 +496,7 @@ class Game:
         self.phase = "void"
         for s in range(4):
             h = self.hands[s]
-            held = [suit for suit in SUITS if any(h[slice(*VOID_SLICE[suit])])]
+            held = [suit for suit in SUITS if any(h[VOID_SLICE[suit]])]
             if len(held) == 2:
                 suit = next(x for x in SUITS if x not in held)
                 self.autos.append((s, ChooseVoid(suit)))
@@ -605,9 +603,7 @@ class Game:
             self._draw_for(self._next_active(seat))
 
     def _hu_option(self, seat: int, t: Tile, situations: tuple[str, ...]) -> bool:
-        hit = self._waits[seat]
-        if t not in (hit[1] if hit[0] == self._ver[seat] else self._waits_of(seat)):
-            return False
+        """Whether ``seat`` may win on the wait ``t`` (no pass rule forbids it)."""
         if t in self.banned[seat]:
             return False
         if self.rules.pass_rule == "same_turn" and self.bar[seat] is not None:
@@ -651,7 +647,8 @@ class Game:
     def _claim_options(self, s: int, t: Tile, situations: tuple[str, ...], rob: bool) -> list[Action]:
         """What seat ``s`` may claim on ``t`` (nothing, or the options and ``Pass()``)."""
         opts: list[Action] = []
-        if self._hu_option(s, t, situations):
+        hit = self._waits[s]
+        if t in (hit[1] if hit[0] == self._ver[s] else self._waits_of(s)) and self._hu_option(s, t, situations):
             if self._forced():
                 return [HU]
             opts.append(HU)

@@ -28,7 +28,8 @@ AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
 """The other seats in play order."""
 SUIT_OF = [SUIT_LETTERS[t // 9] for t in range(NUM_KINDS)]
 RANK_TEXT = [str(t % 9 + 1) for t in range(NUM_KINDS)]
-VOID_SLICE = {"m": (0, 9), "p": (9, 18), "s": (18, 27)}
+VOID_SLICE = {"m": slice(0, 9), "p": slice(9, 18), "s": slice(18, 27)}
+"""The tiles of a suit in a counts list."""
 NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)]
 """``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks)
 in a counts list; a tile none of which are held completes nothing."""
