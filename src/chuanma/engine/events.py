@@ -57,7 +57,9 @@ form for the owner."""
 
 def event_forms(ev: Event) -> EventForms:
     """What :meth:`Event.for_seat` gives the other seats and the event's own seat."""
-    public = ev.for_seat(None)
-    own = ev.for_seat(ev.seat) if ev.seat is not None and (ev.private or public is None) else public
-    assert own is not None
-    return ev.seat, public, own
+    shown: dict[str, Any] = {"seq": ev.seq, "type": ev.type}
+    if ev.seat is not None:
+        shown["seat"] = ev.seat
+    shown.update(ev.data)
+    own = {**shown, **ev.private} if ev.private and ev.seat is not None else shown
+    return ev.seat, shown if ev.visibility == "public" else None, own
