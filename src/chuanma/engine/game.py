@@ -448,7 +448,8 @@ class Game:
     def _run(self) -> None:
         """Carry out everything that happens without a decision."""
         while True:
-            self._legal = {}
+            if self._legal:
+                self._legal = {}
             phase = self.phase
             if phase == "claim" or phase == "rob":
                 if len(self.claims) < len(self.claim_options):
@@ -629,11 +630,8 @@ class Game:
             self.claims = {}
         if self.claim_fans:
             self.claim_fans = {}
-        lo, hi = NEAR[t]
-        hands, out = self.hands, self.out
         for s in AFTER[frm]:
-            # a tile with no copy or neighbour (same suit, two ranks) in hand completes nothing
-            if not out[s] and any(hands[s][lo:hi]):
+            if not self.out[s] and self._may_claim(s, t):
                 opts = self._claim_options(s, t, situations, rob)
                 if opts:
                     self.claim_options[s] = opts
@@ -643,6 +641,17 @@ class Game:
         if not rob:
             self.current = frm
         return True
+
+    def _may_claim(self, s: int, t: Tile) -> bool:
+        """A quick look: False when seat ``s`` certainly has nothing to claim on ``t``."""
+        h = self.hands[s]
+        if h[t] >= 2:
+            return True  # a pong or a kong, perhaps
+        lo, hi = NEAR[t]
+        if not any(h[lo:hi]):
+            return False  # a tile with no copy or neighbour (two ranks) in hand completes nothing
+        hit = self._waits[s]
+        return t in (hit[1] if hit[0] == self._ver[s] else self._waits_of(s))
 
     def _claim_options(self, s: int, t: Tile, situations: tuple[str, ...], rob: bool) -> list[Action]:
         """What seat ``s`` may claim on ``t`` (nothing, or the options and ``Pass()``)."""
