@@ -43,6 +43,7 @@ from chuanma.engine.tables import (
     exchange_options,
     format_counts,
     format_sequence,
+    holds,
     listed,
     rules_json,
 )
@@ -428,9 +429,11 @@ class Game:
         return self.events[start:]
 
     def _do(self, seat: int, action: Action) -> None:
+        # on one's own turn a win was on offer exactly when Hu() was listed (only ``forever`` asks)
+        win_offered = self._forever and holds(self._legal.get(seat, ()), HU)
         self._legal = {}
         if type(action) is Discard:  # the most common decision: no claim window is open
-            self._do_discard(seat, action.tile)
+            self._do_discard(seat, action.tile, win_offered)
         elif isinstance(action, Exchange):
             self._do_exchange(seat, action)
         elif isinstance(action, ChooseVoid):
@@ -441,7 +444,7 @@ class Game:
         elif isinstance(action, Hu):
             self._do_self_hu(seat)
         elif isinstance(action, Kong):
-            self._do_own_kong(seat, action.tile)
+            self._do_own_kong(seat, action.tile, win_offered)
         else:  # pragma: no cover - legal_actions never offers anything else
             raise IllegalActionError(f"{action} is not a decision of this moment")
 
@@ -463,7 +466,7 @@ class Game:
                 acts = self._turn_actions(self.current)
                 if len(acts) == 1 and isinstance(acts[0], Discard):
                     self.autos.append((self.current, acts[0]))
-                    self._do_discard(self.current, acts[0].tile)
+                    self._do_discard(self.current, acts[0].tile, False)
                     continue
             return
 
@@ -566,14 +569,14 @@ class Game:
             self.pong_ban[seat].clear()
         self._emit("draw", seat, {"wall": left, "replacement": replacement}, {"tile": TILE_TEXT[t]})
 
-    def _forever_pass_on_self_draw(self, seat: int) -> None:
-        if (self.rules.pass_rule == "forever" and not self.first_turn and self.drawn is not None
-                and self._can_self_hu(seat)):
+    def _forever_pass_on_self_draw(self, seat: int, win_offered: bool) -> None:
+        """Under ``forever``, declining a self-drawn win (except 天胡) bans wins on that tile."""
+        if self._forever and win_offered and not self.first_turn and self.drawn is not None:
             self.banned[seat].add(self.drawn)
 
-    def _do_discard(self, seat: int, t: Tile) -> None:
-        if self._forever:
-            self._forever_pass_on_self_draw(seat)
+    def _do_discard(self, seat: int, t: Tile, win_offered: bool) -> None:
+        if win_offered:
+            self._forever_pass_on_self_draw(seat, win_offered)
         h = self.hands[seat]
         h[t] -= 1
         self._ver[seat] += 1
@@ -630,28 +633,25 @@ class Game:
             self.claims = {}
         if self.claim_fans:
             self.claim_fans = {}
+        lo, hi = NEAR[t]
         for s in AFTER[frm]:
-            if not self.out[s] and self._may_claim(s, t):
-                opts = self._claim_options(s, t, situations, rob)
-                if opts:
-                    self.claim_options[s] = opts
+            h = self.hands[s]
+            # a tile with no copy or neighbour (two ranks) in hand completes nothing; else a seat
+            # may claim it if it holds a pair of it or waits on it
+            if self.out[s] or not any(h[lo:hi]):
+                continue
+            hit = self._waits[s]
+            if h[t] < 2 and t not in (hit[1] if hit[0] == self._ver[s] else self._waits_of(s)):
+                continue
+            opts = self._claim_options(s, t, situations, rob)
+            if opts:
+                self.claim_options[s] = opts
         if not self.claim_options and not rob:
             return False
         self.phase = "rob" if rob else "claim"
         if not rob:
             self.current = frm
         return True
-
-    def _may_claim(self, s: int, t: Tile) -> bool:
-        """A quick look: False when seat ``s`` certainly has nothing to claim on ``t``."""
-        h = self.hands[s]
-        if h[t] >= 2:
-            return True  # a pong or a kong, perhaps
-        lo, hi = NEAR[t]
-        if not any(h[lo:hi]):
-            return False  # a tile with no copy or neighbour (two ranks) in hand completes nothing
-        hit = self._waits[s]
-        return t in (hit[1] if hit[0] == self._ver[s] else self._waits_of(s))
 
     def _claim_options(self, s: int, t: Tile, situations: tuple[str, ...], rob: bool) -> list[Action]:
         """What seat ``s`` may claim on ``t`` (nothing, or the options and ``Pass()``)."""
@@ -676,14 +676,14 @@ class Game:
         assert t is not None
         for s, opts in self.claim_options.items():
             claim = self.claims.get(s)
-            if listed(HU, opts) and not isinstance(claim, Hu):
+            if holds(opts, HU) and not isinstance(claim, Hu):
                 if self.rules.pass_rule == "forever":
                     self.banned[s].add(t)
                 elif self.rules.pass_rule == "same_turn":
                     fan = self._claim_fan(s, t, self.claim_situations)
                     bar = self.bar[s]
                     self.bar[s] = fan if bar is None else max(bar, fan)
-            if (listed(PONG[t], opts) and not isinstance(claim, Pong | Kong)
+            if (holds(opts, PONG[t]) and not isinstance(claim, Pong | Kong)
                     and self.rules.pass_rule == "same_turn"):
                 self.pong_ban[s].add(t)
 
@@ -823,8 +823,8 @@ class Game:
             if idx is not None:
                 k.payments.append(idx)
 
-    def _do_own_kong(self, seat: int, t: Tile) -> None:
-        self._forever_pass_on_self_draw(seat)
+    def _do_own_kong(self, seat: int, t: Tile, win_offered: bool) -> None:
+        self._forever_pass_on_self_draw(seat, win_offered)
         self.first_turn = False
         h = self.hands[seat]
         if h[t] == 4:

@@ -39,7 +39,13 @@ in a counts list; a tile none of which are held completes nothing."""
 def listed(action: Action, options: Sequence[Action]) -> bool:
     """``action in options``, looking for the object itself first (the usual case: actions are
     handed back from the list) so that no dataclass ``__eq__`` runs."""
-    return any(map(is_, options, repeat(action))) or action in options
+    return holds(options, action) or action in options
+
+
+def holds(options: Sequence[Action], action: Action) -> bool:
+    """Whether ``options`` (made by the engine) hold the shared object ``action`` (``HU``,
+    ``PONG[t]``, …): the engine lists only these, so no ``__eq__`` is needed."""
+    return any(map(is_, options, repeat(action)))
 
 
 _RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_SUITED)]
