@@ -601,9 +601,6 @@ class Game:
         self.discard_kong = self.turn_kong
         if not self._open_claims(seat, t, situations, rob=False):
             # nobody can claim: the next seat draws at once
-            self.claim_tile = None
-            self.claim_from = None
-            self.phase = "turn"
             self._draw_for(self._next_active(seat))
 
     def _hu_option(self, seat: int, t: Tile, situations: tuple[str, ...]) -> bool:
@@ -624,9 +621,6 @@ class Game:
 
     def _open_claims(self, frm: int, t: Tile, situations: tuple[str, ...], *, rob: bool) -> bool:
         """Open the claim window on ``t``; False (and nothing opened) if nobody can claim."""
-        self.claim_tile = t
-        self.claim_from = frm
-        self.claim_situations = situations
         if self.claim_options:
             self.claim_options = {}
         if self.claims:
@@ -648,6 +642,9 @@ class Game:
                 self.claim_options[s] = opts
         if not self.claim_options and not rob:
             return False
+        self.claim_tile = t
+        self.claim_from = frm
+        self.claim_situations = situations
         self.phase = "rob" if rob else "claim"
         if not rob:
             self.current = frm
