@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 
 from chuanma.engine.actions import Exchange
 from chuanma.engine.game import Game
-from chuanma.engine.tables import exchange_options, format_counts, format_sequence, listed, rules_json
+from chuanma.engine.tables import (
+    exchange_options,
+    format_counts,
+    format_river,
+    format_sequence,
+    listed,
+    rules_json,
+)
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
 
@@ -29,6 +36,7 @@ def test_format_counts_is_format_tiles(tiles: list[int]) -> None:
 @given(tiles27)
 def test_format_sequence_is_format_tiles_unsorted(tiles: list[int]) -> None:
     assert format_sequence(tiles) == format_tiles(tiles, sort=False)
+    assert format_river(tiles) == format_river(tiles) == format_tiles(tiles, sort=False)
 
 
 @given(st.lists(st.integers(0, 26), min_size=13, max_size=14).filter(

@@ -76,6 +76,17 @@ def format_sequence(tiles: Sequence[Tile]) -> str:
     return "".join(out)
 
 
+def format_river(tiles: Sequence[Tile]) -> str:
+    """``format_sequence`` of a river (discards, a win pile), remembered for the last few thousand
+    rivers: views ask for the same ones again and again."""
+    return _river(tuple(tiles)) if tiles else ""
+
+
+@lru_cache(maxsize=1 << 12)
+def _river(tiles: tuple[Tile, ...]) -> str:
+    return format_sequence(tiles)
+
+
 def exchange_options(counts: Sequence[int]) -> list[Action]:
     """Every 换三张 choice of a hand: three tiles of one suit it holds (the three may be equal)."""
     out: list[Action] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chuanma.engine.tables import TILE_TEXT, format_counts, format_sequence
+from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
 from chuanma.tiles import format_tiles
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
         p: dict[str, Any] = {
             "seat": s,
             "melds": [_meld(game, s, seat, i) for i in range(len(game.melds[s]))],
-            "discards": format_sequence(game.discards[s]),
-            "win_pile": format_sequence(game.win_piles[s]),
+            "discards": format_river(game.discards[s]),
+            "win_pile": format_river(game.win_piles[s]),
             "tiles": sum(game.hands[s]),
             "won": s in won_seats,
             "out": game.out[s],
