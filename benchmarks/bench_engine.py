@@ -1,7 +1,8 @@
 """Complete hands per second: uniformly random legal decisions, one process.
 
 Runs RLCard's mahjong environment with random agents in the same run when ``rlcard`` is
-installed (``pip install rlcard``), and prints both figures and their ratio.
+installed (``pip install rlcard``), and prints both figures and their ratio; then what a
+client's reads cost: ``view(seat)`` and ``events_for`` (per event and seat).
 
     python benchmarks/bench_engine.py [--hands 300] [--preset xuezhan]
 """
@@ -34,6 +35,37 @@ def chuanma_hands(n: int, preset: str, seed: int = 1) -> float:
     return n / (time.perf_counter() - start)
 
 
+def read_costs(n: int, preset: str, seed: int = 2) -> tuple[float, float]:
+    """Microseconds per ``view(seat)`` (at every 8th decision) and per event and seat of
+    ``events_for`` (every seat reading each new event once, as a bot does)."""
+    rng = random.Random(seed)
+    rules = RuleSet.from_preset(preset)
+    base = full_wall()
+    view_time = events_time = 0.0
+    views = events = 0
+    for _ in range(n):
+        wall = base[:]
+        rng.shuffle(wall)
+        g = Game(rules, wall, rng.randrange(4), rng.choice(DIRECTIONS))
+        seen = [0] * 4
+        steps = 0
+        while not g.finished:
+            seat = rng.choice(g.to_act())
+            if steps % 8 == 0:
+                start = time.perf_counter()
+                g.view(seat)
+                view_time += time.perf_counter() - start
+                views += 1
+            start = time.perf_counter()
+            got = g.events_for(seat, seen[seat])
+            events_time += time.perf_counter() - start
+            events += len(got)
+            seen[seat] = len(g.events)
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+            steps += 1
+    return view_time / views * 1e6, events_time / max(events, 1) * 1e6
+
+
 def rlcard_hands(n: int, seed: int = 1) -> float | None:
     try:
         import rlcard
@@ -58,9 +90,11 @@ def main() -> None:
     theirs = rlcard_hands(args.hands)
     if theirs is None:
         print("rlcard not installed: no comparison")
-        return
-    print(f"rlcard mahjong (random agents): {theirs:,.0f} hands/s")
-    print(f"ratio chuanma / rlcard: {ours / theirs:.2f}x")
+    else:
+        print(f"rlcard mahjong (random agents): {theirs:,.0f} hands/s")
+        print(f"ratio chuanma / rlcard: {ours / theirs:.2f}x")
+    view_us, event_us = read_costs(max(1, args.hands // 5), args.preset)
+    print(f"view(seat): {view_us:.1f} us; events_for: {event_us:.2f} us per event and seat")
 
 
 if __name__ == "__main__":

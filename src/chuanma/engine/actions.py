@@ -15,6 +15,8 @@ from typing import Any
 from chuanma.errors import ChuanmaError, NotationError
 from chuanma.tiles import SUITS, Tile, format_tiles, parse_tile, parse_tiles, suit_of, tile_str
 
+_TEXT = [tile_str(t) for t in range(34)]
+
 
 class IllegalActionError(ChuanmaError, ValueError):
     """A decision the rules do not allow now; the state is left untouched."""
@@ -51,7 +53,7 @@ class Discard:
     tile: Tile
 
     def to_json(self) -> dict[str, Any]:
-        return {"discard": tile_str(self.tile)}
+        return {"discard": _TEXT[self.tile]}
 
     def __str__(self) -> str:
         return f"discard {tile_str(self.tile)}"
@@ -62,7 +64,7 @@ class Pong:
     tile: Tile
 
     def to_json(self) -> dict[str, Any]:
-        return {"pong": tile_str(self.tile)}
+        return {"pong": _TEXT[self.tile]}
 
     def __str__(self) -> str:
         return f"pong {tile_str(self.tile)}"
@@ -75,7 +77,7 @@ class Kong:
     tile: Tile
 
     def to_json(self) -> dict[str, Any]:
-        return {"kong": tile_str(self.tile)}
+        return {"kong": _TEXT[self.tile]}
 
     def __str__(self) -> str:
         return f"kong {tile_str(self.tile)}"

@@ -48,3 +48,18 @@ class Event(NamedTuple):
         if self.visibility != "public":
             out["visibility"] = self.visibility
         return out
+
+
+EventForms = tuple[int | None, dict[str, Any] | None, dict[str, Any]]
+"""An event's owner, its form for everybody else (``None`` when hidden from them) and its
+form for the owner."""
+
+
+def event_forms(ev: Event) -> EventForms:
+    """What :meth:`Event.for_seat` gives the other seats and the event's own seat."""
+    shown: dict[str, Any] = {"seq": ev.seq, "type": ev.type}
+    if ev.seat is not None:
+        shown["seat"] = ev.seat
+    shown.update(ev.data)
+    own = {**shown, **ev.private} if ev.private and ev.seat is not None else shown
+    return ev.seat, shown if ev.visibility == "public" else None, own

@@ -9,7 +9,7 @@ happen inside the machine. Nothing here reads a clock, draws a random number or 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from itertools import compress
 from typing import Any, Literal
 
 from chuanma.analysis import is_win, waits
@@ -25,33 +25,40 @@ from chuanma.engine.actions import (
     Pass,
     Pong,
 )
-from chuanma.engine.events import Event, Visibility
+from chuanma.engine.events import Event, EventForms, Visibility, event_forms
 from chuanma.engine.ledger import KongRecord, Payment, Reason, Win, totals
 from chuanma.engine.messages import explain
 from chuanma.engine.settlement import escape_payments, exhaustive_settlement
+from chuanma.engine.tables import (
+    AFTER,
+    DISCARD,
+    HU,
+    KONG,
+    NEAR,
+    PASS,
+    PONG,
+    SUIT_OF,
+    TILE_TEXT,
+    VOID_SLICE,
+    exchange_options,
+    format_counts,
+    format_sequence,
+    holds,
+    listed,
+    rules_json,
+)
 from chuanma.engine.wall import DEAL_END, LAST, check_wall, deal
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.scoring import ScoreResult, score_hand
-from chuanma.tiles import NUM_KINDS, SUITS, Tile, format_tiles, tile_str
+from chuanma.tiles import NUM_KINDS, SUITS, Tile
 
 Direction = Literal["to_next", "opposite", "to_previous"]
 DIRECTIONS: dict[str, int] = {"to_next": 1, "opposite": 2, "to_previous": 3}
 Phase = Literal["exchange", "void", "turn", "claim", "rob", "end"]
 
-_TS = [tile_str(t) for t in range(NUM_KINDS)]
-_DISCARD = [Discard(t) for t in range(NUM_KINDS)]
-_PONG = [Pong(t) for t in range(NUM_KINDS)]
-_KONG = [Kong(t) for t in range(NUM_KINDS)]
-_HU = Hu()
-_PASS = Pass()
-_AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
-_VOID_SLICE = {"m": (0, 9), "p": (9, 18), "s": (18, 27)}
-_SUIT_RANGES = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
-
-
-def _suit(tile: Tile) -> str:
-    return SUITS[tile // 9]
+_new_event = tuple.__new__
+_ALONE = [(s,) for s in range(4)]
 
 
 class Game:
@@ -81,6 +88,8 @@ class Game:
         self.seeds = dict(seeds) if seeds else None
         self.xueliu = rules.variant == "xueliu"
         self._forever = rules.pass_rule == "forever"
+        self._kong_margin = 3 if rules.no_kong_in_last_four else 0  # tiles beyond the replacement
+        self._forced_in_last_four = rules.forced_win_in_last_four
 
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
@@ -133,19 +142,20 @@ class Game:
         self.pending_kong: Tile | None = None
         # caches
         self._ver = [0] * 4
-        self._waits: dict[int, tuple[int, list[int]]] = {}
+        self._waits: list[tuple[int, list[int]]] = [(-1, [])] * 4  # (hand version, its waits)
         self._pre_draw_ver = -1
         self._legal: dict[int, list[Action]] = {}
+        self._forms: list[EventForms] = []  # events_for's forms of self.events, made on demand
 
         self._emit(
             "start",
             None,
-            {"dealer": dealer, "rules": rules.to_json(), "base": rules.base, "wall": 108},
+            {"dealer": dealer, "rules": rules_json(rules), "base": rules.base, "wall": 108},
         )
         for seat, tiles in enumerate(deal(self.wall, dealer)):
             for t in tiles:
                 self.hands[seat][t] += 1
-            self._emit("deal", seat, {}, {"hand": format_tiles(tiles)}, "private")
+            self._emit("deal", seat, {}, {"hand": format_counts(self.hands[seat])}, "private")
         self._emit("deal_done", None, {"wall": self.remaining})
         if rules.exchange:
             self.phase = "exchange"
@@ -172,8 +182,10 @@ class Game:
         private: dict[str, Any] | None = None,
         visibility: Visibility = "public",
     ) -> Event:
-        ev = Event(len(self.events), type_, seat, data or {}, private or {}, visibility)
-        self.events.append(ev)
+        events = self.events
+        # tuple.__new__ skips the named tuple's Python-level constructor: same value, less time
+        ev = _new_event(Event, (len(events), type_, seat, data or {}, private or {}, visibility))
+        events.append(ev)
         return ev
 
     def _pay(self, payer: int, payee: int, amount: int, reason: Reason, seq: int) -> int | None:
@@ -195,21 +207,16 @@ class Game:
 
     def _holds_void(self, seat: int) -> bool:
         v = self.voids[seat]
-        if v is None:
-            return False
-        lo, hi = _VOID_SLICE[v]
-        return any(self.hands[seat][lo:hi])
+        return v is not None and any(self.hands[seat][VOID_SLICE[v]])
 
     def _waits_of(self, seat: int) -> list[int]:
         """Waits of the seat's 3n+1 concealed hand (cached per hand version)."""
         ver = self._ver[seat]
-        hit = self._waits.get(seat)
-        if hit is not None and hit[0] == ver:
+        hit = self._waits[seat]
+        if hit[0] == ver:
             return hit[1]
-        if self._holds_void(seat):
-            w: list[int] = []
-        else:
-            w = waits(self.hands[seat], self.melds[seat], self.voids[seat])
+        # a hand holding no void tile waits as if it had no void
+        w: list[int] = [] if self._holds_void(seat) else waits(self.hands[seat], self.melds[seat])
         self._waits[seat] = (ver, w)
         return w
 
@@ -217,7 +224,7 @@ class Game:
         return not self.out[seat]
 
     def _after(self, seat: int) -> tuple[int, int, int]:
-        return _AFTER[seat]
+        return AFTER[seat]
 
     def _next_active(self, seat: int) -> int | None:
         for s in self._after(seat):
@@ -227,17 +234,17 @@ class Game:
 
     def _payers(self, seat: int) -> list[int]:
         if self.xueliu:
-            return list(_AFTER[seat])
-        return [s for s in _AFTER[seat] if not self.out[s]]
+            return list(AFTER[seat])
+        return [s for s in AFTER[seat] if not self.out[s]]
 
     def _kong_room(self) -> bool:
-        return self.remaining >= (4 if self.rules.no_kong_in_last_four else 1)
+        return self.tail - self.live >= self._kong_margin
 
     def _in_last_four(self) -> bool:
-        return self.remaining <= 3
+        return self.tail - self.live < 3
 
     def _forced(self) -> bool:
-        return self.rules.forced_win_in_last_four and self._in_last_four()
+        return self._forced_in_last_four and self.tail - self.live < 3
 
     def _score(
         self, seat: int, win_tile: Tile, *, self_drawn: bool, situations: Sequence[str],
@@ -260,12 +267,12 @@ class Game:
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that owe a decision now."""
+        if self.phase == "turn":
+            return _ALONE[self.current]
         if self.phase == "exchange":
             return tuple(s for s in range(4) if self.exchange_choice[s] is None)
         if self.phase == "void":
             return tuple(s for s in range(4) if self.voids[s] is None)
-        if self.phase == "turn":
-            return (self.current,)
         if self.phase in ("claim", "rob"):
             return tuple([s for s in self.claim_options if s not in self.claims])
         return ()
@@ -284,14 +291,7 @@ class Game:
         if seat not in self.to_act():
             return []
         if self.phase == "exchange":
-            out: list[Action] = []
-            h = self.hands[seat]
-            for suit in SUITS:
-                pool = [t for t in _SUIT_RANGES[suit] if h[t]]
-                for a, b, c in combinations_with_replacement(pool, 3):
-                    if (a != b or h[a] >= 2 + (b == c)) and (b != c or h[b] >= 2):
-                        out.append(Exchange((a, b, c)))
-            return out
+            return exchange_options(self.hands[seat])
         if self.phase == "void":
             return [ChooseVoid(s) for s in SUITS]
         if self.phase in ("claim", "rob"):
@@ -302,55 +302,53 @@ class Game:
         if self.after_pong:
             return False
         if self.first_turn:
-            return not self._holds_void(seat) and is_win(self.hands[seat])
+            return not self._holds_void(seat) and is_win(bytes(self.hands[seat]))
         t = self.drawn
         if t is None or t in self.banned[seat]:
             return False
         h = self.hands[seat]
-        r = t % 9
-        if h[t] < 2 and not any(h[t - min(r, 2) : t]) and not any(h[t + 1 : t + min(8 - r, 2) + 1]):
+        lo, hi = NEAR[t]
+        if sum(h[lo:hi]) == 1:
             return False  # the drawn tile has no copy or neighbour to go with
-        hit = self._waits.get(seat)
-        if hit is not None and hit[0] == self._pre_draw_ver:
+        hit = self._waits[seat]
+        if hit[0] == self._pre_draw_ver:
             return t in hit[1]
-        if self._holds_void(seat):
-            return False
-        counts = list(h)
-        counts[t] -= 1
-        return t in waits(counts, self.melds[seat], self.voids[seat])
+        # t is a wait of the hand before the draw exactly when the hand with it is complete
+        return not self._holds_void(seat) and is_win(bytes(h))
 
     def _turn_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
         h = self.hands[seat]
         if self._can_self_hu(seat):
             if self._forced():
-                return [_HU]
-            out.append(_HU)
+                return [HU]
+            out.append(HU)
         if not self.after_pong and self._kong_room():
             if self.locked[seat]:
                 t = self.drawn
                 if self.rules.winners_kong and t is not None and self._kong_keeps_waits(seat, t):
-                    out.append(_KONG[t])
+                    out.append(KONG[t])
             else:
                 void = self.voids[seat]
                 if 4 in h:
                     for t in range(27):
-                        if h[t] == 4 and _suit(t) != void:
-                            out.append(_KONG[t])
+                        if h[t] == 4 and SUIT_OF[t] != void:
+                            out.append(KONG[t])
                 for m in self.melds[seat]:
                     if m.kind == "pong" and h[m.tile]:
-                        out.append(_KONG[m.tile])
+                        out.append(KONG[m.tile])
         if self.locked[seat]:
             if self.drawn is not None:
-                out.append(_DISCARD[self.drawn])
+                out.append(DISCARD[self.drawn])
             return out
-        lo, hi = 0, 27
         v = self.voids[seat]
         if v is not None:
-            vlo, vhi = _VOID_SLICE[v]
-            if any(h[vlo:vhi]):
-                lo, hi = vlo, vhi
-        out.extend([_DISCARD[t] for t in range(lo, hi) if h[t]])
+            suit = VOID_SLICE[v]
+            held = h[suit]
+            if any(held):
+                out.extend(compress(DISCARD[suit], held))
+                return out
+        out.extend(compress(DISCARD, h))
         return out
 
     def _kong_keeps_waits(self, seat: int, t: Tile) -> bool:
@@ -376,17 +374,15 @@ class Game:
         Raises :class:`IllegalActionError` (state untouched) for anything not in
         :meth:`legal_actions`.
         """
-        if isinstance(action, Leave):
-            return self.leave(seat)
         legal = self._legal.get(seat)
         if legal is None:
+            if isinstance(action, Leave):
+                return self.leave(seat)
             legal = self._legal[seat] = self._compute_legal(seat)
-        for option in legal:
-            if option is action:
-                break
-        else:
-            if action not in legal:
-                raise IllegalActionError(explain(self, seat, action))
+        if not listed(action, legal):
+            if isinstance(action, Leave):
+                return self.leave(seat)
+            raise IllegalActionError(explain(self, seat, action))
         start = len(self.events)
         self.decisions.append((seat, action))
         self._do(seat, action)
@@ -433,8 +429,12 @@ class Game:
         return self.events[start:]
 
     def _do(self, seat: int, action: Action) -> None:
+        # on one's own turn a win was on offer exactly when Hu() was listed (only ``forever`` asks)
+        win_offered = self._forever and holds(self._legal.get(seat, ()), HU)
         self._legal = {}
-        if isinstance(action, Exchange):
+        if type(action) is Discard:  # the most common decision: no claim window is open
+            self._do_discard(seat, action.tile, win_offered)
+        elif isinstance(action, Exchange):
             self._do_exchange(seat, action)
         elif isinstance(action, ChooseVoid):
             self._do_void(seat, action.suit)
@@ -444,16 +444,15 @@ class Game:
         elif isinstance(action, Hu):
             self._do_self_hu(seat)
         elif isinstance(action, Kong):
-            self._do_own_kong(seat, action.tile)
-        elif isinstance(action, Discard):
-            self._do_discard(seat, action.tile)
+            self._do_own_kong(seat, action.tile, win_offered)
         else:  # pragma: no cover - legal_actions never offers anything else
             raise IllegalActionError(f"{action} is not a decision of this moment")
 
     def _run(self) -> None:
         """Carry out everything that happens without a decision."""
         while True:
-            self._legal = {}
+            if self._legal:
+                self._legal = {}
             phase = self.phase
             if phase == "claim" or phase == "rob":
                 if len(self.claims) < len(self.claim_options):
@@ -467,7 +466,7 @@ class Game:
                 acts = self._turn_actions(self.current)
                 if len(acts) == 1 and isinstance(acts[0], Discard):
                     self.autos.append((self.current, acts[0]))
-                    self._do_discard(self.current, acts[0].tile)
+                    self._do_discard(self.current, acts[0].tile, False)
                     continue
             return
 
@@ -475,7 +474,8 @@ class Game:
 
     def _do_exchange(self, seat: int, action: Exchange) -> None:
         self.exchange_choice[seat] = action.tiles
-        self._emit("exchange_chosen", seat, {}, {"tiles": format_tiles(action.tiles)})
+        # a legal choice is sorted (as every listed one is): its text needs no sorting
+        self._emit("exchange_chosen", seat, {}, {"tiles": format_sequence(action.tiles)})
         if any(c is None for c in self.exchange_choice):
             return
         step = DIRECTIONS[self.direction]
@@ -492,7 +492,7 @@ class Game:
         for s in range(4):
             frm = (s - step) % 4
             got = self.exchange_choice[frm] or ()
-            self._emit("exchange_received", s, {}, {"tiles": format_tiles(got), "from": frm},
+            self._emit("exchange_received", s, {}, {"tiles": format_sequence(got), "from": frm},
                        "private")
         self._enter_void()
 
@@ -500,7 +500,7 @@ class Game:
         self.phase = "void"
         for s in range(4):
             h = self.hands[s]
-            held = [suit for suit in SUITS if any(h[t] for t in _SUIT_RANGES[suit])]
+            held = [suit for suit in SUITS if any(h[VOID_SLICE[suit]])]
             if len(held) == 2:
                 suit = next(x for x in SUITS if x not in held)
                 self.autos.append((s, ChooseVoid(suit)))
@@ -541,42 +541,42 @@ class Game:
         if seat is None:
             self._end("three_won")
             return
-        if self.remaining == 0:
+        if self.tail < self.live:
             self._end("exhausted")
             return
-        if not replacement:
-            self._begin_turn(seat)
-        self._pre_draw_ver = self._ver[seat]
+        ver = self._ver
+        self._pre_draw_ver = ver[seat]
         if replacement:
             t = self.wall[self.tail]
             self.tail -= 1
             self.dihu_draw = False
+            self.draw_kind = "replacement"
         else:
+            self._begin_turn(seat)
             t = self.wall[self.live]
             self.live += 1
             self.dihu_draw = seat != self.dealer and self.live_draws[seat] == 0 and not self.declared
             self.live_draws[seat] += 1
             self.total_live_draws += 1
+            self.draw_kind = "live"
         self.hands[seat][t] += 1
-        self._touch(seat)
+        ver[seat] += 1
         self.drawn = t
-        self.draw_kind = "replacement" if replacement else "live"
-        self.drew_last = self.remaining == 0
+        left = self.tail - self.live + 1
+        self.drew_last = left == 0
         self.bar[seat] = None
-        self.pong_ban[seat].clear()
-        self._emit(
-            "draw", seat, {"wall": self.remaining, "replacement": replacement},
-            {"tile": _TS[t]},
-        )
+        if self.pong_ban[seat]:
+            self.pong_ban[seat].clear()
+        self._emit("draw", seat, {"wall": left, "replacement": replacement}, {"tile": TILE_TEXT[t]})
 
-    def _forever_pass_on_self_draw(self, seat: int) -> None:
-        if (self.rules.pass_rule == "forever" and not self.first_turn and self.drawn is not None
-                and self._can_self_hu(seat)):
+    def _forever_pass_on_self_draw(self, seat: int, win_offered: bool) -> None:
+        """Under ``forever``, declining a self-drawn win (except 天胡) bans wins on that tile."""
+        if self._forever and win_offered and not self.first_turn and self.drawn is not None:
             self.banned[seat].add(self.drawn)
 
-    def _do_discard(self, seat: int, t: Tile) -> None:
-        if self._forever:
-            self._forever_pass_on_self_draw(seat)
+    def _do_discard(self, seat: int, t: Tile, win_offered: bool) -> None:
+        if win_offered:
+            self._forever_pass_on_self_draw(seat, win_offered)
         h = self.hands[seat]
         h[t] -= 1
         self._ver[seat] += 1
@@ -593,7 +593,7 @@ class Game:
                 situations = ("dihu",)
             self.dealer_discards += 1
         self.first_turn = False
-        self._emit("discard", seat, {"tile": _TS[t], "wall": self.tail - self.live + 1})
+        self._emit("discard", seat, {"tile": TILE_TEXT[t], "wall": self.tail - self.live + 1})
         if self.turn_kong is not None:
             situations += ("after_kong",)
         if self.drew_last:
@@ -601,13 +601,11 @@ class Game:
         self.discard_kong = self.turn_kong
         if not self._open_claims(seat, t, situations, rob=False):
             # nobody can claim: the next seat draws at once
-            self.claim_tile = None
-            self.claim_from = None
-            self.phase = "turn"
             self._draw_for(self._next_active(seat))
 
     def _hu_option(self, seat: int, t: Tile, situations: tuple[str, ...]) -> bool:
-        if t in self.banned[seat] or t not in self._waits_of(seat):
+        """Whether ``seat`` may win on the wait ``t`` (no pass rule forbids it)."""
+        if t in self.banned[seat]:
             return False
         if self.rules.pass_rule == "same_turn" and self.bar[seat] is not None:
             fan = self._claim_fan(seat, t, situations)
@@ -623,60 +621,66 @@ class Game:
 
     def _open_claims(self, frm: int, t: Tile, situations: tuple[str, ...], *, rob: bool) -> bool:
         """Open the claim window on ``t``; False (and nothing opened) if nobody can claim."""
-        self.claim_tile = t
-        self.claim_from = frm
-        self.claim_situations = situations
         if self.claim_options:
             self.claim_options = {}
         if self.claims:
             self.claims = {}
         if self.claim_fans:
             self.claim_fans = {}
-        suit = _suit(t)
-        r = t % 9
-        lo, hi = t - min(r, 2), t + min(8 - r, 2) + 1
-        for s in _AFTER[frm]:
-            if self.out[s]:
-                continue
+        lo, hi = NEAR[t]
+        for s in AFTER[frm]:
             h = self.hands[s]
-            # a tile with no copy or neighbour (same suit, two ranks) in hand completes nothing
-            if not any(h[lo:hi]):
+            # a tile with no copy or neighbour (two ranks) in hand completes nothing; else a seat
+            # may claim it if it holds a pair of it or waits on it
+            if self.out[s] or not any(h[lo:hi]):
                 continue
-            opts: list[Action] = []
-            if self._hu_option(s, t, situations):
-                if self._forced():
-                    self.claim_options[s] = [_HU]
-                    continue
-                opts.append(_HU)
-            if not rob and not self.locked[s] and suit != self.voids[s]:
-                c = self.hands[s][t]
-                if c == 3 and self._kong_room():
-                    opts.append(_KONG[t])
-                if c >= 2 and t not in self.pong_ban[s]:
-                    opts.append(_PONG[t])
+            hit = self._waits[s]
+            if h[t] < 2 and t not in (hit[1] if hit[0] == self._ver[s] else self._waits_of(s)):
+                continue
+            opts = self._claim_options(s, t, situations, rob)
             if opts:
-                opts.append(_PASS)
                 self.claim_options[s] = opts
         if not self.claim_options and not rob:
             return False
+        self.claim_tile = t
+        self.claim_from = frm
+        self.claim_situations = situations
         self.phase = "rob" if rob else "claim"
         if not rob:
             self.current = frm
         return True
+
+    def _claim_options(self, s: int, t: Tile, situations: tuple[str, ...], rob: bool) -> list[Action]:
+        """What seat ``s`` may claim on ``t`` (nothing, or the options and ``Pass()``)."""
+        opts: list[Action] = []
+        hit = self._waits[s]
+        if t in (hit[1] if hit[0] == self._ver[s] else self._waits_of(s)) and self._hu_option(s, t, situations):
+            if self._forced():
+                return [HU]
+            opts.append(HU)
+        if not rob and not self.locked[s] and SUIT_OF[t] != self.voids[s]:
+            c = self.hands[s][t]
+            if c == 3 and self._kong_room():
+                opts.append(KONG[t])
+            if c >= 2 and t not in self.pong_ban[s]:
+                opts.append(PONG[t])
+        if opts:
+            opts.append(PASS)
+        return opts
 
     def _record_passes(self) -> None:
         t = self.claim_tile
         assert t is not None
         for s, opts in self.claim_options.items():
             claim = self.claims.get(s)
-            if Hu() in opts and not isinstance(claim, Hu):
+            if holds(opts, HU) and not isinstance(claim, Hu):
                 if self.rules.pass_rule == "forever":
                     self.banned[s].add(t)
                 elif self.rules.pass_rule == "same_turn":
                     fan = self._claim_fan(s, t, self.claim_situations)
                     bar = self.bar[s]
                     self.bar[s] = fan if bar is None else max(bar, fan)
-            if (Pong(t) in opts and not isinstance(claim, Pong | Kong)
+            if (holds(opts, PONG[t]) and not isinstance(claim, Pong | Kong)
                     and self.rules.pass_rule == "same_turn"):
                 self.pong_ban[s].add(t)
 
@@ -782,7 +786,7 @@ class Game:
         self.after_pong = True
         if self.hands[seat][t]:
             self.late_pongs[seat].add(t)
-        self._emit("pong", seat, {"tile": _TS[t], "from": frm})
+        self._emit("pong", seat, {"tile": TILE_TEXT[t], "from": frm})
 
     def _exposed_kong(self, seat: int, frm: int, t: Tile) -> None:
         self._close_window()
@@ -792,7 +796,7 @@ class Game:
         self._touch(seat)
         self.declared = True
         self._begin_turn(seat)
-        ev = self._emit("kong", seat, {"tile": _TS[t], "kind": "exposed", "from": frm})
+        ev = self._emit("kong", seat, {"tile": TILE_TEXT[t], "kind": "exposed", "from": frm})
         k = KongRecord(seat, t, "exposed", ev.seq)
         self._kong_pay(k, 2, frm)
         self.kongs.append(k)
@@ -816,8 +820,8 @@ class Game:
             if idx is not None:
                 k.payments.append(idx)
 
-    def _do_own_kong(self, seat: int, t: Tile) -> None:
-        self._forever_pass_on_self_draw(seat)
+    def _do_own_kong(self, seat: int, t: Tile, win_offered: bool) -> None:
+        self._forever_pass_on_self_draw(seat, win_offered)
         self.first_turn = False
         h = self.hands[seat]
         if h[t] == 4:
@@ -825,7 +829,7 @@ class Game:
             self.melds[seat].append(Meld("kong", t, "concealed"))
             self._touch(seat)
             self.declared = True
-            ev = self._emit("kong", seat, {"kind": "concealed"}, {"tile": _TS[t]})
+            ev = self._emit("kong", seat, {"kind": "concealed"}, {"tile": TILE_TEXT[t]})
             k = KongRecord(seat, t, "concealed", ev.seq)
             self._kong_pay(k, 2)
             self.kongs.append(k)
@@ -835,7 +839,7 @@ class Game:
             return
         # added kong: the robbing window first
         self.declared = True
-        ev = self._emit("kong_declared", seat, {"tile": _TS[t], "kind": "added"})
+        ev = self._emit("kong_declared", seat, {"tile": TILE_TEXT[t], "kind": "added"})
         self.pending_kong = t
         if self.rules.robbing_kong:
             self._open_claims(seat, t, ("robbing_kong",), rob=True)
@@ -855,7 +859,7 @@ class Game:
         self.hands[frm][t] -= 1
         self._touch(frm)
         self.pending_kong = None
-        self._emit("kong_robbed", frm, {"tile": _TS[t]})
+        self._emit("kong_robbed", frm, {"tile": TILE_TEXT[t]})
         self._claim_wins(winners, frm, t, robbed=True)
         self._after_discard_wins(winners, frm)
 
@@ -872,7 +876,7 @@ class Game:
         ]
         self._touch(seat)
         late = t in self.late_pongs[seat]
-        ev = self._emit("kong", seat, {"tile": _TS[t], "kind": "added", "late": late})
+        ev = self._emit("kong", seat, {"tile": TILE_TEXT[t], "kind": "added", "late": late})
         k = KongRecord(seat, t, "added", ev.seq)
         if not late or self.rules.late_added_kong_pays:
             self._kong_pay(k, 1)
@@ -930,7 +934,7 @@ class Game:
             None,
             {
                 "reason": reason,
-                "hands": [format_tiles(self._tiles(s)) for s in range(4)],
+                "hands": [format_counts(h) for h in self.hands],
                 "melds": [[m.to_dict() for m in ms] for ms in self.melds],
                 "deltas": self.deltas(),
             },
@@ -945,13 +949,15 @@ class Game:
         return seat_view(self, seat)
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them."""
-        out = []
-        for ev in self.events[since:]:
-            shown = ev.for_seat(seat)
-            if shown is not None:
-                out.append(shown)
-        return out
+        """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them
+        (each a new dict: ``Event.for_seat``)."""
+        forms = self._forms
+        if len(forms) < len(self.events):
+            forms.extend([event_forms(ev) for ev in self.events[len(forms):]])
+        if seat is None:
+            return [public.copy() for _, public, _ in forms[since:] if public is not None]
+        return [(own if owner == seat else public).copy()  # type: ignore[union-attr]
+                for owner, public, own in forms[since:] if public is not None or owner == seat]
 
     # ------------------------------------------------------------------ results
 

@@ -115,8 +115,8 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
             mark = len(game.autos)
             game.pass_pending()
             matchable += _writable(game.autos[mark:])
-        # RULES §9.10: a seat that must win and says nothing wins
-        if (game.phase == "turn" and seat != game.current
+        # RULES §9.10: a seat that must win and says nothing wins (unless someone leaves first)
+        if (game.phase == "turn" and seat != game.current and not isinstance(action, Leave)
                 and game.legal_actions(game.current) == [Hu()]):
             game.autos.append((game.current, Hu()))
             game.apply(game.current, Hu())

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chuanma.tiles import format_tiles, tile_str
+from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
+from chuanma.tiles import format_tiles
 
 if TYPE_CHECKING:
     from chuanma.engine.game import Game
@@ -37,8 +38,8 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
         p: dict[str, Any] = {
             "seat": s,
             "melds": [_meld(game, s, seat, i) for i in range(len(game.melds[s]))],
-            "discards": format_tiles(game.discards[s], sort=False),
-            "win_pile": format_tiles(game.win_piles[s], sort=False),
+            "discards": format_river(game.discards[s]),
+            "win_pile": format_river(game.win_piles[s]),
             "tiles": sum(game.hands[s]),
             "won": s in won_seats,
             "out": game.out[s],
@@ -50,7 +51,7 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
         if game.voids_revealed or s == seat:
             p["void"] = game.voids[s]
         if s == seat or s in won_seats or game.finished:
-            p["hand"] = format_tiles(game._tiles(s))
+            p["hand"] = format_counts(game.hands[s])
         if s == seat and game.exchange_choice[s] is not None and not game.direction_revealed:
             p["exchange"] = format_tiles(game.exchange_choice[s] or ())
         players.append(p)
@@ -69,10 +70,10 @@ def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
             [] if phase == "waiting" else list(acting)),
     }
     if game.claim_tile is not None and phase in ("claim", "rob"):
-        out["claim"] = {"tile": tile_str(game.claim_tile), "from": game.claim_from,
+        out["claim"] = {"tile": TILE_TEXT[game.claim_tile], "from": game.claim_from,
                         "robbing": game.phase == "rob"}
     if seat is not None:
         if game.phase == "turn" and game.current == seat and game.drawn is not None:
-            out["drawn"] = tile_str(game.drawn)
+            out["drawn"] = TILE_TEXT[game.drawn]
         out["legal_actions"] = [a.to_json() for a in game.legal_actions(seat)]
     return out

@@ -18,6 +18,9 @@ LAST = WALL_SIZE - 1
 """Index of the first kong replacement."""
 
 
+_FULL_SET = [t // COPIES for t in range(WALL_SIZE)]
+
+
 class WallError(ChuanmaError, ValueError):
     """A wall that is not the 108-tile set, or a set-up that cannot be built."""
 
@@ -25,6 +28,8 @@ class WallError(ChuanmaError, ValueError):
 def check_wall(wall: Sequence[Tile]) -> list[Tile]:
     """``wall`` as a list, after checking it holds each of the 27 tiles exactly four times."""
     tiles = list(wall)
+    if set(map(type, tiles)) == {int} and sorted(tiles) == _FULL_SET:
+        return tiles
     if len(tiles) != WALL_SIZE:
         raise WallError(f"a wall has {WALL_SIZE} tiles, got {len(tiles)}")
     counts = [0] * NUM_SUITED

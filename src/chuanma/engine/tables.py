@@ -1,0 +1,124 @@
+"""Tables and small caches for the state machine's hot path.
+
+Everything here is a pure function of its arguments (or a constant), so sharing the results
+between hands changes nothing but the time they take.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement, repeat
+from operator import is_
+from typing import Any
+
+from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.rules import RuleSet
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUIT_LETTERS, Tile, tile_str
+
+TILE_TEXT = [tile_str(t) for t in range(NUM_KINDS)]
+"""``TILE_TEXT[t]`` is ``tile_str(t)``."""
+DISCARD = [Discard(t) for t in range(NUM_KINDS)]
+PONG = [Pong(t) for t in range(NUM_KINDS)]
+KONG = [Kong(t) for t in range(NUM_KINDS)]
+HU = Hu()
+PASS = Pass()
+AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
+"""The other seats in play order."""
+SUIT_OF = [SUIT_LETTERS[t // 9] for t in range(NUM_KINDS)]
+RANK_TEXT = [str(t % 9 + 1) for t in range(NUM_KINDS)]
+VOID_SLICE = {"m": slice(0, 9), "p": slice(9, 18), "s": slice(18, 27)}
+"""The tiles of a suit in a counts list."""
+NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)]
+"""``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks)
+in a counts list; a tile none of which are held completes nothing."""
+
+
+
+def listed(action: Action, options: Sequence[Action]) -> bool:
+    """``action in options``, looking for the object itself first (the usual case: actions are
+    handed back from the list) so that no dataclass ``__eq__`` runs."""
+    return holds(options, action) or action in options
+
+
+def holds(options: Sequence[Action], action: Action) -> bool:
+    """Whether ``options`` (made by the engine) hold the shared object ``action`` (``HU``,
+    ``PONG[t]``, …): the engine lists only these, so no ``__eq__`` is needed."""
+    return any(map(is_, options, repeat(action)))
+
+
+_RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_SUITED)]
+
+
+def format_counts(counts: Sequence[int]) -> str:
+    """``format_tiles`` of the tiles of a 27-counts list (sorted), without listing them."""
+    out = []
+    for lo, letter in ((0, "m"), (9, "p"), (18, "s")):
+        text = "".join([_RUNS[t][counts[t]] for t in range(lo, lo + 9) if counts[t]])
+        if text:
+            out.append(text + letter)
+    return "".join(out)
+
+
+def format_sequence(tiles: Sequence[Tile]) -> str:
+    """``format_tiles(tiles, sort=False)``: the tiles in their order, a suit letter after each run."""
+    out = []
+    suit = ""
+    for t in tiles:
+        if SUIT_OF[t] != suit:
+            if suit:
+                out.append(suit)
+            suit = SUIT_OF[t]
+        out.append(RANK_TEXT[t])
+    if suit:
+        out.append(suit)
+    return "".join(out)
+
+
+def format_river(tiles: Sequence[Tile]) -> str:
+    """``format_sequence`` of a river (discards, a win pile), remembered for the last few thousand
+    rivers: views ask for the same ones again and again."""
+    return _river(tuple(tiles)) if tiles else ""
+
+
+@lru_cache(maxsize=1 << 12)
+def _river(tiles: tuple[Tile, ...]) -> str:
+    return format_sequence(tiles)
+
+
+def exchange_options(counts: Sequence[int]) -> list[Action]:
+    """Every 换三张 choice of a hand: three tiles of one suit it holds (the three may be equal)."""
+    out: list[Action] = []
+    for lo in (0, 9, 18):
+        # only whether a tile is held once, twice or three times or more matters
+        out.extend(_suit_exchanges(lo, bytes(counts[lo : lo + 9]).translate(_UP_TO_THREE)))
+    return out
+
+
+_UP_TO_THREE = bytes([0, 1, 2, 3, 3]) + bytes(251)  # counts are 0-4
+_EXCHANGES = {tiles: Exchange(tiles) for tiles in combinations_with_replacement(range(NUM_SUITED), 3)
+              if tiles[0] // 9 == tiles[2] // 9}
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_exchanges(lo: int, counts: bytes) -> tuple[Exchange, ...]:
+    pool = [lo + i for i in range(9) if counts[i]]
+    return tuple([
+        _EXCHANGES[a, b, c] for a, b, c in combinations_with_replacement(pool, 3)
+        if (a != b or counts[a - lo] >= 2 + (b == c)) and (b != c or counts[b - lo] >= 2)
+    ])
+
+
+_RULES_JSON: dict[int, tuple[RuleSet, str | dict[str, Any]]] = {}
+
+
+def rules_json(rules: RuleSet) -> str | dict[str, Any]:
+    """``rules.to_json()``, remembered for the last few rule sets (a fresh copy each time)."""
+    hit = _RULES_JSON.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_RULES_JSON) >= 64:
+            _RULES_JSON.clear()
+        hit = _RULES_JSON[id(rules)] = (rules, rules.to_json())
+    spec = hit[1]
+    return spec if isinstance(spec, str) else copy.deepcopy(spec)
