@@ -127,13 +127,18 @@ class GreedyBot(SeededBot):
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         first = legal[0]
-        if Hu() in legal:
-            return Hu()
+        can_pass = False
+        for a in legal:  # by type: cheaper than comparing with new Hu() and Pass() values
+            kind = type(a)
+            if kind is Hu:
+                return a
+            if kind is Pass:
+                can_pass = True
         if isinstance(first, Exchange):
             return self.exchange(view, legal)
         if isinstance(first, ChooseVoid):
             return ChooseVoid(SUITS[cheapest_suit(view.hand)])
-        if Pass() in legal:
+        if can_pass:
             return self.claim(view, legal)
         return self.turn(view, legal)
 
@@ -184,9 +189,11 @@ class GreedyBot(SeededBot):
                     return k
         if not discards:
             return legal[0]
-        if len(discards) == 1:
-            return Discard(discards[0])
-        return Discard(self.pick_discard(view, discards))
+        t = discards[0] if len(discards) == 1 else self.pick_discard(view, discards)
+        for a in legal:  # the listed action itself: the simulator finds it by identity
+            if type(a) is Discard and a.tile == t:
+                return a
+        return Discard(t)  # pragma: no cover - t is one of the listed discards
 
     def want_kong(self, view: SeatView, t: Tile) -> bool:
         return True

@@ -68,7 +68,7 @@ def play_hand(
         legal = game.legal_actions(seat)
         view = observers[seat].observe_log(log) if needs[seat] else observers[seat].view
         action = bots[seat].choose(view, legal)
-        if action not in legal:
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalActionError(
                 f"bot {bots[seat].name} at seat {seat} chose {action}, not one of "
                 + ", ".join(str(a) for a in legal))
