@@ -45,3 +45,16 @@ def test_fan_estimate() -> None:
     assert fan_estimate(_counts("123456789m11p"), [Meld("pong", 22)], False, True) == 0
     assert fan_estimate(_counts("111222m33p"), [Meld("pong", 13)], True, True) == 2  # 对对胡, 自摸
     assert fan_estimate(_counts("11112345678999m"), [], False, True) == 3  # 清一色, 根
+
+
+@pytest.mark.parametrize("preset", ["xuezhan", "classic"])
+def test_passing_cheap_wins_stays_legal(preset: str) -> None:
+    from chuanma.bots.defensive import DefensiveBot
+
+    class Passing(DefensiveBot):
+        pass_cheap_wins = True
+
+    rules = RuleSet.from_preset(preset)
+    for i in range(4):
+        r = play_hand(rules, deal_for(4, i), [Passing(bot_seed(4, i, s)) for s in range(4)])
+        assert sum(x.delta for x in r.seats) == 0
