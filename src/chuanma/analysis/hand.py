@@ -150,7 +150,11 @@ def shanten(counts: Counts, void: str | None = None) -> int:
     The best of the sets-and-pair form and seven pairs (13–14 tiles, no melds). With ``void``
     (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be replaced.
     """
-    a, b, c, z, n = _voided(counts, void)
+    return _from_parts(*_voided(counts, void))
+
+
+def _from_parts(a: int, b: int, c: int, z: int, n: int) -> int:
+    """Shanten from the packed parts (a void suit already emptied) and the hand size."""
     std = _standard(a, b, c, z, n)
     if n < 13:
         return std - 1

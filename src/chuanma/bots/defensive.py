@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.analysis import shanten, waits
-from chuanma.bots.evaluate import HandEval, fan_estimate
+from chuanma.analysis.incremental import HandEval
+from chuanma.bots.evaluate import fan_estimate
 from chuanma.bots.greedy import GreedyBot, near_tiles, tile_value
 from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action, Hu, Pass

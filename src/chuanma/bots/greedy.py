@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.analysis import shanten
+from chuanma.analysis.incremental import HandEval
 from chuanma.bots.base import SeededBot
-from chuanma.bots.evaluate import HandEval
 from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.tiles import SUITS, Tile

@@ -23,8 +23,9 @@ import random
 from collections.abc import Sequence
 
 from chuanma.analysis import is_win
+from chuanma.analysis.incremental import HandEval
 from chuanma.bots.defensive import DefensiveBot
-from chuanma.bots.evaluate import HandEval, fan_estimate
+from chuanma.bots.evaluate import fan_estimate
 from chuanma.bots.greedy import tile_value
 from chuanma.bots.view import SeatView
 from chuanma.melds import Meld

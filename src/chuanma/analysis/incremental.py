@@ -1,0 +1,191 @@
+"""Incremental shanten: one hand and its many one-tile changes (a bot's look-ahead).
+
+A player deciding a discard asks for the shanten of its hand minus each discard, and of each of
+those plus each tile that could be drawn: dozens of hands that differ from one hand in one or
+two suits. :class:`HandEval` looks each suit up once in the analysis module's per-suit tables
+(by each suit's base-5 code) and combines the parts, so a changed hand costs one or two
+indexings instead of a full
+:func:`chuanma.analysis.shanten` call. Results are exactly ``shanten(counts, void)`` (tested).
+Suited tiles only (the 27 kinds of Sichuan mahjong).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+
+from chuanma.analysis import hand as _hand
+from chuanma.analysis.hand import _C, _DIST, _EMPTY, _F, _J3, _N, _NZ, _O, _P, _SETS
+from chuanma.tiles import SUITS, Tile
+
+_Z: int = _hand._HONOR[b""]
+_ZC: int = _Z >> _C
+
+
+def shanten_of_parts(a: int, b: int, c: int, n: int) -> int:
+    """Shanten from the three suits' packed table values (a void suit given as empty) and the
+    number of concealed tiles ``n`` (void tiles included); no honours."""
+    return _hand._from_parts(a, b, c, _Z, n)
+
+
+def _packed_by_code() -> array[int]:
+    """Every suit vector's packed table value, indexed by its base-5 code (rank 1 first)."""
+    out = array("q")
+    out.frombytes(_hand._TABLES.suit.packed.astype("<i8").tobytes())
+    return out
+
+
+_PACKED = _packed_by_code()
+_RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
+_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)]
+# bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
+_U1 = sum(1 << t for t in range(27) if t % 9 <= 7)
+_U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
+_D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
+_D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
+_SUIT_BITS = [511 << (9 * s) for s in range(3)]
+_USEFUL: dict[tuple[int, int, int, int, int], tuple[Tile, ...]] = {}
+_USEFUL_LIMIT = 100_000
+
+
+class HandEval:
+    """Shanten of ``counts`` (27 suited kinds) and of its one-tile changes, with ``void``.
+
+    Each suit is kept as its base-5 code, so a changed suit is one addition and one look-up.
+    """
+
+    __slots__ = ("codes", "held", "n", "parts", "vi")
+
+    def __init__(self, counts: Sequence[int], void: str | None) -> None:
+        codes = []
+        for s in range(0, 27, 9):
+            c = 0
+            for r in range(9):
+                c = c * 5 + counts[s + r]
+            codes.append(c)
+        self.codes = codes
+        self.vi = vi = SUITS.index(void) if void is not None else -1
+        self.parts = [_EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
+        self.n = sum(counts)
+        held = 0
+        for t in range(27):
+            if counts[t]:
+                held |= 1 << t
+        self.held = held
+
+    def shanten(self) -> int:
+        a, b, c = self.parts
+        return shanten_of_parts(a, b, c, self.n)
+
+    def _delta(self, p: list[int], s: int, d: int) -> None:
+        if s != self.vi:
+            p[s] = _PACKED[self.codes[s] + d]
+
+    def without(self, t: Tile) -> int:
+        """Shanten after discarding ``t``."""
+        p = self.parts.copy()
+        self._delta(p, t // 9, -_WEIGHT[t])
+        return shanten_of_parts(p[0], p[1], p[2], self.n - 1)
+
+    def swap(self, t: Tile, u: Tile) -> int:
+        """Shanten after discarding ``t`` and drawing ``u``."""
+        st, su = t // 9, u // 9
+        p = self.parts.copy()
+        if st == su:
+            self._delta(p, st, _WEIGHT[u] - _WEIGHT[t])
+        else:
+            self._delta(p, st, -_WEIGHT[t])
+            self._delta(p, su, _WEIGHT[u])
+        return shanten_of_parts(p[0], p[1], p[2], self.n)
+
+    def with_(self, u: Tile) -> int:
+        """Shanten after drawing ``u``."""
+        p = self.parts.copy()
+        self._delta(p, u // 9, _WEIGHT[u])
+        return shanten_of_parts(p[0], p[1], p[2], self.n + 1)
+
+    def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
+        """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
+        hand of this evaluator), lower the shanten ``sh`` (that of the hand without ``t``)."""
+        return sum(unseen[u] for u in self.useful_tiles(counts, t, sh))
+
+    def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
+        """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
+        within two ranks of a held tile can. Remembered by hand (a hand recurs from one
+        decision to the next)."""
+        codes = self.codes
+        st = t // 9
+        wt = _WEIGHT[t]
+        c0, c1, c2 = codes
+        if st == 0:
+            c0 -= wt
+        elif st == 1:
+            c1 -= wt
+        else:
+            c2 -= wt
+        vi = self.vi
+        key = (c0, c1, c2, vi, sh)
+        found = _USEFUL.get(key)
+        if found is not None:
+            return found
+        held = self.held
+        if counts[t] == 1:
+            held &= ~(1 << t)
+        near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
+        if vi >= 0:
+            near &= ~_SUIT_BITS[vi]
+        packed, dist, j3 = _PACKED, _DIST, _J3
+        a, b, c = self.parts
+        if st != vi:
+            if st == 0:
+                a = packed[c0]
+            elif st == 1:
+                b = packed[c1]
+            else:
+                c = packed[c2]
+        ca, cb, cc = a >> _C, b >> _C, c >> _C
+        n = self.n
+        sets = n // 3
+        # seven pairs can only matter when one more pair brings it below ``sh``
+        seven_pairs = n >= 13 and 5 - ((a + b + c + _Z) >> _P & _F) < sh
+        out = []
+        while near:
+            low = near & -near
+            near ^= low
+            u = low.bit_length() - 1
+            if counts[u] - (u == t) >= 4:
+                continue
+            su = u // 9
+            wu = _WEIGHT[u]
+            if su == 0:
+                pa = packed[c0 + wu]
+                j = j3[((pa >> _C) * _N + cb) * _N + cc]
+                q = pa + b + c
+            elif su == 1:
+                pb = packed[c1 + wu]
+                j = j3[(ca * _N + (pb >> _C)) * _N + cc]
+                q = a + pb + c
+            else:
+                pc = packed[c2 + wu]
+                j = j3[(ca * _N + cb) * _N + (pc >> _C)]
+                q = a + b + pc
+            std = dist[(j * _NZ + _ZC) * _SETS + sets]
+            if seven_pairs:
+                q += _Z
+                need = 7 - ((q >> _P) & _F)
+                if need <= 0:
+                    std = 0
+                else:
+                    odd = (q >> _O) & _F
+                    seven = need + (need - odd if need > odd else 0)
+                    if seven < std:
+                        std = seven
+            if std - 1 < sh:
+                out.append(u)
+        if len(_USEFUL) >= _USEFUL_LIMIT:
+            _USEFUL.clear()
+        found = _USEFUL[key] = tuple(out)
+        return found
+
+
+__all__ = ["HandEval", "shanten_of_parts"]
