@@ -15,17 +15,11 @@ from array import array
 from collections.abc import Sequence
 
 from chuanma.analysis import hand as _hand
-from chuanma.analysis.hand import _C, _DIST, _EMPTY, _F, _J3, _N, _NZ, _O, _P, _SETS
+from chuanma.analysis.hand import _C, _DIST, _EMPTY, _F, _J3, _N, _NZ, _O, _P, _SETS, _from_parts
 from chuanma.tiles import SUITS, Tile
 
 _Z: int = _hand._HONOR[b""]
 _ZC: int = _Z >> _C
-
-
-def shanten_of_parts(a: int, b: int, c: int, n: int) -> int:
-    """Shanten from the three suits' packed table values (a void suit given as empty) and the
-    number of concealed tiles ``n`` (void tiles included); no honours."""
-    return _hand._from_parts(a, b, c, _Z, n)
 
 
 def _packed_by_code() -> array[int]:
@@ -75,7 +69,7 @@ class HandEval:
 
     def shanten(self) -> int:
         a, b, c = self.parts
-        return shanten_of_parts(a, b, c, self.n)
+        return _from_parts(a, b, c, _Z, self.n)
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
         if s != self.vi:
@@ -85,7 +79,7 @@ class HandEval:
         """Shanten after discarding ``t``."""
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
-        return shanten_of_parts(p[0], p[1], p[2], self.n - 1)
+        return _from_parts(p[0], p[1], p[2], _Z, self.n - 1)
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -96,13 +90,13 @@ class HandEval:
         else:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], self.n)
+        return _from_parts(p[0], p[1], p[2], _Z, self.n)
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], self.n + 1)
+        return _from_parts(p[0], p[1], p[2], _Z, self.n + 1)
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -188,4 +182,4 @@ class HandEval:
         return found
 
 
-__all__ = ["HandEval", "shanten_of_parts"]
+__all__ = ["HandEval"]
