@@ -385,8 +385,16 @@ class Game:
             raise IllegalActionError(explain(self, seat, action))
         start = len(self.events)
         self.decisions.append((seat, action))
-        self._do(seat, action)
-        self._run()
+        if type(action) is Discard:  # the most common decision, without the general dispatch
+            self._legal = {}
+            self._do_discard(seat, action.tile, self._forever and holds(legal, HU))
+            # a discard leaves an open claim window, the end, or the next seat's turn: only a
+            # locked winner's turn (血流) goes on without a decision
+            if self.phase == "turn" and self.locked[self.current]:
+                self._run()
+        else:
+            self._do(seat, action)
+            self._run()
         return self.events[start:]
 
     def leave(self, seat: int) -> list[Event]:

@@ -60,7 +60,12 @@ class RandomStream:
             raise ValueError(f"uniform(n) needs 1 <= n <= 2**32, not {n}")
         limit = WORD_RANGE - WORD_RANGE % n
         while True:
-            x = self.next_word()
+            pos = self._pos
+            if pos < len(self._words):  # next_word, inline: a deal reads over a hundred words
+                x = self._words[pos]
+                self._pos = pos + 1
+            else:
+                x = self.next_word()
             if x < limit:
                 return x % n
 

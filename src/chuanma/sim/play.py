@@ -12,6 +12,7 @@ from chuanma.bots.view import Observer
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.game import Game
 from chuanma.engine.record import to_record
+from chuanma.engine.tables import listed
 from chuanma.fairness.derive import Deal, derive_deal
 from chuanma.rules import RuleSet
 from chuanma.scoring import max_static_fan
@@ -68,7 +69,7 @@ def play_hand(
         legal = game.legal_actions(seat)
         view = observers[seat].observe_log(log) if needs[seat] else observers[seat].view
         action = bots[seat].choose(view, legal)
-        if not any(a is action for a in legal) and action not in legal:
+        if not listed(action, legal):
             raise IllegalActionError(
                 f"bot {bots[seat].name} at seat {seat} chose {action}, not one of "
                 + ", ".join(str(a) for a in legal))
