@@ -227,8 +227,9 @@ class Game:
         return AFTER[seat]
 
     def _next_active(self, seat: int) -> int | None:
-        for s in self._after(seat):
-            if self._active(s):
+        out = self.out
+        for s in AFTER[seat]:
+            if not out[s]:
                 return s
         return None
 
@@ -323,7 +324,7 @@ class Game:
             if self._forced():
                 return [HU]
             out.append(HU)
-        if not self.after_pong and self._kong_room():
+        if not self.after_pong and self.tail - self.live >= self._kong_margin:  # _kong_room()
             if self.locked[seat]:
                 t = self.drawn
                 if self.rules.winners_kong and t is not None and self._kong_keeps_waits(seat, t):
