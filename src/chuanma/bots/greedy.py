@@ -156,20 +156,23 @@ class GreedyBot(SeededBot):
         t = view.claim_tile
         if t is None:
             return Pass()
+        # the listed actions themselves (the simulator finds them by identity)
+        kong = next((a for a in legal if type(a) is Kong and a.tile == t), None)
+        pong = next((a for a in legal if type(a) is Pong and a.tile == t), None)
         now = shanten(bytes(hand), void)
-        if Kong(t) in legal:
+        if kong is not None:
             hand[t] -= 3
             after = shanten(bytes(hand), void)
             hand[t] += 3
             if after <= now:
-                return Kong(t)
-        if Pong(t) in legal:
+                return kong
+        if pong is not None:
             hand[t] -= 2
             after = best_shanten_after_discard(hand, void)
             hand[t] += 2
             if after <= now and self.want_pong(view, t, now, after):
-                return Pong(t)
-        return Pass()
+                return pong
+        return next((a for a in legal if type(a) is Pass), Pass())
 
     def want_pong(self, view: SeatView, t: Tile, now: int, after: int) -> bool:
         return True

@@ -154,14 +154,12 @@ class Observer:
         without building a dictionary per event. The simulator's fast path."""
         me = self.view.seat
         apply = self._apply
-        n = len(events)
-        for i in range(self.cursor, n):
-            _, kind, s, data, private, visibility = events[i]
+        for _, kind, s, data, private, visibility in events[self.cursor :]:
             if s == me:
                 apply(kind, s, {**data, **private} if private else data)
             elif visibility == "public":
                 apply(kind, -1 if s is None else s, data)
-        self.cursor = n
+        self.cursor = len(events)
         return self.view
 
     def feed(self, events: Iterable[dict[str, Any]]) -> None:
