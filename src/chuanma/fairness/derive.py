@@ -47,7 +47,7 @@ def derive_from_stream(stream: RandomStream, *, honors: bool = False) -> Deal:
     direction = DIRECTIONS[stream.uniform(3)]
     size = WALL_SIZE_HONORS if honors else WALL_SIZE
     order = shuffled_indices(size, stream.uniform)
-    return Deal(dealer, direction, tuple(t // COPIES for t in order))
+    return Deal(dealer, direction, tuple([t // COPIES for t in order]))
 
 
 def derive_deal(server_seed: bytes, client_seed: str, nonce: int, *, honors: bool = False) -> Deal:
