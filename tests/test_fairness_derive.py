@@ -171,3 +171,16 @@ def test_stream_crosses_block_boundaries() -> None:
     )
     assert words == [int.from_bytes(blocks[i : i + 4], "big") for i in range(0, 80, 4)]
     assert s.blocks_used == 3
+
+
+def test_stream_shuffle_draws_exactly_what_uniform_draws() -> None:
+    """The inline Fisher–Yates of RandomStream.shuffle equals shuffled_indices over uniform()."""
+    from chuanma.fairness import RandomStream, shuffled_indices
+
+    for nonce in range(50):
+        a = RandomStream(bytes(range(32)), "a|b|c|d", nonce)
+        b = RandomStream(bytes(range(32)), "a|b|c|d", nonce)
+        items = list(range(136 if nonce % 2 else 108))
+        a.shuffle(items)
+        assert items == shuffled_indices(len(items), b.uniform)
+        assert a.uniform(1000) == b.uniform(1000)  # and both streams stand at the same place

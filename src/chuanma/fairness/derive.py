@@ -46,7 +46,8 @@ def derive_from_stream(stream: RandomStream, *, honors: bool = False) -> Deal:
     dealer = stream.uniform(4)
     direction = DIRECTIONS[stream.uniform(3)]
     size = WALL_SIZE_HONORS if honors else WALL_SIZE
-    order = shuffled_indices(size, stream.uniform)
+    order = list(range(size))
+    stream.shuffle(order)
     return Deal(dealer, direction, tuple([t // COPIES for t in order]))
 
 

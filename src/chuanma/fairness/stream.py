@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from typing import Any
 
 WORD_BYTES = 4
 WORD_RANGE = 1 << 32
@@ -68,6 +69,27 @@ class RandomStream:
                 x = self.next_word()
             if x < limit:
                 return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher–Yates in place: for ``i`` from ``len - 1`` down to 1, swap ``i`` and
+        ``uniform(i + 1)`` (the same draws as calling :meth:`uniform`, read inline)."""
+        words, pos = self._words, self._pos
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = WORD_RANGE - WORD_RANGE % n
+            while True:
+                if pos < len(words):
+                    x = words[pos]
+                    pos += 1
+                else:
+                    self._pos = pos
+                    x = self.next_word()
+                    words, pos = self._words, self._pos
+                if x < limit:
+                    break
+            j = x % n
+            items[i], items[j] = items[j], items[i]
+        self._pos = pos
 
     @property
     def blocks_used(self) -> int:

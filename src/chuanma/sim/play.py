@@ -7,15 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chuanma.analysis import pack_counts, waits
 from chuanma.bots.base import Bot
 from chuanma.bots.view import Observer
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.game import Game
 from chuanma.engine.record import to_record
-from chuanma.engine.tables import listed
 from chuanma.fairness.derive import Deal, derive_deal
 from chuanma.rules import RuleSet
-from chuanma.scoring import max_static_fan
 from chuanma.tiles import SUITS
 
 
@@ -69,11 +68,12 @@ def play_hand(
         legal = game.legal_actions(seat)
         view = observers[seat].observe_log(log) if needs[seat] else observers[seat].view
         action = bots[seat].choose(view, legal)
-        if not listed(action, legal):
+        try:
+            game.apply(seat, action)  # refuses anything not in ``legal``, changing nothing
+        except IllegalActionError as exc:
             raise IllegalActionError(
                 f"bot {bots[seat].name} at seat {seat} chose {action}, not one of "
-                + ", ".join(str(a) for a in legal))
-        game.apply(seat, action)
+                + ", ".join(str(a) for a in legal) + f" ({exc})") from None
         n += 1
         if n > max_decisions:  # pragma: no cover - a hand has a few hundred decisions at most
             raise RuntimeError("hand did not finish")
@@ -99,7 +99,6 @@ def summarize(game: Game, *, record: bool = False) -> HandResult:
             if void is not None and any(h[SUITS.index(void) * 9 + r] for r in range(9)):
                 seats[s].flower_pig = True
                 continue
-            tiles = [t for t, c in enumerate(h) if c for _ in range(c)]
-            fan = max_static_fan(game.rules, tiles, game.melds[s], void)
-            seats[s].ready_at_draw = fan is not None
+            # ready exactly when it has a wait: it holds no void tile, so every wait wins
+            seats[s].ready_at_draw = bool(waits(pack_counts(h), game.melds[s], void))
     return HandResult(seats, exhausted, to_record(game) if record else None)
