@@ -100,20 +100,28 @@ def test_observer_reads_only_its_seat_stream() -> None:
     assert v.hand == to_counts(parse_tiles(g.view(2)["players"][2]["hand"]))[:27]
 
 
-MIXES = {"random": ["random"] * 4, "greedy": ["greedy"] * 4, "mixed": ["random", "greedy", "random", "greedy"]}
+MIXES = [["random"] * 4, ["greedy"] * 4, ["defensive"] * 4, ["random", "greedy", "defensive", "greedy"]]
+HANDS_PER_PRESET = 480  # 3,360 hands over the seven presets
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_no_illegal_decision_in_any_preset(preset: str) -> None:
+    """play_hand raises on any decision outside the legal list; every hand is zero-sum."""
     rules = RuleSet.from_preset(preset)
-    n = 0
-    for i in range(40):
-        names = list(MIXES)[i % 3]
-        bots = [make_bot(MIXES[names][s], bot_seed(11, i, s)) for s in range(4)]
-        r = play_hand(rules, deal_for(11, i), bots)  # raises on an illegal decision
+    for i in range(HANDS_PER_PRESET):
+        names = MIXES[i % len(MIXES)]
+        bots = [make_bot(names[s], bot_seed(11, i, s)) for s in range(4)]
+        r = play_hand(rules, deal_for(11, i), bots)
         assert sum(x.delta for x in r.seats) == 0
-        n += 1
-    assert n == 40
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_search_bot_makes_only_legal_decisions(preset: str) -> None:
+    rules = RuleSet.from_preset(preset)
+    for i in range(2):
+        bots = [make_bot(name, bot_seed(12, i, s)) for s, name in enumerate(["search", "greedy", "search", "random"])]
+        r = play_hand(rules, deal_for(12, i), bots)
+        assert sum(x.delta for x in r.seats) == 0
 
 
 @pytest.mark.parametrize("name", list(BOTS))
