@@ -10,12 +10,12 @@ import json
 import random
 from typing import Any
 
-from chuanma.analysis import shanten
-from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
+from chuanma.engine.actions import Action
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import full_wall
+from engine_play import lean_to_win
 
 DIRECTIONS = ("to_next", "opposite", "to_previous")
 SEEDS = range(20)
@@ -31,25 +31,7 @@ EXPECTED = {  # taken from the engine before its hot path was reworked
 
 
 def _choose(rng: random.Random, legal: list[Action], g: Game, seat: int) -> Action:
-    """Random, but winning, claiming and discarding towards a win often enough to reach wins,
-    kongs, robbed kongs and the end of a hand with three winners."""
-    if Hu() in legal and rng.random() < 0.8:
-        return Hu()
-    claims = [a for a in legal if isinstance(a, Kong | Pong)]
-    if claims and rng.random() < 0.6:
-        return rng.choice(claims)
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if len(discards) > 1 and not g.locked[seat] and rng.random() < 0.9:
-        counts = list(g.hands[seat])
-
-        def after(d: Discard) -> int:
-            counts[d.tile] -= 1
-            value = shanten(counts, g.voids[seat])
-            counts[d.tile] += 1
-            return value
-
-        return min(discards, key=after)
-    return rng.choice(legal)
+    return lean_to_win(rng, legal, g, seat, win=0.8, towards=0.9)
 
 
 def _dump(value: Any) -> bytes:

@@ -10,7 +10,6 @@ import random
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from chuanma.analysis import shanten
 from chuanma.engine.actions import (
     Action,
     ChooseVoid,
@@ -25,6 +24,7 @@ from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
+from engine_play import lean_to_win
 
 DIRECTIONS = ("to_next", "opposite", "to_previous")
 
@@ -37,26 +37,8 @@ def random_hand(preset: str, seed: int) -> tuple[Game, random.Random]:
     return g, rng
 
 
-def pick(rng: random.Random, legal: list[Action], g: Game | None = None, seat: int = 0) -> Action:
-    """Random, but winning, claiming and (given the game) discarding towards a win often
-    enough to reach every rule."""
-    if Hu() in legal and rng.random() < 0.85:
-        return Hu()
-    claims = [a for a in legal if isinstance(a, Kong | Pong)]
-    if claims and rng.random() < 0.6:
-        return rng.choice(claims)
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if g is not None and len(discards) > 1 and not g.locked[seat] and rng.random() < 0.8:
-        hand = g.hands[seat]
-
-        def after(d: Discard) -> int:
-            hand[d.tile] -= 1
-            value = shanten(hand, g.voids[seat])
-            hand[d.tile] += 1
-            return value
-
-        return min(discards, key=after)
-    return rng.choice(legal)
+def pick(rng: random.Random, legal: list[Action], g: Game, seat: int) -> Action:
+    return lean_to_win(rng, legal, g, seat, win=0.85, towards=0.8)
 
 
 def _outsiders(rng: random.Random, g: Game) -> list[tuple[int, Action]]:

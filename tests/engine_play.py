@@ -1,0 +1,33 @@
+"""A random player for engine tests that wins, claims and discards towards a win often enough
+to reach every rule (exhaustive draws, locked 血流 hands, kongs, robbed kongs, three winners)."""
+
+from __future__ import annotations
+
+import random
+
+from chuanma.analysis import shanten
+from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
+from chuanma.engine.game import Game
+
+
+def lean_to_win(rng: random.Random, legal: list[Action], g: Game, seat: int, *,
+                win: float, claim: float = 0.6, towards: float) -> Action:
+    """Win with probability ``win``, claim with ``claim``, discard for the lowest shanten with
+    ``towards``; otherwise any legal action."""
+    if Hu() in legal and rng.random() < win:
+        return Hu()
+    claims = [a for a in legal if isinstance(a, Kong | Pong)]
+    if claims and rng.random() < claim:
+        return rng.choice(claims)
+    discards = [a for a in legal if isinstance(a, Discard)]
+    if len(discards) > 1 and not g.locked[seat] and rng.random() < towards:
+        hand = g.hands[seat]
+
+        def after(d: Discard) -> int:
+            hand[d.tile] -= 1
+            value = shanten(hand, g.voids[seat])
+            hand[d.tile] += 1
+            return value
+
+        return min(discards, key=after)
+    return rng.choice(legal)
