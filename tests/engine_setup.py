@@ -36,7 +36,7 @@ def game(
     g = Game(ruleset or rules(**options), wall, dealer, direction)
     if voids is not None:
         for seat, suit in enumerate(voids):
-            if g.voids[seat] is None:
+            if g.state.seats[seat].void is None:
                 g.apply(seat, ChooseVoid(suit))
     return g
 
@@ -78,5 +78,5 @@ def run_out(g: Game, stop: Callable[[Game], bool] | None = None) -> None:
         if acts == [Hu()]:
             g.apply(s, Hu())
             continue
-        drawn = Discard(g.drawn) if g.drawn is not None else None
+        drawn = Discard(g.state.seats[g.current].drawn) if g.state.seats[g.current].drawn is not None else None
         g.apply(s, drawn if drawn in acts else next(a for a in acts if isinstance(a, Discard)))

@@ -59,7 +59,7 @@ def test_hand_eval_matches_shanten(seed: int) -> None:
 
 def test_greedy_pick_is_the_first_of_its_ranking() -> None:
     from chuanma.bots.greedy import GreedyBot
-    from chuanma.bots.view import SeatView
+    from chuanma.engine.views import SeatView
     from chuanma.rules import RuleSet
     from chuanma.sim.play import bot_seed, deal_for, play_hand
 

@@ -50,12 +50,12 @@ def _digest(preset: str, seed: int) -> str:
         legal = g.legal_actions(seat)
         h.update(_dump([seat, [a.to_json() for a in legal]]))
         if steps % 9 == 0:
-            h.update(_dump(g.view(seat)))
-            h.update(_dump(g.view(None)))
+            h.update(_dump(g.view(seat).to_dict()))
+            h.update(_dump(g.view(None).to_dict()))
         if steps % 13 == 5:
             h.update(_dump([g.events_for(s, max(0, len(g.events) - 20)) for s in range(4)]))
         leaver = rng.randrange(4) if rng.random() < 0.001 else None
-        if leaver is not None and not g.left[leaver]:
+        if leaver is not None and not g.state.public.left[leaver]:
             events = g.leave(leaver)
         elif seed % 3 == 2:  # uniformly random, as the benchmark plays
             events = g.apply(seat, rng.choice(legal))
@@ -66,7 +66,7 @@ def _digest(preset: str, seed: int) -> str:
     h.update(_dump([e.to_json() for e in g.events]))
     for s in (0, 1, 2, 3, None):
         h.update(_dump(g.events_for(s)))
-        h.update(_dump(g.view(s)))
+        h.update(_dump(g.view(s).to_dict()))
     h.update(_dump(g.result()))
     record = to_record(g)
     h.update(_dump(record))

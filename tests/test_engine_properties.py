@@ -64,13 +64,13 @@ def _check_view(g: Game, seat: int | None) -> None:
     for p in view["players"]:
         if p["seat"] != seat and p["seat"] not in won and not g.finished:
             assert "hand" not in p and "exchange" not in p
-            if not g.voids_revealed:
+            if not g.state.public.voids_revealed:
                 assert "void" not in p
         for m in p["melds"]:
             if m.get("kong") == "concealed" and p["seat"] != seat and not g.finished:
                 assert m["tile"] is None
     if seat is not None:
-        assert view["players"][seat]["hand"] == format_tiles(g._tiles(seat))
+        assert view["players"][seat]["hand"] == format_tiles(g.state.tiles(seat))
     for ev in g.events_for(seat):
         if ev["type"] in ("deal", "exchange_received", "claim") or ("tile" in ev and ev[
                 "type"] == "draw"):
@@ -85,14 +85,14 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
     steps = 0
     while not g.finished:
         for seat, bad in _outsiders(rng, g) if steps % 7 == 0 else ():
-            before = (json.dumps(g.view(None)), len(g.events), len(g.decisions))
+            before = (json.dumps(g.view(None).to_dict()), len(g.events), len(g.decisions))
             try:
                 g.apply(seat, bad)
             except IllegalActionError:
                 pass
             else:  # pragma: no cover
                 raise AssertionError(f"{bad} by seat {seat} was accepted")
-            assert (json.dumps(g.view(None)), len(g.events), len(g.decisions)) == before
+            assert (json.dumps(g.view(None).to_dict()), len(g.events), len(g.decisions)) == before
         seat = rng.choice(g.to_act())
         legal = g.legal_actions(seat)
         assert legal
@@ -103,7 +103,7 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
                 assert trial.tile_total() == 108 and sum(trial.deltas()) == 0
         if rng.random() < 0.004:  # 逃跑 now and then
             leaver = rng.randrange(4)
-            if not g.left[leaver]:
+            if not g.state.public.left[leaver]:
                 g.leave(leaver)
         else:
             g.apply(seat, pick(rng, legal, g, seat))

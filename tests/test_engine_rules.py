@@ -45,7 +45,7 @@ def test_yipao_duoxiang_three_winners_and_call_transfer_to_each() -> None:
     # the kong earned 2 from each of three players: each winner receives all 6
     assert _rows(g, "call_transfer") == [(0, 1, 6), (0, 2, 6), (0, 3, 6)]
     assert g.finished and g.end_reason == "three_won"
-    assert g.win_piles[1] == [t("5p")] and g.tile_total() == 108
+    assert g.state.public.win_piles[1] == [t("5p")] and g.tile_total() == 108
     assert sum(g.deltas()) == 0
 
 
@@ -82,7 +82,7 @@ def _rob(
     g = game(hands, draws=draws, replacements=replacements, voids="pmsp", **options)
     play(g, (0, Discard(t("7p"))), (1, Pong(t("7p"))), (1, Discard(t("2s"))),
          (2, Discard(t("9s"))), (3, Discard(t("2p"))), (0, Discard(t("9m"))))
-    assert g.current == 1 and g.drawn == t(draws[6:8] or "7p")
+    assert g.current == 1 and g.state.seats[g.current].drawn == t(draws[6:8] or "7p")
     return g
 
 
@@ -96,7 +96,7 @@ def test_robbing_a_kong_cancels_it_and_the_declarer_pays() -> None:
     assert any(f[0] == "qiangganghu" for f in win.fans)
     assert _rows(g, "qianggang") == [(1, 2, win.multiplier)]
     assert _rows(g, "kong_added") == []
-    assert [m.kind for m in g.melds[1]] == ["pong"]
+    assert [m.kind for m in g.state.public.melds[1]] == ["pong"]
     assert g.current == 3 and g.tile_total() == 108
 
 
@@ -104,15 +104,15 @@ def test_added_kong_not_robbed_pays_one_from_each() -> None:
     g = _rob()
     play(g, (1, Kong(t("7p"))), (2, Pass()))
     assert _rows(g, "kong_added") == [(2, 1, 1), (3, 1, 1), (0, 1, 1)]
-    assert g.drawn == t("3p")
+    assert g.state.seats[g.current].drawn == t("3p")
 
 
 def test_guoshougang_a_late_added_kong_pays_nothing() -> None:
     late = ["456m789m789m1111s7p", "777p1p234s345s567s", *ROB[2:]]
     g = _rob(late, "6p2p9m3m")
-    assert t("7p") in g.late_pongs[1]
+    assert t("7p") in g.state.seats[1].late_pongs
     play(g, (1, Kong(t("7p"))), (2, Pass()))
-    assert [m.kong for m in g.melds[1]] == ["added"]
+    assert [m.kong for m in g.state.public.melds[1]] == ["added"]
     assert _rows(g, "kong_added") == []
     g = _rob(late, "6p2p9m3m", late_added_kong_pays=True)
     play(g, (1, Kong(t("7p"))), (2, Pass()))
@@ -124,7 +124,7 @@ def test_robbing_off_in_doublewin() -> None:
 
     g = _rob(ruleset=rules("doublewin-xuezhan"))
     g.apply(1, Kong(t("7p")))
-    assert g.phase == "turn" and g.drawn == t("3p")
+    assert g.phase == "turn" and g.state.seats[g.current].drawn == t("3p")
 
 
 def test_record_replays_and_refuses_an_illegal_decision() -> None:
@@ -159,18 +159,18 @@ def test_xueliu_locked_hand_auto_discard_winner_kong_and_second_win() -> None:
 
     g = _rob(draws=XUELIU_DRAWS, replacements="4p", ruleset=rules("xueliu"))
     play(g, (1, Kong(t("7p"))), (2, Hu()))
-    assert g.locked[2] and g.locked_waits[2] == {t("4p"), t("7p")}
+    assert g.state.public.locked[2] and g.state.seats[2].locked_waits == [t("4p"), t("7p")]
     play(g, (3, Discard(t("2p"))), (0, Discard(t("3p"))), (1, Discard(t("2m"))))
     # seat 2 drew 9p: not a win, no kong, so it is discarded without a decision
-    assert g.discards[2][-1] == t("9p") and (2, Discard(t("9p"))) in g.autos
+    assert g.state.public.discards[2][-1] == t("9p") and (2, Discard(t("9p"))) in g.autos
     play(g, (3, Discard(t("9s"))), (0, Discard(t("3p"))), (1, Discard(t("3m"))))
-    assert g.current == 2 and g.drawn == t("1m")
+    assert g.current == 2 and g.state.seats[g.current].drawn == t("1m")
     assert g.legal_actions(2) == [Kong(t("1m")), Discard(t("1m"))]
     with pytest.raises(IllegalActionError, match="locked"):
         g.apply(2, Discard(t("5p")))
     g.apply(2, Kong(t("1m")))
     assert _rows(g, "kong_concealed") == [(3, 2, 2), (0, 2, 2), (1, 2, 2)]
-    assert g.drawn == t("4p") and g.legal_actions(2) == [Hu(), Discard(t("4p"))]
+    assert g.state.seats[g.current].drawn == t("4p") and g.legal_actions(2) == [Hu(), Discard(t("4p"))]
     g.apply(2, Hu())
     second = g.wins[1]
     assert second.seat == 2 and second.self_drawn and "kong_replacement" in second.situations
@@ -188,7 +188,7 @@ def test_tianhu_dealer_wins_with_the_dealt_fourteen() -> None:
     w = g.wins[0]
     assert w.situations == ("tianhu",) and w.total == 8
     assert _rows(g, "zimo") == [(1, 0, 256), (2, 0, 256), (3, 0, 256)]
-    assert g.current == 1 and g.drawn is not None
+    assert g.current == 1 and g.state.seats[g.current].drawn is not None
 
 
 def test_escape_ends_the_hand_and_pays_sixteen_to_each_player_still_in() -> None:
@@ -208,7 +208,7 @@ def test_a_xuezhan_winner_who_leaves_does_not_stop_the_hand() -> None:
     g = _multi(multiple_winners=False)
     play(g, (1, Hu()), (2, Pass()), (3, Pass()))
     g.leave(1)
-    assert not g.finished and g.left[1] and g.current == 2
+    assert not g.finished and g.state.public.left[1] and g.current == 2
     with pytest.raises(IllegalActionError, match="already left"):
         g.leave(1)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from chuanma.engine.actions import Discard, Hu, Kong, Pass
 from chuanma.engine.game import Game
+from chuanma.engine.settlement import flower_pig
 from engine_setup import game, play, rules, run_out, t, wall_at
 
 # 地胡: seat 1 waits on 5p, the dealer's void tile.
@@ -45,7 +46,7 @@ def test_dihu_on_dealer_discard_off() -> None:
 def test_dihu_by_self_draw_on_the_first_draw() -> None:
     g = _dihu({0: "5p"})
     play(g, (0, Discard(t("5p"))), (1, Pass()))
-    assert g.current == 1 and g.drawn == t("5p")
+    assert g.current == 1 and g.state.seats[g.current].drawn == t("5p")
     g.apply(1, Hu())
     assert _fan_ids(g) == ["dihu"]
     assert [(p.payer, p.amount) for p in g.ledger] == [(2, 256), (3, 256), (0, 256)]
@@ -89,7 +90,7 @@ def _pass_game(pass_rule: str, draws: dict[int, str] | None = None) -> Game:
 
 def test_same_turn_pass_bars_an_equal_win_until_own_draw() -> None:
     g = _pass_game("same_turn")
-    assert g.bar[3] == 0
+    assert g.state.seats[3].bar == 0
     g.apply(1, Discard(t("5p")))  # same fan (0): no win offered
     assert g.phase == "turn" and g.current == 2
 
@@ -105,11 +106,11 @@ def test_same_turn_pass_lifted_by_more_fan() -> None:
 
 def test_forever_pass_never_wins_on_that_tile_again() -> None:
     g = _pass_game("forever", {2: "5p"})
-    assert g.banned[3] == {t("5p")}
+    assert g.state.seats[3].banned == {t("5p")}
     play(g, (1, Kong(t("1s"))), (1, Discard(t("5p"))))
     assert g.phase == "turn" and g.current == 2  # no window: seat 3 cannot win on 5p
     run_out(g, lambda g: g.current == 3)
-    assert g.drawn == t("5p") and Hu() not in g.legal_actions(3)
+    assert g.state.seats[g.current].drawn == t("5p") and Hu() not in g.legal_actions(3)
 
 
 def test_no_pass_rule_lets_a_passed_win_be_taken_later() -> None:
@@ -130,7 +131,7 @@ LAST4 = [
 def _last4(**options: Any) -> Game:
     g = game(LAST4, wall=wall_at(LAST4, {51: "5s", 54: "5p"}), voids="pmss", **options)
     run_out(g, lambda g: g.remaining == 3 and g.phase == "turn")
-    assert g.current == 0 and g.drawn == t("5s") and g.hands[0][t("5s")] == 4
+    assert g.current == 0 and g.state.seats[g.current].drawn == t("5s") and g.state.seats[0].hand[t("5s")] == 4
     return g
 
 
@@ -190,7 +191,7 @@ def _by(g: Game, reason: str) -> list[tuple[int, int, int]]:
 
 def test_exhaustive_draw_flower_pig_chadajiao_and_refund() -> None:
     g = _exhaust()
-    assert g.voids[1] == "m" and g._holds_void(1)
+    assert g.state.seats[1].void == "m" and flower_pig(g.state, 1)
     assert _by(g, "flower_pig") == [(1, 0, 16), (1, 2, 16), (1, 3, 16)]
     (row0, row3) = _by(g, "chadajiao")
     assert row0[:2] == (0, 2) and row3[:2] == (3, 2) and row0[2] == row3[2] >= 1

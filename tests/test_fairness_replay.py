@@ -86,7 +86,7 @@ def test_no_seat_or_spectator_sees_the_seed_or_the_wall_before_the_hand_ends() -
     wall = [tile_str(t) for t in deal.wall]
     steps = 0
     while not game.finished:
-        texts = [json.dumps(game.view(s)) + json.dumps(game.events_for(s)) for s in (0, 1, 2, 3, None)]
+        texts = [json.dumps(game.view(s).to_dict()) + json.dumps(game.events_for(s)) for s in (0, 1, 2, 3, None)]
         drawn = 53 + steps  # at least this many live tiles are still undrawn: none may show up in order
         for text in texts:
             assert secret not in text

@@ -76,6 +76,8 @@ class RuleSet(BaseModel):
     chadajiao: bool = Field(True, description="查大叫 at an exhaustive draw")
     refund: bool = Field(True, description="退税: non-waiting players return kong money")
     escape_penalty: bool = Field(True, description="逃跑: a leaver pays 16× base to each other player still in")
+    concealed_kong_shown: bool = Field(
+        False, description="暗杠 are shown face up to everyone (001), not face down until the end")
 
     @field_validator("house_fans", mode="before")
     @classmethod
@@ -101,7 +103,8 @@ class RuleSet(BaseModel):
         "exchange", "multiple_winners", "robbing_kong", "winners_kong", "no_kong_in_last_four",
         "forced_win_in_last_four", "longqidui", "gangshangpao", "haidilaoyue", "haidipao",
         "gangshang_shuanghua", "dihu_on_dealer_discard", "late_added_kong_pays",
-        "flower_pig_pays_winners", "chadajiao", "refund", "escape_penalty", mode="before")
+        "flower_pig_pays_winners", "chadajiao", "refund", "escape_penalty", "concealed_kong_shown",
+        mode="before")
     @classmethod
     def _on_off(cls, value: Any) -> Any:
         if isinstance(value, str) and value.lower() in _ON:
@@ -245,6 +248,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "base": 6, "fan_label_offset": 1, "zimo_bonus": "base", "flower_pig_pays_winners": True,
         "pass_rule": "none", "no_kong_in_last_four": False, "forced_win_in_last_four": False,
         "late_added_kong_pays": True, "dihu_on_dealer_discard": False, "haidipao": False,
+        "concealed_kong_shown": True,
     },
     "portal-xuezhan": {**_PORTAL},
     "portal-xueliu": {**_PORTAL, **_XUELIU, "pass_rule": "same_turn"},

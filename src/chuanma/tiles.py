@@ -49,6 +49,16 @@ def suit_index(suit: str) -> int:
     return SUITS.index(suit)
 
 
+SUIT_SLICES = {"m": slice(0, 9), "p": slice(9, 18), "s": slice(18, 27)}
+"""The tiles of a suit in a counts list."""
+
+
+def holds_suit(counts: Sequence[int], suit: str | None) -> bool:
+    """Whether the counts hold any tile of ``suit`` (``None``: no suit, so no). A seat that still
+    holds its void suit (花猪 at an exhaustive draw) cannot win and must discard that suit."""
+    return suit is not None and any(counts[SUIT_SLICES[suit]])
+
+
 def rank_of(tile: Tile) -> int:
     """The 1-based rank of ``tile``."""
     return tile % 9 + 1

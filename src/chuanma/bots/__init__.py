@@ -14,7 +14,7 @@ from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.greedy import GreedyBot
 from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.search import SearchBot
-from chuanma.bots.view import Observer, SeatView
+from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
 
 BOTS: dict[str, Callable[[int], Bot]] = {
@@ -39,4 +39,4 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "Observer", "SeatView", "SeededBot", "UnknownBotError", "make_bot"]
+__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "make_bot"]

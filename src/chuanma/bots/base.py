@@ -6,21 +6,22 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action
+from chuanma.engine.views import SeatView
 
 
 @runtime_checkable
 class Bot(Protocol):
     """Chooses one of ``legal`` for the seat whose view it is given.
 
-    A bot never receives the game: only :class:`SeatView` (what that seat may know) and the
-    list of legal decisions. It is deterministic given the seed it was built with.
+    A bot never receives the game: only :class:`SeatView` (what that seat may know, the engine's
+    own redaction) and the list of legal decisions. It is deterministic given the seed it was
+    built with. A bot whose ``needs_view`` is false is handed ``None`` instead of a view.
     """
 
     name: str
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+    def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action: ...
 
 
 class SeededBot:
@@ -28,14 +29,14 @@ class SeededBot:
 
     name: str = "bot"
     needs_view: bool = True
-    """False for a bot that never reads its view (``random``): the simulator then skips keeping
-    that seat's view up to date, and the view it is handed is stale."""
+    """False for a bot that never reads its view (``random``): it is handed ``None``, and the
+    simulator skips making the view."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:  # pragma: no cover
+    def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:  # pragma: no cover
         raise NotImplementedError
 
     def __repr__(self) -> str:

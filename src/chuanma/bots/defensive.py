@@ -24,8 +24,8 @@ from chuanma.analysis import shanten, waits
 from chuanma.analysis.incremental import HandEval
 from chuanma.bots.evaluate import fan_estimate
 from chuanma.bots.greedy import GreedyBot, near_tiles, tile_value
-from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action, Hu, Pass
+from chuanma.engine.views import SeatView
 from chuanma.tiles import SUITS, Tile
 
 WIN_VALUE = 5.0
@@ -114,19 +114,22 @@ class DefensiveBot(GreedyBot):
     # ------------------------------------------------------------------ danger
 
     def readiness(self, view: SeatView, o: int) -> float:
-        melds = len(view.melds[o]) + view.hidden_kongs[o]
-        r = 0.03 * view.turns[o] + 0.12 * melds
-        if any(w < 30 for w in view.pongs_at[o]):
+        melds = len(view.melds(o)) + view.hidden_kongs(o)
+        turns = view.turns(o)
+        r = 0.03 * turns + 0.12 * melds
+        if any(w < 30 for w in view.players[o].claimed_at):
             r = max(r, 0.55)
-        if view.last_void_discard[o] >= 0 and view.last_void_discard[o] >= view.turns[o] - 1:
+        last_void = view.last_void_discard(o)
+        if last_void >= 0 and last_void >= turns - 1:
             r *= 0.2
         return min(0.9, r)
 
     def deal_in_cost(self, view: SeatView, o: int) -> float:
-        kongs = sum(1 for m in view.melds[o] if m.kind == "kong") + view.hidden_kongs[o]
+        melds = view.melds(o)
+        kongs = sum(1 for m in melds if m.kind == "kong") + view.hidden_kongs(o)
         cost: float = 3.0 * 2.0 ** kongs
-        suits = {m.tile // 9 for m in view.melds[o]}
-        if len(view.melds[o]) >= 2 and len(suits) == 1:
+        suits = {m.tile // 9 for m in melds}
+        if len(melds) >= 2 and len(suits) == 1:
             cost *= 3.0
         return cost
 
@@ -138,11 +141,11 @@ class DefensiveBot(GreedyBot):
         for o in view.opponents():
             if not view.active(o):
                 continue
-            shown = view.shown[o]
-            if view.won[o] and shown is not None and view.xueliu:
+            shown = view.shown(o)
+            if view.players[o].won and shown is not None and view.winners_stay:
                 try:
-                    ws = set(waits(bytes(shown), view.melds[o], view.voids[o]))
-                except Exception:  # a hand changed by a later kong: fall back to reading
+                    ws = set(waits(bytes(shown), view.melds(o), view.voids[o]))
+                except ValueError:  # the shown hand predates a later kong: fall back to reading
                     ws = set()
                 cost = self.deal_in_cost(view, o) * 1.3
                 for t in tiles:
@@ -155,14 +158,15 @@ class DefensiveBot(GreedyBot):
             cost = r * self.deal_in_cost(view, o) * 0.15
             vo = view.voids[o]
             vi = SUITS.index(vo) if vo is not None else -1
+            discarded, passed = view.discarded(o), view.passed(o)
             for t in tiles:
                 if t // 9 == vi:
                     continue
                 rank = t % 9
                 p = 0.55 if rank in (0, 8) else 0.8 if rank in (1, 7) else 1.0
-                if t in view.discarded[o]:
+                if t in discarded:
                     p *= 0.15
-                elif t in view.passed[o] and pass_rule != "none":
+                elif t in passed and pass_rule != "none":
                     p *= 0.1 if pass_rule == "forever" else 0.35
                 if unseen[t] == 0:
                     p *= 0.5
@@ -227,16 +231,18 @@ class DefensiveBot(GreedyBot):
     pass_min_wall = 30
     pass_margin = 2.0
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
+        assert view is not None, "defensive reads its view"
         if self.pass_cheap_wins and Hu() in legal and Pass() in legal and self.pass_win(view):
             return Pass()
         return super().choose(view, legal)
 
     def pass_win(self, view: SeatView) -> bool:
         """Whether to pass the win on the discard under claim (see :attr:`pass_cheap_wins`)."""
-        t = view.claim_tile
+        t = view.claim.tile if view.claim is not None else None
         rules = view.rules
-        if t is None or view.robbing or rules.pass_rule == "forever" or view.xueliu:
+        if t is None or view.claim is None or view.claim.robbing or rules.pass_rule == "forever" \
+                or view.winners_stay:
             return False
         others = sum(1 for o in view.opponents() if view.active(o))
         if others < 3 or view.wall < self.pass_min_wall:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval
 from chuanma.bots.base import SeededBot
-from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.views import SeatView
 from chuanma.tiles import SUITS, Tile
 
 
@@ -125,7 +125,8 @@ class GreedyBot(SeededBot):
 
     name = "greedy"
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
+        assert view is not None, "greedy reads its view"
         first = legal[0]
         can_pass = False
         for a in legal:  # by type: cheaper than comparing with new Hu() and Pass() values
@@ -153,7 +154,7 @@ class GreedyBot(SeededBot):
     def claim(self, view: SeatView, legal: Sequence[Action]) -> Action:
         hand = list(view.hand)
         void = view.void
-        t = view.claim_tile
+        t = view.claim.tile if view.claim is not None else None
         if t is None:
             return Pass()
         # the listed actions themselves (the simulator finds them by identity)

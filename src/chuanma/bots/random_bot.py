@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.bots.base import SeededBot
-from chuanma.bots.view import SeatView
 from chuanma.engine.actions import Action
+from chuanma.engine.views import SeatView
 
 
 class RandomBot(SeededBot):
@@ -15,6 +15,6 @@ class RandomBot(SeededBot):
     name = "random"
     needs_view = False
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
         # the same draw as legal[rng.randrange(len(legal))], with less argument checking
         return self.rng.choice(legal)

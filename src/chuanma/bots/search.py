@@ -27,7 +27,7 @@ from chuanma.analysis.incremental import HandEval
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.evaluate import fan_estimate
 from chuanma.bots.greedy import tile_value
-from chuanma.bots.view import SeatView
+from chuanma.engine.views import SeatView
 from chuanma.melds import Meld
 from chuanma.tiles import SUITS, Tile
 
@@ -73,7 +73,7 @@ class SearchBot(DefensiveBot):
         danger = self.dangers(view, top, unseen)
         rng = random.Random(self.rng.getrandbits(64))
         melds = view.own_melds()
-        payers = 3 if view.xueliu else len(others)
+        payers = 3 if view.winners_stay else len(others)
         zimo_fan = view.rules.zimo_bonus == "fan"
         cap = view.rules.max_fan
         values: dict[Tile, list[float]] = {t: [] for t in top}

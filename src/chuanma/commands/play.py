@@ -11,7 +11,6 @@ from rich.panel import Panel
 from rich.table import Table
 
 from chuanma.bots import BOTS, make_bot
-from chuanma.bots.view import Observer
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.commands.replay import _line as event_line
 from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pong
@@ -78,7 +77,7 @@ def _table(view: dict[str, Any], me: int, names: Sequence[str]) -> Table:
 
 
 def _show_state(console: Console, game: Game, me: int, names: Sequence[str]) -> None:
-    view = game.view(me)
+    view = game.view(me).to_dict()
     hand = view["players"][me]["hand"]
     console.print(_table(view, me, names))
     drawn = f"   drew {view['drawn']} ({tile_name(parse_tiles(view['drawn'])[0])})" if "drawn" in view else ""
@@ -142,7 +141,6 @@ def play(
         deal = deal_for(seed, h)
         game = Game(ruleset, list(deal.wall), deal.dealer, deal.direction)
         players = {s: make_bot(names[s], bot_seed(seed, h, s)) for s in others}
-        observers = {s: Observer(s, ruleset) for s in others}
         console.rule(f"hand {h + 1} of {hands} · {ruleset.describe()} · dealer seat {deal.dealer}")
         seen = 0
         while not game.finished:
@@ -154,7 +152,7 @@ def play(
                 _show_state(console, game, seat, names)
                 action = _ask(console, legal)
             else:
-                action = players[s].choose(observers[s].observe(game.events_for), legal)
+                action = players[s].choose(game.view(s), legal)
             game.apply(s, action)
         _narrate(console, game.events_for(seat, seen), ("payment", "end"))
         _settlement(console, game, seat)

@@ -19,7 +19,29 @@ _TEXT = [tile_str(t) for t in range(34)]
 
 
 class IllegalActionError(ChuanmaError, ValueError):
-    """A decision the rules do not allow now; the state is left untouched."""
+    """A decision the rules do not allow now; the state is left untouched.
+
+    ``code`` is stable (for programs: ``not_your_turn``, ``illegal_action``, ``must_win``,
+    ``hand_over``, ``no_such_seat``, ``already_left``, ``stale_version``, ``bad_setup``,
+    ``unsupported_variant``), ``seat`` the seat that was refused (if any), ``reason`` the words a
+    player reads.
+    """
+
+    def __init__(self, reason: str, code: str = "illegal_action", seat: int | None = None) -> None:
+        super().__init__(reason, code, seat)  # all in args: the error pickles whole
+        self.reason = reason
+        self.code = code
+        self.seat = seat
+
+    def __str__(self) -> str:
+        return self.reason
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "seat": self.seat, "reason": self.reason}
+
+
+class StaleCommandError(IllegalActionError):
+    """A command made against another version of the hand than the current one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from chuanma.tiles import Tile, format_tiles, tile_str
+from chuanma.tiles import Tile, format_tiles, parse_tile, parse_tiles, tile_str
 
 Reason = Literal[
     "zimo",
@@ -41,6 +41,10 @@ class Payment:
             "reason": self.reason,
             "seq": self.seq,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Payment:
+        return cls(data["payer"], data["payee"], data["amount"], data["reason"], data["seq"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +81,15 @@ class Win:
             "seq": self.seq,
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Win:
+        return cls(
+            data["seat"], parse_tile(data["tile"]), data["from"], data["robbed_kong"],
+            tuple((f["id"], f["name"], f["fan"]) for f in data["fans"]), data["total"],
+            data["multiplier"], tuple(data["situations"]), tuple(parse_tiles(data["hand"])),
+            data["seq"],
+        )
+
 
 @dataclass(slots=True)
 class KongRecord:
@@ -88,6 +101,15 @@ class KongRecord:
     seq: int
     payments: list[int] = field(default_factory=list)
     transferred: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "tile": tile_str(self.tile), "kind": self.kind, "seq": self.seq,
+                "payments": list(self.payments), "transferred": self.transferred}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> KongRecord:
+        return cls(data["seat"], parse_tile(data["tile"]), data["kind"], data["seq"],
+                   list(data["payments"]), data["transferred"])
 
 
 def totals(payments: Iterable[Payment]) -> list[int]:

@@ -1,67 +1,66 @@
-"""Messages for refused decisions: say what the rules require, in a player's words."""
+"""Messages for refused decisions: say what the rules require, in a player's words, with a
+stable code for programs."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chuanma.engine.actions import (
-    Action,
-    Discard,
-    Exchange,
-    Hu,
-    Kong,
-    Pass,
-    Pong,
-)
-from chuanma.tiles import SUITS, format_tiles, tile_str
+from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.wall import kong_allowed
+from chuanma.tiles import SUIT_SLICES, format_tiles, holds_suit, suit_of, tile_str
 
 if TYPE_CHECKING:
     from chuanma.engine.game import Game
 
-_SUIT_RANGES = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27)}
+
+def explain(game: Game, seat: int, action: Action) -> tuple[str, str]:
+    """``(code, reason)``: why ``action`` is not legal for ``seat`` now."""
+    st = game.state
+    pub = st.public
+    if isinstance(seat, bool) or seat not in range(4):
+        return "no_such_seat", f"no seat {seat!r}: seats are 0-3"
+    if pub.phase == "end":
+        return "hand_over", "the hand is over"
+    w = pub.claim
+    what = tile_str(w.tile) if w is not None else "?"
+    if seat not in game.to_act():
+        if pub.phase in ("exchange", "void"):
+            return "not_your_turn", f"seat {seat} has already chosen"
+        if pub.phase in ("claim", "rob"):
+            return "not_your_turn", f"waiting for claims on {what}; seat {seat} has nothing to claim"
+        return "not_your_turn", f"it is seat {pub.current}'s turn, not seat {seat}'s"
+    return "illegal_action", _reason(game, seat, action, what)
 
 
-def _suit(tile: int) -> str:
-    return SUITS[tile // 9]
-
-
-def explain(game: Game, seat: int, action: Action) -> str:
-    """Why ``action`` is not legal for ``seat`` now, in words a player understands."""
-    if seat not in range(4):
-        return f"no seat {seat!r}: seats are 0-3"
-    if game.phase == "end":
-        return "the hand is over"
-    acting = game.to_act()
-    if seat not in acting:
-        if game.phase in ("exchange", "void") and seat in range(4):
-            return f"seat {seat} has already chosen"
-        if game.phase in ("claim", "rob"):
-            what = tile_str(game.claim_tile) if game.claim_tile is not None else "?"
-            return f"waiting for claims on {what}; seat {seat} has nothing to claim"
-        return f"it is seat {game.current}'s turn, not seat {seat}'s"
+def _reason(game: Game, seat: int, action: Action, what: str) -> str:
+    st = game.state
+    pub = st.public
+    s = st.seats[seat]
     legal = game.legal_actions(seat)
-    h = game.hands[seat]
-    if game.phase == "exchange":
+    h = s.hand
+    no_kong_room = not kong_allowed(st.rules.no_kong_in_last_four, st.remaining)
+    if pub.phase == "exchange":
         if isinstance(action, Exchange):
             return (f"cannot exchange {format_tiles(action.tiles)}: give three tiles of one "
                     "suit that you hold")
         return "choose three tiles of one suit to exchange first"
-    if game.phase == "void":
-        return "choose your void suit (m, p or s) first"
-    if game.phase in ("claim", "rob"):
-        what = tile_str(game.claim_tile) if game.claim_tile is not None else "?"
+    if pub.phase == "void":
+        suits = [str(a).split()[-1] for a in legal]
+        return f"choose your void suit ({', '.join(suits[:-1])} or {suits[-1]}) first"
+    if pub.phase in ("claim", "rob"):
+        w = pub.claim
         if legal == [Hu()]:
             return f"you must win on {what} in the last four tiles"
-        if isinstance(action, Hu) and game.claim_tile in game.banned[seat]:
+        if isinstance(action, Hu) and w is not None and w.tile in s.banned:
             return f"you passed a win on {what} earlier and cannot win on it (过水不胡)"
-        if isinstance(action, Hu) and game.bar[seat] is not None:
+        if isinstance(action, Hu) and s.bar is not None:
             return (f"you passed a win since your last draw: a win on {what} must be worth "
-                    f"more than {game.bar[seat]} fan")
-        if isinstance(action, Pong) and game.claim_tile in game.pong_ban[seat]:
+                    f"more than {s.bar} fan")
+        if isinstance(action, Pong) and w is not None and w.tile in s.pong_ban:
             return f"you passed a pong of {what} since your last draw"
-        if isinstance(action, Kong) and not game._kong_room():
+        if isinstance(action, Kong) and no_kong_room:
             return "no kong in the last four tiles"
-        if isinstance(action, Kong | Pong) and game.voids[seat] == _suit(action.tile):
+        if isinstance(action, Kong | Pong) and s.void == suit_of(action.tile):
             return f"cannot claim a void-suit tile ({what})"
         options = ", ".join(str(a) for a in legal)
         return f"{action} is not possible on {what}; choose one of: {options}"
@@ -73,32 +72,32 @@ def explain(game: Game, seat: int, action: Action) -> str:
     if isinstance(action, Pong):
         return "you can only pong another player's discard"
     if isinstance(action, Discard):
-        if game.after_pong is False and game.locked[seat] and game.drawn is not None:
-            return f"your hand is locked after winning: discard the drawn {tile_str(game.drawn)}"
+        if not pub.turn.after_pong and pub.locked[seat] and s.drawn is not None:
+            return f"your hand is locked after winning: discard the drawn {tile_str(s.drawn)}"
         if not h[action.tile]:
             return f"you do not hold {tile_str(action.tile)}"
-        if game._holds_void(seat):
-            v = game.voids[seat] or "m"
-            held = " ".join(tile_str(t) for t in _SUIT_RANGES[v] if h[t])
+        if holds_suit(h, s.void) and s.void is not None:
+            held = " ".join(tile_str(t) for t in range(SUIT_SLICES[s.void].start, SUIT_SLICES[s.void].stop)
+                            if h[t])
             return f"must discard a void-suit tile first: {held}"
     if isinstance(action, Hu):
-        if game.after_pong:
+        if pub.turn.after_pong:
             return "after a pong you must discard"
-        if game.drawn is not None and game.drawn in game.banned[seat]:
-            return (f"you passed a win on {tile_str(game.drawn)} earlier and cannot win on "
+        if s.drawn is not None and s.drawn in s.banned:
+            return (f"you passed a win on {tile_str(s.drawn)} earlier and cannot win on "
                     "it (过水不胡)")
-        if game._holds_void(seat):
+        if holds_suit(h, s.void):
             return "cannot win while holding a void-suit tile"
         return "this hand is not a win"
     if isinstance(action, Kong):
-        if game.after_pong:
+        if pub.turn.after_pong:
             return "after a pong you must discard"
-        if not game._kong_room():
-            return "no kong in the last four tiles" if game.rules.no_kong_in_last_four \
+        if no_kong_room:
+            return "no kong in the last four tiles" if st.rules.no_kong_in_last_four \
                 else "no kong: the wall is empty"
-        if game.voids[seat] == _suit(action.tile):
+        if s.void == suit_of(action.tile):
             return f"cannot kong a void-suit tile ({tile_str(action.tile)})"
-        if game.locked[seat]:
+        if pub.locked[seat]:
             return "a locked hand may only kong the drawn tile, keeping its waits"
         return f"no kong of {tile_str(action.tile)} in this hand"
     options = ", ".join(str(a) for a in legal)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations_with_replacement, repeat
-from operator import is_
+from itertools import combinations_with_replacement
 from typing import Any
 
 from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
@@ -24,28 +23,8 @@ PONG = [Pong(t) for t in range(NUM_KINDS)]
 KONG = [Kong(t) for t in range(NUM_KINDS)]
 HU = Hu()
 PASS = Pass()
-AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
-"""The other seats in play order."""
 SUIT_OF = [SUIT_LETTERS[t // 9] for t in range(NUM_KINDS)]
 RANK_TEXT = [str(t % 9 + 1) for t in range(NUM_KINDS)]
-VOID_SLICE = {"m": slice(0, 9), "p": slice(9, 18), "s": slice(18, 27)}
-"""The tiles of a suit in a counts list."""
-NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)]
-"""``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks)
-in a counts list; a tile none of which are held completes nothing."""
-
-
-
-def listed(action: Action, options: Sequence[Action]) -> bool:
-    """``action in options``, looking for the object itself first (the usual case: actions are
-    handed back from the list) so that no dataclass ``__eq__`` runs."""
-    return holds(options, action) or action in options
-
-
-def holds(options: Sequence[Action], action: Action) -> bool:
-    """Whether ``options`` (made by the engine) hold the shared object ``action`` (``HU``,
-    ``PONG[t]``, …): the engine lists only these, so no ``__eq__`` is needed."""
-    return any(map(is_, options, repeat(action)))
 
 
 _RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_SUITED)]

@@ -1,79 +1,321 @@
-"""What one seat (or a spectator) may know of a hand, as plain JSON-ready data.
+"""The redaction: what one seat (or a spectator) may know of a hand. The anti-cheat boundary.
 
-A seat sees its own concealed tiles and draws; everyone's melds (a concealed kong's tile only
-for its owner), discards, win piles, the wall count, void choices once revealed, the wins and
-payments so far. Winners' hands are shown when they win (RULES §2.11). Nobody sees the wall
-order or another seat's concealed tiles; the full state is only in the finished record.
+:func:`redact` makes a typed :class:`SeatView` from the state; :func:`event_for` shows a logged
+event to a seat. Every reader — the CLI, the bots, the simulator, records' replays, the server
+and the RL environment — sees a hand only through these two functions.
+
+A seat sees its own concealed tiles and draws; everyone's melds (a concealed kong's tile only for
+its owner, or for everyone under ``concealed_kong_shown``), discards, win piles, the wall count,
+void choices once revealed, the wins and payments so far. A winner's hand is shown as it was when
+it won (RULES §2.11: it lays its hand down); later draws of a locked 血流 winner stay hidden. Nobody
+sees the wall order, the seeds, another seat's concealed tiles or whether another seat may claim.
+Everything is revealed when the hand ends.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
+from chuanma.engine.actions import Action
+from chuanma.engine.events import Event
+from chuanma.engine.ledger import Payment, Win
+from chuanma.engine.legal import to_act
+from chuanma.engine.state import AFTER, HandState
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
-from chuanma.tiles import format_tiles
+from chuanma.melds import Meld
+from chuanma.rules import RuleSet
+from chuanma.tiles import COPIES, NUM_KINDS, Tile, format_tiles, holds_suit, suit_of, to_counts
 
-if TYPE_CHECKING:
-    from chuanma.engine.game import Game
-
-
-def _meld(game: Game, owner: int, viewer: int | None, index: int) -> dict[str, Any]:
-    m = game.melds[owner][index]
-    out: dict[str, Any] = m.to_dict()
-    if m.is_concealed and viewer != owner and not game.finished:
-        out["tile"] = None
-    return out
+VIEW_SCHEMA = 1
+"""Version of the view's and the events' JSON forms."""
 
 
-def seat_view(game: Game, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: a spectator)."""
-    players: list[dict[str, Any]] = []
-    acting = game.to_act()
-    phase: str = game.phase
-    if phase in ("claim", "rob") and seat not in acting:
-        # whether anybody may claim is nobody else's business
-        phase = "waiting"
-    won_seats = {w.seat for w in game.wins}
-    for s in range(4):
-        p: dict[str, Any] = {
-            "seat": s,
-            "melds": [_meld(game, s, seat, i) for i in range(len(game.melds[s]))],
-            "discards": format_river(game.discards[s]),
-            "win_pile": format_river(game.win_piles[s]),
-            "tiles": sum(game.hands[s]),
-            "won": s in won_seats,
-            "out": game.out[s],
-            "left": game.left[s],
-            "locked": game.locked[s],
-            "exchange_chosen": game.exchange_choice[s] is not None,
-            "void_chosen": game.voids[s] is not None,
+@dataclass(slots=True)
+class PlayerView:
+    """One seat as the viewer sees it (a copy: changing it changes nothing in the hand)."""
+
+    seat: int
+    melds: tuple[Meld | None, ...]
+    """Declared melds in order; ``None`` is a concealed kong the viewer may not see."""
+    discards: tuple[Tile, ...]
+    """The river as it lies (claimed tiles taken out)."""
+    win_pile: tuple[Tile, ...]
+    tiles: int
+    """Concealed tiles held."""
+    won: int
+    """Wins so far."""
+    out: bool
+    left: bool
+    locked: bool
+    exchange_chosen: bool
+    void_chosen: bool
+    void: str | None
+    """The void suit, once revealed (one's own at once)."""
+    hand: tuple[int, ...] | None
+    """Concealed tiles as counts: one's own; a winner's as shown at its latest win; everyone's at
+    the end. ``None`` when hidden."""
+    exchange: tuple[Tile, ...] | None
+    """One's own exchange choice until the exchange happens."""
+    claimed_at: tuple[int, ...]
+    """Tiles left in the wall at each of this seat's pongs and exposed kongs."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimView:
+    """The tile on offer in an open claim window the viewer may answer."""
+
+    tile: Tile
+    from_seat: int
+    robbing: bool
+
+
+@dataclass(slots=True)
+class SeatView:
+    """Everything ``seat`` (``None``: a spectator) may know now. Tiles are ints; seats 0–3."""
+
+    seat: int | None
+    rules: RuleSet
+    phase: str
+    """``exchange``, ``void``, ``turn``, ``claim``, ``rob``, ``end``, or ``waiting`` (a claim window
+    the viewer has no part in)."""
+    dealer: int
+    current: int | None
+    wall: int
+    """Tiles left in the wall."""
+    direction: str | None
+    players: tuple[PlayerView, ...]
+    wins: tuple[Win, ...]
+    payments: tuple[Payment, ...]
+    totals: tuple[int, ...]
+    acting: tuple[int, ...]
+    """Seats owing a decision, as far as the viewer may know (in a claim window: only itself)."""
+    claim: ClaimView | None
+    drawn: Tile | None
+    """One's own tile drawn this turn."""
+    legal_actions: tuple[Action, ...]
+    discard_log: tuple[tuple[int, Tile], ...]
+    """Every discard of the hand in order: (seat, tile), claimed or not."""
+    voids_revealed: bool
+    version: int
+    finished: bool
+
+    # ------------------------------------------------------------------ own seat
+
+    @property
+    def me(self) -> PlayerView:
+        assert self.seat is not None, "a spectator has no seat"
+        return self.players[self.seat]
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """One's own concealed tiles as counts."""
+        hand = self.me.hand
+        assert hand is not None
+        return hand
+
+    @property
+    def void(self) -> str | None:
+        return self.me.void
+
+    @property
+    def voids(self) -> list[str | None]:
+        return [p.void for p in self.players]
+
+    @property
+    def winners_stay(self) -> bool:
+        """血流: winners keep playing (their hands locked)."""
+        return self.rules.variant == "xueliu"
+
+    def own_melds(self) -> list[Meld]:
+        return [m for m in self.me.melds if m is not None]
+
+    def holds_void(self) -> bool:
+        return holds_suit(self.hand, self.void)
+
+    def opponents(self) -> Iterator[int]:
+        assert self.seat is not None
+        return iter(AFTER[self.seat])
+
+    # ------------------------------------------------------------------ anyone
+
+    def active(self, seat: int) -> bool:
+        """Still drawing and discarding."""
+        return not self.players[seat].out
+
+    def melds(self, seat: int) -> list[Meld]:
+        """The seat's melds the viewer can see."""
+        return [m for m in self.players[seat].melds if m is not None]
+
+    def hidden_kongs(self, seat: int) -> int:
+        """The seat's concealed kongs the viewer cannot see."""
+        return sum(1 for m in self.players[seat].melds if m is None)
+
+    def turns(self, seat: int) -> int:
+        """Discards the seat has made."""
+        return sum(1 for s, _ in self.discard_log if s == seat)
+
+    def discarded(self, seat: int) -> set[Tile]:
+        """Every tile the seat ever discarded, claimed or not (its 现物)."""
+        return {t for s, t in self.discard_log if s == seat}
+
+    def passed(self, seat: int) -> set[Tile]:
+        """Tiles the other seats discarded since the seat's own last discard."""
+        out: set[Tile] = set()
+        for s, t in reversed(self.discard_log):
+            if s == seat:
+                break
+            out.add(t)
+        return out
+
+    def last_void_discard(self, seat: int) -> int:
+        """The number (1-based, among the seat's discards) of its last void-suit discard; -1 if none."""
+        void = self.players[seat].void
+        n = 0
+        last = -1
+        for s, t in self.discard_log:
+            if s == seat:
+                n += 1
+                if void is not None and suit_of(t) == void:
+                    last = n
+        return last
+
+    def shown(self, seat: int) -> tuple[int, ...] | None:
+        """Another seat's concealed tiles as the viewer sees them (a winner's shown hand)."""
+        return self.players[seat].hand if seat != self.seat else None
+
+    def unseen_counts(self) -> list[int]:
+        """Copies of each tile the viewer cannot see (not in its hand, any meld, river, win pile
+        or shown hand)."""
+        left = [COPIES - c for c in self.hand] if self.seat is not None else [COPIES] * NUM_KINDS
+        for p in self.players:
+            for t in p.discards:
+                left[t] -= 1
+            for t in p.win_pile:
+                left[t] -= 1
+            for m in p.melds:
+                if m is not None:
+                    for t in m.tiles:
+                        left[t] -= 1
+            if p.seat != self.seat and p.hand is not None:
+                for t, c in enumerate(p.hand):
+                    left[t] -= c
+        return [c if c > 0 else 0 for c in left]
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (tiles in notation; documented in docs/engine.md)."""
+        players = []
+        for p in self.players:
+            d: dict[str, Any] = {
+                "seat": p.seat,
+                "melds": [m.to_dict() if m is not None else {"kind": "kong", "tile": None, "kong": "concealed"}
+                          for m in p.melds],
+                "discards": format_river(p.discards),
+                "win_pile": format_river(p.win_pile),
+                "tiles": p.tiles,
+                "won": p.won > 0,
+                "out": p.out,
+                "left": p.left,
+                "locked": p.locked,
+                "exchange_chosen": p.exchange_chosen,
+                "void_chosen": p.void_chosen,
+            }
+            if self.voids_revealed or p.seat == self.seat:
+                d["void"] = p.void
+            if p.hand is not None:
+                d["hand"] = format_counts(p.hand)
+            if p.exchange is not None:
+                d["exchange"] = format_tiles(p.exchange)
+            players.append(d)
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "current": self.current,
+            "wall": self.wall,
+            "direction": self.direction,
+            "players": players,
+            "wins": [w.to_json() for w in self.wins],
+            "payments": [p.to_json() for p in self.payments],
+            "totals": list(self.totals),
+            "to_act": (self.seat in self.acting) if self.seat is not None else list(self.acting),
         }
-        if game.voids_revealed or s == seat:
-            p["void"] = game.voids[s]
-        if s == seat or s in won_seats or game.finished:
-            p["hand"] = format_counts(game.hands[s])
-        if s == seat and game.exchange_choice[s] is not None and not game.direction_revealed:
-            p["exchange"] = format_tiles(game.exchange_choice[s] or ())
-        players.append(p)
-    out: dict[str, Any] = {
-        "seat": seat,
-        "phase": phase,
-        "dealer": game.dealer,
-        "current": game.current if game.phase in ("turn", "claim", "rob") else None,
-        "wall": game.remaining,
-        "direction": game.direction if game.direction_revealed else None,
-        "players": players,
-        "wins": [w.to_json() for w in game.wins],
-        "payments": [p.to_json() for p in game.ledger],
-        "totals": game.deltas(),
-        "to_act": seat in acting if seat is not None else (
-            [] if phase == "waiting" else list(acting)),
-    }
-    if game.claim_tile is not None and phase in ("claim", "rob"):
-        out["claim"] = {"tile": TILE_TEXT[game.claim_tile], "from": game.claim_from,
-                        "robbing": game.phase == "rob"}
-    if seat is not None:
-        if game.phase == "turn" and game.current == seat and game.drawn is not None:
-            out["drawn"] = TILE_TEXT[game.drawn]
-        out["legal_actions"] = [a.to_json() for a in game.legal_actions(seat)]
+        if self.claim is not None:
+            out["claim"] = {"tile": TILE_TEXT[self.claim.tile], "from": self.claim.from_seat,
+                            "robbing": self.claim.robbing}
+        if self.seat is not None:
+            if self.drawn is not None:
+                out["drawn"] = TILE_TEXT[self.drawn]
+            out["legal_actions"] = [a.to_json() for a in self.legal_actions]
+        return out
+
+
+def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -> SeatView:
+    """The view of ``seat`` (``None``: a spectator); ``legal`` is the seat's legal actions."""
+    pub = st.public
+    phase: str = pub.phase
+    acting = to_act(st)
+    if phase in ("claim", "rob"):
+        if seat in acting:
+            acting = (seat,)  # the viewer's own part only
+        else:
+            phase = "waiting"  # whether anybody may claim is nobody else's business
+            acting = ()
+    finished = phase == "end"
+    won = [0, 0, 0, 0]
+    shown: dict[int, tuple[Tile, ...]] = {}
+    for w in pub.wins:  # each winner's hand as laid down at its latest win
+        won[w.seat] += 1
+        shown[w.seat] = w.hand
+    hide_kongs = not (finished or st.rules.concealed_kong_shown)
+    revealed = pub.voids_revealed
+    players = []
+    for s in range(4):
+        ss = st.seats[s]
+        hand: tuple[int, ...] | None = None
+        if s == seat or finished:
+            hand = tuple(ss.hand)
+        elif s in shown:
+            hand = tuple(to_counts(shown[s]))
+        melds: tuple[Meld | None, ...] = tuple(pub.melds[s])
+        if hide_kongs and s != seat and any(m.kong == "concealed" for m in pub.melds[s]):
+            melds = tuple(None if m.kong == "concealed" else m for m in pub.melds[s])
+        players.append(PlayerView(
+            s, melds, tuple(pub.discards[s]), tuple(pub.win_piles[s]), sum(ss.hand), won[s],
+            pub.out[s], pub.left[s], pub.locked[s], pub.exchanged[s], pub.void_chosen[s],
+            ss.void if revealed or s == seat else None, hand,
+            ss.exchange if s == seat and pub.direction is None else None,
+            tuple(pub.claimed_at[s]),
+        ))
+    w = pub.claim
+    on_turn = seat is not None and pub.phase == "turn" and pub.current == seat
+    return SeatView(
+        seat, st.rules, phase, pub.dealer,
+        pub.current if pub.phase in ("turn", "claim", "rob") else None,
+        st.remaining, pub.direction, tuple(players), tuple(pub.wins), tuple(pub.ledger),
+        tuple(st.deltas()), acting,
+        ClaimView(w.tile, w.from_seat, w.rob) if w is not None and phase in ("claim", "rob") else None,
+        st.seats[seat].drawn if on_turn and seat is not None else None,
+        tuple(legal or ()), tuple(pub.discard_log), revealed, pub.version, finished,
+    )
+
+
+def event_for(ev: Event, seat: int | None) -> dict[str, Any] | None:
+    """The logged event as ``seat`` (``None``: a spectator) may see it; ``None`` when hidden.
+
+    Public events show their ``data`` to everyone and their ``private`` part to their own seat
+    only; private events are shown to their own seat only.
+    """
+    own = seat is not None and seat == ev.seat
+    if ev.visibility != "public" and not own:
+        return None
+    out: dict[str, Any] = {"seq": ev.seq, "type": ev.type}
+    if ev.seat is not None:
+        out["seat"] = ev.seat
+    out.update(ev.data)
+    if own:
+        out.update(ev.private)
     return out

@@ -21,6 +21,22 @@ LAST = WALL_SIZE - 1
 _FULL_SET = [t // COPIES for t in range(WALL_SIZE)]
 
 
+LAST_FOUR = 3
+"""The last-four zone begins once the wall holds this many tiles or fewer (RULES §9.3)."""
+
+
+def in_last_four(remaining: int) -> bool:
+    """Whether a wall with ``remaining`` tiles is in the last-four zone (the one place this
+    boundary is written: no kong there, forced wins, 查大叫 escape amounts)."""
+    return remaining <= LAST_FOUR
+
+
+def kong_allowed(no_kong_in_last_four: bool, remaining: int) -> bool:
+    """Whether a kong may be declared with ``remaining`` tiles in the wall: there must be a
+    replacement to draw, and under ``no_kong_in_last_four`` the wall must be outside the zone."""
+    return remaining > 0 and not (no_kong_in_last_four and in_last_four(remaining))
+
+
 class WallError(ChuanmaError, ValueError):
     """A wall that is not the 108-tile set, or a set-up that cannot be built."""
 

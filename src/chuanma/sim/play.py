@@ -7,15 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuanma.analysis import pack_counts, waits
 from chuanma.bots.base import Bot
-from chuanma.bots.view import Observer
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.game import Game
 from chuanma.engine.record import to_record
+from chuanma.engine.settlement import flower_pig
+from chuanma.engine.wins import seat_waits
 from chuanma.fairness.derive import Deal, derive_deal
 from chuanma.rules import RuleSet
-from chuanma.tiles import SUITS
 
 
 def deal_for(seed: int, index: int) -> Deal:
@@ -54,20 +53,17 @@ def play_hand(
     rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, record: bool = False,
     max_decisions: int = 5000,
 ) -> HandResult:
-    """Play one hand: each bot sees only its seat's view (built from ``events_for(seat)``).
+    """Play one hand: each bot sees only its seat's view (``Game.view(seat)``).
 
     Raises :class:`IllegalActionError` if a bot returns a decision that is not legal.
     """
     game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
-    observers = [Observer(s, rules) for s in range(4)]
-    log = game.events
     needs = [getattr(b, "needs_view", True) for b in bots]
     n = 0
     while not game.finished:
         seat = game.to_act()[0]
         legal = game.legal_actions(seat)
-        view = observers[seat].observe_log(log) if needs[seat] else observers[seat].view
-        action = bots[seat].choose(view, legal)
+        action = bots[seat].choose(game.view(seat) if needs[seat] else None, legal)
         try:
             game.apply(seat, action)  # refuses anything not in ``legal``, changing nothing
         except IllegalActionError as exc:
@@ -91,14 +87,13 @@ def summarize(game: Game, *, record: bool = False) -> HandResult:
             seats[w.from_seat].deal_ins += 1
     exhausted = game.end_reason == "exhausted"
     if exhausted:
+        st = game.state
         for s in range(4):
-            if game.out[s]:
+            if st.public.out[s]:
                 continue
-            void = game.voids[s]
-            h = game.hands[s]
-            if void is not None and any(h[SUITS.index(void) * 9 + r] for r in range(9)):
+            if flower_pig(st, s):
                 seats[s].flower_pig = True
                 continue
             # ready exactly when it has a wait: it holds no void tile, so every wait wins
-            seats[s].ready_at_draw = bool(waits(pack_counts(h), game.melds[s], void))
+            seats[s].ready_at_draw = bool(seat_waits(st, s))
     return HandResult(seats, exhausted, to_record(game) if record else None)

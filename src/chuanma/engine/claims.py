@@ -1,0 +1,230 @@
+"""Claim windows: who may win, kong or pong a discard (or rob an added kong), the pass rules, and
+how simultaneous claims resolve (win > kong > pong; 一炮多响 or the first winner in play order).
+
+A :class:`PassRule` says what passing a win or a pong costs a seat (RULES §2.10, §9.1–9.2):
+``none``; ``same_turn`` (同巡过手: a fan bar for wins and a pong ban until the seat's next draw);
+``forever`` (过水不胡: never again a win on that tile, self-drawn included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal, NamedTuple
+
+from chuanma.engine.actions import Action, Hu, Kong, Pong
+from chuanma.engine.kongs import begin_turn
+from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
+from chuanma.engine.tables import HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
+from chuanma.engine.wall import in_last_four, kong_allowed
+from chuanma.engine.wins import NEAR, completes, score
+from chuanma.melds import Meld
+from chuanma.rules import RuleSet
+from chuanma.tiles import Tile
+
+
+class PassRule:
+    """``pass_rule: none``: passing costs nothing."""
+
+    name = "none"
+    bars_declined_self_win = False
+    """Whether :meth:`declined_self_win` does anything (so that callers may skip the check)."""
+
+    def may_claim_win(self, seat: SeatState, t: Tile, fan: Callable[[], int]) -> bool:
+        """Whether the seat may win on another seat's ``t`` (``fan``: that win's fan)."""
+        return True
+
+    def may_self_win(self, seat: SeatState, t: Tile) -> bool:
+        """Whether the seat may win on its own draw ``t``."""
+        return True
+
+    def passed_win(self, seat: SeatState, t: Tile, fan: Callable[[], int]) -> None:
+        """The seat could win on another seat's ``t`` and did not."""
+
+    def passed_pong(self, seat: SeatState, t: Tile) -> None:
+        """The seat could pong ``t`` and claimed neither pong nor kong."""
+
+    def declined_self_win(self, seat: SeatState, t: Tile) -> None:
+        """The seat could win on its own draw ``t`` (not 天胡) and discarded or konged instead."""
+
+    def drew(self, seat: SeatState) -> None:
+        """The seat drew a tile (any draw, a kong replacement included)."""
+        seat.bar = None
+        if seat.pong_ban:
+            seat.pong_ban.clear()
+
+
+class SameTurn(PassRule):
+    """同巡过手: until its next draw, a win on a discard must be worth more than the best win
+    passed (加番可解禁), and a passed pong of T bars pongs of T."""
+
+    name = "same_turn"
+
+    def may_claim_win(self, seat: SeatState, t: Tile, fan: Callable[[], int]) -> bool:
+        return seat.bar is None or fan() > seat.bar
+
+    def passed_win(self, seat: SeatState, t: Tile, fan: Callable[[], int]) -> None:
+        f = fan()
+        seat.bar = f if seat.bar is None else max(seat.bar, f)
+
+    def passed_pong(self, seat: SeatState, t: Tile) -> None:
+        seat.pong_ban.add(t)
+
+
+class Forever(PassRule):
+    """过水不胡: a passed win on T bars every later win on T, self-drawn included."""
+
+    name = "forever"
+    bars_declined_self_win = True
+
+    def may_claim_win(self, seat: SeatState, t: Tile, fan: Callable[[], int]) -> bool:
+        return t not in seat.banned
+
+    def may_self_win(self, seat: SeatState, t: Tile) -> bool:
+        return t not in seat.banned
+
+    def passed_win(self, seat: SeatState, t: Tile, fan: Callable[[], int]) -> None:
+        seat.banned.add(t)
+
+    def declined_self_win(self, seat: SeatState, t: Tile) -> None:
+        seat.banned.add(t)
+
+
+PASS_RULES: dict[str, PassRule] = {r.name: r for r in (PassRule(), SameTurn(), Forever())}
+
+
+def pass_rule_of(rules: RuleSet) -> PassRule:
+    return PASS_RULES[rules.pass_rule]
+
+
+def forced(st: HandState) -> bool:
+    """``forced_win_in_last_four``: a seat that can win in the last four must."""
+    return st.rules.forced_win_in_last_four and in_last_four(st.remaining)
+
+
+class Resolution(NamedTuple):
+    """What a closed claim window gives: wins (the winners), a kong or a pong (its claimer), or
+    nothing (``seats`` empty)."""
+
+    kind: Literal["win", "kong", "pong", "none"]
+    seats: list[int]
+
+
+def claim_fan(st: HandState, seat: int) -> int:
+    """The fan of the seat's win on the window's tile, with the window's situations."""
+    w = st.public.claim
+    assert w is not None
+    if seat not in w.fans:
+        w.fans[seat] = score(st, seat, w.tile, self_drawn=False, situations=w.situations,
+                             in_hand=False).total
+    return w.fans[seat]
+
+
+def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tuple[str, ...], *,
+                rob: bool, kong: int | None = None) -> bool:
+    """Open the claim window on ``t``; False (nothing opened) if nobody can claim a discard. A
+    robbing window opens even when nobody can rob: the added kong then completes."""
+    pub = st.public
+    w = ClaimWindow(t, frm, situations, rob, kong)
+    pub.claim = w
+    anyone = False
+    lo, hi = NEAR[t]
+    for s in AFTER[frm]:
+        seat = st.seats[s]
+        seat.claim_options = None
+        seat.claim = None
+        h = seat.hand
+        if pub.out[s] or not any(h[lo:hi]):  # no copy or neighbour: nothing to claim
+            continue
+        can_win = completes(st, s, t)
+        if not can_win and h[t] < 2:
+            continue
+        opts = _options(st, rule, s, t, rob, can_win)
+        if opts:
+            seat.claim_options = opts
+            anyone = True
+    if not anyone and not rob:
+        pub.claim = None
+        return False
+    pub.phase = "rob" if rob else "claim"
+    if not rob:
+        pub.current = frm
+    return True
+
+
+def _options(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool, can_win: bool) -> list[Action]:
+    """What seat ``s`` may claim on ``t`` (nothing, or the options and ``Pass()``)."""
+    seat = st.seats[s]
+    opts: list[Action] = []
+    if can_win and rule.may_claim_win(seat, t, lambda: claim_fan(st, s)):
+        if forced(st):
+            return [HU]
+        opts.append(HU)
+    if not rob and not st.public.locked[s] and SUIT_OF[t] != seat.void:
+        c = seat.hand[t]
+        if c == 3 and kong_allowed(st.rules.no_kong_in_last_four, st.remaining):
+            opts.append(KONG[t])
+        if c >= 2 and t not in seat.pong_ban:
+            opts.append(PONG[t])
+    if opts:
+        opts.append(PASS)
+    return opts
+
+
+def owing(st: HandState) -> list[int]:
+    """Seats that still owe an answer in the open window, in play order after the discarder."""
+    w = st.public.claim
+    if w is None:
+        return []
+    seats = st.seats
+    return [s for s in AFTER[w.from_seat] if seats[s].claim_options is not None and seats[s].claim is None]
+
+
+def resolve(st: HandState, rule: PassRule) -> Resolution:
+    """Every answer is in: record the passes and say what the window gives."""
+    w = st.public.claim
+    assert w is not None
+    t = w.tile
+    for s in AFTER[w.from_seat]:
+        seat = st.seats[s]
+        opts = seat.claim_options
+        if opts is None:
+            continue
+        claim = seat.claim
+        if HU in opts and not isinstance(claim, Hu):
+            rule.passed_win(seat, t, lambda s=s: claim_fan(st, s))  # type: ignore[misc]
+        if PONG[t] in opts and not isinstance(claim, Pong | Kong):
+            rule.passed_pong(seat, t)
+    winners = [s for s in AFTER[w.from_seat] if isinstance(st.seats[s].claim, Hu)]
+    if winners:
+        return Resolution("win", winners if st.rules.multiple_winners else winners[:1])
+    for kind, cls in (("kong", Kong), ("pong", Pong)):
+        for s in AFTER[w.from_seat]:
+            if isinstance(st.seats[s].claim, cls):
+                return Resolution(kind, [s])  # type: ignore[arg-type]
+    return Resolution("none", [])
+
+
+def close_window(st: HandState) -> None:
+    pub = st.public
+    pub.claim = None
+    for seat in st.seats:
+        seat.claim_options = None
+        seat.claim = None
+    pub.phase = "turn"
+
+
+def pong(st: HandState, seat: int, frm: int, t: Tile) -> None:
+    """碰: ``seat`` takes ``frm``'s discard ``t`` and must discard next."""
+    pub = st.public
+    close_window(st)
+    pub.discards[frm].pop()
+    h = st.seats[seat].hand
+    h[t] -= 2
+    pub.melds[seat].append(Meld("pong", t))
+    pub.claimed_at[seat].append(st.remaining)
+    pub.declared = True
+    begin_turn(st, seat)
+    pub.turn.after_pong = True
+    if h[t]:
+        st.seats[seat].late_pongs.add(t)
+    st.emit("pong", seat, {"tile": TILE_TEXT[t], "from": frm})

@@ -1,0 +1,96 @@
+"""A fixed numbering of every action: the action space of learning agents.
+
+Every action names its tile. The numbering never changes between hands, presets or versions of
+the same schema; ranges are laid out for the 34 tile kinds (honours included) so that 大众麻将's
+chow and honour tiles fit without renumbering:
+
+==========  =====  ==========================================================================
+first       count  action
+==========  =====  ==========================================================================
+0           34     discard t (t = 0…33: ``1m``…``9s``, ``1z``…``7z``)
+34          34     pong t
+68          34     kong t (exposed on a discard, concealed or added on one's own turn: the
+                   moment decides the kind, never ambiguously)
+102         21     chow starting at t (suited ranks 1–7; reserved for 大众麻将)
+123         1      hu (win: self-drawn, on a discard or robbing a kong)
+124         1      pass
+125         3      void suit m, p, s
+128         495    exchange: the three tiles given, a sorted multiset within one suit
+==========  =====  ==========================================================================
+
+``ACTION_COUNT`` is 623.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+import numpy as np
+import numpy.typing as npt
+
+from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
+
+DISCARD_AT = 0
+PONG_AT = DISCARD_AT + NUM_KINDS
+KONG_AT = PONG_AT + NUM_KINDS
+CHOW_AT = KONG_AT + NUM_KINDS
+CHOWS = 21
+HU_AT = CHOW_AT + CHOWS
+PASS_AT = HU_AT + 1
+VOID_AT = PASS_AT + 1
+EXCHANGE_AT = VOID_AT + len(SUITS)
+EXCHANGES: tuple[tuple[Tile, Tile, Tile], ...] = tuple(
+    c for c in combinations_with_replacement(range(NUM_SUITED), 3) if c[0] // 9 == c[2] // 9)
+"""Every exchange choice, in index order."""
+ACTION_COUNT = EXCHANGE_AT + len(EXCHANGES)
+
+_EXCHANGE_INDEX = {c: EXCHANGE_AT + i for i, c in enumerate(EXCHANGES)}
+
+
+class ActionIndexError(ValueError):
+    """An index outside the action space, or an action without an index (leaving)."""
+
+
+def to_index(action: Action) -> int:
+    """The index of ``action``."""
+    if isinstance(action, Discard):
+        return DISCARD_AT + action.tile
+    if isinstance(action, Pong):
+        return PONG_AT + action.tile
+    if isinstance(action, Kong):
+        return KONG_AT + action.tile
+    if isinstance(action, Hu):
+        return HU_AT
+    if isinstance(action, Pass):
+        return PASS_AT
+    if isinstance(action, ChooseVoid):
+        return VOID_AT + SUITS.index(action.suit)
+    if isinstance(action, Exchange):
+        return _EXCHANGE_INDEX[tuple(sorted(action.tiles))]  # type: ignore[index]
+    raise ActionIndexError(f"{action} has no index: leaving is not an action of the space")
+
+
+_ACTIONS: list[Action | None] = [
+    *(Discard(t) for t in range(NUM_KINDS)), *(Pong(t) for t in range(NUM_KINDS)),
+    *(Kong(t) for t in range(NUM_KINDS)), *([None] * CHOWS), Hu(), Pass(),
+    *(ChooseVoid(s) for s in SUITS), *(Exchange(c) for c in EXCHANGES),
+]
+
+
+def from_index(index: int) -> Action:
+    """The action numbered ``index``."""
+    if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < ACTION_COUNT:
+        raise ActionIndexError(f"action index must be a whole number 0-{ACTION_COUNT - 1}, got {index!r}")
+    action = _ACTIONS[int(index)]
+    if action is None:
+        raise ActionIndexError(f"index {index} is a chow, which this engine's variants do not have")
+    return action
+
+
+def mask(actions: list[Action]) -> npt.NDArray[np.int8]:
+    """An ``int8`` array of ``ACTION_COUNT`` with 1 at the index of each of ``actions``."""
+    out = np.zeros(ACTION_COUNT, dtype=np.int8)
+    for a in actions:
+        out[to_index(a)] = 1
+    return out

@@ -1,0 +1,76 @@
+"""Before the first turn: 换三张 (exchange three) and 定缺 (the void suit).
+
+Both are secret choices revealed together. A hand of exactly two suits has its void chosen for
+it; a hand of one suit chooses one of the other two (RULES §2.4).
+"""
+
+from __future__ import annotations
+
+from chuanma.engine.actions import ChooseVoid
+from chuanma.engine.state import DIRECTIONS, HandState
+from chuanma.engine.tables import format_sequence
+from chuanma.tiles import SUITS, Tile, holds_suit
+
+
+def held_suits(hand: list[int]) -> list[str]:
+    return [suit for suit in SUITS if holds_suit(hand, suit)]
+
+
+def choose_exchange(st: HandState, seat: int, tiles: tuple[Tile, Tile, Tile]) -> None:
+    """A seat's three tiles; once all four have chosen, the exchange happens."""
+    pub = st.public
+    st.seats[seat].exchange = tiles
+    pub.exchanged[seat] = True
+    # a legal choice is sorted (as every listed one is): its text needs no sorting
+    st.emit("exchange_chosen", seat, {}, {"tiles": format_sequence(tiles)})
+    if not all(pub.exchanged):
+        return
+    direction = st.hidden.direction
+    step = DIRECTIONS[direction]
+    for seat_state in st.seats:
+        for t in seat_state.exchange or ():
+            seat_state.hand[t] -= 1
+    for s in range(4):
+        to = st.seats[(s + step) % 4]
+        for t in st.seats[s].exchange or ():
+            to.hand[t] += 1
+    pub.direction = direction
+    st.emit("exchange", None, {"direction": direction})
+    for s in range(4):
+        frm = (s - step) % 4
+        got = st.seats[frm].exchange or ()
+        st.emit("exchange_received", s, {}, {"tiles": format_sequence(got), "from": frm}, "private")
+    enter_void(st)
+
+
+def enter_void(st: HandState) -> None:
+    """The 定缺 phase; a two-suit hand's void is chosen at once."""
+    st.public.phase = "void"
+    for s in range(4):
+        held = held_suits(st.seats[s].hand)
+        if len(held) == 2:
+            suit = next(x for x in SUITS if x not in held)
+            st.autos.append((s, ChooseVoid(suit)))
+            choose_void(st, s, suit, auto=True)
+
+
+def void_options(st: HandState, seat: int) -> list[ChooseVoid]:
+    """The suits the seat may choose."""
+    return [ChooseVoid(s) for s in SUITS]
+
+
+def choose_void(st: HandState, seat: int, suit: str, *, auto: bool = False) -> None:
+    """A seat's void; once all four have chosen, they are revealed and the dealer plays."""
+    pub = st.public
+    st.seats[seat].void = suit
+    pub.void_chosen[seat] = True
+    # whether the choice was automatic (a two-suit hand) is the seat's own business
+    st.emit("void_chosen", seat, {}, {"suit": suit, "automatic": True} if auto else {"suit": suit})
+    if not all(pub.void_chosen):
+        return
+    pub.voids_revealed = True
+    st.emit("voids", None, {"voids": [x.void for x in st.seats]})
+    pub.phase = "turn"
+    pub.current = pub.dealer
+    pub.turn.first = True
+    pub.turn.draw_kind = None

@@ -1,0 +1,87 @@
+"""The turn: draws (live and kong replacements), discards, and 过手杠 bookkeeping.
+
+A turn starts with a draw (the dealer's first has none). After a discard the claim window opens
+(:mod:`.claims`); when nobody can claim, the next seat still playing draws.
+"""
+
+from __future__ import annotations
+
+from chuanma.engine.claims import PassRule, open_window
+from chuanma.engine.kongs import begin_turn
+from chuanma.engine.state import HandState
+from chuanma.engine.tables import TILE_TEXT
+from chuanma.engine.wall import kong_allowed
+from chuanma.tiles import Tile
+
+
+def draw_due(st: HandState, seat: int) -> None:
+    """``seat`` draws next (a live draw)."""
+    pub = st.public
+    pub.phase = "draw"
+    pub.current = seat
+    pub.turn.draw_kind = "live"
+
+
+def draw(st: HandState, rule: PassRule) -> bool:
+    """Carry out the due draw; False if the wall is empty (the hand is exhausted)."""
+    pub = st.public
+    if pub.tail < pub.live:
+        return False
+    seat = pub.current
+    s = st.seats[seat]
+    replacement = pub.turn.draw_kind == "replacement"
+    turn = pub.turn
+    if replacement:
+        t = st.hidden.wall[pub.tail]
+        pub.tail -= 1
+        turn.dihu = False
+    else:
+        begin_turn(st, seat)
+        t = st.hidden.wall[pub.live]
+        pub.live += 1
+        turn.dihu = seat != pub.dealer and s.live_draws == 0 and not pub.declared
+        s.live_draws += 1
+        pub.live_draws += 1
+        turn.draw_kind = "live"
+    pub.phase = "turn"
+    s.hand[t] += 1
+    s.drawn = t
+    left = st.remaining
+    turn.drew_last = left == 0
+    rule.drew(s)
+    st.emit("draw", seat, {"wall": left, "replacement": replacement}, {"tile": TILE_TEXT[t]})
+    return True
+
+
+def discard(st: HandState, seat: int, t: Tile, rule: PassRule) -> None:
+    """Discard ``t``: the claim window opens, or the next seat still playing draws."""
+    pub = st.public
+    s = st.seats[seat]
+    turn = pub.turn
+    h = s.hand
+    h[t] -= 1
+    s.drawn = None
+    pub.discards[seat].append(t)
+    pub.discard_log.append((seat, t))
+    # 过手杠: ending a turn holding the fourth tile of a pong while adding it was legal
+    if (pub.melds[seat] and not turn.after_pong and not pub.locked[seat]
+            and kong_allowed(st.rules.no_kong_in_last_four, st.remaining)):
+        for m in pub.melds[seat]:
+            if m.kind == "pong" and h[m.tile]:
+                s.late_pongs.add(m.tile)
+    situations: tuple[str, ...] = ()
+    if seat == pub.dealer:
+        if (pub.dealer_discards == 0 and st.rules.dihu_on_dealer_discard and pub.live_draws == 0
+                and not pub.declared):
+            situations = ("dihu",)
+        pub.dealer_discards += 1
+    turn.first = False
+    st.emit("discard", seat, {"tile": TILE_TEXT[t], "wall": st.remaining})
+    if turn.kong is not None:
+        situations += ("after_kong",)
+    if turn.drew_last:
+        situations += ("last_tile",)
+    if not open_window(st, rule, seat, t, situations, rob=False, kong=turn.kong):
+        nxt = st.next_active(seat)
+        assert nxt is not None  # the hand ends before fewer than two seats play
+        draw_due(st, nxt)

@@ -1,0 +1,79 @@
+"""What differs between the game systems: 血战到底 and 血流成河 (and, later, 大众麻将).
+
+A :class:`Variant` owns who keeps playing after a win, when the hand ends, whether there is an
+exchange and a void choice, which claims exist, and the wall: its size and layout. The rest of
+the engine asks the variant instead of branching on the rule set's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chuanma.engine.actions import IllegalActionError
+from chuanma.rules import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class WallLayout:
+    """Where the deal, the live draws and the kong replacements come from (docs/engine.md)."""
+
+    size: int
+    """Tiles in the set."""
+    hand: int = 13
+    """Tiles each seat is dealt (the dealer one more)."""
+
+    @property
+    def deal_end(self) -> int:
+        """Index of the first live draw: the dealer's 14th tile is the one before it."""
+        return 4 * self.hand + 1
+
+    @property
+    def last(self) -> int:
+        """Index of the first kong replacement (the wall's end)."""
+        return self.size - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One game system."""
+
+    name: str
+    wall: WallLayout
+    winners_stay: bool
+    """血流: a winner's hand is locked and it keeps drawing; 血战: a winner leaves play."""
+    exchange: bool
+    """换三张 exists (the rule option ``exchange`` may still turn it off)."""
+    void: bool
+    """定缺 exists."""
+    claims: tuple[str, ...]
+    """The claims on a discard, highest priority first."""
+
+    def has_exchange(self, rules: RuleSet) -> bool:
+        return self.exchange and rules.exchange
+
+    def hand_over(self, out: list[bool]) -> bool:
+        """Whether play stops before the wall is empty: fewer than two seats still play (血战:
+        three winners; 血流: only leavers stop playing)."""
+        return sum(out) >= 3
+
+    @property
+    def over_reason(self) -> str:
+        """The end reason when :meth:`hand_over` stops the hand."""
+        return "too_few_players" if self.winners_stay else "three_won"
+
+
+XUEZHAN = Variant("xuezhan", WallLayout(108), winners_stay=False, exchange=True, void=True,
+                  claims=("hu", "kong", "pong"))
+XUELIU = Variant("xueliu", WallLayout(108), winners_stay=True, exchange=True, void=True,
+                 claims=("hu", "kong", "pong"))
+VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU)}
+
+
+def variant_of(rules: RuleSet) -> Variant:
+    """The variant a rule set plays; a clear refusal for one the engine does not play yet."""
+    v = VARIANTS.get(rules.variant)
+    if v is None:
+        raise IllegalActionError(
+            f"the engine plays {' and '.join(VARIANTS)}; {rules.variant!r} is not implemented yet",
+            "unsupported_variant")
+    return v
