@@ -267,9 +267,9 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
     finished = phase == "end"
     won = [0, 0, 0, 0]
     shown: dict[int, tuple[Tile, ...]] = {}
-    for w in pub.wins:  # each winner's hand as laid down at its latest win
-        won[w.seat] += 1
-        shown[w.seat] = w.hand
+    for win in pub.wins:  # each winner's hand as laid down at its latest win
+        won[win.seat] += 1
+        shown[win.seat] = win.hand
     hide_kongs = not (finished or st.rules.concealed_kong_shown)
     revealed = pub.voids_revealed
     players = []
