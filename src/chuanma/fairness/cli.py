@@ -14,6 +14,7 @@ from rich.table import Table
 from chuanma.fairness.chain import verify_records
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
+from chuanma.fairness.fields import parse_hex
 from chuanma.fairness.keys import DEFAULT_KEY_FILE, generate_key, read_key, write_key
 from chuanma.fairness.seeds import commitment, join_client_seeds
 from chuanma.fairness.signing import PUBLIC_KEY_BYTES, sign_record
@@ -117,12 +118,9 @@ def _public_key(text: str | None) -> bytes | None:
     if text is None:
         return None
     try:
-        key = bytes.fromhex(text)
-    except ValueError:
-        raise _fail(f"--public-key must be hexadecimal, not {text!r}") from None
-    if len(key) != PUBLIC_KEY_BYTES:
-        raise _fail(f"--public-key must be {PUBLIC_KEY_BYTES} bytes (64 hex digits), not {len(key)}")
-    return key
+        return parse_hex(text, PUBLIC_KEY_BYTES, "--public-key")
+    except FairnessError as exc:
+        raise _fail(str(exc)) from None
 
 
 @fair_app.command("verify")

@@ -1,4 +1,4 @@
-"""Reading a typed field of a hand record, with an error that names the field."""
+"""Reading a typed or hexadecimal field of a hand record, with an error that names the field."""
 
 from __future__ import annotations
 
@@ -20,3 +20,15 @@ def require_field(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise RecordError(f"{where}{key!r} must be {_ARTICLES.get(names, names)}, not {value!r}")
     return value
+
+
+def parse_hex(text: str, length: int | None, name: str) -> bytes:
+    """The bytes written in hex as ``text`` (exactly ``length`` of them if given), else
+    :class:`RecordError` naming ``name``."""
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        raise RecordError(f"{name} must be hexadecimal, not {text!r}") from None
+    if length is not None and len(raw) != length:
+        raise RecordError(f"{name} must be {length} bytes ({2 * length} hex digits), not {len(raw)}")
+    return raw

@@ -19,7 +19,7 @@ from typing import Any
 from chuanma.errors import NotationError, RuleSetError
 from chuanma.fairness.derive import DIRECTIONS, WALL_SIZE_HONORS, Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
-from chuanma.fairness.fields import require_field
+from chuanma.fairness.fields import parse_hex, require_field
 from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF, SERVER_SEED_BYTES
 from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds
 from chuanma.fairness.session import SESSION_FIELD, SessionHand
@@ -96,14 +96,7 @@ class _Parsed:
 
 
 def _hex(obj: Mapping[str, Any], key: str, length: int | None, where: str = "seeds.") -> bytes:
-    text = require_field(obj, key, str, where)
-    try:
-        raw = bytes.fromhex(text)
-    except ValueError:
-        raise RecordError(f"{where}{key!r} must be hexadecimal, not {text!r}") from None
-    if length is not None and len(raw) != length:
-        raise RecordError(f"{where}{key!r} must be {length} bytes ({2 * length} hex digits)")
-    return raw
+    return parse_hex(require_field(obj, key, str, where), length, f"{where}{key!r}")
 
 
 def _parse(record: object) -> _Parsed:
