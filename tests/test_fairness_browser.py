@@ -119,3 +119,62 @@ def test_page_derivation_matches_python_for_136_tiles(page: Any) -> None:
         bytes(range(32)).hex(),
     )
     assert got == {"dealer": deal.dealer, "direction": deal.direction, "wall": list(deal.wall)}
+
+
+def _session_records() -> list[dict[str, Any]]:
+    from chuanma.bots import make_bot
+    from chuanma.rules import RuleSet
+    from chuanma.sim.play import bot_seed
+    from chuanma.sim.session import play_sessions
+
+    def bots(i: int) -> list[Any]:
+        return [make_bot("greedy", bot_seed(3, i, s)) for s in range(4)]
+
+    played = play_sessions(RuleSet.from_preset("portal-xuezhan"), 3, 0, 2, bots, record={})
+    return [r.record for _, r in played if r.record is not None]
+
+
+def test_page_checks_signatures_and_session_dealers_like_python(page: Any, tmp_path: Path) -> None:
+    from chuanma.fairness import VRFKey, sign_record
+    from fairness_records import VRF_SECRET
+
+    signed = sign_record(_session_records()[1], VRFKey(VRF_SECRET))
+    tampered = {**signed, "base": 2}
+    for name, record in (("signed.json", signed), ("tampered.json", tampered)):
+        result = _check_in_page(page, tmp_path, record, name)
+        expected = {c.name: c.status.value for c in verify_record(record).checks}
+        assert result["error"] == ""
+        # the page cannot replay the decisions: everything else agrees with the Python verifier
+        assert expected.pop("replay") == "passed" and result["statuses"].pop("replay") == "not_run"
+        assert expected.pop("result") == "passed" and result["statuses"].pop("result") == "not_run"
+        assert result["statuses"] == expected
+    assert expected["signature"] == "failed" and expected["dealer"] == "passed"
+
+
+def test_page_refuses_a_short_server_seed_and_a_dealer_outside_the_rule(page: Any, tmp_path: Path) -> None:
+    import hashlib
+
+    short = build("hmac-genuine")
+    short["seeds"].update(server_seed="01", commitment=hashlib.sha256(b"\x01").hexdigest())
+    moved = _session_records()[1]
+    moved["rules"] = "xuezhan"
+    for name, record in (("short.json", short), ("moved.json", moved)):
+        result = _check_in_page(page, tmp_path, record, name)
+        expected = {c.name: c.status.value for c in verify_record(record).checks}
+        for check in ("commitment", "dealer", "direction", "wall", "signature"):
+            assert result["statuses"][check] == expected[check]
+    assert result["statuses"]["dealer"] == "failed"
+
+
+def test_page_canonical_json_and_dealer_rules_match_python(page: Any) -> None:
+    from chuanma.fairness import canonical_json
+    from chuanma.rules import PRESETS, RuleSet
+
+    record = {"b": "中\n\t\x01\"\\", "a": [1, {"d": -2, "c": None, "e": True}], "signature": {}}
+    got = page.evaluate("r => { const b = Object.assign({}, r); delete b.signature;"
+                        " return window.chuanmaFair.canonical(b); }", record)
+    assert got.encode() == canonical_json(record)
+    rules = [*PRESETS, {"preset": "xuezhan", "options": {"dealer": "first_winner"}},
+             {"preset": "portal-xueliu", "options": {"dealer": "random"}}]
+    got_rules = page.evaluate("rs => rs.map(r => window.chuanmaFair.dealerOption({rules: r}))", rules)
+    assert got_rules == [RuleSet.from_json(r).dealer for r in rules]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -12,11 +14,12 @@ from rich.table import Table
 
 from chuanma.bots import BOTS, make_bot
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
-from chuanma.commands.replay import _line as event_line
+from chuanma.commands.replay import event_line
 from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pong
 from chuanma.engine.game import Game
 from chuanma.errors import ChuanmaError
-from chuanma.sim.play import bot_seed, deal_for
+from chuanma.fairness.session import SessionHand
+from chuanma.sim.play import bot_seed, sim_hand
 from chuanma.tiles import SUIT_NAMES_ZH, format_tiles, parse_tiles, tile_name
 
 REASONS = {
@@ -121,8 +124,14 @@ def play(
     rules: RulesOption = "xuezhan",
     set_: SetOption = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the deals and bots.")] = 0,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write each hand's verifiable record JSON here.")
+    ] = None,
 ) -> None:
-    """Play Sichuan mahjong against three bots: every decision is a numbered choice."""
+    """Play Sichuan mahjong against three bots: every decision is a numbered choice.
+
+    The hands form one session: under dealer first_winner each hand is dealt by the previous
+    hand's first winner (the discarder after 一炮多响, the same dealer after a draw)."""
     console = Console(highlight=False)
     try:
         ruleset = rules_from_cli(rules, set_)
@@ -132,13 +141,22 @@ def play(
     for n in opp:
         if n not in BOTS:
             raise typer.BadParameter(f"unknown bot {n!r}; bots: {', '.join(BOTS)}")
+    if not opp:
+        raise typer.BadParameter("give at least one bot")
+    if record is not None:
+        try:
+            record.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise typer.BadParameter(f"--record: cannot create {record}: {exc.strerror}") from None
     others = [s for s in range(4) if s != seat]
     names = ["you"] * 4
     for i, s in enumerate(others):
         names[s] = opp[i % len(opp)]
-    session = [0] * 4
+    totals = [0] * 4
+    session = SessionHand.first(f"play-{seed}", ruleset.dealer)
     for h in range(hands):
-        deal = deal_for(seed, h)
+        fair = sim_hand(seed, h)
+        deal = session.deal(fair.deal())
         game = Game(ruleset, list(deal.wall), deal.dealer, deal.direction)
         players = {s: make_bot(names[s], bot_seed(seed, h, s)) for s in others}
         console.rule(f"hand {h + 1} of {hands} · {ruleset.describe()} · dealer seat {deal.dealer}")
@@ -157,7 +175,13 @@ def play(
         _narrate(console, game.events_for(seat, seen), ("payment", "end"))
         _settlement(console, game, seat)
         for s, x in enumerate(game.deltas()):
-            session[s] += x
+            totals[s] += x
+        hand_record = fair.finish(game, session=session, extra={"players": names, "seed": seed})
+        if record is not None:
+            path = record / f"hand-{h:04d}.json"
+            path.write_text(json.dumps(hand_record, ensure_ascii=False), encoding="utf-8")
+            console.print(f"[dim]record written to {path} (check it with: chuanma fair verify {path})[/]")
+        session = session.following(hand_record, game.next_dealer())
     if hands > 1:
         console.rule("session")
-        console.print("  ".join(f"{names[s]} (seat {s}) {session[s]:+d}" for s in range(4)))
+        console.print("  ".join(f"{names[s]} (seat {s}) {totals[s]:+d}" for s in range(4)))

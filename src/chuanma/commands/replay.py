@@ -17,7 +17,7 @@ from chuanma.engine.record import replay as replay_record
 _SEAT = "seat {}"
 
 
-def _line(ev: dict[str, Any]) -> str | None:
+def event_line(ev: dict[str, Any]) -> str | None:
     kind = ev["type"]
     who = _SEAT.format(ev["seat"]) if "seat" in ev else ""
     if kind == "deal":
@@ -62,7 +62,7 @@ def _line(ev: dict[str, Any]) -> str | None:
 
 def _show(game: Game, console: Console) -> None:
     for ev in game.events:
-        text = _line(ev.to_json())
+        text = event_line(ev.to_json())
         if text is not None:
             console.print(f"[dim]{ev.seq:4d}[/dim] {text}", highlight=False)
     table = Table(title="result (units of base)")

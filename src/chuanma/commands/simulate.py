@@ -17,6 +17,7 @@ from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError
 from chuanma.sim.league import league_table
 from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_chunks, simulate_chunk
+from chuanma.sim.session import DEFAULT_SESSION_HANDS
 from chuanma.sim.stats import Tally
 
 BotsOption = Annotated[str, typer.Option("--bots", "-b", help="Bot names by seat, comma-separated (cycled to 4).")]
@@ -61,9 +62,18 @@ def simulate(
     workers: WorkersOption = 1,
     ray: RayOption = None,
     record: Annotated[Path | None, typer.Option("--record", help="Write each hand's record JSON here.")] = None,
+    session_hands: Annotated[
+        int,
+        typer.Option("--session-hands", min=1,
+                     help="Hands per session, played in order: under dealer first_winner each deals "
+                          "by the previous hand's result."),
+    ] = DEFAULT_SESSION_HANDS,
     as_json: JsonOption = False,
 ) -> None:
-    """Play N hands between bots and report each bot's results."""
+    """Play N hands between bots and report each bot's results.
+
+    Hands are grouped in sessions played in order, so a preset's dealer rule holds across hands;
+    the results are the same for any --workers or --ray."""
     console = Console(stderr=as_json)
     try:
         ruleset = rules_from_cli(rules, set_)
@@ -74,13 +84,14 @@ def simulate(
     if record is not None:
         record.mkdir(parents=True, exist_ok=True)
     spec = SimSpec(ruleset.to_json(), (seats[0], seats[1], seats[2], seats[3]), seed,
-                   str(record) if record is not None else None)
+                   str(record) if record is not None else None, session_hands)
+    size = -(-_chunk_size(hands, workers, ray) // session_hands) * session_hands  # whole sessions
     tally = Tally()
     start = time.perf_counter()
     with _progress(console, as_json) as progress:
         task = progress.add_task("simulate", total=hands, rate="-")
-        for (a, b), part in run_chunks(simulate_chunk, spec, chunks(hands, _chunk_size(hands, workers, ray)),
-                                       workers=workers, ray_address=ray):
+        for (a, b), part in run_chunks(simulate_chunk, spec, chunks(hands, size), workers=workers,
+                                       ray_address=ray):
             tally.merge(part)
             rate = tally.hands / max(1e-9, time.perf_counter() - start)
             progress.update(task, advance=b - a, rate=f"{rate:,.0f}")
@@ -124,7 +135,10 @@ def league(
     as_json: JsonOption = False,
 ) -> None:
     """Rank bots by duplicate play: every wall is played with the line-up rotated through all
-    four seats, and bots are compared wall by wall."""
+    four seats, and bots are compared wall by wall.
+
+    Every wall is an independent hand whose dealer is the stream's draw, whatever the preset's
+    dealer rule (a first_winner session would deal each rotation differently)."""
     console = Console(stderr=as_json)
     try:
         ruleset = rules_from_cli(rules, set_)

@@ -8,6 +8,8 @@ from chuanma.fairness.errors import (
     HandStateError,
     KeyFileError,
     RecordError,
+    ServerSeedError,
+    SignatureError,
     VRFError,
 )
 from chuanma.fairness.hand import (
@@ -19,12 +21,16 @@ from chuanma.fairness.hand import (
 )
 from chuanma.fairness.keys import generate_key, read_key, write_key
 from chuanma.fairness.page import verifier_page, verifier_page_html, verifier_page_path
+from chuanma.fairness.records import complete_record
 from chuanma.fairness.seeds import commitment, join_client_seeds, validate_client_seed
+from chuanma.fairness.session import DEALER_RULES, SessionHand
+from chuanma.fairness.signing import canonical_json, record_digest, sign_record
 from chuanma.fairness.stream import RandomStream
 from chuanma.fairness.verify import Check, RecordCheck, Status, Verdict, verify_record
 from chuanma.fairness.vrf import VRFKey, vrf_alpha
 
 __all__ = [
+    "DEALER_RULES",
     "DIRECTIONS",
     "RECORD_FORMAT",
     "SCHEME_HMAC",
@@ -40,16 +46,23 @@ __all__ = [
     "RandomStream",
     "RecordCheck",
     "RecordError",
+    "ServerSeedError",
+    "SessionHand",
+    "SignatureError",
     "Status",
     "VRFError",
     "VRFKey",
     "Verdict",
+    "canonical_json",
     "commitment",
+    "complete_record",
     "derive_deal",
     "generate_key",
     "join_client_seeds",
     "read_key",
+    "record_digest",
     "shuffled_indices",
+    "sign_record",
     "validate_client_seed",
     "verifier_page",
     "verifier_page_html",

@@ -1,4 +1,4 @@
-"""``chuanma fair``: derive a deal, verify a hand record, manage the VRF key."""
+"""``chuanma fair``: derive a deal, verify and sign hand records, manage the dealer's key."""
 
 from __future__ import annotations
 
@@ -11,16 +11,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from chuanma.fairness.chain import verify_records
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
+from chuanma.fairness.fields import parse_hex
 from chuanma.fairness.keys import DEFAULT_KEY_FILE, generate_key, read_key, write_key
 from chuanma.fairness.seeds import commitment, join_client_seeds
-from chuanma.fairness.verify import Status, verify_record
+from chuanma.fairness.signing import PUBLIC_KEY_BYTES, sign_record
+from chuanma.fairness.verify import Status, Verdict, verify_record
 from chuanma.tiles import tile_str
 
 fair_app = typer.Typer(
     name="fair",
-    help="Provably fair dealing: re-derive a deal, verify a hand record, manage the VRF key.",
+    help="Provably fair dealing: re-derive a deal, verify and sign hand records, manage the key.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -81,50 +84,117 @@ def deal_command(
         _out.print(f"  {start:>3}  {row}")
 
 
+def _read_record(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise _fail(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise _fail(f"{path} is not JSON: {exc}") from None
+
+
+def _print_verdict(name: str, verdict: Verdict) -> None:
+    table = Table(title=f"Fairness of {name}", show_lines=False)
+    table.add_column("check")
+    table.add_column("result")
+    table.add_column("details")
+    style = {Status.PASSED: "green", Status.FAILED: "bold red", Status.NOT_RUN: "yellow"}
+    label = {Status.PASSED: "PASSED", Status.FAILED: "FAILED", Status.NOT_RUN: "NOT RUN"}
+    for check in verdict.checks:
+        table.add_row(
+            check.name, f"[{style[check.status]}]{label[check.status]}[/]", escape(check.message)
+        )
+    _out.print(table)
+    if verdict.ok:
+        _out.print("[bold green]verdict: no check failed[/]")
+    else:
+        names = ", ".join(c.name for c in verdict.failed)
+        _out.print(f"[bold red]verdict: FAILED ({names})[/]")
+
+
+def _public_key(text: str | None) -> bytes | None:
+    if text is None:
+        return None
+    try:
+        return parse_hex(text, PUBLIC_KEY_BYTES, "--public-key")
+    except FairnessError as exc:
+        raise _fail(str(exc)) from None
+
+
 @fair_app.command("verify")
 def verify_command(
-    record: Annotated[Path, typer.Argument(help="A hand record (JSON, chuanma-record/1).")],
+    records: Annotated[
+        list[Path], typer.Argument(help="Hand records (JSON, chuanma-record/1); give a session's together.")
+    ],
+    public_key: Annotated[
+        str | None,
+        typer.Option(help="Require every record to be signed by this Ed25519 public key (hex)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Check a hand record's seeds and its dealer, direction and wall.
+    """Check hand records: seeds, dealer, direction, wall, the replay of the decisions, the
+    result, the signature and, for records of one session given together, their chain.
 
-    Exit status: 0 when no check failed, 1 when one did, 2 when the record cannot be read.
+    Exit status: 0 when no check failed, 1 when one did, 2 when a record cannot be read.
     """
+    key = _public_key(public_key)
+    data = [_read_record(path) for path in records]
     try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise _fail(f"no such file: {record}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(f"cannot read {record}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise _fail(f"{record} is not JSON: {exc}") from None
+        verdicts = verify_records(data, public_key=key, names=[str(p) for p in records])
+    except FairnessError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        if len(records) == 1:
+            typer.echo(json.dumps(verdicts[0].to_json()))
+        else:
+            typer.echo(json.dumps({
+                "ok": all(v.ok for v in verdicts),
+                "records": [{"file": str(p), **v.to_json()} for p, v in zip(records, verdicts, strict=True)],
+            }))
+    else:
+        for path, verdict in zip(records, verdicts, strict=True):
+            _print_verdict(path.name, verdict)
+        if len(records) > 1:
+            failed = [p.name for p, v in zip(records, verdicts, strict=True) if not v.ok]
+            summary = f"{len(failed)} of {len(records)} records FAILED: {', '.join(failed)}" if failed \
+                else f"all {len(records)} records: no check failed"
+            _out.print(f"[bold {'red' if failed else 'green'}]{escape(summary)}[/]")
+    if not all(v.ok for v in verdicts):
+        raise typer.Exit(EXIT_MISMATCH)
+
+
+@fair_app.command("sign")
+def sign_command(
+    record: Annotated[Path, typer.Argument(help="A finished hand's record (JSON, chuanma-record/1).")],
+    key: Annotated[Path, typer.Option(help="The dealer's secret key file (fair keygen).")] = Path(
+        DEFAULT_KEY_FILE
+    ),
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write the signed record (default: in place).")
+    ] = None,
+) -> None:
+    """Sign a hand record with the dealer's key: an Ed25519 signature over its canonical JSON.
+
+    Refuses a record that does not pass every check of fair verify (a signature vouches for it).
+    """
+    data = _read_record(record)
     try:
+        signing_key = read_key(key)
         verdict = verify_record(data)
     except FairnessError as exc:
         raise _fail(f"{record}: {exc}") from None
-    if as_json:
-        typer.echo(json.dumps(verdict.to_json()))
-    else:
-        table = Table(title=f"Fairness of {record.name}", show_lines=False)
-        table.add_column("check")
-        table.add_column("result")
-        table.add_column("details")
-        style = {Status.PASSED: "green", Status.FAILED: "bold red", Status.NOT_RUN: "yellow"}
-        label = {Status.PASSED: "PASSED", Status.FAILED: "FAILED", Status.NOT_RUN: "NOT RUN"}
-        for check in verdict.checks:
-            table.add_row(
-                check.name,
-                f"[{style[check.status]}]{label[check.status]}[/]",
-                escape(check.message),
-            )
-        _out.print(table)
-        if verdict.ok:
-            _out.print("[bold green]verdict: no check failed[/]")
-        else:
-            names = ", ".join(c.name for c in verdict.failed)
-            _out.print(f"[bold red]verdict: FAILED ({names})[/]")
     if not verdict.ok:
-        raise typer.Exit(EXIT_MISMATCH)
+        names = ", ".join(c.name for c in verdict.failed)
+        raise _fail(f"{record} fails fair verify ({names}): refusing to sign it")
+    target = out if out is not None else record
+    try:
+        target.write_text(json.dumps(sign_record(data, signing_key), ensure_ascii=False), encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"cannot write {target}: {exc.strerror}") from None
+    _err.print(f"signed {escape(str(target))} with the key whose public key is:")
+    typer.echo(signing_key.public_key.hex())
 
 
 @fair_app.command("keygen")

@@ -27,3 +27,11 @@ class KeyFileError(FairnessError):
 
 class RecordError(FairnessError):
     """A hand record that cannot be verified at all: not an object, a missing or malformed field."""
+
+
+class ServerSeedError(FairnessError):
+    """A server seed that is not exactly 32 bytes."""
+
+
+class SignatureError(FairnessError):
+    """A record that cannot be signed (not an object, or not JSON-serialisable)."""

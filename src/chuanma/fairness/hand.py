@@ -5,18 +5,25 @@ VRF, its long-lived public key), feeds each seat's client seed to :meth:`FairHan
 calls :meth:`FairHand.deal` once all four are in, calls :meth:`FairHand.mark_over` when the hand
 ends and only then :meth:`FairHand.reveal`. :meth:`FairHand.seeds_record` is the ``"seeds"`` object
 of the hand record at any moment; it holds the secret part only after the reveal.
+:meth:`FairHand.finish` does the last two steps for a played game and returns its complete record.
 """
 
 from __future__ import annotations
 
 import enum
 import secrets
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from chuanma.fairness.derive import Deal, derive_deal
-from chuanma.fairness.errors import HandStateError
+from chuanma.fairness.errors import HandStateError, ServerSeedError
+from chuanma.fairness.records import complete_record
 from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds, validate_client_seed
+from chuanma.fairness.session import SessionHand
 from chuanma.fairness.vrf import VRFKey, proof_to_hash, vrf_alpha
+
+if TYPE_CHECKING:
+    from chuanma.engine.game import Game
 
 RECORD_FORMAT = "chuanma-record/1"
 SCHEME_HMAC = "hmac-sha256"
@@ -54,6 +61,11 @@ class FairHand:
             )
         if (server_seed is None) == (vrf_key is None):
             raise HandStateError("a hand needs a server seed or a VRF key: exactly one of them")
+        if server_seed is not None and (
+            not isinstance(server_seed, bytes) or len(server_seed) != SERVER_SEED_BYTES
+        ):
+            size = f"{len(server_seed)} bytes" if isinstance(server_seed, bytes) else repr(server_seed)
+            raise ServerSeedError(f"a server seed is exactly {SERVER_SEED_BYTES} bytes, not {size}")
         if vrf_key is not None and table_id is None:
             raise HandStateError("a VRF hand needs the table id: it is part of the VRF input")
         self._nonce = nonce
@@ -199,6 +211,35 @@ class FairHand:
             "direction": self._deal.direction,
             "wall": self._deal.wall_strings(),
         }
+
+    def finish(
+        self,
+        game: Game,
+        *,
+        session: SessionHand | None = None,
+        extra: Mapping[str, Any] | None = None,
+        signing_key: VRFKey | None = None,
+    ) -> dict[str, Any]:
+        """Mark the hand over and return the complete record of ``game``, played on this deal
+        (its dealer set by ``session``'s rule if given), with the revealed seeds, its result and,
+        with ``signing_key``, the dealer's signature (see :mod:`chuanma.fairness.records`).
+
+        Refused, changing nothing, before the deal, before the game is finished, or when the
+        game's wall, direction or dealer are not this hand's.
+        """
+        if self._deal is None:
+            raise HandStateError("the hand has not been dealt yet, so it cannot be finished")
+        if not game.finished:
+            raise HandStateError("the game is not finished: finish it before revealing the seed")
+        played = game.record()
+        deal = session.deal(self._deal) if session is not None else self._deal
+        for name, want in (("wall", deal.wall_strings()), ("direction", deal.direction),
+                           ("dealer", deal.dealer)):
+            if played[name] != want:
+                raise HandStateError(f"the game was not played on this hand's deal: its {name} differs")
+        self.mark_over()
+        return complete_record(game, seeds=self.seeds_record(), session=session, extra=extra,
+                               signing_key=signing_key)
 
     def __repr__(self) -> str:
         return f"FairHand(scheme={self.scheme!r}, nonce={self._nonce}, phase={self._phase.value!r})"

@@ -2,9 +2,10 @@
 
 :func:`verify_record` returns a :class:`Verdict`: a list of named :class:`Check` results. Each
 check passed, failed (with a message saying what differs) or was not run (with the reason).
-By default the hand's decisions are also replayed on its wall with the game engine
-(:func:`chuanma.fairness.replay.replay_check`); other checks plug in as :data:`RecordCheck`
-functions through ``extra_checks``.
+By default the hand's decisions are also replayed on its wall with the game engine and the
+outcome compared with the record's result (:func:`chuanma.fairness.replay.replay_checks`);
+other checks plug in as :data:`RecordCheck` functions through ``extra_checks``. The dealer's
+signature is checked last, when the record carries one.
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chuanma.errors import NotationError
+from chuanma.errors import NotationError, RuleSetError
 from chuanma.fairness.derive import DIRECTIONS, WALL_SIZE_HONORS, Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
-from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF
+from chuanma.fairness.fields import parse_hex, require_field
+from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF, SERVER_SEED_BYTES
 from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds
+from chuanma.fairness.session import SESSION_FIELD, SessionHand
+from chuanma.fairness.signing import SIGNATURE_FIELD, SIGNATURE_SCHEME, signature_problem
 from chuanma.fairness.vrf import PROOF_LEN, PT_LEN, verify, vrf_alpha
+from chuanma.rules import RuleSet
 from chuanma.tiles import parse_tile, tile_str
 
 
@@ -86,33 +91,12 @@ class _Parsed:
     direction: str
     wall: list[int]
     seeds: Mapping[str, Any]
+    session: SessionHand | None
+    dealer_option: str | None
 
 
-def _field(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in obj:
-        raise RecordError(f"the record has no {where}{key!r} field")
-    value = obj[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RecordError(f"{where}{key!r} must be {_article(names)}, not {value!r}")
-    return value
-
-
-def _article(name: str) -> str:
-    return {"str": "a string", "int": "an integer", "list": "a list", "dict": "an object"}.get(
-        name, name
-    )
-
-
-def _hex(seeds: Mapping[str, Any], key: str, length: int | None) -> bytes:
-    text = _field(seeds, key, str, "seeds.")
-    try:
-        raw = bytes.fromhex(text)
-    except ValueError:
-        raise RecordError(f"seeds.{key!r} must be hexadecimal, not {text!r}") from None
-    if length is not None and len(raw) != length:
-        raise RecordError(f"seeds.{key!r} must be {length} bytes ({2 * length} hex digits)")
-    return raw
+def _hex(obj: Mapping[str, Any], key: str, length: int | None, where: str = "seeds.") -> bytes:
+    return parse_hex(require_field(obj, key, str, where), length, f"{where}{key!r}")
 
 
 def _parse(record: object) -> _Parsed:
@@ -121,23 +105,23 @@ def _parse(record: object) -> _Parsed:
     fmt = record.get("format", RECORD_FORMAT)
     if fmt != RECORD_FORMAT:
         raise RecordError(f"unknown record format {fmt!r}; this verifier reads {RECORD_FORMAT!r}")
-    seeds = _field(record, "seeds", dict, "")
-    scheme = _field(seeds, "scheme", str, "seeds.")
+    seeds = require_field(record, "seeds", dict, "")
+    scheme = require_field(seeds, "scheme", str, "seeds.")
     if scheme not in (SCHEME_HMAC, SCHEME_VRF):
         raise RecordError(
             f"unknown seeds scheme {scheme!r}: expected {SCHEME_HMAC!r} or {SCHEME_VRF!r}"
         )
-    client_seeds = _field(seeds, "client_seeds", list, "seeds.")
+    client_seeds = require_field(seeds, "client_seeds", list, "seeds.")
     if len(client_seeds) != SEATS or not all(isinstance(s, str) for s in client_seeds):
         raise RecordError("seeds.'client_seeds' must be a list of four strings (seats 0 to 3)")
-    nonce = _field(seeds, "nonce", int, "seeds.")
+    nonce = require_field(seeds, "nonce", int, "seeds.")
     if nonce < 0:
         raise RecordError(f"seeds.'nonce' must be a non-negative integer, not {nonce}")
-    dealer = _field(record, "dealer", int, "")
-    direction = _field(record, "direction", str, "")
+    dealer = require_field(record, "dealer", int, "")
+    direction = require_field(record, "direction", str, "")
     if direction not in DIRECTIONS:
         raise RecordError(f"'direction' must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
-    wall_text = _field(record, "wall", list, "")
+    wall_text = require_field(record, "wall", list, "")
     wall: list[int] = []
     for pos, t in enumerate(wall_text):
         if not isinstance(t, str):
@@ -146,7 +130,19 @@ def _parse(record: object) -> _Parsed:
             wall.append(parse_tile(t))
         except NotationError as exc:
             raise RecordError(f"wall position {pos}: {exc}") from None
-    return _Parsed(scheme, client_seeds, nonce, dealer, direction, wall, seeds)
+    session = SessionHand.from_json(record[SESSION_FIELD]) if SESSION_FIELD in record else None
+    return _Parsed(scheme, client_seeds, nonce, dealer, direction, wall, seeds, session,
+                   _dealer_option(record))
+
+
+def _dealer_option(record: Mapping[str, Any]) -> str | None:
+    """The ``dealer`` option of the record's rules (``None`` for a record without rules)."""
+    if "rules" not in record:
+        return None
+    try:
+        return RuleSet.from_json(record["rules"]).dealer
+    except RuleSetError as exc:
+        raise RecordError(f"'rules': {exc}") from None
 
 
 def _match(name: str, ok: bool, passed: str, failed: str) -> Check:
@@ -157,8 +153,7 @@ def _compare(parsed: _Parsed, deal: Deal | None, reason: str) -> list[Check]:
     if deal is None:
         return [Check(n, Status.NOT_RUN, reason) for n in ("dealer", "direction", "wall")]
     checks = [
-        _match("dealer", parsed.dealer == deal.dealer, f"dealer is seat {deal.dealer}",
-               f"record says seat {parsed.dealer}, seeds give seat {deal.dealer}"),
+        _dealer_check(parsed, deal),
         _match("direction", parsed.direction == deal.direction, f"exchange direction is {deal.direction}",
                f"record says {parsed.direction!r}, seeds give {deal.direction!r}"),
     ]
@@ -187,10 +182,54 @@ def _compare(parsed: _Parsed, deal: Deal | None, reason: str) -> list[Check]:
     return checks
 
 
+def _dealer_check(parsed: _Parsed, deal: Deal) -> Check:
+    """The stream's dealer; or, for a later hand of a ``first_winner`` session, the previous
+    hand's next dealer that the record states (the rules must deal that way)."""
+    session = parsed.session
+    if session is not None and parsed.dealer_option not in (None, session.dealer_rule):
+        return Check("dealer", Status.FAILED,
+                     f"the session deals by {session.dealer_rule}, but the record's rules say "
+                     f"dealer: {parsed.dealer_option}")
+    if session is None or not session.follows_winner:
+        return _match("dealer", parsed.dealer == deal.dealer, f"dealer is seat {deal.dealer}",
+                      f"record says seat {parsed.dealer}, seeds give seat {deal.dealer}")
+    want = session.dealer(deal.dealer)
+    how = (f"the first_winner rule gives seat {want}: hand {session.hand} of session "
+           f"{session.session_id!r} is dealt by the previous hand's next dealer")
+    return _match("dealer", parsed.dealer == want,
+                  f"{how} (the stream's draw, seat {deal.dealer}, is not used)",
+                  f"record says seat {parsed.dealer}; {how}")
+
+
+def _signature_check(record: Mapping[str, Any], public_key: bytes | None) -> Check:
+    if SIGNATURE_FIELD not in record:
+        if public_key is not None:
+            return Check("signature", Status.FAILED,
+                         f"unsigned, but a signature by {public_key.hex()} was required")
+        return Check("signature", Status.NOT_RUN, "unsigned: the record carries no signature")
+    sig = require_field(record, SIGNATURE_FIELD, dict, "")
+    scheme = require_field(sig, "scheme", str, "signature.")
+    if scheme != SIGNATURE_SCHEME:
+        raise RecordError(f"unknown signature scheme {scheme!r}: expected {SIGNATURE_SCHEME!r}")
+    signer = _hex(sig, "public_key", None, "signature.")
+    problem = signature_problem(record, signer, _hex(sig, "value", None, "signature."))
+    if problem is not None:
+        return Check("signature", Status.FAILED, problem)
+    if public_key is not None and signer != public_key:
+        return Check("signature", Status.FAILED,
+                     f"signed by {signer.hex()}, not by the required key {public_key.hex()}")
+    return Check("signature", Status.PASSED, f"signed by {signer.hex()} over the canonical JSON")
+
+
 def verify_record(
-    record: object, *, extra_checks: Sequence[RecordCheck] | None = None
+    record: object,
+    *,
+    extra_checks: Sequence[RecordCheck] | None = None,
+    public_key: bytes | None = None,
 ) -> Verdict:
-    """Check a hand record's seeds and re-derive its dealer, direction and wall.
+    """Check a hand record's seeds and re-derive its dealer, direction and wall; replay its
+    decisions and compare the outcome with its result; check its signature if it has one (and
+    require one by ``public_key`` if given).
 
     Raises :class:`RecordError` when the record cannot be checked at all (not an object, a field
     missing or of the wrong type, a wall entry that is not a tile).
@@ -212,7 +251,7 @@ def verify_record(
         checks.append(Check("client_seeds", Status.FAILED, str(exc)))
 
     if parsed.scheme == SCHEME_HMAC:
-        claimed = _field(seeds, "commitment", str, "seeds.").lower()
+        claimed = require_field(seeds, "commitment", str, "seeds.").lower()
         if "server_seed" not in seeds:
             checks.append(
                 Check("commitment", Status.FAILED, "the server seed has not been revealed")
@@ -221,7 +260,14 @@ def verify_record(
         else:
             server_seed = _hex(seeds, "server_seed", None)
             actual = commitment(server_seed)
-            if hmac.compare_digest(actual, claimed):
+            if len(server_seed) != SERVER_SEED_BYTES:
+                checks.append(
+                    Check("commitment", Status.FAILED,
+                          f"the revealed server seed is {len(server_seed)} bytes; a server seed "
+                          f"is exactly {SERVER_SEED_BYTES} bytes ({2 * SERVER_SEED_BYTES} hex digits)")
+                )
+                reason = reason or "not derived: the server seed is not 32 bytes"
+            elif hmac.compare_digest(actual, claimed):
                 checks.append(
                     Check("commitment", Status.PASSED, "SHA-256(server_seed) equals the commitment")
                 )
@@ -238,7 +284,7 @@ def verify_record(
             if client_seed is not None and not reason:
                 deal = derive_deal(server_seed, client_seed, parsed.nonce, honors=honors)
     else:
-        table_id = _field(seeds, "table_id", str, "seeds.")
+        table_id = require_field(seeds, "table_id", str, "seeds.")
         pk = _hex(seeds, "public_key", PT_LEN)
         if "proof" not in seeds:
             checks.append(Check("proof", Status.FAILED, "the VRF proof has not been published"))
@@ -268,8 +314,10 @@ def verify_record(
 
     checks.extend(_compare(parsed, deal, reason))
     if extra_checks is None:
-        from chuanma.fairness.replay import replay_check  # the engine loads only when needed
+        from chuanma.fairness.replay import replay_checks  # the engine loads only when needed
 
-        extra_checks = (replay_check,)
-    checks.extend(check(record, deal) for check in extra_checks)
+        checks.extend(replay_checks(record))
+    else:
+        checks.extend(check(record, deal) for check in extra_checks)
+    checks.append(_signature_check(record, public_key))
     return Verdict(tuple(checks))

@@ -10,18 +10,30 @@ from typing import Any
 from chuanma.bots.base import Bot
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.game import Game
-from chuanma.engine.record import to_record
 from chuanma.engine.settlement import flower_pig
 from chuanma.engine.wins import seat_waits
-from chuanma.fairness.derive import Deal, derive_deal
+from chuanma.fairness.derive import Deal
+from chuanma.fairness.hand import FairHand
+from chuanma.fairness.records import complete_record
+from chuanma.fairness.seeds import SEATS
 from chuanma.rules import RuleSet
+
+SIM_CLIENT_SEED = "sim"
+
+
+def sim_hand(seed: int, index: int) -> FairHand:
+    """Hand ``index`` of a run seeded ``seed``, dealt by the fairness protocol: the server seed
+    ``SHA-256("chuanma-sim:<seed>")``, client seed ``"sim"`` at every seat and nonce ``index``."""
+    hand = FairHand(index, server_seed=hashlib.sha256(f"chuanma-sim:{seed}".encode()).digest())
+    for seat in range(SEATS):
+        hand.add_client_seed(seat, SIM_CLIENT_SEED)
+    hand.deal()
+    return hand
 
 
 def deal_for(seed: int, index: int) -> Deal:
-    """The deal of hand ``index`` of a run seeded ``seed``: the fairness derivation, with the
-    server seed ``SHA-256("chuanma-sim:<seed>")``, client seed ``"sim"`` and nonce ``index``."""
-    server = hashlib.sha256(f"chuanma-sim:{seed}".encode()).digest()
-    return derive_deal(server, "sim", index)
+    """The deal of hand ``index`` of a run seeded ``seed`` (see :func:`sim_hand`)."""
+    return sim_hand(seed, index).deal()
 
 
 def bot_seed(seed: int, index: int, seat: int) -> int:
@@ -46,14 +58,13 @@ class SeatResult:
 class HandResult:
     seats: list[SeatResult]
     exhausted: bool
+    next_dealer: int
+    """Who deals the next hand under ``dealer: first_winner``."""
     record: dict[str, Any] | None = None
 
 
-def play_hand(
-    rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, record: bool = False,
-    max_decisions: int = 5000,
-) -> HandResult:
-    """Play one hand: each bot sees only its seat's view (``Game.view(seat)``).
+def play_game(rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, max_decisions: int = 5000) -> Game:
+    """Play one hand to its end: each bot sees only its seat's view (``Game.view(seat)``).
 
     Raises :class:`IllegalActionError` if a bot returns a decision that is not legal.
     """
@@ -73,11 +84,21 @@ def play_hand(
         n += 1
         if n > max_decisions:  # pragma: no cover - a hand has a few hundred decisions at most
             raise RuntimeError("hand did not finish")
-    return summarize(game, record=record)
+    return game
 
 
-def summarize(game: Game, *, record: bool = False) -> HandResult:
-    """Per-seat results of a finished hand."""
+def play_hand(
+    rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, record: bool = False,
+    max_decisions: int = 5000,
+) -> HandResult:
+    """Play one hand (:func:`play_game`) and summarize it, with its complete record (no seeds)
+    if ``record``."""
+    game = play_game(rules, deal, bots, max_decisions=max_decisions)
+    return summarize(game, complete_record(game) if record else None)
+
+
+def summarize(game: Game, record: dict[str, Any] | None = None) -> HandResult:
+    """Per-seat results of a finished hand, carrying its ``record`` if given."""
     deltas = game.deltas()
     seats = [SeatResult(deltas[s]) for s in range(4)]
     for w in game.wins:
@@ -96,4 +117,4 @@ def summarize(game: Game, *, record: bool = False) -> HandResult:
                 continue
             # ready exactly when it has a wait: it holds no void tile, so every wait wins
             seats[s].ready_at_draw = bool(seat_waits(st, s))
-    return HandResult(seats, exhausted, to_record(game) if record else None)
+    return HandResult(seats, exhausted, game.next_dealer(), record)

@@ -1,8 +1,9 @@
 """Running many hands: in this process, on a local process pool, or on a Ray cluster.
 
 Work is cut into chunks of hand indices. Every hand depends only on the run's seed and its
-index (its deal and its bots' seeds), and results are merged with integer sums, so the outcome
-is the same whatever the backend or the number of workers.
+index (its deal, its bots' seeds and, under ``dealer: first_winner``, the hands before it in its
+session, which a chunk starting inside a session plays again), and results are merged with
+integer sums, so the outcome is the same whatever the backend or the number of workers.
 """
 
 from __future__ import annotations
@@ -15,19 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from chuanma.bots import make_bot
+from chuanma.bots.base import Bot
 from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
+from chuanma.sim.session import DEFAULT_SESSION_HANDS, play_sessions
 from chuanma.sim.stats import Tally
 
 
 @dataclass(frozen=True, slots=True)
 class SimSpec:
-    """A simulation: the rules, the bot at each seat, the seed, where to write records."""
+    """A simulation: the rules, the bot at each seat, the seed, where to write records, and how
+    many hands make a session."""
 
     rules: dict[str, Any] | str
     bots: tuple[str, str, str, str]
     seed: int
     record_dir: str | None = None
+    session_hands: int = DEFAULT_SESSION_HANDS
 
     def ruleset(self) -> RuleSet:
         return RuleSet.from_json(self.rules)
@@ -35,22 +40,27 @@ class SimSpec:
 
 def simulate_chunk(spec: SimSpec, start: int, stop: int) -> Tally:
     """Play hands ``start`` to ``stop - 1`` of the run."""
-    rules = spec.ruleset()
     tally = Tally()
-    for i in range(start, stop):
-        bots = [make_bot(spec.bots[s], bot_seed(spec.seed, i, s)) for s in range(4)]
-        result = play_hand(rules, deal_for(spec.seed, i), bots, record=spec.record_dir is not None)
+    extra = {"bots": list(spec.bots)} if spec.record_dir is not None else None
+
+    def bots_for(i: int) -> list[Bot]:
+        return [make_bot(spec.bots[s], bot_seed(spec.seed, i, s)) for s in range(4)]
+
+    for i, result in play_sessions(spec.ruleset(), spec.seed, start, stop, bots_for,
+                                   session_hands=spec.session_hands, record=extra):
         if spec.record_dir is not None and result.record is not None:
-            rec = {**result.record, "bots": list(spec.bots), "hand": i, "seed": spec.seed}
             path = Path(spec.record_dir) / f"hand-{i:07d}.json"
-            path.write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
+            path.write_text(json.dumps(result.record, ensure_ascii=False), encoding="utf-8")
         tally.add(spec.bots, result)
     return tally
 
 
 @dataclass(frozen=True, slots=True)
 class LeagueSpec:
-    """Duplicate play: each wall is played four times with the line-up rotated by one seat."""
+    """Duplicate play: each wall is played four times with the line-up rotated by one seat.
+
+    Every wall is an independent hand dealt by the stream (dealer included), whatever the
+    preset's dealer rule: a rotation must meet the same deal as the others."""
 
     rules: dict[str, Any] | str
     bots: tuple[str, ...]
