@@ -23,7 +23,7 @@ from chuanma.engine.actions import (
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import format_tiles, full_wall
+from chuanma.tiles import format_tiles, full_wall, to_counts
 from engine_play import lean_to_win
 
 DIRECTIONS = ("to_next", "opposite", "to_previous")
@@ -33,7 +33,8 @@ def random_hand(preset: str, seed: int) -> tuple[Game, random.Random]:
     rng = random.Random(seed)
     wall = full_wall()
     rng.shuffle(wall)
-    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(DIRECTIONS))
+    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(DIRECTIONS),
+             seeds={"server_seed": SECRET_SEED})
     return g, rng
 
 
@@ -56,25 +57,88 @@ def _outsiders(rng: random.Random, g: Game) -> list[tuple[int, Action]]:
     return out
 
 
-def _check_view(g: Game, seat: int | None) -> None:
-    view = g.view(seat)
+SECRET_SEED = "5eed" * 16
+"""A server seed given to every game here: it must appear in no view and no event."""
+
+PUBLIC_FIELDS: dict[str, set[str]] = {
+    # what another seat or a spectator may see of each event, field by field
+    "start": {"dealer", "rules", "base", "wall"},
+    "deal_done": {"wall"},
+    "exchange_chosen": set(),
+    "exchange": {"direction"},
+    "void_chosen": set(),
+    "voids": {"voids"},
+    "draw": {"wall", "replacement"},
+    "discard": {"tile", "wall"},
+    "pong": {"tile", "from"},
+    "kong": {"tile", "kind", "from", "late"},
+    "kong_declared": {"tile", "kind"},
+    "kong_robbed": {"tile"},
+    "hu": {"tile", "from", "self_drawn", "robbed_kong", "hand", "fans", "total", "multiplier",
+           "situations", "seq", "jipin", "seat"},
+    "payment": {"payer", "payee", "amount", "reason", "for"},
+    "leave": {"wall"},
+    "exhausted": set(),
+    "end": {"reason", "hands", "melds", "deltas"},
+}
+"""Events never shown to anyone but their own seat: deal, exchange_received, claim."""
+
+
+def _hidden_swaps(g: Game, viewer: int | None, rng: random.Random) -> list[Game]:
+    """Copies of ``g`` that differ from it only in what ``viewer`` may not know: a concealed tile
+    of another seat (not part of a hand laid down at a win) swapped with a tile of the live wall."""
+    st = g.state
+    pub = st.public
+    if pub.phase == "end" or pub.tail < pub.live:
+        return []
+    out = []
+    shown: dict[int, list[int]] = {}
+    for w in pub.wins:
+        shown[w.seat] = to_counts(list(w.hand), limit=4)
+    for a in range(4):
+        if a == viewer:
+            continue
+        hand = st.seats[a].hand
+        laid = shown.get(a, [0] * 34)
+        private = [t for t in range(34) if hand[t] > laid[t]]
+        if not private:
+            continue
+        t = rng.choice(private)
+        i = rng.randrange(pub.live, pub.tail + 1)
+        u = st.hidden.wall[i]
+        if u == t:
+            continue
+        other = copy.deepcopy(g)
+        o = other.state
+        o.seats[a].hand[t] -= 1
+        o.seats[a].hand[u] += 1
+        if o.seats[a].drawn == t:
+            o.seats[a].drawn = u
+        o.hidden.wall[i] = t
+        out.append(other)
+    return out
+
+
+def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
+    """RULES §8: the view and the events ``seat`` is shown hold nothing it may not know."""
+    view = g.view(seat).to_dict()
     text = json.dumps(view)
-    assert "wall_order" not in text
-    won = {w.seat for w in g.wins}
-    for p in view["players"]:
-        if p["seat"] != seat and p["seat"] not in won and not g.finished:
-            assert "hand" not in p and "exchange" not in p
-            if not g.state.public.voids_revealed:
-                assert "void" not in p
-        for m in p["melds"]:
-            if m.get("kong") == "concealed" and p["seat"] != seat and not g.finished:
-                assert m["tile"] is None
+    assert SECRET_SEED not in text
+    # the same view whatever the hidden tiles are: another seat's concealed tile swapped with the wall
+    for other in _hidden_swaps(g, seat, rng):
+        assert other.view(seat).to_dict() == view
     if seat is not None:
         assert view["players"][seat]["hand"] == format_tiles(g.state.tiles(seat))
     for ev in g.events_for(seat):
-        if ev["type"] in ("deal", "exchange_received", "claim") or ("tile" in ev and ev[
-                "type"] == "draw"):
-            assert ev.get("seat") == seat
+        assert SECRET_SEED not in json.dumps(ev)
+        if ev.get("seat") == seat and seat is not None:
+            continue
+        assert ev["type"] in PUBLIC_FIELDS, f"{ev['type']} shown to seat {seat}"
+        fields = set(ev) - {"seq", "type", "seat"}
+        allowed = set(PUBLIC_FIELDS[ev["type"]])
+        if ev["type"] == "kong" and ev["kind"] == "concealed" and not g.rules.concealed_kong_shown:
+            allowed.discard("tile")
+        assert fields <= allowed, f"seat {seat} is shown {fields - allowed} of {ev}"
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -109,9 +173,9 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
             g.apply(seat, pick(rng, legal, g, seat))
         assert g.tile_total() == 108
         assert sum(g.deltas()) == 0
-        if steps % 5 == 0:
-            _check_view(g, rng.randrange(4))
-            _check_view(g, None)
+        if steps % 5 == 0 or (g.phase == "turn" and g.state.public.locked[g.current]):
+            _check_view(g, rng.randrange(4), rng)
+            _check_view(g, None, rng)
         steps += 1
     assert sum(g.deltas()) == 0
     assert all(p.amount > 0 for p in g.ledger)

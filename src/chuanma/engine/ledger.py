@@ -61,6 +61,8 @@ class Win:
     situations: tuple[str, ...]
     hand: tuple[Tile, ...]
     seq: int
+    jipin: bool = False
+    """极品: shown as 4 fan or more (RULES §6)."""
 
     @property
     def self_drawn(self) -> bool:
@@ -79,6 +81,7 @@ class Win:
             "multiplier": self.multiplier,
             "situations": list(self.situations),
             "seq": self.seq,
+            "jipin": self.jipin,
         }
 
     @classmethod
@@ -87,7 +90,7 @@ class Win:
             data["seat"], parse_tile(data["tile"]), data["from"], data["robbed_kong"],
             tuple((f["id"], f["name"], f["fan"]) for f in data["fans"]), data["total"],
             data["multiplier"], tuple(data["situations"]), tuple(parse_tiles(data["hand"])),
-            data["seq"],
+            data["seq"], data["jipin"],
         )
 
 

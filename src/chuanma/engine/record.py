@@ -108,6 +108,11 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
             action = action_from_json(d)
         except NotationError as exc:
             raise RecordError(str(exc), i) from None
+        # a written-out automatic discard that opened the claim window now open is matched before
+        # anything closes that window: the answers to it come after it in the record
+        window = game.state.public.claim
+        if window is not None and window.from_seat == seat and _matched(game, matchable, seat, action, i):
+            continue
         if game.phase in ("claim", "rob") and not (
             (isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act())
             or isinstance(action, Leave)
@@ -118,22 +123,13 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
         # RULES §9.10: a seat that must win and says nothing wins (unless someone leaves first)
         if (game.phase == "turn" and seat != game.current and not isinstance(action, Leave)
                 and game.legal_actions(game.current) == [Hu()]):
+            mark = len(game.autos)
             game.autos.append((game.current, Hu()))
             game.apply(game.current, Hu())
             if game.phase in ("claim", "rob") and seat not in game.to_act():
                 game.pass_pending()
-        # an automatic decision written out: it must agree with what happened
-        found = None
-        if not isinstance(action, Leave) and action not in game.legal_actions(seat):
-            found = next(
-                (a for a in matchable if a[0] == seat and type(a[1]) is type(action)), None
-            )
-        if found is not None:
-            if found[1] != action:
-                raise RecordError(
-                    f"seat {seat}'s {_kind(action)} was automatic ({found[1]}), not {action}", i
-                )
-            matchable.remove(found)
+            matchable += _writable(game.autos[mark:])
+        if _matched(game, matchable, seat, action, i):
             continue
         mark = len(game.autos)
         try:
@@ -151,6 +147,20 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
         waiting = ", ".join(str(s) for s in game.to_act())
         raise RecordError(f"the record ends before the hand is over (waiting for seat {waiting})")
     return game
+
+
+def _matched(game: Game, matchable: list[tuple[int, Action]], seat: int, action: Action, index: int) -> bool:
+    """Whether ``action`` is ``seat``'s earliest automatic decision not yet matched (it is then
+    consumed); a written automatic decision that disagrees with what happened is refused."""
+    if isinstance(action, Leave) or action in game.legal_actions(seat):
+        return False
+    found = next((a for a in matchable if a[0] == seat), None)
+    if found is None or type(found[1]) is not type(action):
+        return False
+    if found[1] != action:
+        raise RecordError(f"seat {seat}'s {_kind(action)} was automatic ({found[1]}), not {action}", index)
+    matchable.remove(found)
+    return True
 
 
 def _writable(autos: list[tuple[int, Action]]) -> list[tuple[int, Action]]:

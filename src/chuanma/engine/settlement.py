@@ -65,7 +65,8 @@ def exhaustive_settlement(st: HandState, variant: Variant, seq: int) -> None:
                 st.pay(p, s, 2 ** (fan[s] or 0), "flower_pig", seq)
     waiting = {s for s in parts if fan[s] is not None or (variant.winners_stay and s in won)}
     if rules.chadajiao:
-        payers = [s for s in parts if not pig[s] and s not in waiting]
+        # under ting_max a pig also pays 查大叫, as the non-waiting player it is (RULES §5)
+        payers = [s for s in parts if (not pig[s] or rules.flower_pig == "ting_max") and s not in waiting]
         for p in payers:
             for s in sorted(waiting):
                 st.pay(p, s, 2 ** (fan[s] or 0), "chadajiao", seq)

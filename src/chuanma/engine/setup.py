@@ -55,8 +55,10 @@ def enter_void(st: HandState) -> None:
 
 
 def void_options(st: HandState, seat: int) -> list[ChooseVoid]:
-    """The suits the seat may choose."""
-    return [ChooseVoid(s) for s in SUITS]
+    """The suits the seat may choose: any, except that a hand of one suit chooses one of the
+    other two (RULES §2.4)."""
+    held = held_suits(st.seats[seat].hand)
+    return [ChooseVoid(s) for s in SUITS if len(held) != 1 or s not in held]
 
 
 def choose_void(st: HandState, seat: int, suit: str, *, auto: bool = False) -> None:

@@ -39,7 +39,9 @@ def draw(st: HandState, rule: PassRule) -> bool:
         begin_turn(st, seat)
         t = st.hidden.wall[pub.live]
         pub.live += 1
-        turn.dihu = seat != pub.dealer and s.live_draws == 0 and not pub.declared
+        # 地胡: a non-dealer's first live draw, nobody has declared, the seat has not won (RULES §9.8)
+        turn.dihu = (seat != pub.dealer and s.live_draws == 0 and not pub.declared
+                     and all(w.seat != seat for w in pub.wins))
         s.live_draws += 1
         pub.live_draws += 1
         turn.draw_kind = "live"

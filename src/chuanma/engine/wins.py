@@ -92,7 +92,8 @@ def record_win(st: HandState, variant: Variant, seat: int, t: Tile, frm: int | N
         raise AssertionError(f"seat {seat}: scoring refused the win ({res.reason})")
     pub = st.public
     win = Win(seat, t, frm, robbed, tuple((f.id, f.name, f.fan) for f in res.fans), res.total,
-              res.multiplier, tuple(situations), tuple(st.tiles(seat)), len(st.events))
+              res.multiplier, tuple(situations), tuple(st.tiles(seat)), len(st.events),
+              jipin(st, res.total))
     st.emit("hu", seat, win.to_json())
     pub.wins.append(win)
     if variant.winners_stay:
