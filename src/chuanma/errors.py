@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+SHOWN_LIMIT = 60
+"""The longest a bad value is quoted in an error message (in characters)."""
+
 
 class ChuanmaError(Exception):
     """Base class of the library's own errors."""
@@ -21,3 +24,21 @@ class TileCountError(NotationError):
 
 class RuleSetError(ChuanmaError, ValueError):
     """An unknown rule option or preset, or a value the option does not accept."""
+
+
+class InputError(ChuanmaError, ValueError):
+    """A file or JSON text that cannot be read (missing, not UTF-8, not JSON, nested too deep)."""
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut to :data:`SHOWN_LIMIT` characters, for quoting bad input in a message.
+
+    Never fails: an integer too long to print or a structure nested too deep is described instead.
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an integer beyond Python's digit limit for printing
+        return "an integer of thousands of digits"
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deep to show"
+    return text if len(text) <= SHOWN_LIMIT else text[: SHOWN_LIMIT - 1] + "…"

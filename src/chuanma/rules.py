@@ -30,6 +30,11 @@ HOUSE_FAN_DEFAULTS: dict[str, int] = {
 }
 """House fans for private tables (off in every preset) and the value each takes when enabled."""
 
+MAX_BASE = 10**9
+"""The largest 底分 a rule set accepts (payments are counted in units of it)."""
+PLAYABLE_VARIANTS = ("xuezhan", "xueliu")
+"""The variants the game engine plays (大众麻将 is described by the options but not implemented)."""
+
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
 
@@ -41,7 +46,7 @@ class RuleSet(BaseModel):
     preset: str = Field("xuezhan", description="preset the options were taken from")
     variant: Literal["xuezhan", "xueliu", "dazhong"] = Field(
         "xuezhan", description="血战到底 (winners leave), 血流成河 (winners stay), 大众麻将")
-    base: int = Field(1, ge=1, description="底分: the unit every payment is counted in")
+    base: int = Field(1, ge=1, le=MAX_BASE, strict=True, description="底分: the unit every payment is counted in")
     dealer: Literal["random", "first_winner"] = Field("random", description="how the dealer is chosen")
     exchange: bool = Field(True, description="换三张 before 定缺")
     multiple_winners: bool = Field(True, description="一炮多响: several players may win on one discard")
@@ -59,7 +64,8 @@ class RuleSet(BaseModel):
     haidipao: bool = Field(True, description="海底炮 fan: win on the discard after the last draw")
     gangshang_shuanghua: bool = Field(False, description="杠上双花: 杠上花 is 2 after consecutive kongs")
     dihu_on_dealer_discard: bool = Field(True, description="地胡 also by winning on the dealer's first discard")
-    max_fan: int | None = Field(None, ge=1, description="封顶: cap on a hand's total fan (none = no cap)")
+    max_fan: int | None = Field(
+        None, ge=1, strict=True, description="封顶: cap on a hand's total fan (none = no cap)")
     fan_label_offset: Literal[0, 1] = Field(
         0, description="shown fan = counted fan + offset (001 counts a plain win as 1)")
     zimo_bonus: Literal["fan", "base"] = Field("fan", description="自摸 is +1 fan, or +1× base from each payer")
@@ -110,12 +116,36 @@ class RuleSet(BaseModel):
             return value
         raise ValueError("expected on/off (true/false)")
 
+    @field_validator("fan_label_offset", mode="before")
+    @classmethod
+    def _not_bool(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("a number, not true/false")
+        return value
+
     @field_validator("max_fan", mode="before")
     @classmethod
     def _max_fan(cls, value: Any) -> Any:
         if isinstance(value, str) and value.lower() in ("none", "null", "off"):
             return None
         return value
+
+    @property
+    def honors(self) -> bool:
+        """True when the tile set holds the honours (1z–7z): only 大众麻将; Sichuan plays 108 tiles."""
+        return self.variant == "dazhong"
+
+    def fan_label(self, total: int) -> int:
+        """A fan total as players are shown it: ``total + fan_label_offset`` (classic "1番 = 1倍")."""
+        return total + self.fan_label_offset
+
+    def require_playable(self) -> RuleSet:
+        """This rule set, if the game engine plays its variant; else a :class:`RuleSetError`."""
+        if self.variant not in PLAYABLE_VARIANTS:
+            raise RuleSetError(
+                f"the engine plays {' and '.join(PLAYABLE_VARIANTS)}; {self.variant} is not implemented yet"
+            )
+        return self
 
     # -- construction -------------------------------------------------------------------
 
@@ -190,8 +220,11 @@ class RuleSet(BaseModel):
 
 def valid_values(name: str) -> str:
     """What an option accepts, in words (for error messages and ``chuanma rules``)."""
-    annotation = RuleSet.model_fields[name].annotation
-    return _describe_type(annotation)
+    info = RuleSet.model_fields[name]
+    bounds = {type(m).__name__: getattr(m, type(m).__name__.lower()) for m in info.metadata}
+    if "Ge" in bounds and "Le" in bounds:
+        return f"a whole number from {bounds['Ge']} to {bounds['Le']:,}"
+    return _describe_type(info.annotation)
 
 
 def _describe_type(annotation: Any) -> str:

@@ -11,11 +11,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from chuanma.errors import InputError
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
 from chuanma.fairness.keys import DEFAULT_KEY_FILE, generate_key, read_key, write_key
 from chuanma.fairness.seeds import commitment, join_client_seeds
 from chuanma.fairness.verify import Status, verify_record
+from chuanma.json_input import read_json
 from chuanma.tiles import tile_str
 
 fair_app = typer.Typer(
@@ -91,13 +93,9 @@ def verify_command(
     Exit status: 0 when no check failed, 1 when one did, 2 when the record cannot be read.
     """
     try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise _fail(f"no such file: {record}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(f"cannot read {record}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise _fail(f"{record} is not JSON: {exc}") from None
+        data = read_json(record)
+    except InputError as exc:
+        raise _fail(str(exc)) from None
     try:
         verdict = verify_record(data)
     except FairnessError as exc:

@@ -15,13 +15,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chuanma.errors import NotationError
-from chuanma.fairness.derive import DIRECTIONS, WALL_SIZE_HONORS, Deal, derive_deal
+from chuanma.engine.record_fields import RecordError as DealFieldError
+from chuanma.engine.record_fields import deal_fields
+from chuanma.errors import shown
+from chuanma.fairness.derive import WALL_SIZE_HONORS, Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
 from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF
 from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds
 from chuanma.fairness.vrf import PROOF_LEN, PT_LEN, verify, vrf_alpha
-from chuanma.tiles import parse_tile, tile_str
+from chuanma.tiles import tile_str
 
 
 class Status(enum.Enum):
@@ -94,7 +96,7 @@ def _field(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wher
     value = obj[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RecordError(f"{where}{key!r} must be {_article(names)}, not {value!r}")
+        raise RecordError(f"{where}{key!r} must be {_article(names)}, not {shown(value)}")
     return value
 
 
@@ -109,7 +111,7 @@ def _hex(seeds: Mapping[str, Any], key: str, length: int | None) -> bytes:
     try:
         raw = bytes.fromhex(text)
     except ValueError:
-        raise RecordError(f"seeds.{key!r} must be hexadecimal, not {text!r}") from None
+        raise RecordError(f"seeds.{key!r} must be hexadecimal, not {shown(text)}") from None
     if length is not None and len(raw) != length:
         raise RecordError(f"seeds.{key!r} must be {length} bytes ({2 * length} hex digits)")
     return raw
@@ -120,12 +122,12 @@ def _parse(record: object) -> _Parsed:
         raise RecordError("a hand record must be a JSON object")
     fmt = record.get("format", RECORD_FORMAT)
     if fmt != RECORD_FORMAT:
-        raise RecordError(f"unknown record format {fmt!r}; this verifier reads {RECORD_FORMAT!r}")
+        raise RecordError(f"unknown record format {shown(fmt)}; this verifier reads {RECORD_FORMAT!r}")
     seeds = _field(record, "seeds", dict, "")
     scheme = _field(seeds, "scheme", str, "seeds.")
     if scheme not in (SCHEME_HMAC, SCHEME_VRF):
         raise RecordError(
-            f"unknown seeds scheme {scheme!r}: expected {SCHEME_HMAC!r} or {SCHEME_VRF!r}"
+            f"unknown seeds scheme {shown(scheme)}: expected {SCHEME_HMAC!r} or {SCHEME_VRF!r}"
         )
     client_seeds = _field(seeds, "client_seeds", list, "seeds.")
     if len(client_seeds) != SEATS or not all(isinstance(s, str) for s in client_seeds):
@@ -133,20 +135,11 @@ def _parse(record: object) -> _Parsed:
     nonce = _field(seeds, "nonce", int, "seeds.")
     if nonce < 0:
         raise RecordError(f"seeds.'nonce' must be a non-negative integer, not {nonce}")
-    dealer = _field(record, "dealer", int, "")
-    direction = _field(record, "direction", str, "")
-    if direction not in DIRECTIONS:
-        raise RecordError(f"'direction' must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
-    wall_text = _field(record, "wall", list, "")
-    wall: list[int] = []
-    for pos, t in enumerate(wall_text):
-        if not isinstance(t, str):
-            raise RecordError(f"wall position {pos} must be a tile string like '5m', not {t!r}")
-        try:
-            wall.append(parse_tile(t))
-        except NotationError as exc:
-            raise RecordError(f"wall position {pos}: {exc}") from None
-    return _Parsed(scheme, client_seeds, nonce, dealer, direction, wall, seeds)
+    try:
+        deal = deal_fields(record)
+    except DealFieldError as exc:
+        raise RecordError(str(exc)) from None
+    return _Parsed(scheme, client_seeds, nonce, deal.dealer, deal.direction, deal.wall, seeds)
 
 
 def _match(name: str, ok: bool, passed: str, failed: str) -> Check:
