@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 SHOWN_LIMIT = 60
 """The longest a bad value is quoted in an error message (in characters)."""
 
@@ -42,3 +47,11 @@ def shown(value: object) -> str:
     except RecursionError:
         return f"a {type(value).__name__} nested too deep to show"
     return text if len(text) <= SHOWN_LIMIT else text[: SHOWN_LIMIT - 1] + "…"
+
+
+def naming(part: str, parse: Callable[[], T]) -> T:
+    """``parse()``, its :class:`NotationError` prefixed with the input ``part`` it is about."""
+    try:
+        return parse()
+    except NotationError as exc:
+        raise type(exc)(f"{part}: {exc}") from None

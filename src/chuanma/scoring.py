@@ -221,7 +221,7 @@ def _result(rules: RuleSet, fans: Sequence[FanItem], d: Decomposition | None) ->
     total = sum(f.fan for f in fans)
     if rules.max_fan is not None:
         total = min(total, rules.max_fan)
-    return ScoreResult(True, _order(list(fans)), total, 2**total, total + rules.fan_label_offset, None, d)
+    return ScoreResult(True, _order(list(fans)), total, 2**total, rules.fan_label(total), None, d)
 
 
 def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_tile: Tile, *,
@@ -233,7 +233,7 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
     result with ``win`` false and the reason. Malformed input raises a ``ValueError`` subclass.
     """
     _check_input(rules, hand, melds, win_tile, self_drawn, situations)
-    if void is not None and void not in SUITS:
+    if void is not None and (len(void) != 1 or void not in SUITS):
         raise NotationError(f"void must be one of m, p, s, got {void!r}")
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     if void is not None:
