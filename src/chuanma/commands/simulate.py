@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,6 +40,18 @@ def _bot_names(text: str) -> list[str]:
     return names
 
 
+def _record_folder(path: Path) -> None:
+    """Create the ``--record`` folder (checked before any hand is played)."""
+    if path.exists() and not path.is_dir():
+        raise typer.BadParameter(f"{path} is a file; give a folder for the records", param_hint="--record")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot create the folder {path}: {exc.strerror}", param_hint="--record") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise typer.BadParameter(f"cannot write in the folder {path}", param_hint="--record")
+
+
 def _progress(console: Console, quiet: bool) -> Progress:
     return Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -72,7 +85,7 @@ def simulate(
     names = _bot_names(bots)
     seats = tuple((names * 4)[:4])
     if record is not None:
-        record.mkdir(parents=True, exist_ok=True)
+        _record_folder(record)
     spec = SimSpec(ruleset.to_json(), (seats[0], seats[1], seats[2], seats[3]), seed,
                    str(record) if record is not None else None)
     tally = Tally()

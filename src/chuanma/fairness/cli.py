@@ -14,7 +14,7 @@ from rich.table import Table
 from chuanma.errors import InputError
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
-from chuanma.fairness.keys import DEFAULT_KEY_FILE, generate_key, read_key, write_key
+from chuanma.fairness.keys import DEFAULT_KEY_FILE, exposure_warning, generate_key, read_key, write_key
 from chuanma.fairness.seeds import commitment, join_client_seeds
 from chuanma.fairness.verify import Status, verify_record
 from chuanma.json_input import read_json
@@ -151,4 +151,7 @@ def pubkey_command(
         vrf_key = read_key(key)
     except FairnessError as exc:
         raise _fail(str(exc)) from None
+    warning = exposure_warning(key)
+    if warning is not None:
+        _err.print(f"[bold yellow]warning:[/] {escape(warning)}")
     typer.echo(vrf_key.public_key.hex())
