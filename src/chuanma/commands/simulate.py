@@ -99,7 +99,7 @@ def simulate(
             progress.update(task, advance=b - a, rate=f"{rate:,.0f}")
     elapsed = time.perf_counter() - start
     out: dict[str, Any] = {"rules": ruleset.to_json(), "seats": list(seats), "seed": seed,
-                           **tally.summary(), "hands_per_second": hands / elapsed}
+                           **tally.summary(ruleset.fan_label), "hands_per_second": hands / elapsed}
     if as_json:
         typer.echo(json.dumps({k: v for k, v in out.items() if k != "hands_per_second"}, ensure_ascii=False))
         return
@@ -162,7 +162,7 @@ def league(
     elapsed = time.perf_counter() - start
     ordered = [w for a in sorted(results) for w in results[a]]
     table = league_table(ordered, names)
-    out = {"rules": ruleset.to_json(), "seed": seed, **table, "stats": tally.summary()["bots"]}
+    out = {"rules": ruleset.to_json(), "seed": seed, **table, "stats": tally.summary(ruleset.fan_label)["bots"]}
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
@@ -170,7 +170,7 @@ def league(
                   f"seed {seed} ({table['hands'] / elapsed:,.0f} hands/s)")
     t = Table("rank", "bot", "score/hand", "95% CI", "win", "deal-in", "fan")
     for i, r in enumerate(table["ranking"], 1):
-        s = tally.bots[r["bot"]].summary()
+        s = tally.bots[r["bot"]].summary(ruleset.fan_label)
         fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
         t.add_row(str(i), r["bot"], f"{r['mean_score']:+.3f}", f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]",
                   _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan)
