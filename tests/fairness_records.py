@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from chuanma.engine.game import Game
@@ -49,6 +51,17 @@ def played_record(seed: int = 11, preset: str = "xuezhan") -> dict[str, Any]:
     record = to_record(game)
     record["seeds"] = fair.seeds_record()
     return record
+
+
+@cache
+def _played_text(seed: int) -> str:
+    return json.dumps(played_record(seed))
+
+
+def played_copy(seed: int) -> dict[str, Any]:
+    """A fresh copy of ``played_record(seed)`` (played once, then copied)."""
+    data: dict[str, Any] = json.loads(_played_text(seed))
+    return data
 
 
 def _other_tile(tile: str) -> str:

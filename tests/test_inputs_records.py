@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,20 +15,14 @@ from chuanma.cli import app
 from chuanma.engine import RecordError, replay
 from chuanma.errors import RuleSetError
 from chuanma.rules import MAX_BASE, RuleSet
-from fairness_records import played_record
+from fairness_records import played_copy
 
 runner = CliRunner()
 
 
-@cache
-def _played() -> str:
-    return json.dumps(played_record(5))
-
-
 def fresh() -> dict[str, Any]:
     """A copy of one played, verifiable record."""
-    data: dict[str, Any] = json.loads(_played())
-    return data
+    return played_copy(5)
 
 
 def _first(record: dict[str, Any], kind: str) -> int:
@@ -146,6 +139,6 @@ def test_rule_options_refuse_booleans_text_and_absurd_bases() -> None:
 
 def test_a_valid_record_still_replays_and_verifies(tmp_path: Path) -> None:
     path = tmp_path / "hand.json"
-    path.write_text(_played(), encoding="utf-8")
+    path.write_text(json.dumps(fresh()), encoding="utf-8")
     assert _cli(["replay", "--json", str(path)])[0] == 0
     assert _cli(["fair", "verify", str(path)])[0] == 0

@@ -11,7 +11,6 @@ A rule set is immutable. Build one from a preset name and override options one b
 
 from __future__ import annotations
 
-import json
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -19,7 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from chuanma.errors import RuleSetError
+from chuanma.errors import InputError, RuleSetError, shown
+from chuanma.json_input import parse_json
 
 HOUSE_FAN_DEFAULTS: dict[str, int] = {
     "jiangdui": 2,
@@ -153,7 +153,7 @@ class RuleSet(BaseModel):
     def from_preset(cls, name: str = "xuezhan", /, **options: Any) -> RuleSet:
         """The preset ``name`` with ``options`` overridden."""
         if name not in PRESETS:
-            raise RuleSetError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+            raise RuleSetError(f"unknown preset {shown(name)}; valid presets: {', '.join(PRESETS)}")
         merged = {**PRESETS[name], **options}
         return _build(name, merged)
 
@@ -162,21 +162,22 @@ class RuleSet(BaseModel):
         """Read ``"xuezhan"``, ``{"preset": "xueliu", "options": {...}}`` or JSON text of either."""
         if isinstance(data, str) and data.lstrip().startswith(("{", '"')):
             try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise RuleSetError(f"rules are not valid JSON: {exc}") from None
+                data = parse_json(data, "the rules")
+            except InputError as exc:
+                raise RuleSetError(str(exc)) from None
         if isinstance(data, str):
             return cls.from_preset(data)
         if isinstance(data, Mapping):
             extra = set(data) - {"preset", "options"}
             if extra:
-                raise RuleSetError(f"unknown keys {sorted(extra)} in rules; use \"preset\" and \"options\"")
+                keys = shown(sorted(map(str, extra)))
+                raise RuleSetError(f"unknown keys {keys} in rules; use \"preset\" and \"options\"")
             name = data.get("preset", "xuezhan")
             options = data.get("options", {})
-            if not isinstance(name, str) or not isinstance(options, Mapping):
+            if not isinstance(name, str) or not isinstance(options, Mapping) or not all(map(_is_str, options)):
                 raise RuleSetError("rules need \"preset\" as a string and \"options\" as an object")
             return cls.from_preset(name, **options)
-        raise RuleSetError(f"rules must be a preset name or {{\"preset\": ..., \"options\": ...}}, got {data!r}")
+        raise RuleSetError(f"rules must be a preset name or {{\"preset\": ..., \"options\": ...}}, got {shown(data)}")
 
     def with_options(self, **options: Any) -> RuleSet:
         """A copy with ``options`` changed (validated like any other)."""
@@ -190,9 +191,11 @@ class RuleSet(BaseModel):
             if not sep:
                 raise RuleSetError(f"option {item!r} must look like name=value")
             try:
-                value: Any = json.loads(raw)
-            except json.JSONDecodeError:
-                value = raw
+                value: Any = parse_json(raw, f"the value of {name.strip()}")
+            except InputError as exc:
+                if raw.strip()[:1] in ("[", "{") or raw.strip().isdigit():
+                    raise RuleSetError(str(exc)) from None
+                value = raw  # a bare word: none, off, same_turn
             changes[name.strip()] = value
         return self.with_options(**changes)
 
@@ -216,6 +219,10 @@ class RuleSet(BaseModel):
         if isinstance(spec, str):
             return spec
         return f"{self.preset} with " + ", ".join(f"{k}={v}" for k, v in spec["options"].items())
+
+
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
 
 
 def valid_values(name: str) -> str:
@@ -246,7 +253,7 @@ def _build(name: str, options: Mapping[str, Any]) -> RuleSet:
     unknown = [k for k in options if k not in RuleSet.model_fields or k == "preset"]
     if unknown:
         valid = ", ".join(k for k in RuleSet.model_fields if k != "preset")
-        raise RuleSetError(f"unknown rule option {unknown[0]!r}; valid options: {valid}")
+        raise RuleSetError(f"unknown rule option {shown(unknown[0])}; valid options: {valid}")
     try:
         return RuleSet(preset=name, **options)
     except ValidationError as exc:
@@ -255,7 +262,7 @@ def _build(name: str, options: Mapping[str, Any]) -> RuleSet:
         value = options.get(field)
         reason = str(err.get("ctx", {}).get("error", err["msg"]))
         raise RuleSetError(
-            f"bad value {value!r} for rule option {field!r} ({reason}); valid values: {valid_values(field)}"
+            f"bad value {shown(value)} for rule option {field!r} ({reason}); valid values: {valid_values(field)}"
         ) from None
 
 
