@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -45,7 +46,7 @@ def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str) -> 
     """The analysis ``chuanma hand`` shows; refuses bad input naming the argument or option."""
     if void is not None:
         naming("--void", lambda: suit_index(void))
-    melds = [parse_meld(m, honors=False) for m in meld_texts]
+    melds = [naming("--meld", partial(parse_meld, m, honors=False)) for m in meld_texts]
     concealed = naming("tiles", lambda: parse_hand(tiles, honors=False))
     meld_tiles = [t for m in melds for t in m.tiles]
     if void is not None and any(suit_of(t) == void for t in meld_tiles):

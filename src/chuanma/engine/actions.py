@@ -121,6 +121,10 @@ CLAIMS = (Hu, Kong, Pong, Pass)
 """Actions that answer a discard or an added kong."""
 
 
+_KINDS = ("exchange", "void", "discard", "pong", "kong", "hu", "pass", "leave")
+"""The key of each decision's JSON form."""
+
+
 def action_from_json(data: Mapping[str, Any]) -> Action:
     """Read one action from its JSON form (an extra ``"seat"`` key is ignored).
 
@@ -155,5 +159,3 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
     tile = tiles[0]
     return Discard(tile) if key == "discard" else Pong(tile) if key == "pong" else Kong(tile)
 
-
-_KINDS = ("exchange", "void", "discard", "pong", "kong", "hu", "pass", "leave")
