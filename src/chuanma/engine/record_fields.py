@@ -49,10 +49,10 @@ class RecordFields:
     decisions: tuple[tuple[int, Action], ...]
 
 
-def _mapping(record: object) -> Mapping[str, Any]:
+def _mapping(record: object, *, format_required: bool = True) -> Mapping[str, Any]:
     if not isinstance(record, Mapping):
         raise RecordError("a record is a JSON object")
-    fmt = record.get("format")
+    fmt = record.get("format", None if format_required else FORMAT)
     if fmt != FORMAT:
         raise RecordError(f'unknown record format {shown(fmt)}: expected "{FORMAT}"')
     return record
@@ -75,9 +75,10 @@ def deal_fields(record: object, *, honors: bool = True) -> DealFields:
     """The format, dealer, direction, wall and seeds of ``record``, checked.
 
     The wall is read tile by tile (any number of tiles; whether it is a full set is the engine's
-    or the verifier's check); ``honors=False`` refuses honour tiles (the 108-tile set).
+    or the verifier's check); ``honors=False`` refuses honour tiles (the 108-tile set). A missing
+    ``format`` is taken to be ``chuanma-record/1`` here; a replay requires it.
     """
-    data = _mapping(record)
+    data = _mapping(record, format_required=False)
     dealer = seat(_required(data, "dealer"), "dealer")
     direction = _required(data, "direction")
     if not isinstance(direction, str) or direction not in DIRECTIONS:

@@ -261,7 +261,7 @@ def verify_record(
 
     checks.extend(_compare(parsed, deal, reason))
     if extra_checks is None:
-        from chuanma.fairness.replay import replay_check  # the engine loads only when needed
+        from chuanma.fairness.replay import replay_check  # here: that module builds on this one
 
         extra_checks = (replay_check,)
     checks.extend(check(record, deal) for check in extra_checks)
