@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from chuanma.tiles import full_wall, to_counts
 
+pytest_plugins = ["ci_skips"]  # where CI is set, a skipped test fails
+
 settings.register_profile(
     "default", max_examples=int(os.environ.get("CHUANMA_EXAMPLES", "300")), deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import copy
+import json
+import random
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
+from chuanma.engine.game import Game
 from chuanma.fairness import FairHand, VRFKey
+from chuanma.rules import RuleSet
 
 VRF_SECRET = bytes(range(100, 132))
 SERVER_SEED = bytes.fromhex("5ca1ab1e" * 8)
 CLIENT_SEEDS = ["alice-7f3a", "bob 42", "carol~x", "dave_0"]
+SEEDS = ["north", "east", "south", "west"]
 
 
 def _finish(hand: FairHand) -> dict[str, Any]:
@@ -27,6 +33,31 @@ def hmac_record() -> dict[str, Any]:
 
 def vrf_record(nonce: int = 7, table_id: str = "table-12") -> dict[str, Any]:
     return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), table_id, nonce))
+
+
+def played_record(seed: int = 11, preset: str = "xuezhan") -> dict[str, Any]:
+    """A whole hand dealt by the fairness protocol and played with random legal decisions."""
+    fair = FairHand.new(nonce=seed)
+    for seat, client_seed in enumerate(SEEDS):
+        fair.add_client_seed(seat, client_seed)
+    deal = fair.deal()
+    game = Game(RuleSet.from_preset(preset), list(deal.wall), deal.dealer, deal.direction)  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    while not game.finished:
+        seat = game.to_act()[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return fair.finish(game)
+
+
+@cache
+def _played_text(seed: int) -> str:
+    return json.dumps(played_record(seed))
+
+
+def played_copy(seed: int) -> dict[str, Any]:
+    """A fresh copy of ``played_record(seed)`` (played once, then copied)."""
+    data: dict[str, Any] = json.loads(_played_text(seed))
+    return data
 
 
 def _other_tile(tile: str) -> str:

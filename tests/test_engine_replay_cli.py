@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from chuanma.cli import app
-from chuanma.engine import Game, Hu, replay, to_record
+from chuanma.engine import Action, Discard, Game, Hu, action_from_json, replay, to_record
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall
+from chuanma.tiles import full_wall, parse_tile
 
 runner = CliRunner()
 
@@ -63,36 +65,70 @@ def test_unreadable_record(tmp_path: Path) -> None:
     assert out.exit_code == 1
 
 
-def test_automatic_decisions_may_be_written_out() -> None:
-    # a 血流 hand with locked winners: write every automatic decision into the record
-    for seed in range(40):
-        g = _finished("xueliu", seed)
-        if any(type(a).__name__ == "Discard" for _, a in g.autos):
-            break
-    record = to_record(g)
-    full = replay(record)
-    assert full.result() == g.result()
-    # rebuild the decision list with the automatic locked discards and voids in place
-    decisions: list[dict[str, object]] = []
-    real = iter(record["decisions"])
-    shadow = Game(g.rules, g.wall, g.dealer, g.direction)
-    seen = 0
-    for d in real:
-        for seat, auto in shadow.autos[seen:]:
-            if type(auto).__name__ in ("Discard", "ChooseVoid"):
-                decisions.append({"seat": seat, **auto.to_json()})
-        seen = len(shadow.autos)
-        from chuanma.engine import action_from_json
+VIEWS = (None, 0, 1, 2, 3)
+SEEDS = range(200)
+REPLAY_BUG = {32, 71, 78, 82, 98, 164, 198}
+"""Hands whose locked discard opens a claim window that a later decision answers: replay passes
+the pending claims before it matches the written-out discard, so the answer comes too late."""
 
-        if shadow.phase in ("claim", "rob") and d["seat"] not in shadow.to_act():
-            shadow.pass_pending()
-            for seat, auto in shadow.autos[seen:]:
-                if type(auto).__name__ in ("Discard", "ChooseVoid"):
-                    decisions.append({"seat": seat, **auto.to_json()})
-            seen = len(shadow.autos)
-        shadow.apply(int(d["seat"]), action_from_json(d))
-        decisions.append(d)
-    assert replay(dict(record, decisions=decisions)).result() == g.result()
-    # the passes can all be left out
-    no_passes = [d for d in record["decisions"] if "pass" not in d]
-    assert replay(dict(record, decisions=no_passes)).result() == g.result()
+
+def _automatic(game: Game, since: int, decided: Action) -> list[dict[str, object]]:
+    """The automatic decisions among ``game``'s events from ``since`` on (after ``decided``)."""
+    found: dict[int, dict[str, object]] = {}
+    for view in VIEWS:
+        for ev in game.events_for(view, since):
+            if ev["type"] == "void_chosen" and ev.get("automatic"):
+                found[ev["seq"]] = {"seat": ev["seat"], "void": ev["suit"]}
+            elif ev["type"] == "discard":
+                found[ev["seq"]] = {"seat": ev["seat"], "discard": ev["tile"]}
+    items = [found[seq] for seq in sorted(found)]
+    return items[1:] if isinstance(decided, Discard) else items
+
+
+def _written_out(record: dict[str, Any]) -> list[dict[str, object]]:
+    """The record's decisions with each automatic one (a forced void, a locked discard) written
+    in right after the decision that brought it about."""
+    shadow = Game(RuleSet.from_json(record["rules"]), [parse_tile(t) for t in record["wall"]],
+                  record["dealer"], record["direction"])
+    out: list[dict[str, object]] = []
+    for d in record["decisions"]:
+        since = 1 + max(evs[-1]["seq"] for evs in map(shadow.events_for, VIEWS) if evs)
+        action = action_from_json(d)
+        shadow.apply(d["seat"], action)
+        out += [d, *_automatic(shadow, since, action)]
+    return out
+
+
+def _fewer_passes(decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``decisions`` without their passes, except a pass whose seat's next decision other than a
+    pass is a win, kong or pong (on its own turn: left out, it would be read as a claim)."""
+    kept = []
+    for i, d in enumerate(decisions):
+        after = next((n for n in decisions[i + 1:] if "pass" not in n), {})
+        if "pass" not in d or (after.get("seat") == d["seat"] and {"hu", "kong", "pong"} & set(after)):
+            kept.append(d)
+    return kept
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=REPLAY_BUG.__doc__)) if s in REPLAY_BUG else s
+     for s in SEEDS],
+)
+def test_automatic_decisions_may_be_written_out(seed: int) -> None:
+    g = _finished("xueliu", seed)
+    record = to_record(g)
+    written = _written_out(record)
+    assert replay(dict(record, decisions=written)).result() == g.result()
+    # the passes can be left out, but for one the same seat's next claim would be read as answering
+    assert replay(dict(record, decisions=_fewer_passes(record["decisions"]))).result() == g.result()
+
+
+def _locked_discards(seed: int) -> int:
+    record = to_record(_finished("xueliu", seed))
+    return sum("discard" in d for d in _written_out(record)) - sum("discard" in d for d in record["decisions"])
+
+
+def test_the_seed_range_holds_many_locked_discards() -> None:
+    with_locked = {s for s in SEEDS if _locked_discards(s)}
+    assert len(with_locked) >= 15 and with_locked >= REPLAY_BUG

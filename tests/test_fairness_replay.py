@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 from typer.testing import CliRunner
 
@@ -15,22 +14,7 @@ from chuanma.engine.record import to_record
 from chuanma.fairness import FairHand, Status, verify_record
 from chuanma.rules import RuleSet
 from chuanma.tiles import tile_str
-
-SEEDS = ["north", "east", "south", "west"]
-
-
-def played_record(seed: int = 11, preset: str = "xuezhan") -> dict[str, Any]:
-    """A whole hand dealt by the fairness protocol and played with random legal decisions."""
-    fair = FairHand.new(nonce=seed)
-    for seat, client_seed in enumerate(SEEDS):
-        fair.add_client_seed(seat, client_seed)
-    deal = fair.deal()
-    game = Game(RuleSet.from_preset(preset), list(deal.wall), deal.dealer, deal.direction)  # type: ignore[arg-type]
-    rng = random.Random(seed)
-    while not game.finished:
-        seat = game.to_act()[0]
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return fair.finish(game)
+from fairness_records import SEEDS, played_record
 
 
 def test_a_played_hand_passes_every_check_including_the_replay() -> None:

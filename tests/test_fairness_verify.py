@@ -170,7 +170,7 @@ def test_cli_verify_genuine_and_tampered(tmp_path: Path) -> None:
 
 
 def test_cli_verify_bad_input_exits_2(tmp_path: Path) -> None:
-    for content, message in (("{not json", "is not JSON"), ({"seeds": {}}, "no seeds.'scheme'")):
+    for content, message in (("{not json", "is not valid JSON"), ({"seeds": {}}, "no seeds.'scheme'")):
         result = runner.invoke(app, ["fair", "verify", _write(tmp_path, content)])
         assert result.exit_code == 2
         assert message in result.output

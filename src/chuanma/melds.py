@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from chuanma.errors import NotationError
+from chuanma.errors import NotationError, shown
 from chuanma.tiles import Tile, parse_tile, rank_of, suit_of, tile_str
 
 MeldKind = Literal["pong", "kong", "chow"]
@@ -58,18 +58,44 @@ class Meld:
     def from_dict(cls, data: Any) -> Meld:
         """Read the JSON form; unknown keys and bad values raise :class:`NotationError`."""
         if not isinstance(data, dict):
-            raise NotationError(f"a meld is an object like {{\"kind\": \"pong\", \"tile\": \"5p\"}}, got {data!r}")
-        extra = set(data) - {"kind", "tile", "kong"}
-        if extra:
-            raise NotationError(f"unknown meld keys {sorted(extra)}: use kind, tile, kong")
-        kind, tile = data.get("kind"), data.get("tile")
-        if not isinstance(kind, str) or not isinstance(tile, str):
-            raise NotationError(f"meld {data!r} needs \"kind\" and \"tile\" as strings")
-        kong = data.get("kong")
-        if kong is not None and not isinstance(kong, str):
-            raise NotationError(f"meld {data!r}: \"kong\" must be a string")
-        return cls(kind, parse_tile(tile), kong)  # type: ignore[arg-type]
+            raise NotationError(f"a meld is an object like {_EXAMPLE}, got {shown(data)}")
+        return parse_meld(data)
 
     def __str__(self) -> str:
         label = f"{self.kong} kong" if self.kind == "kong" else self.kind
         return f"{label} {tile_str(self.tile)}"
+
+
+_EXAMPLE = '{"kind": "pong", "tile": "5p"}'
+
+
+def parse_meld(value: object, *, honors: bool = True) -> Meld:
+    """Read a meld in either notation ``chuanma score`` and ``chuanma hand`` accept.
+
+    Text: ``pong:5p``, ``kong:7p`` (exposed), ``kong:7p:concealed``, ``kong:7p:added``,
+    ``chow:3m``. JSON object: ``{"kind": "kong", "tile": "7p", "kong": "exposed"}`` (a kong names
+    its kind). ``honors=False`` refuses honour tiles (the 108-tile set).
+    """
+    if isinstance(value, str):
+        parts = value.split(":")
+        if len(parts) not in (2, 3):
+            raise NotationError(f"meld {shown(value)} must look like pong:5p, kong:7p or kong:7p:concealed")
+        kind, tile = parts[0], parts[1]
+        kong: object = parts[2] if len(parts) == 3 else ("exposed" if kind == "kong" else None)
+    elif isinstance(value, dict):
+        extra = set(value) - {"kind", "tile", "kong"}
+        if extra:
+            raise NotationError(f"unknown meld keys {shown(sorted(map(str, extra)))}: use kind, tile, kong")
+        raw_kind, raw_tile, kong = value.get("kind"), value.get("tile"), value.get("kong")
+        if not isinstance(raw_kind, str) or not isinstance(raw_tile, str):
+            raise NotationError(f"meld {shown(value)} needs \"kind\" and \"tile\" as strings")
+        kind, tile = raw_kind, raw_tile
+    else:
+        raise NotationError(f"a meld is text like pong:5p or an object like {_EXAMPLE}, got {shown(value)}")
+    if kong is not None and not isinstance(kong, str):
+        raise NotationError(f"meld {shown(value)}: \"kong\" must be a string")
+    try:
+        parsed = parse_tile(tile, honors=honors)
+    except NotationError as exc:
+        raise NotationError(f"meld {shown(value)}: {exc}") from None
+    return Meld(kind, parsed, kong)  # type: ignore[arg-type]  # Meld checks kind and kong

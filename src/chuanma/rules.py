@@ -11,7 +11,6 @@ A rule set is immutable. Build one from a preset name and override options one b
 
 from __future__ import annotations
 
-import json
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -19,7 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from chuanma.errors import RuleSetError
+from chuanma.errors import InputError, RuleSetError, shown
+from chuanma.json_input import parse_json
 
 HOUSE_FAN_DEFAULTS: dict[str, int] = {
     "jiangdui": 2,
@@ -29,6 +29,11 @@ HOUSE_FAN_DEFAULTS: dict[str, int] = {
     "shibaluohan": 2,
 }
 """House fans for private tables (off in every preset) and the value each takes when enabled."""
+
+MAX_BASE = 10**9
+"""The largest 底分 a rule set accepts (payments are counted in units of it)."""
+PLAYABLE_VARIANTS = ("xuezhan", "xueliu")
+"""The variants the game engine plays (大众麻将 is described by the options but not implemented)."""
 
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
@@ -41,7 +46,7 @@ class RuleSet(BaseModel):
     preset: str = Field("xuezhan", description="preset the options were taken from")
     variant: Literal["xuezhan", "xueliu", "dazhong"] = Field(
         "xuezhan", description="血战到底 (winners leave), 血流成河 (winners stay), 大众麻将")
-    base: int = Field(1, ge=1, description="底分: the unit every payment is counted in")
+    base: int = Field(1, ge=1, le=MAX_BASE, strict=True, description="底分: the unit every payment is counted in")
     dealer: Literal["random", "first_winner"] = Field("random", description="how the dealer is chosen")
     exchange: bool = Field(True, description="换三张 before 定缺")
     multiple_winners: bool = Field(True, description="一炮多响: several players may win on one discard")
@@ -59,7 +64,8 @@ class RuleSet(BaseModel):
     haidipao: bool = Field(True, description="海底炮 fan: win on the discard after the last draw")
     gangshang_shuanghua: bool = Field(False, description="杠上双花: 杠上花 is 2 after consecutive kongs")
     dihu_on_dealer_discard: bool = Field(True, description="地胡 also by winning on the dealer's first discard")
-    max_fan: int | None = Field(None, ge=1, description="封顶: cap on a hand's total fan (none = no cap)")
+    max_fan: int | None = Field(
+        None, ge=1, strict=True, description="封顶: cap on a hand's total fan (none = no cap)")
     fan_label_offset: Literal[0, 1] = Field(
         0, description="shown fan = counted fan + offset (001 counts a plain win as 1)")
     zimo_bonus: Literal["fan", "base"] = Field("fan", description="自摸 is +1 fan, or +1× base from each payer")
@@ -113,6 +119,13 @@ class RuleSet(BaseModel):
             return value
         raise ValueError("expected on/off (true/false)")
 
+    @field_validator("fan_label_offset", mode="before")
+    @classmethod
+    def _not_bool(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("a number, not true/false")
+        return value
+
     @field_validator("max_fan", mode="before")
     @classmethod
     def _max_fan(cls, value: Any) -> Any:
@@ -120,13 +133,30 @@ class RuleSet(BaseModel):
             return None
         return value
 
+    @property
+    def honors(self) -> bool:
+        """True when the tile set holds the honours (1z–7z): only 大众麻将; Sichuan plays 108 tiles."""
+        return self.variant == "dazhong"
+
+    def fan_label(self, total: int) -> int:
+        """A fan total as players are shown it: ``total + fan_label_offset`` (classic "1番 = 1倍")."""
+        return total + self.fan_label_offset
+
+    def require_playable(self) -> RuleSet:
+        """This rule set, if the game engine plays its variant; else a :class:`RuleSetError`."""
+        if self.variant not in PLAYABLE_VARIANTS:
+            raise RuleSetError(
+                f"the engine plays {' and '.join(PLAYABLE_VARIANTS)}; {self.variant} is not implemented yet"
+            )
+        return self
+
     # -- construction -------------------------------------------------------------------
 
     @classmethod
     def from_preset(cls, name: str = "xuezhan", /, **options: Any) -> RuleSet:
         """The preset ``name`` with ``options`` overridden."""
         if name not in PRESETS:
-            raise RuleSetError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+            raise RuleSetError(f"unknown preset {shown(name)}; valid presets: {', '.join(PRESETS)}")
         merged = {**PRESETS[name], **options}
         return _build(name, merged)
 
@@ -135,21 +165,22 @@ class RuleSet(BaseModel):
         """Read ``"xuezhan"``, ``{"preset": "xueliu", "options": {...}}`` or JSON text of either."""
         if isinstance(data, str) and data.lstrip().startswith(("{", '"')):
             try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise RuleSetError(f"rules are not valid JSON: {exc}") from None
+                data = parse_json(data, "the rules")
+            except InputError as exc:
+                raise RuleSetError(str(exc)) from None
         if isinstance(data, str):
             return cls.from_preset(data)
         if isinstance(data, Mapping):
             extra = set(data) - {"preset", "options"}
             if extra:
-                raise RuleSetError(f"unknown keys {sorted(extra)} in rules; use \"preset\" and \"options\"")
+                keys = shown(sorted(map(str, extra)))
+                raise RuleSetError(f"unknown keys {keys} in rules; use \"preset\" and \"options\"")
             name = data.get("preset", "xuezhan")
             options = data.get("options", {})
-            if not isinstance(name, str) or not isinstance(options, Mapping):
+            if not isinstance(name, str) or not isinstance(options, Mapping) or not all(map(_is_str, options)):
                 raise RuleSetError("rules need \"preset\" as a string and \"options\" as an object")
             return cls.from_preset(name, **options)
-        raise RuleSetError(f"rules must be a preset name or {{\"preset\": ..., \"options\": ...}}, got {data!r}")
+        raise RuleSetError(f"rules must be a preset name or {{\"preset\": ..., \"options\": ...}}, got {shown(data)}")
 
     def with_options(self, **options: Any) -> RuleSet:
         """A copy with ``options`` changed (validated like any other)."""
@@ -163,9 +194,11 @@ class RuleSet(BaseModel):
             if not sep:
                 raise RuleSetError(f"option {item!r} must look like name=value")
             try:
-                value: Any = json.loads(raw)
-            except json.JSONDecodeError:
-                value = raw
+                value: Any = parse_json(raw, f"the value of {name.strip()}")
+            except InputError as exc:
+                if raw.strip()[:1] in ("[", "{") or raw.strip().isdigit():
+                    raise RuleSetError(str(exc)) from None
+                value = raw  # a bare word: none, off, same_turn
             changes[name.strip()] = value
         return self.with_options(**changes)
 
@@ -191,10 +224,17 @@ class RuleSet(BaseModel):
         return f"{self.preset} with " + ", ".join(f"{k}={v}" for k, v in spec["options"].items())
 
 
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
 def valid_values(name: str) -> str:
     """What an option accepts, in words (for error messages and ``chuanma rules``)."""
-    annotation = RuleSet.model_fields[name].annotation
-    return _describe_type(annotation)
+    info = RuleSet.model_fields[name]
+    bounds = {type(m).__name__: getattr(m, type(m).__name__.lower()) for m in info.metadata}
+    if "Ge" in bounds and "Le" in bounds:
+        return f"a whole number from {bounds['Ge']} to {bounds['Le']:,}"
+    return _describe_type(info.annotation)
 
 
 def _describe_type(annotation: Any) -> str:
@@ -216,7 +256,7 @@ def _build(name: str, options: Mapping[str, Any]) -> RuleSet:
     unknown = [k for k in options if k not in RuleSet.model_fields or k == "preset"]
     if unknown:
         valid = ", ".join(k for k in RuleSet.model_fields if k != "preset")
-        raise RuleSetError(f"unknown rule option {unknown[0]!r}; valid options: {valid}")
+        raise RuleSetError(f"unknown rule option {shown(unknown[0])}; valid options: {valid}")
     try:
         return RuleSet(preset=name, **options)
     except ValidationError as exc:
@@ -225,7 +265,7 @@ def _build(name: str, options: Mapping[str, Any]) -> RuleSet:
         value = options.get(field)
         reason = str(err.get("ctx", {}).get("error", err["msg"]))
         raise RuleSetError(
-            f"bad value {value!r} for rule option {field!r} ({reason}); valid values: {valid_values(field)}"
+            f"bad value {shown(value)} for rule option {field!r} ({reason}); valid values: {valid_values(field)}"
         ) from None
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chuanma.analysis import ConcealedSet, Decomposition, decompositions, waits
-from chuanma.errors import HandSizeError, NotationError, RuleSetError
+from chuanma.errors import HandSizeError, NotationError, RuleSetError, shown
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, SUITS, Tile, format_tiles, is_terminal, rank_of, suit_of, to_counts
@@ -126,7 +126,7 @@ def _check_input(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], wi
         raise NotationError("chow (吃) does not exist in Sichuan mahjong")
     unknown = [s for s in situations if s not in SITUATIONS]
     if unknown:
-        raise NotationError(f"unknown situation {unknown[0]!r}; valid situations: {', '.join(SITUATIONS)}")
+        raise NotationError(f"unknown situation {shown(unknown[0])}; valid situations: {', '.join(SITUATIONS)}")
     drawn_only = [s for s in ("kong_replacement", "consecutive_kongs", "tianhu") if s in situations]
     if drawn_only and not self_drawn:
         raise NotationError(f"situation {drawn_only[0]!r} needs a self-drawn win")
@@ -221,7 +221,7 @@ def _result(rules: RuleSet, fans: Sequence[FanItem], d: Decomposition | None) ->
     total = sum(f.fan for f in fans)
     if rules.max_fan is not None:
         total = min(total, rules.max_fan)
-    return ScoreResult(True, _order(list(fans)), total, 2**total, total + rules.fan_label_offset, None, d)
+    return ScoreResult(True, _order(list(fans)), total, 2**total, rules.fan_label(total), None, d)
 
 
 def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_tile: Tile, *,
@@ -233,7 +233,7 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
     result with ``win`` false and the reason. Malformed input raises a ``ValueError`` subclass.
     """
     _check_input(rules, hand, melds, win_tile, self_drawn, situations)
-    if void is not None and void not in SUITS:
+    if void is not None and (len(void) != 1 or void not in SUITS):
         raise NotationError(f"void must be one of m, p, s, got {void!r}")
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     if void is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from chuanma.errors import HandSizeError, NotationError, TileCountError
+from chuanma.errors import HandSizeError, NotationError, TileCountError, shown
 
 Tile = int
 
@@ -84,16 +84,19 @@ def tile_name(tile: Tile, lang: str = "zh") -> str:
     return f"{rank_of(tile)} {SUIT_NAMES_EN[suit]}"
 
 
-def parse_tiles(text: str) -> list[Tile]:
+def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
     """Read ``123m45p`` (spaces allowed) into tiles, in the order written.
 
-    Raises :class:`NotationError` naming the bad part for ``5x``, ``0m``, ``10m``, ``m`` or
-    a trailing ``12``.
+    Raises :class:`NotationError` naming the bad part for ``5x``, ``0m``, ``10m``, ``m``, a
+    trailing ``12``, a tab or newline, or (with ``honors=False``: the 108-tile set of Sichuan
+    mahjong) an honour tile such as ``1z``.
     """
+    if not isinstance(text, str):
+        raise NotationError(f"tiles are written as text like \"123m45p\", got {shown(text)}")
     tiles: list[Tile] = []
     digits = ""
     for pos, ch in enumerate(text):
-        if ch.isspace():
+        if ch == " ":
             if digits:
                 raise NotationError(f"digits {digits!r} at position {pos} have no suit letter")
             continue
@@ -102,6 +105,10 @@ def parse_tiles(text: str) -> list[Tile]:
         elif ch in SUIT_LETTERS:
             if not digits:
                 raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it")
+            if ch == "z" and not honors:
+                raise NotationError(
+                    f"no honour tiles ({digits}z) in the 108-tile set of Sichuan mahjong: use m, p, s"
+                )
             for d in digits:
                 if d == "0":
                     raise NotationError(f"no tile 0{ch}: ranks start at 1 (in {digits + ch!r})")
@@ -114,11 +121,11 @@ def parse_tiles(text: str) -> list[Tile]:
     return tiles
 
 
-def parse_tile(text: str) -> Tile:
-    """Read a single tile such as ``5m``."""
-    tiles = parse_tiles(text)
-    if len(tiles) != 1:
-        raise NotationError(f"{text!r} is not a single tile")
+def parse_tile(text: str, *, honors: bool = True) -> Tile:
+    """Read a single tile such as ``5m`` (exactly a digit and a suit letter, no spaces)."""
+    tiles = parse_tiles(text, honors=honors)
+    if len(tiles) != 1 or len(text) != 2:
+        raise NotationError(f"{shown(text)} is not a single tile like \"5m\"")
     return tiles[0]
 
 
@@ -155,9 +162,9 @@ def from_counts(counts: Sequence[int]) -> list[Tile]:
     return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
-def parse_hand(text: str, *, sizes: Iterable[int] | None = None) -> list[Tile]:
+def parse_hand(text: str, *, sizes: Iterable[int] | None = None, honors: bool = True) -> list[Tile]:
     """Read a hand, checking copies (at most 4 of a tile) and, if given, its size."""
-    tiles = parse_tiles(text)
+    tiles = parse_tiles(text, honors=honors)
     to_counts(tiles)
     if sizes is not None:
         allowed = sorted(set(sizes))

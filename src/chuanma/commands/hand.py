@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -10,10 +11,10 @@ from rich.console import Console
 from rich.table import Table
 
 from chuanma.advice import discard_options, useful_tiles
-from chuanma.analysis import is_win, shanten
-from chuanma.commands.options import parse_meld_option
-from chuanma.errors import ChuanmaError, HandSizeError
-from chuanma.tiles import format_tiles, parse_hand, parse_tiles, suit_of, tile_name, tile_str, to_counts
+from chuanma.analysis import shanten
+from chuanma.errors import ChuanmaError, HandSizeError, NotationError, naming
+from chuanma.melds import parse_meld
+from chuanma.tiles import format_tiles, parse_hand, parse_tiles, suit_index, suit_of, tile_name, tile_str, to_counts
 
 
 def _useful_json(useful: Any) -> list[dict[str, Any]]:
@@ -23,33 +24,15 @@ def _useful_json(useful: Any) -> list[dict[str, Any]]:
 def hand(
     tiles: Annotated[str, typer.Argument(help="Concealed tiles, e.g. 1123m456p789s (13 or 14 with no melds).")],
     void: Annotated[str | None, typer.Option(help="The void suit (m, p or s).")] = None,
-    meld: Annotated[list[str] | None, typer.Option(help="A declared meld: pong:5p, kong:7p[:concealed].")] = None,
+    meld: Annotated[
+        list[str] | None, typer.Option(help="A declared meld: pong:5p, kong:7p[:concealed|:added] (repeatable).")
+    ] = None,
     seen: Annotated[str, typer.Option(help="Tiles already visible elsewhere (they are not left to draw).")] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show a hand's shanten, its waits (with copies left) and its best discards."""
     try:
-        melds = [parse_meld_option(m) for m in meld or []]
-        concealed = parse_hand(tiles)
-        seen_tiles = parse_tiles(seen)
-        counts = to_counts(concealed)
-        to_counts([*concealed, *(t for m in melds for t in m.tiles)])
-        size = 13 - 3 * len(melds)
-        if len(concealed) not in (size, size + 1):
-            raise HandSizeError(f"{len(concealed)} tiles with {len(melds)} melds; expected {size} or {size + 1}")
-        result: dict[str, Any] = {"hand": format_tiles(concealed), "shanten": shanten(counts, void)}
-        if void is None and len({suit_of(t) for t in concealed} | {suit_of(m.tile) for m in melds}) == 3:
-            result["note"] = "the hand holds all three suits; it cannot win until one is cleared (give --void)"
-        if len(concealed) == size:
-            result["useful"] = _useful_json(useful_tiles(counts, melds, void, seen_tiles))
-        else:
-            result["win"] = is_win(counts) and result["shanten"] == -1
-            options = discard_options(counts, melds, void, seen_tiles)
-            result["discards"] = [
-                {"tile": tile_str(o.tile), "name": tile_name(o.tile), "shanten": o.shanten,
-                 "useful": _useful_json(o.useful), "useful_count": o.useful_count}
-                for o in options
-            ]
+        result = _analyse(tiles, void, meld or [], seen)
     except (ChuanmaError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -59,9 +42,47 @@ def hand(
     _show(result, void)
 
 
+def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str) -> dict[str, Any]:
+    """The analysis ``chuanma hand`` shows; refuses bad input naming the argument or option."""
+    if void is not None:
+        naming("--void", lambda: suit_index(void))
+    melds = [naming("--meld", partial(parse_meld, m, honors=False)) for m in meld_texts]
+    concealed = naming("tiles", lambda: parse_hand(tiles, honors=False))
+    meld_tiles = [t for m in melds for t in m.tiles]
+    if void is not None and any(suit_of(t) == void for t in meld_tiles):
+        raise NotationError(f"--meld: a declared meld cannot be of the void suit {void}")
+    if any(m.kind == "chow" for m in melds):
+        raise NotationError("--meld: chow (吃) does not exist in Sichuan mahjong")
+    naming("tiles and --meld", lambda: to_counts([*concealed, *meld_tiles]))
+    seen_tiles = naming("--seen", lambda: parse_tiles(seen, honors=False))
+    naming("--seen", lambda: to_counts(seen_tiles))
+    naming("tiles, --meld and --seen together", lambda: to_counts([*concealed, *meld_tiles, *seen_tiles]))
+    counts = to_counts(concealed)
+    size = 13 - 3 * len(melds)
+    if len(concealed) not in (size, size + 1):
+        raise HandSizeError(f"{len(concealed)} tiles with {len(melds)} melds; expected {size} or {size + 1}")
+    result: dict[str, Any] = {"hand": format_tiles(concealed), "shanten": shanten(counts, void)}
+    three_suits = void is None and len({suit_of(t) for t in [*concealed, *meld_tiles]}) == 3
+    if three_suits:
+        result["note"] = "the hand holds all three suits; it cannot win until one is cleared (give --void)"
+    if len(concealed) == size:
+        result["useful"] = _useful_json(useful_tiles(counts, melds, void, seen_tiles))
+        return result
+    result["win"] = result["shanten"] == -1 and not three_suits
+    options = discard_options(counts, melds, void, seen_tiles)
+    result["discards"] = [
+        {"tile": tile_str(o.tile), "name": tile_name(o.tile), "shanten": o.shanten,
+         "useful": _useful_json(o.useful), "useful_count": o.useful_count}
+        for o in options
+    ]
+    return result
+
+
 def _show(result: dict[str, Any], void: str | None) -> None:
     console = Console()
     label = {-1: "complete (胡)", 0: "ready (听牌)"}.get(result["shanten"], f"{result['shanten']} from ready")
+    if result["shanten"] == -1 and not result.get("win", True):
+        label = "complete in shape, but it cannot win: all three suits"
     suffix = f"  void {void}" if void else ""
     console.print(f"[bold]{result['hand']}[/]  shanten {result['shanten']}: {label}{suffix}")
     if result.get("note"):

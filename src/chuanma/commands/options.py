@@ -1,4 +1,4 @@
-"""Options shared by several commands: choosing the rules and reading melds."""
+"""Options shared by several commands: choosing the rules."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ from typing import Annotated
 
 import typer
 
-from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.tiles import parse_tile
 
 RulesOption = Annotated[
     str,
@@ -20,16 +18,11 @@ SetOption = Annotated[
 ]
 
 
-def rules_from_cli(rules: str, assignments: list[str] | None) -> RuleSet:
-    """The rule set named on the command line with its ``--set`` overrides."""
-    return RuleSet.from_json(rules).with_assignments(assignments or [])
+def rules_from_cli(rules: str, assignments: list[str] | None, *, any_variant: bool = False) -> RuleSet:
+    """The rule set named on the command line with its ``--set`` overrides.
 
-
-def parse_meld_option(text: str) -> Meld:
-    """Read ``pong:5p``, ``kong:7p`` (exposed), ``kong:7p:concealed`` or ``chow:3m``."""
-    parts = text.split(":")
-    if len(parts) not in (2, 3):
-        raise typer.BadParameter(f"meld {text!r} must look like pong:5p or kong:7p:concealed")
-    kind = parts[0]
-    kong = parts[2] if len(parts) == 3 else ("exposed" if kind == "kong" else None)
-    return Meld(kind, parse_tile(parts[1]), kong)  # type: ignore[arg-type]
+    Unless ``any_variant`` (for showing a rule set), the engine must be able to play it: a
+    ``variant`` it does not implement (dazhong) is refused with a :class:`RuleSetError`.
+    """
+    ruleset = RuleSet.from_json(rules).with_assignments(assignments or [])
+    return ruleset if any_variant else ruleset.require_playable()

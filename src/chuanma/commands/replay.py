@@ -13,11 +13,13 @@ from rich.table import Table
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, load
 from chuanma.engine.record import replay as replay_record
+from chuanma.rules import RuleSet
 
 _SEAT = "seat {}"
 
 
-def event_line(ev: dict[str, Any]) -> str | None:
+def event_line(ev: dict[str, Any], rules: RuleSet | None = None) -> str | None:
+    """One event as a line for players (fan totals as ``rules.fan_label`` shows them, if given)."""
     kind = ev["type"]
     who = _SEAT.format(ev["seat"]) if "seat" in ev else ""
     if kind == "deal":
@@ -46,7 +48,8 @@ def event_line(ev: dict[str, Any]) -> str | None:
     if kind == "hu":
         how = "self-drawn" if ev["self_drawn"] else f"on seat {ev['from']}'s tile"
         fans = " + ".join(f"{f['name']} {f['fan']}" for f in ev["fans"]) or "no fan"
-        return (f"{who} wins {how} with {ev['hand']} + {ev['tile']}: {fans} = {ev['total']} fan "
+        total = ev["total"] if rules is None else rules.fan_label(ev["total"])
+        return (f"{who} wins {how} with {ev['hand']} + {ev['tile']}: {fans} = {total} fan "
                 f"(×{ev['multiplier']})")
     if kind == "payment":
         return f"  seat {ev['payer']} pays seat {ev['payee']} {ev['amount']} ({ev['reason']})"
@@ -62,7 +65,7 @@ def event_line(ev: dict[str, Any]) -> str | None:
 
 def _show(game: Game, console: Console) -> None:
     for ev in game.events:
-        text = event_line(ev.to_json())
+        text = event_line(ev.to_json(), game.rules)
         if text is not None:
             console.print(f"[dim]{ev.seq:4d}[/dim] {text}", highlight=False)
     table = Table(title="result (units of base)")

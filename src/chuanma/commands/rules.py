@@ -21,7 +21,7 @@ def rules(
 ) -> None:
     """Show a rule set: every option, its value and what it accepts."""
     try:
-        ruleset = rules_from_cli(preset, options)
+        ruleset = rules_from_cli(preset, options, any_variant=True)
     except ChuanmaError as exc:
         raise typer.BadParameter(str(exc), param_hint="--rules/--set") from None
     if as_json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -38,6 +39,18 @@ def _bot_names(text: str) -> list[str]:
         if n not in BOTS:
             raise typer.BadParameter(f"unknown bot {n!r}; bots: {', '.join(BOTS)}")
     return names
+
+
+def _record_folder(path: Path) -> None:
+    """Create the ``--record`` folder (checked before any hand is played)."""
+    if path.exists() and not path.is_dir():
+        raise typer.BadParameter(f"{path} is a file; give a folder for the records", param_hint="--record")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot create the folder {path}: {exc.strerror}", param_hint="--record") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise typer.BadParameter(f"cannot write in the folder {path}", param_hint="--record")
 
 
 def _progress(console: Console, quiet: bool) -> Progress:
@@ -82,7 +95,7 @@ def simulate(
     names = _bot_names(bots)
     seats = tuple((names * 4)[:4])
     if record is not None:
-        record.mkdir(parents=True, exist_ok=True)
+        _record_folder(record)
     spec = SimSpec(ruleset.to_json(), (seats[0], seats[1], seats[2], seats[3]), seed,
                    str(record) if record is not None else None, session_hands)
     size = -(-_chunk_size(hands, workers, ray) // session_hands) * session_hands  # whole sessions
@@ -97,7 +110,7 @@ def simulate(
             progress.update(task, advance=b - a, rate=f"{rate:,.0f}")
     elapsed = time.perf_counter() - start
     out: dict[str, Any] = {"rules": ruleset.to_json(), "seats": list(seats), "seed": seed,
-                           **tally.summary(), "hands_per_second": hands / elapsed}
+                           **tally.summary(ruleset.fan_label), "hands_per_second": hands / elapsed}
     if as_json:
         typer.echo(json.dumps({k: v for k, v in out.items() if k != "hands_per_second"}, ensure_ascii=False))
         return
@@ -163,7 +176,7 @@ def league(
     elapsed = time.perf_counter() - start
     ordered = [w for a in sorted(results) for w in results[a]]
     table = league_table(ordered, names)
-    out = {"rules": ruleset.to_json(), "seed": seed, **table, "stats": tally.summary()["bots"]}
+    out = {"rules": ruleset.to_json(), "seed": seed, **table, "stats": tally.summary(ruleset.fan_label)["bots"]}
     if as_json:
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
@@ -171,7 +184,7 @@ def league(
                   f"seed {seed} ({table['hands'] / elapsed:,.0f} hands/s)")
     t = Table("rank", "bot", "score/hand", "95% CI", "win", "deal-in", "fan")
     for i, r in enumerate(table["ranking"], 1):
-        s = tally.bots[r["bot"]].summary()
+        s = tally.bots[r["bot"]].summary(ruleset.fan_label)
         fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
         t.add_row(str(i), r["bot"], f"{r['mean_score']:+.3f}", f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]",
                   _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan)

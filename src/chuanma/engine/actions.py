@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chuanma.errors import ChuanmaError, NotationError
+from chuanma.errors import ChuanmaError, NotationError, shown
 from chuanma.tiles import SUITS, Tile, format_tiles, parse_tile, parse_tiles, suit_of, tile_str
 
 _TEXT = [tile_str(t) for t in range(34)]
@@ -143,39 +143,41 @@ CLAIMS = (Hu, Kong, Pong, Pass)
 """Actions that answer a discard or an added kong."""
 
 
+_KINDS = ("exchange", "void", "discard", "pong", "kong", "hu", "pass", "leave")
+"""The key of each decision's JSON form."""
+
+
 def action_from_json(data: Mapping[str, Any]) -> Action:
-    """Read one action from its JSON form (an extra ``"seat"`` key is ignored)."""
+    """Read one action from its JSON form (an extra ``"seat"`` key is ignored).
+
+    Tiles are of the 108-tile set the engine plays: an honour tile such as ``1z`` is refused.
+    """
     keys = [k for k in data if k != "seat"]
-    if len(keys) != 1:
+    if len(keys) != 1 or keys[0] not in _KINDS:
         raise NotationError(
-            "a decision has exactly one of exchange, void, discard, pong, kong, hu, pass: "
-            f"{dict(data)!r}"
+            f"a decision has exactly one of {', '.join(_KINDS)}: {shown(dict(data))}"
         )
     key = keys[0]
     value = data[key]
     if key in ("hu", "pass", "leave"):
         if value is not True:
-            raise NotationError(f'"{key}" takes true, got {value!r}')
+            raise NotationError(f'"{key}" takes true, got {shown(value)}')
         return Hu() if key == "hu" else Pass() if key == "pass" else Leave()
     if not isinstance(value, str):
-        raise NotationError(f'"{key}" takes a string, got {value!r}')
+        raise NotationError(f'"{key}" takes a string, got {shown(value)}')
     if key == "void":
         if value not in SUITS or len(value) != 1:
-            raise NotationError(f"void suit must be one of m, p, s, got {value!r}")
+            raise NotationError(f"void suit must be one of m, p, s, got {shown(value)}")
         return ChooseVoid(value)
+    try:
+        tiles = parse_tiles(value, honors=False) if key == "exchange" else [parse_tile(value, honors=False)]
+    except NotationError as exc:
+        raise NotationError(f'"{key}": {exc}') from None
     if key == "exchange":
-        tiles = parse_tiles(value)
         if len(tiles) != 3 or len({suit_of(t) for t in tiles}) != 1:
-            raise NotationError(f"exchange takes three tiles of one suit, got {value!r}")
+            raise NotationError(f"exchange takes three tiles of one suit, got {shown(value)}")
         a, b, c = sorted(tiles)
         return Exchange((a, b, c))
-    tile = parse_tile(value)
-    if key == "discard":
-        return Discard(tile)
-    if key == "pong":
-        return Pong(tile)
-    if key == "kong":
-        return Kong(tile)
-    raise NotationError(
-        f"unknown decision {key!r}: use exchange, void, discard, pong, kong, hu, pass"
-    )
+    tile = tiles[0]
+    return Discard(tile) if key == "discard" else Pong(tile) if key == "pong" else Kong(tile)
+

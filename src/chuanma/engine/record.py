@@ -6,7 +6,6 @@ direction and the players' decisions in order. Replaying it rebuilds every event
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,20 +21,12 @@ from chuanma.engine.actions import (
     Pong,
     action_from_json,
 )
-from chuanma.engine.game import DIRECTIONS, Direction, Game
-from chuanma.errors import ChuanmaError, NotationError
-from chuanma.rules import RuleSet
-from chuanma.tiles import parse_tile, tile_str
-
-FORMAT = "chuanma-record/1"
-
-
-class RecordError(ChuanmaError, ValueError):
-    """A record that cannot be read or replayed; ``index`` is the bad decision's (or ``None``)."""
-
-    def __init__(self, message: str, index: int | None = None) -> None:
-        super().__init__(message if index is None else f"decision {index}: {message}")
-        self.index = index
+from chuanma.engine.game import Game
+from chuanma.engine.record_fields import FORMAT, record_fields
+from chuanma.engine.record_fields import RecordError as RecordError
+from chuanma.errors import ChuanmaError, InputError, NotationError
+from chuanma.json_input import read_json
+from chuanma.tiles import tile_str
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -56,32 +47,10 @@ def to_record(game: Game) -> dict[str, Any]:
 
 
 def _game_from(record: Mapping[str, Any]) -> Game:
-    if not isinstance(record, Mapping):
-        raise RecordError("a record is a JSON object")
-    if record.get("format") != FORMAT:
-        raise RecordError(f'unknown record format {record.get("format")!r}: expected "{FORMAT}"')
+    fields = record_fields(record)
+    deal = fields.deal
     try:
-        rules = RuleSet.from_json(record.get("rules", "xuezhan"))
-        base = record.get("base", rules.base)
-        if base != rules.base:
-            rules = rules.with_options(base=base)
-    except ChuanmaError as exc:
-        raise RecordError(f"rules: {exc}") from None
-    dealer = record.get("dealer", 0)
-    direction = record.get("direction", "to_next")
-    if direction not in DIRECTIONS:
-        raise RecordError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
-    wall_raw = record.get("wall")
-    if not isinstance(wall_raw, list):
-        raise RecordError("the record needs the wall: a list of 108 tiles like \"5m\"")
-    try:
-        wall = [parse_tile(t) for t in wall_raw]
-    except (NotationError, TypeError) as exc:
-        raise RecordError(f"wall: {exc}") from None
-    seeds = record.get("seeds")
-    try:
-        dir_: Direction = direction
-        return Game(rules, wall, dealer, dir_, seeds=seeds if isinstance(seeds, dict) else None)
+        return Game(fields.rules, deal.wall, deal.dealer, deal.direction, seeds=deal.seeds)
     except ChuanmaError as exc:
         raise RecordError(str(exc)) from None
 
@@ -173,14 +142,11 @@ def _kind(action: Action) -> str:
 
 
 def load(path: str) -> dict[str, Any]:
-    """Read a record file."""
+    """Read a record file (UTF-8 JSON); its fields are checked when it is replayed."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not valid JSON: {exc}") from None
+        data = read_json(path)
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
     if not isinstance(data, dict):
         raise RecordError(f"{path}: a record is a JSON object")
     return data

@@ -11,14 +11,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from chuanma.errors import InputError
 from chuanma.fairness.chain import verify_records
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
 from chuanma.fairness.fields import parse_hex
-from chuanma.fairness.keys import DEFAULT_KEY_FILE, generate_key, read_key, write_key
+from chuanma.fairness.keys import DEFAULT_KEY_FILE, exposure_warning, generate_key, read_key, write_key
 from chuanma.fairness.seeds import commitment, join_client_seeds
 from chuanma.fairness.signing import PUBLIC_KEY_BYTES, sign_record
 from chuanma.fairness.verify import Status, Verdict, verify_record
+from chuanma.json_input import read_json
 from chuanma.tiles import tile_str
 
 fair_app = typer.Typer(
@@ -86,13 +88,9 @@ def deal_command(
 
 def _read_record(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise _fail(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(f"cannot read {path}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise _fail(f"{path} is not JSON: {exc}") from None
+        return read_json(path)
+    except InputError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _print_verdict(name: str, verdict: Verdict) -> None:
@@ -223,4 +221,7 @@ def pubkey_command(
         vrf_key = read_key(key)
     except FairnessError as exc:
         raise _fail(str(exc)) from None
+    warning = exposure_warning(key)
+    if warning is not None:
+        _err.print(f"[bold yellow]warning:[/] {escape(warning)}")
     typer.echo(vrf_key.public_key.hex())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from chuanma.errors import shown
 from chuanma.fairness.errors import RecordError
 
 _ARTICLES = {"str": "a string", "int": "an integer", "list": "a list", "dict": "an object"}
@@ -18,7 +19,7 @@ def require_field(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...
     value = obj[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RecordError(f"{where}{key!r} must be {_ARTICLES.get(names, names)}, not {value!r}")
+        raise RecordError(f"{where}{key!r} must be {_ARTICLES.get(names, names)}, not {shown(value)}")
     return value
 
 

@@ -22,16 +22,23 @@ def generate_key() -> VRFKey:
 
 
 def write_key(key: VRFKey, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """Write ``key`` to ``path`` with mode 0600. Refuses an existing file unless ``force``."""
+    """Write ``key`` to ``path`` with mode 0600. Refuses an existing file unless ``force``.
+
+    Never writes through a symbolic link (even a dangling one) and never replaces a directory.
+    """
     target = Path(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
-    if force:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-        if target.exists():
-            # O_CREAT's mode only applies to new files: start from a fresh one.
+    if target.is_symlink():
+        raise KeyFileError(f"{target} is a symbolic link; refusing to write a secret key through it")
+    if target.is_dir():
+        raise KeyFileError(f"{target} is a directory, not a key file")
+    if force and target.exists():
+        # O_CREAT's mode only applies to new files: start from a fresh one.
+        try:
             target.unlink()
+        except OSError as exc:
+            raise KeyFileError(f"cannot replace {target}: {exc.strerror}") from None
     try:
-        fd = os.open(target, flags, 0o600)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except FileExistsError:
         raise KeyFileError(
             f"{target} already exists; refusing to overwrite a secret key "
@@ -42,6 +49,18 @@ def write_key(key: VRFKey, path: str | os.PathLike[str], *, force: bool = False)
     with os.fdopen(fd, "w", encoding="ascii") as fh:
         fh.write(key.secret.hex() + "\n")
     return target
+
+
+def exposure_warning(path: str | os.PathLike[str]) -> str | None:
+    """A warning when the key file at ``path`` can be read or written by other users, else ``None``."""
+    try:
+        mode = Path(path).stat().st_mode
+    except OSError:
+        return None
+    if mode & 0o077:
+        return (f"the secret key file {os.fspath(path)} is open to other users (mode {mode & 0o777:04o}); "
+                f"restrict it with: chmod 600 {os.fspath(path)}")
+    return None
 
 
 def read_key(path: str | os.PathLike[str]) -> VRFKey:

@@ -16,8 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chuanma.errors import NotationError, RuleSetError
-from chuanma.fairness.derive import DIRECTIONS, WALL_SIZE_HONORS, Deal, derive_deal
+from chuanma.engine.record_fields import RecordError as DealFieldError
+from chuanma.engine.record_fields import deal_fields
+from chuanma.errors import RuleSetError, shown
+from chuanma.fairness.derive import WALL_SIZE_HONORS, Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
 from chuanma.fairness.fields import parse_hex, require_field
 from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF, SERVER_SEED_BYTES
@@ -26,7 +28,7 @@ from chuanma.fairness.session import SESSION_FIELD, SessionHand
 from chuanma.fairness.signing import SIGNATURE_FIELD, SIGNATURE_SCHEME, signature_problem
 from chuanma.fairness.vrf import PROOF_LEN, PT_LEN, verify, vrf_alpha
 from chuanma.rules import RuleSet
-from chuanma.tiles import parse_tile, tile_str
+from chuanma.tiles import tile_str
 
 
 class Status(enum.Enum):
@@ -104,12 +106,12 @@ def _parse(record: object) -> _Parsed:
         raise RecordError("a hand record must be a JSON object")
     fmt = record.get("format", RECORD_FORMAT)
     if fmt != RECORD_FORMAT:
-        raise RecordError(f"unknown record format {fmt!r}; this verifier reads {RECORD_FORMAT!r}")
+        raise RecordError(f"unknown record format {shown(fmt)}; this verifier reads {RECORD_FORMAT!r}")
     seeds = require_field(record, "seeds", dict, "")
     scheme = require_field(seeds, "scheme", str, "seeds.")
     if scheme not in (SCHEME_HMAC, SCHEME_VRF):
         raise RecordError(
-            f"unknown seeds scheme {scheme!r}: expected {SCHEME_HMAC!r} or {SCHEME_VRF!r}"
+            f"unknown seeds scheme {shown(scheme)}: expected {SCHEME_HMAC!r} or {SCHEME_VRF!r}"
         )
     client_seeds = require_field(seeds, "client_seeds", list, "seeds.")
     if len(client_seeds) != SEATS or not all(isinstance(s, str) for s in client_seeds):
@@ -117,21 +119,12 @@ def _parse(record: object) -> _Parsed:
     nonce = require_field(seeds, "nonce", int, "seeds.")
     if nonce < 0:
         raise RecordError(f"seeds.'nonce' must be a non-negative integer, not {nonce}")
-    dealer = require_field(record, "dealer", int, "")
-    direction = require_field(record, "direction", str, "")
-    if direction not in DIRECTIONS:
-        raise RecordError(f"'direction' must be one of {', '.join(DIRECTIONS)}, not {direction!r}")
-    wall_text = require_field(record, "wall", list, "")
-    wall: list[int] = []
-    for pos, t in enumerate(wall_text):
-        if not isinstance(t, str):
-            raise RecordError(f"wall position {pos} must be a tile string like '5m', not {t!r}")
-        try:
-            wall.append(parse_tile(t))
-        except NotationError as exc:
-            raise RecordError(f"wall position {pos}: {exc}") from None
+    try:
+        deal = deal_fields(record)
+    except DealFieldError as exc:
+        raise RecordError(str(exc)) from None
     session = SessionHand.from_json(record[SESSION_FIELD]) if SESSION_FIELD in record else None
-    return _Parsed(scheme, client_seeds, nonce, dealer, direction, wall, seeds, session,
+    return _Parsed(scheme, client_seeds, nonce, deal.dealer, deal.direction, deal.wall, seeds, session,
                    _dealer_option(record))
 
 

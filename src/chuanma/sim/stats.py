@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from chuanma.sim.play import HandResult
 
 Z95 = 1.959963984540054
+FanLabel = Callable[[int], int]
+"""How a fan total is shown to players: ``RuleSet.fan_label`` (counted fan + ``fan_label_offset``)."""
+
+
+def _counted(total: int) -> int:
+    return total
 
 
 def mean_ci(total: float, squares: float, n: int) -> tuple[float, float, float]:
@@ -53,7 +59,8 @@ class BotStats:
         self.ready_at_draw += other.ready_at_draw
         self.flower_pigs += other.flower_pigs
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, fan_label: FanLabel = _counted) -> dict[str, Any]:
+        """The bot's rates and means; fans are shown through ``fan_label`` (``RuleSet.fan_label``)."""
         n = self.hands or 1
         mean, lo, hi = mean_ci(self.score, self.score_sq, self.hands)
         nf = sum(self.fans.values())
@@ -62,8 +69,8 @@ class BotStats:
             "win_rate": self.won_hands / n,
             "wins_per_hand": self.wins / n,
             "deal_in_rate": self.deal_ins / n,
-            "mean_fan": (sum(k * v for k, v in self.fans.items()) / nf) if nf else None,
-            "fan_distribution": {str(k): self.fans[k] for k in sorted(self.fans)},
+            "mean_fan": (sum(fan_label(k) * v for k, v in self.fans.items()) / nf) if nf else None,
+            "fan_distribution": {str(fan_label(k)): self.fans[k] for k in sorted(self.fans)},
             "mean_score": mean,
             "score_ci95": [lo, hi],
             "ready_at_draw_rate": (self.ready_at_draw / self.draws) if self.draws else None,
@@ -103,9 +110,10 @@ class Tally:
         for name, b in other.bots.items():
             self.bots.setdefault(name, BotStats()).merge(b)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, fan_label: FanLabel = _counted) -> dict[str, Any]:
+        """Every bot's summary by name; fans are shown through ``fan_label`` (``RuleSet.fan_label``)."""
         return {
             "hands": self.hands,
             "exhausted_rate": self.exhausted / self.hands if self.hands else 0.0,
-            "bots": {name: b.summary() for name, b in sorted(self.bots.items())},
+            "bots": {name: b.summary(fan_label) for name, b in sorted(self.bots.items())},
         }

@@ -1,0 +1,62 @@
+"""Reading JSON input (files, lines, option values) with a clear :class:`InputError` for bad input.
+
+Besides text that is not JSON, this refuses what would crash or stall later processing: a file
+that is not UTF-8, values nested deeper than :data:`MAX_DEPTH` and numbers too long to read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from chuanma.errors import InputError
+
+MAX_DEPTH = 32
+"""The deepest nesting of lists and objects accepted (records and score lines need 4)."""
+
+
+def parse_json(text: str, where: str) -> Any:
+    """The JSON value of ``text``; ``where`` names it in error messages (``line 3``, a path)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{where} is nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # an integer beyond Python's digit limit
+        raise InputError(f"{where} holds a number with thousands of digits") from None
+    check_depth(value, where)
+    return value
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """The JSON value of the UTF-8 file at ``path``."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        raise InputError(f"no such file: {os.fspath(path)}") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{os.fspath(path)} is not UTF-8 text (byte {exc.start})") from None
+    return parse_json(text, os.fspath(path))
+
+
+def check_depth(value: Any, where: str) -> None:
+    """Refuse lists and objects nested deeper than :data:`MAX_DEPTH` (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            raise InputError(f"{where} is nested deeper than {MAX_DEPTH} levels")
+        stack.extend((child, depth + 1) for child in children)
