@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chuanma.analysis import tables
+from chuanma.analysis import datafile, tables
 
 if __name__ == "__main__":
-    target = Path(tables.__file__).with_name(tables.DATA_FILE)
+    target = Path(datafile.__file__).with_name(datafile.DATA_FILE)
     size = tables.write_data(target)
     print(f"wrote {target} ({size:,} bytes)")

@@ -11,6 +11,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from chuanma.analysis import packing as pk
 from chuanma.analysis import tables as tb
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.tiles import SUITS
@@ -23,7 +24,7 @@ _Pair = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]
 def _field(shift: int) -> _Pair:
     """One field of the packed values (see the ``F_*`` fields), by suit code and by honour code."""
     t = tb.tables()
-    suit, honor = ((st.packed >> shift & tb.FIELD).astype(np.uint8) for st in (t.suit, t.honor))
+    suit, honor = ((st.packed >> shift & pk.FIELD).astype(np.uint8) for st in (t.suit, t.honor))
     return suit, honor
 
 
@@ -31,7 +32,7 @@ def _field(shift: int) -> _Pair:
 def _classes() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
     """The distance class of every suit code and of every honour code."""
     t = tb.tables()
-    suit, honor = ((st.packed >> tb.F_CLASS).astype(np.int16) for st in (t.suit, t.honor))
+    suit, honor = ((st.packed >> pk.F_CLASS).astype(np.int16) for st in (t.suit, t.honor))
     return suit, honor
 
 
@@ -86,7 +87,7 @@ def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None)
     (0 = m, 1 = p, 2 = s, -1 = none).
     """
     codes = _codes(hands)
-    n = _lookup(tb.F_SIZE, codes)
+    n = _lookup(pk.F_SIZE, codes)
     bad = (n % 3 == 0) | (n > 14)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -101,14 +102,14 @@ def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None)
     cls = suit[codes[:, :3]]
     joined = t.join4[t.join3[t.join2[cls[:, 0], cls[:, 1]], cls[:, 2]], honor[codes[:, 3]]]
     std = t.final[joined, n // 3].astype(np.int16)
-    need = np.maximum(0, 7 - _lookup(tb.F_PAIRS, codes))
-    seven = np.where(n >= 13, need + np.maximum(0, need - _lookup(tb.F_ODD, codes)), 99)
+    need = np.maximum(0, 7 - _lookup(pk.F_PAIRS, codes))
+    seven = np.where(n >= 13, need + np.maximum(0, need - _lookup(pk.F_ODD, codes)), 99)
     return (np.minimum(std, seven) - 1).astype(np.int8)
 
 
 def is_win_batch(hands: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     """Win check of every hand (rows of counts), as :func:`chuanma.analysis.is_win` gives it."""
     codes = _codes(hands)
-    standard = _lookup(tb.F_WIN, codes) == 7
-    seven = (_lookup(tb.F_EVEN, codes) == 4) & (_lookup(tb.F_SIZE, codes) == 14)
+    standard = _lookup(pk.F_WIN, codes) == 7
+    seven = (_lookup(pk.F_EVEN, codes) == 4) & (_lookup(pk.F_SIZE, codes) == 14)
     return np.asarray(standard | seven)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.analysis import lookup
-from chuanma.analysis import tables as tb
+from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import COUNT_VALUES, part_value, shanten_of_parts, standard_distance
-from chuanma.analysis.tables import MAX_TILES as _MAX_TILES
+from chuanma.analysis.packing import MAX_TILES as _MAX_TILES
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.melds import Meld
 from chuanma.tiles import SUITS, Tile, format_tiles
@@ -31,12 +31,12 @@ _HONOR: dict[bytes, int] = {}
 _WIN: dict[bytes, int | None] = {}
 _WIN_HONOR: dict[bytes, int] = {}
 _NOT_WIN = 1 << 30
-_F = tb.FIELD
-_S, _P, _O = tb.F_SIZE, tb.F_PAIRS, tb.F_ODD
-_W0, _W1 = tb.F_WAIT0, tb.F_WAIT1
-_WIN_OR_EVEN = (_F << tb.F_WIN) | (_F << tb.F_EVEN)
-_SEVEN_MASK = (_F << tb.F_EVEN) | (_F << _S)
-_SEVEN_VALUE = (4 << tb.F_EVEN) | (_MAX_TILES << _S)
+_F = pk.FIELD
+_S, _P, _O = pk.F_SIZE, pk.F_PAIRS, pk.F_ODD
+_W0, _W1 = pk.F_WAIT0, pk.F_WAIT1
+_WIN_OR_EVEN = (_F << pk.F_WIN) | (_F << pk.F_EVEN)
+_SEVEN_MASK = (_F << pk.F_EVEN) | (_F << _S)
+_SEVEN_VALUE = (4 << pk.F_EVEN) | (_MAX_TILES << _S)
 
 
 def _learn(k: bytes) -> bool:

@@ -12,14 +12,26 @@ Suited tiles only (the 27 kinds of Sichuan mahjong).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from chuanma.analysis import lookup
-from chuanma.analysis import tables as tb
+from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import shanten_of_parts
+from chuanma.analysis.tables import tables
 from chuanma.tiles import SUITS, Tile
 
-_C, _F, _P, _O = tb.F_CLASS, tb.FIELD, tb.F_PAIRS, tb.F_ODD
-_SETS = tb.MAX_SETS + 1
+_C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
+_SETS = pk.MAX_SETS + 1
+_PACKED = memoryview(b"").cast("q")
+"""Every suit vector's packed value, by its base-5 code (rank 1 first); bound by ``_load``."""
+
+
+@cache
+def _load() -> None:
+    global _PACKED
+    lookup.load()
+    _PACKED = tables().suit.packed.data.cast("B").cast("q")
+
 _RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
 _WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)]
 # bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
@@ -36,13 +48,13 @@ class HandEval:
     """Shanten of ``counts`` (27 suited kinds) and of its one-tile changes, with ``void``.
 
     Each suit is kept as its base-5 code, so a changed suit is one addition and one look-up
-    in :data:`chuanma.analysis.lookup.SUIT` (loaded by the first evaluator of a process).
+    in the tables (loaded, with NumPy, by the first evaluator of a process).
     """
 
     __slots__ = ("codes", "held", "n", "parts", "vi")
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
-        lookup.load()
+        _load()
         codes = []
         for s in range(0, 27, 9):
             c = 0
@@ -51,7 +63,7 @@ class HandEval:
             codes.append(c)
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
-        self.parts = [lookup.EMPTY if s == vi else lookup.SUIT[codes[s]] for s in range(3)]
+        self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
         self.n = sum(counts)
         held = 0
         for t in range(27):
@@ -65,7 +77,7 @@ class HandEval:
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
         if s != self.vi:
-            p[s] = lookup.SUIT[self.codes[s] + d]
+            p[s] = _PACKED[self.codes[s] + d]
 
     def without(self, t: Tile) -> int:
         """Shanten after discarding ``t``."""
@@ -120,7 +132,7 @@ class HandEval:
         near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
         if vi >= 0:
             near &= ~_SUIT_BITS[vi]
-        packed, dist, j3, z = lookup.SUIT, lookup.DIST, lookup.J3, lookup.EMPTY_HONOR
+        packed, dist, j3, z = _PACKED, lookup.DIST, lookup.J3, lookup.EMPTY_HONOR
         n3, nz, zc = lookup.N, lookup.NZ, z >> _C
         a, b, c = self.parts
         if st != vi:

@@ -1,23 +1,24 @@
-"""The tables in the flat forms the single-hand code indexes, bound once per process on first use.
+"""The tables in the flat forms the single-hand functions index, bound once per process on first use.
 
 Until :func:`load` runs, the data below are empty placeholders. The first analysis call of a
-process calls :func:`load`, which reads the shipped tables and binds them here once, so the hot
-paths read plain module globals with no check.
+process calls :func:`load`, which reads the shipped file (without NumPy) and binds them here once,
+so the hot paths read plain module globals with no check.
+
+The file stores the packed value (see :mod:`chuanma.analysis.packing`) only of the suit vectors a
+hand can hold (at most :data:`MAX_TILES` tiles), in the order of their base-5 codes (rank 1 the
+most significant digit). :func:`part_value` finds a vector's place in that list from two small
+tables over the code's high digits and its last four.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from chuanma.analysis import tables as tb
-from chuanma.analysis.tables import MAX_TILES
+from chuanma.analysis.datafile import shipped_arrays
+from chuanma.analysis.packing import F_CLASS, F_ODD, F_PAIRS, FIELD, MAX_SETS, MAX_TILES
 
 COUNT_VALUES = bytes(range(5))
 """The bytes a count may be."""
-SUIT = memoryview(b"").cast("q")
-"""Packed value (see the ``F_*`` fields of :mod:`chuanma.analysis.tables`) of every suit vector, by base-5 code."""
-HONOR = SUIT
-"""The same for the seven honours."""
 EMPTY = 0
 """Packed value of an empty suit."""
 EMPTY_HONOR = 0
@@ -31,22 +32,52 @@ N = 0
 NZ = 0
 """Number of honour classes."""
 
-_C = tb.F_CLASS
-_F = tb.FIELD
-_P, _O = tb.F_PAIRS, tb.F_ODD
-_SETS = tb.MAX_SETS + 1
+_C, _F, _P, _O = F_CLASS, FIELD, F_PAIRS, F_ODD
+_SETS = MAX_SETS + 1
+_LOW = 5**4
+"""Codes of the last four ranks."""
+_VALUES = {9: memoryview(b"").cast("q"), 7: memoryview(b"").cast("q")}
+"""By kinds (9 a suit, 7 the honours): the stored packed values."""
+_START: dict[int, list[int]] = {9: [], 7: []}
+"""By kinds, by the code of the high ranks: the place of the first vector with those high ranks."""
+_BELOW: list[list[int]] = []
+"""``_BELOW[s][low]``: how many codes of the last four ranks below ``low`` have at most ``s`` tiles."""
+
+
+def _places() -> None:
+    """Fill ``_BELOW`` and ``_START`` (a few thousand additions)."""
+    sizes = [sum(lo // 5**i % 5 for i in range(4)) for lo in range(_LOW)]
+    for s in range(MAX_TILES + 1):
+        row, count = [], 0
+        for size in sizes:
+            row.append(count)
+            count += size <= s
+        _BELOW.append(row)
+    fits = [row[-1] + (sizes[-1] <= s) for s, row in enumerate(_BELOW)]  # codes of at most s tiles
+    for kinds, start in _START.items():
+        place = 0
+        for high in range(5 ** (kinds - 4)):
+            start.append(place)
+            size = sum(high // 5**i % 5 for i in range(kinds - 4))
+            place += fits[MAX_TILES - size] if size <= MAX_TILES else 0
 
 
 @cache
 def load() -> None:
-    """Bind the data of this module from the shipped tables (once; milliseconds)."""
-    global SUIT, HONOR, EMPTY, EMPTY_HONOR, J3, DIST, N, NZ
-    t = tb.tables()
-    suit, honor = (st.packed.data.cast("B").cast("q") for st in (t.suit, t.honor))
-    N, NZ = t.suit.class_dist.shape[0], t.honor.class_dist.shape[0]
-    J3 = t.join3[t.join2].astype("u1").tobytes()
-    DIST = t.final[t.join4].astype("u1").tobytes()
-    SUIT, HONOR, EMPTY, EMPTY_HONOR = suit, honor, suit[0], honor[0]
+    """Bind the data of this module from the shipped tables (once; milliseconds, without NumPy)."""
+    global EMPTY, EMPTY_HONOR, J3, DIST, N, NZ
+    arrays = shipped_arrays()
+    _VALUES[9], _VALUES[7] = arrays["suit_packed"][0], arrays["honor_packed"][0]
+    n, nz = arrays["suit_class_dist"][1][0], arrays["honor_class_dist"][1][0]
+    join3, (n2, _) = arrays["join3"]
+    final, (n4, _) = arrays["final"]
+    # J3 = join3[join2] and DIST = final[join4], flattened to bytes
+    rows3 = [bytes(join3[i * n : (i + 1) * n].tolist()) for i in range(n2)]
+    rows4 = [bytes(final[i * _SETS : (i + 1) * _SETS].tolist()) for i in range(n4)]
+    J3 = b"".join([rows3[j] for j in arrays["join2"][0].tolist()])
+    DIST = b"".join([rows4[j] for j in arrays["join4"][0].tolist()])
+    _places()
+    EMPTY, EMPTY_HONOR, N, NZ = _VALUES[9][0], _VALUES[7][0], n, nz
 
 
 def part_value(part: bytes, honor: bool) -> int | None:
@@ -56,12 +87,14 @@ def part_value(part: bytes, honor: bool) -> int | None:
     """
     if honor and not part:
         return EMPTY_HONOR
-    if len(part) != (7 if honor else 9) or part.translate(None, COUNT_VALUES) or sum(part) > MAX_TILES:
+    kinds = 7 if honor else 9
+    if len(part) != kinds or part.translate(None, COUNT_VALUES) or sum(part) > MAX_TILES:
         return None
     code = 0
     for c in part:
         code = code * 5 + c
-    return (HONOR if honor else SUIT)[code]
+    high, low = divmod(code, _LOW)
+    return _VALUES[kinds][_START[kinds][high] + _BELOW[MAX_TILES - sum(part[:-4])][low]]
 
 
 def standard_distance(a: int, b: int, c: int, z: int, n: int) -> int:

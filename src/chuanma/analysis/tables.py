@@ -13,8 +13,10 @@ Honours (``1z``–``7z``, 大众麻将 only) get their own tables, built the sam
 Nothing here is typed in: everything is derived from the definition of a set and a pair.
 
 :func:`build_tables` generates them (a few seconds); ``scripts/gen_tables.py`` writes the result
-to ``tables.bin`` next to this module (see :func:`encode` for the format) and a test checks that
-the shipped file is what this code generates. :func:`tables` reads that file once (milliseconds).
+into the package (:func:`write_data`, the file of :mod:`chuanma.analysis.datafile`) and a test
+checks that the shipped file is what this code generates. :func:`tables` gives the shipped tables
+as NumPy arrays (for the batch functions); the single-hand functions read the same file without
+NumPy (:mod:`chuanma.analysis.lookup`).
 """
 
 from __future__ import annotations
@@ -23,29 +25,28 @@ import json
 import zlib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-MAX_SETS = 4
-MAX_TILES = 14
-"""The most concealed tiles a hand holds: suit vectors of more tiles have the packed value 0."""
+from chuanma.analysis.datafile import ALIGN, FORMAT, shipped_arrays
+from chuanma.analysis.packing import (
+    F_CLASS,
+    F_EVEN,
+    F_ODD,
+    F_PAIRS,
+    F_SIZE,
+    F_WAIT0,
+    F_WAIT1,
+    F_WIN,
+    FIELD,
+    MAX_SETS,
+    MAX_TILES,
+)
+
 CAP = 20
 """Distances are capped here: no hand of 14 tiles is further than 9 from complete."""
-
-# Bit layout of the packed per-suit value (each field 6 bits wide, so four suits can be summed).
-F_WIN = 0       # 1: complete with no pair, 4: complete with one pair, 0: not complete
-F_EVEN = 6      # 1 if every count is even
-F_SIZE = 12     # number of tiles
-F_PAIRS = 18    # sum of count // 2
-F_ODD = 24      # number of kinds with an odd count
-F_WAIT0 = 30    # 9-bit mask: ranks whose addition completes the suit without a pair
-F_WAIT1 = 39    # 9-bit mask: ranks whose addition completes the suit with one pair
-F_CLASS = 48    # distance class
-FIELD = 63
 
 
 def _patterns(kinds: int, sets: int, pairs: int, sequences: bool) -> set[tuple[int, ...]]:
@@ -194,13 +195,6 @@ def build_tables() -> Tables:
     return Tables(suit, honor, join2, join3, join4, final)
 
 
-
-
-DATA_FILE = "tables.bin"
-FORMAT = "chuanma-tables-1"
-_ALIGN = 8
-
-
 def _sizes(kinds: int) -> npt.NDArray[np.uint8]:
     """The number of tiles of every suit vector, by code."""
     if kinds == 1:
@@ -214,67 +208,26 @@ def holdable(kinds: int) -> npt.NDArray[np.bool_]:
     return _sizes(kinds) <= MAX_TILES
 
 
-def _arrays(t: Tables) -> dict[str, npt.NDArray[np.generic]]:
-    """The arrays of the file by name, in order: the packed values only of vectors that can be held."""
-    return {
-        "suit_class_dist": t.suit.class_dist,
-        "suit_packed": t.suit.packed[holdable(9)],
-        "honor_class_dist": t.honor.class_dist,
-        "honor_packed": t.honor.packed[holdable(7)],
-        "join2": t.join2,
-        "join3": t.join3,
-        "join4": t.join4,
-        "final": t.final,
-    }
-
-
 def encode(t: Tables) -> bytes:
-    """The tables as one byte string: a JSON header line, then each array's little-endian bytes.
+    """The tables as the byte string the shipped file holds compressed (see :mod:`chuanma.analysis.datafile`).
 
-    The header names the format and lists ``[name, dtype, shape]`` per array (see ``_arrays``);
-    each array starts at a multiple of 8 bytes (zero padding). The packed values are stored only
-    for the suit vectors of at most :data:`MAX_TILES` tiles, in code order (the others are 0).
-    The shipped file is this string, zlib-compressed.
+    The packed values are stored only for the suit vectors a hand can hold, in code order (the
+    others are 0).
     """
-    arrays = [(k, np.ascontiguousarray(a, a.dtype.newbyteorder("<"))) for k, a in _arrays(t).items()]
-    listing = [[k, a.dtype.str, list(a.shape)] for k, a in arrays]
+    arrays: dict[str, npt.NDArray[np.generic]] = {
+        "suit_class_dist": t.suit.class_dist, "suit_packed": t.suit.packed[holdable(9)],
+        "honor_class_dist": t.honor.class_dist, "honor_packed": t.honor.packed[holdable(7)],
+        "join2": t.join2, "join3": t.join3, "join4": t.join4, "final": t.final,
+    }
+    little = {k: np.ascontiguousarray(a, a.dtype.newbyteorder("<")) for k, a in arrays.items()}
+    listing = [[k, a.dtype.str, list(a.shape)] for k, a in little.items()]
     parts = [json.dumps({"format": FORMAT, "arrays": listing}).encode() + b"\n"]
     size = len(parts[0])
-    for _, a in arrays:
-        pad = -size % _ALIGN
+    for a in little.values():
+        pad = -size % ALIGN
         parts += [bytes(pad), a.tobytes()]
         size += pad + a.nbytes
     return b"".join(parts)
-
-
-def decode(raw: bytes) -> Tables:
-    """The tables from :func:`encode`'s byte string (read-only arrays over ``raw`` but the packed values)."""
-    end = raw.index(b"\n") + 1
-    header = json.loads(raw[:end])
-    if header.get("format") != FORMAT:
-        raise ValueError(f"tables data has format {header.get('format')!r}, expected {FORMAT!r}")
-    data: dict[str, Any] = {}
-    offset = end
-    for name, dtype, shape in header["arrays"]:
-        offset += -offset % _ALIGN
-        data[name] = np.frombuffer(raw, dtype, int(np.prod(shape)), offset).reshape(shape)
-        offset += data[name].nbytes
-
-    def suit(name: str, kinds: int) -> SuitTables:
-        packed = np.zeros(5**kinds, np.int64)
-        packed[holdable(kinds)] = data[f"{name}_packed"]
-        packed.flags.writeable = False
-        return SuitTables(kinds, data[f"{name}_class_dist"], packed)
-
-    return Tables(
-        suit("suit", 9), suit("honor", 7), data["join2"], data["join3"], data["join4"], data["final"]
-    )
-
-
-def shipped_data() -> bytes:
-    """The shipped file's content, decompressed (:func:`encode`'s byte string)."""
-    compressed = resources.files(__package__).joinpath(DATA_FILE).read_bytes()
-    return zlib.decompress(compressed)
 
 
 def write_data(path: Path) -> int:
@@ -286,12 +239,15 @@ def write_data(path: Path) -> int:
 
 @cache
 def tables() -> Tables:
-    """The tables shipped with the package, read once per process."""
-    try:
-        raw = shipped_data()
-    except (OSError, zlib.error) as exc:
-        raise RuntimeError(
-            f"the hand-analysis tables ({DATA_FILE} in chuanma.analysis) are missing or damaged: {exc}; "
-            "reinstall chuanma"
-        ) from exc
-    return decode(raw)
+    """The tables shipped with the package, read once per process (read-only arrays)."""
+    data = {name: np.asarray(view).reshape(shape) for name, (view, shape) in shipped_arrays().items()}
+
+    def suit(name: str, kinds: int) -> SuitTables:
+        packed = np.zeros(5**kinds, np.int64)
+        packed[holdable(kinds)] = data[f"{name}_packed"]
+        packed.flags.writeable = False
+        return SuitTables(kinds, data[f"{name}_class_dist"], packed)
+
+    return Tables(
+        suit("suit", 9), suit("honor", 7), data["join2"], data["join3"], data["join4"], data["final"]
+    )
