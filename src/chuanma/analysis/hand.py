@@ -44,6 +44,8 @@ def _learn(k: bytes) -> bool:
     lookup.load()
     for i, part in enumerate((k[:9], k[9:18], k[18:27], k[27:])):
         honor = i == 3
+        if part in (_HONOR if honor else _SUIT):
+            continue
         value = part_value(part, honor)
         if value is None:
             return False

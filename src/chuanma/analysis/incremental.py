@@ -11,6 +11,7 @@ Suited tiles only (the 27 kinds of Sichuan mahjong).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import cache
 
@@ -22,15 +23,19 @@ from chuanma.tiles import SUITS, Tile
 
 _C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
 _SETS = pk.MAX_SETS + 1
-_PACKED = memoryview(b"").cast("q")
-"""Every suit vector's packed value, by its base-5 code (rank 1 first); bound by ``_load``."""
+_PACKED = array("q")
+"""Every suit vector's packed value, by its base-5 code (rank 1 first); filled by ``_load``."""
+_Z = 0
+"""Packed value of no honours; bound by ``_load``."""
 
 
 @cache
 def _load() -> None:
-    global _PACKED
+    global _Z
     lookup.load()
-    _PACKED = tables().suit.packed.data.cast("B").cast("q")
+    _PACKED.frombytes(tables().suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
+    _Z = lookup.EMPTY_HONOR
+
 
 _RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
 _WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)]
@@ -73,7 +78,7 @@ class HandEval:
 
     def shanten(self) -> int:
         a, b, c = self.parts
-        return shanten_of_parts(a, b, c, lookup.EMPTY_HONOR, self.n)
+        return shanten_of_parts(a, b, c, _Z, self.n)
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
         if s != self.vi:
@@ -83,7 +88,7 @@ class HandEval:
         """Shanten after discarding ``t``."""
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
-        return shanten_of_parts(p[0], p[1], p[2], lookup.EMPTY_HONOR, self.n - 1)
+        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n - 1)
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -94,13 +99,13 @@ class HandEval:
         else:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], lookup.EMPTY_HONOR, self.n)
+        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n)
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], lookup.EMPTY_HONOR, self.n + 1)
+        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n + 1)
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -132,7 +137,7 @@ class HandEval:
         near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
         if vi >= 0:
             near &= ~_SUIT_BITS[vi]
-        packed, dist, j3, z = _PACKED, lookup.DIST, lookup.J3, lookup.EMPTY_HONOR
+        packed, dist, j3, z = _PACKED, lookup.DIST, lookup.J3, _Z
         n3, nz, zc = lookup.N, lookup.NZ, z >> _C
         a, b, c = self.parts
         if st != vi:
