@@ -24,13 +24,15 @@ from chuanma.tiles import SUITS, Tile
 _C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
 _SETS = pk.MAX_SETS + 1
 _PACKED = array("q")
-"""Every suit vector's packed value, by its base-5 code (rank 1 first); filled by ``_load``."""
+"""Every suit vector's packed value, by its base-5 code (rank 1 first); filled by :func:`load`."""
 _Z = 0
-"""Packed value of no honours; bound by ``_load``."""
+"""Packed value of no honours; bound by :func:`load`."""
 
 
 @cache
-def _load() -> None:
+def load() -> None:
+    """Load the tables the evaluators (and the single-hand functions) index: once per process,
+    on the first evaluator, or beforehand so that forked worker processes inherit them."""
     global _Z
     lookup.load()
     _PACKED.frombytes(tables().suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
@@ -59,7 +61,7 @@ class HandEval:
     __slots__ = ("codes", "held", "n", "parts", "vi")
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
-        _load()
+        load()
         codes = []
         for s in range(0, 27, 9):
             c = 0
@@ -192,4 +194,4 @@ class HandEval:
         return found
 
 
-__all__ = ["HandEval"]
+__all__ = ["HandEval", "load"]
