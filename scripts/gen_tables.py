@@ -12,5 +12,5 @@ from chuanma.analysis import datafile, tables
 
 if __name__ == "__main__":
     target = Path(datafile.__file__).with_name(datafile.DATA_FILE)
-    size = tables.write_data(target)
+    size = tables.write_data(target, tables.build_tables())
     print(f"wrote {target} ({size:,} bytes)")

@@ -230,9 +230,9 @@ def encode(t: Tables) -> bytes:
     return b"".join(parts)
 
 
-def write_data(path: Path) -> int:
-    """Generate the tables and write them, compressed, to ``path``; returns the file's size."""
-    compressed = zlib.compress(encode(build_tables()), 9)
+def write_data(path: Path, t: Tables) -> int:
+    """Write the tables ``t`` (as :func:`build_tables` makes them) to ``path``; returns the file's size."""
+    compressed = zlib.compress(encode(t), 9)
     path.write_bytes(compressed)
     return len(compressed)
 
