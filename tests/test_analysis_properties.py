@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import combinations_with_replacement
+
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -50,12 +54,92 @@ def test_shanten_is_zero_exactly_when_there_are_waits(counts: list[int]) -> None
     assert (shanten(counts) == 0) == bool(waits(counts))
 
 
-@given(hands(sizes=(13, 14)))
-def test_shanten_drops_by_at_most_one_per_draw(counts: list[int]) -> None:
-    if sum(counts) == 13:
-        after = [shanten(_with(counts, t)) for t in range(NUM_SUITED) if counts[t] < 4]
-        assert min(after) >= shanten(counts) - 1
-        assert min(after) == shanten(counts) - 1 or shanten(counts) > 0 or not waits(counts)
+@given(hands(sizes=(1, 4, 7, 10, 13)))
+def test_the_best_draw_lowers_shanten_by_exactly_one(counts: list[int]) -> None:
+    """No draw lowers shanten by more than one, some draw lowers it by one, and none wins above 0."""
+    sh = shanten(counts)
+    draws = [_with(counts, u) for u in range(NUM_SUITED) if counts[u] < 4]
+    after = [shanten(h) for h in draws]
+    assert min(after) == sh - 1
+    if sh > 0:
+        assert not any(is_win(h) for h in draws)
+
+
+@given(hands(sizes=(2, 5, 8, 11, 14)))
+def test_the_best_swap_lowers_shanten_by_exactly_one(counts: list[int]) -> None:
+    """A swap (one tile out, another in) changes shanten by at most one, the best swap lowers it
+    by one until complete, and above 0 no swap wins."""
+    sh = shanten(counts)
+    after = []
+    for t in range(NUM_SUITED):
+        if not counts[t]:
+            continue
+        for u in range(NUM_SUITED):
+            if u == t or counts[u] == 4:
+                continue
+            swapped = _with(counts, u)
+            swapped[t] -= 1
+            after.append(shanten(swapped))
+            if sh > 0:
+                assert not is_win(swapped)
+    assert min(after) >= sh - 1
+    assert max(after) <= sh + 1
+    if sh >= 0:
+        assert min(after) == sh - 1
+
+
+def _suit_units() -> list[list[int]]:
+    """The sets of one suit as rank vectors: nine triplets and seven sequences."""
+    triplets = [[3 if r == i else 0 for r in range(9)] for i in range(9)]
+    sequences = [[1 if i <= r < i + 3 else 0 for r in range(9)] for i in range(7)]
+    return triplets + sequences
+
+
+@cache
+def _suit_targets(sets: int, pair: int) -> npt.NDArray[np.int64]:
+    """Every rank vector of one suit made of ``sets`` sets and ``pair`` pairs, at most 4 of a rank."""
+    units = _suit_units()
+    found = set()
+    for combo in combinations_with_replacement(units, sets):
+        base = [sum(u[r] for u in combo) for r in range(9)]
+        for p in range(9) if pair else [-1]:
+            target = tuple(c + 2 * (r == p) for r, c in enumerate(base))
+            if max(target) <= 4:
+                found.add(target)
+    return np.array(sorted(found), dtype=np.int64).reshape(-1, 9)
+
+
+def _reference_shanten(counts: list[int], void: int) -> int:
+    """Shanten by brute force: the fewest tiles missing from any complete hand of the same size
+    (n // 3 sets and a pair, or seven pairs of 14 tiles), minus one. The void suit holds nothing."""
+    n = sum(counts)
+    sets = n // 3
+    suits = [np.array(counts[9 * s : 9 * s + 9]) for s in range(3)]
+
+    def missing(s: int, m: int, h: int) -> int:
+        if s == void:
+            return 0 if m == h == 0 else 99
+        return int(np.maximum(_suit_targets(m, h) - suits[s], 0).sum(axis=1).min())
+
+    best = min(
+        missing(0, m0, h0) + missing(1, m1, h1) + missing(2, sets - m0 - m1, 1 - h0 - h1)
+        for m0 in range(sets + 1) for m1 in range(sets + 1 - m0)
+        for h0 in (0, 1) for h1 in range(2 - h0)
+    )
+    if n >= 13:
+        # seven pairs (four of a kind is two pairs): the seven cheapest pairs to complete
+        costs = []
+        for t in range(NUM_SUITED):
+            if t // 9 != void:
+                c = counts[t]
+                costs += [max(0, 2 - c), max(0, 4 - c) - max(0, 2 - c)]
+        best = min(best, sum(sorted(costs)[:7]))
+    return best - 1
+
+
+@given(hands(sizes=(1, 2, 4, 5, 7, 8, 10, 11, 13, 14)), st.integers(-1, 2))
+def test_shanten_equals_the_brute_force_reference(counts: list[int], void: int) -> None:
+    assert shanten(counts, SUITS[void] if void >= 0 else None) == _reference_shanten(counts, void)
 
 
 @given(st.lists(hands(sizes=(13, 14)), min_size=1, max_size=40), st.data())

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+import chuanma
 from chuanma.cli import app
 from chuanma.engine.record import replay
 from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_chunks, simulate_chunk
@@ -112,3 +116,26 @@ def test_play_a_session_rejects_bad_choices() -> None:
     assert res.exit_code == 0, res.output
     assert "choose a number from 1 to" in res.output
     assert "session" in res.output
+
+
+POOL_CHILD = """
+from chuanma.analysis import incremental
+from chuanma.sim.runner import run_chunks
+
+
+def loaded_in_worker(spec: object, a: int, b: int) -> int:
+    return incremental.load.cache_info().currsize
+
+
+before = incremental.load.cache_info().currsize
+print(before, *sorted(r for _, r in run_chunks(loaded_in_worker, None, [(0, 1), (1, 2)], workers=2)))
+"""
+
+
+def test_pool_workers_are_forked_with_the_analysis_tables_loaded() -> None:
+    """The parent loads the tables before it forks the pool, so no worker loads them again."""
+    src = str(Path(chuanma.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-c", POOL_CHILD], env=env, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", "1", "1"]

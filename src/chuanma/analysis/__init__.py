@@ -4,9 +4,13 @@
 >>> counts = to_counts(parse_tiles("1112345678999m"))
 >>> shanten(counts), [tile_str(t) for t in waits(counts)]
 (0, ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m'])
+
+Importing this package reads no table and does not import NumPy: the single-hand functions read
+the shipped tables on their first call, and the batch functions (NumPy) are imported on first use.
 """
 
-from chuanma.analysis.batch import is_win_batch, shanten_batch
+from typing import TYPE_CHECKING
+
 from chuanma.analysis.decompose import ConcealedSet, Decomposition, decompositions
 from chuanma.analysis.hand import (
     Counts,
@@ -18,6 +22,9 @@ from chuanma.analysis.hand import (
     waits,
 )
 from chuanma.tiles import tile_str
+
+if TYPE_CHECKING:
+    from chuanma.analysis.batch import is_win_batch, shanten_batch
 
 __all__ = [
     "ConcealedSet",
@@ -34,3 +41,14 @@ __all__ = [
     "tile_str",
     "waits",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The batch functions, imported (with NumPy) on first use."""
+    if name in ("is_win_batch", "shanten_batch"):
+        from chuanma.analysis import batch
+
+        value = getattr(batch, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,19 +6,34 @@ everything else is table look-ups on those codes.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
+from chuanma.analysis import packing as pk
 from chuanma.analysis import tables as tb
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.tiles import SUITS
 
-_T = tb.tables()
 _NO_VOID = -1
+_Pair = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]
 
 
-def _field(st: tb.SuitTables, shift: int) -> npt.NDArray[np.uint8]:
-    return ((st.packed >> shift) & tb.FIELD).astype(np.uint8)
+@cache
+def _field(shift: int) -> _Pair:
+    """One field of the packed values (see the ``F_*`` fields), by suit code and by honour code."""
+    t = tb.tables()
+    suit, honor = ((st.packed >> shift & pk.FIELD).astype(np.uint8) for st in (t.suit, t.honor))
+    return suit, honor
+
+
+@cache
+def _classes() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    """The distance class of every suit code and of every honour code."""
+    t = tb.tables()
+    suit, honor = ((st.packed >> pk.F_CLASS).astype(np.int16) for st in (t.suit, t.honor))
+    return suit, honor
 
 
 def _weights() -> npt.NDArray[np.float32]:
@@ -31,11 +46,6 @@ def _weights() -> npt.NDArray[np.float32]:
 
 
 _W = _weights()
-_SIZE = (_field(_T.suit, tb.F_SIZE), _field(_T.honor, tb.F_SIZE))
-_PAIRS = (_field(_T.suit, tb.F_PAIRS), _field(_T.honor, tb.F_PAIRS))
-_ODD = (_field(_T.suit, tb.F_ODD), _field(_T.honor, tb.F_ODD))
-_WIN = (_field(_T.suit, tb.F_WIN), _field(_T.honor, tb.F_WIN))
-_EVEN = (_field(_T.suit, tb.F_EVEN), _field(_T.honor, tb.F_EVEN))
 
 
 def _codes(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
@@ -48,11 +58,9 @@ def _codes(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
     return codes.astype(np.int32)
 
 
-_Pair = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]
-
-
-def _lookup(tables: _Pair, codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int16]:
-    suited, honor = tables
+def _lookup(shift: int, codes: npt.NDArray[np.int32]) -> npt.NDArray[np.int16]:
+    """The sum over a hand's four parts of one field of their packed values."""
+    suited, honor = _field(shift)
     total = honor[codes[:, 3]].astype(np.int16)
     for s in range(3):
         total += suited[codes[:, s]]
@@ -79,7 +87,7 @@ def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None)
     (0 = m, 1 = p, 2 = s, -1 = none).
     """
     codes = _codes(hands)
-    n = _lookup(_SIZE, codes)
+    n = _lookup(pk.F_SIZE, codes)
     bad = (n % 3 == 0) | (n > 14)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -89,17 +97,19 @@ def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None)
         rows = np.flatnonzero(voids >= 0)
         codes = codes.copy()
         codes[rows, voids[rows]] = 0
-    cls = _T.suit.classes[codes[:, :3]]
-    joined = _T.join4[_T.join3[_T.join2[cls[:, 0], cls[:, 1]], cls[:, 2]], _T.honor.classes[codes[:, 3]]]
-    std = _T.final[joined, n // 3].astype(np.int16)
-    need = np.maximum(0, 7 - _lookup(_PAIRS, codes))
-    seven = np.where(n >= 13, need + np.maximum(0, need - _lookup(_ODD, codes)), 99)
+    t = tb.tables()
+    suit, honor = _classes()
+    cls = suit[codes[:, :3]]
+    joined = t.join4[t.join3[t.join2[cls[:, 0], cls[:, 1]], cls[:, 2]], honor[codes[:, 3]]]
+    std = t.final[joined, n // 3].astype(np.int16)
+    need = np.maximum(0, 7 - _lookup(pk.F_PAIRS, codes))
+    seven = np.where(n >= 13, need + np.maximum(0, need - _lookup(pk.F_ODD, codes)), 99)
     return (np.minimum(std, seven) - 1).astype(np.int8)
 
 
 def is_win_batch(hands: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     """Win check of every hand (rows of counts), as :func:`chuanma.analysis.is_win` gives it."""
     codes = _codes(hands)
-    standard = _lookup(_WIN, codes) == 7
-    seven = (_lookup(_EVEN, codes) == 4) & (_lookup(_SIZE, codes) == 14)
+    standard = _lookup(pk.F_WIN, codes) == 7
+    seven = (_lookup(pk.F_EVEN, codes) == 4) & (_lookup(pk.F_SIZE, codes) == 14)
     return np.asarray(standard | seven)

@@ -12,57 +12,51 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from chuanma.analysis import tables as tb
+from chuanma.analysis import lookup
+from chuanma.analysis import packing as pk
+from chuanma.analysis.lookup import COUNT_VALUES, part_value, shanten_of_parts, standard_distance
+from chuanma.analysis.packing import MAX_TILES as _MAX_TILES
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.melds import Meld
 from chuanma.tiles import SUITS, Tile, format_tiles
 
 Counts = bytes | Sequence[int]
-_MAX_TILES = 14
 
-
-def _dict(st: tb.SuitTables, win_only: bool = False) -> dict[bytes, int]:
-    """Suit vector (as bytes) → packed value, for vectors of at most 14 tiles.
-
-    With ``win_only``, only vectors that are complete or all even are kept, with just the
-    win, even and size fields: a small table that stays in cache.
-    """
-    vectors = np.indices((5,) * st.kinds).reshape(st.kinds, -1)
-    keep = vectors.sum(axis=0) <= _MAX_TILES
-    values = st.packed
-    if win_only:
-        values = values & ((1 << tb.F_PAIRS) - 1)
-        keep &= (((values >> tb.F_WIN) & tb.FIELD) != 0) | (((values >> tb.F_EVEN) & tb.FIELD) != 0)
-    rows = np.ascontiguousarray(vectors[:, keep].T.astype(np.uint8))
-    raw = rows.tobytes()
-    k = st.kinds
-    keys = [raw[i : i + k] for i in range(0, len(raw), k)]
-    return dict(zip(keys, values[keep].tolist(), strict=True))
-
-
-_TABLES = tb.tables()
-_SUIT = _dict(_TABLES.suit)
-_HONOR = _dict(_TABLES.honor)
-_HONOR[b""] = _HONOR[bytes(7)]
-_WIN = _dict(_TABLES.suit, win_only=True)
-_WIN_HONOR = _dict(_TABLES.honor, win_only=True)
-_WIN_HONOR[b""] = _WIN_HONOR[bytes(7)]
+# Each part of a hand seen so far (nine suit counts, or seven or no honour counts, as bytes) →
+# its packed value; filled by _learn on a miss, which also loads the tables on the first call.
+_SUIT: dict[bytes, int] = {}
+_HONOR: dict[bytes, int] = {}
+# the same with only the win, even and size fields: None (suits) or _NOT_WIN (honours) when the
+# part is neither complete nor all even, so the win check stops early
+_WIN: dict[bytes, int | None] = {}
+_WIN_HONOR: dict[bytes, int] = {}
 _NOT_WIN = 1 << 30
-_EMPTY = _SUIT[bytes(9)]
-_N = _TABLES.suit.class_dist.shape[0]
-_NZ = _TABLES.honor.class_dist.shape[0]
-# class of three suits, then (with honours and the number of sets) the distance
-_J3 = bytes(_TABLES.join3[_TABLES.join2].reshape(-1).astype(np.uint8))
-_DIST = bytes(_TABLES.final[_TABLES.join4].reshape(-1).astype(np.uint8))
-_SETS = tb.MAX_SETS + 1
-_F = tb.FIELD
-_C, _S, _P, _O = tb.F_CLASS, tb.F_SIZE, tb.F_PAIRS, tb.F_ODD
-_W0, _W1 = tb.F_WAIT0, tb.F_WAIT1
-_SEVEN_MASK = (_F << tb.F_EVEN) | (_F << _S)
-_SEVEN_VALUE = (4 << tb.F_EVEN) | (_MAX_TILES << _S)
-_VALID = bytes(range(5))
+_F = pk.FIELD
+_S, _P, _O = pk.F_SIZE, pk.F_PAIRS, pk.F_ODD
+_W0, _W1 = pk.F_WAIT0, pk.F_WAIT1
+_WIN_OR_EVEN = (_F << pk.F_WIN) | (_F << pk.F_EVEN)
+_SEVEN_MASK = (_F << pk.F_EVEN) | (_F << _S)
+_SEVEN_VALUE = (4 << pk.F_EVEN) | (_MAX_TILES << _S)
+
+
+def _learn(k: bytes) -> bool:
+    """Remember the four parts of the counts ``k``; False (remembering nothing more) at a bad part."""
+    lookup.load()
+    for i, part in enumerate((k[:9], k[9:18], k[18:27], k[27:])):
+        honor = i == 3
+        if part in (_HONOR if honor else _SUIT):
+            continue
+        value = part_value(part, honor)
+        if value is None:
+            return False
+        win = value & ((1 << _P) - 1) if value & _WIN_OR_EVEN else None
+        if honor:
+            _HONOR[part] = value
+            _WIN_HONOR[part] = _NOT_WIN if win is None else win
+        else:
+            _SUIT[part] = value
+            _WIN[part] = win
+    return True
 
 
 def pack_counts(counts: Sequence[int]) -> bytes:
@@ -74,7 +68,7 @@ def pack_counts(counts: Sequence[int]) -> bytes:
         packed = bytes(counts)
     except (ValueError, TypeError):
         raise TileCountError(_bad_counts(counts)) from None
-    if packed.translate(None, _VALID) or len(packed) not in (27, 34):
+    if packed.translate(None, COUNT_VALUES) or len(packed) not in (27, 34):
         raise TileCountError(_bad_counts(counts))
     return packed
 
@@ -92,8 +86,12 @@ def _parts(counts: Counts) -> tuple[int, int, int, int]:
     try:
         k = counts if type(counts) is bytes else bytes(counts)
         return _SUIT[k[:9]], _SUIT[k[9:18]], _SUIT[k[18:27]], _HONOR[k[27:]]
-    except (KeyError, ValueError):
+    except ValueError:
         raise TileCountError(_bad_counts(counts)) from None
+    except KeyError:
+        if not _learn(k):
+            raise TileCountError(_bad_counts(counts)) from None
+    return _parts(k)
 
 
 def is_win(counts: Counts) -> bool:
@@ -102,16 +100,19 @@ def is_win(counts: Counts) -> bool:
     Four identical tiles count as two pairs of a seven-pairs hand.
     """
     k = counts if type(counts) is bytes else pack_counts(counts)
-    a = _WIN.get(k[:9])
-    if a is None:
-        return False
-    b = _WIN.get(k[9:18])
-    if b is None:
-        return False
-    c = _WIN.get(k[18:27])
-    if c is None:
-        return False
-    s = a + b + c + _WIN_HONOR.get(k[27:], _NOT_WIN)
+    try:
+        a = _WIN[k[:9]]
+        if a is None:
+            return False
+        b = _WIN[k[9:18]]
+        if b is None:
+            return False
+        c = _WIN[k[18:27]]
+        if c is None:
+            return False
+        s = a + b + c + _WIN_HONOR[k[27:]]
+    except KeyError:
+        return _learn(k) and is_win(k)
     return (s & _F) == 7 or (s & _SEVEN_MASK) == _SEVEN_VALUE
 
 
@@ -134,14 +135,9 @@ def _voided(counts: Counts, void: str | None) -> tuple[int, int, int, int, int]:
         raise _hand_size_error(n, (1, 2), "shanten")
     if void is not None:
         i = _void_index(void)
-        a, b, c = (_EMPTY if i == 0 else a), (_EMPTY if i == 1 else b), (_EMPTY if i == 2 else c)
+        e = lookup.EMPTY
+        a, b, c = (e if i == 0 else a), (e if i == 1 else b), (e if i == 2 else c)
     return a, b, c, z, n
-
-
-def _standard(a: int, b: int, c: int, z: int, n: int) -> int:
-    """Tiles to add before the hand holds its n // 3 sets and a pair."""
-    d: int = _DIST[(_J3[((a >> _C) * _N + (b >> _C)) * _N + (c >> _C)] * _NZ + (z >> _C)) * _SETS + n // 3]
-    return d
 
 
 def shanten(counts: Counts, void: str | None = None) -> int:
@@ -150,25 +146,12 @@ def shanten(counts: Counts, void: str | None = None) -> int:
     The best of the sets-and-pair form and seven pairs (13–14 tiles, no melds). With ``void``
     (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be replaced.
     """
-    return _from_parts(*_voided(counts, void))
-
-
-def _from_parts(a: int, b: int, c: int, z: int, n: int) -> int:
-    """Shanten from the packed parts (a void suit already emptied) and the hand size."""
-    std = _standard(a, b, c, z, n)
-    if n < 13:
-        return std - 1
-    s = a + b + c + z
-    need = 7 - ((s >> _P) & _F)
-    if need <= 0:
-        return -1
-    seven = need + max(0, need - ((s >> _O) & _F))
-    return (std if std < seven else seven) - 1
+    return shanten_of_parts(*_voided(counts, void))
 
 
 def shanten_standard(counts: Counts, void: str | None = None) -> int:
     """Shanten of the sets-and-pair form only."""
-    return _standard(*_voided(counts, void)) - 1
+    return standard_distance(*_voided(counts, void)) - 1
 
 
 def shanten_seven_pairs(counts: Counts, void: str | None = None) -> int:
@@ -178,7 +161,7 @@ def shanten_seven_pairs(counts: Counts, void: str | None = None) -> int:
     if n not in (13, 14):
         raise HandSizeError(f"seven pairs needs 13 or 14 concealed tiles, got {n}")
     if void is not None:
-        parts[_void_index(void)] = _EMPTY
+        parts[_void_index(void)] = lookup.EMPTY
     s = sum(parts)
     need = max(0, 7 - ((s >> _P) & _F))
     return need + max(0, need - ((s >> _O) & _F)) - 1

@@ -13,23 +13,32 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from functools import cache
 
-from chuanma.analysis import hand as _hand
-from chuanma.analysis.hand import _C, _DIST, _EMPTY, _F, _J3, _N, _NZ, _O, _P, _SETS, _from_parts
+from chuanma.analysis import lookup
+from chuanma.analysis import packing as pk
+from chuanma.analysis.lookup import shanten_of_parts
+from chuanma.analysis.tables import tables
 from chuanma.tiles import SUITS, Tile
 
-_Z: int = _hand._HONOR[b""]
-_ZC: int = _Z >> _C
+_C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
+_SETS = pk.MAX_SETS + 1
+_PACKED = array("q")
+"""Every suit vector's packed value, by its base-5 code (rank 1 first); filled by :func:`load`."""
+_Z = 0
+"""Packed value of no honours; bound by :func:`load`."""
 
 
-def _packed_by_code() -> array[int]:
-    """Every suit vector's packed table value, indexed by its base-5 code (rank 1 first)."""
-    out = array("q")
-    out.frombytes(_hand._TABLES.suit.packed.astype("<i8").tobytes())
-    return out
+@cache
+def load() -> None:
+    """Load the tables the evaluators (and the single-hand functions) index: once per process,
+    on the first evaluator, or beforehand so that forked worker processes inherit them."""
+    global _Z
+    lookup.load()
+    _PACKED.frombytes(tables().suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
+    _Z = lookup.EMPTY_HONOR
 
 
-_PACKED = _packed_by_code()
 _RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
 _WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)]
 # bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
@@ -45,12 +54,14 @@ _USEFUL_LIMIT = 100_000
 class HandEval:
     """Shanten of ``counts`` (27 suited kinds) and of its one-tile changes, with ``void``.
 
-    Each suit is kept as its base-5 code, so a changed suit is one addition and one look-up.
+    Each suit is kept as its base-5 code, so a changed suit is one addition and one look-up
+    in the tables (loaded, with NumPy, by the first evaluator of a process).
     """
 
     __slots__ = ("codes", "held", "n", "parts", "vi")
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
+        load()
         codes = []
         for s in range(0, 27, 9):
             c = 0
@@ -59,7 +70,7 @@ class HandEval:
             codes.append(c)
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
-        self.parts = [_EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
+        self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
         self.n = sum(counts)
         held = 0
         for t in range(27):
@@ -69,7 +80,7 @@ class HandEval:
 
     def shanten(self) -> int:
         a, b, c = self.parts
-        return _from_parts(a, b, c, _Z, self.n)
+        return shanten_of_parts(a, b, c, _Z, self.n)
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
         if s != self.vi:
@@ -79,7 +90,7 @@ class HandEval:
         """Shanten after discarding ``t``."""
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
-        return _from_parts(p[0], p[1], p[2], _Z, self.n - 1)
+        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n - 1)
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -90,13 +101,13 @@ class HandEval:
         else:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
-        return _from_parts(p[0], p[1], p[2], _Z, self.n)
+        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n)
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
-        return _from_parts(p[0], p[1], p[2], _Z, self.n + 1)
+        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n + 1)
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -128,7 +139,8 @@ class HandEval:
         near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
         if vi >= 0:
             near &= ~_SUIT_BITS[vi]
-        packed, dist, j3 = _PACKED, _DIST, _J3
+        packed, dist, j3, z = _PACKED, lookup.DIST, lookup.J3, _Z
+        n3, nz, zc = lookup.N, lookup.NZ, z >> _C
         a, b, c = self.parts
         if st != vi:
             if st == 0:
@@ -141,7 +153,7 @@ class HandEval:
         n = self.n
         sets = n // 3
         # seven pairs can only matter when one more pair brings it below ``sh``
-        seven_pairs = n >= 13 and 5 - ((a + b + c + _Z) >> _P & _F) < sh
+        seven_pairs = n >= 13 and 5 - ((a + b + c + z) >> _P & _F) < sh
         out = []
         while near:
             low = near & -near
@@ -153,19 +165,19 @@ class HandEval:
             wu = _WEIGHT[u]
             if su == 0:
                 pa = packed[c0 + wu]
-                j = j3[((pa >> _C) * _N + cb) * _N + cc]
+                j = j3[((pa >> _C) * n3 + cb) * n3 + cc]
                 q = pa + b + c
             elif su == 1:
                 pb = packed[c1 + wu]
-                j = j3[(ca * _N + (pb >> _C)) * _N + cc]
+                j = j3[(ca * n3 + (pb >> _C)) * n3 + cc]
                 q = a + pb + c
             else:
                 pc = packed[c2 + wu]
-                j = j3[(ca * _N + cb) * _N + (pc >> _C)]
+                j = j3[(ca * n3 + cb) * n3 + (pc >> _C)]
                 q = a + b + pc
-            std = dist[(j * _NZ + _ZC) * _SETS + sets]
+            std = dist[(j * nz + zc) * _SETS + sets]
             if seven_pairs:
-                q += _Z
+                q += z
                 need = 7 - ((q >> _P) & _F)
                 if need <= 0:
                     std = 0
@@ -182,4 +194,4 @@ class HandEval:
         return found
 
 
-__all__ = ["HandEval"]
+__all__ = ["HandEval", "load"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chuanma.analysis.incremental import load as load_analysis_tables
 from chuanma.bots import make_bot
 from chuanma.bots.base import Bot
 from chuanma.rules import RuleSet
@@ -138,6 +139,7 @@ def run_chunks(
         for a, b in parts:
             yield (a, b), fn(spec, a, b)
         return
+    load_analysis_tables()  # forked workers inherit them instead of each loading them
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futs = {pool.submit(fn, spec, a, b): (a, b) for a, b in parts}
         for fut in as_completed(futs):

@@ -1,0 +1,116 @@
+"""The tables in the flat forms the single-hand functions index, bound once per process on first use.
+
+Until :func:`load` runs, the data below are empty placeholders. The first analysis call of a
+process calls :func:`load`, which reads the shipped file (without NumPy) and binds them here once,
+so the hot paths read plain module globals with no check.
+
+The file stores the packed value (see :mod:`chuanma.analysis.packing`) only of the suit vectors a
+hand can hold (at most :data:`MAX_TILES` tiles), in the order of their base-5 codes (rank 1 the
+most significant digit). :func:`part_value` finds a vector's place in that list from two small
+tables over the code's high digits and its last four.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from chuanma.analysis.datafile import shipped_arrays
+from chuanma.analysis.packing import F_CLASS, F_ODD, F_PAIRS, FIELD, MAX_SETS, MAX_TILES
+
+COUNT_VALUES = bytes(range(5))
+"""The bytes a count may be."""
+EMPTY = 0
+"""Packed value of an empty suit."""
+EMPTY_HONOR = 0
+"""Packed value of no honours."""
+J3 = b""
+"""Class of three suits, by ``(class_m * N + class_p) * N + class_s``."""
+DIST = b""
+"""Tiles needed for n sets and a pair, by ``(three-suit class * NZ + honour class) * 5 + n``."""
+N = 0
+"""Number of suit classes."""
+NZ = 0
+"""Number of honour classes."""
+
+_C, _F, _P, _O = F_CLASS, FIELD, F_PAIRS, F_ODD
+_SETS = MAX_SETS + 1
+_LOW = 5**4
+"""Codes of the last four ranks."""
+_VALUES = {9: memoryview(b"").cast("q"), 7: memoryview(b"").cast("q")}
+"""By kinds (9 a suit, 7 the honours): the stored packed values."""
+_START: dict[int, list[int]] = {9: [], 7: []}
+"""By kinds, by the code of the high ranks: the place of the first vector with those high ranks."""
+_BELOW: list[list[int]] = []
+"""``_BELOW[s][low]``: how many codes of the last four ranks below ``low`` have at most ``s`` tiles."""
+
+
+def _places() -> None:
+    """Fill ``_BELOW`` and ``_START`` (a few thousand additions)."""
+    sizes = [sum(lo // 5**i % 5 for i in range(4)) for lo in range(_LOW)]
+    for s in range(MAX_TILES + 1):
+        row, count = [], 0
+        for size in sizes:
+            row.append(count)
+            count += size <= s
+        _BELOW.append(row)
+    fits = [row[-1] + (sizes[-1] <= s) for s, row in enumerate(_BELOW)]  # codes of at most s tiles
+    for kinds, start in _START.items():
+        place = 0
+        for high in range(5 ** (kinds - 4)):
+            start.append(place)
+            size = sum(high // 5**i % 5 for i in range(kinds - 4))
+            place += fits[MAX_TILES - size] if size <= MAX_TILES else 0
+
+
+@cache
+def load() -> None:
+    """Bind the data of this module from the shipped tables (once; milliseconds, without NumPy)."""
+    global EMPTY, EMPTY_HONOR, J3, DIST, N, NZ
+    arrays = shipped_arrays()
+    _VALUES[9], _VALUES[7] = arrays["suit_packed"][0], arrays["honor_packed"][0]
+    n, nz = arrays["suit_class_dist"][1][0], arrays["honor_class_dist"][1][0]
+    join3, (n2, _) = arrays["join3"]
+    final, (n4, _) = arrays["final"]
+    # J3 = join3[join2] and DIST = final[join4], flattened to bytes
+    rows3 = [bytes(join3[i * n : (i + 1) * n].tolist()) for i in range(n2)]
+    rows4 = [bytes(final[i * _SETS : (i + 1) * _SETS].tolist()) for i in range(n4)]
+    J3 = b"".join([rows3[j] for j in arrays["join2"][0].tolist()])
+    DIST = b"".join([rows4[j] for j in arrays["join4"][0].tolist()])
+    _places()
+    EMPTY, EMPTY_HONOR, N, NZ = _VALUES[9][0], _VALUES[7][0], n, nz
+
+
+def part_value(part: bytes, honor: bool) -> int | None:
+    """Packed value of one part of a hand (nine suit counts, or seven or no honour counts).
+
+    None when the part is not such counts, each 0–4, at most :data:`MAX_TILES` in all.
+    """
+    if honor and not part:
+        return EMPTY_HONOR
+    kinds = 7 if honor else 9
+    if len(part) != kinds or part.translate(None, COUNT_VALUES) or sum(part) > MAX_TILES:
+        return None
+    code = 0
+    for c in part:
+        code = code * 5 + c
+    high, low = divmod(code, _LOW)
+    return _VALUES[kinds][_START[kinds][high] + _BELOW[MAX_TILES - sum(part[:-4])][low]]
+
+
+def standard_distance(a: int, b: int, c: int, z: int, n: int) -> int:
+    """Tiles to add before a hand of packed parts ``a, b, c, z`` and ``n`` tiles holds n // 3 sets and a pair."""
+    d: int = DIST[(J3[((a >> _C) * N + (b >> _C)) * N + (c >> _C)] * NZ + (z >> _C)) * _SETS + n // 3]
+    return d
+
+
+def shanten_of_parts(a: int, b: int, c: int, z: int, n: int) -> int:
+    """Shanten from the packed parts (a void suit already emptied) and the hand size."""
+    std = standard_distance(a, b, c, z, n)
+    if n < 13:
+        return std - 1
+    s = a + b + c + z
+    need = 7 - ((s >> _P) & _F)
+    if need <= 0:
+        return -1
+    seven = need + max(0, need - ((s >> _O) & _F))
+    return (std if std < seven else seven) - 1
