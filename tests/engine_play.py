@@ -7,7 +7,23 @@ import random
 
 from chuanma.analysis import shanten
 from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
-from chuanma.engine.game import Game
+from chuanma.engine.game import DIRECTIONS, Game
+from chuanma.rules import RuleSet
+from chuanma.tiles import full_wall
+
+
+def random_hand(preset: str, seed: int) -> tuple[Game, random.Random]:
+    """A hand of ``preset`` on a wall shuffled by ``seed``, and the generator for its decisions."""
+    rng = random.Random(seed)
+    wall = full_wall()
+    rng.shuffle(wall)
+    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(list(DIRECTIONS)))
+    return g, rng
+
+
+def pick(rng: random.Random, legal: list[Action], g: Game, seat: int) -> Action:
+    """The random player of the engine's property tests."""
+    return lean_to_win(rng, legal, g, seat, win=0.85, towards=0.8)
 
 
 def lean_to_win(rng: random.Random, legal: list[Action], g: Game, seat: int, *,

@@ -22,23 +22,9 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
-from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import format_tiles, full_wall
-from engine_play import lean_to_win
-
-DIRECTIONS = ("to_next", "opposite", "to_previous")
-
-
-def random_hand(preset: str, seed: int) -> tuple[Game, random.Random]:
-    rng = random.Random(seed)
-    wall = full_wall()
-    rng.shuffle(wall)
-    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(DIRECTIONS))
-    return g, rng
-
-
-def pick(rng: random.Random, legal: list[Action], g: Game, seat: int) -> Action:
-    return lean_to_win(rng, legal, g, seat, win=0.85, towards=0.8)
+from chuanma.rules import PRESETS
+from chuanma.tiles import format_tiles
+from engine_play import pick, random_hand
 
 
 def _outsiders(rng: random.Random, g: Game) -> list[tuple[int, Action]]:
