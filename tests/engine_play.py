@@ -4,10 +4,11 @@ to reach every rule (exhaustive draws, locked 血流 hands, kongs, robbed kongs,
 from __future__ import annotations
 
 import random
+from typing import get_args
 
 from chuanma.analysis import shanten
 from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
-from chuanma.engine.game import DIRECTIONS, Game
+from chuanma.engine.game import Direction, Game
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall
 
@@ -17,7 +18,7 @@ def random_hand(preset: str, seed: int) -> tuple[Game, random.Random]:
     rng = random.Random(seed)
     wall = full_wall()
     rng.shuffle(wall)
-    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(list(DIRECTIONS)))
+    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(get_args(Direction)))
     return g, rng
 
 

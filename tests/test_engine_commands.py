@@ -152,9 +152,10 @@ def outsider(rng: random.Random, g: Game) -> tuple[Any, Action]:
     """A decision by some seat that is not among its legal actions."""
     while True:
         seat = rng.choice([0, 1, 2, 3, 0, 1, 2, 3, 4, -1, 9])
-        action: Action = rng.choice([
+        choices: list[Action] = [
             Discard(rng.randrange(27)), Pong(rng.randrange(27)), Kong(rng.randrange(27)), Hu(), Pass(),
-            ChooseVoid(rng.choice("mps")), Exchange((0, 1, 2)), Exchange((18, 18, 18))])
+            ChooseVoid(rng.choice("mps")), Exchange((0, 1, 2)), Exchange((18, 18, 18))]
+        action = rng.choice(choices)
         if seat not in range(4) or action not in g.legal_actions(seat):
             return seat, action
 
@@ -215,7 +216,8 @@ def test_a_numpy_seat_keeps_the_record_readable() -> None:
     while g.phase != "turn" or g.current != 1:
         play_some(g, rng, 1)
     try:
-        g.apply(np.int64(1), g.legal_actions(1)[0])
+        seat: Any = np.int64(1)
+        g.apply(seat, g.legal_actions(1)[0])
     except IllegalActionError as err:  # refusing it is as good as reading it as seat 1
         assert err.code == "no_such_seat"
         return

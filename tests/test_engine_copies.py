@@ -113,6 +113,7 @@ def test_presets_with_forever_pass_rule() -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_state_reads_back_equal_at_every_step(preset: str) -> None:
+    steps = 0
     for seed in range(10):
         g, rng = random_hand(preset, 1000 + seed)
         while True:
@@ -124,6 +125,8 @@ def test_state_reads_back_equal_at_every_step(preset: str) -> None:
                 break
             seat = rng.choice(g.to_act())
             g.apply(seat, decide(rng, g, seat, g.legal_actions(seat)))
+            steps += 1
+    assert steps > 500
 
 
 # 过水不胡 in 血流: seat 3 waits on 5p, passes the dealer's 5p, and may never win on 5p again.

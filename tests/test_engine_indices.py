@@ -61,7 +61,8 @@ def test_every_index_reads_back() -> None:
             continue
         action = from_index(i)
         assert to_index(action) == i
-        assert from_index(np.int64(i)) == action  # numpy's integers are indices too
+        as_numpy: Any = np.int64(i)
+        assert from_index(as_numpy) == action  # numpy's integers are indices too
 
 
 @pytest.mark.parametrize("i", list(CHOW_INDICES))

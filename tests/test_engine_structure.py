@@ -136,16 +136,16 @@ def scan(mod: Module) -> Scan:
                 else:
                     edges.setdefault(source, node.lineno)
                 use(node.lineno, source, alias.name)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and private(node.attr):
-            base = dotted(node.value)
-            if base is None:
+    for read in ast.walk(tree):
+        if isinstance(read, ast.Attribute) and private(read.attr):
+            chain = dotted(read.value)
+            if chain is None:
                 continue
-            head, _, tail = base.partition(".")
+            head, _, tail = chain.partition(".")
             if head in bound:
                 full = bound[head] + ("." + tail if tail else "")
                 if full in modules():
-                    use(node.lineno, full, node.attr)
+                    use(read.lineno, full, read.attr)
     edges.pop(mod.name, None)
     return Scan(edges, uses)
 
