@@ -4,10 +4,28 @@ to reach every rule (exhaustive draws, locked 血流 hands, kongs, robbed kongs,
 from __future__ import annotations
 
 import random
+from typing import Any, get_args
 
 from chuanma.analysis import shanten
 from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
-from chuanma.engine.game import Game
+from chuanma.engine.game import Direction, Game
+from chuanma.rules import RuleSet
+from chuanma.tiles import full_wall
+
+
+def random_hand(preset: str, seed: int, seeds: dict[str, Any] | None = None) -> tuple[Game, random.Random]:
+    """A hand of ``preset`` on a wall shuffled by ``seed`` (with ``seeds`` as its secret seeds), and
+    the generator for its decisions."""
+    rng = random.Random(seed)
+    wall = full_wall()
+    rng.shuffle(wall)
+    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(get_args(Direction)), seeds=seeds)
+    return g, rng
+
+
+def pick(rng: random.Random, legal: list[Action], g: Game, seat: int) -> Action:
+    """The random player of the engine's property tests."""
+    return lean_to_win(rng, legal, g, seat, win=0.85, towards=0.8)
 
 
 def lean_to_win(rng: random.Random, legal: list[Action], g: Game, seat: int, *,
