@@ -14,8 +14,6 @@ from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
-import pytest
-
 SRC = Path(__file__).resolve().parent.parent / "src"
 ENGINE = "chuanma.engine"
 
@@ -237,22 +235,6 @@ def show(cycle: list[str]) -> str:
     return " → ".join(f"{a} (line {scans()[a].edges[b]})" for a, b in pairwise(cycle)) + f" → {cycle[-1]}"
 
 
-KNOWN_PRIVATE_USES: dict[tuple[str, str], frozenset[str]] = {
-    # incremental shanten reads the hand module's private look-up tables and packing constants
-    ("chuanma.analysis.incremental", "chuanma.analysis.hand"): frozenset({
-        "_C", "_DIST", "_EMPTY", "_F", "_HONOR", "_J3", "_N", "_NZ", "_O", "_P", "_SETS", "_TABLES",
-        "_from_parts"}),
-}
-"""Private names used across modules outside the engine: (user, owner) → the names. Known, to be
-made public (or moved) by the package's owners; the engine may have none."""
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"chuanma.fairness.replay", "chuanma.fairness.verify"}):
-        "verify imports replay_checks inside a function; replay imports Check and Status from verify",
-}
-"""Import cycles outside the engine, by their modules. Known, to be broken by the package's
-owners; the engine may have none."""
-
-
 # ---------------------------------------------------------------------------------- the scanner
 
 
@@ -307,35 +289,15 @@ def test_engine_uses_no_private_name_of_another_module() -> None:
 
 
 def test_no_module_uses_a_private_name_of_another() -> None:
-    found = [str(u) for u in private_uses() if u.name not in KNOWN_PRIVATE_USES.get((u.module, u.owner), ())]
+    found = [str(u) for u in private_uses()]
     assert not found, "private names used across modules:\n" + "\n".join(found)
 
 
-def test_known_private_uses_are_outside_the_engine_and_still_there() -> None:
-    now = {(u.module, u.owner, u.name) for u in private_uses()}
-    for (module, owner), names in KNOWN_PRIVATE_USES.items():
-        assert not in_engine(module) and not in_engine(owner)
-        for name in names:
-            assert (module, owner, name) in now, f"{module} no longer uses {owner}.{name}: drop it"
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "two cycles in the engine: game imports messages.explain (game.py line 37) and messages imports "
-    "Game under TYPE_CHECKING (messages.py line 13); game.record() imports record.to_record inside "
-    "the method (game.py line 229) and record imports Game (record.py line 25)"))
 def test_engine_has_no_import_cycle() -> None:
     found = [show(c) for c in cycles() if any(in_engine(m) for m in c)]
     assert not found, "import cycles through the engine:\n" + "\n".join(found)
 
 
-def test_no_import_cycle_outside_the_engine() -> None:
-    found = [show(c) for c in cycles()
-             if not any(in_engine(m) for m in c) and frozenset(c) not in KNOWN_CYCLES]
+def test_no_import_cycle_anywhere() -> None:
+    found = [show(c) for c in cycles()]
     assert not found, "import cycles:\n" + "\n".join(found)
-
-
-def test_known_cycles_are_outside_the_engine_and_still_there() -> None:
-    now = {frozenset(c) for c in cycles()}
-    for cycle in KNOWN_CYCLES:
-        assert not any(in_engine(m) for m in cycle)
-        assert cycle in now, f"the cycle through {sorted(cycle)} is gone: drop it"

@@ -22,8 +22,8 @@ class IllegalActionError(ChuanmaError, ValueError):
     """A decision the rules do not allow now; the state is left untouched.
 
     ``code`` is stable (for programs: ``not_your_turn``, ``illegal_action``, ``must_win``,
-    ``hand_over``, ``no_such_seat``, ``already_left``, ``stale_version``, ``bad_setup``,
-    ``unsupported_variant``), ``seat`` the seat that was refused (if any), ``reason`` the words a
+    ``hand_over``, ``no_such_seat``, ``already_left``, ``stale_version``, ``bad_command``,
+    ``bad_setup``, ``unsupported_variant``), ``seat`` the seat that was refused (if any), ``reason`` the words a
     player reads.
     """
 

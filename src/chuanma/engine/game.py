@@ -35,6 +35,7 @@ from chuanma.engine.indices import mask
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.legal import can_self_win, legal_actions, offered, to_act
 from chuanma.engine.messages import explain
+from chuanma.engine.record_fields import record_of
 from chuanma.engine.settlement import end, escape_payments
 from chuanma.engine.state import DIRECTIONS, Direction, HandState, Hidden, Public, SeatState
 from chuanma.engine.tables import HU, PASS, format_counts, rules_json
@@ -189,6 +190,8 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every decision ``seat`` may make now (empty when it has none to make)."""
+        if type(seat) is not int:
+            raise IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
         hit = self._legal.get(seat)
         if hit is None:
             hit = self._legal[seat] = legal_actions(self.state, self.pass_rule, seat)
@@ -225,10 +228,8 @@ class Game:
         return pub.wins[0].seat
 
     def record(self) -> dict[str, Any]:
-        """The ``chuanma-record/1`` record of this hand (see :func:`chuanma.engine.to_record`)."""
-        from chuanma.engine.record import to_record
-
-        return to_record(self)
+        """The ``chuanma-record/1`` record of this hand (docs/engine.md, Records)."""
+        return record_of(self.state)
 
     def result(self) -> dict[str, Any]:
         pub = self.state.public
@@ -252,18 +253,24 @@ class Game:
         and is not :attr:`version` (the command was made against another moment of the hand).
         """
         st = self.state
-        if expected_version is not None and expected_version != st.public.version:
-            raise StaleCommandError(
-                f"stale command: made against version {expected_version}, the hand is at "
-                f"version {st.public.version}", "stale_version", seat)
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
+        if expected_version is not None:
+            if type(expected_version) is not int:
+                raise IllegalActionError(
+                    f"expected_version must be a whole number, got {expected_version!r}", "bad_command", seat)
+            if expected_version != st.public.version:
+                raise StaleCommandError(
+                    f"stale command: made against version {expected_version}, the hand is at "
+                    f"version {st.public.version}", "stale_version", seat)
         if isinstance(action, Leave):
             return self.leave(seat)
         legal = self._legal.get(seat)
         if legal is None:
             legal = self._legal[seat] = legal_actions(st, self.pass_rule, seat)
         if not offered(action, legal):
-            code, reason = explain(self, seat, action)
-            raise IllegalActionError(reason, code, seat if seat in range(4) else None)
+            code, reason = explain(st, legal, seat, action)
+            raise IllegalActionError(reason, code, seat)
         start = len(st.events)
         st.decisions.append((seat, action))
         st.public.version += 1
@@ -282,8 +289,8 @@ class Game:
         """
         st = self.state
         pub = st.public
-        if isinstance(seat, bool) or seat not in range(4):
-            raise IllegalActionError(f"no seat {seat!r}: seats are 0-3", "no_such_seat")
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
         if pub.phase == "end":
             raise IllegalActionError("the hand is over", "hand_over", seat)
         if pub.left[seat]:

@@ -3,19 +3,16 @@ stable code for programs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.legal import to_act
+from chuanma.engine.state import HandState
 from chuanma.engine.wall import kong_allowed
 from chuanma.tiles import SUIT_SLICES, format_tiles, holds_suit, suit_of, tile_str
 
-if TYPE_CHECKING:
-    from chuanma.engine.game import Game
 
-
-def explain(game: Game, seat: int, action: Action) -> tuple[str, str]:
-    """``(code, reason)``: why ``action`` is not legal for ``seat`` now."""
-    st = game.state
+def explain(st: HandState, legal: list[Action], seat: int, action: Action) -> tuple[str, str]:
+    """``(code, reason)``: why ``action`` is not legal for ``seat`` (whose legal actions are
+    ``legal``) now."""
     pub = st.public
     if isinstance(seat, bool) or seat not in range(4):
         return "no_such_seat", f"no seat {seat!r}: seats are 0-3"
@@ -23,20 +20,21 @@ def explain(game: Game, seat: int, action: Action) -> tuple[str, str]:
         return "hand_over", "the hand is over"
     w = pub.claim
     what = tile_str(w.tile) if w is not None else "?"
-    if seat not in game.to_act():
+    if seat not in to_act(st):
         if pub.phase in ("exchange", "void"):
             return "not_your_turn", f"seat {seat} has already chosen"
         if pub.phase in ("claim", "rob"):
             return "not_your_turn", f"waiting for claims on {what}; seat {seat} has nothing to claim"
         return "not_your_turn", f"it is seat {pub.current}'s turn, not seat {seat}'s"
-    return "illegal_action", _reason(game, seat, action, what)
+    if legal == [Hu()]:
+        on = what if pub.phase in ("claim", "rob") else "this tile"
+        return "must_win", f"you must win on {on} in the last four tiles"
+    return "illegal_action", _reason(st, legal, seat, action, what)
 
 
-def _reason(game: Game, seat: int, action: Action, what: str) -> str:
-    st = game.state
+def _reason(st: HandState, legal: list[Action], seat: int, action: Action, what: str) -> str:
     pub = st.public
     s = st.seats[seat]
-    legal = game.legal_actions(seat)
     h = s.hand
     no_kong_room = not kong_allowed(st.rules.no_kong_in_last_four, st.remaining)
     if pub.phase == "exchange":
@@ -49,8 +47,6 @@ def _reason(game: Game, seat: int, action: Action, what: str) -> str:
         return f"choose your void suit ({', '.join(suits[:-1])} or {suits[-1]}) first"
     if pub.phase in ("claim", "rob"):
         w = pub.claim
-        if legal == [Hu()]:
-            return f"you must win on {what} in the last four tiles"
         if isinstance(action, Hu) and w is not None and w.tile in s.banned:
             return f"you passed a win on {what} earlier and cannot win on it (过水不胡)"
         if isinstance(action, Hu) and s.bar is not None:
@@ -65,8 +61,6 @@ def _reason(game: Game, seat: int, action: Action, what: str) -> str:
         options = ", ".join(str(a) for a in legal)
         return f"{action} is not possible on {what}; choose one of: {options}"
     # own turn
-    if legal == [Hu()]:
-        return "you must win on this tile in the last four tiles"
     if isinstance(action, Pass):
         return "nothing to pass: it is your turn to discard"
     if isinstance(action, Pong):

@@ -22,28 +22,15 @@ from chuanma.engine.actions import (
     action_from_json,
 )
 from chuanma.engine.game import Game
-from chuanma.engine.record_fields import FORMAT, record_fields
 from chuanma.engine.record_fields import RecordError as RecordError
+from chuanma.engine.record_fields import record_fields, record_of
 from chuanma.errors import ChuanmaError, InputError, NotationError
 from chuanma.json_input import read_json
-from chuanma.tiles import tile_str
 
 
 def to_record(game: Game) -> dict[str, Any]:
     """The record of ``game`` (complete once the hand is finished)."""
-    rules = game.rules
-    out: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": rules.to_json(),
-        "base": rules.base,
-        "dealer": game.dealer,
-        "direction": game.direction,
-        "wall": [tile_str(t) for t in game.wall],
-        "decisions": [{"seat": seat, **action.to_json()} for seat, action in game.decisions],
-    }
-    if game.seeds:
-        out["seeds"] = dict(game.seeds)
-    return out
+    return record_of(game.state)
 
 
 def _game_from(record: Mapping[str, Any]) -> Game:

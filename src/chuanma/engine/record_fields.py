@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from chuanma.engine.actions import Action, action_from_json
-from chuanma.engine.game import DIRECTIONS, Direction
+from chuanma.engine.state import DIRECTIONS, Direction, HandState
 from chuanma.errors import ChuanmaError, NotationError, shown
 from chuanma.rules import RuleSet
-from chuanma.tiles import Tile, parse_tile
+from chuanma.tiles import Tile, parse_tile, tile_str
 
 FORMAT = "chuanma-record/1"
 SEATS = 4
@@ -28,6 +28,24 @@ class RecordError(ChuanmaError, ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message if index is None else f"decision {index}: {message}")
         self.index = index
+
+
+def record_of(st: HandState) -> dict[str, Any]:
+    """The ``chuanma-record/1`` record of a hand (complete once it is finished): what it is a pure
+    function of — rules, dealer, direction, wall, the decisions in order — and its seeds."""
+    rules = st.rules
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": rules.to_json(),
+        "base": rules.base,
+        "dealer": st.public.dealer,
+        "direction": st.hidden.direction,
+        "wall": [tile_str(t) for t in st.hidden.wall],
+        "decisions": [{"seat": seat, **action.to_json()} for seat, action in st.decisions],
+    }
+    if st.hidden.seeds:
+        out["seeds"] = dict(st.hidden.seeds)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

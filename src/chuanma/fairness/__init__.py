@@ -1,6 +1,7 @@
 """Provably fair dealing: seeds, commitment, the HMAC-SHA256 stream, the shuffle, the VRF and
 the verifier. See ``docs/fairness.md`` for the algorithm, fixed to the byte."""
 
+from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.derive import DIRECTIONS, Deal, derive_deal, shuffled_indices
 from chuanma.fairness.errors import (
     ClientSeedError,
@@ -26,7 +27,7 @@ from chuanma.fairness.seeds import commitment, join_client_seeds, validate_clien
 from chuanma.fairness.session import DEALER_RULES, SessionHand
 from chuanma.fairness.signing import canonical_json, record_digest, sign_record
 from chuanma.fairness.stream import RandomStream
-from chuanma.fairness.verify import Check, RecordCheck, Status, Verdict, verify_record
+from chuanma.fairness.verify import RecordCheck, verify_record
 from chuanma.fairness.vrf import VRFKey, vrf_alpha
 
 __all__ = [

@@ -9,10 +9,11 @@ from typing import Any
 
 from chuanma.engine.record import replay
 from chuanma.errors import ChuanmaError
+from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.errors import RecordError
 from chuanma.fairness.session import SESSION_FIELD, SessionHand
 from chuanma.fairness.signing import record_digest
-from chuanma.fairness.verify import Check, Status, Verdict, verify_record
+from chuanma.fairness.verify import verify_record
 
 
 def verify_records(

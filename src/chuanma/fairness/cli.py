@@ -13,13 +13,14 @@ from rich.table import Table
 
 from chuanma.errors import InputError
 from chuanma.fairness.chain import verify_records
+from chuanma.fairness.checks import Status, Verdict
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
 from chuanma.fairness.fields import parse_hex
 from chuanma.fairness.keys import DEFAULT_KEY_FILE, exposure_warning, generate_key, read_key, write_key
 from chuanma.fairness.seeds import commitment, join_client_seeds
 from chuanma.fairness.signing import PUBLIC_KEY_BYTES, sign_record
-from chuanma.fairness.verify import Status, Verdict, verify_record
+from chuanma.fairness.verify import verify_record
 from chuanma.json_input import read_json
 from chuanma.tiles import tile_str
 

@@ -11,8 +11,8 @@ from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError as ReplayError
 from chuanma.engine.record import replay
 from chuanma.errors import ChuanmaError
+from chuanma.fairness.checks import Check, Status
 from chuanma.fairness.records import RESULT_FIELD
-from chuanma.fairness.verify import Check, Status
 
 RESULT_PARTS = ("deltas", "payments", "winners")
 

@@ -10,7 +10,6 @@ signature is checked last, when the record carries one.
 
 from __future__ import annotations
 
-import enum
 import hmac
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Any
 from chuanma.engine.record_fields import RecordError as DealFieldError
 from chuanma.engine.record_fields import deal_fields
 from chuanma.errors import RuleSetError, shown
+from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.derive import WALL_SIZE_HONORS, Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
 from chuanma.fairness.fields import parse_hex, require_field
@@ -29,54 +29,6 @@ from chuanma.fairness.signing import SIGNATURE_FIELD, SIGNATURE_SCHEME, signatur
 from chuanma.fairness.vrf import PROOF_LEN, PT_LEN, verify, vrf_alpha
 from chuanma.rules import RuleSet
 from chuanma.tiles import tile_str
-
-
-class Status(enum.Enum):
-    PASSED = "passed"
-    FAILED = "failed"
-    NOT_RUN = "not_run"
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One named check of a verdict."""
-
-    name: str
-    status: Status
-    message: str
-
-    @property
-    def passed(self) -> bool:
-        return self.status is Status.PASSED
-
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "status": self.status.value, "message": self.message}
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The checks of one record, in the order they were made."""
-
-    checks: tuple[Check, ...]
-
-    @property
-    def ok(self) -> bool:
-        """True when no check failed (checks that could not run are listed, not failures)."""
-        return not self.failed
-
-    @property
-    def failed(self) -> tuple[Check, ...]:
-        return tuple(c for c in self.checks if c.status is Status.FAILED)
-
-    def __getitem__(self, name: str) -> Check:
-        for c in self.checks:
-            if c.name == name:
-                return c
-        raise KeyError(name)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "checks": [c.to_json() for c in self.checks]}
-
 
 RecordCheck = Callable[[Mapping[str, Any], "Deal | None"], Check]
 """An extra check: gets the record and the re-derived deal (``None`` if it could not be derived)."""
