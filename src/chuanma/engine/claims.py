@@ -127,21 +127,11 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     w = ClaimWindow(t, frm, situations, rob, kong)
     pub.claim = w
     anyone = False
-    lo, hi = NEAR[t]
     for s in AFTER[frm]:
         seat = st.seats[s]
-        seat.claim_options = None
         seat.claim = None
-        h = seat.hand
-        if pub.out[s] or not any(h[lo:hi]):  # no copy or neighbour: nothing to claim
-            continue
-        can_win = completes(st, s, t)
-        if not can_win and h[t] < 2:
-            continue
-        opts = _options(st, rule, s, t, rob, can_win)
-        if opts:
-            seat.claim_options = opts
-            anyone = True
+        seat.claim_options = options_for(st, rule, s, t, rob)
+        anyone = anyone or seat.claim_options is not None
     if not anyone and not rob:
         pub.claim = None
         return False
@@ -151,9 +141,17 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     return True
 
 
-def _options(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool, can_win: bool) -> list[Action]:
-    """What seat ``s`` may claim on ``t`` (nothing, or the options and ``Pass()``)."""
+def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> list[Action] | None:
+    """What seat ``s`` may claim on ``t`` in the open window (``None``: nothing; else the options
+    and ``Pass()``)."""
     seat = st.seats[s]
+    h = seat.hand
+    lo, hi = NEAR[t]
+    if st.public.out[s] or not any(h[lo:hi]):  # no copy or neighbour: nothing to claim
+        return None
+    can_win = completes(st, s, t)
+    if not can_win and h[t] < 2:
+        return None
     opts: list[Action] = []
     if can_win and rule.may_claim_win(seat, t, lambda: claim_fan(st, s)):
         if forced(st):
@@ -165,8 +163,9 @@ def _options(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool, can_win:
             opts.append(KONG[t])
         if c >= 2 and t not in seat.pong_ban:
             opts.append(PONG[t])
-    if opts:
-        opts.append(PASS)
+    if not opts:
+        return None
+    opts.append(PASS)
     return opts
 
 

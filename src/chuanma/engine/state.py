@@ -12,7 +12,8 @@ seat its own :class:`SeatState`, the :class:`Public` part and nothing of :class:
 - :class:`SeatState` — one seat's concealed tiles, draw, exchange and void choices, claim options
   and claim, and what its passes bar it from.
 
-Caches (``waits``) are excluded from equality and from the JSON form: they are rebuilt on demand.
+The claim window's fan cache is excluded from equality and from the JSON form: it is rebuilt on
+demand.
 """
 
 from __future__ import annotations
@@ -75,10 +76,16 @@ class SeatState:
     locked_waits: list[Tile] | None = None
     """血流: the waits fixed at the seat's first win."""
     live_draws: int = 0
-    waits: tuple[int, list[Tile]] | None = field(default=None, compare=False)
-    """Cache: (hand version, waits of the 3n+1 hand)."""
-    version: int = field(default=0, compare=False)
-    """Cache key: changes whenever ``hand``, ``void`` or the melds change."""
+
+
+def copy_seat(s: SeatState) -> SeatState:
+    """A copy of a seat's private part (its lists and sets copied too)."""
+    return SeatState(
+        list(s.hand), s.drawn, s.exchange, s.void,
+        None if s.claim_options is None else list(s.claim_options), s.claim, set(s.banned),
+        set(s.pong_ban), s.bar, set(s.late_pongs),
+        None if s.locked_waits is None else list(s.locked_waits), s.live_draws,
+    )
 
 
 @dataclass(slots=True)
@@ -228,10 +235,6 @@ class HandState:
         self.emit("payment", None,
                   {"payer": payer, "payee": payee, "amount": amount, "reason": reason, "for": seq})
         return len(ledger) - 1
-
-    def touch(self, seat: int) -> None:
-        """The seat's hand, void or melds changed: its cached waits are stale."""
-        self.seats[seat].version += 1
 
     # ------------------------------------------------------------------ JSON
 

@@ -14,6 +14,7 @@ Everything is revealed when the hand ends.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,8 +23,9 @@ from chuanma.engine.actions import Action
 from chuanma.engine.events import Event
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.legal import to_act
-from chuanma.engine.state import AFTER, HandState
+from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
+from chuanma.engine.variant import variant_of
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import COPIES, NUM_KINDS, Tile, format_tiles, holds_suit, suit_of, to_counts
@@ -69,6 +71,23 @@ class ClaimView:
     tile: Tile
     from_seat: int
     robbing: bool
+    situations: tuple[str, ...]
+    """The situations a win on the tile would count (杠上炮, 海底炮, 地胡, 抢杠胡)."""
+    kong: int | None
+    """Index in ``SeatView.kongs`` of the kong the discarder declared this turn (呼叫转移)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KongView:
+    """A declared kong and the ledger entries it earned; ``tile`` is ``None`` for a concealed kong
+    the viewer may not see."""
+
+    seat: int
+    tile: Tile | None
+    kind: str
+    seq: int
+    payments: tuple[int, ...]
+    transferred: bool
 
 
 @dataclass(slots=True)
@@ -84,7 +103,7 @@ class SeatView:
     current: int | None
     wall: int
     """Tiles left in the wall."""
-    direction: str | None
+    direction: Direction | None
     players: tuple[PlayerView, ...]
     wins: tuple[Win, ...]
     payments: tuple[Payment, ...]
@@ -100,6 +119,16 @@ class SeatView:
     voids_revealed: bool
     version: int
     finished: bool
+    kongs: tuple[KongView, ...]
+    turn: Turn
+    """The current turn's public facts (a copy)."""
+    own: SeatState | None
+    """The viewer's own private part (a copy): its hand, draw, choices and what its passes bar."""
+    declared: bool
+    """Someone has declared a pong or kong."""
+    live_draws: int
+    dealer_discards: int
+    first_multi_from: int | None
 
     # ------------------------------------------------------------------ own seat
 
@@ -188,7 +217,11 @@ class SeatView:
     def unseen_counts(self) -> list[int]:
         """Copies of each tile the viewer cannot see (not in its hand, any meld, river, win pile
         or shown hand)."""
-        left = [COPIES - c for c in self.hand] if self.seat is not None else [COPIES] * NUM_KINDS
+        kinds = variant_of(self.rules).wall.size // COPIES  # tiles of the set (no honours in 108)
+        left = [COPIES if t < kinds else 0 for t in range(NUM_KINDS)]
+        if self.seat is not None:
+            for t, c in enumerate(self.hand):
+                left[t] -= c
         for p in self.players:
             for t in p.discards:
                 left[t] -= 1
@@ -292,14 +325,19 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
         ))
     w = pub.claim
     on_turn = seat is not None and pub.phase == "turn" and pub.current == seat
+    kongs = tuple(KongView(k.seat, None if k.kind == "concealed" and hide_kongs and k.seat != seat else k.tile,
+                           k.kind, k.seq, tuple(k.payments), k.transferred) for k in pub.kongs)
     return SeatView(
         seat, st.rules, phase, pub.dealer,
         pub.current if pub.phase in ("turn", "claim", "rob") else None,
         st.remaining, pub.direction, tuple(players), tuple(pub.wins), tuple(pub.ledger),
         tuple(st.deltas()), acting,
-        ClaimView(w.tile, w.from_seat, w.rob) if w is not None and phase in ("claim", "rob") else None,
+        ClaimView(w.tile, w.from_seat, w.rob, w.situations, w.kong)
+        if w is not None and phase in ("claim", "rob") else None,
         st.seats[seat].drawn if on_turn and seat is not None else None,
         tuple(legal or ()), tuple(pub.discard_log), revealed, pub.version, finished,
+        kongs, copy.copy(pub.turn), copy_seat(st.seats[seat]) if seat is not None else None,
+        pub.declared, pub.live_draws, pub.dealer_discards, pub.first_multi_from,
     )
 
 
