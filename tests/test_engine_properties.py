@@ -122,7 +122,7 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
         if ev.get("seat") == seat and seat is not None:
             continue
         assert ev["type"] in PUBLIC_FIELDS, f"{ev['type']} shown to seat {seat}"
-        fields = set(ev) - {"seq", "type", "seat"}
+        fields = set(ev) - {"schema", "seq", "type", "seat"}
         allowed = set(PUBLIC_FIELDS[ev["type"]])
         if ev["type"] == "kong" and ev["kind"] == "concealed" and not g.rules.concealed_kong_shown:
             allowed.discard("tile")

@@ -264,6 +264,7 @@ class SeatView:
                 d["exchange"] = format_tiles(p.exchange)
             players.append(d)
         out: dict[str, Any] = {
+            "schema": VIEW_SCHEMA,
             "seat": self.seat,
             "phase": self.phase,
             "dealer": self.dealer,
@@ -350,7 +351,7 @@ def event_for(ev: Event, seat: int | None) -> dict[str, Any] | None:
     own = seat is not None and seat == ev.seat
     if ev.visibility != "public" and not own:
         return None
-    out: dict[str, Any] = {"seq": ev.seq, "type": ev.type}
+    out: dict[str, Any] = {"schema": VIEW_SCHEMA, "seq": ev.seq, "type": ev.type}
     if ev.seat is not None:
         out["seat"] = ev.seat
     out.update(ev.data)
