@@ -11,6 +11,12 @@ from chuanma.engine.wall import build_wall
 from chuanma.rules import RuleSet
 from chuanma.tiles import parse_tile, parse_tiles
 
+OMITTED_PASSES_BUG = (
+    "with the passes left out, replay passes the pending answers of one claim window only: a "
+    "locked discard that window's close brings about opens another, and the next seat's turn "
+    "decision is refused there")
+"""A known replay fault (xfail reason): the omitted passes of two claim windows in a row."""
+
 
 def rules(preset: str = "xuezhan", **options: Any) -> RuleSet:
     return RuleSet.from_preset(preset, **{"exchange": False, **options})
@@ -18,7 +24,7 @@ def rules(preset: str = "xuezhan", **options: Any) -> RuleSet:
 
 def game(
     hands: Sequence[str],
-    draws: str = "",
+    draws: str | Sequence[int] = "",
     replacements: str = "",
     *,
     voids: str | None = None,
