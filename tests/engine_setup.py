@@ -11,12 +11,6 @@ from chuanma.engine.wall import build_wall
 from chuanma.rules import RuleSet
 from chuanma.tiles import parse_tile, parse_tiles
 
-OMITTED_PASSES_BUG = (
-    "with the passes left out, replay passes the pending answers of one claim window only: a "
-    "locked discard that window's close brings about opens another, and the next seat's turn "
-    "decision is refused there")
-"""A known replay fault (xfail reason): the omitted passes of two claim windows in a row."""
-
 
 def rules(preset: str = "xuezhan", **options: Any) -> RuleSet:
     return RuleSet.from_preset(preset, **{"exchange": False, **options})

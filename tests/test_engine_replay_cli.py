@@ -14,7 +14,6 @@ from chuanma.cli import app
 from chuanma.engine import Action, Discard, Game, Hu, action_from_json, replay, to_record
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall, parse_tile
-from engine_setup import OMITTED_PASSES_BUG
 
 runner = CliRunner()
 
@@ -71,8 +70,6 @@ SEEDS = range(200)
 CLAIMED_LOCKED_DISCARD = {32, 71, 78, 82, 98, 164, 198}
 """Hands in which a seat claims a locked discard: written out, that discard is matched before its
 claim window closes (the claim comes after it in the record)."""
-OMITTED_PASSES_SEEDS = {82}
-"""Hands that meet :data:`OMITTED_PASSES_BUG` when their passes are left out."""
 
 
 def _automatic(game: Game, since: int, decided: Action) -> list[dict[str, object]]:
@@ -121,11 +118,7 @@ def test_automatic_decisions_may_be_written_out(seed: int) -> None:
     assert replay(dict(record, decisions=written)).result() == g.result()
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=OMITTED_PASSES_BUG))
-     if s in OMITTED_PASSES_SEEDS else s for s in SEEDS],
-)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_passes_may_be_left_out(seed: int) -> None:
     g = _finished("xueliu", seed)
     record = to_record(g)

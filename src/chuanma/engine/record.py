@@ -64,18 +64,24 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
             action = action_from_json(d)
         except NotationError as exc:
             raise RecordError(str(exc), i) from None
-        # a written-out automatic discard that opened the claim window now open is matched before
-        # anything closes that window: the answers to it come after it in the record
-        window = game.state.public.claim
-        if window is not None and window.from_seat == seat and _matched(game, matchable, seat, action, i):
-            continue
-        if game.phase in ("claim", "rob") and not (
-            (isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act())
-            or isinstance(action, Leave)
-        ):
+        # Claim windows the decision does not answer are closed (their omitted answers are
+        # passes); closing one may let a locked hand discard and open the next. A written-out
+        # automatic discard that opened the window now open is matched before that window is
+        # closed: the answers to it come after it in the record.
+        matched = False
+        while True:
+            window = game.state.public.claim
+            if window is not None and window.from_seat == seat and _matched(game, matchable, seat, action, i):
+                matched = True
+                break
+            if game.phase not in ("claim", "rob") or isinstance(action, Leave) or (
+                    isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act()):
+                break
             mark = len(game.autos)
             game.pass_pending()
             matchable += _writable(game.autos[mark:])
+        if matched:
+            continue
         # RULES §9.10: a seat that must win and says nothing wins (unless someone leaves first)
         if (game.phase == "turn" and seat != game.current and not isinstance(action, Leave)
                 and game.legal_actions(game.current) == [Hu()]):
