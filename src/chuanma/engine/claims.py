@@ -127,11 +127,14 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     w = ClaimWindow(t, frm, situations, rob, kong)
     pub.claim = w
     anyone = False
+    lo, hi = NEAR[t]
     for s in AFTER[frm]:
         seat = st.seats[s]
         seat.claim = None
-        seat.claim_options = options_for(st, rule, s, t, rob)
-        anyone = anyone or seat.claim_options is not None
+        # most seats hold no copy or neighbour of the tile: nothing to ask them
+        opts = options_for(st, rule, s, t, rob) if any(seat.hand[lo:hi]) else None
+        seat.claim_options = opts
+        anyone = anyone or opts is not None
     if not anyone and not rob:
         pub.claim = None
         return False

@@ -37,10 +37,9 @@ def completes(st: HandState, seat: int, t: Tile) -> bool:
     if not any(h[lo:hi]) or holds_suit(h, s.void):
         return False
     h[t] += 1
-    try:
-        return is_win(bytes(h))
-    finally:
-        h[t] -= 1
+    won = is_win(bytes(h))
+    h[t] -= 1
+    return won
 
 
 def seat_waits(st: HandState, seat: int) -> list[Tile]:

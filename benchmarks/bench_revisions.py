@@ -1,0 +1,97 @@
+"""The engine and the simulator of this checkout against another revision's, side by side.
+
+Checks the other revision out into a temporary git worktree and measures, in fresh processes
+alternating between the two sides (so a busy machine weighs on both alike):
+
+- engine: complete 血战 hands per second with uniformly random legal decisions (``to_act``,
+  ``legal_actions``, ``apply``), one process, no bots;
+- greedy: complete hands per second of the simulator with four ``greedy`` bots (each decision
+  reads the seat's view), one process.
+
+    python benchmarks/bench_revisions.py --against f5c68ee [--rounds 3] [--hands 400]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ENGINE = """
+import random, time
+from chuanma.engine.game import Game
+from chuanma.rules import RuleSet
+from chuanma.tiles import full_wall
+rng = random.Random(1)
+rules = RuleSet.from_preset("xuezhan")
+base = full_wall()
+n = {hands}
+start = time.perf_counter()
+for _ in range(n):
+    wall = base[:]
+    rng.shuffle(wall)
+    g = Game(rules, wall, rng.randrange(4), rng.choice(("to_next", "opposite", "to_previous")))
+    while not g.finished:
+        seat = rng.choice(g.to_act())
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+print(n / (time.perf_counter() - start))
+"""
+
+GREEDY = """
+import time
+from chuanma.bots import make_bot
+from chuanma.rules import RuleSet
+from chuanma.sim.play import bot_seed, deal_for, play_hand
+rules = RuleSet.from_preset("xuezhan")
+n = {hands}
+deals = [deal_for(1, i) for i in range(n)]
+start = time.perf_counter()
+for i, deal in enumerate(deals):
+    play_hand(rules, deal, [make_bot("greedy", bot_seed(1, i, s)) for s in range(4)])
+print(n / (time.perf_counter() - start))
+"""
+
+
+def run(src: Path, code: str) -> float:
+    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(src)},
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--against", required=True, help="the other revision (a commit, tag or branch)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--hands", type=int, default=400, help="hands per engine run (greedy runs a quarter)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        other = Path(tmp) / "other"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(other), args.against],
+                       check=True)
+        try:
+            sides = {"this checkout": ROOT / "src", args.against: other / "src"}
+            jobs = {"engine (random decisions)": ENGINE.format(hands=args.hands),
+                    "simulator (4 greedy bots)": GREEDY.format(hands=max(1, args.hands // 4))}
+            figures: dict[tuple[str, str], list[float]] = {}
+            for r in range(args.rounds):
+                for job, code in jobs.items():
+                    for side, src in (sides.items() if r % 2 == 0 else reversed(sides.items())):
+                        figures.setdefault((job, side), []).append(run(src, code))
+                print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)
+    print(f"{'':28} {'this checkout':>22} {args.against:>22} {'ratio':>7}")
+    for job in jobs:
+        mine, theirs = figures[(job, "this checkout")], figures[(job, args.against)]
+        span = [f"{min(v):,.0f}–{max(v):,.0f}/s" for v in (mine, theirs)]
+        ratio = statistics.median(mine) / statistics.median(theirs)
+        print(f"{job:28} {span[0]:>22} {span[1]:>22} {ratio:>6.2f}×")
+
+
+if __name__ == "__main__":
+    main()
