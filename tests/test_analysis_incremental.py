@@ -1,4 +1,5 @@
-"""Incremental shanten (HandEval) gives exactly what shanten gives, on every one-tile change."""
+"""Incremental shanten (HandEval) gives exactly what shanten gives, on every one-tile change, and
+its useful tiles are exactly the tiles whose draw lowers the shanten."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from chuanma.analysis import shanten
-from chuanma.analysis.incremental import HandEval
-from chuanma.bots.greedy import near_tiles
+from chuanma.analysis.incremental import HandEval, useful_tiles
 from chuanma.tiles import SUITS, Tile
 
 
@@ -38,14 +38,17 @@ def test_hand_eval_matches_shanten(seed: int) -> None:
             sh = shanten(bytes(hand), void)
             assert ev.without(t) == sh
             expected = 0
+            useful: list[Tile] = []
             for u in range(27):
                 if hand[u] < 4:
                     hand[u] += 1
                     s2 = shanten(bytes(hand), void)
                     assert ev.swap(t, u) == s2
                     hand[u] -= 1
-                    if u in near_tiles(hand, void) and unseen[u] and s2 < sh:
+                    if s2 < sh and (void is None or SUITS[u // 9] != void):
                         expected += unseen[u]
+                        useful.append(u)
+            assert useful_tiles(hand, void) == tuple(useful)  # the hand without t, 3n+1
             hand[t] += 1
             assert ev.useful(hand, t, sh, unseen) == expected
         small = _hand(rng, size - 1)

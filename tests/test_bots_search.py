@@ -1,13 +1,11 @@
-"""The search bot: legal in every preset, deterministic, and its fan estimate."""
+"""The search bot: legal in every preset, deterministic, and its play-outs scored by the rules."""
 
 from __future__ import annotations
 
 import pytest
 
 from chuanma.bots import make_bot
-from chuanma.bots.evaluate import fan_estimate
 from chuanma.bots.search import SearchBot
-from chuanma.melds import Meld
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
 from chuanma.tiles import parse_tiles, to_counts
@@ -40,11 +38,16 @@ def test_search_without_rollouts_is_defensive() -> None:
         assert a["decisions"] == b["decisions"]
 
 
-def test_fan_estimate() -> None:
-    assert fan_estimate(_counts("11223344556677m"), [], False, True) == 4  # 清一色 七对
-    assert fan_estimate(_counts("123456789m11p"), [Meld("pong", 22)], False, True) == 0
-    assert fan_estimate(_counts("111222m33p"), [Meld("pong", 13)], True, True) == 2  # 对对胡, 自摸
-    assert fan_estimate(_counts("11112345678999m"), [], False, True) == 3  # 清一色, 根
+def test_playouts_value_a_win_by_the_rules_scoring() -> None:
+    """A play-out that wins is worth the multiplier the rules give the hand (no second fan count)."""
+    rules = RuleSet.from_preset("xuezhan")
+    # after discarding 9p: 111 234 567 89m + 11p, waiting on 7m (and 4m): a plain win, 2^0 = 1 base
+    hand = _counts("11123456789m11p9p")
+    nine_p, seven_m = parse_tiles("9p7m")
+    assert SearchBot._playout(hand, nine_p, None, [seven_m] * 8, 1, 2, [], 1, rules) == 1.0
+    # after discarding 9p: 1122334455667m waits on 7m: 七对 2 + 清一色 2 = 4 fan, 2^4 = 16 base
+    flush = _counts("1122334455667m9p")
+    assert SearchBot._playout(flush, nine_p, "p", [seven_m] * 4, 1, 1, [], 1, rules) == 16.0
 
 
 @pytest.mark.parametrize("preset", ["xuezhan", "classic"])

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chuanma.analysis import pack_counts, shanten, waits
+from chuanma.analysis import shanten, waits
+from chuanma.analysis.incremental import useful_tiles as useful
 from chuanma.melds import Meld
-from chuanma.tiles import NUM_SUITED, SUITS, Tile, suit_of
+from chuanma.tiles import NUM_SUITED, SUITS, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,19 +45,8 @@ def useful_tiles(counts: Sequence[int], melds: Sequence[Meld] = (), void: str | 
                  seen: Sequence[Tile] = ()) -> tuple[Useful, ...]:
     """For a 3n+1 hand: the tiles that lower its shanten (when ready: its waits), with copies left."""
     left = remaining_counts(counts, melds, seen)
-    current = shanten(counts, void)
-    if current == 0:
-        tiles = waits(counts, melds, void)
-    else:
-        tiles = []
-        work = list(counts)
-        for t in range(NUM_SUITED):
-            if work[t] == 4 or (void is not None and suit_of(t) == void):
-                continue
-            work[t] += 1
-            if shanten(pack_counts(work), void) < current:
-                tiles.append(t)
-            work[t] -= 1
+    # a ready hand's useful tiles are its waits, which also count the copies its melds hold
+    tiles = waits(counts, melds, void) if shanten(counts, void) == 0 else useful(counts, void)
     return tuple(Useful(t, left[t]) for t in tiles)
 
 

@@ -47,6 +47,7 @@ _U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
 _D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
 _D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
 _SUIT_BITS = [511 << (9 * s) for s in range(3)]
+_ALL = (1 << 27) - 1
 _USEFUL: dict[tuple[int, int, int, int, int], tuple[Tile, ...]] = {}
 _USEFUL_LIMIT = 100_000
 
@@ -116,7 +117,8 @@ class HandEval:
 
     def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
         """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
-        within two ranks of a held tile can. Remembered by hand (a hand recurs from one
+        within two ranks of a held tile can, unless the hand holds tiles of its void suit (then
+        any other tile can stand in for them). Remembered by hand (a hand recurs from one
         decision to the next)."""
         codes = self.codes
         st = t // 9
@@ -136,9 +138,13 @@ class HandEval:
         held = self.held
         if counts[t] == 1:
             held &= ~(1 << t)
-        near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
-        if vi >= 0:
-            near &= ~_SUIT_BITS[vi]
+        if vi >= 0 and held & _SUIT_BITS[vi]:
+            # the void-suit tiles held are dead weight: any other tile drawn can take their place
+            near = _ALL & ~_SUIT_BITS[vi]
+        else:
+            near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
+            if vi >= 0:
+                near &= ~_SUIT_BITS[vi]
         packed, dist, j3, z = _PACKED, lookup.DIST, lookup.J3, _Z
         n3, nz, zc = lookup.N, lookup.NZ, z >> _C
         a, b, c = self.parts
@@ -194,4 +200,15 @@ class HandEval:
         return found
 
 
-__all__ = ["HandEval", "load"]
+def useful_tiles(counts: Sequence[int], void: str | None) -> tuple[Tile, ...]:
+    """The useful tiles of a 3n+1 hand (27 suited kinds): those that, drawn, lower its shanten
+    (a tile held four times is never one). The one implementation: :meth:`HandEval.useful_tiles`
+    of the hand with a tile added and discarded again."""
+    probe = next(t for t in range(27) if counts[t] < 4)
+    work = list(counts[:27])
+    work[probe] += 1
+    ev = HandEval(work, void)
+    return ev.useful_tiles(work, probe, ev.without(probe))
+
+
+__all__ = ["HandEval", "load", "useful_tiles"]

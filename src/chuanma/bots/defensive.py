@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.analysis import shanten, waits
-from chuanma.analysis.incremental import HandEval
-from chuanma.bots.evaluate import fan_estimate
-from chuanma.bots.greedy import GreedyBot, near_tiles, tile_value
+from chuanma.analysis.incremental import HandEval, useful_tiles
+from chuanma.bots.greedy import GreedyBot, tile_value
 from chuanma.engine.actions import Action, Hu, Pass
 from chuanma.engine.views import SeatView
+from chuanma.scoring import score_hand
 from chuanma.tiles import SUITS, Tile
 
 WIN_VALUE = 5.0
@@ -70,22 +70,10 @@ def _as_flush(counts: Sequence[int], suit: int, void: str | None) -> tuple[bytes
     return bytes(out), SUITS[junk_suit]
 
 
-def _useful(work: list[int], sh: int, void: str | None, unseen: Sequence[int],
-            flush: int | None = None) -> int:
-    total = 0
-    for u in near_tiles(work, void):
-        if work[u] >= 4 or not unseen[u] or (flush is not None and u // 9 != flush):
-            continue
-        work[u] += 1
-        if flush is None:
-            s = shanten(bytes(work), void)
-        else:
-            packed, jv = _as_flush(work, flush, void)
-            s = shanten(packed, jv)
-        if s < sh:
-            total += unseen[u]
-        work[u] -= 1
-    return total
+def _flush_useful(work: list[int], void: str | None, unseen: Sequence[int], flush: int) -> int:
+    """Unseen copies of the tiles of suit ``flush`` that bring the 清一色 line of ``work`` closer."""
+    packed, jv = _as_flush(work, flush, void)
+    return sum(unseen[u] for u in useful_tiles(packed, jv) if u // 9 == flush)
 
 
 def win_chance(sh: int, useful: int, unseen_total: int, draws: float) -> float:
@@ -207,7 +195,7 @@ class DefensiveBot(GreedyBot):
                 packed, jv = _as_flush(hand, flush, void)
                 fsh = shanten(packed, jv)
                 if fsh <= best_sh + 1:
-                    fu = _useful(hand, fsh, void, unseen, flush)
+                    fu = _flush_useful(hand, void, unseen, flush)
                     offence = max(offence, 4 * WIN_VALUE * win_chance(fsh, fu, unseen_total, draws))
             hand[t] += 1
             value = offence - danger[t]
@@ -249,11 +237,9 @@ class DefensiveBot(GreedyBot):
             return False
         melds = view.own_melds()
         hand = list(view.hand)
-        hand[t] += 1
-        zimo_fan = rules.zimo_bonus == "fan"
-        if fan_estimate(hand, melds, False, zimo_fan) > 0:
+        tiles = [u for u, c in enumerate(hand) for _ in range(c)]
+        if score_hand(rules, tiles, melds, t, self_drawn=False, void=view.void).total > 0:
             return False
-        hand[t] -= 1
         unseen = view.unseen_counts()
         w = sum(unseen[x] for x in waits(bytes(hand), melds, view.void))
         total = sum(unseen) or 1

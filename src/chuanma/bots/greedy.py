@@ -71,47 +71,12 @@ def weakest_three(counts: Sequence[int], suit: int) -> tuple[Tile, Tile, Tile]:
     return (a, b, c)
 
 
-def near_tiles(counts: Sequence[int], void: str | None) -> list[Tile]:
-    """Tiles that could lower the shanten of this hand: within two ranks of a held tile
-    (ascending, none of the void suit)."""
-    vi = SUITS.index(void) if void is not None else -1
-    out: list[Tile] = []
-    for s in range(3):
-        if s == vi:
-            continue
-        lo = s * 9
-        held = 0
-        for r in range(9):
-            if counts[lo + r]:
-                held |= 1 << r
-        if not held:
-            continue
-        near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 511
-        while near:
-            low = near & -near
-            out.append(lo + low.bit_length() - 1)
-            near ^= low
-    return out
-
-
 def effective_void(counts: Sequence[int], void: str | None) -> str | None:
     """``void`` if the hand still holds a tile of it, else ``None`` (same shanten, faster)."""
     if void is None:
         return None
     i = SUITS.index(void) * 9
     return void if any(counts[i : i + 9]) else None
-
-
-def useful_count(work: list[int], sh: int, void: str | None, unseen: Sequence[int]) -> int:
-    """Unseen copies of tiles that lower the shanten ``sh`` of the 3n+1 hand ``work``."""
-    total = 0
-    ev = HandEval(work, void)
-    for u in near_tiles(work, void):
-        if work[u] >= 4 or not unseen[u]:
-            continue
-        if ev.with_(u) < sh:
-            total += unseen[u]
-    return total
 
 
 def best_shanten_after_discard(counts: list[int], void: str | None) -> int:

@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from chuanma.analysis import is_win
 from chuanma.analysis.incremental import HandEval
 from chuanma.bots.defensive import DefensiveBot
-from chuanma.bots.evaluate import fan_estimate
 from chuanma.bots.greedy import tile_value
 from chuanma.engine.views import SeatView
 from chuanma.melds import Meld
+from chuanma.rules import RuleSet
+from chuanma.scoring import score_hand
 from chuanma.tiles import SUITS, Tile
 
 
@@ -74,14 +75,12 @@ class SearchBot(DefensiveBot):
         rng = random.Random(self.rng.getrandbits(64))
         melds = view.own_melds()
         payers = 3 if view.winners_stay else len(others)
-        zimo_fan = view.rules.zimo_bonus == "fan"
-        cap = view.rules.max_fan
         values: dict[Tile, list[float]] = {t: [] for t in top}
         for _ in range(self.rollouts):
             seq = rng.sample(pool, need)
             for t in top:
                 values[t].append(self._playout(view.hand, t, void, seq, len(others), rounds, melds, payers,
-                                               zimo_fan, cap))
+                                               view.rules))
         # switch from the defensive choice only to a discard whose play-outs are better by a
         # clear margin, paired play-out by play-out (common random numbers)
         first = top[0]
@@ -98,7 +97,9 @@ class SearchBot(DefensiveBot):
 
     @staticmethod
     def _playout(hand: Sequence[int], t: Tile, void: str | None, seq: Sequence[Tile], others: int,
-                 rounds: int, melds: Sequence[Meld], payers: int, zimo_fan: bool, cap: int | None) -> float:
+                 rounds: int, melds: Sequence[Meld], payers: int, rules: RuleSet) -> float:
+        """What discarding ``t`` wins (in base) when the others discard and this hand draws the
+        tiles of ``seq`` in turn; a win is scored by the rules' own scoring."""
         h = list(hand)
         h[t] -= 1
         sh = HandEval(h, void).shanten()
@@ -109,16 +110,14 @@ class SearchBot(DefensiveBot):
                     y = seq[k]
                     h[y] += 1
                     if h[y] <= 4 and is_win(bytes(h)):
-                        fan = fan_estimate(h, melds, False, zimo_fan)
-                        return float(2 ** (fan if cap is None else min(fan, cap)))
+                        return float(_value(rules, h, melds, y, void, self_drawn=False))
                     h[y] -= 1
             i += others
             x = seq[i]
             i += 1
             h[x] += 1
             if sh == 0 and is_win(bytes(h)):
-                fan = fan_estimate(h, melds, True, zimo_fan)
-                return float(payers * 2 ** (fan if cap is None else min(fan, cap)))
+                return float(payers * _value(rules, h, melds, x, void, self_drawn=True))
             ev = HandEval(h, void)
             best: tuple[int, float, Tile] | None = None
             for d in range(27):
@@ -130,6 +129,14 @@ class SearchBot(DefensiveBot):
             sh = best[0]
             h[best[2]] -= 1
         return 0.0
+
+
+def _value(rules: RuleSet, counts: Sequence[int], melds: Sequence[Meld], win: Tile, void: str | None, *,
+           self_drawn: bool) -> int:
+    """The multiplier of a win of ``counts`` (the win tile ``win`` included)."""
+    tiles = [u for u, c in enumerate(counts) for _ in range(c)]
+    tiles.remove(win)
+    return score_hand(rules, tiles, melds, win, self_drawn=self_drawn, void=void).multiplier
 
 
 __all__ = ["SearchBot"]
