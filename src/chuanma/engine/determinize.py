@@ -12,7 +12,6 @@ its events and decisions start afresh.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from chuanma.engine.state import (
     Public,
     SeatState,
     copy_seat,
+    copy_turn,
 )
 from chuanma.engine.variant import variant_of
 from chuanma.engine.views import SeatView
@@ -99,7 +99,7 @@ def rebuild(view: SeatView, guess: HiddenGuess) -> HandState:
             void_chosen=[p.void_chosen for p in view.players],
             out=[p.out for p in view.players], left=[p.left for p in view.players],
             locked=[p.locked for p in view.players],
-            wins=list(view.wins), ledger=list(view.payments), kongs=kongs, turn=copy.copy(view.turn),
+            wins=list(view.wins), ledger=list(view.payments), kongs=kongs, turn=copy_turn(view.turn),
             claim=None if claim is None else ClaimWindow(claim.tile, claim.from_seat, claim.situations,
                                                          claim.robbing, claim.kong),
             declared=view.declared, live_draws=view.live_draws, dealer_discards=view.dealer_discards,

@@ -429,7 +429,8 @@ class Game:
         st = self.state
         pub = st.public
         while True:
-            self._legal = {}
+            if self._legal:
+                self._legal = {}
             phase = pub.phase
             if phase in ("claim", "rob"):
                 if claims.owing(st):

@@ -88,6 +88,11 @@ def copy_seat(s: SeatState) -> SeatState:
     )
 
 
+def copy_turn(t: Turn) -> Turn:
+    """A copy of the turn's facts."""
+    return Turn(t.draw_kind, t.after_pong, t.kong, t.kongs, t.drew_last, t.first, t.dihu)
+
+
 @dataclass(slots=True)
 class ClaimWindow:
     """The tile on offer: a discard (``rob`` false) or an added kong (``rob`` true)."""

@@ -14,7 +14,6 @@ Everything is revealed when the hand ends.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,7 @@ from chuanma.engine.actions import Action
 from chuanma.engine.events import Event
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.legal import to_act
-from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat
+from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat, copy_turn
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
 from chuanma.engine.variant import variant_of
 from chuanma.melds import Meld
@@ -77,7 +76,7 @@ class ClaimView:
     """Index in ``SeatView.kongs`` of the kong the discarder declared this turn (呼叫转移)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KongView:
     """A declared kong and the ledger entries it earned; ``tile`` is ``None`` for a concealed kong
     the viewer may not see."""
@@ -337,7 +336,7 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
         if w is not None and phase in ("claim", "rob") else None,
         st.seats[seat].drawn if on_turn and seat is not None else None,
         tuple(legal or ()), tuple(pub.discard_log), revealed, pub.version, finished,
-        kongs, copy.copy(pub.turn), copy_seat(st.seats[seat]) if seat is not None else None,
+        kongs, copy_turn(pub.turn), copy_seat(st.seats[seat]) if seat is not None else None,
         pub.declared, pub.live_draws, pub.dealer_discards, pub.first_multi_from,
     )
 
