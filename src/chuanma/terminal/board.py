@@ -29,8 +29,9 @@ def seat_header(view: SeatView, seat: int, names: Sequence[str], session: Sequen
     assert view.seat is not None
     p = view.players[seat]
     rel = relative(seat, view.seat)
-    out = Text(f"{rel} ", style="bold yellow" if rel == "you" else "bold")
-    out.append(names[seat] if rel != "you" else "")
+    out = Text(rel, style="bold yellow" if rel == "you" else "bold")
+    if rel != "you":
+        out.append(f" {names[seat]}")
     if seat == view.dealer:
         out.append(" 庄", style="bold red")
     out.append(" ").append_text(void_text(p.void))

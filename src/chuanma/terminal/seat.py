@@ -22,6 +22,9 @@ from chuanma.terminal.answers import COMMAND_HELP, AnswerError, Command, label, 
 from chuanma.terminal.board import board
 from chuanma.terminal.ticker import Ticker
 
+LISTED = 14
+"""Choices listed one by one up to this many (a hand's discards); more (the exchange's) are typed."""
+
 
 class SessionEnd(Exception):
     """The player ended the session (Ctrl-D, Ctrl-C or ``q``)."""
@@ -162,8 +165,11 @@ class Human:
             console.print(Panel(advice(view, legal), title="help (? to hide)", title_align="left",
                                 border_style="cyan"))
         choices = Text()
-        for i, a in enumerate(legal, 1):
-            choices.append(f"{i}", style="cyan").append(f" {label(a)}  ")
+        if len(legal) > LISTED:
+            choices.append(f"{len(legal)} choices (numbered 1–{len(legal)} in tile order)", style="cyan")
+        else:
+            for i, a in enumerate(legal, 1):
+                choices.append(f"{i}", style="cyan").append(f" {label(a)}  ")
         if view.claim is not None:
             frm = self.ticker.who(view.claim.from_seat)
             what = "adds to a kong (抢杠?)" if view.claim.robbing else "discards"
