@@ -47,7 +47,7 @@ def seat_header(view: SeatView, seat: int, names: Sequence[str], session: Sequen
         out.append("  left 逃跑", style="red")
     elif p.out and p.won:
         out.append("  out (won)", style="green")
-    if view.current == seat and not view.finished:
+    if view.current == seat and view.phase == "turn":
         out.append("  ◀ to play", style="bold reverse")
     return out
 
@@ -97,7 +97,7 @@ def status_line(view: SeatView, hand_no: str) -> Text:
     phase = PHASE_WORDS.get(view.phase, view.phase)
     out = Text(f"{hand_no} · {view.rules.describe()} · wall ", style="bold")
     out.append(str(view.wall), style="bold cyan")
-    if view.current is not None and not view.finished:
+    if view.current is not None and view.phase == "turn":
         out.append(f" · {relative(view.current, view.seat)} to play")
     out.append(f" · {phase}")
     return out
