@@ -212,3 +212,12 @@ def test_answers_ask_which_when_ambiguous() -> None:
         parse_answer("kong", [Kong(parse_tile("5m")), Kong(parse_tile("7p")), Discard(0)], None)
     with pytest.raises(AnswerError, match="Enter has no default"):
         parse_answer("", [Kong(parse_tile("5m")), Discard(0)], None)
+
+
+def test_settlement_names_a_concealed_kongs_tile_once_the_hand_is_over() -> None:
+    game = bots_game("xuezhan", 5)  # seat 0 declares a concealed kong in this hand
+    kong = next(e for e in game.events if e.type == "kong" and e.data["kind"] == "concealed")
+    viewer = (kong.seat + 1) % 4  # the kong's owner is this viewer's 上家
+    text = rendered(Settlement(game.view(viewer), game.events_for(viewer), NAMES).render([0] * 4), width=200)
+    tile = kong.private["tile"]
+    assert f"暗杠 {tile[0]}{'万筒条'['mps'.index(tile[1])]} of 上家 {NAMES[kong.seat]}" in text

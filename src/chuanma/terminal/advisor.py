@@ -51,7 +51,8 @@ def suggestion(view: SeatView, legal: list[Action]) -> Action | None:
 
 
 def _useful(useful: Sequence[Useful]) -> str:
-    return " ".join(f"{tile_label(u.tile)}×{u.remaining}" for u in useful)
+    """The useful tiles with copies left (those all seen are left out: none can come)."""
+    return " ".join(f"{tile_label(u.tile)}×{u.remaining}" for u in useful if u.remaining)
 
 
 def advice(view: SeatView, legal: list[Action]) -> Text:

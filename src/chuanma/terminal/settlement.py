@@ -15,8 +15,8 @@ from rich.text import Text
 from chuanma.analysis import waits
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.views import SeatView
-from chuanma.terminal.words import KONG_WORDS, melds_text, relative, tile_label, tiles_text, zh
-from chuanma.tiles import from_counts, holds_suit
+from chuanma.terminal.words import KONG_WORDS, melds_text, relative, tile_label, tiles_text
+from chuanma.tiles import from_counts, holds_suit, parse_tile
 
 WIN_REASONS = ("zimo", "dianpao", "qianggang", "call_transfer")
 SECTIONS = {
@@ -34,7 +34,7 @@ class Settlement:
         assert view.seat is not None and view.finished
         self.view = view
         self.names = names
-        self.kongs = {ev["seq"]: ev for ev in events if ev["type"] == "kong"}
+        self.kong_tiles = kong_tiles(view, events)
 
     def who(self, seat: int) -> str:
         assert self.view.seat is not None
@@ -65,9 +65,10 @@ class Settlement:
     def reason_why(self, p: Payment) -> str:
         """The hand and fan behind a 查花猪 / 查大叫 amount, the kong behind kong money."""
         if p.reason.startswith("kong_"):
-            ev = self.kongs.get(p.seq)
-            tile = f" {zh(ev['tile'])}" if ev is not None and "tile" in ev else ""
-            return f"{KONG_WORDS[p.reason[5:]]}{tile} of {self.who(p.payee)}"
+            tile = self.kong_tiles.get(p.seq)
+            return f"{KONG_WORDS[p.reason[5:]]} {tile_label(tile) if tile is not None else ''} of {self.who(p.payee)}"
+        if p.reason == "refund":
+            return f"{self.who(p.payer)} is not ready: its kong money goes back"
         if p.reason in ("flower_pig", "chadajiao"):
             seat = p.payee
             hand = self.view.players[seat].hand or ()
@@ -88,8 +89,9 @@ class Settlement:
                 mark = Text(f" 胡×{p.won}", style="bold green")
             elif holds_suit(hand, p.void):
                 mark = Text(" 花猪", style="bold red")
-            elif sum(hand) % 3 == 1 and waits(hand, self.view.melds(seat), p.void):
-                mark = Text(" 听", style="green")
+            elif sum(hand) % 3 == 1:  # a hand between turns (an escape can end one in the middle)
+                ready = waits(hand, self.view.melds(seat), p.void)
+                mark = Text(" 听 ready", style="green") if ready else Text(" 未听 not ready", style="yellow")
             row = tiles_text(from_counts(hand))
             if p.melds:
                 row.append("  ").append_text(melds_text(p.melds))
@@ -122,3 +124,20 @@ class Settlement:
         net.add_row("session", *(f"{session[s] + view.totals[s]:+d}" for s in range(4)))
         out.append(net)
         return Group(*out)
+
+
+def kong_tiles(view: SeatView, events: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """The tile of each kong (by its event's seq), concealed ones included once the hand is over
+    (a seat's concealed kongs are its concealed melds in the order declared)."""
+    out: dict[int, int] = {}
+    hidden: dict[int, list[int]] = {}
+    for ev in events:
+        if ev["type"] == "kong":
+            if "tile" in ev:
+                out[ev["seq"]] = parse_tile(ev["tile"])
+            else:
+                hidden.setdefault(ev["seat"], []).append(ev["seq"])
+    for seat, seqs in hidden.items():
+        tiles = [m.tile for m in view.melds(seat) if m.kong == "concealed"]
+        out.update(zip(seqs, tiles, strict=False))
+    return out
