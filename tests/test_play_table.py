@@ -18,6 +18,7 @@ from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_game
 from chuanma.terminal.answers import AnswerError, parse_answer
 from chuanma.terminal.board import board
+from chuanma.terminal.seat import Human
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
 from chuanma.tiles import parse_tile
@@ -221,3 +222,18 @@ def test_settlement_names_a_concealed_kongs_tile_once_the_hand_is_over() -> None
     text = rendered(Settlement(game.view(viewer), game.events_for(viewer), NAMES).render([0] * 4), width=200)
     tile = kong.private["tile"]
     assert f"暗杠 {tile[0]}{'万筒条'['mps'.index(tile[1])]} of 上家 {NAMES[kong.seat]}" in text
+
+
+def test_enter_declares_a_win_rather_than_throwing_it_away() -> None:
+    game = bots_game("xuezhan", 1)
+    replay = Game(game.rules, game.wall, game.dealer, game.direction)
+    for seat, action in game.decisions:
+        view = replay.view(seat)
+        legal = list(view.legal_actions)
+        if any(isinstance(a, Hu) for a in legal) and len(legal) > 1:
+            human = Human(Console(file=io.StringIO()), seat, NAMES, make_bot("greedy", 0),
+                          Ticker(seat, game.rules, NAMES), [0] * 4, "hand 1/1")
+            assert isinstance(human.default(view, legal), Hu)
+            return
+        replay.apply(seat, action)
+    pytest.fail("no decision with a win among other choices")

@@ -131,3 +131,13 @@ def test_play_random_seed_is_printed_and_replays() -> None:
     assert screen(again).split("your hand", 1)[1][:200] == first
     again.sendeof()
     finish(again)
+
+
+def test_play_tuoguan_is_taken_back_with_enter() -> None:
+    child = spawn("--seed", "9")
+    child.expect(PROMPT)
+    child.send("t\n\n")  # 托管 on, and Enter already typed: the seat comes back at once
+    child.expect(PROMPT)
+    assert "托管 off: you play again" in screen(child)
+    child.sendeof()
+    assert "session ended" in finish(child)

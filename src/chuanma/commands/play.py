@@ -52,7 +52,8 @@ def play_hand(console: Console, ruleset: RuleSet, human: Human, game: Game, bots
     view = game.view(human.seat)
     if console.is_terminal:
         console.clear()
-    console.print(board(view, human.names, human.session, human.hand_no, human.news, console.width))
+    console.print(board(view, human.names, human.session, human.hand_no, human.recent(console.width),
+                        console.width))
     console.rule("settlement 结算")
     console.print(Settlement(view, game.events_for(human.seat), human.names).render(human.session))
 

@@ -19,9 +19,7 @@ PHASE_WORDS = {"exchange": "换三张", "void": "定缺", "turn": "playing", "cl
 
 
 WIDE = 120
-"""From this width on the ticker stands beside the table (and shows more lines)."""
-TICKER_NARROW = 6
-TICKER_WIDE = 24
+"""From this width on the ticker stands beside the table."""
 
 
 def seat_header(view: SeatView, seat: int, names: Sequence[str], session: Sequence[int]) -> Text:
@@ -117,9 +115,8 @@ def board(view: SeatView, names: Sequence[str], session: Sequence[int], hand_no:
                  subtitle="缺 tiles underlined: discard them first" if view.holds_void() else None,
                  subtitle_align="left")
     table = Group(*blocks, mine, hand)
-    wide = width >= WIDE
-    news = Text("\n".join(ticker[-(TICKER_WIDE if wide else TICKER_NARROW):]), style="dim")
-    if wide:
+    news = Text("\n".join(ticker), style="dim")
+    if width >= WIDE:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(width=80)
         grid.add_column()

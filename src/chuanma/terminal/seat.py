@@ -19,9 +19,12 @@ from chuanma.engine.game import Game
 from chuanma.engine.views import SeatView
 from chuanma.terminal.advisor import advice, seen_tiles, suggestion
 from chuanma.terminal.answers import COMMAND_HELP, AnswerError, Command, label, parse_answer, shortcuts
-from chuanma.terminal.board import board
+from chuanma.terminal.board import WIDE, board
 from chuanma.terminal.ticker import Ticker
 
+TICKER_LINES = 6
+TICKER_MAX = 14
+TICKER_WIDE = 24
 LISTED = 14
 """Choices listed one by one up to this many (a hand's discards); more (the exchange's) are typed."""
 
@@ -67,6 +70,15 @@ class Human:
     tuoguan: bool = False
     news: list[str] = field(default_factory=list)
     seen: int = 0
+    shown: int = 0
+    """Ticker lines already shown."""
+
+    def recent(self, width: int) -> list[str]:
+        """The ticker lines to show: everything new since the last look (at least the last
+        :data:`TICKER_LINES`, at most :data:`TICKER_MAX`); more on a wide terminal."""
+        if width >= WIDE:
+            return self.news[-TICKER_WIDE:]
+        return self.news[-max(TICKER_LINES, min(TICKER_MAX, len(self.news) - self.shown)):]
 
     def catch_up(self, game: Game) -> None:
         """Add the events since the last look to the ticker."""
@@ -123,11 +135,14 @@ class Human:
         return None
 
     def default(self, view: SeatView, legal: list[Action]) -> Action | None:
-        """What Enter does: the suggested exchange and 定缺, pass on a claim, discard the drawn
-        tile (or the advisor's best discard after a pong)."""
+        """What Enter does: the suggested exchange and 定缺; 胡 when you can win; pass on a claim;
+        discard the drawn tile (or the advisor's best discard after a pong or with void tiles)."""
         hint = suggestion(view, legal)
         if hint is not None:
             return hint
+        hu = next((a for a in legal if isinstance(a, Hu)), None)
+        if hu is not None:  # Enter never throws a win away
+            return hu
         if view.phase in ("claim", "rob"):
             return next((a for a in legal if isinstance(a, Pass)), None)
         discards = [a for a in legal if isinstance(a, Discard)]
@@ -160,7 +175,9 @@ class Human:
         console = self.console
         if console.is_terminal:
             console.clear()
-        console.print(board(view, self.names, self.session, self.hand_no, self.news, console.width))
+        console.print(board(view, self.names, self.session, self.hand_no, self.recent(console.width),
+                            console.width))
+        self.shown = len(self.news)
         if self.help:
             console.print(Panel(advice(view, legal), title="help (? to hide)", title_align="left",
                                 border_style="cyan"))
