@@ -237,3 +237,13 @@ def test_enter_declares_a_win_rather_than_throwing_it_away() -> None:
             return
         replay.apply(seat, action)
     pytest.fail("no decision with a win among other choices")
+
+
+def test_ticker_tells_every_public_event() -> None:
+    quiet = {"start", "deal", "deal_done", "claim"}  # the set-up, and one's own answers (shown on the table)
+    for preset, seed in (("xuezhan", 2), ("xueliu", 5), ("classic", 6)):
+        game = bots_game(preset, seed)
+        ticker = Ticker(0, game.rules, NAMES)
+        silent = [ev for ev in game.events_for(0) if ticker.line(ev) is None and ev["type"] not in quiet
+                  and not (ev["type"] == "draw" and ev["seat"] != 0 and not ev["replacement"])]
+        assert silent == []

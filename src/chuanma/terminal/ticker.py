@@ -14,8 +14,8 @@ from chuanma.tiles import SUIT_NAMES_ZH
 
 REASON_WORDS = {
     "zimo": "自摸", "dianpao": "点炮", "qianggang": "抢杠胡",
-    "kong_exposed": "明杠 kong money (刮风)", "kong_concealed": "暗杠 kong money (下雨)",
-    "kong_added": "巴杠 kong money (刮风)", "call_transfer": "呼叫转移 call transfer",
+    "kong_exposed": "明杠 刮风 kong money", "kong_concealed": "暗杠 下雨 kong money",
+    "kong_added": "巴杠 刮风 kong money", "call_transfer": "呼叫转移 call transfer",
     "flower_pig": "查花猪 flower pig", "chadajiao": "查大叫 not ready", "refund": "退税 kong refund",
     "escape": "逃跑 escape penalty",
 }
@@ -67,7 +67,7 @@ class Ticker:
 
     def _exchange_chosen(self, ev: dict[str, Any], f: dict[str, str]) -> str | None:
         if ev["seat"] != self.me:
-            return None
+            return f"{f['who']} has chosen its three tiles"
         self.gave = ev["tiles"]
         return f"换三张: you give {zh(self.gave)}"
 
@@ -79,7 +79,7 @@ class Ticker:
 
     def _void_chosen(self, ev: dict[str, Any], f: dict[str, str]) -> str | None:
         if ev["seat"] != self.me:
-            return None
+            return f"{f['who']} has chosen its void"
         auto = " (automatic: your hand holds only two suits)" if ev.get("automatic") else ""
         return f"定缺: you are void in {SUIT_NAMES_ZH[ev['suit']]}{auto}"
 
@@ -88,8 +88,8 @@ class Ticker:
             f"{self.who(s)} 缺{SUIT_NAMES_ZH[v]}" for s, v in enumerate(ev["voids"]) if v)
 
     def _draw(self, ev: dict[str, Any], f: dict[str, str]) -> str | None:
-        if ev["seat"] != self.me:
-            return None
+        if ev["seat"] != self.me:  # another seat's live draw is told by its discard
+            return f"{f['who']} draws a kong replacement · wall {ev['wall']}" if ev["replacement"] else None
         extra = " (kong replacement)" if ev["replacement"] else ""
         return f"you draw {f['tile']}{extra} · wall {ev['wall']}"
 
