@@ -247,3 +247,12 @@ def test_ticker_tells_every_public_event() -> None:
         silent = [ev for ev in game.events_for(0) if ticker.line(ev) is None and ev["type"] not in quiet
                   and not (ev["type"] == "draw" and ev["seat"] != 0 and not ev["replacement"])]
         assert silent == []
+
+
+def test_settlement_explains_a_fixed_flower_pig_penalty() -> None:
+    game = next(g for g in (bots_game("classic", s) for s in range(30))
+                if any(p.reason == "flower_pig" for p in g.ledger))
+    text = rendered(Settlement(game.view(0), game.events_for(0), NAMES).render([0] * 4), width=200)
+    pay = next(p for p in game.ledger if p.reason == "flower_pig")
+    hands = text.split("hands revealed")[1].split("wins")[0].split("查花猪")[0]
+    assert f"the fixed 花猪 penalty {pay.amount}" in text and " 花猪" in hands

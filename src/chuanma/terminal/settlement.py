@@ -16,7 +16,7 @@ from chuanma.analysis import waits
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.views import SeatView
 from chuanma.terminal.words import KONG_WORDS, melds_text, relative, tile_label, tiles_text
-from chuanma.tiles import from_counts, holds_suit, parse_tile
+from chuanma.tiles import SUIT_NAMES_ZH, from_counts, holds_suit, parse_tile
 
 WIN_REASONS = ("zimo", "dianpao", "qianggang", "call_transfer")
 SECTIONS = {
@@ -69,6 +69,10 @@ class Settlement:
             return f"{KONG_WORDS[p.reason[5:]]} {tile_label(tile) if tile is not None else ''} of {self.who(p.payee)}"
         if p.reason == "refund":
             return f"{self.who(p.payer)} is not ready: its kong money goes back"
+        if p.reason == "flower_pig" and self.view.rules.flower_pig == "fixed":
+            void = self.view.players[p.payer].void
+            held = f"holds {SUIT_NAMES_ZH[void]}, its void" if void else "is a flower pig"
+            return f"{self.who(p.payer)} {held}: the fixed 花猪 penalty {p.amount}"
         if p.reason in ("flower_pig", "chadajiao"):
             seat = p.payee
             hand = self.view.players[seat].hand or ()
