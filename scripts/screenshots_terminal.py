@@ -15,7 +15,7 @@ from chuanma.bots import make_bot
 from chuanma.engine.game import Game
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for
-from chuanma.terminal.seat import Human
+from chuanma.terminal.seat import Human, Toggles
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
 
@@ -37,7 +37,7 @@ def main() -> None:
     game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
     bots = [make_bot(name if s else "greedy", SEED * 4 + s) for s, name in enumerate(NAMES)]
     shot = recorder()
-    human = Human(shot, 0, NAMES, bots[0], Ticker(0, rules, NAMES), [0, 0, 0, 0], "hand 1/1", help=True)
+    human = Human(shot, 0, NAMES, bots[0], Ticker(0, rules, NAMES), [0, 0, 0, 0], "hand 1/1", Toggles(help=True))
     steps = 0
     taken = False
     while not game.finished:

@@ -13,19 +13,20 @@ from rich.console import Console
 from rich.table import Table
 
 from chuanma.bots import BOTS, make_bot
+from chuanma.bots.base import Bot
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.engine.game import Game
 from chuanma.errors import ChuanmaError
 from chuanma.fairness.session import SessionHand
-from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, sim_hand
 from chuanma.terminal.board import board
-from chuanma.terminal.seat import Human, SessionEnd, read_line
+from chuanma.terminal.seat import Human, SessionEnd, Toggles, read_line
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
 
 HELPER_BOT = "greedy"
 """The bot that plays the person's seat under 托管."""
+NEXT_HAND = "[dim]Enter: next hand · q or Ctrl-D: stop[/] › "
 
 
 def write_records(console: Console, records: Sequence[dict[str, Any]], folder: Path) -> None:
@@ -42,8 +43,10 @@ def write_records(console: Console, records: Sequence[dict[str, Any]], folder: P
                   f"chuanma fair verify {folder}/hand-*.json[/]")
 
 
-def play_hand(console: Console, ruleset: RuleSet, human: Human, game: Game, bots: dict[int, Any]) -> None:
-    """Play one hand to its end: the person decides at its seat, the bots at theirs."""
+def play_hand(human: Human, game: Game, bots: dict[int, Bot]) -> None:
+    """Play one hand to its end: the person decides at its seat, the bots at theirs; then the
+    table as it ends and the settlement."""
+    console = human.console
     while not game.finished:
         s = game.to_act()[0]
         action = human.choose(game) if s == human.seat else bots[s].choose(game.view(s), game.legal_actions(s))
@@ -111,7 +114,7 @@ def play(
     totals = [0] * 4
     records: list[dict[str, Any]] = []
     session = SessionHand.first(f"play-{seed}", ruleset.dealer)
-    toggles: tuple[bool, bool, bool, bool] | None = None
+    toggles = Toggles()
     try:
         for h in range(hands):
             fair = sim_hand(seed, h)
@@ -119,19 +122,16 @@ def play(
             game = Game(ruleset, list(deal.wall), deal.dealer, deal.direction)
             players = {s: make_bot(names[s], bot_seed(seed, h, s)) for s in others}
             human = Human(console, seat, names, make_bot(HELPER_BOT, bot_seed(seed, h, seat)),
-                          Ticker(seat, ruleset, names), totals, f"hand {h + 1}/{hands}")
-            if toggles is not None:
-                human.help, human.auto_win, human.auto_pass, human.tuoguan = toggles
-            play_hand(console, ruleset, human, game, players)
-            toggles = (human.help, human.auto_win, human.auto_pass, human.tuoguan)
+                          Ticker(seat, ruleset, names), totals, f"hand {h + 1}/{hands}", toggles)
+            play_hand(human, game, players)
             totals = [t + d for t, d in zip(totals, game.deltas(), strict=True)]
             hand_record = fair.finish(game, session=session, extra={"players": names, "seed": seed})
             records.append(hand_record)
             if record is not None:
                 write_records(console, [hand_record], record)
             session = session.following(hand_record, game.next_dealer())
-            if h + 1 < hands:
-                read_line(console, "[dim]Enter: next hand · Ctrl-D: stop[/] › ")
+            if h + 1 < hands and read_line(console, NEXT_HAND).strip() in ("q", "quit"):
+                raise SessionEnd
     except SessionEnd:
         console.rule("session ended")
         summary(console, names, totals, len(records), seed)

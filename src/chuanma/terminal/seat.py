@@ -54,8 +54,18 @@ def line_waiting() -> bool:
 
 
 @dataclass(slots=True)
+class Toggles:
+    """The player's switches; they stay as set from one hand to the next."""
+
+    help: bool = False
+    auto_win: bool = False
+    auto_pass: bool = False
+    tuoguan: bool = False
+
+
+@dataclass(slots=True)
 class Human:
-    """The person at ``seat``; ``helper`` is the bot that plays the seat under 托管."""
+    """The person at ``seat`` for one hand; ``helper`` is the bot that plays the seat under 托管."""
 
     console: Console
     seat: int
@@ -63,11 +73,9 @@ class Human:
     helper: Bot
     ticker: Ticker
     session: Sequence[int]
+    """Each seat's result over the session's finished hands."""
     hand_no: str
-    help: bool = False
-    auto_win: bool = False
-    auto_pass: bool = False
-    tuoguan: bool = False
+    toggles: Toggles = field(default_factory=Toggles)
     news: list[str] = field(default_factory=list)
     seen: int = 0
     shown: int = 0
@@ -113,10 +121,10 @@ class Human:
 
     def automatic(self, view: SeatView, legal: list[Action]) -> Action | None:
         """A decision made without asking: the forced win, auto-win, auto-pass, or 托管's."""
-        if self.tuoguan:
+        if self.toggles.tuoguan:
             if line_waiting():
                 read_line(self.console, "")
-                self.tuoguan = False
+                self.toggles.tuoguan = False
                 self.news.append("托管 off: you play again")
                 return None
             action = self.helper.choose(view, legal)
@@ -126,11 +134,11 @@ class Human:
         if hu is not None and len(legal) == 1:
             self.news.append("you must win: in the last four tiles a hand that can win must (胡)")
             return hu
-        if hu is not None and self.auto_win:
+        if hu is not None and self.toggles.auto_win:
             self.news.append("auto-win: 胡")
             return hu
         claim = view.phase in ("claim", "rob")
-        if claim and hu is None and self.auto_pass:
+        if claim and hu is None and self.toggles.auto_pass:
             return next(a for a in legal if isinstance(a, Pass))
         return None
 
@@ -159,15 +167,15 @@ class Human:
         if command == "quit":
             raise SessionEnd
         if command == "help":
-            self.help = not self.help
+            self.toggles.help = not self.toggles.help
         elif command == "auto_win":
-            self.auto_win = not self.auto_win
-            self.news.append(f"auto-win {'on' if self.auto_win else 'off'}")
+            self.toggles.auto_win = not self.toggles.auto_win
+            self.news.append(f"auto-win {'on' if self.toggles.auto_win else 'off'}")
         elif command == "auto_pass":
-            self.auto_pass = not self.auto_pass
-            self.news.append(f"auto-pass {'on' if self.auto_pass else 'off'}")
+            self.toggles.auto_pass = not self.toggles.auto_pass
+            self.news.append(f"auto-pass {'on' if self.toggles.auto_pass else 'off'}")
         else:
-            self.tuoguan = True
+            self.toggles.tuoguan = True
             self.news.append("托管 on: a bot plays your seat; press Enter to take it back")
 
     def show(self, view: SeatView, legal: list[Action]) -> None:
@@ -178,7 +186,7 @@ class Human:
         console.print(board(view, self.names, self.session, self.hand_no, self.recent(console.width),
                             console.width))
         self.shown = len(self.news)
-        if self.help:
+        if self.toggles.help:
             console.print(Panel(advice(view, legal), title="help (? to hide)", title_align="left",
                                 border_style="cyan"))
         choices = Text()
