@@ -83,11 +83,12 @@ def play(
 ) -> None:
     """Play Sichuan mahjong against three bots at a table drawn in the terminal.
 
-    Type a tile to discard it (5m or 五万), three tiles to exchange (258m), void s, hu, pass,
-    pong, kong, or a listed number; ? shows help, aw / ap toggle auto-win / auto-pass, t hands
-    your seat to a bot (托管) until you press Enter. The hands form one session: under dealer
-    first_winner each hand is dealt by the previous hand's first winner (the discarder after
-    一炮多响, the same dealer after a draw). Ctrl-D or Ctrl-C ends the session with its summary."""
+    Type a tile to discard (5m or 五万), three to exchange (258m), void s, hu, pass, pong, kong or a number.
+
+    ? shows help; aw and ap toggle auto-win and auto-pass; t lets a bot play your seat (托管) until Enter.
+
+    The hands form one session, dealt by the preset's dealer rule; Ctrl-D or Ctrl-C ends it with a summary.
+    """
     console = Console(highlight=False)
     try:
         ruleset = rules_from_cli(rules, set_)
