@@ -133,7 +133,8 @@ def play(
             session = session.following(hand_record, game.next_dealer())
             if h + 1 < hands and read_line(console, NEXT_HAND).strip() in ("q", "quit"):
                 raise SessionEnd
-    except SessionEnd:
+    except (SessionEnd, KeyboardInterrupt):  # Ctrl-C while the bots play, too
+        console.print()
         console.rule("session ended")
         summary(console, names, totals, len(records), seed)
         if records and record is None:
