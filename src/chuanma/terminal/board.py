@@ -115,7 +115,7 @@ def board(view: SeatView, names: Sequence[str], session: Sequence[int], hand_no:
                  subtitle="缺 tiles underlined: discard them first" if view.holds_void() else None,
                  subtitle_align="left")
     table = Group(*blocks, mine, hand)
-    news = Text("\n".join(ticker), style="dim")
+    news = Text("\n".join(ticker), style="dim", overflow="fold")
     if width >= WIDE:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(width=80)

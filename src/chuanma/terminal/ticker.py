@@ -94,7 +94,7 @@ class Ticker:
         return f"you draw {f['tile']}{extra} · wall {ev['wall']}"
 
     def _discard(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        forced = " (automatic: a locked 血流 hand discards its draw)" if ev["seat"] in self.locked else ""
+        forced = " (automatic: a locked 血流 hand)" if ev["seat"] in self.locked else ""
         return f"{f['who']} 打 {f['tile']}{forced}"
 
     def _kong(self, ev: dict[str, Any], f: dict[str, str]) -> str:
