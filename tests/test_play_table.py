@@ -144,7 +144,7 @@ def test_board_fits_80_columns_and_shows_the_ticker_beside_when_wide() -> None:
         if steps % 15 == 0 or game.finished:
             news = ticker.lines(game.events_for(0))
             narrow = rendered(board(game.view(0), NAMES, [0] * 4, "hand 1/1", news, 80))
-            assert max(cell_len(line) for line in narrow.splitlines()) <= 80
+            assert max(cell_len(line) for line in narrow.splitlines()) <= 80 and "…" not in narrow
             wide = rendered(board(game.view(0), NAMES, [0] * 4, "hand 1/1", news, 140), width=140)
             assert "ticker" in wide and max(cell_len(line) for line in wide.splitlines()) > 100
 
