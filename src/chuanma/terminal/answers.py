@@ -14,7 +14,7 @@ from chuanma.tiles import SUIT_NAMES_ZH, format_tiles, parse_tiles
 
 Command = Literal["help", "auto_win", "auto_pass", "tuoguan", "quit"]
 COMMANDS: dict[str, Command] = {
-    "?": "help", "help": "help", "h?": "help", "提示": "help",
+    "?": "help", "help": "help", "提示": "help",
     "aw": "auto_win", "auto win": "auto_win", "auto hu": "auto_win",
     "ap": "auto_pass", "auto pass": "auto_pass",
     "t": "tuoguan", "托管": "tuoguan", "bot": "tuoguan",
