@@ -62,7 +62,7 @@ class Ticker:
                   "from": self.who(ev["from"]) if isinstance(ev.get("from"), int) else ""}
         if kind in TEMPLATES:
             return TEMPLATES[kind].format(**fields)
-        special = getattr(self, f"_{kind}", None)
+        special = getattr(self, f"_{kind}", None)  # the method named after the event: _discard, _kong, …
         return special(ev, fields) if special is not None else None
 
     def _exchange_chosen(self, ev: dict[str, Any], f: dict[str, str]) -> str | None:
