@@ -79,4 +79,5 @@ def advice(view: SeatView, legal: list[Action]) -> Text:
         useful = useful_tiles(hand, melds, void, seen)
         kind = "waits" if sh == 0 else "useful"
         out.append(f"  {kind} {_useful(useful) or '—'} ({sum(u.remaining for u in useful)} left)\n")
+    out.rstrip()
     return out
