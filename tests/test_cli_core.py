@@ -9,6 +9,7 @@ import sys
 from typer.testing import CliRunner
 
 from chuanma.cli import app
+from chuanma.rules import RuleSet
 
 runner = CliRunner()
 
@@ -113,6 +114,23 @@ def test_rules_lists_every_option() -> None:
     assert data["preset"] == "portal-xueliu" and data["options"]["max_fan"] == 4
     text = runner.invoke(app, ["rules", "--set", "pass_rule=forever"])
     assert "pass_rule" in text.stdout and "forever" in text.stdout
+
+
+def test_rules_at_80_columns_shows_whole_option_names_typed_values_and_sentences() -> None:
+    res = runner.invoke(app, ["rules", "--rules", "classic"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in res.output
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in lines
+            if line.startswith("│") and line.split("│")[1].strip()}
+    names = [n for n in RuleSet.model_fields if n != "preset"]
+    assert sorted(rows) == sorted(names)  # every name whole, so it can be copied into --set
+    assert rows["exchange"] == "on" and rows["forced_win_in_last_four"] == "off"
+    assert rows["max_fan"] == "none" and rows["house_fans"] == "{}"
+    for name in names:
+        RuleSet.from_preset("classic").with_assignments([f"{name}={rows[name]}"])  # values read back as typed
+    meanings = res.output.count("Accepts ")
+    assert meanings == len(names)
 
 
 def test_python_dash_m_runs_the_cli() -> None:

@@ -47,7 +47,7 @@ def test_simulate_reports_every_statistic_and_repeats_for_a_seed(tmp_path: Path)
 def test_simulate_human_output_and_rules_options() -> None:
     res = runner.invoke(app, ["simulate", "--hands", "4", "--rules", "xueliu", "--set", "max_fan=4"])
     assert res.exit_code == 0, res.output
-    assert "score/hand" in res.output and "greedy" in res.output
+    assert "score" in res.output and "95% CI" in res.output and "greedy" in res.output
     bad = runner.invoke(app, ["simulate", "--bots", "nobody"])
     assert bad.exit_code != 0 and "unknown bot" in bad.output
 
@@ -114,7 +114,7 @@ def test_play_a_session_rejects_bad_choices() -> None:
     res = runner.invoke(app, ["play", "--hands", "2", "--seat", "2", "--rules", "xueliu"],
                         input="99\nx\n" + "1\n" * 800)
     assert res.exit_code == 0, res.output
-    assert "choose a number from 1 to" in res.output
+    assert "no choice 99: the listed choices are 1 to" in res.output and "✗" in res.output
     assert "session" in res.output
 
 
@@ -139,3 +139,30 @@ def test_pool_workers_are_forked_with_the_analysis_tables_loaded() -> None:
     proc = subprocess.run([sys.executable, "-c", POOL_CHILD], env=env, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0", "1", "1"]
+
+
+def test_simulate_table_fits_80_columns() -> None:
+    res = runner.invoke(app, ["simulate", "--hands", "8", "--bots", "random,greedy,defensive,search", "--seed", "3"],
+                        env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    table = [line for line in res.output.splitlines() if line.startswith((" random", " greedy", " defensive"))]
+    assert len(table) == 3 and all("[" in line and "]" in line for line in table)  # the interval is not wrapped
+    assert max(len(line) for line in res.output.splitlines()) <= 80
+
+
+def test_league_refuses_significance_from_too_few_walls() -> None:
+    few = runner.invoke(app, ["league", "--bots", "random,greedy", "--hands", "48", "--json", "--seed", "1"])
+    out = json.loads(few.stdout.strip().splitlines()[-1])
+    assert out["walls"] == 12 and out["enough_walls"] is False
+    assert out["pairs"][0]["ci95"][0] > 0 and out["pairs"][0]["significant"] is False
+    text = runner.invoke(app, ["league", "--bots", "random,greedy", "--hands", "48", "--seed", "1"])
+    assert "too few walls" in text.output and "--hands 120" in text.output
+    enough = runner.invoke(app, ["league", "--bots", "random,greedy", "--hands", "120", "--json", "--seed", "1"])
+    out = json.loads(enough.stdout.strip().splitlines()[-1])
+    assert out["enough_walls"] is True and out["pairs"][0]["significant"] is True
+
+
+def test_league_says_how_many_hands_it_plays_when_not_a_multiple_of_four() -> None:
+    res = runner.invoke(app, ["league", "--bots", "random,greedy", "--hands", "42"])
+    assert res.exit_code == 0, res.output
+    assert "--hands 42 is not a multiple of 4: playing 40 hands (10 walls × 4 rotations)" in res.output

@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 from chuanma.bots import BOTS
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError
-from chuanma.sim.league import league_table
+from chuanma.sim.league import MIN_WALLS, league_table
 from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_chunks, simulate_chunk
 from chuanma.sim.session import DEFAULT_SESSION_HANDS
 from chuanma.sim.stats import Tally
@@ -124,14 +125,16 @@ def _pct(x: float | None) -> str:
 def _print_sim(console: Console, out: dict[str, Any], rules_text: str) -> None:
     console.print(f"{out['hands']} hands of {rules_text}, seats {', '.join(out['seats'])}, seed {out['seed']} "
                   f"({out['hands_per_second']:,.0f} hands/s); exhaustive draws {_pct(out['exhausted_rate'])}")
-    t = Table("bot", "win", "deal-in", "fan", "score/hand", "95% CI", "ready", "花猪")
+    t = Table("bot", "win", "deal-in", "fan", "score", Column("95% CI", no_wrap=True), "ready", "花猪",
+              box=box.SIMPLE_HEAD, pad_edge=False)
     for name, s in out["bots"].items():
         lo, hi = s["score_ci95"]
         fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
         t.add_row(name, _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan, f"{s['mean_score']:+.2f}",
                   f"[{lo:+.2f}, {hi:+.2f}]", _pct(s["ready_at_draw_rate"]), _pct(s["flower_pig_rate"]))
     console.print(t)
-    console.print("win: hands won; fan: mean fan of a win; ready: ready at an exhaustive draw (查叫)")
+    console.print("win: hands won; fan: mean fan of a win; score: mean result per hand (× base), with its "
+                  "95% interval; ready: ready at an exhaustive draw (查叫)")
     for name, s in out["bots"].items():
         dist = ", ".join(f"{k} fan ×{v}" for k, v in s["fan_distribution"].items()) or "no wins"
         console.print(f"fan distribution of {name}: {dist}")
@@ -161,6 +164,9 @@ def league(
     if len(set(names)) != len(names) or not 2 <= len(names) <= 4:
         raise typer.BadParameter("a league takes two to four different bots")
     walls = hands // 4
+    if hands % 4:
+        console.print(f"--hands {hands} is not a multiple of 4: playing {4 * walls} hands "
+                      f"({walls} walls × 4 rotations)")
     spec = LeagueSpec(ruleset.to_json(), tuple(names), seed)
     tally = Tally()
     results: dict[int, list[dict[str, tuple[int, int]]]] = {}
@@ -182,15 +188,21 @@ def league(
         return
     console.print(f"{table['hands']} duplicate hands ({table['walls']} walls × 4 rotations) of {ruleset.describe()}, "
                   f"seed {seed} ({table['hands'] / elapsed:,.0f} hands/s)")
-    t = Table("rank", "bot", "score/hand", "95% CI", "win", "deal-in", "fan")
+    t = Table("rank", "bot", "score/hand", Column("95% CI", no_wrap=True), "win", "deal-in", "fan",
+              box=box.SIMPLE_HEAD, pad_edge=False)
     for i, r in enumerate(table["ranking"], 1):
         s = tally.bots[r["bot"]].summary(ruleset.fan_label)
         fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
         t.add_row(str(i), r["bot"], f"{r['mean_score']:+.3f}", f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]",
                   _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan)
     console.print(t)
-    d = Table("comparison", "difference/hand", "95% CI", "significant")
+    d = Table("comparison", "difference/hand", Column("95% CI", no_wrap=True), "significant",
+              box=box.SIMPLE_HEAD, pad_edge=False)
     for p in table["pairs"]:
+        verdict = ("yes" if p["significant"] else "no") if table["enough_walls"] else "too few walls"
         d.add_row(f"{p['better']} − {p['worse']}", f"{p['difference']:+.3f}",
-                  f"[{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}]", "yes" if p["significant"] else "no")
+                  f"[{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}]", verdict)
     console.print(d)
+    if not table["enough_walls"]:
+        console.print(f"{table['walls']} walls are too few to call a difference significant: play at least "
+                      f"{MIN_WALLS} walls (--hands {4 * MIN_WALLS}).")

@@ -1,0 +1,132 @@
+"""What the player types at a prompt: a decision (``5m``, ``五万``, ``258m``, ``void s``, ``hu``,
+``pass``, ``pong``, ``kong 5m``, a listed number, Enter for the default) or a table command
+(``?`` help, ``aw`` auto-win, ``ap`` auto-pass, ``t`` 托管, ``q`` quit)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.errors import ChuanmaError, NotationError
+from chuanma.terminal.words import tile_label, zh
+from chuanma.tiles import SUIT_NAMES_ZH, format_tiles, parse_tiles
+
+Command = Literal["help", "auto_win", "auto_pass", "tuoguan", "quit"]
+COMMANDS: dict[str, Command] = {
+    "?": "help", "help": "help", "提示": "help",
+    "aw": "auto_win", "auto win": "auto_win", "auto hu": "auto_win",
+    "ap": "auto_pass", "auto pass": "auto_pass",
+    "t": "tuoguan", "托管": "tuoguan", "bot": "tuoguan",
+    "q": "quit", "quit": "quit", "exit": "quit",
+}
+COMMAND_HELP = "? help · aw auto-win · ap auto-pass · t 托管 · q quit"
+_ZH_DIGITS = {c: str(i) for i, c in enumerate("一二三四五六七八九", 1)}
+_ZH_SUITS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "条": "s", "索": "s"}
+_WORDS: dict[str, type[Action]] = {
+    "hu": Hu, "胡": Hu, "win": Hu, "pass": Pass, "过": Pass, "p": Pass, "pong": Pong, "碰": Pong,
+    "kong": Kong, "杠": Kong,
+}
+
+
+class AnswerError(ChuanmaError, ValueError):
+    """An answer that is not a legal decision now; the message says what is."""
+
+
+def from_chinese(text: str) -> str:
+    """``五万 3条`` → ``5m 3s`` (other characters unchanged)."""
+    out = text
+    for zh_char, digit in _ZH_DIGITS.items():
+        out = out.replace(zh_char, digit)
+    for zh_char, letter in _ZH_SUITS.items():
+        out = out.replace(zh_char, letter)
+    return out
+
+
+def label(action: Action) -> str:
+    """A decision as a player reads it: ``打 5万``, ``碰 5万``, ``换 2万 5万 8万``, ``缺条``."""
+    if isinstance(action, Exchange):
+        return f"换 {zh(format_tiles(action.tiles))}"
+    if isinstance(action, ChooseVoid):
+        return f"缺{SUIT_NAMES_ZH[action.suit]}"
+    if isinstance(action, Discard):
+        return f"打 {tile_label(action.tile)}"
+    if isinstance(action, Pong):
+        return f"碰 {tile_label(action.tile)}"
+    if isinstance(action, Kong):
+        return f"杠 {tile_label(action.tile)}"
+    return "胡 hu" if isinstance(action, Hu) else "过 pass"
+
+
+def shortcuts(legal: Sequence[Action]) -> str:
+    """The typed forms that work at this prompt, for the prompt line."""
+    kinds = {type(a) for a in legal}
+    out = []
+    if Exchange in kinds:
+        out.append("three tiles of one suit (258m)")
+    if ChooseVoid in kinds:
+        out.append("void m/p/s (or 缺条)")
+    if Discard in kinds:
+        out.append("a tile to discard (5m, 五万)")
+    out += [w for k, w in ((Hu, "hu"), (Pong, "pong"), (Kong, "kong [tile]"), (Pass, "pass")) if k in kinds]
+    out.append("a listed number")
+    return " · ".join(out)
+
+
+def parse_answer(raw: str, legal: Sequence[Action], default: Action | None) -> Action | Command:
+    """The decision or command ``raw`` names among ``legal``; :class:`AnswerError` otherwise."""
+    text = " ".join(raw.strip().lower().split())
+    if text in COMMANDS:
+        return COMMANDS[text]
+    if not text:
+        if default is None:
+            raise AnswerError("type a decision: Enter has no default here")
+        return default
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+        raise AnswerError(f"no choice {n}: the listed choices are 1 to {len(legal)}")
+    text = from_chinese(text)
+    for prefix in ("缺", "void ", "void"):
+        if text.startswith(prefix) and text != prefix.strip():
+            return _pick(legal, ChooseVoid(text[len(prefix):].strip()), f"void {text[len(prefix):]}")
+    if text in ("m", "p", "s") and any(isinstance(a, ChooseVoid) for a in legal):
+        return _pick(legal, ChooseVoid(text), f"void {text}")
+    word, _, rest = text.partition(" ")
+    if word in _WORDS:
+        kind = _WORDS[word]
+        matching = [a for a in legal if type(a) is kind]
+        if rest:
+            matching = [a for a in matching if getattr(a, "tile", None) in _tiles(rest, word)]
+        if len(matching) == 1:
+            return matching[0]
+        if not matching:
+            raise AnswerError(f"{word} {rest}".strip() + " is not possible now; " + _possible(legal))
+        raise AnswerError(f"which {word}? " + ", ".join(label(a) for a in matching))
+    tiles = _tiles(text, "tiles")
+    if len(tiles) == 3:
+        x, y, z = sorted(tiles)
+        return _pick(legal, Exchange((x, y, z)), f"exchange {format_tiles(tiles)}")
+    if len(tiles) == 1:
+        return _pick(legal, Discard(tiles[0]), f"discard {tile_label(tiles[0])}")
+    raise AnswerError(f"{raw.strip()!r}: give one tile to discard or three to exchange; " + _possible(legal))
+
+
+def _tiles(text: str, part: str) -> list[int]:
+    try:
+        return parse_tiles(text.replace(" ", ""), honors=False)
+    except NotationError as exc:
+        raise AnswerError(f"{part}: {exc}") from None
+
+
+def _pick(legal: Sequence[Action], action: Action, words: str) -> Action:
+    for a in legal:
+        if a == action:
+            return a
+    raise AnswerError(f"{words} is not possible now; " + _possible(legal))
+
+
+def _possible(legal: Sequence[Action]) -> str:
+    kinds = sorted({label(a).split(" ")[0] for a in legal})
+    return "possible: " + ", ".join(kinds)

@@ -1,0 +1,143 @@
+"""``chuanma play`` driven through a pseudo-terminal: a whole hand of each preset with bad input
+at every kind of prompt, EOF and Ctrl-C, the session's records, and a settlement that lists every
+payment of the ledger."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from chuanma.engine.record import replay
+from chuanma.fairness.chain import verify_records
+from chuanma.rules import PRESETS
+from play_driver import PROMPT, finish, screen, spawn
+
+PAY = re.compile(r"^\s+(you|[上对下]家 \S+) pays? (you|[上对下]家 \S+) (\d+)", re.M)
+STATUS = re.compile(r"hand \d+/\d+ · .* · wall \d+.* · (\S+)")
+BAD = {"换三张": ["1m2p3s", "xyz"], "定缺": ["void z", "4"], "playing": ["1z", "pong"],
+       "claim": ["9z", "hu 5m"], "抢杠?": ["9z"]}
+OFFSET = {"you": 0, "下家": 1, "对家": 2, "上家": 3}
+
+
+def seat_of(name: str, me: int) -> int:
+    return (me + OFFSET[name.split(" ")[0]]) % 4
+
+
+def settlement_payments(text: str, me: int) -> Counter[tuple[int, int, int]]:
+    """The payments the settlement lists, as (payer, payee, amount)."""
+    part = text.split("settlement 结算", 1)[1]
+    return Counter((seat_of(a, me), seat_of(b, me), int(n)) for a, b, n in PAY.findall(part))
+
+
+def ledger_payments(record_file: Path) -> Counter[tuple[int, int, int]]:
+    game = replay(json.loads(record_file.read_text(encoding="utf-8")))
+    return Counter((p.payer, p.payee, p.amount) for p in game.ledger)
+
+
+def drive(child: pexpect.spawn, prompts: int) -> set[str]:
+    """Answer ``prompts`` prompts with Enter (the default), first trying bad answers at each kind
+    of prompt; then hand the seat to 托管. Returns the kinds of prompt met."""
+    met: set[str] = set()
+    for _ in range(prompts):
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            return met
+        phase = STATUS.findall(screen(child))[-1].strip()
+        if phase not in met:
+            met.add(phase)
+            for bad in BAD.get(phase, ["xyz"]):
+                child.sendline(bad)
+                child.expect(PROMPT)
+                assert "✗" in screen(child), (phase, bad, screen(child)[-800:])
+        child.sendline("")
+    child.expect(PROMPT)
+    child.sendline("t")
+    return met
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_play_whole_hand_of_each_preset(preset: str, tmp_path: Path) -> None:
+    child = spawn("--seed", "11", "--rules", preset, "--seat", "1", "--record", str(tmp_path))
+    met = drive(child, 12)
+    out = finish(child)
+    assert "playing" in met and met & {"换三张", "定缺"}
+    assert "hands revealed" in out
+    record_file = tmp_path / "hand-0000.json"
+    assert settlement_payments(out, 1) == ledger_payments(record_file)
+    assert all(v.ok for v in verify_records([json.loads(record_file.read_text(encoding="utf-8"))]))
+
+
+def test_play_help_and_toggles_at_the_table() -> None:
+    child = spawn("--seed", "3", "--rules", "xueliu")
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect(PROMPT)
+    assert "shanten" in screen(child) and "suggested" in screen(child)
+    for command, said in (("ap", "auto-pass on"), ("aw", "auto-win on")):
+        child.sendline(command)
+        child.expect(PROMPT)
+        assert said in screen(child)
+    child.sendline("t")  # 托管: the bot plays the rest of the hand, no prompt comes again
+    out = finish(child)
+    assert PROMPT not in out and "settlement 结算" in out
+
+
+@pytest.mark.parametrize("key", ["eof", "ctrl-c", "q"])
+def test_play_ends_with_a_summary_on_eof_ctrl_c_and_quit(key: str) -> None:
+    child = spawn("--seed", "5", "--hands", "3")
+    child.expect("session seed 5")
+    child.expect(PROMPT)
+    if key == "eof":
+        child.sendeof()
+    elif key == "ctrl-c":
+        child.sendintr()
+    else:
+        child.sendline("q")
+    out = finish(child)
+    assert "session ended" in out and "session: 0 hand(s) · seed 5" in out
+
+
+def test_play_offers_to_save_the_session_records(tmp_path: Path) -> None:
+    child = spawn("--seed", "8", "--hands", "2", "--rules", "portal-xuezhan")
+    child.expect(PROMPT)
+    child.sendline("t")
+    child.expect("next hand")
+    child.sendeof()
+    child.expect("save the finished hands' records")
+    assert "session: 1 hand(s) · seed 8" in screen(child)
+    child.sendline(str(tmp_path / "saved"))
+    assert "fair verify" in finish(child)
+    files = sorted((tmp_path / "saved").glob("hand-*.json"))
+    assert [f.name for f in files] == ["hand-0000.json"]
+    assert all(v.ok for v in verify_records([json.loads(files[0].read_text(encoding="utf-8"))]))
+
+
+def test_play_random_seed_is_printed_and_replays() -> None:
+    child = spawn()
+    child.expect(r"session seed (\d+)")
+    seed = child.match.group(1)
+    child.expect(r"play it again with --seed (\d+)")
+    assert seed == child.match.group(1)
+    child.expect(PROMPT)
+    first = screen(child).split("your hand", 1)[1][:200]
+    child.sendeof()
+    finish(child)
+    again = spawn("--seed", seed)
+    again.expect(PROMPT)
+    assert screen(again).split("your hand", 1)[1][:200] == first
+    again.sendeof()
+    finish(again)
+
+
+def test_play_tuoguan_is_taken_back_with_enter() -> None:
+    child = spawn("--seed", "9")
+    child.expect(PROMPT)
+    child.send("t\n\n")  # 托管 on, and Enter already typed: the seat comes back at once
+    child.expect(PROMPT)
+    assert "托管 off: you play again" in screen(child)
+    child.sendeof()
+    assert "session ended" in finish(child)
