@@ -125,13 +125,14 @@ def _pct(x: float | None) -> str:
 def _print_sim(console: Console, out: dict[str, Any], rules_text: str) -> None:
     console.print(f"{out['hands']} hands of {rules_text}, seats {', '.join(out['seats'])}, seed {out['seed']} "
                   f"({out['hands_per_second']:,.0f} hands/s); exhaustive draws {_pct(out['exhausted_rate'])}")
-    t = Table("bot", "win", "deal-in", "fan", "score", Column("95% CI", no_wrap=True), "ready", "花猪",
+    names = Column("bot", no_wrap=True, min_width=max(len(n) for n in out["bots"]))  # never cut a bot's name
+    t = Table(names, "win", "deal-in", "fan", "score", Column("95% CI", no_wrap=True), "ready", "花猪",
               box=box.SIMPLE_HEAD, pad_edge=False)
     for name, s in out["bots"].items():
         lo, hi = s["score_ci95"]
         fan = "-" if s["mean_fan"] is None else f"{s['mean_fan']:.2f}"
         t.add_row(name, _pct(s["win_rate"]), _pct(s["deal_in_rate"]), fan, f"{s['mean_score']:+.2f}",
-                  f"[{lo:+.2f}, {hi:+.2f}]", _pct(s["ready_at_draw_rate"]), _pct(s["flower_pig_rate"]))
+                  f"[{lo:+.1f}, {hi:+.1f}]", _pct(s["ready_at_draw_rate"]), _pct(s["flower_pig_rate"]))
     console.print(t)
     console.print("win: hands won; fan: mean fan of a win; score: mean result per hand (× base), with its "
                   "95% interval; ready: ready at an exhaustive draw (查叫)")
