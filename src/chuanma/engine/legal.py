@@ -19,7 +19,7 @@ from chuanma.engine.setup import void_options
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF, exchange_options
 from chuanma.engine.wall import kong_allowed
-from chuanma.engine.wins import complete
+from chuanma.engine.wins import NEAR, complete
 from chuanma.tiles import NUM_SUITED, SUIT_SLICES
 
 _ALONE = [(s,) for s in range(4)]
@@ -67,8 +67,13 @@ def can_self_win(st: HandState, rule: PassRule, seat: int) -> bool:
         return False
     if turn.first:
         return complete(st, seat)
-    t = st.seats[seat].drawn
-    return t is not None and rule.may_self_win(st.seats[seat], t) and complete(st, seat)
+    s = st.seats[seat]
+    t = s.drawn
+    if t is None or not rule.may_self_win(s, t):
+        return False
+    lo, hi = NEAR[t]
+    # the drawn tile with no copy or neighbour (two ranks) in hand completes nothing
+    return sum(s.hand[lo:hi]) > 1 and complete(st, seat)
 
 
 def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
