@@ -24,13 +24,16 @@ from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.legal import to_act
 from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat, copy_turn
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
-from chuanma.engine.variant import variant_of
+from chuanma.engine.variant import VARIANTS
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import COPIES, NUM_KINDS, Tile, format_tiles, holds_suit, suit_of, to_counts
 
 VIEW_SCHEMA = 1
 """Version of the view's and the events' JSON forms."""
+_SET_COUNTS = {name: tuple(COPIES if t < v.wall.size // COPIES else 0 for t in range(NUM_KINDS))
+               for name, v in VARIANTS.items()}
+"""Copies of each tile kind in each variant's set (no honours in the 108 tiles)."""
 
 
 @dataclass(slots=True)
@@ -216,23 +219,28 @@ class SeatView:
     def unseen_counts(self) -> list[int]:
         """Copies of each tile the viewer cannot see (not in its hand, any meld, river, win pile
         or shown hand)."""
-        kinds = variant_of(self.rules).wall.size // COPIES  # tiles of the set (no honours in 108)
-        left = [COPIES if t < kinds else 0 for t in range(NUM_KINDS)]
+        left = list(_SET_COUNTS[self.rules.variant])
         if self.seat is not None:
             for t, c in enumerate(self.hand):
-                left[t] -= c
+                if c:
+                    left[t] -= c
         for p in self.players:
             for t in p.discards:
                 left[t] -= 1
             for t in p.win_pile:
                 left[t] -= 1
             for m in p.melds:
-                if m is not None:
+                if m is None:
+                    continue
+                if m.kind == "chow":
                     for t in m.tiles:
                         left[t] -= 1
+                else:
+                    left[m.tile] -= 3 if m.kind == "pong" else 4
             if p.seat != self.seat and p.hand is not None:
                 for t, c in enumerate(p.hand):
-                    left[t] -= c
+                    if c:
+                        left[t] -= c
         return [c if c > 0 else 0 for c in left]
 
     # ------------------------------------------------------------------ JSON
