@@ -1,0 +1,153 @@
+"""The server end to end: real WebSocket clients against uvicorn, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+from typer.testing import CliRunner
+
+from chuanma.cli import app as cli
+from chuanma.engine import replay, settle_chips
+from server_harness import Client, account, db_url, make_config, pg_database, play_hands, running, seat_four
+
+__all__ = ["db_url", "pg_database"]  # pytest fixtures used here
+
+
+def _audit_ok(audit: dict[str, int]) -> None:
+    assert audit["balances"] == audit["grants"]
+    assert audit["lowest"] >= 0
+    assert audit["unbalanced_hands"] == 0
+
+
+async def _full_hand(db_url: str, room: str, tmp: Path) -> None:
+    async with running(make_config(db_url)) as run:
+        clients = await seat_four(run, room)
+        before = {c.name: c.seen[0]["balance"] for c in clients}
+        [ends] = await play_hands(clients)
+        end = ends[0]
+        assert all(e["hand_id"] == end["hand_id"] for e in ends)
+        assert sum(end["chips"]) == 0
+        base = run.server.host.tables[clients[0].table].rules.base
+        payments = [(x["payer"], x["payee"], x["amount"] * base) for x in end["result"]["payments"]]
+        assert end["chips"] == settle_chips(payments, [10_000] * 4)
+        for c in clients:
+            assert end["balances"][c.seat] == before[c.name] + end["chips"][c.seat]
+        _audit_ok(await run.server.store.audit())
+        async with httpx.AsyncClient(base_url=run.base) as http:
+            r = await http.get(end["record"], headers={"authorization": f"Bearer {clients[0].token}"})
+            assert r.status_code == 200
+            record: dict[str, Any] = r.json()
+            history = await http.get("/api/hands", headers={"authorization": f"Bearer {clients[1].token}"})
+            assert [h["id"] for h in history.json()] == [end["hand_id"]]
+            for c in clients:
+                me = (await http.get("/api/me", headers={"authorization": f"Bearer {c.token}"})).json()
+                assert me["balance"] == end["balances"][c.seat]
+        assert record["seeds"]["server_seed"] == end["seeds"]["server_seed"]
+        assert record["seeds"]["client_seeds"][clients[0].seat] == f"seed-{clients[0].name}"
+        path = tmp / "hand.json"
+        path.write_text(json.dumps(record))
+        result = CliRunner().invoke(cli, ["fair", "verify", str(path)])
+        assert result.exit_code == 0, result.output
+        for c in clients:
+            await c.close()
+
+
+def test_four_clients_play_xuezhan_to_settlement(db_url: str, tmp_path: Path) -> None:
+    asyncio.run(_full_hand(db_url, "chuji-xuezhan", tmp_path))
+
+
+def test_four_clients_play_xueliu_to_settlement(db_url: str, tmp_path: Path) -> None:
+    asyncio.run(_full_hand(db_url, "chuji-xueliu", tmp_path))
+
+
+def test_commitment_is_shown_before_the_seeds_and_matches_the_reveal(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run)
+            start = await clients[0].expect("hand_start")
+            [ends] = await play_hands(clients)
+            import hashlib
+
+            seed = bytes.fromhex(ends[0]["seeds"]["server_seed"])
+            assert hashlib.sha256(seed).hexdigest() == start["commitment"]
+            assert "client_seeds" not in start
+    asyncio.run(scenario())
+
+
+def test_bots_fill_a_quick_join_table_after_the_wait(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url, bot_wait=30.0)) as run:
+            acc = await account(run.base)
+            c = await Client.open(run.base, acc["token"], acc["user"]["username"])
+            await c.send("join", room="chuji-xuezhan", bots=True)
+            queued = await c.expect("queued")
+            assert queued["bots_in"] == 30.0
+            run.clock.advance(29.0)
+            await c.send("ping")
+            await c.expect("pong")
+            assert c.table is None
+            run.clock.advance(1.0)
+            seated = await c.expect("seated")
+            assert sum(p["bot"] for p in seated["players"]) == 3
+            end = await c.play_hand()
+            assert end["type"] == "hand_end" and sum(end["chips"]) == 0
+            _audit_ok(await run.server.store.audit())
+    asyncio.run(scenario())
+
+
+def test_timeout_hands_the_seat_to_the_bot(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url, turn_seconds=20.0, claim_seconds=5.0)) as run:
+            acc = await account(run.base)
+            c = await Client.open(run.base, acc["token"], acc["user"]["username"])
+            await c.send("join", room="chuji-xuezhan", bots=True)
+            await c.expect("queued")
+            run.clock.advance(5.0)
+            await c.expect("seated")
+            await c.send("ready")
+            prompt = await c.expect("prompt")
+            assert prompt["seconds"] == 20.0
+            run.clock.advance(19.0)
+            await c.send("ping")
+            await c.expect("pong")
+            assert not [m for m in c.seen if m["type"] == "auto"]
+            run.clock.advance(1.0)
+            auto = await c.expect("auto")
+            assert auto == {"type": "auto", "v": 1, "table": c.table, "seat": c.seat, "on": True}
+            end = await c.expect("hand_end")  # the bot played the whole hand for this seat
+            assert sum(end["chips"]) == 0
+            async with httpx.AsyncClient(base_url=run.base) as http:
+                record = (await http.get(end["record"], headers={"authorization": f"Bearer {c.token}"})).json()
+            assert record["decisions"]
+    asyncio.run(scenario())
+
+
+def test_reconnect_receives_exactly_what_it_missed(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run, "chuji-xueliu")  # 血流: the hand waits for every seat
+            for c in clients:
+                await c.send("ready")
+            others = [asyncio.create_task(c.play_on()) for c in clients[:3]]
+            dropped = clients[3]
+            await dropped.play_on(prompts=8)
+            before, last = dropped.events(), dropped.last
+            await dropped.close()
+            back = await Client.open(run.base, dropped.token, dropped.name)
+            back.hand, back.table = dropped.hand, dropped.table
+            await back.send("resume", table=dropped.table, hand=dropped.hand, last=last)
+            await back.expect("seated")
+            first = await back.expect("events", "resync")
+            assert first["type"] == "events" and first["events"][0]["seq"] == last + 1
+            end = await back.play_on()
+            await asyncio.gather(*others)
+            async with httpx.AsyncClient(base_url=run.base) as http:
+                record = (await http.get(end["record"], headers={"authorization": f"Bearer {back.token}"})).json()
+            expected = replay(record).events_for(dropped.seat)
+            assert before + back.events() == expected
+            _audit_ok(await run.server.store.audit())
+    asyncio.run(scenario())
