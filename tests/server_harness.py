@@ -38,9 +38,9 @@ async def _pg(sql: str) -> None:
         await conn.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def pg_database() -> Iterator[str]:
-    """A fresh PostgreSQL database for this test run (dropped at the end); skips if none is reachable."""
+    """A fresh PostgreSQL database for one test (dropped after it); skips if none is reachable."""
     name = f"chuanma_test_{secrets.token_hex(4)}"
     try:
         asyncio.run(_pg(f"CREATE DATABASE {name}"))
@@ -103,7 +103,7 @@ async def running(config: ServerConfig) -> AsyncIterator[Running]:
 
 async def account(base: str, username: str | None = None, password: str = "correct horse") -> dict[str, Any]:
     """Register ``username`` (a fresh one if None); returns ``{"user", "token"}``."""
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT) as http:
         r = await http.post("/api/register", json={"username": username or f"p{secrets.token_hex(5)}",
                                                    "password": password})
         assert r.status_code == 200, r.text
@@ -124,6 +124,7 @@ class Client:
     seat: int | None = None
     hand: int = 0
     last: int = -1
+    acts: int = 0
 
     @classmethod
     async def open(cls, base: str, token: str, name: str = "") -> Client:
@@ -176,6 +177,7 @@ class Client:
             msg = await self.expect("prompt", "hand_end", "error", "table_closed")
             if msg["type"] == "prompt":
                 await self.send("act", table=msg["table"], version=msg["version"], action=self.choose(msg["legal"]))
+                self.acts += 1
                 if prompts is not None:
                     prompts -= 1
                     if prompts == 0:

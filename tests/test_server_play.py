@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from chuanma.cli import app as cli
 from chuanma.engine import replay, settle_chips
-from server_harness import Client, account, db_url, make_config, pg_database, play_hands, running, seat_four
+from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, play_hands, running, seat_four
 
 __all__ = ["db_url", "pg_database"]  # pytest fixtures used here
 
@@ -37,7 +37,7 @@ async def _full_hand(db_url: str, room: str, tmp: Path) -> None:
         for c in clients:
             assert end["balances"][c.seat] == before[c.name] + end["chips"][c.seat]
         _audit_ok(await run.server.store.audit())
-        async with httpx.AsyncClient(base_url=run.base) as http:
+        async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
             r = await http.get(end["record"], headers={"authorization": f"Bearer {clients[0].token}"})
             assert r.status_code == 200
             record: dict[str, Any] = r.json()
@@ -120,7 +120,7 @@ def test_timeout_hands_the_seat_to_the_bot(db_url: str) -> None:
             assert auto == {"type": "auto", "v": 1, "table": c.table, "seat": c.seat, "on": True}
             end = await c.expect("hand_end")  # the bot played the whole hand for this seat
             assert sum(end["chips"]) == 0
-            async with httpx.AsyncClient(base_url=run.base) as http:
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
                 record = (await http.get(end["record"], headers={"authorization": f"Bearer {c.token}"})).json()
             assert record["decisions"]
     asyncio.run(scenario())
@@ -145,7 +145,7 @@ def test_reconnect_receives_exactly_what_it_missed(db_url: str) -> None:
             assert first["type"] == "events" and first["events"][0]["seq"] == last + 1
             end = await back.play_on()
             await asyncio.gather(*others)
-            async with httpx.AsyncClient(base_url=run.base) as http:
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
                 record = (await http.get(end["record"], headers={"authorization": f"Bearer {back.token}"})).json()
             expected = replay(record).events_for(dropped.seat)
             assert before + back.events() == expected

@@ -36,6 +36,7 @@ async def _write(ws: WebSocket, out: asyncio.Queue[dict[str, Any] | None]) -> No
 async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     """Serve one connection of ``user`` (closed at once with code 4401 if not logged in)."""
     if user is None:
+        await ws.accept()
         await ws.close(code=UNAUTHORIZED, reason="log in first: ?token=, a bearer token or the session cookie")
         return
     await ws.accept()
