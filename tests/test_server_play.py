@@ -151,3 +151,50 @@ def test_reconnect_receives_exactly_what_it_missed(db_url: str) -> None:
             assert before + back.events() == expected
             _audit_ok(await run.server.store.audit())
     asyncio.run(scenario())
+
+
+def test_leaving_mid_hand_is_an_escape_and_a_bot_takes_the_seat(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run)
+            for c in clients:
+                await c.send("ready")
+            others = [asyncio.create_task(c.play_on()) for c in clients[1:]]
+            leaver = clients[0]
+            await leaver.play_on(prompts=3)
+            await leaver.send("leave")
+            closed = await leaver.expect("table_closed")
+            assert "逃跑" in closed["reason"]
+            ends = await asyncio.gather(*others)
+            end = ends[0]
+            assert end["end_reason"] == "escape"
+            escapes = [x for x in end["result"]["payments"] if x["reason"] == "escape"]
+            assert escapes and all(x["payer"] == leaver.seat for x in escapes)
+            assert all(x["amount"] == 16 for x in escapes)
+            seated = await clients[1].expect("seated")
+            assert seated["players"][leaver.seat]["bot"] is True
+            user = await run.server.store.user_by_name(leaver.name)
+            kinds = [r["kind"] for r in await run.server.store.ledger_of(int(user["id"]))]
+            assert kinds == ["grant", "escape"]
+            assert user["balance"] == 10_000 + end["chips"][leaver.seat]
+            assert run.server.host.table_of(int(user["id"])) is None
+    asyncio.run(scenario())
+
+
+def test_a_spectator_sees_public_events_only(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run)
+            acc = await account(run.base)
+            watcher = await Client.open(run.base, acc["token"])
+            await watcher.send("watch", table=clients[0].table)
+            await watcher.expect("seated")
+            [ends] = await play_hands(clients)
+            await watcher.expect("hand_end")
+            got = watcher.events()
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+                record = (await http.get(ends[0]["record"], headers={"authorization": f"Bearer {acc['token']}"})).json()
+            assert got == replay(record).events_for(None)
+            assert not [e for e in got if e["type"] == "deal"]
+            assert all("tile" not in e for e in got if e["type"] == "draw")
+    asyncio.run(scenario())

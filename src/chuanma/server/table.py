@@ -428,14 +428,13 @@ class LiveTable:
             end_reason=game.end_reason, chips=deltas, balances=[balances[u] for u in ids], seeds=seeds,
             record=f"/api/hands/{self.hand_id}/record"))
         self.game, self.fair = None, None
-        for i, seat in enumerate(self.seats):
+        for seat in self.seats:
             if seat is not None:
                 seat.clear_prompt()
-                if seat.leaving:
-                    self.host.free(seat.user_id, self.id)
-                    seat.sends.clear()
-                    self.seats[i] = self.make_seat(await self.host.take_bot(self.room))
-        await self.save_seats()
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.leaving:
+                seat.sends.clear()
+                await self.replace_with_bot(i, "you left the table")
 
     async def close(self, reason: str) -> None:
         self.broadcast(lambda _s: p.server_message("table_closed", table=self.id, reason=reason))
