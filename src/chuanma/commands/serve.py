@@ -21,6 +21,8 @@ def serve(
     claim_seconds: Annotated[float, typer.Option(help="time to answer a claim window")] = 8.0,
     ready_seconds: Annotated[float, typer.Option(help="time to get ready for the next hand")] = 60.0,
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
+    auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
+    messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -33,11 +35,12 @@ def serve(
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
-    if min(turn_seconds, claim_seconds, ready_seconds) <= 0 or bot_wait < 0:
-        raise typer.BadParameter("timers must be positive (bot-wait may be 0)")
+    if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
+        raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
     data.mkdir(parents=True, exist_ok=True)
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
-                          claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait)
+                          claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
+                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
     setup_logging()
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
                                            ws_max_size=1 << 20, lifespan="on"))
