@@ -71,7 +71,7 @@ def _walls(data: Any) -> bool:
 
 def test_no_seat_receives_concealed_tiles_the_wall_or_the_seed_and_chips_add_up(db_url: str) -> None:
     """Hundreds of hands on 16 tables; every message to every seat is checked, then the ledger."""
-    hands_per_table = 13 if db_url.startswith("sqlite") else 7
+    hands_per_table = 8 if db_url.startswith("sqlite") else 7
 
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:

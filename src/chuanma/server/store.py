@@ -7,7 +7,9 @@ transaction with its ledger rows, so the sum of all balances is always the sum o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,18 @@ class Store:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        # SQLite has one writer at a time: queueing writers here is cheaper than its busy-wait
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction (committed on leaving, rolled back on an error)."""
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -79,7 +93,7 @@ class Store:
     async def create_user(self, username: str, password_hash: str | None, kind: str, grant: int,
                           now: float) -> int | None:
         """A new account with its starting ``grant`` (logged); ``None`` if the name is taken."""
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             taken = await conn.execute(select(users.c.id).where(users.c.username == username))
             if taken.first() is not None:
                 return None
@@ -109,7 +123,7 @@ class Store:
             return [dict(r._mapping) for r in rows]
 
     async def add_token(self, digest: str, user_id: int, now: float) -> None:
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             await conn.execute(tokens.insert().values(digest=digest, user_id=user_id, created_at=now))
 
     async def user_for_token(self, digest: str) -> Row | None:
@@ -118,7 +132,7 @@ class Store:
             return _one((await conn.execute(q)).first())
 
     async def drop_token(self, digest: str) -> None:
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             await conn.execute(tokens.delete().where(tokens.c.digest == digest))
 
     # ------------------------------------------------------------------ chips
@@ -131,7 +145,7 @@ class Store:
 
     async def grant(self, user_id: int, amount: int, now: float) -> None:
         """Give ``user_id`` ``amount`` chips of play money, logged as a grant."""
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             await self._grant(conn, user_id, amount, now)
 
     async def settle(self, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
@@ -140,7 +154,7 @@ class Store:
 
         Returns False (and changes nothing) when the hand was already settled: nothing is paid twice.
         """
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             res = await conn.execute(update(hands).where(hands.c.id == hand_id, hands.c.status == "playing")
                                      .values(status="settled", record=dict(record), finished_at=now))
             if res.rowcount != 1:
@@ -175,11 +189,11 @@ class Store:
     # ------------------------------------------------------------------ tables and hands
 
     async def create_table(self, row: Mapping[str, Any]) -> None:
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             await conn.execute(tables.insert().values(**row))
 
     async def update_table(self, table_id: str, **values: Any) -> None:
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
 
     async def open_tables(self) -> list[Row]:
@@ -192,11 +206,11 @@ class Store:
             return _one((await conn.execute(select(tables).where(tables.c.invite == invite))).first())
 
     async def create_hand(self, row: Mapping[str, Any]) -> None:
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             await conn.execute(hands.insert().values(**row))
 
     async def update_hand(self, hand_id: str, **values: Any) -> None:
-        async with self.engine.begin() as conn:
+        async with self.writing() as conn:
             await conn.execute(update(hands).where(hands.c.id == hand_id).values(**values))
 
     async def hand(self, hand_id: str) -> Row | None:
@@ -216,7 +230,7 @@ class Store:
     async def add_decisions(self, rows: Sequence[Mapping[str, Any]]) -> None:
         """Store decisions (with the events they caused) before anything about them is sent."""
         if rows:
-            async with self.engine.begin() as conn:
+            async with self.writing() as conn:
                 await conn.execute(decisions.insert(), [dict(r) for r in rows])
 
     async def decisions_of(self, hand_id: str) -> list[Row]:

@@ -124,6 +124,8 @@ class LiveTable:
         self.sent = 0
         self.unsaved: list[dict[str, Any]] = []
         self.ready_deadline: float | None = None
+        self.sat_down: tuple[list[int], list[int]] = ([], [])
+        """The hand's players (user ids by seat) and the balances they sat down with."""
         self.closed = False
 
     # ------------------------------------------------------------------ seats
@@ -264,12 +266,13 @@ class LiveTable:
         if not self.humans() or (self.hands_limit is not None and self.number + 1 >= self.hands_limit):
             await self.close("no players left" if not self.humans() else "all hands played")
             return False
-        balances = await self.store.balances([s.user_id for s in self.seats if s is not None])
+        room = self.room
+        balances = await self.store.balances([s.user_id for s in self.seats if s is not None]) if room else {}
         for i in self.humans():
             seat = self.seats[i]
             assert seat is not None
-            if self.room is not None and not self.room.admits(balances[seat.user_id]):
-                await self.replace_with_bot(i, f"balance outside {self.room.name}'s range {self.room.range_text()}")
+            if room is not None and not room.admits(balances[seat.user_id]):
+                await self.replace_with_bot(i, f"balance outside {room.name}'s range {room.range_text()}")
         if not self.humans():
             await self.close("no players left")
             return False
@@ -316,8 +319,10 @@ class LiveTable:
         ids = [s.user_id for s in self.seats if s is not None]
         balances = await self.store.balances(ids)
         assert self.hand_id is not None
+        sat_down = [balances[u] for u in ids]
         await self.store.update_hand(self.hand_id, status="playing", client_seeds=list(fair.client_seeds),
-                                     seats=ids, balances=[balances[u] for u in ids])
+                                     seats=ids, balances=sat_down)
+        self.sat_down = (ids, sat_down)
         self.start_game(game)
 
     def start_game(self, game: Game) -> None:
@@ -405,19 +410,16 @@ class LiveTable:
         """Settle the finished hand: its record and every seat's chips in one transaction."""
         game, fair, session = self.game, self.fair, self.session
         assert game is not None and fair is not None and session is not None and self.hand_id is not None
-        row = await self.store.hand(self.hand_id)
-        assert row is not None
-        ids: list[int] = row["seats"]
+        ids, sat_down = self.sat_down
         names = [s.name if s else "" for s in self.seats]
         record = fair.finish(game, session=session, extra={"table": self.id, "hand_id": self.hand_id,
                                                            "players": names})
         base = self.rules.base
-        deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], row["balances"])
+        deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
         escaped = {ids[pay.payer] for pay in game.ledger if pay.reason == "escape"}
         by_user = {ids[i]: deltas[i] for i in range(4)}
         kinds = {u: ("escape" if u in escaped else "hand") for u in ids}
-        if row["status"] == "playing":
-            await self.store.settle(self.hand_id, record, by_user, kinds, self.clock.now())
+        if await self.store.settle(self.hand_id, record, by_user, kinds, self.clock.now()):
             self.metrics.hands.inc()
             log.info("hand settled", extra={"table": self.id, "hand": self.hand_id, "deltas": deltas})
         balances = await self.store.balances(ids)
@@ -580,6 +582,7 @@ class LiveTable:
         self.begin_collecting(number, hand["id"], fair, session)
         if hand["status"] == "collecting":
             return
+        self.sat_down = (list(hand["seats"]), list(hand["balances"]))
         for i, seed in enumerate(hand["client_seeds"]):
             seat = self.seats[i]
             assert seat is not None
