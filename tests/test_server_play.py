@@ -198,3 +198,68 @@ def test_a_spectator_sees_public_events_only(db_url: str) -> None:
             assert not [e for e in got if e["type"] == "deal"]
             assert all("tile" not in e for e in got if e["type"] == "draw")
     asyncio.run(scenario())
+
+
+def test_a_private_first_winner_session_is_verifiable_as_a_chain(db_url: str, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            acc = await account(run.base)
+            auth = {"authorization": f"Bearer {acc['token']}"}
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+                bad = await http.post("/api/tables", json={"preset": "portal-xuezhan", "options": {"max_fan": 0}},
+                                      headers=auth)
+                assert bad.status_code == 400 and "max_fan" in bad.json()["message"]
+                made = await http.post("/api/tables", json={"preset": "portal-xuezhan", "hands": 3, "bots": 3},
+                                       headers=auth)
+            c = await Client.open(run.base, acc["token"])
+            await c.send("join_private", invite=made.json()["invite"])
+            await c.expect("seated")
+            await c.send("auto", on=True)
+            ends = []
+            while True:
+                msg = await c.expect("hand_start", "hand_end", "table_closed")
+                if msg["type"] == "table_closed":
+                    assert msg["reason"] == "all hands played"
+                    break
+                if msg["type"] == "hand_end":
+                    ends.append(msg)
+                elif not msg.get("dealt"):
+                    await c.send("ready")
+            assert len(ends) == 3
+            paths = []
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+                for i, end in enumerate(ends):
+                    record = (await http.get(end["record"], headers=auth)).json()
+                    assert record["session"]["dealer_rule"] == "first_winner" and record["session"]["hand"] == i
+                    paths.append(tmp_path / f"hand{i}.json")
+                    paths[-1].write_text(json.dumps(record))
+            result = CliRunner().invoke(cli, ["fair", "verify", *map(str, paths)])
+            assert result.exit_code == 0, result.output
+    asyncio.run(scenario())
+
+
+def test_health_metrics_and_the_daily_top_up(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            acc = await account(run.base)
+            auth = {"authorization": f"Bearer {acc['token']}"}
+            clients = await seat_four(run)
+            await play_hands(clients)
+            store = run.server.store
+            user_id = acc["user"]["id"]
+            await store.grant(user_id, -9_000, run.clock.now())  # stands in for lost hands
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+                health = await http.get("/healthz")
+                assert health.status_code == 200 and health.json()["status"] == "ok"
+                metrics = (await http.get("/metrics")).text
+                assert "chuanma_hands_total 1.0" in metrics and "chuanma_connected_players 4.0" in metrics
+                assert 'chuanma_decisions_total{by="player"}' in metrics and "chuanma_decision_seconds_bucket" in metrics
+                assert (await http.get("/api/me", headers=auth)).json()["balance"] == 1_000
+                run.clock.advance(86_400)
+                assert (await http.get("/api/me", headers=auth)).json()["balance"] == 10_000
+                assert (await http.get("/api/me", headers=auth)).json()["balance"] == 10_000  # once a day
+                assert (await http.post("/api/logout", headers=auth)).status_code == 200
+                assert (await http.get("/api/me", headers=auth)).status_code == 401
+            grants = [r["amount"] for r in await store.ledger_of(user_id) if r["kind"] == "grant"]
+            assert grants == [10_000, -9_000, 9_000]
+    asyncio.run(scenario())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,12 @@ async def open_store(url: str) -> Store:
     return Store(engine)
 
 
+@dataclass(slots=True)
+class _Batch:
+    rows: list[dict[str, Any]]
+    done: asyncio.Future[None]
+
+
 def _one(row: Any) -> Row | None:
     return None if row is None else dict(row._mapping)
 
@@ -70,6 +77,9 @@ class Store:
         self.engine = engine
         # SQLite has one writer at a time: queueing writers here is cheaper than its busy-wait
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._batch_lock = asyncio.Lock()
+        self._open_batch: _Batch | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
@@ -228,10 +238,32 @@ class Store:
             return _one((await conn.execute(q)).first())
 
     async def add_decisions(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Store decisions (with the events they caused) before anything about them is sent."""
-        if rows:
-            async with self.writing() as conn:
-                await conn.execute(decisions.insert(), [dict(r) for r in rows])
+        """Store decisions (with the events they caused); returns once they are committed.
+
+        Group commit: the decisions of every table that arrive while a batch is being written go
+        into the next batch, one transaction for all of them.
+        """
+        if not rows:
+            return
+        batch = self._open_batch
+        if batch is None:
+            batch = self._open_batch = _Batch([], asyncio.get_running_loop().create_future())
+            self._tasks.add(task := asyncio.create_task(self._commit(batch)))
+            task.add_done_callback(self._tasks.discard)
+        batch.rows.extend(dict(r) for r in rows)
+        await asyncio.shield(batch.done)
+
+    async def _commit(self, batch: _Batch) -> None:
+        async with self._batch_lock:
+            if self._open_batch is batch:
+                self._open_batch = None
+            try:
+                async with self.writing() as conn:
+                    await conn.execute(decisions.insert(), batch.rows)
+            except Exception as exc:  # every table waiting on this batch gets the failure
+                batch.done.set_exception(exc)
+            else:
+                batch.done.set_result(None)
 
     async def decisions_of(self, hand_id: str) -> list[Row]:
         async with self.engine.connect() as conn:
