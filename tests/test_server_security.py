@@ -24,7 +24,7 @@ PASSWORD = "a very secret password"
 async def _auto_table(run: Running, hands: int, preset: str) -> Client:
     """A private table of three bots and one client on 托管 that plays ``hands`` hands."""
     acc = await account(run.base)
-    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
         r = await http.post("/api/tables", json={"preset": preset, "hands": hands, "bots": 3},
                             headers={"authorization": f"Bearer {acc['token']}"})
         assert r.status_code == 200, r.text
@@ -53,7 +53,7 @@ def _hands(messages: list[dict[str, Any]]) -> list[tuple[list[dict[str, Any]], d
 
 
 async def _record(run: Running, token: str, url: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
         r = await http.get(url, headers={"authorization": f"Bearer {token}"})
         assert r.status_code == 200
         data: dict[str, Any] = r.json()
@@ -70,8 +70,8 @@ def _walls(data: Any) -> bool:
 
 
 def test_no_seat_receives_concealed_tiles_the_wall_or_the_seed_and_chips_add_up(db_url: str) -> None:
-    """Hundreds of hands on 16 tables; every message to every seat is checked, then the ledger."""
-    hands_per_table = 8 if db_url.startswith("sqlite") else 7
+    """192 hands on 16 tables; every message to every seat is checked, then the ledger."""
+    hands_per_table = 12
 
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
@@ -202,7 +202,7 @@ def test_passwords_and_tokens_are_never_stored_or_logged_in_clear(db_url: str,
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
             acc = await account(run.base, "carol", PASSWORD)
-            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
                 r = await http.post("/api/login", json={"username": "carol", "password": PASSWORD})
                 assert r.status_code == 200
                 cookie = r.headers["set-cookie"].lower()
@@ -228,7 +228,7 @@ def test_login_failures_do_not_say_whether_the_user_exists_and_are_rate_limited(
     async def scenario() -> None:
         async with running(make_config(db_url, auth_per_minute=3)) as run:
             await account(run.base, "dave", PASSWORD)
-            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
                 wrong = await http.post("/api/login", json={"username": "dave", "password": "not it at all"})
                 unknown = await http.post("/api/login", json={"username": "nobody_here", "password": PASSWORD})
                 assert wrong.status_code == unknown.status_code == 401
