@@ -6,7 +6,8 @@ load generator, in this process). Each client answers its prompts after ``--thin
 (``0``: at once) with a random legal decision (a win when it can), and gets ready for the next
 hand at once. Reports hands per minute, the p50/p99 latency from sending a decision to receiving
 its events, and the server's memory per table; with ``--think 0`` also the in-process simulator's
-hands per minute with the same bots, so the server's overhead is a ratio.
+hands per minute with the same bots, so the server's overhead is a ratio. Then it audits the
+database: the sum of balances equals the grants, no balance is negative, every hand sums to zero.
 
     python benchmarks/bench_server.py --tables 500 --think 1 --seconds 60
     python benchmarks/bench_server.py --tables 8 --think 0 --seconds 30
@@ -28,7 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+
+from chuanma.server.store import open_store, sqlite_url
 
 HANDS_PER_TABLE = 64
 
@@ -61,41 +64,44 @@ class Load:
         self.base, self.think, self.stop_at = base, think, stop_at
         self.latencies: list[float] = []
         self.hands = 0
-        self.decisions = 0
 
     async def table(self, http: httpx.AsyncClient, seed: int) -> None:
+        """One client: a private table with three bots, then another when its hands are played."""
         rng = random.Random(seed)
         token = (await http.post("/api/guest")).json()["token"]
         auth = {"authorization": f"Bearer {token}"}
-        invite = (await http.post("/api/tables", json={"preset": "xuezhan", "hands": HANDS_PER_TABLE, "bots": 3},
-                                  headers=auth)).json()["invite"]
         async with connect(self.base.replace("http", "ws") + f"/ws?token={token}", max_size=1 << 22) as ws:
-            await ws.send(json.dumps({"type": "join_private", "v": 1, "invite": invite}))
-            sent: float | None = None
             while time.monotonic() < self.stop_at:
-                try:
-                    msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), self.stop_at - time.monotonic()))
-                except TimeoutError:
-                    return
-                kind = msg["type"]
-                if kind == "events" and sent is not None:
-                    self.latencies.append(time.perf_counter() - sent)
-                    sent = None
-                elif kind == "hand_start" and not msg.get("dealt"):
-                    await ws.send(json.dumps({"type": "ready", "v": 1}))
-                elif kind == "hand_end":
-                    self.hands += 1
-                elif kind == "table_closed":
-                    return
-                elif kind == "prompt":
-                    if self.think:
-                        await asyncio.sleep(self.think * rng.uniform(0.5, 1.5))
-                    wins = [a for a in msg["legal"] if "hu" in a]
-                    action = wins[0] if wins else rng.choice(msg["legal"])
-                    sent = time.perf_counter()
-                    self.decisions += 1
-                    await ws.send(json.dumps({"type": "act", "v": 1, "table": msg["table"],
-                                              "version": msg["version"], "action": action}))
+                invite = (await http.post("/api/tables", json={"preset": "xuezhan", "hands": HANDS_PER_TABLE,
+                                                               "bots": 3}, headers=auth)).json()["invite"]
+                await ws.send(json.dumps({"type": "join_private", "v": 1, "invite": invite}))
+                await self.play(ws, rng)
+
+    async def play(self, ws: ClientConnection, rng: random.Random) -> None:
+        sent: float | None = None
+        while time.monotonic() < self.stop_at:
+            try:
+                msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), self.stop_at - time.monotonic()))
+            except TimeoutError:
+                return
+            kind = msg["type"]
+            if kind == "events" and sent is not None:
+                self.latencies.append(time.perf_counter() - sent)
+                sent = None
+            elif kind == "hand_start" and not msg.get("dealt"):
+                await ws.send(json.dumps({"type": "ready", "v": 1}))
+            elif kind == "hand_end":
+                self.hands += 1
+            elif kind == "table_closed":
+                return
+            elif kind == "prompt":
+                if self.think:
+                    await asyncio.sleep(self.think * rng.uniform(0.5, 1.5))
+                wins = [a for a in msg["legal"] if "hu" in a]
+                action = wins[0] if wins else rng.choice(msg["legal"])
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "v": 1, "table": msg["table"],
+                                          "version": msg["version"], "action": action}))
 
 
 def simulator_hands_per_minute(seconds: float) -> float:
@@ -137,6 +143,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
                 "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1),
             }
+            proc.terminate()
+            proc.wait()
+            out["audit"] = await audit(args.db or sqlite_url(Path(data)))
             if args.think == 0:
                 sim = simulator_hands_per_minute(min(10.0, args.seconds))
                 out["simulator_hands_per_minute"] = round(sim, 1)
@@ -145,6 +154,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             proc.terminate()
             proc.wait()
+
+
+async def audit(url: str) -> dict[str, Any]:
+    """The chips invariants over every hand played: balances = grants, none negative, hands sum to zero."""
+    store = await open_store(url)
+    try:
+        result: dict[str, Any] = dict(await store.audit())
+    finally:
+        await store.close()
+    result["ok"] = (result["balances"] == result["grants"] and result["lowest"] >= 0
+                    and result["unbalanced_hands"] == 0)
+    return result
 
 
 def main() -> None:
