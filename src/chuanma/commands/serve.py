@@ -43,7 +43,7 @@ def serve(
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
     setup_logging()
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
-                                           ws_max_size=1 << 20, lifespan="on"))
+                                           ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
     original = server.startup
 
     async def startup(sockets: object = None) -> None:
