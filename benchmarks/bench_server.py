@@ -118,31 +118,12 @@ def simulator_hands_per_minute(seconds: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.url:
+        return await measure(args, args.url, None)
     with tempfile.TemporaryDirectory() as data:
         proc, base = start_server(Path(data), args.db)
         try:
-            idle = rss_kib(proc.pid)
-            stop_at = time.monotonic() + args.warmup + args.seconds
-            load = Load(base, args.think, stop_at)
-            limits = httpx.Limits(max_connections=50)
-            async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
-                tasks = [asyncio.create_task(load.table(http, i)) for i in range(args.tables)]
-                await asyncio.sleep(args.warmup)
-                hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
-                loaded = rss_kib(proc.pid)
-                for failure in await asyncio.gather(*tasks, return_exceptions=True):
-                    if isinstance(failure, BaseException):
-                        print(f"a client failed: {failure!r}", file=sys.stderr)
-                elapsed = time.monotonic() - start
-            lat = sorted(load.latencies[lat0:])
-            out: dict[str, Any] = {
-                "tables": args.tables, "think_seconds": args.think, "seconds": round(elapsed, 1),
-                "hands_per_minute": round((load.hands - hands0) / elapsed * 60, 1),
-                "client_decisions_per_second": round(len(lat) / elapsed, 1),
-                "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
-                "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
-                "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1),
-            }
+            out = await measure(args, base, proc.pid)
             proc.terminate()
             proc.wait()
             out["audit"] = await audit(args.db or sqlite_url(Path(data)))
@@ -154,6 +135,31 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             proc.terminate()
             proc.wait()
+
+
+async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
+    """Drive the server at ``base`` (its process ``pid``, for memory) and measure."""
+    idle = rss_kib(pid) if pid else 0
+    stop_at = time.monotonic() + args.warmup + args.seconds
+    load = Load(base, args.think, stop_at)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=50)) as http:
+        tasks = [asyncio.create_task(load.table(http, i)) for i in range(args.tables)]
+        await asyncio.sleep(args.warmup)
+        hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
+        loaded = rss_kib(pid) if pid else 0
+        for failure in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(failure, BaseException):
+                print(f"a client failed: {failure!r}", file=sys.stderr)
+        elapsed = time.monotonic() - start
+    lat = sorted(load.latencies[lat0:])
+    return {
+        "tables": args.tables, "think_seconds": args.think, "seconds": round(elapsed, 1),
+        "hands_per_minute": round((load.hands - hands0) / elapsed * 60, 1),
+        "client_decisions_per_second": round(len(lat) / elapsed, 1),
+        "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
+        "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
+        "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1) if pid else None,
+    }
 
 
 async def audit(url: str) -> dict[str, Any]:
@@ -175,6 +181,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--db", default=None, help="a database URL instead of SQLite in a temporary directory")
+    parser.add_argument("--url", default=None, help="drive a server already running there instead (no audit)")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
 
 

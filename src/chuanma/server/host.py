@@ -57,20 +57,25 @@ class LocalHost:
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     seated: dict[int, str] = field(default_factory=dict)
     busy_bots: set[int] = field(default_factory=set)
+    idle_bots: list[int] | None = None
+    """Bot accounts seated nowhere (read from the database at the first need)."""
 
     # ---------------------------------------------------------------- Seats (for the tables)
 
     async def take_bot(self, room: Room | None) -> Row:
         """A bot account not seated anywhere, its balance brought inside ``room``'s range by a grant."""
         now = self.config.clock.now()
+        if self.idle_bots is None:
+            self.idle_bots = [int(r["id"]) for r in await self.store.bots() if int(r["id"]) not in self.busy_bots]
         bot: Row | None = None
-        for row in await self.store.free_bots():
-            if row["id"] not in self.busy_bots and (room is None or room.high is None or row["balance"] <= room.high):
+        for i in range(len(self.idle_bots) - 1, -1, -1):
+            row = await self.store.user(self.idle_bots[i])
+            if row is not None and (room is None or room.high is None or row["balance"] <= room.high):
+                del self.idle_bots[i]
                 bot = row
                 break
         if bot is None:
-            name = f"bot_{secrets.token_hex(4)}"
-            user_id = await self.store.create_user(name, None, "bot", 0, now)
+            user_id = await self.store.create_user(f"bot_{secrets.token_hex(4)}", None, "bot", 0, now)
             assert user_id is not None
             bot = await self.store.user(user_id)
             assert bot is not None
@@ -88,7 +93,10 @@ class LocalHost:
     def free(self, user_id: int, table_id: str) -> None:
         if self.seated.get(user_id) in (table_id, ""):
             del self.seated[user_id]
-        self.busy_bots.discard(user_id)
+        if user_id in self.busy_bots:
+            self.busy_bots.discard(user_id)
+            if self.idle_bots is not None:
+                self.idle_bots.append(user_id)
 
     # ---------------------------------------------------------------- TableHost
 

@@ -127,7 +127,7 @@ class Store:
             rows = await conn.execute(select(users.c.id, users.c.balance).where(users.c.id.in_(user_ids)))
             return {int(r.id): int(r.balance) for r in rows}
 
-    async def free_bots(self) -> list[Row]:
+    async def bots(self) -> list[Row]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(users).where(users.c.kind == "bot").order_by(users.c.id))
             return [dict(r._mapping) for r in rows]
