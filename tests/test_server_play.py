@@ -264,3 +264,25 @@ def test_health_metrics_and_the_daily_top_up(db_url: str) -> None:
             grants = [r["amount"] for r in await store.ledger_of(user_id) if r["kind"] == "grant"]
             assert grants == [10_000, -9_000, 9_000]
     asyncio.run(scenario())
+
+
+def test_a_player_not_ready_in_time_is_unseated_and_bots_never_play_alone(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url, ready_seconds=30.0)) as run:
+            acc = await account(run.base)
+            c = await Client.open(run.base, acc["token"])
+            await c.send("join", room="chuji-xuezhan", bots=True)
+            await c.expect("queued")
+            run.clock.advance(5.0)
+            await c.expect("hand_start")
+            table = c.table
+            run.clock.advance(30.0)
+            closed = await c.expect("table_closed")
+            assert closed["reason"] == "not ready in time"
+            while table in run.server.host.tables:
+                await asyncio.sleep(0.01)
+            assert (await run.server.store.audit())["hands"] == 0
+            assert run.server.host.table_of(acc["user"]["id"]) is None
+            await c.send("join", room="chuji-xuezhan", bots=False)
+            assert (await c.expect("queued", "error"))["type"] == "queued"
+    asyncio.run(scenario())

@@ -65,3 +65,15 @@ def test_rooms_follow_the_rules_room_table() -> None:
 def test_serve_refuses_bad_timers() -> None:
     result = CliRunner().invoke(cli, ["serve", "--turn-seconds", "0"])
     assert result.exit_code == 2 and "timers" in result.output
+
+
+def test_logs_are_json_lines_without_unlisted_fields() -> None:
+    import logging
+
+    from chuanma.server.logs import JsonFormatter
+
+    record = logging.LogRecord("chuanma.server.table", logging.INFO, __file__, 1, "hand settled", None, None)
+    record.__dict__.update({"table": "t1", "password": "hunter22", "token": "abc", "server_seed": "ff"})
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "hand settled" and line["table"] == "t1"
+    assert not {"password", "token", "server_seed"} & set(line)

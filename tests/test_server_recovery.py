@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from chuanma.server.schema import decisions
 from chuanma.server.store import open_store
-from server_harness import TIMEOUT, Client, account, db_url, pg_database
+from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -107,4 +107,39 @@ def test_kill_and_restart_mid_hand_resumes_it(db_url: str, tmp_path: Path) -> No
         finally:
             proc.kill()
             proc.wait()
+    asyncio.run(scenario())
+
+
+def test_a_crash_before_the_settlement_commits_is_settled_on_restart(db_url: str) -> None:
+    async def crash(*_args: object, **_kwargs: object) -> bool:
+        raise RuntimeError("the process dies before the settlement commits")
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            acc = await account(run.base)
+            auth = {"authorization": f"Bearer {acc['token']}"}
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                made = (await http.post("/api/tables", json={"preset": "xueliu", "hands": 1, "bots": 3},
+                                        headers=auth)).json()
+            run.server.store.settle = crash
+            c = await Client.open(run.base, acc["token"])
+            await c.send("join_private", invite=made["invite"])
+            await c.expect("seated")
+            await c.send("auto", on=True)
+            await c.expect("hand_start")
+            await c.send("ready")
+            while made["table"] in run.server.host.tables:
+                await asyncio.sleep(0.01)
+            audit = await run.server.store.audit()
+            assert audit["hands"] == 0 and audit["balances"] == audit["grants"]
+            hand = await run.server.store.hand(f"{made['table']}-0")
+            assert hand is not None and hand["status"] == "playing"
+        async with running(make_config(db_url)) as run:
+            store = run.server.store
+            while (await store.audit())["hands"] < 1:
+                await asyncio.sleep(0.01)
+            audit = await store.audit()
+            assert audit["hands"] == 1 and audit["balances"] == audit["grants"] and audit["unbalanced_hands"] == 0
+            hand = await store.hand(f"{made['table']}-0")
+            assert hand is not None and hand["status"] == "settled" and hand["record"]["result"]
     asyncio.run(scenario())

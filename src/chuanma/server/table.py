@@ -252,6 +252,9 @@ class LiveTable:
                     return
                 if not all(s is not None and s.ready for s in self.seats):
                     return
+                if not self.humans():  # everyone was unseated while getting ready: bots never play alone
+                    await self.close("no players left")
+                    return
                 await self.deal()
             assert self.game is not None
             await self.play()
