@@ -96,6 +96,7 @@ def test_no_seat_receives_concealed_tiles_the_wall_or_the_seed_and_chips_add_up(
                             assert set(ev) <= {"seq", "type", "seat", "wall", "replacement"}, ev
                     played += 1
             assert played == 16 * hands_per_table
+            assert len({c.seat for c in clients}) > 1  # seats are drawn: more than one seat was checked
             audit = await run.server.store.audit()
             assert audit["hands"] == played
             assert audit["balances"] == audit["grants"]

@@ -118,12 +118,15 @@ class LocalHost:
         """A new table seating ``users`` then ``bots`` bots; private tables keep the rest free."""
         table_id = secrets.token_hex(8)
         table = self.new_table(table_id, room, rules, hands_limit)
-        for i, user in enumerate(users):
-            table.seats[i] = table.make_seat(user)
+        places = list(range(4))
+        secrets.SystemRandom().shuffle(places)  # who sits where is drawn, bots included
+        for place, user in zip(places, users, strict=False):
+            table.seats[place] = table.make_seat(user)
             self.seated[int(user["id"])] = table_id
-        for i in range(len(users), len(users) + bots):
-            table.seats[i] = table.make_seat(await self.take_bot(room))
-            self.seated[int(table.seats[i].user_id)] = table_id  # type: ignore[union-attr]
+        for place in places[len(users):len(users) + bots]:
+            bot = await self.take_bot(room)
+            table.seats[place] = table.make_seat(bot)
+            self.seated[int(bot["id"])] = table_id
         await self.store.create_table({
             "id": table_id, "room": room.id if room else PRIVATE_ROOM, "rules": rules.to_json(), "invite": invite,
             "hands_limit": hands_limit, "seats": [s.user_id if s else None for s in table.seats],
