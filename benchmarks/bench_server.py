@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -41,6 +42,12 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(data: Path, db: str | None) -> tuple[subprocess.Popen[str], str]:
@@ -147,10 +154,12 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         await asyncio.sleep(args.warmup)
         hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
         loaded = rss_kib(pid) if pid else 0
+        cpu0 = cpu_seconds(pid) if pid else 0.0
         for failure in await asyncio.gather(*tasks, return_exceptions=True):
             if isinstance(failure, BaseException):
                 print(f"a client failed: {failure!r}", file=sys.stderr)
         elapsed = time.monotonic() - start
+        cpu = cpu_seconds(pid) - cpu0 if pid else None
     lat = sorted(load.latencies[lat0:])
     return {
         "tables": args.tables, "think_seconds": args.think, "seconds": round(elapsed, 1),
@@ -159,6 +168,7 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
         "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
         "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1) if pid else None,
+        "server_cpu_percent": round(cpu / elapsed * 100, 1) if cpu is not None else None,
     }
 
 
