@@ -15,9 +15,11 @@ from pathlib import Path
 import httpx
 from sqlalchemy import select
 
+from chuanma.engine import replay
+from chuanma.server.host import MAX_RESTARTS
 from chuanma.server.schema import decisions
 from chuanma.server.store import open_store
-from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
+from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running, seat_four
 
 __all__ = ["db_url", "pg_database"]
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -128,8 +130,9 @@ def test_a_crash_before_the_settlement_commits_is_settled_on_restart(db_url: str
             await c.send("auto", on=True)
             await c.expect("hand_start")
             await c.send("ready")
-            while made["table"] in run.server.host.tables:
-                await asyncio.sleep(0.01)
+            host = run.server.host
+            while host.failures.get(made["table"], 0) <= MAX_RESTARTS or made["table"] in host.tables:
+                await asyncio.sleep(0.01)  # rebuilt from the database each time, failing each time
             audit = await run.server.store.audit()
             assert audit["hands"] == 0 and audit["balances"] == audit["grants"]
             hand = await run.server.store.hand(f"{made['table']}-0")
@@ -142,4 +145,34 @@ def test_a_crash_before_the_settlement_commits_is_settled_on_restart(db_url: str
             assert audit["hands"] == 1 and audit["balances"] == audit["grants"] and audit["unbalanced_hands"] == 0
             hand = await store.hand(f"{made['table']}-0")
             assert hand is not None and hand["status"] == "settled" and hand["record"]["result"]
+    asyncio.run(scenario())
+
+
+def test_a_failed_table_is_rebuilt_and_its_players_carry_on(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run, "chuji-xueliu")
+            store = run.server.store
+            original = store.add_decisions
+            calls = 0
+
+            async def fail_once(rows: object) -> None:
+                nonlocal calls
+                calls += 1
+                if calls == 6:
+                    raise ConnectionError("the database went away for a moment")
+                await original(rows)  # type: ignore[arg-type]
+
+            store.add_decisions = fail_once
+            for c in clients:
+                await c.send("ready")
+            ends = await asyncio.gather(*(c.play_on() for c in clients))
+            assert run.server.host.failures == {clients[0].table: 1}
+            assert all(any(m["type"] == "resync" for m in c.seen) for c in clients)
+            assert ends[0]["type"] == "hand_end" and sum(ends[0]["chips"]) == 0
+            record = await store.hand(ends[0]["hand_id"])
+            assert record is not None
+            assert len(replay(record["record"]).decisions) == len(await store.decisions_of(ends[0]["hand_id"]))
+            audit = await store.audit()
+            assert audit["hands"] == 1 and audit["balances"] == audit["grants"]
     asyncio.run(scenario())

@@ -25,6 +25,8 @@ from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
 
 log = logging.getLogger("chuanma.server.host")
+MAX_RESTARTS = 3
+"""How many times a failed table is rebuilt from the database before it is left for the next start."""
 
 
 class TableHost(Protocol):
@@ -57,6 +59,8 @@ class LocalHost:
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     seated: dict[int, str] = field(default_factory=dict)
     busy_bots: set[int] = field(default_factory=set)
+    failures: dict[str, int] = field(default_factory=dict)
+    restarts: set[asyncio.Task[None]] = field(default_factory=set)
     idle_bots: list[int] | None = None
     """Bot accounts seated nowhere (read from the database at the first need)."""
 
@@ -143,32 +147,56 @@ class LocalHost:
         task.add_done_callback(lambda t: self._ended(table_id, t))
 
     def _ended(self, table_id: str, task: asyncio.Task[None]) -> None:
-        self.tables.pop(table_id, None)
+        old = self.tables.pop(table_id, None)
         self.tasks.pop(table_id, None)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
+        if task.cancelled() or task.exception() is None or old is None:
+            return
+        log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
+        self.failures[table_id] = self.failures.get(table_id, 0) + 1
+        if self.failures[table_id] <= MAX_RESTARTS:  # rebuild it from the database, as after a restart
+            restart = asyncio.create_task(self.resume_table(table_id, old))
+            self.restarts.add(restart)
+            restart.add_done_callback(self.restarts.discard)
 
     async def resume_all(self) -> int:
         """Rebuild every open table from the database (after a restart); returns how many."""
         for row in await self.store.open_tables():
-            room = ROOMS.get(row["room"])
-            table = self.new_table(row["id"], room, RuleSet.from_json(row["rules"]), row["hands_limit"])
-            for i, user_id in enumerate(row["seats"]):
-                if user_id is not None:
-                    user = await self.store.user(int(user_id))
-                    assert user is not None
-                    table.seats[i] = table.make_seat(user)
-                    self.seated[int(user_id)] = row["id"]
-                    if user["kind"] == "bot":
-                        self.busy_bots.add(int(user_id))
-            await table.restore(await self.store.last_hand(row["id"]))
-            self.start(table)
+            await self.resume(row, None)
         return len(self.tables)
 
+    async def resume_table(self, table_id: str, failed: LiveTable) -> None:
+        """Rebuild a table whose task failed; its connections get their seats back (resynced)."""
+        for row in await self.store.open_tables():
+            if row["id"] == table_id:
+                await self.resume(row, failed)
+
+    async def resume(self, row: Row, failed: LiveTable | None) -> None:
+        room = ROOMS.get(row["room"])
+        table = self.new_table(row["id"], room, RuleSet.from_json(row["rules"]), row["hands_limit"])
+        for i, user_id in enumerate(row["seats"]):
+            if user_id is not None:
+                user = await self.store.user(int(user_id))
+                assert user is not None
+                table.seats[i] = table.make_seat(user)
+                self.seated[int(user_id)] = row["id"]
+                if user["kind"] == "bot":
+                    self.busy_bots.add(int(user_id))
+        await table.restore(await self.store.last_hand(row["id"]))
+        self.start(table)
+        if failed is None:
+            return
+        for seat in failed.seats:
+            if seat is not None:
+                for send in seat.sends:
+                    table.submit(Command("resume", seat.user_id, send))
+        for send in failed.spectators:
+            table.submit(Command("watch", 0, send))
+
     async def stop(self) -> None:
-        for task in list(self.tasks.values()):
+        tasks = [*self.restarts, *self.tasks.values()]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 @dataclass

@@ -232,11 +232,6 @@ class Store:
             q = select(hands).where(hands.c.table_id == table_id).order_by(hands.c.number.desc()).limit(1)
             return _one((await conn.execute(q)).first())
 
-    async def previous_record(self, table_id: str, number: int) -> Row | None:
-        async with self.engine.connect() as conn:
-            q = select(hands).where(hands.c.table_id == table_id, hands.c.number == number)
-            return _one((await conn.execute(q)).first())
-
     async def add_decisions(self, rows: Sequence[Mapping[str, Any]]) -> None:
         """Store decisions (with the events they caused); returns once they are committed.
 

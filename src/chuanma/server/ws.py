@@ -17,6 +17,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
+from chuanma.server.host import TableHost
 from chuanma.server.rooms import ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row
@@ -80,7 +81,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
 
 
 async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server) -> None:
-    host = server.host
+    host: TableHost = server.host  # connections reach tables only through this seam
     if isinstance(msg, p.Ping):
         send(p.server_message("pong"))
     elif isinstance(msg, p.Join):
