@@ -30,6 +30,9 @@ async def _full_hand(db_url: str, room: str, tmp: Path) -> None:
         [ends] = await play_hands(clients)
         end = ends[0]
         assert all(e["hand_id"] == end["hand_id"] for e in ends)
+        prompts = [m for c in clients for m in c.seen if m["type"] == "prompt"]
+        claims = [m for m in prompts if {"pass": True} in m["legal"]]
+        assert {m["seconds"] for m in claims} <= {8.0} and {m["seconds"] for m in prompts if m not in claims} == {20.0}
         assert sum(end["chips"]) == 0
         base = run.server.host.tables[clients[0].table].rules.base
         payments = [(x["payer"], x["payee"], x["amount"] * base) for x in end["result"]["payments"]]
