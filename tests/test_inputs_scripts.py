@@ -1,4 +1,5 @@
-"""``./run`` keeps the caller's directory; ``./run`` and ``./run-tests`` install only what they need, once.
+"""``./run`` keeps the caller's directory; ``./run`` (runtime and server) and ``./run-tests`` install
+only what they need, once.
 
 The scripts run in a copy of the repository whose ``.venv`` holds stand-ins: ``python`` logs the
 installs it is asked for, ``chuanma`` prints its working directory and arguments.
@@ -54,19 +55,19 @@ def test_run_keeps_the_callers_directory(repo: Path, tmp_path: Path) -> None:
     assert _run(repo, elsewhere, "fair", "keygen") == f"{elsewhere}|fair keygen"
 
 
-def test_run_installs_runtime_only_and_each_level_once(repo: Path, tmp_path: Path) -> None:
+def test_run_installs_the_runtime_with_the_server_and_each_level_once(repo: Path, tmp_path: Path) -> None:
     _run(repo, tmp_path)
-    assert _installs(repo) == ["."]
+    assert _installs(repo) == [".[server]"]
     _run(repo, tmp_path)
-    assert _installs(repo) == ["."]  # the runtime stamp holds
+    assert _installs(repo) == [".[server]"]  # the runtime stamp holds
     subprocess.run([str(repo / "scripts" / "ensure-venv"), "dev"], check=True, capture_output=True)
-    assert _installs(repo) == [".", ".[dev]"]
+    assert _installs(repo) == [".[server]", ".[dev]"]
     os.unlink(repo / ".venv" / ".chuanma-runtime")
     _run(repo, tmp_path)
-    assert _installs(repo) == [".", ".[dev]"]  # a dev install holds the runtime too
+    assert _installs(repo) == [".[server]", ".[dev]"]  # a dev install holds the runtime too
     (repo / "pyproject.toml").touch()
     _run(repo, tmp_path)
-    assert _installs(repo) == [".", ".[dev]", "."]  # pyproject.toml changed
+    assert _installs(repo) == [".[server]", ".[dev]", ".[server]"]  # pyproject.toml changed
 
 
 def test_run_tests_installs_the_dev_extras_and_run_then_installs_nothing(repo: Path, tmp_path: Path) -> None:

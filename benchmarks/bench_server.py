@@ -1,0 +1,199 @@
+"""The server under load: N concurrent tables, each with one WebSocket client and three bots.
+
+Starts ``chuanma serve`` in a subprocess (SQLite in a temporary directory, or ``--db``), opens
+``--tables`` private tables with three bot seats each, and connects one client per table (the
+load generator, in this process). Each client answers its prompts after ``--think`` seconds
+(``0``: at once) with a random legal decision (a win when it can), and gets ready for the next
+hand at once. Reports hands per minute, the p50/p99 latency from sending a decision to receiving
+its events, and the server's memory per table; with ``--think 0`` also the in-process simulator's
+hands per minute with the same bots, so the server's overhead is a ratio. Then it audits the
+database: the sum of balances equals the grants, no balance is negative, every hand sums to zero.
+
+    python benchmarks/bench_server.py --tables 500 --think 1 --seconds 60
+    python benchmarks/bench_server.py --tables 8 --think 0 --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from chuanma.server.store import open_store, sqlite_url
+
+HANDS_PER_TABLE = 64
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(data: Path, db: str | None) -> tuple[subprocess.Popen[str], str]:
+    cmd = [sys.executable, "-m", "chuanma", "serve", "--port", "0", "--data", str(data),
+           "--auth-per-minute", "100000", "--messages-per-second", "1000",
+           "--turn-seconds", "600", "--claim-seconds", "600"]
+    if db:
+        cmd += ["--db", db]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    found = re.search(r"http://[\d.]+:\d+", line)
+    if not found:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return proc, found.group(0)
+
+
+class Load:
+    def __init__(self, base: str, think: float, stop_at: float) -> None:
+        self.base, self.think, self.stop_at = base, think, stop_at
+        self.latencies: list[float] = []
+        self.hands = 0
+
+    async def table(self, http: httpx.AsyncClient, seed: int) -> None:
+        """One client: a private table with three bots, then another when its hands are played."""
+        rng = random.Random(seed)
+        token = (await http.post("/api/guest")).json()["token"]
+        auth = {"authorization": f"Bearer {token}"}
+        async with connect(self.base.replace("http", "ws") + f"/ws?token={token}", max_size=1 << 22) as ws:
+            while time.monotonic() < self.stop_at:
+                invite = (await http.post("/api/tables", json={"preset": "xuezhan", "hands": HANDS_PER_TABLE,
+                                                               "bots": 3}, headers=auth)).json()["invite"]
+                await ws.send(json.dumps({"type": "join_private", "v": 1, "invite": invite}))
+                await self.play(ws, rng)
+
+    async def play(self, ws: ClientConnection, rng: random.Random) -> None:
+        sent: float | None = None
+        while time.monotonic() < self.stop_at:
+            try:
+                msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), self.stop_at - time.monotonic()))
+            except TimeoutError:
+                return
+            kind = msg["type"]
+            if kind == "events" and sent is not None:
+                self.latencies.append(time.perf_counter() - sent)
+                sent = None
+            elif kind == "hand_start" and not msg.get("dealt"):
+                await ws.send(json.dumps({"type": "ready", "v": 1}))
+            elif kind == "hand_end":
+                self.hands += 1
+            elif kind == "table_closed":
+                return
+            elif kind == "prompt":
+                if self.think:
+                    await asyncio.sleep(self.think * rng.uniform(0.5, 1.5))
+                wins = [a for a in msg["legal"] if "hu" in a]
+                action = wins[0] if wins else rng.choice(msg["legal"])
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "v": 1, "table": msg["table"],
+                                          "version": msg["version"], "action": action}))
+
+
+def simulator_hands_per_minute(seconds: float) -> float:
+    from chuanma.bots import make_bot
+    from chuanma.rules import RuleSet
+    from chuanma.sim.play import play_game, sim_hand
+
+    rules = RuleSet.from_preset("xuezhan")
+    start, n = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        play_game(rules, sim_hand(1, n).deal(), [make_bot("greedy", s) for s in range(4)])
+        n += 1
+    return n / (time.perf_counter() - start) * 60
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.url:
+        return await measure(args, args.url, None)
+    with tempfile.TemporaryDirectory() as data:
+        proc, base = start_server(Path(data), args.db)
+        try:
+            out = await measure(args, base, proc.pid)
+            proc.terminate()
+            proc.wait()
+            out["audit"] = await audit(args.db or sqlite_url(Path(data)))
+            if args.think == 0:
+                sim = simulator_hands_per_minute(min(10.0, args.seconds))
+                out["simulator_hands_per_minute"] = round(sim, 1)
+                out["server_over_simulator"] = round(out["hands_per_minute"] / sim, 3)
+            return out
+        finally:
+            proc.terminate()
+            proc.wait()
+
+
+async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
+    """Drive the server at ``base`` (its process ``pid``, for memory) and measure."""
+    idle = rss_kib(pid) if pid else 0
+    stop_at = time.monotonic() + args.warmup + args.seconds
+    load = Load(base, args.think, stop_at)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=50)) as http:
+        tasks = [asyncio.create_task(load.table(http, i)) for i in range(args.tables)]
+        await asyncio.sleep(args.warmup)
+        hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
+        loaded = rss_kib(pid) if pid else 0
+        cpu0 = cpu_seconds(pid) if pid else 0.0
+        for failure in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(failure, BaseException):
+                print(f"a client failed: {failure!r}", file=sys.stderr)
+        elapsed = time.monotonic() - start
+        cpu = cpu_seconds(pid) - cpu0 if pid else None
+    lat = sorted(load.latencies[lat0:])
+    return {
+        "tables": args.tables, "think_seconds": args.think, "seconds": round(elapsed, 1),
+        "hands_per_minute": round((load.hands - hands0) / elapsed * 60, 1),
+        "client_decisions_per_second": round(len(lat) / elapsed, 1),
+        "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
+        "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
+        "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1) if pid else None,
+        "server_cpu_percent": round(cpu / elapsed * 100, 1) if cpu is not None else None,
+    }
+
+
+async def audit(url: str) -> dict[str, Any]:
+    """The chips invariants over every hand played: balances = grants, none negative, hands sum to zero."""
+    store = await open_store(url)
+    try:
+        result: dict[str, Any] = dict(await store.audit())
+    finally:
+        await store.close()
+    result["ok"] = (result["balances"] == result["grants"] and result["lowest"] >= 0
+                    and result["unbalanced_hands"] == 0)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a client takes per decision (0: instant)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--db", default=None, help="a database URL instead of SQLite in a temporary directory")
+    parser.add_argument("--url", default=None, help="drive a server already running there instead (no audit)")
+    print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
+
+
+if __name__ == "__main__":
+    main()

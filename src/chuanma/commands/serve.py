@@ -1,0 +1,57 @@
+"""``chuanma serve``: the game server (accounts, rooms, live tables) on SQLite or PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from chuanma.server.config import ServerConfig
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on (0: any free port)")] = 8000,
+    data: Annotated[Path, typer.Option(help="data directory (created if missing): the SQLite database")] = Path(
+        "chuanma-data"),
+    db: Annotated[str | None, typer.Option(
+        help="database URL instead of SQLite in --data, e.g. postgresql+asyncpg://user@host/db")] = None,
+    turn_seconds: Annotated[float, typer.Option(help="time for a decision on one's turn")] = 20.0,
+    claim_seconds: Annotated[float, typer.Option(help="time to answer a claim window")] = 8.0,
+    ready_seconds: Annotated[float, typer.Option(help="time to get ready for the next hand")] = 60.0,
+    bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
+    auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
+    messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+) -> None:
+    """Run the game server: prints its address, answers /healthz once it can take players."""
+    try:
+        import uvicorn
+
+        from chuanma.server.app import create_app
+    except ImportError as exc:
+        raise typer.BadParameter(
+            f"the server needs the 'server' extra: pip install 'chuanma[server]' ({exc})") from None
+    from chuanma.server.logs import setup_logging
+    from chuanma.server.store import sqlite_url
+
+    if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
+        raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
+    data.mkdir(parents=True, exist_ok=True)
+    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
+                          claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
+                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
+    setup_logging()
+    server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
+                                           ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
+    original = server.startup
+
+    async def startup(sockets: object = None) -> None:
+        await original(sockets)  # type: ignore[arg-type]
+        if server.started:
+            bound = server.servers[0].sockets[0].getsockname()
+            typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
+                       f"database: {'PostgreSQL' if db else 'SQLite'})", err=False)
+
+    server.startup = startup  # type: ignore[method-assign]
+    server.run()

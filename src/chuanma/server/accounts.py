@@ -1,0 +1,128 @@
+"""Accounts: usernames, Argon2 password hashes, session tokens, guests, grants and rate limits."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from chuanma.server.clock import Clock
+from chuanma.server.rooms import LOWEST_ENTRY
+from chuanma.server.store import Row, Store
+
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,19}")
+"""3 to 20 letters, digits or underscores, starting with a letter."""
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+DAY = 86_400.0
+LOGIN_FAILED = "wrong username or password"
+"""The only answer to a failed login: it never says whether the username exists."""
+
+_hasher = PasswordHasher()
+_DUMMY_HASH = _hasher.hash("not a password of anyone")
+
+
+class AccountError(ValueError):
+    """A registration or login refused; the message names the field and is safe to show."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def check_username(name: object) -> str:
+    if not isinstance(name, str) or not USERNAME.fullmatch(name):
+        raise AccountError("username: 3-20 letters, digits or _, starting with a letter", "bad_username")
+    return name
+
+
+def check_password(password: object) -> str:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(f"password: {MIN_PASSWORD}-{MAX_PASSWORD} characters", "bad_password")
+    return password
+
+
+def token_digest(token: str) -> str:
+    """What the database keeps of a token (its SHA-256): a stolen database holds no usable token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class Accounts:
+    """Registration, login and tokens over a :class:`Store`."""
+
+    store: Store
+    clock: Clock
+    starting_grant: int
+
+    async def register(self, username: object, password: object) -> tuple[Row, str]:
+        name, pw = check_username(username), check_password(password)
+        user_id = await self.store.create_user(name, _hasher.hash(pw), "player", self.starting_grant,
+                                               self.clock.now())
+        if user_id is None:
+            # registering cannot hide that a name is taken; logging in never tells
+            raise AccountError("username: choose another name", "bad_username")
+        return await self._issue(user_id)
+
+    async def guest(self) -> tuple[Row, str]:
+        while True:
+            user_id = await self.store.create_user(f"guest_{secrets.token_hex(4)}", None, "guest",
+                                                   self.starting_grant, self.clock.now())
+            if user_id is not None:
+                return await self._issue(user_id)
+
+    async def login(self, username: object, password: object) -> tuple[Row, str]:
+        row = await self.store.user_by_name(username) if isinstance(username, str) else None
+        stored = row["password_hash"] if row is not None else None
+        try:
+            _hasher.verify(stored or _DUMMY_HASH, password if isinstance(password, str) else "")
+        except (VerificationError, InvalidHashError):
+            raise AccountError(LOGIN_FAILED, "login_failed") from None
+        if row is None or stored is None:
+            raise AccountError(LOGIN_FAILED, "login_failed")
+        return await self._issue(int(row["id"]))
+
+    async def _issue(self, user_id: int) -> tuple[Row, str]:
+        token = secrets.token_urlsafe(32)
+        await self.store.add_token(token_digest(token), user_id, self.clock.now())
+        row = await self.top_up(user_id)
+        return row, token
+
+    async def user(self, token: str | None) -> Row | None:
+        return None if not token else await self.store.user_for_token(token_digest(token))
+
+    async def logout(self, token: str) -> None:
+        await self.store.drop_token(token_digest(token))
+
+    async def top_up(self, user_id: int) -> Row:
+        """The daily top-up: a player below the lowest room gets back to the starting grant once a day."""
+        row = await self.store.user(user_id)
+        assert row is not None
+        if row["balance"] < LOWEST_ENTRY and self.clock.now() - row["last_grant"] >= DAY:
+            await self.store.grant(user_id, self.starting_grant - int(row["balance"]), self.clock.now())
+            row = await self.store.user(user_id)
+            assert row is not None
+        return row
+
+
+class RateLimiter:
+    """A token bucket per key: ``rate`` per second, bursts up to ``burst``; time from ``now``."""
+
+    def __init__(self, now: Callable[[], float], rate: float, burst: float) -> None:
+        self.now, self.rate, self.burst = now, rate, burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = self.now()
+        level, at = self._buckets.get(key, (self.burst, now))
+        level = min(self.burst, level + (now - at) * self.rate)
+        if level < 1:
+            self._buckets[key] = (level, now)
+            return False
+        self._buckets[key] = (level - 1, now)
+        return True

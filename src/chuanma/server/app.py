@@ -1,0 +1,216 @@
+"""The ASGI app: HTTP routes for accounts, rooms, private tables and history; ``/ws``; health and metrics.
+
+:func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations, resumes
+every unfinished table from the database, and only then does ``/healthz`` answer 200.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import BaseModel, ConfigDict, Field
+
+from chuanma.errors import ChuanmaError
+from chuanma.rules import RuleSet
+from chuanma.server.accounts import AccountError, Accounts, RateLimiter
+from chuanma.server.config import ServerConfig
+from chuanma.server.host import Lobby, LocalHost
+from chuanma.server.metrics import Metrics
+from chuanma.server.rooms import ROOMS
+from chuanma.server.services import Server
+from chuanma.server.store import Row, open_store
+from chuanma.server.ws import serve_socket
+
+COOKIE = "chuanma_session"
+MAX_PRIVATE_HANDS = 64
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+
+
+class PrivateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    preset: str = Field("xuezhan", max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict)
+    hands: int = Field(4, ge=1, le=MAX_PRIVATE_HANDS)
+    bots: int = Field(0, ge=0, le=3)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def token_of(request: Request | WebSocket) -> str | None:
+    """The session token: ``Authorization: Bearer``, the session cookie, or ``?token=`` (WebSocket)."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.cookies.get(COOKIE) or request.query_params.get("token")
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def current_user(request: Request) -> Row:
+    user = await server_of(request).accounts.user(token_of(request))
+    if user is None:
+        raise ApiError(401, "not_logged_in", "log in first (bearer token or session cookie)")
+    return user
+
+
+User = Annotated[Row, Depends(current_user)]
+
+
+def public_user(user: Row) -> dict[str, Any]:
+    return {"id": user["id"], "username": user["username"], "kind": user["kind"], "balance": user["balance"]}
+
+
+def _session(config: ServerConfig, user: Row, token: str) -> JSONResponse:
+    response = JSONResponse({"user": public_user(user), "token": token})
+    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", secure=config.secure_cookies)
+    return response
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """The server's ASGI app."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await open_store(config.db_url)
+        metrics = Metrics()
+        host = LocalHost(store, config, metrics)
+        app.state.server = Server(config, store, Accounts(store, config.clock, config.starting_grant), host,
+                                  Lobby(host), metrics,
+                                  RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute))
+        await host.resume_all()
+        app.state.ready = True
+        try:
+            yield
+        finally:
+            app.state.ready = False
+            await host.stop()
+            await store.close()
+
+    app = FastAPI(title="chuanma", lifespan=lifespan)
+    app.state.ready = False
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"][1:]) or "body"
+        return JSONResponse({"code": "bad_request", "message": f"{where}: {first['msg']}"}, status_code=400)
+
+    def limit(request: Request) -> None:
+        client = request.client.host if request.client else "?"
+        if not server_of(request).auth_limit.allow(client):
+            raise ApiError(429, "rate_limited", "too many login or registration attempts; wait a minute")
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> JSONResponse:
+        if not request.app.state.ready:
+            return JSONResponse({"status": "starting"}, status_code=503)
+        server = server_of(request)
+        await server.store.ping()
+        return JSONResponse({"status": "ok", "tables": len(server.host.tables)})
+
+    @app.get("/metrics")
+    async def metrics(request: Request) -> Response:
+        return Response(generate_latest(server_of(request).metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def home() -> str:
+        rows = "".join(f"<li>{r.name}: base {r.base}, chips {r.range_text()}</li>" for r in ROOMS.values())
+        return (f"<!doctype html><meta charset=utf-8><title>chuanma</title><h1>chuanma server</h1>"
+                f"<p>Connect a client to <code>/ws</code> (protocol: docs/protocol.md).</p><ul>{rows}</ul>")
+
+    async def sign_in(request: Request, body: Credentials, status: int) -> JSONResponse:
+        """Register (``status`` 400 on refusal) or log in (401): the session cookie and a bearer token."""
+        limit(request)
+        accounts = server_of(request).accounts
+        action = accounts.register if status == 400 else accounts.login
+        try:
+            user, token = await action(body.username, body.password)
+        except AccountError as exc:
+            raise ApiError(status, exc.code, str(exc)) from None
+        return _session(config, user, token)
+
+    @app.post("/api/register")
+    async def register(request: Request, body: Credentials) -> JSONResponse:
+        return await sign_in(request, body, 400)
+
+    @app.post("/api/login")
+    async def login(request: Request, body: Credentials) -> JSONResponse:
+        return await sign_in(request, body, 401)
+
+    @app.post("/api/guest")
+    async def guest(request: Request) -> JSONResponse:
+        limit(request)
+        user, token = await server_of(request).accounts.guest()
+        return _session(config, user, token)
+
+    @app.post("/api/logout")
+    async def logout(request: Request, _user: User) -> JSONResponse:
+        token = token_of(request)
+        assert token is not None
+        await server_of(request).accounts.logout(token)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE)
+        return response
+
+    @app.get("/api/me")
+    async def me(request: Request, user: User) -> dict[str, Any]:
+        server = server_of(request)
+        row = await server.accounts.top_up(int(user["id"]))
+        return {**public_user(row), "table": server.host.table_of(int(user["id"]))}
+
+    @app.get("/api/rooms")
+    async def rooms() -> list[dict[str, object]]:
+        return [r.to_json() for r in ROOMS.values()]
+
+    @app.post("/api/tables")
+    async def private_table(request: Request, body: PrivateTable, _user: User) -> dict[str, Any]:
+        try:
+            rules = RuleSet.from_json({"preset": body.preset, "options": body.options}).require_playable()
+        except ChuanmaError as exc:
+            raise ApiError(400, "bad_rules", f"rules: {exc}") from None
+        invite = secrets.token_hex(4)
+        table_id = await server_of(request).host.open_table(None, rules, [], bots=body.bots,
+                                                            hands_limit=body.hands, invite=invite)
+        return {"table": table_id, "invite": invite}
+
+    @app.get("/api/hands")
+    async def history(request: Request, user: User) -> list[dict[str, Any]]:
+        rows = await server_of(request).store.hands_of(int(user["id"]))
+        return [{**r, "record": f"/api/hands/{r['id']}/record"} for r in rows]
+
+    @app.get("/api/hands/{hand_id}/record")
+    async def record(request: Request, hand_id: str, _user: User) -> JSONResponse:
+        row = await server_of(request).store.hand(hand_id[:40])
+        if row is None or row["status"] != "settled":
+            raise ApiError(404, "no_record", f"hand {hand_id[:40]!r} has no record (unknown or not finished)")
+        return JSONResponse(row["record"])
+
+    @app.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        server: Server = ws.app.state.server
+        await serve_socket(ws, await server.accounts.user(token_of(ws)), server)
+
+    return app

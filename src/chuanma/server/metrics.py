@@ -1,0 +1,29 @@
+"""Prometheus metrics of one server (its own registry, so several apps can live in one process)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+
+@dataclass(slots=True)
+class Metrics:
+    registry: CollectorRegistry = field(default_factory=CollectorRegistry)
+    live_tables: Gauge = field(init=False)
+    connected: Gauge = field(init=False)
+    hands: Counter = field(init=False)
+    decisions: Counter = field(init=False)
+    latency: Histogram = field(init=False)
+    errors: Counter = field(init=False)
+
+    def __post_init__(self) -> None:
+        r = self.registry
+        self.live_tables = Gauge("chuanma_live_tables", "Tables open now", registry=r)
+        self.connected = Gauge("chuanma_connected_players", "WebSocket connections open now", registry=r)
+        self.hands = Counter("chuanma_hands", "Hands settled (rate() of it: hands per minute)", registry=r)
+        self.decisions = Counter("chuanma_decisions", "Decisions applied", ["by"], registry=r)
+        self.latency = Histogram(
+            "chuanma_decision_seconds", "From a player's command received to its events queued to send",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)
+        self.errors = Counter("chuanma_errors", "Refusals and failures by code", ["code"], registry=r)

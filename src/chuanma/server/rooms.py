@@ -1,0 +1,54 @@
+"""The rooms (RULES §6 in docs/rules.md): each has a preset, a base and an entry range of chips."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chuanma.rules import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room: its tables play ``preset`` at ``base``; a player sits only with ``low <= balance <= high``."""
+
+    id: str
+    name: str
+    preset: str
+    base: int
+    low: int
+    high: int | None
+
+    def rules(self) -> RuleSet:
+        return RuleSet.from_preset(self.preset, base=self.base)
+
+    def admits(self, balance: int) -> bool:
+        return balance >= self.low and (self.high is None or balance <= self.high)
+
+    def range_text(self) -> str:
+        return f"{self.low:,}–{self.high:,}" if self.high is not None else f"{self.low:,}+"
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "name": self.name, "preset": self.preset, "base": self.base,
+                "low": self.low, "high": self.high}
+
+
+_TIERS = (
+    ("chuji", "初级场", 400, 2_000, 100_000),
+    ("pingmin", "平民场", 1_000, 5_000, 300_000),
+    ("guanjia", "官甲场", 3_000, 20_000, None),
+    ("tuhao", "土豪场", 9_000, 50_000, None),
+    ("fushang", "富商场", 30_000, 150_000, None),
+    ("zunjue", "尊爵场", 80_000, 400_000, None),
+)
+
+ROOMS: dict[str, Room] = {
+    f"{tier}-{preset}": Room(f"{tier}-{preset}", f"{name} {label}", preset, base, low, high)
+    for tier, name, base, low, high in _TIERS
+    for preset, label in (("xuezhan", "血战到底"), ("xueliu", "血流成河"))
+}
+ROOMS["classic"] = Room("classic", "经典场 血战到底", "classic", 6, 60, None)
+"""Every room by id: the six tiers in 血战 and 血流, and ``classic`` (base 6, 001's site)."""
+
+LOWEST_ENTRY = min(room.low for room in ROOMS.values() if room.preset != "classic")
+"""Below this balance a player gets the daily top-up."""
+PRIVATE_ROOM = "private"

@@ -1,0 +1,74 @@
+"""The database tables (SQLAlchemy Core). Alembic migrations (``migrations/``) create them."""
+
+from __future__ import annotations
+
+from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+users = Table(
+    "users", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(32), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=True),
+    Column("kind", String(8), nullable=False),  # player, guest, bot
+    Column("balance", BigInteger, nullable=False),
+    Column("last_grant", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+tokens = Table(
+    "tokens", metadata,
+    Column("digest", String(64), primary_key=True),  # SHA-256 of the token: the token itself is never stored
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+)
+
+ledger = Table(
+    "ledger", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("kind", String(8), nullable=False),  # grant, hand, escape
+    Column("hand_id", String(40), nullable=True, index=True),
+    Column("at", Float, nullable=False),
+)
+
+tables = Table(
+    "tables", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("room", String(32), nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("invite", String(16), nullable=True, unique=True),
+    Column("hands_limit", Integer, nullable=True),
+    Column("seats", JSON, nullable=False),  # user id per seat, None while empty
+    Column("status", String(8), nullable=False),  # open, closed
+    Column("created_at", Float, nullable=False),
+)
+
+hands = Table(
+    "hands", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("table_id", String(40), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),
+    Column("server_seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("session", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),  # user id per seat when dealt
+    Column("client_seeds", JSON, nullable=True),
+    Column("balances", JSON, nullable=True),  # balances the seats sat down with
+    Column("status", String(10), nullable=False),  # collecting, playing, settled
+    Column("record", JSON, nullable=True),
+    Column("finished_at", Float, nullable=True),
+)
+
+decisions = Table(
+    "decisions", metadata,
+    Column("hand_id", String(40), ForeignKey("hands.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+    Column("by", String(8), nullable=False),  # player, bot, auto (托管)
+    Column("events", JSON, nullable=False),  # the events it caused, as the engine logged them
+    Column("at", Float, nullable=False),
+)

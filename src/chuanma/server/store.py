@@ -1,0 +1,277 @@
+"""The server's database: SQLAlchemy 2 (async) over SQLite (WAL) or PostgreSQL (asyncpg).
+
+:func:`open_store` runs the Alembic migrations, then every read and write goes through
+:class:`Store`. Money only moves in :meth:`Store.grant` and :meth:`Store.settle`, each in one
+transaction with its ledger rows, so the sum of all balances is always the sum of all grants.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event, func, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from chuanma.server.schema import decisions, hands, ledger, tables, tokens, users
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+Row = dict[str, Any]
+
+
+def _migrate(connection: Connection) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def sqlite_url(data_dir: Path) -> str:
+    """The default database: ``chuanma.db`` in the data directory."""
+    return f"sqlite+aiosqlite:///{data_dir / 'chuanma.db'}"
+
+
+async def open_store(url: str) -> Store:
+    """Connect to ``url`` and bring its schema up to date (the migrations run here)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    else:
+        engine = create_async_engine(url, pool_size=10, max_overflow=20)
+    async with engine.begin() as conn:
+        await conn.run_sync(_migrate)
+    return Store(engine)
+
+
+@dataclass(slots=True)
+class _Batch:
+    rows: list[dict[str, Any]]
+    done: asyncio.Future[None]
+
+
+def _one(row: Any) -> Row | None:
+    return None if row is None else dict(row._mapping)
+
+
+class Store:
+    """Typed queries over the server's tables."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        # SQLite has one writer at a time: queueing writers here is cheaper than its busy-wait
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._batch_lock = asyncio.Lock()
+        self._open_batch: _Batch | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction (committed on leaving, rolled back on an error)."""
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def ping(self) -> None:
+        async with self.engine.connect() as conn:
+            await conn.execute(select(1))
+
+    # ------------------------------------------------------------------ accounts
+
+    async def create_user(self, username: str, password_hash: str | None, kind: str, grant: int,
+                          now: float) -> int | None:
+        """A new account with its starting ``grant`` (logged); ``None`` if the name is taken."""
+        async with self.writing() as conn:
+            taken = await conn.execute(select(users.c.id).where(users.c.username == username))
+            if taken.first() is not None:
+                return None
+            res = await conn.execute(users.insert().values(
+                username=username, password_hash=password_hash, kind=kind, balance=0,
+                last_grant=now, created_at=now))
+            user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
+            await self._grant(conn, user_id, grant, now)
+            return user_id
+
+    async def user_by_name(self, username: str) -> Row | None:
+        async with self.engine.connect() as conn:
+            return _one((await conn.execute(select(users).where(users.c.username == username))).first())
+
+    async def user(self, user_id: int) -> Row | None:
+        async with self.engine.connect() as conn:
+            return _one((await conn.execute(select(users).where(users.c.id == user_id))).first())
+
+    async def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(users.c.id, users.c.balance).where(users.c.id.in_(user_ids)))
+            return {int(r.id): int(r.balance) for r in rows}
+
+    async def bots(self) -> list[Row]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(users).where(users.c.kind == "bot").order_by(users.c.id))
+            return [dict(r._mapping) for r in rows]
+
+    async def add_token(self, digest: str, user_id: int, now: float) -> None:
+        async with self.writing() as conn:
+            await conn.execute(tokens.insert().values(digest=digest, user_id=user_id, created_at=now))
+
+    async def user_for_token(self, digest: str) -> Row | None:
+        async with self.engine.connect() as conn:
+            q = select(users).join(tokens, tokens.c.user_id == users.c.id).where(tokens.c.digest == digest)
+            return _one((await conn.execute(q)).first())
+
+    async def drop_token(self, digest: str) -> None:
+        async with self.writing() as conn:
+            await conn.execute(tokens.delete().where(tokens.c.digest == digest))
+
+    # ------------------------------------------------------------------ chips
+
+    @staticmethod
+    async def _grant(conn: AsyncConnection, user_id: int, amount: int, now: float) -> None:
+        await conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
+        await conn.execute(update(users).where(users.c.id == user_id).values(
+            balance=users.c.balance + amount, last_grant=now))
+
+    async def grant(self, user_id: int, amount: int, now: float) -> None:
+        """Give ``user_id`` ``amount`` chips of play money, logged as a grant."""
+        async with self.writing() as conn:
+            await self._grant(conn, user_id, amount, now)
+
+    async def settle(self, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
+                     kinds: Mapping[int, str], now: float) -> bool:
+        """Store a finished hand's record and move its chips, all in one transaction.
+
+        Returns False (and changes nothing) when the hand was already settled: nothing is paid twice.
+        """
+        async with self.writing() as conn:
+            res = await conn.execute(update(hands).where(hands.c.id == hand_id, hands.c.status == "playing")
+                                     .values(status="settled", record=dict(record), finished_at=now))
+            if res.rowcount != 1:
+                return False
+            for user_id, delta in deltas.items():
+                await conn.execute(ledger.insert().values(user_id=user_id, amount=delta,
+                                                          kind=kinds.get(user_id, "hand"), hand_id=hand_id, at=now))
+                await conn.execute(update(users).where(users.c.id == user_id).values(
+                    balance=users.c.balance + delta))
+            return True
+
+    async def audit(self) -> dict[str, int]:
+        """The chips invariants: total balances, total grants, the most negative balance and the
+        number of hands whose ledger rows do not sum to zero."""
+        async with self.engine.connect() as conn:
+            balance = (await conn.execute(select(func.coalesce(func.sum(users.c.balance), 0)))).scalar_one()
+            granted = (await conn.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
+                                          .where(ledger.c.kind == "grant"))).scalar_one()
+            lowest = (await conn.execute(select(func.coalesce(func.min(users.c.balance), 0)))).scalar_one()
+            per_hand = select(ledger.c.hand_id).where(ledger.c.hand_id.is_not(None)).group_by(
+                ledger.c.hand_id).having(func.sum(ledger.c.amount) != 0).subquery()
+            unbalanced = (await conn.execute(select(func.count()).select_from(per_hand))).scalar_one()
+            hands_settled = (await conn.execute(select(func.count()).where(hands.c.status == "settled"))).scalar_one()
+        return {"balances": int(balance), "grants": int(granted), "lowest": int(lowest),
+                "unbalanced_hands": int(unbalanced), "hands": int(hands_settled)}
+
+    async def ledger_of(self, user_id: int) -> list[Row]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(ledger).where(ledger.c.user_id == user_id).order_by(ledger.c.id))
+            return [dict(r._mapping) for r in rows]
+
+    # ------------------------------------------------------------------ tables and hands
+
+    async def create_table(self, row: Mapping[str, Any]) -> None:
+        async with self.writing() as conn:
+            await conn.execute(tables.insert().values(**row))
+
+    async def update_table(self, table_id: str, **values: Any) -> None:
+        async with self.writing() as conn:
+            await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+
+    async def open_tables(self) -> list[Row]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(tables).where(tables.c.status == "open"))
+            return [dict(r._mapping) for r in rows]
+
+    async def table_by_invite(self, invite: str) -> Row | None:
+        async with self.engine.connect() as conn:
+            return _one((await conn.execute(select(tables).where(tables.c.invite == invite))).first())
+
+    async def create_hand(self, row: Mapping[str, Any]) -> None:
+        async with self.writing() as conn:
+            await conn.execute(hands.insert().values(**row))
+
+    async def update_hand(self, hand_id: str, **values: Any) -> None:
+        async with self.writing() as conn:
+            await conn.execute(update(hands).where(hands.c.id == hand_id).values(**values))
+
+    async def hand(self, hand_id: str) -> Row | None:
+        async with self.engine.connect() as conn:
+            return _one((await conn.execute(select(hands).where(hands.c.id == hand_id))).first())
+
+    async def last_hand(self, table_id: str) -> Row | None:
+        async with self.engine.connect() as conn:
+            q = select(hands).where(hands.c.table_id == table_id).order_by(hands.c.number.desc()).limit(1)
+            return _one((await conn.execute(q)).first())
+
+    async def add_decisions(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Store decisions (with the events they caused); returns once they are committed.
+
+        Group commit: the decisions of every table that arrive while a batch is being written go
+        into the next batch, one transaction for all of them.
+        """
+        if not rows:
+            return
+        batch = self._open_batch
+        if batch is None:
+            batch = self._open_batch = _Batch([], asyncio.get_running_loop().create_future())
+            self._tasks.add(task := asyncio.create_task(self._commit(batch)))
+            task.add_done_callback(self._tasks.discard)
+        batch.rows.extend(dict(r) for r in rows)
+        await asyncio.shield(batch.done)
+
+    async def _commit(self, batch: _Batch) -> None:
+        async with self._batch_lock:
+            if self._open_batch is batch:
+                self._open_batch = None
+            try:
+                async with self.writing() as conn:
+                    await conn.execute(decisions.insert(), batch.rows)
+            except Exception as exc:  # every table waiting on this batch gets the failure
+                batch.done.set_exception(exc)
+            else:
+                batch.done.set_result(None)
+
+    async def decisions_of(self, hand_id: str) -> list[Row]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(decisions).where(decisions.c.hand_id == hand_id)
+                                      .order_by(decisions.c.idx))
+            return [dict(r._mapping) for r in rows]
+
+    async def hands_of(self, user_id: int, limit: int = 50) -> list[Row]:
+        """A player's settled hands, newest first (their ids, tables, numbers and results)."""
+        async with self.engine.connect() as conn:
+            q = (select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.seats, hands.c.finished_at,
+                        ledger.c.amount)
+                 .join(ledger, ledger.c.hand_id == hands.c.id)
+                 .where(ledger.c.user_id == user_id, hands.c.status == "settled")
+                 .order_by(hands.c.finished_at.desc()).limit(limit))
+            return [dict(r._mapping) for r in await conn.execute(q)]

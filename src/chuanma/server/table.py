@@ -1,0 +1,598 @@
+"""One live table: an asyncio task that owns the engine :class:`Game` and consumes a command queue.
+
+The task is the table's only writer. Connections put :class:`Command` objects on its queue and
+receive messages through their :data:`Send` callbacks, which never block. Every decision (and
+the events it caused) is stored before any message about it is sent; after a restart the table
+is rebuilt from the stored decisions (:meth:`LiveTable.restore`). What a seat is sent comes only
+from the engine's redaction (``Game.view`` and ``Game.events_for``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from chuanma.bots import Bot, make_bot
+from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
+from chuanma.engine.actions import Action
+from chuanma.errors import ChuanmaError
+from chuanma.fairness import FairHand
+from chuanma.fairness.seeds import validate_client_seed
+from chuanma.fairness.session import SessionHand
+from chuanma.rules import RuleSet
+from chuanma.server import protocol as p
+from chuanma.server.config import ServerConfig
+from chuanma.server.metrics import Metrics
+from chuanma.server.rooms import Room
+from chuanma.server.store import Row, Store
+
+log = logging.getLogger("chuanma.server.table")
+
+Send = Callable[[dict[str, Any]], None]
+"""A connection's way to receive a message (it queues it; it never blocks the table)."""
+SEED_BYTES = 32
+
+
+@dataclass(slots=True)
+class Command:
+    """Something a connection asks of a table: ``kind`` is ``sit``, ``resume``, ``watch``,
+    ``detach``, ``ready``, ``act``, ``auto`` or ``leave``."""
+
+    kind: str
+    user_id: int
+    send: Send
+    message: Any = None
+    received: float = field(default_factory=time.perf_counter)
+
+
+class Seats(Protocol):
+    """What a table needs from its host: bots to fill seats and a way to free a player."""
+
+    async def take_bot(self, room: Room | None) -> Row: ...
+
+    def mark(self, user_id: int, table_id: str) -> None: ...
+
+    def free(self, user_id: int, table_id: str) -> None: ...
+
+
+@dataclass(slots=True)
+class Seat:
+    user_id: int
+    name: str
+    bot: bool
+    player: Bot
+    """The bot that plays this seat: always for a bot seat, on 托管 for a person."""
+    sends: list[Send] = field(default_factory=list)
+    ready: bool = False
+    client_seed: str | None = None
+    auto: bool = False
+    leaving: bool = False
+    prompt_version: int | None = None
+    prompt_legal: list[dict[str, Any]] | None = None
+    deadline: float | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        for send in self.sends:
+            send(message)
+
+    def clear_prompt(self) -> None:
+        self.prompt_version = self.prompt_legal = self.deadline = None
+
+
+def _dumps(data: Any) -> int:
+    return len(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+
+
+class RefusedError(Exception):
+    """A command refused by the table (sent back as an ``error``; nothing changed)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class LiveTable:
+    """A table of four seats playing hands one after another."""
+
+    def __init__(self, table_id: str, room: Room | None, rules: RuleSet, *, store: Store, config: ServerConfig,
+                 metrics: Metrics, host: Seats, hands_limit: int | None = None) -> None:
+        self.id = table_id
+        self.room = room
+        self.rules = rules
+        self.store = store
+        self.config = config
+        self.clock = config.clock
+        self.metrics = metrics
+        self.host = host
+        self.hands_limit = hands_limit
+        self.seats: list[Seat | None] = [None] * 4
+        self.spectators: list[Send] = []
+        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.number = -1
+        self.hand_id: str | None = None
+        self.fair: FairHand | None = None
+        self.session: SessionHand | None = None
+        self.previous: tuple[dict[str, Any], int] | None = None
+        """The last finished hand's record and next dealer (for a ``first_winner`` session)."""
+        self.game: Game | None = None
+        self.sent = 0
+        self.unsaved: list[dict[str, Any]] = []
+        self.ready_deadline: float | None = None
+        self.sat_down: tuple[list[int], list[int]] = ([], [])
+        """The hand's players (user ids by seat) and the balances they sat down with."""
+        self.closed = False
+
+    # ------------------------------------------------------------------ seats
+
+    def make_seat(self, user: Row) -> Seat:
+        bot = user["kind"] == "bot"
+        return Seat(int(user["id"]), str(user["username"]), bot, make_bot(self.config.bot_name,
+                                                                          secrets.randbelow(2**31)), ready=bot)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id:
+                return i
+        return None
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is not None and not s.bot]
+
+    def players(self) -> list[dict[str, Any]]:
+        return [None if s is None else {"seat": i, "name": s.name, "bot": s.bot, "auto": s.auto}  # type: ignore[misc]
+                for i, s in enumerate(self.seats)]
+
+    async def save_seats(self) -> None:
+        await self.store.update_table(self.id, seats=[None if s is None else s.user_id for s in self.seats])
+
+    async def replace_with_bot(self, index: int, reason: str) -> None:
+        """Unseat the person at ``index`` (telling them why) and seat a bot instead."""
+        seat = self.seats[index]
+        assert seat is not None
+        seat.send(p.server_message("table_closed", table=self.id, reason=reason))
+        self.host.free(seat.user_id, self.id)
+        self.seats[index] = self.make_seat(await self.host.take_bot(self.room))
+        await self.save_seats()
+        self.broadcast(lambda i: p.server_message("seated", **self.seating(i)))
+
+    def seating(self, index: int | None) -> dict[str, Any]:
+        return {"table": self.id, "seat": index, "room": self.room.id if self.room else "private",
+                "rules": self.rules.to_json(), "players": self.players()}
+
+    def broadcast(self, message: Callable[[int | None], dict[str, Any] | None]) -> None:
+        """Send each seat (and the spectators, as seat ``None``) its own form of a message."""
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.sends:
+                msg = message(i)
+                if msg is not None:
+                    seat.send(msg)
+        if self.spectators:
+            msg = message(None)
+            if msg is not None:
+                for send in self.spectators:
+                    send(msg)
+
+    def broadcast_auto(self, index: int, on: bool) -> None:
+        message = p.server_message("auto", table=self.id, seat=index, on=on)
+        self.broadcast(lambda _s: message)
+
+    # ------------------------------------------------------------------ the task
+
+    async def run(self) -> None:
+        """Consume commands until the table closes."""
+        self.metrics.live_tables.inc()
+        try:
+            await self.step()
+            while not self.closed:
+                cmd = await self.next_command(self.deadline())
+                started = cmd.received if cmd is not None else None
+                if cmd is None:
+                    await self.expire()
+                else:
+                    try:
+                        await self.handle(cmd)
+                    except RefusedError as exc:
+                        self.metrics.errors.labels(exc.code).inc()
+                        cmd.send(p.error(exc.code, str(exc)))
+                await self.step()
+                if started is not None and cmd is not None and cmd.kind == "act":
+                    self.metrics.latency.observe(time.perf_counter() - started)
+        finally:
+            self.metrics.live_tables.dec()
+
+    def submit(self, cmd: Command) -> None:
+        self.queue.put_nowait(cmd)
+
+    async def next_command(self, deadline: float | None) -> Command | None:
+        if not self.queue.empty() or deadline is None:
+            return await self.queue.get()
+        get = asyncio.ensure_future(self.queue.get())
+        timer = asyncio.ensure_future(self.clock.sleep_until(deadline))
+        done, _ = await asyncio.wait({get, timer}, return_when=asyncio.FIRST_COMPLETED)
+        timer.cancel()
+        if get in done:
+            return get.result()
+        get.cancel()
+        return None
+
+    def deadline(self) -> float | None:
+        if self.game is None:
+            return self.ready_deadline
+        times = [s.deadline for s in self.seats if s is not None and s.deadline is not None]
+        return min(times) if times else None
+
+    async def expire(self) -> None:
+        now = self.clock.now()
+        if self.game is None:
+            if self.ready_deadline is not None and now >= self.ready_deadline:
+                for i in self.humans():
+                    seat = self.seats[i]
+                    if seat is not None and not seat.ready:
+                        await self.replace_with_bot(i, "not ready in time")
+            return
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.deadline is not None and now >= seat.deadline:
+                seat.auto = True
+                seat.clear_prompt()
+                self.broadcast_auto(i, True)
+
+    async def step(self) -> None:
+        """Everything that happens without a person: hands open and deal, bots move, hands settle."""
+        while not self.closed:
+            if self.game is None:
+                if any(s is None for s in self.seats):
+                    return
+                if self.fair is None and not await self.open_hand():
+                    return
+                if not all(s is not None and s.ready for s in self.seats):
+                    return
+                if not self.humans():  # everyone was unseated while getting ready: bots never play alone
+                    await self.close("no players left")
+                    return
+                await self.deal()
+            assert self.game is not None
+            await self.play()
+            if not self.game.finished:
+                return
+            await self.settle()
+
+    # ------------------------------------------------------------------ a hand
+
+    async def open_hand(self) -> bool:
+        """Start the next hand: a fresh server seed whose commitment is shown before anyone is ready."""
+        if not self.humans() or (self.hands_limit is not None and self.number + 1 >= self.hands_limit):
+            await self.close("no players left" if not self.humans() else "all hands played")
+            return False
+        room = self.room
+        balances = await self.store.balances([s.user_id for s in self.seats if s is not None]) if room else {}
+        for i in self.humans():
+            seat = self.seats[i]
+            assert seat is not None
+            if room is not None and not room.admits(balances[seat.user_id]):
+                await self.replace_with_bot(i, f"balance outside {room.name}'s range {room.range_text()}")
+        if not self.humans():
+            await self.close("no players left")
+            return False
+        number = self.number + 1
+        if number == 0 or self.session is None:
+            session = SessionHand.first(self.id, self.rules.dealer)
+        else:
+            record, next_dealer = self.previous if self.previous is not None else (None, 0)
+            session = self.session.following(record, next_dealer)
+        server_seed = secrets.token_bytes(SEED_BYTES)
+        fair = FairHand(number, server_seed=server_seed, honors=self.rules.honors)
+        hand_id = f"{self.id}-{number}"
+        await self.store.create_hand({
+            "id": hand_id, "table_id": self.id, "number": number, "server_seed": server_seed.hex(),
+            "commitment": fair.commitment, "session": session.to_json(),
+            "seats": [s.user_id if s else None for s in self.seats], "status": "collecting"})
+        self.begin_collecting(number, hand_id, fair, session)
+        return True
+
+    def begin_collecting(self, number: int, hand_id: str, fair: FairHand, session: SessionHand) -> None:
+        self.number, self.hand_id, self.fair, self.session = number, hand_id, fair, session
+        for seat in self.seats:
+            if seat is not None:
+                seat.ready, seat.client_seed = seat.bot, None
+        self.ready_deadline = self.clock.now() + self.config.ready_seconds
+        self.broadcast(lambda _s: self.hand_start())
+
+    def hand_start(self) -> dict[str, Any]:
+        assert self.fair is not None
+        return p.server_message("hand_start", table=self.id, hand=self.number, commitment=self.fair.commitment,
+                                ready_in=self.config.ready_seconds)
+
+    def seeded(self) -> tuple[FairHand, SessionHand, Game]:
+        """Give the client seeds to the fair hand and make the game of its deal."""
+        assert self.fair is not None and self.session is not None
+        for i, seat in enumerate(self.seats):
+            assert seat is not None
+            self.fair.add_client_seed(i, seat.client_seed or secrets.token_hex(16))
+        deal = self.session.deal(self.fair.deal())
+        return self.fair, self.session, Game(self.rules, list(deal.wall), deal.dealer, deal.direction)
+
+    async def deal(self) -> None:
+        fair, _session, game = self.seeded()
+        ids = [s.user_id for s in self.seats if s is not None]
+        balances = await self.store.balances(ids)
+        assert self.hand_id is not None
+        sat_down = [balances[u] for u in ids]
+        await self.store.update_hand(self.hand_id, status="playing", client_seeds=list(fair.client_seeds),
+                                     seats=ids, balances=sat_down)
+        self.sat_down = (ids, sat_down)
+        self.start_game(game)
+
+    def start_game(self, game: Game) -> None:
+        assert self.fair is not None
+        self.game, self.sent, self.ready_deadline = game, 0, None
+        seeds = list(self.fair.client_seeds)
+        self.broadcast(lambda _s: p.server_message("hand_start", table=self.id, hand=self.number,
+                                                   commitment=self.fair.commitment if self.fair else None,
+                                                   client_seeds=seeds, dealt=True))
+
+    async def play(self) -> None:
+        """Bots and seats on 托管 decide; everything is stored, then sent; people are prompted."""
+        game = self.game
+        assert game is not None
+        while not game.finished:
+            movers = [s for s in game.to_act() if self._auto(s)]
+            if not movers:
+                break
+            for s in movers:
+                if s not in game.to_act():
+                    continue
+                seat = self.seats[s]
+                assert seat is not None
+                legal = game.legal_actions(s)
+                view = game.view(s) if getattr(seat.player, "needs_view", True) else None
+                self.record_decision(s, seat.player.choose(view, legal), "bot" if seat.bot else "auto")
+        await self.flush()
+
+    def _auto(self, index: int) -> bool:
+        seat = self.seats[index]
+        return seat is not None and (seat.bot or seat.auto)
+
+    def record_decision(self, index: int, action: Action, by: str, expected: int | None = None) -> None:
+        game = self.game
+        assert game is not None and self.hand_id is not None
+        idx = len(game.decisions)
+        events = game.apply(index, action, expected_version=expected)
+        seat = self.seats[index]
+        assert seat is not None
+        seat.clear_prompt()
+        self.metrics.decisions.labels(by).inc()
+        self.unsaved.append({"hand_id": self.hand_id, "idx": idx, "seat": index, "action": action.to_json(),
+                             "by": by, "events": [e.to_json() for e in events], "at": self.clock.now()})
+
+    async def flush(self) -> None:
+        """Store the new decisions, then send the new events and prompts."""
+        await self.store.add_decisions(self.unsaved)
+        self.unsaved = []
+        game = self.game
+        assert game is not None
+        if len(game.events) > self.sent:
+            since = self.sent
+            self.broadcast(lambda s: self.events_message(s, since))
+            self.sent = len(game.events)
+        self.prompt()
+
+    def events_message(self, seat: int | None, since: int) -> dict[str, Any] | None:
+        assert self.game is not None
+        events = self.game.events_for(seat, since)
+        return p.server_message("events", table=self.id, hand=self.number, events=events) if events else None
+
+    def prompt(self, force: int | None = None) -> None:
+        game = self.game
+        assert game is not None
+        owing = () if game.finished else game.to_act()
+        for i, seat in enumerate(self.seats):
+            if seat is None or seat.bot:
+                continue
+            if i not in owing or seat.auto:
+                seat.clear_prompt()
+                continue
+            legal = [a.to_json() for a in game.legal_actions(i)]
+            if seat.prompt_legal != legal:
+                claim = game.phase in ("claim", "rob")
+                seat.prompt_version, seat.prompt_legal = game.version, legal
+                seat.deadline = self.clock.now() + (self.config.claim_seconds if claim else self.config.turn_seconds)
+            elif force != i:
+                continue
+            assert seat.deadline is not None
+            seat.send(p.server_message("prompt", table=self.id, hand=self.number, seat=i,
+                                       version=seat.prompt_version, legal=legal,
+                                       seconds=max(0.0, seat.deadline - self.clock.now())))
+
+    async def settle(self) -> None:
+        """Settle the finished hand: its record and every seat's chips in one transaction."""
+        game, fair, session = self.game, self.fair, self.session
+        assert game is not None and fair is not None and session is not None and self.hand_id is not None
+        ids, sat_down = self.sat_down
+        names = [s.name if s else "" for s in self.seats]
+        record = fair.finish(game, session=session, extra={"table": self.id, "hand_id": self.hand_id,
+                                                           "players": names})
+        base = self.rules.base
+        deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
+        escaped = {ids[pay.payer] for pay in game.ledger if pay.reason == "escape"}
+        by_user = {ids[i]: deltas[i] for i in range(4)}
+        kinds = {u: ("escape" if u in escaped else "hand") for u in ids}
+        if await self.store.settle(self.hand_id, record, by_user, kinds, self.clock.now()):
+            self.metrics.hands.inc()
+            log.info("hand settled", extra={"table": self.id, "hand": self.hand_id, "deltas": deltas})
+        balances = await self.store.balances(ids)
+        self.previous = (record, game.next_dealer())
+        seeds = record["seeds"]
+        self.broadcast(lambda _s: p.server_message(
+            "hand_end", table=self.id, hand=self.number, hand_id=self.hand_id, result=game.result(),
+            end_reason=game.end_reason, chips=deltas, balances=[balances[u] for u in ids], seeds=seeds,
+            record=f"/api/hands/{self.hand_id}/record"))
+        self.game, self.fair = None, None
+        for seat in self.seats:
+            if seat is not None:
+                seat.clear_prompt()
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.leaving:
+                seat.sends.clear()
+                await self.replace_with_bot(i, "you left the table")
+
+    async def close(self, reason: str) -> None:
+        self.broadcast(lambda _s: p.server_message("table_closed", table=self.id, reason=reason))
+        for seat in self.seats:
+            if seat is not None:
+                self.host.free(seat.user_id, self.id)
+        self.closed = True
+        await self.store.update_table(self.id, status="closed")
+        log.info("table closed", extra={"table": self.id, "reason": reason})
+
+    # ------------------------------------------------------------------ commands
+
+    async def handle(self, cmd: Command) -> None:
+        if cmd.kind == "watch":
+            self.spectators.append(cmd.send)
+            self.resend(None, cmd.send, -1)
+            return
+        if cmd.kind == "detach":
+            for seat in self.seats:
+                if seat is not None and cmd.send in seat.sends:
+                    seat.sends.remove(cmd.send)
+            if cmd.send in self.spectators:
+                self.spectators.remove(cmd.send)
+            return
+        if cmd.kind == "sit" and self.seat_of(cmd.user_id) is None:
+            await self.sit(cmd)
+        index = self.seat_of(cmd.user_id)
+        if index is None:
+            raise RefusedError("not_seated", f"you have no seat at table {self.id}")
+        seat = self.seats[index]
+        assert seat is not None
+        if cmd.kind in ("sit", "resume"):
+            if cmd.send not in seat.sends:
+                seat.sends.append(cmd.send)
+            msg = cmd.message
+            last = msg.last if isinstance(msg, p.Resume) and msg.hand == self.number else None
+            self.resend(index, cmd.send, last)
+        elif cmd.kind == "ready":
+            self.ready(seat, cmd.message)
+        elif cmd.kind == "act":
+            self.act(index, cmd.message)
+        elif cmd.kind == "auto":
+            seat.auto = bool(cmd.message.on)
+            self.broadcast_auto(index, seat.auto)
+            if not seat.auto and self.game is not None:
+                self.prompt(force=index)
+        elif cmd.kind == "leave":
+            await self.leave(index)
+
+    async def sit(self, cmd: Command) -> None:
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if not free:
+            raise RefusedError("table_full", f"table {self.id} has no free seat")
+        user = await self.store.user(cmd.user_id)
+        assert user is not None
+        self.seats[free[0]] = self.make_seat(user)
+        self.host.mark(cmd.user_id, self.id)
+        await self.save_seats()
+        self.broadcast(lambda i: p.server_message("seated", **self.seating(i)))
+
+    def resend(self, index: int | None, send: Send, last: int | None) -> None:
+        """What a (re)joining connection needs: its seating, then what it missed (or its whole view)."""
+        send(p.server_message("seated", **self.seating(index)))
+        if self.game is None:
+            if self.fair is not None:
+                send(self.hand_start())
+            return
+        missed = self.game.events_for(index, last + 1) if last is not None else None
+        view = self.game.view(index).to_dict()
+        if missed is not None and _dumps(missed) <= _dumps(view):
+            if missed:
+                send(p.server_message("events", table=self.id, hand=self.number, events=missed))
+        else:
+            send(p.server_message("resync", table=self.id, hand=self.number, view=view,
+                                  last=len(self.game.events) - 1))
+        if index is not None:
+            self.prompt(force=index)
+
+    def ready(self, seat: Seat, msg: p.Ready) -> None:
+        if self.game is not None or self.fair is None:
+            raise RefusedError("not_now", "a hand is being played: ready is for the start of the next hand")
+        if msg.client_seed is not None:
+            try:
+                seat.client_seed = validate_client_seed(msg.client_seed)
+            except ChuanmaError as exc:
+                raise RefusedError("bad_seed", f"client_seed: {exc}") from None
+        seat.ready = True
+
+    def act(self, index: int, msg: p.Act) -> None:
+        game = self.game
+        seat = self.seats[index]
+        assert seat is not None
+        if msg.table != self.id:
+            raise RefusedError("wrong_table", f"you sit at table {self.id}, not {msg.table}")
+        if game is None or game.finished:
+            raise RefusedError("no_hand", "no hand is being played at this table now")
+        if seat.prompt_version is None:
+            raise RefusedError("not_your_turn", f"seat {index} has no decision to make now")
+        if msg.version != seat.prompt_version:
+            raise RefusedError("stale_version", f"stale command: made against version {msg.version}, "
+                                                f"your decision now is for version {seat.prompt_version}")
+        try:
+            action = action_from_json(msg.action)
+        except ChuanmaError as exc:
+            raise RefusedError("bad_action", f"action: {exc}") from None
+        if isinstance(action, Leave):
+            raise RefusedError("bad_action", "action: to leave, send a leave message")
+        try:
+            self.record_decision(index, action, "player", expected=game.version)
+        except IllegalActionError as exc:
+            raise RefusedError(exc.code, str(exc)) from None
+        if seat.auto:
+            seat.auto = False
+            self.broadcast_auto(index, False)
+
+    async def leave(self, index: int) -> None:
+        seat = self.seats[index]
+        assert seat is not None
+        game = self.game
+        if game is None or game.finished:
+            await self.replace_with_bot(index, "you left the table")
+            return
+        if seat.leaving:
+            raise RefusedError("already_left", "you have already left this hand")
+        seat.leaving = True
+        self.record_decision(index, Leave(), "player")
+        seat.send(p.server_message("table_closed", table=self.id, reason="you left the table (逃跑)"))
+
+    # ------------------------------------------------------------------ recovery
+
+    async def restore(self, hand: Row | None) -> None:
+        """Rebuild this table after a restart from its last stored hand and its decisions."""
+        if hand is None:
+            return
+        number = int(hand["number"])
+        session = SessionHand.from_json(hand["session"])
+        fair = FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), honors=self.rules.honors)
+        if hand["status"] == "settled":
+            finished = replay(hand["record"])
+            self.number, self.session = number, session
+            self.previous = (hand["record"], finished.next_dealer())
+            return
+        self.begin_collecting(number, hand["id"], fair, session)
+        if hand["status"] == "collecting":
+            return
+        self.sat_down = (list(hand["seats"]), list(hand["balances"]))
+        for i, seed in enumerate(hand["client_seeds"]):
+            seat = self.seats[i]
+            assert seat is not None
+            seat.client_seed = seed
+        _fair, _session, game = self.seeded()
+        for row in await self.store.decisions_of(hand["id"]):
+            game.apply(int(row["seat"]), action_from_json(row["action"]))
+        self.start_game(game)
+        self.sent = len(game.events)
+        log.info("table resumed", extra={"table": self.id, "hand": hand["id"], "decisions": len(game.decisions)})

@@ -1,0 +1,112 @@
+"""One WebSocket connection: authenticate, validate every message, route it, send what comes back.
+
+Messages to the client go through a queue and a writer task, so a slow client never holds up a
+table. Each connection has a message rate limit and a frame size limit; a refused message gets an
+``error`` naming the problem and the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from chuanma.server import protocol as p
+from chuanma.server.accounts import RateLimiter
+from chuanma.server.host import TableHost
+from chuanma.server.rooms import ROOMS
+from chuanma.server.services import Server
+from chuanma.server.store import Row
+from chuanma.server.table import Command, RefusedError, Send
+
+UNAUTHORIZED = 4401
+
+
+async def _write(ws: WebSocket, out: asyncio.Queue[dict[str, Any] | None]) -> None:
+    while True:
+        msg = await out.get()
+        if msg is None:
+            return
+        await ws.send_text(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+
+
+async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
+    """Serve one connection of ``user`` (closed at once with code 4401 if not logged in)."""
+    if user is None:
+        await ws.accept()
+        await ws.close(code=UNAUTHORIZED, reason="log in first: ?token=, a bearer token or the session cookie")
+        return
+    await ws.accept()
+    user_id = int(user["id"])
+    out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    send: Send = out.put_nowait
+    writer = asyncio.create_task(_write(ws, out))
+    limiter = RateLimiter(time.monotonic, server.config.messages_per_second, 2 * server.config.messages_per_second)
+    server.metrics.connected.inc()
+    send(p.server_message("hello", user=user["username"], balance=user["balance"],
+                          table=server.host.table_of(user_id)))
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            try:
+                if text is None:
+                    raise p.ProtocolError("send JSON text frames, not binary", "bad_frame")
+                if len(text.encode()) > server.config.max_frame:
+                    raise p.ProtocolError(f"message too large: the limit is {server.config.max_frame} bytes",
+                                          "too_large")
+                if not limiter.allow("messages"):
+                    raise p.ProtocolError("too many messages: slow down", "rate_limited")
+                await _route(p.parse_client(text), user_id, send, server)
+            except (p.ProtocolError, RefusedError) as exc:
+                server.metrics.errors.labels(exc.code).inc()
+                send(p.error(exc.code, str(exc)))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        server.metrics.connected.dec()
+        server.lobby.drop(user_id)
+        table = server.host.table_of(user_id)
+        if table is not None:
+            with contextlib.suppress(RefusedError):
+                server.host.submit(table, Command("detach", user_id, send))
+        out.put_nowait(None)
+        writer.cancel()
+
+
+async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server) -> None:
+    host: TableHost = server.host  # connections reach tables only through this seam
+    if isinstance(msg, p.Ping):
+        send(p.server_message("pong"))
+    elif isinstance(msg, p.Join):
+        room = ROOMS.get(msg.room)
+        if room is None:
+            raise p.ProtocolError(f"room: no room {msg.room!r}; rooms: {', '.join(ROOMS)}", "no_room")
+        user = await server.store.user(user_id)
+        assert user is not None
+        await server.lobby.join(room, user, send, msg.bots)
+    elif isinstance(msg, p.JoinPrivate):
+        row = await server.store.table_by_invite(msg.invite)
+        if row is None or row["status"] != "open":
+            raise p.ProtocolError("invite: no open table has this invite code", "no_table")
+        current = host.table_of(user_id)
+        if current not in (None, row["id"]):
+            raise RefusedError("already_seated", "you already sit at a table: leave it first")
+        host.submit(row["id"], Command("sit", user_id, send))
+    elif isinstance(msg, p.Watch):
+        host.submit(msg.table, Command("watch", user_id, send))
+    elif isinstance(msg, p.Resume):
+        if host.table_of(user_id) != msg.table:
+            raise RefusedError("not_seated", f"you have no seat at table {msg.table}")
+        host.submit(msg.table, Command("resume", user_id, send, msg))
+    else:
+        table = host.table_of(user_id)
+        if table is None:
+            raise RefusedError("not_seated", "you sit at no table: join a room first")
+        host.submit(table, Command(msg.type, user_id, send, msg))

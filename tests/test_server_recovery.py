@@ -1,0 +1,178 @@
+"""Recovery: the server process is killed mid-hand and started again; the hand resumes from the
+stored decisions (same wall, same decisions) and is settled once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from sqlalchemy import select
+
+from chuanma.engine import replay
+from chuanma.server.host import MAX_RESTARTS
+from chuanma.server.schema import decisions
+from chuanma.server.store import open_store
+from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running, seat_four
+
+__all__ = ["db_url", "pg_database"]
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+async def _start(db: str, data: Path) -> tuple[subprocess.Popen[str], str]:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chuanma", "serve", "--port", "0", "--data", str(data), "--db", db,
+         "--turn-seconds", "3600", "--claim-seconds", "3600", "--ready-seconds", "3600", "--bot-wait", "3600"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 60)
+    found = re.search(r"http://[\d.]+:\d+", line)
+    assert found, line
+    base = found.group(0)
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, verify=False) as http:
+        assert (await http.get("/healthz")).status_code == 200
+    return proc, base
+
+
+async def _stored(db: str) -> list[dict[str, object]]:
+    store = await open_store(db)
+    try:
+        async with store.engine.connect() as conn:
+            rows = await conn.execute(select(decisions).order_by(decisions.c.hand_id, decisions.c.idx))
+            return [dict(r._mapping) for r in rows]
+    finally:
+        await store.close()
+
+
+def test_kill_and_restart_mid_hand_resumes_it(db_url: str, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        proc, base = await _start(db_url, tmp_path)
+        try:
+            clients = []
+            for _ in range(4):
+                acc = await account(base)
+                c = await Client.open(base, acc["token"], acc["user"]["username"])
+                await c.send("join", room="chuji-xueliu", bots=False)
+                clients.append(c)
+            for c in clients:
+                await c.expect("seated")
+                c.rng.seed(clients.index(c))
+            start = await clients[0].expect("hand_start")
+            for c in clients:
+                await c.send("ready", client_seed=f"seed{clients.index(c)}")
+            tasks = [asyncio.create_task(c.play_on()) for c in clients]
+            while sum(c.acts for c in clients) < 20:
+                await asyncio.sleep(0.01)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            for t in tasks:
+                t.cancel()
+                with contextlib.suppress(BaseException):
+                    await t
+            before = await _stored(db_url)
+            assert before, "decisions are stored as they are made"
+            proc, base = await _start(db_url, tmp_path)
+            back = []
+            for c in clients:
+                again = await Client.open(base, c.token, c.name)
+                hello = again.seen[0]
+                assert hello["table"] == c.table
+                again.rng.seed(clients.index(c))
+                await again.send("resume", table=c.table, hand=c.hand, last=c.last)
+                back.append(again)
+            ends = await asyncio.gather(*(c.play_on() for c in back))
+            end = ends[0]
+            assert end["type"] == "hand_end" and sum(end["chips"]) == 0
+            async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, verify=False) as http:
+                record = (await http.get(end["record"], headers={"authorization": f"Bearer {back[0].token}"})).json()
+            assert record["seeds"]["commitment"] == start["commitment"]
+            assert all(record["seeds"]["client_seeds"][c.seat] == f"seed{i}" for i, c in enumerate(clients))
+            stored = [(r["seat"], r["action"]) for r in before]
+            played = [(d["seat"], {k: v for k, v in d.items() if k != "seat"}) for d in record["decisions"]]
+            assert played[: len(stored)] == stored
+            store = await open_store(db_url)
+            try:
+                audit = await store.audit()
+            finally:
+                await store.close()
+            assert audit["balances"] == audit["grants"] and audit["unbalanced_hands"] == 0
+            assert audit["hands"] == 1
+            for c in back:
+                assert end["balances"][c.seat] == 10_000 + end["chips"][c.seat]
+        finally:
+            proc.kill()
+            proc.wait()
+    asyncio.run(scenario())
+
+
+def test_a_crash_before_the_settlement_commits_is_settled_on_restart(db_url: str) -> None:
+    async def crash(*_args: object, **_kwargs: object) -> bool:
+        raise RuntimeError("the process dies before the settlement commits")
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            acc = await account(run.base)
+            auth = {"authorization": f"Bearer {acc['token']}"}
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                made = (await http.post("/api/tables", json={"preset": "xueliu", "hands": 1, "bots": 3},
+                                        headers=auth)).json()
+            run.server.store.settle = crash
+            c = await Client.open(run.base, acc["token"])
+            await c.send("join_private", invite=made["invite"])
+            await c.expect("seated")
+            await c.send("auto", on=True)
+            await c.expect("hand_start")
+            await c.send("ready")
+            host = run.server.host
+            while host.failures.get(made["table"], 0) <= MAX_RESTARTS or made["table"] in host.tables:
+                await asyncio.sleep(0.01)  # rebuilt from the database each time, failing each time
+            audit = await run.server.store.audit()
+            assert audit["hands"] == 0 and audit["balances"] == audit["grants"]
+            hand = await run.server.store.hand(f"{made['table']}-0")
+            assert hand is not None and hand["status"] == "playing"
+        async with running(make_config(db_url)) as run:
+            store = run.server.store
+            while (await store.audit())["hands"] < 1:
+                await asyncio.sleep(0.01)
+            audit = await store.audit()
+            assert audit["hands"] == 1 and audit["balances"] == audit["grants"] and audit["unbalanced_hands"] == 0
+            hand = await store.hand(f"{made['table']}-0")
+            assert hand is not None and hand["status"] == "settled" and hand["record"]["result"]
+    asyncio.run(scenario())
+
+
+def test_a_failed_table_is_rebuilt_and_its_players_carry_on(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run, "chuji-xueliu")
+            store = run.server.store
+            original = store.add_decisions
+            calls = 0
+
+            async def fail_once(rows: object) -> None:
+                nonlocal calls
+                calls += 1
+                if calls == 6:
+                    raise ConnectionError("the database went away for a moment")
+                await original(rows)  # type: ignore[arg-type]
+
+            store.add_decisions = fail_once
+            for c in clients:
+                await c.send("ready")
+            ends = await asyncio.gather(*(c.play_on() for c in clients))
+            assert run.server.host.failures == {clients[0].table: 1}
+            assert all(any(m["type"] == "resync" for m in c.seen) for c in clients)
+            assert ends[0]["type"] == "hand_end" and sum(ends[0]["chips"]) == 0
+            record = await store.hand(ends[0]["hand_id"])
+            assert record is not None
+            assert len(replay(record["record"]).decisions) == len(await store.decisions_of(ends[0]["hand_id"]))
+            audit = await store.audit()
+            assert audit["hands"] == 1 and audit["balances"] == audit["grants"]
+    asyncio.run(scenario())
