@@ -9,6 +9,9 @@ the process waits for a core on a busy machine is not counted, so both sides are
 - greedy: complete hands per second of the simulator with four ``greedy`` bots (each decision
   reads the seat's view), one process.
 
+Each figure is given for the loop alone and for the whole process (its start-up and imports, such
+as tables loaded at import, counted too).
+
     python benchmarks/bench_revisions.py --against f5c68ee [--rounds 3] [--hands 400]
 """
 
@@ -40,7 +43,7 @@ for _ in range(n):
     while not g.finished:
         seat = rng.choice(g.to_act())
         g.apply(seat, rng.choice(g.legal_actions(seat)))
-print(n / (time.process_time() - start))
+print(n / (time.process_time() - start), n / time.process_time())
 """
 
 GREEDY = """
@@ -54,14 +57,17 @@ deals = [deal_for(1, i) for i in range(n)]
 start = time.process_time()
 for i, deal in enumerate(deals):
     play_hand(rules, deal, [make_bot("greedy", bot_seed(1, i, s)) for s in range(4)])
-print(n / (time.process_time() - start))
+print(n / (time.process_time() - start), n / time.process_time())
 """
 
 
-def run(src: Path, code: str) -> float:
+def run(src: Path, code: str) -> tuple[float, float]:
+    """Hands per CPU second of the loop alone, and of the whole process (start-up and imports
+    included: what a fresh worker costs)."""
     out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(src)},
                          capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    loop, whole = out.stdout.strip().splitlines()[-1].split()
+    return float(loop), float(whole)
 
 
 def main() -> None:
@@ -78,7 +84,7 @@ def main() -> None:
             sides = {"this checkout": ROOT / "src", args.against: other / "src"}
             jobs = {"engine (random decisions)": ENGINE.format(hands=args.hands),
                     "simulator (4 greedy bots)": GREEDY.format(hands=max(1, args.hands // 4))}
-            figures: dict[tuple[str, str], list[float]] = {}
+            figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
             for r in range(args.rounds):
                 for job, code in jobs.items():
                     for side, src in (sides.items() if r % 2 == 0 else reversed(sides.items())):
@@ -86,12 +92,14 @@ def main() -> None:
                 print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)
-    print(f"{'':28} {'this checkout':>22} {args.against:>22} {'ratio':>7}")
+    print(f"{'':38} {'this checkout':>16} {args.against:>16} {'ratio':>7}")
     for job in jobs:
-        mine, theirs = figures[(job, "this checkout")], figures[(job, args.against)]
-        span = [f"{min(v):,.0f}–{max(v):,.0f}/s" for v in (mine, theirs)]
-        ratio = statistics.median(mine) / statistics.median(theirs)
-        print(f"{job:28} {span[0]:>22} {span[1]:>22} {ratio:>6.2f}×")
+        for i, what in enumerate(("the loop", "whole process")):
+            mine = [f[i] for f in figures[(job, "this checkout")]]
+            theirs = [f[i] for f in figures[(job, args.against)]]
+            span = [f"{min(v):,.0f}–{max(v):,.0f}/s" for v in (mine, theirs)]
+            ratio = statistics.median(mine) / statistics.median(theirs)
+            print(f"{job + ', ' + what:38} {span[0]:>16} {span[1]:>16} {ratio:>6.2f}×")
 
 
 if __name__ == "__main__":
