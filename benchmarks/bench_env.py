@@ -1,9 +1,9 @@
 """Environment steps per second with uniformly random legal (masked) actions, one process each.
 
-Measures the PettingZoo AEC environment (``chuanma.env.env``), the Gymnasium single-seat wrapper
-(against ``random`` bots; its steps are the agent's), the batch (``BatchEnv``, steps summed over
-its tables) and, in the same run, RLCard's mahjong environment (when ``rlcard`` is installed);
-then the batch in 1…``--workers`` processes at once.
+Measures the PettingZoo AEC environment (``chuanma.env.env`` and the bare ``raw_env``), the
+Gymnasium single-seat wrapper (against ``random`` bots; its steps are the agent's), the batch
+(``BatchEnv``, steps summed over its tables) and, in the same run, RLCard's mahjong environment
+(when ``rlcard`` is installed); then the batch in 1…``--workers`` processes at once.
 
     python benchmarks/bench_env.py [--steps 20000] [--encoder compact] [--batch 64] [--workers 2]
 """
@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from chuanma.env import BatchEnv, SingleSeatEnv, env
+from chuanma.env import BatchEnv, SingleSeatEnv, env, raw_env
 
 
-def aec_steps(steps: int, preset: str, encoder: str, seed: int = 1) -> float:
-    e = env(preset, encoder=encoder)
+def aec_steps(steps: int, preset: str, encoder: str, seed: int = 1, wrapped: bool = True) -> float:
+    e = env(preset, encoder=encoder) if wrapped else raw_env(preset, encoder=encoder)
     e.reset(seed=seed)
     rng = random.Random(seed)
     n = 0
@@ -110,6 +110,7 @@ def main() -> None:
     args = ap.parse_args()
     rates = {
         "AEC (PettingZoo, wrapped)": aec_steps(args.steps, args.preset, args.encoder),
+        "AEC (raw_env)": aec_steps(args.steps, args.preset, args.encoder, wrapped=False),
         "Gymnasium single seat vs random": gym_steps(args.steps // 2, args.preset, args.encoder),
         f"batch of {args.batch}": batch_steps(args.steps, args.preset, args.encoder, args.batch),
     }

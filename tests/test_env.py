@@ -290,3 +290,14 @@ def test_batch_env_names_the_table_of_an_illegal_action() -> None:
         batch.step([0])
     with pytest.raises(EnvOptionError, match="n must be"):
         BatchEnv(0)
+
+
+def test_encoders_name_every_feature() -> None:
+    from chuanma.encoding import compact, planes
+
+    assert len(compact.SCALAR_NAMES) == compact.SCALARS == compact.SIZE - compact.ROWS * 27
+    assert len(planes.CHANNEL_NAMES) == planes.CHANNELS == 144
+    e = raw_env(encoder="planes")
+    e.reset(seed=3)
+    text = planes.picture(e.observe(e.agent_selection)["observation"], range(0, 4))
+    assert text.splitlines()[2].endswith("hand >=1") and len(text.splitlines()) == 6

@@ -61,6 +61,16 @@ DIRECTION_AT = WALL_AT + 1
 XUELIU_AT = DIRECTION_AT + len(DIRECTION_CODES)
 SCALARS = XUELIU_AT + 1
 SIZE = ROWS * KINDS + SCALARS
+_SEATS = ("self", "next", "opposite", "previous")
+SCALAR_NAMES: tuple[str, ...] = (
+    *(f"{seat} {what}" for seat in _SEATS for what in (
+        "tiles held", "hidden kongs", "wins", "out", "left", "locked", "void m", "void p", "void s",
+        "void not known", "void chosen", "exchange chosen", "score")),
+    *(f"phase {p}" for p in PHASES), *(f"claim from {seat}" for seat in _SEATS), "robbing",
+    *(f"dealer {seat}" for seat in _SEATS), *(f"on turn {seat}" for seat in _SEATS), "wall",
+    *(f"direction {d}" for d in DIRECTION_CODES), "xueliu",
+)
+"""A short name for each scalar, in order."""
 SHAPE = (SIZE,)
 
 

@@ -30,7 +30,17 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.encoding.common import KINDS, VOID_CODES, seat_order
-from chuanma.encoding.compact import CLAIM, DRAWN, EXCHANGE, HAND, SCALARS, SEAT_ROWS, UNSEEN, sections
+from chuanma.encoding.compact import (
+    CLAIM,
+    DRAWN,
+    EXCHANGE,
+    HAND,
+    SCALAR_NAMES,
+    SCALARS,
+    SEAT_ROWS,
+    UNSEEN,
+    sections,
+)
 from chuanma.engine.views import SeatView
 
 RECENT = 6
@@ -41,6 +51,16 @@ SCALARS_AT = SEAT_AT + 4 * SEAT_CHANNELS
 CHANNELS = SCALARS_AT + SCALARS
 SHAPE = (CHANNELS, KINDS)
 _STEPS = np.arange(1, 5, dtype=np.uint8)[:, None]
+_SEAT_NAMES = ("self", "next", "opposite", "previous")
+CHANNEL_NAMES: tuple[str, ...] = (
+    *(f"hand >={k}" for k in range(1, 5)), "drawn", "exchange choice", "claim tile",
+    *(f"unseen >={k}" for k in range(1, 5)),
+    *(name for seat in _SEAT_NAMES for name in (
+        f"{seat} melds", *(f"{seat} river >={k}" for k in range(1, 5)), f"{seat} win pile", f"{seat} shown hand",
+        *(f"{seat} discard -{k}" for k in range(1, RECENT + 1)), f"{seat} void")),
+    *SCALAR_NAMES,
+)
+"""A short name for each channel, in order."""
 
 
 def encode(view: SeatView) -> npt.NDArray[np.float32]:
@@ -71,11 +91,12 @@ def encode(view: SeatView) -> npt.NDArray[np.float32]:
     return out
 
 
-def picture(obs: npt.NDArray[np.float32]) -> str:
-    """A text picture of a planes observation: one row per channel, ``#`` where it is not zero."""
+def picture(obs: npt.NDArray[np.float32], channels: range | None = None) -> str:
+    """A text picture of a planes observation: one row per channel (all, or ``channels``), ``#``
+    where it is not zero, with the channel's number and name."""
     ranks = "123456789"
     lines = [f"{'':>4}  {ranks} {ranks} {ranks}", f"{'':>4}  {'m':^9} {'p':^9} {'s':^9}"]
-    for ch in range(obs.shape[0]):
+    for ch in channels if channels is not None else range(obs.shape[0]):
         row = "".join("#" if x else "." for x in obs[ch])
-        lines.append(f"{ch:>4}  {row[:9]} {row[9:18]} {row[18:]}")
+        lines.append(f"{ch:>4}  {row[:9]} {row[9:18]} {row[18:]}  {CHANNEL_NAMES[ch]}")
     return "\n".join(lines)
