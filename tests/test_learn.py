@@ -12,11 +12,14 @@ from typer.testing import CliRunner
 
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
 from chuanma.cli import app
+from chuanma.encoding import ENCODERS, compact, planes
 from chuanma.engine.indices import ACTION_COUNT
+from chuanma.learn.features import features
 from chuanma.learn.policy import Adam, Policy, PolicyFileError, load
 from chuanma.learn.train import imitate, imitation_samples, main
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_hand
+from chuanma.tiles import parse_tiles, to_counts
 
 runner = CliRunner()
 
@@ -32,7 +35,7 @@ def _tiny_batch(rng: np.random.Generator, n: int = 5) -> tuple[np.ndarray, np.nd
 
 def test_policy_gradients_match_finite_differences() -> None:
     rng = np.random.default_rng(0)
-    policy = Policy.new("compact", hidden=8, seed=3)
+    policy = Policy.new("compact", hidden=8, seed=3, analysis=False)
     policy.w2 *= 100  # logits large enough for the finite differences to see
     x, m, a, w = _tiny_batch(rng)
     grads, _ = policy.grads(x, m, a, w)
@@ -52,16 +55,16 @@ def test_policy_gradients_match_finite_differences() -> None:
 def test_policy_gives_illegal_actions_no_probability() -> None:
     rng = np.random.default_rng(1)
     x, m, _, _ = _tiny_batch(rng)
-    p, _ = Policy.new("compact", hidden=16).forward(x, m)
+    p, _ = Policy.new("compact", hidden=16, analysis=False).forward(x, m)
     assert np.all(p[m == 0] == 0) and np.allclose(p.sum(axis=1), 1)
-    policy = Policy.new("compact", hidden=16)
+    policy = Policy.new("compact", hidden=16, analysis=False)
     assert all(m[0][policy.act(x[0], m[0], rng)] for _ in range(20))
 
 
 def test_adam_lowers_the_imitation_loss() -> None:
     rng = np.random.default_rng(2)
     x, m, a, _ = _tiny_batch(rng, 40)
-    policy = Policy.new("compact", hidden=32)
+    policy = Policy.new("compact", hidden=32, analysis=False)
     ones = np.ones(len(a), np.float32)
     first = policy.grads(x, m, a, ones)[1]
     opt = Adam(1e-2)
@@ -75,8 +78,8 @@ def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: Path) -> 
     path = tmp_path / "p.npz"
     policy.save(path)
     back = load(path)
-    assert back.encoder == "planes" and all(np.array_equal(u, v) for u, v in zip(back.params(), policy.params(),
-                                                                              strict=True))
+    assert back.encoder == "planes" and back.analysis
+    assert all(np.array_equal(u, v) for u, v in zip(back.params(), policy.params(), strict=True))
     (tmp_path / "text.npz").write_text("not weights")
     with pytest.raises(PolicyFileError, match="cannot read the weights"):
         load(tmp_path / "text.npz")
@@ -86,10 +89,33 @@ def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: Path) -> 
     with pytest.raises(PolicyFileError, match="not a chuanma-policy/1 weights file"):
         load(tmp_path / "other.npz")
     with (tmp_path / "shapes.npz").open("wb") as f:
-        np.savez(f, format=np.array("chuanma-policy/1"), encoder=np.array("compact"),
+        np.savez(f, format=np.array("chuanma-policy/1"), encoder=np.array("compact"), analysis=np.array(True),
                  w1=policy.w1, b1=policy.b1, w2=policy.w2, b2=policy.b2)
     with pytest.raises(PolicyFileError, match="wrong shapes for the compact encoder"):
         load(tmp_path / "shapes.npz")
+
+
+def _compact_obs(tiles: str, void: str | None) -> np.ndarray:
+    obs = np.zeros(ENCODERS["compact"][1], np.float32)
+    obs[:27] = to_counts(parse_tiles(tiles))[:27]
+    obs[compact.ROWS * 27 + 6 + ("mps".index(void) if void else 3)] = 1
+    return obs
+
+
+@pytest.mark.parametrize("encoder", sorted(ENCODERS))
+def test_analysis_inputs_rank_each_discard_by_shanten(encoder: str) -> None:
+    obs = _compact_obs("1112345678999m5s", "s")
+    if encoder == "planes":  # the same hand and void as planes
+        counts = obs[:27]
+        obs = np.zeros(ENCODERS["planes"][1], np.float32)
+        obs[0:4] = counts >= np.arange(1, 5)[:, None]
+        obs[planes.SEAT_AT + 7 + planes.RECENT, 18:27] = 1
+    f = features(obs, encoder)
+    assert np.flatnonzero(f[:27]).tolist() == [parse_tiles("5s")[0]]  # only the void tile keeps ready
+    assert f[27 + 0] > 0 and f[27 + parse_tiles("5s")[0]] == 0
+    assert np.flatnonzero(f[54:]).tolist() == [1]  # ready: shanten 0
+    waiting = features(_compact_obs("1112345678999m", "p"), "compact")
+    assert not waiting[:54].any() and np.flatnonzero(waiting[54:]).tolist() == [1]
 
 
 def test_imitation_learns_the_defensive_bot() -> None:
@@ -113,7 +139,7 @@ def test_training_script_writes_weights_checkpoints_and_curve(trained: Path) -> 
     curve = json.loads((trained / "curve.json").read_text())
     assert len(curve["imitation"]) == 1 and curve["imitation_samples"] > 0
     assert [row["hands"] for row in curve["policy_gradient"]] == [2, 4]
-    assert load(trained / "imitation.npz").w1.shape == (644, 16)
+    assert load(trained / "imitation.npz").w1.shape == (644 + 62, 16)
     assert load(trained / "policy.npz").encoder == "compact"
 
 

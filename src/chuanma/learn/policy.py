@@ -16,6 +16,8 @@ import numpy.typing as npt
 from chuanma.encoding import ENCODERS
 from chuanma.engine.indices import ACTION_COUNT
 from chuanma.errors import ChuanmaError
+from chuanma.learn.features import COUNT as FEATURES
+from chuanma.learn.features import features
 
 FORMAT = "chuanma-policy/1"
 Array = npt.NDArray[np.float32]
@@ -28,21 +30,23 @@ class PolicyFileError(ChuanmaError, ValueError):
 
 @dataclass(slots=True)
 class Policy:
-    """Weights ``w1`` (inputs × hidden), ``b1``, ``w2`` (hidden × 623), ``b2`` of an encoder's input."""
+    """Weights ``w1`` (inputs × hidden), ``b1``, ``w2`` (hidden × 623), ``b2`` over an encoder's
+    observation, followed with ``analysis`` by the hand-analysis inputs of :mod:`.features`."""
 
     encoder: str
+    analysis: bool
     w1: Array
     b1: Array
     w2: Array
     b2: Array
 
     @classmethod
-    def new(cls, encoder: str, hidden: int = 256, seed: int = 0) -> Policy:
+    def new(cls, encoder: str, hidden: int = 256, seed: int = 0, analysis: bool = True) -> Policy:
         """A policy with small random weights for the ``encoder``'s observations."""
-        inputs = int(np.prod(ENCODERS[encoder][1]))
+        inputs = input_size(encoder, analysis)
         rng = np.random.default_rng(seed)
         return cls(
-            encoder,
+            encoder, analysis,
             (rng.standard_normal((inputs, hidden)) * np.sqrt(2 / inputs)).astype(np.float32),
             np.zeros(hidden, np.float32),
             (rng.standard_normal((hidden, ACTION_COUNT)) * 0.01).astype(np.float32),
@@ -52,9 +56,17 @@ class Policy:
     def params(self) -> list[Array]:
         return [self.w1, self.b1, self.w2, self.b2]
 
-    def forward(self, obs: Array, masks: npt.NDArray[np.int8]) -> tuple[Array, Array]:
-        """Action probabilities (rows of ``obs``, zero where ``masks`` is 0) and the hidden layer."""
+    def inputs(self, obs: Array) -> Array:
+        """The network's inputs for a stack of observations: flattened, with the analysis inputs."""
         x = obs.reshape(len(obs), -1)
+        if not self.analysis:
+            return x
+        extra = np.stack([features(o, self.encoder) for o in obs])
+        return np.concatenate([x, extra], axis=1)
+
+    def forward(self, x: Array, masks: npt.NDArray[np.int8]) -> tuple[Array, Array]:
+        """Action probabilities for inputs ``x`` (rows of :meth:`inputs`; zero where ``masks`` is 0)
+        and the hidden layer."""
         h = np.maximum(x @ self.w1 + self.b1, 0)
         logits = h @ self.w2 + self.b2
         logits = np.where(masks > 0, logits, -np.inf)
@@ -63,15 +75,14 @@ class Policy:
         p /= p.sum(axis=1, keepdims=True)
         return p.astype(np.float32), h
 
-    def grads(self, obs: Array, masks: npt.NDArray[np.int8], actions: npt.NDArray[np.int64],
+    def grads(self, x: Array, masks: npt.NDArray[np.int8], actions: npt.NDArray[np.int64],
               weights: Array) -> tuple[list[Array], float]:
-        """Gradients of ``-mean(weights · log π(action | obs))`` and that loss.
+        """Gradients of ``-mean(weights · log π(action | x))`` and that loss (``x``: :meth:`inputs`).
 
         With all weights 1 it is the cross-entropy of imitation; with advantages as weights, the
         policy-gradient (REINFORCE) loss.
         """
-        x = obs.reshape(len(obs), -1)
-        p, h = self.forward(obs, masks)
+        p, h = self.forward(x, masks)
         n = len(x)
         rows = np.arange(n)
         loss = float(-(weights * np.log(p[rows, actions] + 1e-12)).mean())
@@ -85,7 +96,7 @@ class Policy:
 
     def act(self, obs: Array, mask: npt.NDArray[np.int8], rng: np.random.Generator | None = None) -> int:
         """An action index for one observation: the most probable one, or sampled with ``rng``."""
-        p, _ = self.forward(obs[None], mask[None])
+        p, _ = self.forward(self.inputs(obs[None]), mask[None])
         if rng is None:
             return int(p[0].argmax())
         return int(rng.choice(ACTION_COUNT, p=p[0] / p[0].sum()))
@@ -93,7 +104,7 @@ class Policy:
     def save(self, path: Path) -> None:
         """Write the weights (``.npz``) with the encoder's name and the format."""
         with path.open("wb") as f:
-            np.savez(f, format=np.array(FORMAT), encoder=np.array(self.encoder),
+            np.savez(f, format=np.array(FORMAT), encoder=np.array(self.encoder), analysis=np.array(self.analysis),
                      **{k: getattr(self, k) for k in PARAMS})
 
 
@@ -106,6 +117,7 @@ def load(path: str | Path) -> Policy:
             if fmt != FORMAT:
                 raise PolicyFileError(f"{p}: not a {FORMAT} weights file (format {fmt!r})")
             encoder = str(data["encoder"])
+            analysis = bool(data["analysis"])
             arrays = {k: data[k].astype(np.float32) for k in PARAMS}
     except PolicyFileError:
         raise
@@ -113,12 +125,17 @@ def load(path: str | Path) -> Policy:
         raise PolicyFileError(f"{p}: cannot read the weights: {exc}") from None
     if encoder not in ENCODERS:
         raise PolicyFileError(f"{p}: unknown encoder {encoder!r}")
-    inputs = int(np.prod(ENCODERS[encoder][1]))
+    inputs = input_size(encoder, analysis)
     w1, b1, w2, b2 = (arrays[k] for k in PARAMS)
     if w1.shape[0] != inputs or w2.shape != (w1.shape[1], ACTION_COUNT) or b1.shape != (w1.shape[1],) \
             or b2.shape != (ACTION_COUNT,):
         raise PolicyFileError(f"{p}: weights of the wrong shapes for the {encoder} encoder")
-    return Policy(encoder, w1, b1, w2, b2)
+    return Policy(encoder, analysis, w1, b1, w2, b2)
+
+
+def input_size(encoder: str, analysis: bool) -> int:
+    """Inputs of a policy over ``encoder``'s observations (with the analysis inputs or not)."""
+    return int(np.prod(ENCODERS[encoder][1])) + (FEATURES if analysis else 0)
 
 
 @dataclass(slots=True)

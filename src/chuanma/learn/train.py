@@ -61,7 +61,8 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
 def imitate(policy: Policy, data: Samples, epochs: int, batch: int = 256, lr: float = 1e-3,
             seed: int = 0) -> list[dict[str, float]]:
     """Fit ``policy`` to the teacher's choices (cross-entropy); loss and accuracy per epoch."""
-    x, m, a = data
+    obs, m, a = data
+    x = policy.inputs(obs)
     rng = np.random.default_rng(seed)
     opt = Adam(lr)
     ones = np.ones(batch, np.float32)
@@ -104,7 +105,7 @@ def reinforce(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[st
             legal = obs["action_mask"]
             action = policy.act(obs["observation"], legal, rng)
             if legal.sum() > 1:
-                xs.append(obs["observation"])
+                xs.append(policy.inputs(obs["observation"][None])[0])
                 ms.append(legal)
                 acts.append(action)
             obs, reward, done, _, info = env.step(action)
@@ -131,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--rules", default="xuezhan", help="rule preset")
     ap.add_argument("--encoder", default="compact", choices=sorted(ENCODERS))
     ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--no-analysis", action="store_true", help="leave out the hand-analysis inputs")
     ap.add_argument("--imitation-hands", type=int, default=400)
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--pg-hands", type=int, default=2000)
@@ -152,9 +154,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         rules = RuleSet.from_preset(args.rules)
     except ChuanmaError as exc:
         ap.error(f"--rules: {exc}")
-    curve: dict[str, Any] = {"rules": args.rules, "encoder": args.encoder, "hidden": args.hidden, "seed": args.seed}
+    curve: dict[str, Any] = {"rules": args.rules, "encoder": args.encoder, "hidden": args.hidden, "seed": args.seed,
+                             "analysis": not args.no_analysis}
     start = time.perf_counter()
-    policy = Policy.new(args.encoder, args.hidden, args.seed)
+    policy = Policy.new(args.encoder, args.hidden, args.seed, analysis=not args.no_analysis)
     data = imitation_samples(rules, args.imitation_hands, args.seed, args.encoder)
     curve["imitation_samples"] = len(data[2])
     curve["imitation"] = imitate(policy, data, args.epochs, seed=args.seed)
