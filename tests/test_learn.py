@@ -98,6 +98,7 @@ def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: Path) -> 
 def _compact_obs(tiles: str, void: str | None) -> np.ndarray:
     obs = np.zeros(ENCODERS["compact"][1], np.float32)
     obs[:27] = to_counts(parse_tiles(tiles))[:27]
+    obs[compact.UNSEEN * 27:compact.UNSEEN * 27 + 9] = 3  # three unseen copies of each 1m–9m
     obs[compact.ROWS * 27 + 6 + ("mps".index(void) if void else 3)] = 1
     return obs
 
@@ -105,17 +106,21 @@ def _compact_obs(tiles: str, void: str | None) -> np.ndarray:
 @pytest.mark.parametrize("encoder", sorted(ENCODERS))
 def test_analysis_inputs_rank_each_discard_by_shanten(encoder: str) -> None:
     obs = _compact_obs("1112345678999m5s", "s")
-    if encoder == "planes":  # the same hand and void as planes
+    if encoder == "planes":  # the same hand, void and unseen tiles as planes
         counts = obs[:27]
         obs = np.zeros(ENCODERS["planes"][1], np.float32)
         obs[0:4] = counts >= np.arange(1, 5)[:, None]
+        obs[7:10, 0:9] = 1  # three unseen copies of each 1m–9m
         obs[planes.SEAT_AT + 7 + planes.RECENT, 18:27] = 1
     f = features(obs, encoder)
     assert np.flatnonzero(f[:27]).tolist() == [parse_tiles("5s")[0]]  # only the void tile keeps ready
     assert f[27 + 0] > 0 and f[27 + parse_tiles("5s")[0]] == 0
-    assert np.flatnonzero(f[54:]).tolist() == [1]  # ready: shanten 0
+    # after 5s: the nine waits 1m–9m, of which the observation leaves 3 unseen copies each
+    assert f[54 + parse_tiles("5s")[0]] == pytest.approx(27 / 20)
+    assert np.flatnonzero(f[81:89]).tolist() == [1]  # ready: shanten 0
     waiting = features(_compact_obs("1112345678999m", "p"), "compact")
-    assert not waiting[:54].any() and np.flatnonzero(waiting[54:]).tolist() == [1]
+    assert not waiting[:81].any() and np.flatnonzero(waiting[81:89]).tolist() == [1]
+    assert waiting[89] == pytest.approx(27 / 20)
 
 
 def test_imitation_learns_the_defensive_bot() -> None:
@@ -139,7 +144,7 @@ def test_training_script_writes_weights_checkpoints_and_curve(trained: Path) -> 
     curve = json.loads((trained / "curve.json").read_text())
     assert len(curve["imitation"]) == 1 and curve["imitation_samples"] > 0
     assert [row["hands"] for row in curve["policy_gradient"]] == [2, 4]
-    assert load(trained / "imitation.npz").w1.shape == (644 + 62, 16)
+    assert load(trained / "imitation.npz").w1.shape == (644 + 90, 16)
     assert load(trained / "policy.npz").encoder == "compact"
 
 
