@@ -32,9 +32,9 @@ def raw_env(rules: str | RuleSet = "xuezhan", **options: Any) -> RawEnv:
 
 
 def env(rules: str | RuleSet = "xuezhan", **options: Any) -> Any:
-    """The AEC environment with PettingZoo's wrappers (action bounds, call order)."""
-    wrapped = wrappers.AssertOutOfBoundsWrapper(raw_env(rules, **options))
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The AEC environment in PettingZoo's call-order wrapper (the bare environment already
+    refuses an action index out of bounds, naming it)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, **options))
 
 
 __all__ = ["AGENTS", "BatchEnv", "EnvOptionError", "RawEnv", "SingleSeatEnv", "env", "raw_env"]
