@@ -3,7 +3,9 @@
 Measures the PettingZoo AEC environment (``chuanma.env.env`` and the bare ``raw_env``), the
 Gymnasium single-seat wrapper (against ``random`` bots; its steps are the agent's), the batch
 (``BatchEnv``, steps summed over its tables) and, in the same run, RLCard's mahjong environment
-(when ``rlcard`` is installed); then the batch in 1…``--workers`` processes at once.
+(when ``rlcard`` is installed); then the batch in 1…``--workers`` processes at once. The engine
+alone, stepping the same kind of
+hands without making any observation, gives the ceiling.
 
     python benchmarks/bench_env.py [--steps 20000] [--encoder compact] [--batch 64] [--workers 2]
 """
@@ -19,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from chuanma.env import BatchEnv, SingleSeatEnv, env, raw_env
+from chuanma.env.table import Table
+from chuanma.rules import RuleSet
 
 
 def aec_steps(steps: int, preset: str, encoder: str, seed: int = 1, wrapped: bool = True) -> float:
@@ -37,6 +41,23 @@ def aec_steps(steps: int, preset: str, encoder: str, seed: int = 1, wrapped: boo
             e.step(int(legal[rng.randrange(len(legal))]))
             n += 1
         e.reset()
+    return n / (time.perf_counter() - start)
+
+
+def engine_steps(steps: int, preset: str, seed: int = 1) -> float:
+    """The ceiling: the same random hands through the engine alone (no view, no observation)."""
+    table = Table(RuleSet.from_preset(preset))
+    table.seed(seed)
+    rng = random.Random(seed)
+    n = 0
+    start = time.perf_counter()
+    while n < steps:
+        game = table.deal()
+        while not game.finished:
+            seat = game.to_act()[0]
+            legal = game.legal_actions(seat)
+            game.apply(seat, legal[rng.randrange(len(legal))])
+            n += 1
     return n / (time.perf_counter() - start)
 
 
@@ -113,6 +134,7 @@ def main() -> None:
         "AEC (raw_env)": aec_steps(args.steps, args.preset, args.encoder, wrapped=False),
         "Gymnasium single seat vs random": gym_steps(args.steps // 2, args.preset, args.encoder),
         f"batch of {args.batch}": batch_steps(args.steps, args.preset, args.encoder, args.batch),
+        "engine alone (no observations)": engine_steps(args.steps, args.preset),
     }
     theirs = rlcard_steps(args.steps)
     print(f"chuanma.env, {args.preset}, {args.encoder} observations:")

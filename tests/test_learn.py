@@ -126,9 +126,16 @@ def test_analysis_inputs_rank_each_discard_by_shanten(encoder: str) -> None:
 def test_imitation_learns_the_defensive_bot() -> None:
     data = imitation_samples(RuleSet.from_preset("xuezhan"), 12, seed=3, encoder_name="compact")
     policy = Policy.new("compact", hidden=64, seed=1)
-    curve = imitate(policy, data, epochs=6, batch=64, lr=3e-3)
+    curve = imitate(policy, data, epochs=6, batch=64, lr=3e-3, holdout=0.2)
     assert curve[-1]["loss"] < curve[0]["loss"]
     assert curve[-1]["accuracy"] > 0.6
+    best = max(r["held_out_accuracy"] for r in curve)
+    _, m, a = data
+    held = np.random.default_rng(0).permutation(len(a))[len(a) - int(len(a) * 0.2):]
+    assert best > 2 * float((1 / m[held].sum(axis=1)).mean())  # well above a uniform legal choice
+    # the weights kept are those of the best held-out epoch: they agree with the teacher as often
+    p, _ = policy.forward(policy.inputs(data[0][held]), m[held])
+    assert float((p.argmax(axis=1) == a[held]).mean()) == pytest.approx(best)
 
 
 @pytest.fixture(scope="module")

@@ -140,9 +140,10 @@ def input_size(encoder: str, analysis: bool) -> int:
 
 @dataclass(slots=True)
 class Adam:
-    """The Adam optimiser over a policy's parameters."""
+    """The Adam optimiser over a policy's parameters, with decoupled weight decay (AdamW)."""
 
     lr: float = 1e-3
+    weight_decay: float = 0.0
     beta1: float = 0.9
     beta2: float = 0.999
     steps: int = 0
@@ -162,4 +163,4 @@ class Adam:
             m += (1 - self.beta1) * g
             v *= self.beta2
             v += (1 - self.beta2) * g * g
-            q -= (self.lr * (m / c1) / (np.sqrt(v / c2) + 1e-8)).astype(np.float32)
+            q -= (self.lr * ((m / c1) / (np.sqrt(v / c2) + 1e-8) + self.weight_decay * q)).astype(np.float32)

@@ -59,26 +59,49 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
 
 
 def imitate(policy: Policy, data: Samples, epochs: int, batch: int = 256, lr: float = 1e-3,
-            seed: int = 0) -> list[dict[str, float]]:
-    """Fit ``policy`` to the teacher's choices (cross-entropy); loss and accuracy per epoch."""
+            seed: int = 0, weight_decay: float = 0.0, holdout: float = 0.1) -> list[dict[str, float]]:
+    """Fit ``policy`` to the teacher's choices (cross-entropy), keeping the weights of the epoch
+    that agrees best with the teacher on the ``holdout`` share of the samples it does not train
+    on; loss, training and held-out accuracy per epoch."""
     obs, m, a = data
     x = policy.inputs(obs)
     rng = np.random.default_rng(seed)
-    opt = Adam(lr)
+    order = rng.permutation(len(x))
+    cut = len(x) - int(len(x) * holdout)
+    train, held = order[:cut], order[cut:]
+    opt = Adam(lr, weight_decay)
     ones = np.ones(batch, np.float32)
     curve = []
+    best = (-1.0, [q.copy() for q in policy.params()])
     for epoch in range(epochs):
-        order = rng.permutation(len(x))
         losses = []
-        for at in range(0, len(x), batch):
-            idx = order[at:at + batch]
+        for at in range(0, len(train), batch):
+            idx = train[at:at + batch]
             grads, loss = policy.grads(x[idx], m[idx], a[idx], ones[:len(idx)])
             opt.step(policy, grads)
             losses.append(loss)
-        p, _ = policy.forward(x, m)
-        curve.append({"epoch": epoch + 1, "loss": float(np.mean(losses)),
-                      "accuracy": float((p.argmax(axis=1) == a).mean())})
+        rng.shuffle(train)
+        row = {"epoch": epoch + 1, "loss": float(np.mean(losses)), "accuracy": _agreement(policy, x, m, a, train)}
+        if len(held):
+            row["held_out_accuracy"] = _agreement(policy, x, m, a, held)
+            if row["held_out_accuracy"] > best[0]:
+                best = (row["held_out_accuracy"], [q.copy() for q in policy.params()])
+        curve.append(row)
+    if len(held):
+        for q, kept in zip(policy.params(), best[1], strict=True):
+            q[...] = kept
     return curve
+
+
+def _agreement(policy: Policy, x: npt.NDArray[np.float32], m: npt.NDArray[np.int8], a: npt.NDArray[np.int64],
+               rows: npt.NDArray[np.int64]) -> float:
+    """How often the policy's most probable action is the teacher's, over ``rows``."""
+    hits = 0
+    for at in range(0, len(rows), 8192):
+        part = rows[at:at + 8192]
+        p, _ = policy.forward(x[part], m[part])
+        hits += int((p.argmax(axis=1) == a[part]).sum())
+    return hits / max(len(rows), 1)
 
 
 def reinforce(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str], *, seed: int,
@@ -135,6 +158,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--no-analysis", action="store_true", help="leave out the hand-analysis inputs")
     ap.add_argument("--imitation-hands", type=int, default=400)
     ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--weight-decay", type=float, default=0.0, help="AdamW weight decay of the imitation")
     ap.add_argument("--pg-hands", type=int, default=2000)
     ap.add_argument("--batch-hands", type=int, default=32)
     ap.add_argument("--opponents", default="defensive,greedy,random", help="three bots, comma-separated")
@@ -160,10 +184,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     policy = Policy.new(args.encoder, args.hidden, args.seed, analysis=not args.no_analysis)
     data = imitation_samples(rules, args.imitation_hands, args.seed, args.encoder)
     curve["imitation_samples"] = len(data[2])
-    curve["imitation"] = imitate(policy, data, args.epochs, seed=args.seed)
+    curve["imitation"] = imitate(policy, data, args.epochs, seed=args.seed, weight_decay=args.weight_decay)
     policy.save(args.out / "imitation.npz")
     last = curve["imitation"][-1] if curve["imitation"] else {}
-    print(f"imitation: {len(data[2])} decisions, accuracy {last.get('accuracy', 0):.3f} "
+    print(f"imitation: {len(data[2])} decisions, accuracy {last.get('accuracy', 0):.3f}, "
+          f"held out {max((r.get('held_out_accuracy', 0) for r in curve['imitation']), default=0):.3f} "
           f"({time.perf_counter() - start:.0f}s)", flush=True)
     curve["policy_gradient"] = reinforce(policy, rules, args.pg_hands, opponents, seed=args.seed + 1,
                                          batch_hands=args.batch_hands, checkpoint=args.out)
