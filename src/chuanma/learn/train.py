@@ -105,7 +105,7 @@ def _agreement(policy: Policy, x: npt.NDArray[np.float32], m: npt.NDArray[np.int
 
 
 def reinforce(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str], *, seed: int,
-              batch_hands: int = 32, lr: float = 2e-4, checkpoint: Path | None = None) -> list[dict[str, float]]:
+              batch_hands: int = 32, lr: float = 5e-5, checkpoint: Path | None = None) -> list[dict[str, float]]:
     """REINFORCE with a running-mean baseline: the policy (sampling its actions) plays a random
     seat against ``opponents``; each hand's result (÷ 32 base) weighs its decisions. Returns the
     mean result in base units per batch of ``batch_hands`` hands."""
@@ -161,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--weight-decay", type=float, default=0.0, help="AdamW weight decay of the imitation")
     ap.add_argument("--pg-hands", type=int, default=2000)
     ap.add_argument("--batch-hands", type=int, default=32)
+    ap.add_argument("--pg-lr", type=float, default=5e-5, help="learning rate of the policy gradient")
     ap.add_argument("--opponents", default="defensive,greedy,random", help="three bots, comma-separated")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
@@ -191,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"held out {max((r.get('held_out_accuracy', 0) for r in curve['imitation']), default=0):.3f} "
           f"({time.perf_counter() - start:.0f}s)", flush=True)
     curve["policy_gradient"] = reinforce(policy, rules, args.pg_hands, opponents, seed=args.seed + 1,
-                                         batch_hands=args.batch_hands, checkpoint=args.out)
+                                         batch_hands=args.batch_hands, lr=args.pg_lr, checkpoint=args.out)
     policy.save(args.out / "policy.npz")
     curve["seconds"] = round(time.perf_counter() - start, 1)
     (args.out / "curve.json").write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
