@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,13 +24,13 @@ from chuanma.rules import PRESETS, RuleSet
 from engine_play import hidden_swaps
 
 
-def play_aec(e: object, rng: random.Random) -> list[tuple[str, dict[str, np.ndarray], float]]:
+def play_aec(e: Any, rng: random.Random) -> list[tuple[str, dict[str, np.ndarray], float]]:
     """Play one hand of an AEC env with random legal actions; every (agent, observation, reward)."""
     seen = []
-    for agent in e.agent_iter():  # type: ignore[attr-defined]
-        obs, reward, term, trunc, _ = e.last()  # type: ignore[attr-defined]
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
         seen.append((agent, obs, reward))
-        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))  # type: ignore[attr-defined]
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     return seen
 
 
