@@ -3,6 +3,8 @@ to reach every rule (exhaustive draws, locked 血流 hands, kongs, robbed kongs,
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import random
 from typing import Any, get_args
 
@@ -10,7 +12,7 @@ from chuanma.analysis import shanten
 from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
 from chuanma.engine.game import Direction, Game
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall
+from chuanma.tiles import full_wall, to_counts
 
 
 def random_hand(preset: str, seed: int, seeds: dict[str, Any] | None = None) -> tuple[Game, random.Random]:
@@ -49,3 +51,40 @@ def lean_to_win(rng: random.Random, legal: list[Action], g: Game, seat: int, *,
 
         return min(discards, key=after)
     return rng.choice(legal)
+
+
+def hidden_swaps(g: Game, viewer: int | None, rng: random.Random) -> list[Game]:
+    """Copies of ``g`` that differ from it only in what ``viewer`` may not know: a concealed tile
+    of another seat (not part of a hand laid down at a win) swapped with a tile of the live wall."""
+    st = g.state
+    pub = st.public
+    if pub.phase == "end" or pub.tail < pub.live:
+        return []
+    out = []
+    shown: dict[int, list[int]] = {}
+    for w in pub.wins:
+        shown[w.seat] = to_counts(list(w.hand), limit=4)
+    for a in range(4):
+        if a == viewer:
+            continue
+        hand = st.seats[a].hand
+        laid = shown.get(a, [0] * 34)
+        private = [t for t in range(34) if hand[t] > laid[t]]
+        if not private:
+            continue
+        t = rng.choice(private)
+        i = rng.randrange(pub.live, pub.tail + 1)
+        u = st.hidden.wall[i]
+        if u == t:
+            continue
+        # a copy of the parts the swap changes (the seats and the wall), sharing the rest
+        o = dataclasses.replace(st, seats=copy.deepcopy(st.seats),
+                                hidden=dataclasses.replace(st.hidden, wall=list(st.hidden.wall)))
+        other = Game.from_state(o)
+        o.seats[a].hand[t] -= 1
+        o.seats[a].hand[u] += 1
+        if o.seats[a].drawn == t:
+            o.seats[a].drawn = u
+        o.hidden.wall[i] = t
+        out.append(other)
+    return out

@@ -4,7 +4,6 @@ replay, views that leak nothing, and legal actions that are exactly what ``apply
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import random
 
@@ -24,8 +23,8 @@ from chuanma.engine.actions import (
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.rules import PRESETS
-from chuanma.tiles import format_tiles, to_counts
-from engine_play import pick, random_hand
+from chuanma.tiles import format_tiles
+from engine_play import hidden_swaps, pick, random_hand
 
 
 def _outsiders(rng: random.Random, g: Game) -> list[tuple[int, Action]]:
@@ -70,50 +69,13 @@ PUBLIC_FIELDS: dict[str, set[str]] = {
 """Events never shown to anyone but their own seat: deal, exchange_received, claim."""
 
 
-def _hidden_swaps(g: Game, viewer: int | None, rng: random.Random) -> list[Game]:
-    """Copies of ``g`` that differ from it only in what ``viewer`` may not know: a concealed tile
-    of another seat (not part of a hand laid down at a win) swapped with a tile of the live wall."""
-    st = g.state
-    pub = st.public
-    if pub.phase == "end" or pub.tail < pub.live:
-        return []
-    out = []
-    shown: dict[int, list[int]] = {}
-    for w in pub.wins:
-        shown[w.seat] = to_counts(list(w.hand), limit=4)
-    for a in range(4):
-        if a == viewer:
-            continue
-        hand = st.seats[a].hand
-        laid = shown.get(a, [0] * 34)
-        private = [t for t in range(34) if hand[t] > laid[t]]
-        if not private:
-            continue
-        t = rng.choice(private)
-        i = rng.randrange(pub.live, pub.tail + 1)
-        u = st.hidden.wall[i]
-        if u == t:
-            continue
-        # a copy of the parts the swap changes (the seats and the wall), sharing the rest
-        o = dataclasses.replace(st, seats=copy.deepcopy(st.seats),
-                                hidden=dataclasses.replace(st.hidden, wall=list(st.hidden.wall)))
-        other = Game.from_state(o)
-        o.seats[a].hand[t] -= 1
-        o.seats[a].hand[u] += 1
-        if o.seats[a].drawn == t:
-            o.seats[a].drawn = u
-        o.hidden.wall[i] = t
-        out.append(other)
-    return out
-
-
 def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
     """RULES §8: the view and the events ``seat`` is shown hold nothing it may not know."""
     view = g.view(seat).to_dict()
     text = json.dumps(view)
     assert SECRET_SEED not in text
     # the same view whatever the hidden tiles are: another seat's concealed tile swapped with the wall
-    for other in _hidden_swaps(g, seat, rng):
+    for other in hidden_swaps(g, seat, rng):
         assert other.view(seat).to_dict() == view
     if seat is not None:
         assert view["players"][seat]["hand"] == format_tiles(g.state.tiles(seat))

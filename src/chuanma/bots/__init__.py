@@ -12,10 +12,12 @@ from collections.abc import Callable
 from chuanma.bots.base import Bot, SeededBot
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.greedy import GreedyBot
+from chuanma.bots.learned import PREFIX, LearnedBot, cached_policy
 from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.search import SearchBot
 from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
+from chuanma.learn.policy import PolicyFileError
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
@@ -30,13 +32,28 @@ class UnknownBotError(ChuanmaError, ValueError):
     """A bot name that is not in :data:`BOTS`."""
 
 
+def check_bot_name(name: str) -> None:
+    """Raise :class:`UnknownBotError` unless ``name`` is a bot: a name of :data:`BOTS`, or
+    ``learned:PATH`` with PATH a readable policy weights file."""
+    if name.startswith(PREFIX):
+        try:
+            cached_policy(name[len(PREFIX):])
+        except PolicyFileError as exc:
+            raise UnknownBotError(f"bot {name!r}: {exc}") from None
+    elif name not in BOTS:
+        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, learned:PATH")
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """The bot called ``name``, seeded ``seed``."""
+    """The bot called ``name`` (see :func:`check_bot_name`), seeded ``seed``."""
+    if name.startswith(PREFIX):
+        check_bot_name(name)
+        return LearnedBot(name[len(PREFIX):], seed)
     try:
         factory = BOTS[name]
     except KeyError:
-        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}") from None
+        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, learned:PATH") from None
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "make_bot"]
+__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "make_bot"]

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from chuanma.bots import BOTS, make_bot
+from chuanma.bots import UnknownBotError, check_bot_name, make_bot
 from chuanma.bots.base import Bot
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.engine.game import Game
@@ -70,7 +70,8 @@ def summary(console: Console, names: Sequence[str], totals: Sequence[int], playe
 
 
 def play(
-    bots: Annotated[str, typer.Option("--bots", "-b", help="The three opponents, comma-separated.")] = "greedy",
+    bots: Annotated[str, typer.Option(
+        "--bots", "-b", help="The three opponents, comma-separated (learned:PATH: trained weights).")] = "greedy",
     seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands in the session.")] = 1,
     rules: RulesOption = "xuezhan",
@@ -96,8 +97,10 @@ def play(
         raise typer.BadParameter(str(exc)) from None
     opp = [n.strip() for n in bots.split(",") if n.strip()]
     for n in opp:
-        if n not in BOTS:
-            raise typer.BadParameter(f"unknown bot {n!r}; bots: {', '.join(BOTS)}")
+        try:
+            check_bot_name(n)
+        except UnknownBotError as exc:
+            raise typer.BadParameter(str(exc)) from None
     if not opp:
         raise typer.BadParameter("give at least one bot")
     if record is not None:

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Column, Table
 
-from chuanma.bots import BOTS
+from chuanma.bots import UnknownBotError, check_bot_name
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError
 from chuanma.sim.league import MIN_WALLS, league_table
@@ -22,7 +22,8 @@ from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_ch
 from chuanma.sim.session import DEFAULT_SESSION_HANDS
 from chuanma.sim.stats import Tally
 
-BotsOption = Annotated[str, typer.Option("--bots", "-b", help="Bot names by seat, comma-separated (cycled to 4).")]
+BotsOption = Annotated[str, typer.Option(
+    "--bots", "-b", help="Bot names by seat, comma-separated (cycled to 4); learned:PATH plays trained weights.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the run: same seed, same results.")]
 WorkersOption = Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")]
 RayOption = Annotated[
@@ -37,8 +38,10 @@ def _bot_names(text: str) -> list[str]:
     if not names:
         raise typer.BadParameter("give at least one bot")
     for n in names:
-        if n not in BOTS:
-            raise typer.BadParameter(f"unknown bot {n!r}; bots: {', '.join(BOTS)}")
+        try:
+            check_bot_name(n)
+        except UnknownBotError as exc:
+            raise typer.BadParameter(str(exc)) from None
     return names
 
 

@@ -1,0 +1,32 @@
+"""What both encoders read from a view: relative seats and the one-hot codes of its fields."""
+
+from __future__ import annotations
+
+from chuanma.engine.views import SeatView
+from chuanma.tiles import NUM_SUITED
+
+KINDS = NUM_SUITED
+"""Tile kinds encoded: the 27 suited kinds the engine plays."""
+PHASES = ("exchange", "void", "turn", "claim", "rob", "waiting", "end")
+DIRECTION_CODES = ("to_next", "opposite", "to_previous")
+VOID_CODES = ("m", "p", "s")
+WALL_SCALE = 1 / 108
+"""Wall counts are given as a share of the 108-tile set."""
+SCORE_SCALE = 1 / 32
+"""Scores so far are given in units of 32 base."""
+HELD_SCALE = 1 / 14
+
+
+def seat_order(view: SeatView) -> tuple[int, int, int, int]:
+    """The absolute seats in relative order: the viewer, then the next three in play order."""
+    me = view.seat
+    assert me is not None, "an observation is always a seat's"
+    return (me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4)
+
+
+def relative(view: SeatView, seat: int | None) -> int | None:
+    """``seat`` relative to the viewer (0 the viewer, 1 next, 2 opposite, 3 previous)."""
+    if seat is None or view.seat is None:
+        return None
+    return (seat - view.seat) % 4
+

@@ -1,0 +1,134 @@
+"""The compact encoder: counts per tile kind and scalars, one flat ``float32`` vector.
+
+=========  =====  ===========================================================================
+first      count  what
+=========  =====  ===========================================================================
+0          27     own concealed tiles: copies of each kind (0–4)
+27         27     own drawn tile this turn (one-hot)
+54         27     own exchange choice, until the exchange happens (copies)
+81         27     tile on offer in a claim window the viewer may answer (one-hot)
+108        27     unseen copies of each kind (not in own hand, any meld, river, win pile or
+                  shown hand)
+135        4×108  per relative seat (0 = self, 1 next, 2 opposite, 3 previous), 27 each:
+                  melds (visible copies), river (tiles lying), win pile, hand shown (another
+                  seat's laid-down hand at its latest win; zeros for the viewer itself)
+567        4×13   per relative seat: tiles held ÷ 14, hidden kongs, wins, out, left, locked,
+                  void m/p/s/not known (one-hot), void chosen, exchange chosen, score so far
+                  ÷ 32 base
+619        7      phase: exchange, void, turn, claim, rob, waiting, end (one-hot)
+626        4      claim window: from relative seat (one-hot)
+630        1      claim window: robbing a kong
+631        4      dealer (relative seat, one-hot)
+635        4      seat on turn (relative seat, one-hot; zeros outside turns and claims)
+639        1      tiles left in the wall ÷ 108
+640        3      exchange direction once known: to next, opposite, to previous (one-hot)
+643        1      血流 (winners keep playing)
+=========  =====  ===========================================================================
+
+``SIZE`` is 644: the 21 rows of 27 counts (:data:`ROWS`) then the 77 scalars (:data:`SCALARS`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from chuanma.encoding.common import (
+    DIRECTION_CODES,
+    HELD_SCALE,
+    KINDS,
+    PHASES,
+    SCORE_SCALE,
+    VOID_CODES,
+    WALL_SCALE,
+    relative,
+    seat_order,
+)
+from chuanma.engine.views import SeatView
+
+HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN = range(5)
+SEAT_ROWS = 5
+"""Row of relative seat ``r``'s melds: ``SEAT_ROWS + 4 * r``; river, win pile, shown hand follow."""
+ROWS = SEAT_ROWS + 4 * 4
+SEAT_SCALARS = 13
+PHASE_AT = 4 * SEAT_SCALARS
+FROM_AT = PHASE_AT + len(PHASES)
+ROB_AT = FROM_AT + 4
+DEALER_AT = ROB_AT + 1
+CURRENT_AT = DEALER_AT + 4
+WALL_AT = CURRENT_AT + 4
+DIRECTION_AT = WALL_AT + 1
+XUELIU_AT = DIRECTION_AT + len(DIRECTION_CODES)
+SCALARS = XUELIU_AT + 1
+SIZE = ROWS * KINDS + SCALARS
+_SEATS = ("self", "next", "opposite", "previous")
+SCALAR_NAMES: tuple[str, ...] = (
+    *(f"{seat} {what}" for seat in _SEATS for what in (
+        "tiles held", "hidden kongs", "wins", "out", "left", "locked", "void m", "void p", "void s",
+        "void not known", "void chosen", "exchange chosen", "score")),
+    *(f"phase {p}" for p in PHASES), *(f"claim from {seat}" for seat in _SEATS), "robbing",
+    *(f"dealer {seat}" for seat in _SEATS), *(f"on turn {seat}" for seat in _SEATS), "wall",
+    *(f"direction {d}" for d in DIRECTION_CODES), "xueliu",
+)
+"""A short name for each scalar, in order."""
+SHAPE = (SIZE,)
+
+
+def sections(view: SeatView) -> tuple[npt.NDArray[np.uint8], list[float]]:
+    """The view's counts (``ROWS`` × 27, ``uint8``) and its ``SCALARS`` scalars."""
+    buf = bytearray(ROWS * KINDS)
+    scalars = [0.0] * SCALARS
+    buf[0:KINDS] = bytes(view.hand[:KINDS])
+    if view.drawn is not None:
+        buf[DRAWN * KINDS + view.drawn] = 1
+    me = view.me
+    if me.exchange is not None:
+        for t in me.exchange:
+            buf[EXCHANGE * KINDS + t] += 1
+    claim = view.claim
+    if claim is not None:
+        buf[CLAIM * KINDS + claim.tile] = 1
+        scalars[FROM_AT + (claim.from_seat - me.seat) % 4] = 1
+        scalars[ROB_AT] = float(claim.robbing)
+    buf[UNSEEN * KINDS:(UNSEEN + 1) * KINDS] = bytes(view.unseen_counts()[:KINDS])
+    for r, s in enumerate(seat_order(view)):
+        p = view.players[s]
+        at = (SEAT_ROWS + 4 * r) * KINDS
+        hidden = 0
+        for m in p.melds:
+            if m is None:
+                hidden += 1
+            else:
+                buf[at + m.tile] += 4 if m.kind == "kong" else 3
+        at += KINDS
+        for t in p.discards:
+            buf[at + t] += 1
+        at += KINDS
+        for t in p.win_pile:
+            buf[at + t] += 1
+        at += KINDS
+        if r and p.hand is not None:
+            buf[at:at + KINDS] = bytes(p.hand[:KINDS])
+        at = r * SEAT_SCALARS
+        scalars[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
+        scalars[at + 6 + (VOID_CODES.index(p.void) if p.void is not None else 3)] = 1
+        scalars[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, view.totals[s] * SCORE_SCALE)
+    scalars[PHASE_AT + PHASES.index(view.phase)] = 1
+    scalars[DEALER_AT + (view.dealer - me.seat) % 4] = 1
+    current = relative(view, view.current)
+    if current is not None:
+        scalars[CURRENT_AT + current] = 1
+    scalars[WALL_AT] = view.wall * WALL_SCALE
+    if view.direction is not None:
+        scalars[DIRECTION_AT + DIRECTION_CODES.index(view.direction)] = 1
+    scalars[XUELIU_AT] = float(view.winners_stay)
+    return np.frombuffer(bytes(buf), dtype=np.uint8).reshape(ROWS, KINDS), scalars
+
+
+def encode(view: SeatView) -> npt.NDArray[np.float32]:
+    """The compact observation of ``view`` (layout in the module docstring)."""
+    counts, scalars = sections(view)
+    out = np.empty(SIZE, dtype=np.float32)
+    out[:ROWS * KINDS] = counts.ravel()
+    out[ROWS * KINDS:] = scalars
+    return out

@@ -1,0 +1,89 @@
+"""Many hands stepped together in one process, with stacked observations and masks.
+
+Each of the ``n`` tables plays a hand of self-play: at every step the seat asked at each table
+takes the action given for that table. A finished hand is replaced by a new one at once, so every
+step returns a decision to make at every table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from chuanma.engine.actions import IllegalActionError
+from chuanma.engine.indices import ACTION_COUNT, ActionIndexError
+from chuanma.env.table import EnvOptionError, Table, rules_of
+from chuanma.rules import RuleSet
+
+
+class BatchEnv:
+    """``n`` tables; :meth:`reset` and :meth:`step` return stacked arrays.
+
+    ``observations`` has shape ``(n, *encoder shape)``, ``masks`` ``(n, 623)`` (``int8``),
+    ``seats`` ``(n,)`` (the seat asked at each table), ``rewards`` ``(n, 4)`` (what the step
+    brought each seat, by absolute seat) and ``done`` ``(n,)`` (the table's hand ended at that
+    step and a new one was dealt).
+    """
+
+    def __init__(self, n: int, rules: str | RuleSet = "xuezhan", *, encoder: str = "compact",
+                 reward: str = "end", normalize: bool = False, **options: Any) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise EnvOptionError(f"n must be a whole number of tables, at least 1, got {n!r}")
+        ruleset = rules_of(rules, options)
+        self.tables = [Table(ruleset, encoder, reward, normalize) for _ in range(n)]
+        shape = self.tables[0].shape
+        self.observations = np.zeros((n, *shape), dtype=np.float32)
+        self.masks = np.zeros((n, ACTION_COUNT), dtype=np.int8)
+        self.seats = np.zeros(n, dtype=np.int64)
+        self.hands = 0
+        """Hands finished since the last reset."""
+
+    @property
+    def n(self) -> int:
+        return len(self.tables)
+
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8],
+                                                       npt.NDArray[np.int64]]:
+        """Deal a hand at every table (table ``i`` seeded ``seed + i``); observations, masks, seats."""
+        for i, table in enumerate(self.tables):
+            table.seed(None if seed is None else seed + i)
+            table.deal()
+            self._observe(i)
+        self.hands = 0
+        return self.observations, self.masks, self.seats
+
+    def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> tuple[
+            npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64],
+            npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Apply ``actions[i]`` at table ``i``; observations, masks, seats, rewards, done.
+
+        An illegal action raises (naming the table) after the tables before it have stepped.
+        """
+        if len(actions) != self.n:
+            raise EnvOptionError(f"actions: give one action per table ({self.n}), got {len(actions)}")
+        rewards = np.zeros((self.n, 4), dtype=np.float32)
+        done = np.zeros(self.n, dtype=np.bool_)
+        for i, table in enumerate(self.tables):
+            try:
+                rewards[i] = table.act(int(self.seats[i]), int(actions[i]))
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"table {i}: {exc.reason}", exc.code, exc.seat) from None
+            except ActionIndexError as exc:
+                raise ActionIndexError(f"table {i}: {exc}") from None
+            if table.game.finished:
+                done[i] = True
+                self.hands += 1
+                table.deal()
+            self._observe(i)
+        return self.observations, self.masks, self.seats, rewards, done
+
+    def _observe(self, i: int) -> None:
+        table = self.tables[i]
+        seat = table.acting()
+        self.seats[i] = seat
+        obs = table.observe(seat)
+        self.observations[i] = obs["observation"]
+        self.masks[i] = obs["action_mask"]

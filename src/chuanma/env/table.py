@@ -1,0 +1,109 @@
+"""One table of the environments: the hand in play, how it is dealt, observed and rewarded.
+
+The AEC environment, the Gymnasium wrapper and the batch all play through a :class:`Table`, which
+reads the hand only through the engine's public API: an observation is made from
+``Game.view(seat)`` and ``Game.legal_mask(seat)`` alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from chuanma.encoding import encoder
+from chuanma.engine.actions import IllegalActionError
+from chuanma.engine.game import DIRECTIONS, Direction, Game
+from chuanma.engine.indices import from_index
+from chuanma.engine.variant import variant_of
+from chuanma.errors import ChuanmaError
+from chuanma.rules import RuleSet
+from chuanma.tiles import full_wall
+
+RewardMode = Literal["end", "event"]
+REWARD_MODES = ("end", "event")
+NORMALISER = 32
+"""``normalize=True`` gives rewards in units of 32 base."""
+_DIRECTIONS: tuple[Direction, ...] = tuple(DIRECTIONS)  # type: ignore[arg-type]
+
+
+class EnvOptionError(ChuanmaError, ValueError):
+    """An environment option that is not valid (the message names it)."""
+
+
+def rules_of(rules: str | RuleSet, options: dict[str, Any]) -> RuleSet:
+    """The rules of an environment: a preset name with rule ``options``, or a :class:`RuleSet`."""
+    if isinstance(rules, RuleSet):
+        if options:
+            raise EnvOptionError(f"rule options ({', '.join(options)}) go with a preset name, not a RuleSet")
+        ruleset = rules
+    elif isinstance(rules, str):
+        ruleset = RuleSet.from_preset(rules, **options)
+    else:
+        raise EnvOptionError(f"rules must be a preset name or a RuleSet, got {rules!r}")
+    try:
+        variant_of(ruleset)
+    except IllegalActionError as exc:
+        raise EnvOptionError(f"rules: {exc}") from None
+    return ruleset
+
+
+class Table:
+    """A hand in play with its dealing generator, encoder and reward bookkeeping."""
+
+    __slots__ = ("encode", "game", "paid", "reward", "rng", "rules", "scale", "shape")
+
+    def __init__(self, rules: RuleSet, encoder_name: str = "compact", reward: str = "end",
+                 normalize: bool = False) -> None:
+        if reward not in REWARD_MODES:
+            raise EnvOptionError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
+        if not isinstance(normalize, bool):
+            raise EnvOptionError(f"normalize must be true or false, got {normalize!r}")
+        self.rules = rules
+        self.encode, self.shape = encoder(encoder_name)
+        self.reward = reward
+        self.scale = 1 / NORMALISER if normalize else 1.0
+        self.rng = random.Random()
+        self.paid = [0, 0, 0, 0]
+        self.game = self.deal()
+
+    def seed(self, seed: int | None) -> None:
+        """Restart the dealing generator from ``seed`` (``None``: from fresh entropy)."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)):
+            raise EnvOptionError(f"seed must be a whole number, got {seed!r}")
+        self.rng = random.Random(None if seed is None else int(seed))
+
+    def deal(self) -> Game:
+        """Deal a new hand from the generator: a shuffled wall, a dealer and a direction."""
+        wall = full_wall()
+        self.rng.shuffle(wall)
+        dealer = self.rng.randrange(4)
+        direction = _DIRECTIONS[self.rng.randrange(3)]
+        self.game = Game(self.rules, wall, dealer, direction)
+        self.paid = [0, 0, 0, 0]
+        return self.game
+
+    def acting(self) -> int:
+        """The seat whose decision is asked next (the first seat that owes one)."""
+        return self.game.to_act()[0]
+
+    def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
+        """``seat``'s observation: its encoded view and its legal-action mask."""
+        return {"observation": self.encode(self.game.view(seat)), "action_mask": self.game.legal_mask(seat)}
+
+    def act(self, seat: int, index: int) -> list[float]:
+        """Apply action ``index`` for ``seat``; the rewards it brings each seat.
+
+        Raises :class:`~chuanma.engine.indices.ActionIndexError` or
+        :class:`~chuanma.engine.actions.IllegalActionError` (nothing changed) for an index that is
+        not in the action space or not legal now.
+        """
+        self.game.apply(seat, from_index(index))
+        if self.reward == "end" and not self.game.finished:
+            return [0.0, 0.0, 0.0, 0.0]
+        totals = self.game.deltas()
+        out = [(totals[s] - self.paid[s]) * self.scale for s in range(4)]
+        self.paid = totals
+        return out

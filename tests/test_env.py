@@ -1,0 +1,304 @@
+"""The RL environments: PettingZoo's own checks, leak-free observations, masks, seeds, rewards."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_reset_return_type, check_reset_seed_determinism
+from gymnasium.utils.passive_env_checker import env_reset_passive_checker, env_step_passive_checker
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pettingzoo.test import api_test, seed_test
+
+from chuanma.encoding import ENCODERS, UnknownEncoderError
+from chuanma.engine.actions import IllegalActionError
+from chuanma.engine.indices import ACTION_COUNT, ActionIndexError, to_index
+from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
+from chuanma.env.table import NORMALISER, Table
+from chuanma.errors import ChuanmaError
+from chuanma.rules import PRESETS, RuleSet
+from engine_play import hidden_swaps
+
+
+def play_aec(e: Any, rng: random.Random) -> list[tuple[str, dict[str, np.ndarray], float]]:
+    """Play one hand of an AEC env with random legal actions; every (agent, observation, reward)."""
+    seen = []
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        seen.append((agent, obs, reward))
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return seen
+
+
+@pytest.mark.parametrize("encoder", sorted(ENCODERS))
+def test_pettingzoo_api_test_passes(encoder: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its advice on dict observations
+        api_test(env(encoder=encoder), num_cycles=200)
+
+
+@pytest.mark.parametrize("preset", ["xuezhan", "xueliu"])
+def test_pettingzoo_seed_test_passes(preset: str) -> None:
+    seed_test(lambda: env(preset), num_cycles=300)
+
+
+def test_observation_and_action_spaces_are_the_fixed_ones() -> None:
+    e = raw_env(encoder="planes")
+    assert e.possible_agents == list(AGENTS) == ["seat_0", "seat_1", "seat_2", "seat_3"]
+    assert e.action_space("seat_2").n == ACTION_COUNT == 623
+    assert e.observation_space("seat_1")["observation"].shape == ENCODERS["planes"][1]
+    e.reset(seed=3)
+    obs = e.observe(e.agent_selection)
+    assert obs["observation"].shape == (144, 27) and obs["action_mask"].dtype == np.int8
+
+
+def _check_observations_hide_hidden_tiles(table: Table, rng: random.Random) -> int:
+    """Every seat's observation is the same whatever the tiles it may not see are; returns checks."""
+    game = table.game
+    checks = 0
+    for seat in range(4):
+        obs = table.observe(seat)
+        for other in hidden_swaps(game, seat, rng):
+            table.game = other
+            swapped = table.observe(seat)
+            table.game = game
+            assert np.array_equal(swapped["observation"], obs["observation"]), f"seat {seat} sees hidden tiles"
+            assert np.array_equal(swapped["action_mask"], obs["action_mask"])
+            checks += 1
+    return checks
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(PRESETS)), st.sampled_from(sorted(ENCODERS)), st.integers(0, 2**32))
+def test_observations_never_depend_on_hidden_tiles(preset: str, encoder: str, seed: int) -> None:
+    table = Table(RuleSet.from_preset(preset), encoder)
+    table.seed(seed)
+    table.deal()
+    rng = random.Random(seed)
+    checks = steps = 0
+    while not table.game.finished:
+        if steps % 3 == 0:
+            checks += _check_observations_hide_hidden_tiles(table, rng)
+        seat = table.acting()
+        table.act(seat, rng.choice(np.flatnonzero(table.observe(seat)["action_mask"]).tolist()))
+        steps += 1
+    assert checks > 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
+def test_masks_equal_legal_actions(preset: str, seed: int) -> None:
+    e = raw_env(preset)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    game = e.table.game
+    while not game.finished:
+        for s, agent in enumerate(AGENTS):
+            mask = e.observe(agent)["action_mask"]
+            assert sorted(np.flatnonzero(mask).tolist()) == sorted(to_index(a) for a in game.legal_actions(s))
+        assert e.agent_selection == AGENTS[game.to_act()[0]]
+        e.step(rng.choice([to_index(a) for a in game.legal_actions(game.to_act()[0])]))
+
+
+def test_same_seed_same_episode() -> None:
+    runs = []
+    for seed in (11, 11, 12):
+        e = env("xueliu", encoder="compact")
+        e.reset(seed=seed)
+        runs.append(play_aec(e, random.Random(5)))
+    a, b, c = runs
+    assert len(a) == len(b)
+    for (agent_a, obs_a, r_a), (agent_b, obs_b, r_b) in zip(a, b, strict=True):
+        assert agent_a == agent_b and r_a == r_b
+        assert np.array_equal(obs_a["observation"], obs_b["observation"])
+    assert len(a) != len(c) or any(not np.array_equal(x[1]["observation"], y[1]["observation"])
+                                   for x, y in zip(a, c, strict=False))
+
+
+def test_reset_without_a_seed_continues_the_seeded_sequence() -> None:
+    e1, e2 = raw_env(), raw_env()
+    e1.reset(seed=4)
+    e2.reset(seed=4)
+    e1.reset()
+    e2.reset()
+    assert np.array_equal(e1.observe("seat_0")["observation"], e2.observe("seat_0")["observation"])
+
+
+@pytest.mark.parametrize("preset", ["xuezhan", "xueliu", "classic"])
+def test_rewards_end_are_the_chip_result(preset: str) -> None:
+    e = raw_env(preset, reward="end")
+    e.reset(seed=21)
+    totals = dict.fromkeys(AGENTS, 0.0)
+    rng = random.Random(0)
+    for agent in e.agent_iter():
+        _, reward, term, _, _ = e.last()
+        totals[agent] += reward
+        if not term:
+            assert reward == 0
+        e.step(None if term else rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]).tolist()))
+    assert [totals[a] for a in AGENTS] == e.table.game.deltas()
+
+
+def test_rewards_event_arrive_as_payments_happen_and_normalise() -> None:
+    """Per-event rewards add up to the chip result; some arrive before the end; normalised is ÷ 32."""
+    for seed in range(40):
+        raw, norm = Table(RuleSet.from_preset("xueliu"), reward="event"), Table(
+            RuleSet.from_preset("xueliu"), reward="event", normalize=True)
+        raw.seed(seed)
+        norm.seed(seed)
+        raw.deal()
+        norm.deal()
+        rng = random.Random(seed)
+        sums = [0.0] * 4
+        early = False
+        while not raw.game.finished:
+            seat = raw.acting()
+            action = rng.choice(np.flatnonzero(raw.game.legal_mask(seat)).tolist())
+            r = raw.act(seat, action)
+            assert norm.act(seat, action) == [x / NORMALISER for x in r]
+            early = early or (any(r) and not raw.game.finished)
+            sums = [a + b for a, b in zip(sums, r, strict=True)]
+        assert sums == raw.game.deltas()
+        if early:
+            return
+    raise AssertionError("no payment happened before the end in 40 hands")
+
+
+def test_illegal_action_is_refused_and_changes_nothing() -> None:
+    e = raw_env()
+    e.reset(seed=2)
+    agent = e.agent_selection
+    before = e.observe(agent)
+    illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        e.step(illegal)
+    with pytest.raises(ActionIndexError, match="0-622"):
+        e.step(ACTION_COUNT)
+    with pytest.raises(ValueError, match="owes a decision"):
+        e.step(None)
+    assert e.agent_selection == agent
+    assert np.array_equal(e.observe(agent)["observation"], before["observation"])
+
+
+def test_bad_options_get_clear_errors() -> None:
+    with pytest.raises(UnknownEncoderError, match="unknown observation encoder 'pixels'"):
+        raw_env(encoder="pixels")
+    with pytest.raises(EnvOptionError, match="reward must be one of end, event"):
+        raw_env(reward="sometimes")
+    with pytest.raises(EnvOptionError, match="normalize"):
+        raw_env(normalize="yes")
+    with pytest.raises(ChuanmaError, match="unknown preset"):
+        raw_env("riichi")
+    with pytest.raises(ChuanmaError, match="max_fan"):
+        raw_env(max_fan="many")
+    with pytest.raises(EnvOptionError, match="rules: "):
+        raw_env("xuezhan", variant="dazhong")
+    with pytest.raises(EnvOptionError, match="seed must be a whole number"):
+        raw_env().reset(seed="x")  # type: ignore[arg-type]
+    with pytest.raises(EnvOptionError, match="rule options"):
+        raw_env(RuleSet.from_preset("xueliu"), max_fan=4)
+
+
+def test_rule_options_reach_the_game() -> None:
+    e = raw_env("xuezhan", exchange=False, max_fan=3)
+    e.reset(seed=1)
+    assert e.table.rules.max_fan == 3 and e.table.game.phase == "void"
+
+
+# ---------------------------------------------------------------- Gymnasium single-seat wrapper
+
+def test_single_seat_env_passes_gymnasium_checks() -> None:
+    """Gymnasium's checks of reset, seeding and returned data (its ``check_env`` steps with
+    unmasked random actions, which a mahjong hand refuses)."""
+    g = SingleSeatEnv(opponents="random")
+    check_reset_seed_determinism(g)
+    check_reset_return_type(g)
+    obs, _ = env_reset_passive_checker(g, seed=5)
+    env_step_passive_checker(g, int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy", "defensive", "search"])
+def test_single_seat_env_plays_a_hand_against_bots(opponent: str) -> None:
+    g = SingleSeatEnv("xuezhan", opponents=opponent, seat=2, reward="event")
+    obs, info = g.reset(seed=8)
+    total = info["reward_before"]
+    rng = random.Random(1)
+    done = False
+    while not done:
+        assert g.table.game.legal_actions(2), "the agent is asked only when it has a decision"
+        assert np.array_equal(obs["action_mask"], g.action_masks())
+        obs, reward, done, _, info = g.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        total += float(reward)
+    assert info["seat"] == 2 and total == g.table.game.deltas()[2]
+
+
+def test_single_seat_env_random_seat_changes_between_episodes() -> None:
+    g = SingleSeatEnv(opponents=["random", "greedy", "random"], seat="random")
+    seats = {g.reset(seed=s)[1]["seat"] for s in range(12)}
+    assert len(seats) > 1
+
+
+def test_single_seat_env_bad_options_are_refused() -> None:
+    with pytest.raises(EnvOptionError, match="opponents"):
+        SingleSeatEnv(opponents="genius")
+    with pytest.raises(EnvOptionError, match="opponents"):
+        SingleSeatEnv(opponents=["random", "greedy"])
+    with pytest.raises(EnvOptionError, match="seat must be 0-3"):
+        SingleSeatEnv(seat=4)
+
+
+# ---------------------------------------------------------------- batch
+
+def test_batch_env_steps_tables_like_separate_tables() -> None:
+    batch = BatchEnv(3, "xueliu", encoder="planes")
+    obs, masks, seats = batch.reset(seed=30)
+    singles = []
+    for i in range(3):
+        t = Table(RuleSet.from_preset("xueliu"), "planes")
+        t.seed(30 + i)
+        t.deal()
+        singles.append(t)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(300):
+        for i, t in enumerate(singles):
+            assert seats[i] == t.acting()
+            assert np.array_equal(obs[i], t.observe(t.acting())["observation"])
+            assert np.array_equal(masks[i], t.game.legal_mask(t.acting()))
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in masks]
+        expected = [t.act(int(seats[i]), actions[i]) for i, t in enumerate(singles)]
+        obs, masks, seats, rewards, done = batch.step(actions)
+        for i, t in enumerate(singles):
+            assert rewards[i].tolist() == expected[i]
+            assert bool(done[i]) == t.game.finished
+            if t.game.finished:
+                finished += 1
+                t.deal()
+    assert finished == batch.hands > 0
+
+
+def test_batch_env_names_the_table_of_an_illegal_action() -> None:
+    batch = BatchEnv(2)
+    _, masks, _ = batch.reset(seed=1)
+    actions = [int(np.flatnonzero(masks[0])[0]), int(np.flatnonzero(masks[1] == 0)[0])]
+    with pytest.raises(IllegalActionError, match=r"^table 1: "):
+        batch.step(actions)
+    with pytest.raises(EnvOptionError, match="one action per table"):
+        batch.step([0])
+    with pytest.raises(EnvOptionError, match="n must be"):
+        BatchEnv(0)
+
+
+def test_encoders_name_every_feature() -> None:
+    from chuanma.encoding import compact, planes
+
+    assert len(compact.SCALAR_NAMES) == compact.SCALARS == compact.SIZE - compact.ROWS * 27
+    assert len(planes.CHANNEL_NAMES) == planes.CHANNELS == 144
+    e = raw_env(encoder="planes")
+    e.reset(seed=3)
+    text = planes.picture(e.observe(e.agent_selection)["observation"], range(0, 4))
+    assert text.splitlines()[2].endswith("hand >=1") and len(text.splitlines()) == 6

@@ -1,0 +1,184 @@
+"""The NumPy learning agent: its gradients, its weights files, imitation, the training script's
+smoke run and the trained weights played as ``learned:PATH`` in simulate, league and play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from chuanma.bots import UnknownBotError, check_bot_name, make_bot
+from chuanma.cli import app
+from chuanma.encoding import ENCODERS, compact, planes
+from chuanma.engine.indices import ACTION_COUNT
+from chuanma.learn.features import features
+from chuanma.learn.policy import Adam, Policy, PolicyFileError, load
+from chuanma.learn.train import imitate, imitation_samples, main
+from chuanma.rules import RuleSet
+from chuanma.sim.play import deal_for, play_hand
+from chuanma.tiles import parse_tiles, to_counts
+
+runner = CliRunner()
+
+
+def _tiny_batch(rng: np.random.Generator, n: int = 5) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    x = rng.random((n, 644), dtype=np.float32)
+    m = (rng.random((n, ACTION_COUNT)) < 0.05).astype(np.int8)
+    m[:, 7] = 1
+    a = np.array([int(rng.choice(np.flatnonzero(r))) for r in m])
+    w = rng.standard_normal(n).astype(np.float32)
+    return x, m, a, w
+
+
+def test_policy_gradients_match_finite_differences() -> None:
+    rng = np.random.default_rng(0)
+    policy = Policy.new("compact", hidden=8, seed=3, analysis=False)
+    policy.w2 *= 100  # logits large enough for the finite differences to see
+    x, m, a, w = _tiny_batch(rng)
+    grads, _ = policy.grads(x, m, a, w)
+    eps = 1e-2
+    for param, grad in zip(policy.params(), grads, strict=True):
+        for _ in range(4):
+            i = tuple(int(rng.integers(s)) for s in param.shape)
+            old = param[i]
+            param[i] = old + eps
+            up = policy.grads(x, m, a, w)[1]
+            param[i] = old - eps
+            down = policy.grads(x, m, a, w)[1]
+            param[i] = old
+            assert (up - down) / (2 * eps) == pytest.approx(float(grad[i]), rel=0.05, abs=1e-3)
+
+
+def test_policy_gives_illegal_actions_no_probability() -> None:
+    rng = np.random.default_rng(1)
+    x, m, _, _ = _tiny_batch(rng)
+    p, _ = Policy.new("compact", hidden=16, analysis=False).forward(x, m)
+    assert np.all(p[m == 0] == 0) and np.allclose(p.sum(axis=1), 1)
+    policy = Policy.new("compact", hidden=16, analysis=False)
+    assert all(m[0][policy.act(x[0], m[0], rng)] for _ in range(20))
+
+
+def test_adam_lowers_the_imitation_loss() -> None:
+    rng = np.random.default_rng(2)
+    x, m, a, _ = _tiny_batch(rng, 40)
+    policy = Policy.new("compact", hidden=32, analysis=False)
+    ones = np.ones(len(a), np.float32)
+    first = policy.grads(x, m, a, ones)[1]
+    opt = Adam(1e-2)
+    for _ in range(30):
+        opt.step(policy, policy.grads(x, m, a, ones)[0])
+    assert policy.grads(x, m, a, ones)[1] < first / 2
+
+
+def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
+    policy = Policy.new("planes", hidden=4, seed=5)
+    path = tmp_path / "p.npz"
+    policy.save(path)
+    back = load(path)
+    assert back.encoder == "planes" and back.analysis
+    assert all(np.array_equal(u, v) for u, v in zip(back.params(), policy.params(), strict=True))
+    (tmp_path / "text.npz").write_text("not weights")
+    with pytest.raises(PolicyFileError, match="cannot read the weights"):
+        load(tmp_path / "text.npz")
+    with pytest.raises(PolicyFileError, match="cannot read"):
+        load(tmp_path / "missing.npz")
+    np.savez(tmp_path / "other.npz", w1=np.zeros(3))
+    with pytest.raises(PolicyFileError, match="not a chuanma-policy/1 weights file"):
+        load(tmp_path / "other.npz")
+    with (tmp_path / "shapes.npz").open("wb") as f:
+        np.savez(f, format=np.array("chuanma-policy/1"), encoder=np.array("compact"), analysis=np.array(True),
+                 w1=policy.w1, b1=policy.b1, w2=policy.w2, b2=policy.b2)
+    with pytest.raises(PolicyFileError, match="wrong shapes for the compact encoder"):
+        load(tmp_path / "shapes.npz")
+
+
+def _compact_obs(tiles: str, void: str | None) -> np.ndarray:
+    obs = np.zeros(ENCODERS["compact"][1], np.float32)
+    obs[:27] = to_counts(parse_tiles(tiles))[:27]
+    obs[compact.UNSEEN * 27:compact.UNSEEN * 27 + 9] = 3  # three unseen copies of each 1m–9m
+    obs[compact.ROWS * 27 + 6 + ("mps".index(void) if void else 3)] = 1
+    return obs
+
+
+@pytest.mark.parametrize("encoder", sorted(ENCODERS))
+def test_analysis_inputs_rank_each_discard_by_shanten(encoder: str) -> None:
+    obs = _compact_obs("1112345678999m5s", "s")
+    if encoder == "planes":  # the same hand, void and unseen tiles as planes
+        counts = obs[:27]
+        obs = np.zeros(ENCODERS["planes"][1], np.float32)
+        obs[0:4] = counts >= np.arange(1, 5)[:, None]
+        obs[7:10, 0:9] = 1  # three unseen copies of each 1m–9m
+        obs[planes.SEAT_AT + 7 + planes.RECENT, 18:27] = 1
+    f = features(obs, encoder)
+    assert np.flatnonzero(f[:27]).tolist() == [parse_tiles("5s")[0]]  # only the void tile keeps ready
+    assert f[27 + 0] > 0 and f[27 + parse_tiles("5s")[0]] == 0
+    # after 5s: the nine waits 1m–9m, of which the observation leaves 3 unseen copies each
+    assert f[54 + parse_tiles("5s")[0]] == pytest.approx(27 / 20)
+    assert np.flatnonzero(f[81:89]).tolist() == [1]  # ready: shanten 0
+    waiting = features(_compact_obs("1112345678999m", "p"), "compact")
+    assert not waiting[:81].any() and np.flatnonzero(waiting[81:89]).tolist() == [1]
+    assert waiting[89] == pytest.approx(27 / 20)
+
+
+def test_imitation_learns_the_defensive_bot() -> None:
+    data = imitation_samples(RuleSet.from_preset("xuezhan"), 12, seed=3, encoder_name="compact")
+    policy = Policy.new("compact", hidden=64, seed=1)
+    curve = imitate(policy, data, epochs=6, batch=64, lr=3e-3, holdout=0.2)
+    assert curve[-1]["loss"] < curve[0]["loss"]
+    assert curve[-1]["accuracy"] > 0.6
+    best = max(r["held_out_accuracy"] for r in curve)
+    _, m, a = data
+    held = np.random.default_rng(0).permutation(len(a))[len(a) - int(len(a) * 0.2):]
+    assert best > 2 * float((1 / m[held].sum(axis=1)).mean())  # well above a uniform legal choice
+    # the weights kept are those of the best held-out epoch: they agree with the teacher as often
+    p, _ = policy.forward(policy.inputs(data[0][held]), m[held])
+    assert float((p.argmax(axis=1) == a[held]).mean()) == pytest.approx(best)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The training script's smoke run: a few hands of each phase."""
+    out = tmp_path_factory.mktemp("agent")
+    main(["--out", str(out), "--imitation-hands", "3", "--epochs", "1", "--hidden", "16",
+          "--pg-hands", "4", "--batch-hands", "2", "--opponents", "random,greedy,defensive"])
+    return out
+
+
+def test_training_script_writes_weights_checkpoints_and_curve(trained: Path) -> None:
+    curve = json.loads((trained / "curve.json").read_text())
+    assert len(curve["imitation"]) == 1 and curve["imitation_samples"] > 0
+    assert [row["hands"] for row in curve["policy_gradient"]] == [2, 4]
+    assert load(trained / "imitation.npz").w1.shape == (644 + 90, 16)
+    assert load(trained / "policy.npz").encoder == "compact"
+
+
+def test_learned_bot_plays_legal_hands(trained: Path) -> None:
+    name = f"learned:{trained / 'policy.npz'}"
+    check_bot_name(name)
+    bots = [make_bot(name, 1), make_bot("random", 2), make_bot(name, 3), make_bot("greedy", 4)]
+    result = play_hand(RuleSet.from_preset("xueliu"), deal_for(1, 0), bots)
+    assert sum(s.delta for s in result.seats) == 0
+
+
+def test_learned_bot_in_simulate_league_and_play(trained: Path) -> None:
+    name = f"learned:{trained / 'policy.npz'}"
+    sim = runner.invoke(app, ["simulate", "--bots", f"{name},random", "-n", "4", "--json", "--seed", "2"])
+    assert sim.exit_code == 0, sim.output
+    assert name in json.loads(sim.stdout.strip().splitlines()[-1])["bots"]
+    league = runner.invoke(app, ["league", "--bots", f"{name},greedy", "-n", "4", "--json"])
+    assert league.exit_code == 0, league.output
+    assert {r["bot"] for r in json.loads(league.stdout.strip().splitlines()[-1])["ranking"]} == {name, "greedy"}
+    play = runner.invoke(app, ["play", "--seed", "2", "--bots", f"{name},random"], input="1\n" * 400)
+    assert play.exit_code == 0, play.output
+
+
+def test_unreadable_learned_weights_are_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(UnknownBotError, match="cannot read the weights"):
+        check_bot_name(f"learned:{tmp_path / 'none.npz'}")
+    for command in (["simulate", "-n", "1"], ["league", "-n", "4", "--bots", "random,learned:x.npz"], ["play"]):
+        args = command if "--bots" in command else [*command, "--bots", "learned:x.npz,random"]
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and "learned:x.npz" in res.output, res.output
