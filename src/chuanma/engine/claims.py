@@ -124,15 +124,18 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     """Open the claim window on ``t``; False (nothing opened) if nobody can claim a discard. A
     robbing window opens even when nobody can rob: the added kong then completes."""
     pub = st.public
-    w = ClaimWindow(t, frm, situations, rob, kong)
-    pub.claim = w
-    anyone = False
+    seats = st.seats
     lo, hi = NEAR[t]
+    # most seats hold no copy or neighbour of the tile: nothing to ask them
+    near = [s for s in AFTER[frm] if any(seats[s].hand[lo:hi])]
+    if not near and not rob:
+        return False
+    pub.claim = ClaimWindow(t, frm, situations, rob, kong)
+    anyone = False
     for s in AFTER[frm]:
-        seat = st.seats[s]
+        seat = seats[s]
         seat.claim = None
-        # most seats hold no copy or neighbour of the tile: nothing to ask them
-        opts = options_for(st, rule, s, t, rob) if any(seat.hand[lo:hi]) else None
+        opts = options_for(st, rule, s, t, rob) if s in near else None
         seat.claim_options = opts
         anyone = anyone or opts is not None
     if not anyone and not rob:

@@ -87,7 +87,7 @@ def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
             return [HU]
         out.append(HU)
     locked = pub.locked[seat]
-    if not pub.turn.after_pong and kong_allowed(st.rules.no_kong_in_last_four, st.remaining):
+    if not pub.turn.after_pong and kong_allowed(st.rules.no_kong_in_last_four, pub.tail - pub.live + 1):
         if locked:
             t = s.drawn
             if st.rules.winners_kong and t is not None and keeps_waits(st, seat, t):
