@@ -131,10 +131,7 @@ class DefensiveBot(GreedyBot):
                 continue
             shown = view.shown(o)
             if view.players[o].won and shown is not None and view.winners_stay:
-                try:
-                    ws = set(waits(bytes(shown), view.melds(o), view.voids[o]))
-                except ValueError:  # the shown hand predates a later kong: fall back to reading
-                    ws = set()
+                ws = set(waits(bytes(shown), view.melds(o), view.voids[o]))
                 cost = self.deal_in_cost(view, o) * 1.3
                 for t in tiles:
                     if t in ws:

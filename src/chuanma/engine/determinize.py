@@ -1,13 +1,14 @@
 """A hand rebuilt from one seat's view and a guess of what it cannot see.
 
-Search bots and learning agents sample the hidden tiles (other seats' concealed tiles, the wall's
-order, face-down kongs) consistently with what a seat knows, and play on from there. :func:`rebuild`
-turns a :class:`~chuanma.engine.views.SeatView` and a :class:`HiddenGuess` into a
-:class:`~chuanma.engine.state.HandState` that :meth:`Game.from_state` plays on. Given the true
-hidden part (and the other seats' true private bans) the rebuilt hand plays on exactly as the
-real one. What no view shows — the other seats' pass bans, 过手杠 marks and pending claims — is
-taken from the guess (none by default). The rebuilt state has no event log and no decision list:
-its events and decisions start afresh.
+What search bots and learning agents need: sample the hidden tiles (other seats' concealed tiles,
+the wall's order, face-down kongs) consistently with what a seat knows, and play on from there.
+:func:`rebuild` turns a :class:`~chuanma.engine.views.SeatView`, taken when its seat owes a
+decision, and a :class:`HiddenGuess` into a :class:`~chuanma.engine.state.HandState` that
+:meth:`Game.from_state` plays on. Given the true hidden part (and the other seats' true private
+bans) the rebuilt hand plays on exactly as the real one. What no view shows — the other seats'
+pass bans and 过手杠 marks — is taken from the guess (none by default); the other seats' answers
+in an open claim window are taken as not given yet. The rebuilt state has no event log and no
+decision list: its events and decisions start afresh.
 """
 
 from __future__ import annotations
@@ -57,14 +58,15 @@ class HiddenGuess:
 def rebuild(view: SeatView, guess: HiddenGuess) -> HandState:
     """The hand as ``view``'s seat sees it, with ``guess`` for what it cannot see.
 
-    Raises :class:`IllegalActionError` (code ``bad_setup``) for a spectator's view, a view of a
-    claim window the seat has no part in, or a guess that does not fit the view.
+    Raises :class:`IllegalActionError` (code ``bad_setup``) for a spectator's view, a view taken
+    when its seat owes no decision (another seat's turn holds a draw no view shows), or a guess
+    that does not fit the view.
     """
     seat = view.seat
     if seat is None or view.own is None:
         raise IllegalActionError("a spectator's view cannot be rebuilt: it has no seat", "bad_setup")
-    if view.phase == "waiting":
-        raise IllegalActionError("a claim window the seat has no part in cannot be rebuilt", "bad_setup")
+    if seat not in view.acting:
+        raise IllegalActionError("a hand is rebuilt at a moment its seat owes a decision", "bad_setup")
     rules = view.rules
     layout = variant_of(rules).wall
     if len(guess.wall) != view.wall:

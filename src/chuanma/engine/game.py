@@ -12,6 +12,7 @@ the differences between 血战 and 血流 in :mod:`.variant`, what a seat may se
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -112,9 +113,12 @@ class Game:
         self._legal = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        import copy
-
         return Game.from_state(copy.deepcopy(self.state, memo))
+
+    def __copy__(self) -> Game:
+        """A whole copy: a game and its state are one piece (a shallow copy sharing the state
+        would keep a list of legal actions that the other copy's moves make stale)."""
+        return Game.from_state(copy.deepcopy(self.state))
 
     # ------------------------------------------------------------------ reading
 
@@ -320,9 +324,17 @@ class Game:
             end(st, self.variant, self.variant.over_reason)
             return
         seat_state = st.seats[seat]
-        if pub.phase in ("claim", "rob") and seat_state.claim_options is not None:
-            if seat_state.claim is None:  # its answer is a pass: it plays no more
-                seat_state.claim = PASS
+        window = pub.claim
+        if pub.phase == "rob" and window is not None and window.from_seat == seat:
+            # its added kong is withdrawn (no kong after leaving): the next seat still playing draws
+            claims.close_window(st)
+            kongs.begin_turn(st, seat)
+            nxt = st.next_active(seat)
+            assert nxt is not None
+            turn.draw_due(st, nxt)
+            self._run()
+        elif pub.phase in ("claim", "rob") and seat_state.claim_options is not None:
+            seat_state.claim = PASS  # whatever it answered, it plays no more: it claims nothing
             self._run()
         elif pub.phase == "turn" and pub.current == seat:
             # its turn passes to the next seat still playing, which draws

@@ -34,7 +34,7 @@ def to_act(st: HandState) -> tuple[int, ...]:
     if phase == "exchange":
         return tuple(s for s in range(4) if not pub.exchanged[s])
     if phase == "void":
-        return tuple(s for s in range(4) if not pub.void_chosen[s])
+        return tuple(s for s in range(4) if st.seats[s].void is None)
     if phase in ("claim", "rob"):
         return tuple(owing(st))
     return ()

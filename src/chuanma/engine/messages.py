@@ -24,7 +24,9 @@ def explain(st: HandState, legal: list[Action], seat: int, action: Action) -> tu
         if pub.phase in ("exchange", "void"):
             return "not_your_turn", f"seat {seat} has already chosen"
         if pub.phase in ("claim", "rob"):
-            return "not_your_turn", f"waiting for claims on {what}; seat {seat} has nothing to claim"
+            if st.seats[seat].claim is not None:
+                return "not_your_turn", f"seat {seat} has already answered the claim on {what}"
+            return "not_your_turn", f"seat {seat} has nothing to claim on {what}"
         return "not_your_turn", f"it is seat {pub.current}'s turn, not seat {seat}'s"
     if legal == [Hu()]:
         on = what if pub.phase in ("claim", "rob") else "this tile"

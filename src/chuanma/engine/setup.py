@@ -62,14 +62,21 @@ def void_options(st: HandState, seat: int) -> list[ChooseVoid]:
 
 
 def choose_void(st: HandState, seat: int, suit: str, *, auto: bool = False) -> None:
-    """A seat's void; once all four have chosen, they are revealed and the dealer plays."""
+    """A seat's void; once all four have chosen, they are revealed and the dealer plays.
+
+    An automatic choice (a two-suit hand) is the seat's own business: it is told only to the
+    seat, and to the others the seat looks undecided until the voids are revealed (else they
+    would learn which hands hold exactly two suits)."""
     pub = st.public
     st.seats[seat].void = suit
-    pub.void_chosen[seat] = True
-    # whether the choice was automatic (a two-suit hand) is the seat's own business
-    st.emit("void_chosen", seat, {}, {"suit": suit, "automatic": True} if auto else {"suit": suit})
-    if not all(pub.void_chosen):
+    if auto:
+        st.emit("void_chosen", seat, {}, {"suit": suit, "automatic": True}, "private")
+    else:
+        pub.void_chosen[seat] = True
+        st.emit("void_chosen", seat, {}, {"suit": suit})
+    if any(s.void is None for s in st.seats):
         return
+    pub.void_chosen = [True] * 4
     pub.voids_revealed = True
     st.emit("voids", None, {"voids": [x.void for x in st.seats]})
     pub.phase = "turn"

@@ -1,8 +1,9 @@
 """What differs between the game systems: 血战到底 and 血流成河 (and, later, 大众麻将).
 
 A :class:`Variant` owns who keeps playing after a win, when the hand ends, whether there is an
-exchange and a void choice, which claims exist, and the wall: its size and layout. The rest of
-the engine asks the variant instead of branching on the rule set's name.
+exchange, and the wall: its size and layout. The rest of the engine asks the variant instead of
+branching on the rule set's name. Both variants here have 定缺 and the claims win > kong > pong;
+大众麻将 (no void, chow) will add what differs when it comes.
 """
 
 from __future__ import annotations
@@ -43,10 +44,6 @@ class Variant:
     """血流: a winner's hand is locked and it keeps drawing; 血战: a winner leaves play."""
     exchange: bool
     """换三张 exists (the rule option ``exchange`` may still turn it off)."""
-    void: bool
-    """定缺 exists."""
-    claims: tuple[str, ...]
-    """The claims on a discard, highest priority first."""
 
     def has_exchange(self, rules: RuleSet) -> bool:
         return self.exchange and rules.exchange
@@ -62,10 +59,8 @@ class Variant:
         return "too_few_players" if self.winners_stay else "three_won"
 
 
-XUEZHAN = Variant("xuezhan", WallLayout(108), winners_stay=False, exchange=True, void=True,
-                  claims=("hu", "kong", "pong"))
-XUELIU = Variant("xueliu", WallLayout(108), winners_stay=True, exchange=True, void=True,
-                 claims=("hu", "kong", "pong"))
+XUEZHAN = Variant("xuezhan", WallLayout(108), winners_stay=False, exchange=True)
+XUELIU = Variant("xueliu", WallLayout(108), winners_stay=True, exchange=True)
 VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU)}
 
 

@@ -326,7 +326,8 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
             melds = tuple(None if m.kong == "concealed" else m for m in pub.melds[s])
         players.append(PlayerView(
             s, melds, tuple(pub.discards[s]), tuple(pub.win_piles[s]), sum(ss.hand), won[s],
-            pub.out[s], pub.left[s], pub.locked[s], pub.exchanged[s], pub.void_chosen[s],
+            pub.out[s], pub.left[s], pub.locked[s], pub.exchanged[s],
+            pub.void_chosen[s] or (s == seat and ss.void is not None),
             ss.void if revealed or s == seat else None, hand,
             ss.exchange if s == seat and pub.direction is None else None,
             tuple(pub.claimed_at[s]),

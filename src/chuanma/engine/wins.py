@@ -66,7 +66,8 @@ def self_draw_situations(st: HandState, variant: Variant, seat: int) -> tuple[Ti
         t = last_dealt if st.seats[seat].hand[last_dealt] else max(st.tiles(seat))
         return t, ["tianhu"]
     drawn = st.seats[seat].drawn
-    t = drawn if drawn is not None else 0
+    assert drawn is not None, "a self-drawn win after the first turn is on the drawn tile"
+    t = drawn
     situations: list[str] = []
     if turn.draw_kind == "replacement":
         situations.append("kong_replacement")
