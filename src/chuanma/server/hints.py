@@ -12,12 +12,12 @@ from typing import Any
 
 from chuanma.advice import Useful, discard_options, remaining_counts, useful_tiles
 from chuanma.analysis import shanten
-from chuanma.bots import GreedyBot
+from chuanma.bots import make_bot
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.views import SeatView
 from chuanma.tiles import NUM_KINDS, Tile
 
-SUGGESTER = GreedyBot()
+SUGGESTER = make_bot("greedy")
 """The bot whose choice is suggested in the 换三张 and 定缺 pickers (the one 托管 uses)."""
 BEST_SHOWN = 3
 """At most this many best discards are listed."""
