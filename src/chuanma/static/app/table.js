@@ -87,13 +87,15 @@ export class TablePage {
   }
 
   onHandStart(msg) {
-    if (msg.hand !== this.hand) {
-      this.hand = msg.hand; this.lastSeq = -1; this.view = null; this.prompt = null; this.hints = null;
-      this.lastDiscard = null; this.readySent = false; this.direction = null; this.ticker = [];
-      this.clientSeeds = null; this.dealt = false;
+    if (msg.hand !== this.hand) {  // the last hand's final view stays on the table until the deal
+      this.hand = msg.hand; this.lastSeq = -1; this.prompt = null; this.hints = null;
+      this.lastDiscard = null; this.readySent = false; this.direction = null;
+      this.clientSeeds = null; this.dealt = false; this.startBase = null;
     }
     this.commitment = msg.commitment;
-    if (msg.dealt) { this.dealt = true; this.clientSeeds = msg.client_seeds; this.handEnd = null; }
+    if (msg.dealt) {
+      this.dealt = true; this.clientSeeds = msg.client_seeds; this.handEnd = null; this.view = null; this.ticker = [];
+    }
     else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); }
     this.render();
   }
@@ -373,6 +375,7 @@ export class TablePage {
     if (p?.locked) badges.push(`<span class="badge">${esc(t("table.locked"))}</span>`);
     if (p?.left) badges.push(`<span class="badge">${esc(t("table.left"))}</span>`);
     if (acting) badges.push(`<span class="badge badge-act">${esc(t("table.to_act"))}</span>`);
+    if (p && !p.hand && place !== "self") badges.push(`<span class="badge badge-count">${esc(t("table.tiles", { n: p.tiles }))}</span>`);
     const total = v?.totals?.[s];
     const base = this.base();
     const chips = total !== undefined ? `<span class="chips">${total > 0 ? "+" : ""}${fmt(total * base)}</span>` : "";
@@ -402,7 +405,7 @@ export class TablePage {
   renderConcealed(p) {
     if (!p) return "";
     if (p.hand) return `<div class="concealed tiles-sm">${tileRow(splitTiles(p.hand).sort((a, b) => tileOrder(a) - tileOrder(b)))}</div>`;
-    return `<div class="concealed tiles-xs" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null).repeat(p.tiles)}</div>`;
+    return `<div class="concealed backs tiles-xs" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null).repeat(p.tiles)}</div>`;
   }
 
   renderOwn() {
