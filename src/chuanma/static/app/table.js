@@ -339,7 +339,7 @@ export class TablePage {
         ${seats.join("")}
         <section class="centre" aria-live="polite">${this.renderCentre()}</section>
         <section class="ticker-box seat" aria-label="${esc(t("table.ticker"))}">
-          <h2 class="sr-only">${esc(t("table.ticker"))}</h2><ul class="ticker" id="ticker"></ul></section>
+          <h2 class="sr-only">${esc(t("table.ticker"))}</h2><ul class="ticker" id="ticker" tabindex="0"></ul></section>
       </div>`;
     this.renderTicker();
     this.tickTimer();
@@ -388,7 +388,7 @@ export class TablePage {
       <div class="seat-head"><span class="name">${esc(this.name(s))}</span>${chips}${badges.join("")}</div>
       ${place === "self" ? "" : body}
       <div class="melds tiles-sm">${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}</div>
-      <div class="discards tiles-xs" aria-label="${esc(t("table.discards"))}">${tileRow(river, "", latest)}</div>
+      <div class="discards tiles-xs" role="group" aria-label="${esc(t("table.discards"))}">${tileRow(river, "", latest)}</div>
       ${place === "self" ? body : ""}
     </section>`;
   }
@@ -405,7 +405,7 @@ export class TablePage {
   renderConcealed(p) {
     if (!p) return "";
     if (p.hand) return `<div class="concealed tiles-sm">${tileRow(splitTiles(p.hand).sort((a, b) => tileOrder(a) - tileOrder(b)))}</div>`;
-    return `<div class="concealed backs tiles-xs" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null).repeat(p.tiles)}</div>`;
+    return `<div class="concealed backs tiles-xs" role="group" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null).repeat(p.tiles)}</div>`;
   }
 
   renderOwn() {
