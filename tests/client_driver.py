@@ -83,6 +83,10 @@ class Player:
     def ready(self) -> None:
         self.page.click("[data-testid=ready]")
 
+    def next_hand(self) -> None:
+        """On the settlement panel: ready for the next hand."""
+        self.page.click("[data-testid=next-hand]")
+
     def prompt_version(self) -> int | None:
         version: int | None = self.page.evaluate("() => window.chuanmaClient.table?.prompt?.version ?? null")
         return version
@@ -100,7 +104,7 @@ class Player:
             return kind
         self.decisions.append(kind)
         page.wait_for_function(
-            "v => { const t = window.chuanmaClient.table; return !t.prompt || t.prompt.version !== v"
+            "v => { const t = window.chuanmaClient.table; return !t || !t.prompt || t.prompt.version !== v"
             " || !!document.querySelector('#settle-title'); }", arg=version, timeout=WAIT_MS)
         return kind
 

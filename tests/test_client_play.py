@@ -66,14 +66,13 @@ def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree
     top = page.locator("[data-room='zunjue-xuezhan']")
     assert top.locator("button").is_disabled() and "400,000" in top.locator(".why").inner_text()
     player.quick_join()
+    player.ready()
     for hand in range(MAX_HANDS):
-        player.ready()
         player.play_to_settlement()
         claimed = any(kind in ("pong", "kong", "hu") for kind in player.decisions)
         if claimed or hand == MAX_HANDS - 1:
             break
-        page.click("[data-testid=next-hand]")
-        page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+        player.next_hand()
     assert {"discard"} <= set(player.decisions) and {"pong", "kong", "hu"} & set(player.decisions)
     assert "exchange" in player.decisions  # 换三张 by clicking (the suggested three preselected)
     seat = player.seat

@@ -50,7 +50,7 @@ export class TablePage {
     this.prompt = null; this.promptAt = 0; this.commitment = null; this.clientSeeds = null; this.dealt = false;
     this.auto = [false, false, false, false]; this.ticker = []; this.lastDiscard = null; this.selected = [];
     this.handEnd = null; this.readySent = false; this.direction = null; this.readyIn = null; this.readyAt = 0;
-    this.startBase = null;
+    this.startBase = null; this.awaitingStart = false; this.wantReady = null;
   }
 
   destroy() {
@@ -93,6 +93,8 @@ export class TablePage {
       this.clientSeeds = null; this.dealt = false; this.startBase = null;
     }
     this.commitment = msg.commitment;
+    this.awaitingStart = false;
+    if (!msg.dealt && this.wantReady) { const seed = this.wantReady; this.wantReady = null; this.ready(seed); }
     if (msg.dealt) {
       this.dealt = true; this.clientSeeds = msg.client_seeds; this.handEnd = null; this.view = null; this.ticker = [];
     }
@@ -149,6 +151,7 @@ export class TablePage {
 
   onHandEnd(msg) {
     this.handEnd = msg;
+    this.awaitingStart = true;
     this.prompt = null;
     this.onSettle(msg, this);
     this.render();
@@ -252,8 +255,10 @@ export class TablePage {
     if (index >= 0) { ev.preventDefault(); this.clickTile(index); }
   }
 
+  /** Ready for the next hand with a client seed; before its commitment has come, as soon as it does. */
   ready(seed) {
     const value = seed ?? this.seedValue();
+    if (this.awaitingStart) { this.wantReady = value; return; }
     const message = { type: "ready" };
     if (value) message.client_seed = value;
     if (this.send(message)) { this.readySent = true; this.render(); }
