@@ -23,7 +23,7 @@ WAIT_MS = 30_000
 """How long a step waits for the page (bots answer at once; a person has 20 s per decision)."""
 DECIDING = """() => {
   const t = window.chuanmaClient && window.chuanmaClient.table;
-  return !!document.querySelector('#settle-title') || !!(t && t.prompt && t.view);
+  return !!document.querySelector('#settle-title') || !!(t && t.prompt && t.view && !t.frame);
 }"""
 
 

@@ -155,11 +155,36 @@ export function tileSVG(code, options = {}) {
   const back = code == null || code === "back";
   const label = options.title ?? (back ? (options.lang === "en" ? "face-down tile" : "暗牌") : tileName(code, options.lang || "zh"));
   const cls = `tile-svg${back ? " tile-back" : ""}${options.cls ? " " + options.cls : ""}`;
-  const body = back ? BACK : BODY + `<g transform="translate(0,-1.5)">${face(code)}</g>`;
+  const body = drawing(code);
   // title "" marks a decorative tile (its button or caption names it): hidden from assistive technology
   const a11y = label === "" ? 'aria-hidden="true"' : `role="img" aria-label="${escapeAttr(label)}"`;
   return `<svg xmlns="${NS}" class="${cls}" viewBox="0 0 ${W} ${H}" ${a11y}` +
     `${back ? "" : ` data-tile="${code}"`}>${body}</svg>`;
+}
+
+function drawing(code) {
+  return code == null || code === "back" ? BACK : BODY + `<g transform="translate(0,-1.5)">${face(code)}</g>`;
+}
+
+
+const urls = new Map();
+
+/** The tile's drawing as a data: URL of a standalone SVG (made once per tile, then cached). */
+export function tileURL(code) {
+  const key = code ?? "back";
+  if (!urls.has(key)) urls.set(key, "data:image/svg+xml," + encodeURIComponent(tileSVG(code, { title: "" })));
+  return urls.get(key);
+}
+
+/**
+ * A tile as an <img> of its SVG (the cheapest to draw when a page shows a hundred tiles and redraws
+ * often). options as tileSVG: lang, title ("" for a decorative tile), cls.
+ */
+export function tileImg(code, options = {}) {
+  const back = code == null || code === "back";
+  const label = options.title ?? (back ? (options.lang === "en" ? "face-down tile" : "暗牌") : tileName(code, options.lang || "zh"));
+  return `<img class="tile-svg${back ? " tile-back" : ""}${options.cls ? " " + options.cls : ""}" src="${tileURL(code)}"` +
+    ` alt="${escapeAttr(label)}" width="${W}" height="${H}"${back ? "" : ` data-tile="${code}"`}>`;
 }
 
 /** A tile as a DOM element (an <svg>). */
