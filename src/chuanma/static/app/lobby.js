@@ -38,7 +38,6 @@ function roomHTML(room, balance, queued) {
   const here = queued?.room === room.id;
   return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
     <span class="room-name">${esc(room.name)}</span>
-    <span>${esc(t("preset." + room.preset))}</span>
     <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
     <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}

@@ -1,7 +1,7 @@
 // The table page: renders the seat view the server sends (never computing rules: the legal
 // choices come from the prompt), the pickers, claim buttons, timer, 托管, hints and the ticker.
 
-import { tileImg, tileName, splitTiles, tileOrder } from "./tiles.js";
+import { tileImg, tileName, splitTiles, tileOrder, installTileStyles } from "./tiles.js";
 import { t, getLang } from "./i18n.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
@@ -32,6 +32,7 @@ export class TablePage {
   constructor(root, { send, onLeave, onSettle, onFairness, presets }) {
     this.root = root;
     this.presets = presets;
+    installTileStyles();
     this.send = send;
     this.onLeave = onLeave;
     this.onSettle = onSettle;

@@ -167,24 +167,30 @@ function drawing(code) {
 }
 
 
-const urls = new Map();
-
-/** The tile's drawing as a data: URL of a standalone SVG (made once per tile, then cached). */
-export function tileURL(code) {
-  const key = code ?? "back";
-  if (!urls.has(key)) urls.set(key, "data:image/svg+xml," + encodeURIComponent(tileSVG(code, { title: "" })));
-  return urls.get(key);
+/**
+ * Put one CSS rule per tile in the document (its drawing as a background image), so that tileImg can
+ * draw a tile as one small element: cheap to parse and redraw on a page showing a hundred tiles.
+ */
+export function installTileStyles(doc = document) {
+  if (doc.getElementById("cm-tile-styles")) return;
+  const style = doc.createElement("style");
+  style.id = "cm-tile-styles";
+  style.textContent = [...allKinds(true), "back"].map((code) =>
+    `.t-${code}{background-image:url("data:image/svg+xml,${encodeURIComponent(tileSVG(code, { title: "" }))}")}`).join("\n") +
+    `\n.tile-img{display:block;aspect-ratio:${W}/${H};background-size:100% 100%;background-repeat:no-repeat}`;
+  doc.head.appendChild(style);
 }
 
 /**
- * A tile as an <img> of its SVG (the cheapest to draw when a page shows a hundred tiles and redraws
- * often). options as tileSVG: lang, title ("" for a decorative tile), cls.
+ * A tile as one element drawn by the rules installTileStyles() adds (call it once per page). options as
+ * tileSVG: lang, title ("" for a decorative tile whose button or caption names it), cls.
  */
 export function tileImg(code, options = {}) {
   const back = code == null || code === "back";
   const label = options.title ?? (back ? (options.lang === "en" ? "face-down tile" : "暗牌") : tileName(code, options.lang || "zh"));
-  return `<img class="tile-svg${back ? " tile-back" : ""}${options.cls ? " " + options.cls : ""}" src="${tileURL(code)}"` +
-    ` alt="${escapeAttr(label)}" width="${W}" height="${H}"${back ? "" : ` data-tile="${code}"`}>`;
+  const a11y = label === "" ? 'aria-hidden="true"' : `role="img" aria-label="${escapeAttr(label)}"`;
+  return `<i class="tile-svg tile-img t-${back ? "back" : code}${options.cls ? " " + options.cls : ""}" ${a11y}` +
+    `${back ? "" : ` data-tile="${code}"`}></i>`;
 }
 
 /** A tile as a DOM element (an <svg>). */
