@@ -45,6 +45,12 @@ function roomHTML(room, balance, queued) {
   </div>`;
 }
 
+function oneFieldForm(id, field, label, length, button) {
+  return `<form id="${id}" class="field-row" style="margin-top:.6em">
+    <div><label for="${field}">${esc(label)}</label><input id="${field}" maxlength="${length}"></div>
+    <div><button class="btn" type="submit">${esc(button)}</button></div></form>`;
+}
+
 function optionField(opt, value) {
   const id = `opt-${opt.name}`;
   const label = `<label for="${id}">${esc(opt.name)} <small class="muted">${esc(opt.description || "")}</small></label>`;
@@ -185,19 +191,13 @@ export class LobbyPage {
           <p>${esc(t("lobby.invite_link"))}: <span class="mono">${esc(link)}</span>
           <button class="btn btn-small" data-copy="${esc(link)}">${esc(t("lobby.copy"))}</button></p>
           <button class="btn btn-ok" data-sit="${esc(this.created.invite)}">${esc(t("lobby.sit"))}</button></div>` : ""}
-        <form id="invite-form" class="field-row" style="margin-top:.6em">
-          <div><label for="invite-code">${esc(t("lobby.invite"))}</label><input id="invite-code" maxlength="16"></div>
-          <div><button class="btn" type="submit">${esc(t("lobby.join_invite"))}</button></div>
-        </form>
+        ${oneFieldForm("invite-form", "invite-code", t("lobby.invite"), 16, t("lobby.join_invite"))}
       </section>
       <section class="card" aria-labelledby="watch-title">
         <h2 id="watch-title">${esc(t("lobby.watch"))}</h2>
         ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${esc(x.players.filter(Boolean).map((p) => p.name).join(", "))}
           <button class="btn btn-small" data-watch="${esc(x.table)}">${esc(t("lobby.watch"))}</button></li>`).join("")}</ul>` : `<p class="muted">${esc(t("lobby.no_tables"))}</p>`}
-        <form id="watch-form" class="field-row">
-          <div><label for="watch-id">${esc(t("lobby.table_id"))}</label><input id="watch-id" maxlength="40"></div>
-          <div><button class="btn" type="submit">${esc(t("lobby.watch"))}</button></div>
-        </form>
+        ${oneFieldForm("watch-form", "watch-id", t("lobby.table_id"), 40, t("lobby.watch"))}
       </section>
       <section class="card" aria-labelledby="history-title">
         <h2 id="history-title">${esc(t("lobby.history"))}</h2>

@@ -71,7 +71,7 @@ export class TablePage {
       case "hand_start": return this.onHandStart(msg);
       case "events": return this.onEvents(msg);
       case "view": return this.onView(msg);
-      case "resync": return this.onResync(msg);
+      case "resync": return this.onView(msg);
       case "prompt": return this.onPrompt(msg);
       case "auto": return this.onAutoMsg(msg);
       case "hand_end": return this.onHandEnd(msg);
@@ -113,23 +113,18 @@ export class TablePage {
     this.renderTicker();
   }
 
+  /** A whole view: a `view` message (with hints and suggestions) or a `resync`. */
   onView(msg) {
     this.hand = msg.hand;
     this.view = msg.view;
     this.dealt = true;
-    this.hints = msg.hints;
-    this.suggest = msg.suggest;
     this.lastSeq = Math.max(this.lastSeq, msg.last);
     this.direction = msg.view.direction || this.direction;
-    if (this.seat !== null && !msg.view.to_act) this.prompt = null;
-    this.render();
-  }
-
-  onResync(msg) {
-    this.hand = msg.hand;
-    this.view = msg.view;
-    this.dealt = true;
-    this.lastSeq = msg.last;
+    if (msg.type === "view") {
+      this.hints = msg.hints;
+      this.suggest = msg.suggest;
+      if (this.seat !== null && !msg.view.to_act) this.prompt = null;
+    }
     this.render();
   }
 
