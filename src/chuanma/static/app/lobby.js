@@ -78,7 +78,9 @@ export class LobbyPage {
     this.queued = null;
     this.created = null;
     this.error = "";
+    this.preset = "xuezhan";
     root.addEventListener("click", (ev) => this.onClick(ev));
+    root.addEventListener("change", (ev) => { if (ev.target.id === "preset") this.choosePreset(ev.target.value); });
     root.addEventListener("submit", (ev) => this.onSubmit(ev));
   }
 
@@ -132,6 +134,17 @@ export class LobbyPage {
     }
   }
 
+  /** Show the chosen preset's values in the option fields. */
+  choosePreset(name) {
+    this.preset = name;
+    const values = this.presets.presets[name];
+    for (const el of this.root.querySelectorAll("[data-option]")) {
+      const value = values[el.dataset.option];
+      el.value = el.dataset.kind === "bool" ? String(value) : JSON.stringify(value);
+    }
+    this.root.querySelector("#max-fan").value = values.max_fan ?? "";
+  }
+
   async createPrivate(form) {
     const preset = form.querySelector("#preset").value;
     const defaults = this.presets.presets[preset];
@@ -154,7 +167,7 @@ export class LobbyPage {
     const grant = u.grant ? t("lobby.grant", { low: fmt(u.grant.below), grant: fmt(u.grant.to) }) : "";
     const presetNames = Object.keys(this.presets?.presets || {});
     const optionFields = (this.presets?.options || []).filter((o) => o.kind === "bool" || (o.kind === "choice" && o.name !== "variant"))
-      .map((o) => optionField(o, this.presets.presets.xuezhan[o.name])).join("");
+      .map((o) => optionField(o, this.presets.presets[this.preset][o.name])).join("");
     const link = this.created ? `${location.origin}/#/join/${this.created.invite}` : "";
     this.root.innerHTML = `<div class="page">
       <h1 class="sr-only">${esc(t("lobby.title"))}</h1>
@@ -177,12 +190,12 @@ export class LobbyPage {
         <form id="private-form">
           <div class="field-row">
             <div><label for="preset">${esc(t("lobby.preset"))}</label><select id="preset">
-              ${presetNames.map((n) => `<option value="${esc(n)}">${esc(n)}${t("preset." + n) !== "preset." + n ? " · " + esc(t("preset." + n)) : ""}</option>`).join("")}</select></div>
+              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(n)}${t("preset." + n) !== "preset." + n ? " · " + esc(t("preset." + n)) : ""}</option>`).join("")}</select></div>
             <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>
             <div><label for="max-fan">max_fan</label><select id="max-fan">
-              ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}">${n ?? "—"}</option>`).join("")}</select></div>
+              ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}" ${n === (this.presets?.presets[this.preset]?.max_fan ?? null) ? "selected" : ""}>${n ?? "—"}</option>`).join("")}</select></div>
           </div>
           <details><summary>${esc(t("lobby.options"))}</summary><div class="grid">${optionFields}</div></details>
           <p><button class="btn btn-primary" type="submit">${esc(t("lobby.create"))}</button></p>
