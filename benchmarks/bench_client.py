@@ -23,8 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from client_driver import CHROMIUM, CHROMIUM_ARGS, Player, live_server  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+from client_driver import CHROMIUM, CHROMIUM_ARGS, Player, live_server  # noqa: E402
 
 OBSERVE = """
 window.__frames = {longest: 0, last: 0, count: 0, loaf: [], longtasks: []};
