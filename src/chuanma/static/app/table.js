@@ -97,8 +97,9 @@ export class TablePage {
     this.commitment = msg.commitment;
     this.awaitingStart = false;
     if (!msg.dealt && this.wantReady) { const seed = this.wantReady; this.wantReady = null; this.ready(seed); }
-    if (msg.dealt) {
-      this.dealt = true; this.clientSeeds = msg.client_seeds; this.handEnd = null; this.view = null; this.ticker = [];
+    if (msg.dealt) {  // the deal, or on a resume the hand being played (kept as it is)
+      if (!this.dealt) { this.handEnd = null; this.view = null; this.ticker = []; }
+      this.dealt = true; this.clientSeeds = msg.client_seeds;
     }
     else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); }
     this.render();
