@@ -115,6 +115,9 @@ def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: R
     page.reload()
     page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view", timeout=WAIT_MS)
     assert page.evaluate("() => [window.chuanmaClient.table.table, window.chuanmaClient.table.hand]") == before
+    # the fairness panel still has the hand's commitment and seeds
+    assert page.evaluate("() => window.chuanmaClient.table.commitment") == commitment
+    assert "bob-on-a-phone" in page.evaluate("() => window.chuanmaClient.table.clientSeeds")
     # nothing wider than the phone's screen
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     player.play_to_settlement()
