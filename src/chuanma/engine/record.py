@@ -51,10 +51,7 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
     decisions (a void forced by a two-suit hand, a locked 血流 hand discarding its draw) may be
     left out; if present they must agree.
     """
-    game: Game | None = None
-    for game in replay_steps(record):
-        pass
-    assert game is not None
+    *_, game = replay_steps(record)
     if complete and not game.finished:
         waiting = ", ".join(str(s) for s in game.to_act())
         raise RecordError(f"the record ends before the hand is over (waiting for seat {waiting})")

@@ -66,9 +66,9 @@ CLAIM_HANDS = ("123456789m112p59s", "1234567m555666s", "3456789p22334s8m", "1122
 EXHAUST_HANDS = ("1111s13579m35799s", "22244466688m1p2s", "234567p888p99p33s", "11567p99p234s689s")
 # Seat 1 pongs seat 0's 7p and later adds the fourth 7p; seat 2 waits on 4p 7p and robs it.
 ROB_HANDS = ("456m789m789m1111s7p", "77p11p234s345s567s", "111222333m88p5p9s", "444555666m3578s")
-ROB_DECISIONS = ({"seat": 0, "void": "p"}, {"seat": 2, "void": "s"}, {"seat": 0, "discard": "7p"}, {"seat": 1, "pong": "7p"},
-                 {"seat": 1, "discard": "2s"}, {"seat": 2, "discard": "9s"}, {"seat": 3, "discard": "2p"},
-                 {"seat": 0, "discard": "9m"}, {"seat": 1, "kong": "7p"}, {"seat": 2, "hu": True})
+ROB_DECISIONS = ({"seat": 0, "void": "p"}, {"seat": 2, "void": "s"}, {"seat": 0, "discard": "7p"},
+                 {"seat": 1, "pong": "7p"}, {"seat": 1, "discard": "2s"}, {"seat": 2, "discard": "9s"},
+                 {"seat": 3, "discard": "2p"}, {"seat": 0, "discard": "9m"}, {"seat": 1, "kong": "7p"}, {"seat": 2, "hu": True})
 
 EXAMPLES: dict[str, Example] = {e.id: e for e in (
     Example("exchange", ("exchange",), "xuezhan", SETUP_HANDS, (
@@ -84,7 +84,7 @@ EXAMPLES: dict[str, Example] = {e.id: e for e in (
     Example("exposed_kong", ("kongs",), "xuezhan", CLAIM_HANDS, (
         {"seat": 0, "void": "s"}, {"seat": 2, "void": "m"}, {"seat": 3, "void": "p"},
         {"seat": 0, "discard": "5s"}, {"seat": 1, "kong": "5s"}), replacements="9p"),
-    Example("added_kong", ("kongs",), "xuezhan", ROB_HANDS, ROB_DECISIONS[:-1] + ({"seat": 2, "pass": True},),
+    Example("added_kong", ("kongs",), "xuezhan", ROB_HANDS, (*ROB_DECISIONS[:-1], {"seat": 2, "pass": True}),
             draws="6p2p9m7p", replacements="3p"),
     Example("call_transfer", ("call_transfer", "kongs"), "xuezhan", MULTI_HANDS, (
         {"seat": 0, "void": "p"}, {"seat": 0, "kong": "9s"}, {"seat": 0, "discard": "5p"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chuanma.rules import PRESETS, PLAYABLE_VARIANTS, RuleSet, valid_values
+from chuanma.rules import PLAYABLE_VARIANTS, PRESETS, RuleSet, option_schema
 from chuanma.scoring import FANS, SITUATIONS
 
 
@@ -14,11 +14,11 @@ def fan_table() -> dict[str, Any]:
 
 
 def presets() -> dict[str, Any]:
-    """Every preset's options, with each option's meaning, default and accepted values."""
+    """Every preset (its variant, whether the engine plays it, the options it changes) and every
+    option (:func:`chuanma.rules.option_schema`) with its value in each preset."""
     sets = {name: RuleSet.from_preset(name) for name in PRESETS}
-    options = [{"name": name, "description": info.description or name, "accepts": valid_values(name),
-                "values": {p: r.options()[name] for p, r in sets.items()}}
-               for name, info in RuleSet.model_fields.items() if name != "preset"]
-    return {"presets": [{"name": p, "variant": r.variant, "playable": r.variant in PLAYABLE_VARIANTS,
-                         "changes": PRESETS[p]} for p, r in sets.items()],
-            "options": options}
+    return {
+        "presets": [{"name": p, "variant": r.variant, "playable": r.variant in PLAYABLE_VARIANTS,
+                     "changes": PRESETS[p]} for p, r in sets.items()],
+        "options": [{**o, "values": {p: r.options()[o["name"]] for p, r in sets.items()}} for o in option_schema()],
+    }

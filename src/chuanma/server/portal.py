@@ -1,0 +1,138 @@
+"""The 算番 portal and the replay viewer: their pages and JSON endpoints (docs/portal.md).
+
+Pages: ``/calc`` (the fan calculator), ``/rules`` (fan table and presets), ``/guide/<topic>``
+(worked examples), ``/replay`` (an uploaded record) and ``/replay/<hand id>``. Endpoints:
+``POST /api/portal/score``, ``GET /api/portal/fans``, ``GET /api/portal/presets``,
+``GET /api/portal/examples/<topic>``, ``GET /api/replay/<hand id>?seat=&move=`` (finished hands
+only) and ``POST /api/replay`` (a record in the body). Bad input: status 400 with
+``{"code", "message"}``, and nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from chuanma.engine.record import RecordError
+from chuanma.errors import ChuanmaError, InputError
+from chuanma.json_input import parse_json
+from chuanma.portal.calculator import calculate
+from chuanma.portal.examples import TOPICS, topic
+from chuanma.portal.reference import fan_table, presets
+from chuanma.portal.replays import read_viewer, replay_view
+from chuanma.server.services import Server
+from chuanma.server.store import Row
+
+PAGES = Path(__file__).resolve().parent.parent / "static" / "portal"
+MAX_BODY = 1 << 20
+"""The largest request body read (a record of a whole hand is about 10 KB)."""
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(PAGES / name, headers={"Cache-Control": "no-cache"})
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise InputError(f"the request body is larger than {MAX_BODY} bytes")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("the request body is not UTF-8 text") from None
+    return parse_json(text, "the request body")
+
+
+def _move(value: str | None) -> int | None:
+    if value is None or value == "end":
+        return None
+    if not value.isdigit() or len(value) > 6:
+        raise RecordError(f"move must be a whole number from 0 or \"end\", not {value[:20]!r}")
+    return int(value)
+
+
+def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRouter:
+    """The portal's routes; ``current_user`` is the server's login check (the replay of a stored
+    hand needs a session, like its record)."""
+    router = APIRouter()
+    user = Annotated[Row, Depends(current_user)]
+
+    @router.get("/calc", include_in_schema=False)
+    async def calc_page() -> FileResponse:
+        return _page("calc.html")
+
+    @router.get("/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        return _page("rules.html")
+
+    @router.get("/guide/{name}", include_in_schema=False, response_model=None)
+    async def guide_page(name: str) -> FileResponse | JSONResponse:
+        if name not in TOPICS:
+            return _error(404, "no_topic", f"no rules page {name[:40]!r}; pages: {', '.join(TOPICS)}")
+        return _page("guide.html")
+
+    @router.get("/replay", include_in_schema=False)
+    async def upload_page() -> FileResponse:
+        return _page("replay.html")
+
+    @router.get("/replay/{hand_id}", include_in_schema=False)
+    async def replay_page(hand_id: str) -> FileResponse:
+        return _page("replay.html")
+
+    @router.post("/api/portal/score")
+    async def score(request: Request) -> JSONResponse:
+        """Score a hand (the fields of ``chuanma score``, and ``from``: the discarder's seat)."""
+        try:
+            return JSONResponse(calculate(await _json_body(request)))
+        except (ChuanmaError, ValueError) as exc:
+            return _error(400, "bad_hand", str(exc))
+
+    @router.get("/api/portal/fans")
+    async def fans() -> dict[str, Any]:
+        return fan_table()
+
+    @router.get("/api/portal/presets")
+    async def all_presets() -> dict[str, Any]:
+        return presets()
+
+    @router.get("/api/portal/examples/{name}", response_model=None)
+    async def examples(name: str) -> dict[str, Any] | JSONResponse:
+        if name not in TOPICS:
+            return _error(404, "no_topic", f"no rules page {name[:40]!r}; pages: {', '.join(TOPICS)}")
+        return topic(name)
+
+    @router.get("/api/replay/{hand_id}", response_model=None)
+    async def stored(request: Request, hand_id: str, _user: user, seat: str = "all",
+                     move: str | None = None) -> dict[str, Any] | JSONResponse:
+        server: Server = request.app.state.server
+        row = await server.store.hand(hand_id[:40])
+        if row is None or row["status"] != "settled":
+            return _error(404, "no_record", f"hand {hand_id[:40]!r} cannot be replayed (unknown or not finished)")
+        try:
+            return replay_view(row["record"], read_viewer(seat), _move(move))
+        except RecordError as exc:
+            return _error(400, "bad_replay", str(exc))
+
+    @router.post("/api/replay", response_model=None)
+    async def uploaded(request: Request) -> dict[str, Any] | JSONResponse:
+        """Replay a record sent as ``{"record": {...}, "seat": 0-3 or "all", "move": n}``."""
+        try:
+            body = await _json_body(request)
+            if not isinstance(body, dict) or not isinstance(body.get("record"), dict):
+                raise RecordError('send {"record": {...}, "seat": 0-3 or "all", "move": n}')
+            unknown = sorted(set(body) - {"record", "seat", "move"})
+            if unknown:
+                raise RecordError(f"unknown key {unknown[0][:40]!r}; keys: record, seat, move")
+            return replay_view(body["record"], read_viewer(body.get("seat", "all")), body.get("move"))
+        except (ChuanmaError, ValueError) as exc:
+            return _error(400, "bad_replay", str(exc))
+
+    return router
