@@ -68,7 +68,8 @@ EXHAUST_HANDS = ("1111s13579m35799s", "22244466688m1p2s", "234567p888p99p33s", "
 ROB_HANDS = ("456m789m789m1111s7p", "77p11p234s345s567s", "111222333m88p5p9s", "444555666m3578s")
 ROB_DECISIONS = ({"seat": 0, "void": "p"}, {"seat": 2, "void": "s"}, {"seat": 0, "discard": "7p"},
                  {"seat": 1, "pong": "7p"}, {"seat": 1, "discard": "2s"}, {"seat": 2, "discard": "9s"},
-                 {"seat": 3, "discard": "2p"}, {"seat": 0, "discard": "9m"}, {"seat": 1, "kong": "7p"}, {"seat": 2, "hu": True})
+                 {"seat": 3, "discard": "2p"}, {"seat": 0, "discard": "9m"}, {"seat": 1, "kong": "7p"},
+                 {"seat": 2, "hu": True})
 
 EXAMPLES: dict[str, Example] = {e.id: e for e in (
     Example("exchange", ("exchange",), "xuezhan", SETUP_HANDS, (
