@@ -8,8 +8,8 @@ only) and ``POST /api/replay`` (a record in the body). Bad input: status 400 wit
 ``{"code", "message"}``, and nothing changes.
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: FastAPI reads the routes' annotations, among them the
+# login dependency made inside portal_router
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
