@@ -8,6 +8,7 @@ units of base; ``chips`` multiplies them by the rule set's 底分.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from chuanma.engine.wins import self_drawn_each
@@ -19,8 +20,10 @@ from chuanma.scoring import FANS
 WINNER = 0
 
 
-def calculate(data: dict[str, Any]) -> dict[str, Any]:
+def calculate(data: object) -> dict[str, Any]:
     """Score ``data`` (the fields of ``chuanma score`` and ``from``, the discarder's seat 1–3)."""
+    if not isinstance(data, Mapping):
+        raise NotationError("the hand to score must be a JSON object")
     fields = dict(data)
     frm = fields.pop("from", 1)
     if type(frm) is not int or not 1 <= frm <= 3:
