@@ -28,7 +28,7 @@ function add(code) {
 
 function tileButton(code, label, onclick, testid) {
   return el("button", { type: "button", class: "tile", "aria-label": label, "data-testid": testid, onclick },
-    tileElement(code, { lang: getLang(), title: "" }));
+    tileElement(code, { lang: getLang() }));
 }
 
 function drawBuilt() {
@@ -51,7 +51,7 @@ function drawBuilt() {
 function drawModes() {
   $("modes").replaceChildren(...MODES.map((m) => el("button", {
     type: "button", role: "radio", class: "btn btn-small", "aria-checked": String(state.mode === m),
-    "aria-pressed": String(state.mode === m), "data-testid": `mode-${m}`,
+    "data-testid": `mode-${m}`,
     onclick: () => { state.mode = m; drawModes(); } }, t(`calc.mode.${m}`))));
 }
 
@@ -164,7 +164,11 @@ async function start() {
     $("from").disabled = $("how-self").checked;
     compute();
   });
-  $("clear").addEventListener("click", () => { state.hand = []; state.melds = []; state.win = null; update(); });
+  $("clear").addEventListener("click", () => {
+    Object.assign(state, { hand: [], melds: [], win: null, situations: [] });
+    drawSituations();
+    update();
+  });
   const fromOptions = () => { for (const o of $("from").options) o.textContent = seatName(o.value); };
   const all = () => { fromOptions(); drawModes(); drawPalette(); drawSituations(); drawOptions(); update(); };
   onLangChange(all);

@@ -11,12 +11,14 @@ const $ = (id) => document.getElementById(id);
 const handId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
 const state = { seat: params.get("seat") ?? "all", move: Number(params.get("move") ?? 0) || 0, data: null,
-  record: null, timer: null };
+  record: null, timer: null, seq: 0 };
 
 async function load() {
+  const seq = ++state.seq;
   const res = handId
     ? await api(`/api/replay/${encodeURIComponent(handId)}?seat=${state.seat}&move=${state.move}`)
     : await api("/api/replay", { record: state.record, seat: state.seat === "all" ? "all" : Number(state.seat), move: state.move });
+  if (seq !== state.seq) return;  // a later move or seat was asked for meanwhile
   if (res.status === 401) { $("login-card").classList.remove("hidden"); return; }
   if (!res.ok) { stop(); $("error").textContent = res.data.message || String(res.status); return; }
   $("error").textContent = "";
