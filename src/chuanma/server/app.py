@@ -26,7 +26,7 @@ from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
 from chuanma.server.portal import portal_router
-from chuanma.server.rooms import ROOMS
+from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row, open_store
 from chuanma.server.ws import serve_socket
@@ -186,7 +186,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def me(request: Request, user: User) -> dict[str, Any]:
         server = server_of(request)
         row = await server.accounts.top_up(int(user["id"]))
-        return {**public_user(row), "table": server.host.table_of(int(user["id"]))}
+        return {**public_user(row), "table": server.host.table_of(int(user["id"])),
+                "grant": {"below": LOWEST_ENTRY, "to": config.starting_grant}}
 
     @app.get("/api/rooms")
     async def rooms() -> list[dict[str, object]]:

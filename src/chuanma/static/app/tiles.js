@@ -148,14 +148,17 @@ function escapeAttr(s) {
 
 /**
  * The SVG markup of a tile. code: "5m", "1z"…, or null/"back" for a face-down tile.
- * options: {lang: "zh"|"en" for the accessible name, title: override it, cls: extra class}.
+ * options: {lang: "zh"|"en" for the accessible name, title: override it ("" for a decorative tile
+ * whose button or caption names it), cls: extra class}.
  */
 export function tileSVG(code, options = {}) {
   const back = code == null || code === "back";
   const label = options.title ?? (back ? (options.lang === "en" ? "face-down tile" : "暗牌") : tileName(code, options.lang || "zh"));
   const cls = `tile-svg${back ? " tile-back" : ""}${options.cls ? " " + options.cls : ""}`;
   const body = back ? BACK : BODY + `<g transform="translate(0,-1.5)">${face(code)}</g>`;
-  return `<svg xmlns="${NS}" class="${cls}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeAttr(label)}"` +
+  // title "" marks a decorative tile (its button or caption names it): hidden from assistive technology
+  const a11y = label === "" ? 'aria-hidden="true"' : `role="img" aria-label="${escapeAttr(label)}"`;
+  return `<svg xmlns="${NS}" class="${cls}" viewBox="0 0 ${W} ${H}" ${a11y}` +
     `${back ? "" : ` data-tile="${code}"`}>${body}</svg>`;
 }
 
