@@ -34,7 +34,7 @@ export function eventText(ev) {
       return t(`pev.kong_${ev.kind}`, v);
     case "kong_declared": return t("pev.kong_declared", v);
     case "kong_robbed": return t("pev.kong_robbed", v);
-    case "claim": return t("pev.claim", { seat, claim: Object.keys(ev.claim)[0] });
+    case "claim": return t("pev.claim", { seat, claim: t(`pact.${Object.keys(ev.claim)[0]}`) });
     case "hu": {
       const key = ev.self_drawn ? "pev.hu_self" : ev.robbed_kong ? "pev.hu_robbed" : "pev.hu_from";
       return t(key, { ...v, fans: fans(ev.fans), total: ev.total, mult: ev.multiplier });
@@ -51,5 +51,5 @@ export function eventText(ev) {
 export function decisionText(d) {
   const [kind, value] = Object.entries(d).find(([k]) => k !== "seat");
   const what = typeof value === "string" ? (kind === "void" ? suitName(value) : value) : "";
-  return `${seatName(d.seat)}: ${kind} ${what}`.trim();
+  return `${seatName(d.seat)}: ${t(`pact.${kind}`)} ${what}`.trim();
 }

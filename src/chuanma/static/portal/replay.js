@@ -67,7 +67,8 @@ function render() {
     if (ev.move === d.move && !current) current = li;
     list.append(li);
   }
-  if (current) current.scrollIntoView({ block: "nearest" });
+  // keep the current move in sight inside the list (scrolling the list only, never the page)
+  if (current) list.scrollTop = Math.max(0, current.offsetTop - list.offsetTop - list.clientHeight / 2);
   settlement(d);
 }
 

@@ -61,6 +61,8 @@ addStrings({
     "preason.zimo": "自摸", "preason.dianpao": "点炮", "preason.qianggang": "抢杠", "preason.kong_exposed": "明杠（刮风）",
     "preason.kong_concealed": "暗杠（下雨）", "preason.kong_added": "补杠（刮风）", "preason.call_transfer": "呼叫转移",
     "preason.flower_pig": "查花猪", "preason.chadajiao": "查大叫", "preason.refund": "退税", "preason.escape": "逃跑",
+    "pact.discard": "打出", "pact.pong": "碰", "pact.kong": "杠", "pact.hu": "胡", "pact.pass": "过",
+    "pact.void": "定缺", "pact.exchange": "换出", "pact.leave": "离开",
     "pend.three_won": "三家胡了", "pend.exhausted": "流局", "pend.escape": "有人逃跑", "pend.too_few_players": "牌桌上人不够了",
   },
   en: {
@@ -125,6 +127,8 @@ addStrings({
     "preason.kong_exposed": "exposed kong (刮风)", "preason.kong_concealed": "concealed kong (下雨)", "preason.kong_added": "added kong (刮风)",
     "preason.call_transfer": "call transfer", "preason.flower_pig": "flower pig", "preason.chadajiao": "not ready (查大叫)",
     "preason.refund": "kong refund (退税)", "preason.escape": "left the table",
+    "pact.discard": "discard", "pact.pong": "pong", "pact.kong": "kong", "pact.hu": "win", "pact.pass": "pass",
+    "pact.void": "void", "pact.exchange": "give", "pact.leave": "leave",
     "pend.three_won": "three seats won", "pend.exhausted": "wall exhausted", "pend.escape": "a player left", "pend.too_few_players": "too few players left",
   },
 });
