@@ -1,5 +1,6 @@
 """Regenerate the browser client's screenshots in docs/screenshots/: the lobby, the table mid-hand,
-a claim prompt and the settlement, at desktop (1280×800) and phone (360×740) sizes, in Chinese.
+a claim prompt and the settlement, at desktop (1280×800) and phone (360×740) sizes, in Chinese;
+then the portal's (scripts/screenshots_portal.py: the fan calculator, the replay viewer, the rules).
 
     PYTHONPATH=src:tests python scripts/screenshots_client.py
 
@@ -16,8 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from client_driver import CHROMIUM, CHROMIUM_ARGS, Player, live_server  # noqa: E402
+import screenshots_portal  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+from client_driver import CHROMIUM, CHROMIUM_ARGS, Player, live_server  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
@@ -47,13 +50,15 @@ def shoot(browser: object, base: str, size: str) -> list[str]:
     player.ready()
     for _ in range(MAX_HANDS):
         while True:
-            page.wait_for_function("() => !!document.querySelector('#settle-title') || !!window.chuanmaClient.table?.prompt",
-                                   timeout=30_000)
+            page.wait_for_function(
+                "() => !!document.querySelector('#settle-title') || !!window.chuanmaClient.table?.prompt",
+                timeout=30_000)
             claim = page.locator("[data-testid=act-pong], [data-testid=act-kong], [data-testid=act-hu]")
             if not claim_shot and claim.count() and page.locator("[data-testid=act-pass]").count():
                 save("claim")
                 claim_shot = True
-            if not table_shot and len(player.decisions) >= MID_HAND and page.locator("[data-testid=hand] button.tile:not([disabled])").count():
+            playable = page.locator("[data-testid=hand] button.tile:not([disabled])").count()
+            if not table_shot and len(player.decisions) >= MID_HAND and playable:
                 save("table")
                 table_shot = True
             if player.step() == "settled":
@@ -77,6 +82,7 @@ def main() -> None:
                 print(size, ", ".join(shoot(browser, run.base, size)))
         finally:
             browser.close()
+    screenshots_portal.main()  # the portal's pages: the calculator, the replay viewer, the rules
 
 
 if __name__ == "__main__":
