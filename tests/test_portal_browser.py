@@ -221,6 +221,14 @@ def test_replay_of_an_uploaded_record(server: PortalServer, desktop: Any, tmp_pa
     page.wait_for_function('document.querySelector("[data-testid=error]").textContent.length > 0')
 
 
+def test_a_worked_example_opens_in_the_replay_viewer(server: PortalServer, desktop: Any) -> None:
+    desktop.goto(server.base + "/guide/xuezhan_xueliu")
+    desktop.click('[data-testid="replay-xueliu"]')
+    desktop.wait_for_selector('[data-testid="board"]')
+    desktop.click('[data-testid="last"]')
+    desktop.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+
+
 @pytest.mark.parametrize("path", ["/calc", "/rules", f"/replay/{SETTLED}?move=30"])
 def test_no_serious_accessibility_violations(server: PortalServer, browser: Any, path: str) -> None:
     axe = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -228,9 +236,11 @@ def test_no_serious_accessibility_violations(server: PortalServer, browser: Any,
     page = context.new_page()
     try:
         page.goto(server.base + "/api/portal/fans")  # same origin, so the guest session applies
-        page.evaluate("fetch('/api/guest', {method: 'POST'})")
+        page.evaluate("fetch('/api/guest', {method: 'POST'})")  # awaited: evaluate waits for the promise
         page.goto(server.base + path)
         page.wait_for_load_state("networkidle")
+        if path.startswith("/replay"):
+            page.wait_for_selector('[data-testid="board"]')
         results = axe.Axe().run(page, options={
             "resultTypes": ["violations"],
             "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})

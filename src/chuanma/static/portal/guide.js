@@ -84,7 +84,9 @@ function example(x) {
     el("h3", {}, t("guide.hands")), hands(x.hands),
     el("h3", {}, t("guide.steps")), steps,
     el("h3", {}, t("guide.after")), hands(x.hands_after, x.melds),
-    el("h3", {}, t("guide.result")), result);
+    el("h3", {}, t("guide.result")), result,
+    x.finished ? el("p", {}, el("a", { href: "/replay?example", "data-testid": `replay-${x.id}`,
+      onclick: () => sessionStorage.setItem("chuanma.replay", JSON.stringify(x.record)) }, t("guide.replay"))) : null);
 }
 
 let data = null;

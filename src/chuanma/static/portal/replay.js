@@ -123,4 +123,6 @@ else {
     state.move = 0;
     load();
   });
+  const example = location.search === "?example" && sessionStorage.getItem("chuanma.replay");
+  if (example) { state.record = JSON.parse(example); load(); }  // a worked example's record, from its page
 }

@@ -18,7 +18,7 @@ function render() {
     $("fans").replaceChildren(
       el("thead", {}, el("tr", {}, ...["rules.name", "rules.fan", "rules.when", "rules.option", "rules.id"].map((k) => el("th", { scope: "col" }, t(k))))),
       el("tbody", {}, fans.fans.map((f) => el("tr", { "data-testid": `fan-row-${f.id}` },
-        el("td", {}, f.name, zh ? "" : ` ${f.en}`, f.house ? el("span", { class: "badge badge-void" }, ` ${t("rules.house")}`) : null),
+        el("td", {}, f.name, zh ? "" : ` ${f.en}`, f.house ? el("span", { class: "badge badge-void" }, t("rules.house")) : null),
         el("td", { class: "num" }, f.id === "gen" ? `+${f.fan}` : String(f.fan)),
         el("td", {}, zh ? f.when_zh : f.when_en), el("td", {}, el("code", {}, f.option || "")),
         el("td", {}, el("code", {}, f.id))))));
