@@ -223,3 +223,17 @@ def test_each_payment_names_the_event_it_belongs_to() -> None:
             assert g.events[p.seq].type == "hu"
         else:
             assert g.events[p.seq].type == "kong"
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_replay_steps_yield_the_deal_then_each_decision(seed: int) -> None:
+    from chuanma.engine.record import replay_steps
+    from portal_harness import finished_record
+
+    record = finished_record(seed=seed)
+    counts = [len(g.events) for g in replay_steps(record)]
+    # the deal, one step per decision, and one more only if closing the last claim window moved the hand on
+    assert len(counts) - 1 - len(record["decisions"]) in (0, 1)
+    assert counts == sorted(counts) and counts[0] > 0
+    *_, last = replay_steps(record)
+    assert last.finished and last.result() == replay(record).result() == record["result"]

@@ -163,6 +163,16 @@ def test_calculator_shows_the_servers_reason_for_a_bad_hand(server: PortalServer
     assert "self-drawn" in page.text_content('[data-testid="error"]')
 
 
+def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: Any) -> None:
+    desktop.goto(server.base + "/calc")
+    desktop.wait_for_selector('#palette [data-testid="pick-1m"]')
+    assert desktop.text_content("h1") == "Fan calculator"
+    desktop.click(".lang-switch")
+    assert desktop.text_content("h1") == "算番器"
+    desktop.goto(server.base + "/rules")  # remembered
+    assert desktop.text_content("h1") == "番型与规则"
+
+
 def _tiles(page: Any, testid: str) -> list[str | None]:
     return list(page.eval_on_selector_all(f'[data-testid="{testid}"] svg', "s => s.map(x => x.dataset.tile || null)"))
 
