@@ -37,7 +37,7 @@ export function frame(active) {
     const current = href === active || (active.startsWith("/guide") && href.startsWith("/guide"));
     nav.append(el("a", { href, class: "btn btn-ghost", "data-i18n": key, "aria-current": current ? "page" : null }));
   }
-  const header = el("header", { class: "topbar" },
+  const header = el("header", { class: "topbar portal-top" },
     el("a", { class: "brand", href: "/" }, "川麻 chuanma"), nav, languageButton());
   document.body.prepend(header);
   const refresh = () => { applyI18n(document); document.title = t(document.body.dataset.title) + " · chuanma"; };
