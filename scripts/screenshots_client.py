@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import screenshots_portal  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from client_driver import CHROMIUM, CHROMIUM_ARGS, Player, live_server  # noqa: E402
+from client_driver import CHROMIUM, CHROMIUM_ARGS, DECIDING, WAIT_MS, Player, live_server  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
@@ -50,15 +50,13 @@ def shoot(browser: object, base: str, size: str) -> list[str]:
     player.ready()
     for _ in range(MAX_HANDS):
         while True:
-            page.wait_for_function(
-                "() => !!document.querySelector('#settle-title') || !!window.chuanmaClient.table?.prompt",
-                timeout=30_000)
+            page.wait_for_function(DECIDING, timeout=WAIT_MS)
             claim = page.locator("[data-testid=act-pong], [data-testid=act-kong], [data-testid=act-hu]")
             if not claim_shot and claim.count() and page.locator("[data-testid=act-pass]").count():
                 save("claim")
                 claim_shot = True
-            playable = page.locator("[data-testid=hand] button.tile:not([disabled])").count()
-            if not table_shot and len(player.decisions) >= MID_HAND and playable:
+            discarding = page.locator("[data-testid=hand] button.tile:not([disabled])").count()
+            if not table_shot and len(player.decisions) >= MID_HAND and discarding:
                 save("table")
                 table_shot = True
             if player.step() == "settled":

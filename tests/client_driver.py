@@ -19,11 +19,13 @@ from server_harness import Running, running
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
+KEYS = "1234567890qwer"
+"""The keys of the 1st … 14th tile of the hand (docs/client.md)."""
 WAIT_MS = 30_000
 """How long a step waits for the page (bots answer at once; a person has 20 s per decision)."""
 DECIDING = """() => {
   const t = window.chuanmaClient && window.chuanmaClient.table;
-  return !!document.querySelector('#settle-title') || !!(t && t.prompt && t.view);
+  return !!document.querySelector('#settle-title') || !!(t && t.prompt && t.view && !t.frame);
 }"""
 
 
@@ -64,9 +66,11 @@ def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
 class Player:
     """A person at the browser client: registers, joins, and answers every prompt by clicking."""
 
-    def __init__(self, page: Any, base: str) -> None:
+    def __init__(self, page: Any, base: str, *, keys: bool = False) -> None:
         self.page = page
         self.base = base
+        self.keys = keys
+        """Discard and pass with the keyboard (tile keys, space) instead of clicking."""
         self.decisions: list[str] = []
 
     def register(self, username: str, password: str = "correct horse battery") -> None:
@@ -128,12 +132,16 @@ class Player:
                 return kind
         passing = page.locator("[data-testid=act-pass]")
         if passing.count():
-            passing.click()
+            page.keyboard.press("Space") if self.keys else passing.click()
             return "pass"
         best = page.locator("[data-testid=hand] button.tile.best:not([disabled])")
         usable = page.locator("[data-testid=hand] button.tile:not([disabled])")
         if best.count() or usable.count():
-            (best.first if best.count() else usable.last).click()
+            tile = best.first if best.count() else usable.last
+            if self.keys:
+                page.keyboard.press(KEYS[int(tile.get_attribute("data-index"))])
+            else:
+                tile.click()
             return "discard"
         return "none"
 

@@ -41,12 +41,13 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-def new_player(browser: Any, server: Running, name: str, width: int = 1280, height: int = 800) -> Player:
+def new_player(browser: Any, server: Running, name: str, width: int = 1280, height: int = 800,
+               keys: bool = False) -> Player:
     context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    player = Player(page, server.base)
+    player = Player(page, server.base, keys=keys)
     player.errors = errors  # type: ignore[attr-defined]
     player.register(name)
     return player
@@ -99,7 +100,14 @@ def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: R
     player = new_player(browser, server, "bob", 360, 740)
     page = player.page
     player.quick_join()
-    player.ready()
+    # the fairness panel: the commitment before the deal, and one's own client seed
+    page.click("[data-act=fair]")
+    commitment = page.locator("[data-testid=commitment]").inner_text()
+    assert len(commitment) == 64
+    page.fill("#seed-input", "bob-on-a-phone")
+    page.click("[data-fair=ready]")
+    page.wait_for_function("() => window.chuanmaClient.table.clientSeeds", timeout=WAIT_MS)
+    assert "bob-on-a-phone" in page.evaluate("() => window.chuanmaClient.table.clientSeeds")
     for _ in range(8):
         player.step()
     page.wait_for_function("() => window.chuanmaClient.table.view")
@@ -111,12 +119,14 @@ def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: R
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     player.play_to_settlement()
     assert page.locator(f"[data-testid=chips-{player.seat}]").count() == 1
+    page.click("[data-settle=lobby]")
+    page.wait_for_selector("[data-join]")
     assert not player.errors  # type: ignore[attr-defined]
 
 
 def test_client_refusal_shows_the_servers_reason_and_a_lost_connection_reconnects(browser: Any,
                                                                                  server: Running) -> None:
-    player = new_player(browser, server, "carol")
+    player = new_player(browser, server, "carol", keys=True)  # discards and passes by keyboard
     page = player.page
     player.quick_join()
     player.ready()
@@ -133,6 +143,7 @@ def test_client_refusal_shows_the_servers_reason_and_a_lost_connection_reconnect
     page.wait_for_selector("#banner-lost")
     page.wait_for_selector("#banner-lost", state="detached", timeout=WAIT_MS)
     player.play_to_settlement()
+    assert "discard" in player.decisions
     assert not player.errors  # type: ignore[attr-defined]
 
 
@@ -168,3 +179,33 @@ def test_client_lobby_and_table_have_no_serious_accessibility_violations(browser
         player.step()
     page.wait_for_function("() => window.chuanmaClient.table.prompt", timeout=WAIT_MS)
     assert serious() == []
+
+
+def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_tiles(browser: Any,
+                                                                                      server: Running) -> None:
+    host = new_player(browser, server, "frank")
+    page = host.page
+    page.select_option("#preset", "xueliu")
+    page.fill("#hands", "2")
+    page.select_option("#bots", "3")
+    page.select_option("#max-fan", "4")
+    page.click("#private-form [type=submit]")
+    invite = page.locator("[data-testid=invite]").inner_text()
+    assert f"/#/join/{invite}" in page.locator("[data-copy]").get_attribute("data-copy")
+    live = page.request.get(server.base + "/api/tables").json()
+    table = next(t for t in live if t["rules"] == {"preset": "xueliu", "options": {"max_fan": 4}})
+    # the invite link seats whoever opens it
+    page.goto(f"{server.base}/#/join/{invite}")
+    page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    assert page.evaluate("() => window.chuanmaClient.table.table") == table["table"]
+    host.ready()
+    for _ in range(4):
+        host.step()
+    watcher = new_player(browser, server, "grace")
+    watcher.page.goto(f"{server.base}/#/watch/{table['table']}")
+    watcher.page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view",
+                                   timeout=WAIT_MS)
+    seen = watcher.page.evaluate("() => window.chuanmaClient.table.view")
+    assert seen["seat"] is None and all("hand" not in p or p["won"] for p in seen["players"])
+    assert watcher.page.locator("[data-testid=hand]").count() == 0
+    assert not host.errors and not watcher.errors  # type: ignore[attr-defined]

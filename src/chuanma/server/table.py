@@ -335,12 +335,15 @@ class LiveTable:
         self.start_game(game)
 
     def start_game(self, game: Game) -> None:
-        assert self.fair is not None
         self.game, self.sent, self.ready_deadline = game, 0, None
-        seeds = list(self.fair.client_seeds)
-        self.broadcast(lambda _s: p.server_message("hand_start", table=self.id, hand=self.number,
-                                                   commitment=self.fair.commitment if self.fair else None,
-                                                   client_seeds=seeds, dealt=True))
+        message = self.dealt()
+        self.broadcast(lambda _s: message)
+
+    def dealt(self) -> dict[str, Any]:
+        """The second ``hand_start``: the commitment and the client seeds the hand was dealt with."""
+        assert self.fair is not None
+        return p.server_message("hand_start", table=self.id, hand=self.number, commitment=self.fair.commitment,
+                                client_seeds=list(self.fair.client_seeds), dealt=True)
 
     async def play(self) -> None:
         """Bots and seats on 托管 decide; everything is stored, then sent; people are prompted."""
@@ -540,6 +543,8 @@ class LiveTable:
             if self.fair is not None:
                 send(self.hand_start())
             return
+        if self.fair is not None:
+            send(self.dealt())
         missed = self.game.events_for(index, last + 1) if last is not None else None
         view = self.game.view(index).to_dict()
         if missed is not None and _dumps(missed) <= _dumps(view):

@@ -38,12 +38,17 @@ function roomHTML(room, balance, queued) {
   const here = queued?.room === room.id;
   return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
     <span class="room-name">${esc(room.name)}</span>
-    <span>${esc(t("preset." + room.preset))}</span>
     <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
     <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}
       ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(here ? t("lobby.waiting", { waiting: queued.waiting }) : t("lobby.join"))}</button>
   </div>`;
+}
+
+function oneFieldForm(id, field, label, length, button) {
+  return `<form id="${id}" class="field-row" style="margin-top:.6em">
+    <div><label for="${field}">${esc(label)}</label><input id="${field}" maxlength="${length}"></div>
+    <div><button class="btn" type="submit">${esc(button)}</button></div></form>`;
 }
 
 function optionField(opt, value) {
@@ -73,7 +78,9 @@ export class LobbyPage {
     this.queued = null;
     this.created = null;
     this.error = "";
+    this.preset = "xuezhan";
     root.addEventListener("click", (ev) => this.onClick(ev));
+    root.addEventListener("change", (ev) => { if (ev.target.id === "preset") this.choosePreset(ev.target.value); });
     root.addEventListener("submit", (ev) => this.onSubmit(ev));
   }
 
@@ -127,6 +134,17 @@ export class LobbyPage {
     }
   }
 
+  /** Show the chosen preset's values in the option fields. */
+  choosePreset(name) {
+    this.preset = name;
+    const values = this.presets.presets[name];
+    for (const el of this.root.querySelectorAll("[data-option]")) {
+      const value = values[el.dataset.option];
+      el.value = el.dataset.kind === "bool" ? String(value) : JSON.stringify(value);
+    }
+    this.root.querySelector("#max-fan").value = values.max_fan ?? "";
+  }
+
   async createPrivate(form) {
     const preset = form.querySelector("#preset").value;
     const defaults = this.presets.presets[preset];
@@ -149,7 +167,7 @@ export class LobbyPage {
     const grant = u.grant ? t("lobby.grant", { low: fmt(u.grant.below), grant: fmt(u.grant.to) }) : "";
     const presetNames = Object.keys(this.presets?.presets || {});
     const optionFields = (this.presets?.options || []).filter((o) => o.kind === "bool" || (o.kind === "choice" && o.name !== "variant"))
-      .map((o) => optionField(o, this.presets.presets.xuezhan[o.name])).join("");
+      .map((o) => optionField(o, this.presets.presets[this.preset][o.name])).join("");
     const link = this.created ? `${location.origin}/#/join/${this.created.invite}` : "";
     this.root.innerHTML = `<div class="page">
       <h1 class="sr-only">${esc(t("lobby.title"))}</h1>
@@ -172,12 +190,12 @@ export class LobbyPage {
         <form id="private-form">
           <div class="field-row">
             <div><label for="preset">${esc(t("lobby.preset"))}</label><select id="preset">
-              ${presetNames.map((n) => `<option value="${esc(n)}">${esc(n)}${t("preset." + n) !== "preset." + n ? " · " + esc(t("preset." + n)) : ""}</option>`).join("")}</select></div>
+              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(n)}${t("preset." + n) !== "preset." + n ? " · " + esc(t("preset." + n)) : ""}</option>`).join("")}</select></div>
             <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>
             <div><label for="max-fan">max_fan</label><select id="max-fan">
-              ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}">${n ?? "—"}</option>`).join("")}</select></div>
+              ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}" ${n === (this.presets?.presets[this.preset]?.max_fan ?? null) ? "selected" : ""}>${n ?? "—"}</option>`).join("")}</select></div>
           </div>
           <details><summary>${esc(t("lobby.options"))}</summary><div class="grid">${optionFields}</div></details>
           <p><button class="btn btn-primary" type="submit">${esc(t("lobby.create"))}</button></p>
@@ -186,19 +204,13 @@ export class LobbyPage {
           <p>${esc(t("lobby.invite_link"))}: <span class="mono">${esc(link)}</span>
           <button class="btn btn-small" data-copy="${esc(link)}">${esc(t("lobby.copy"))}</button></p>
           <button class="btn btn-ok" data-sit="${esc(this.created.invite)}">${esc(t("lobby.sit"))}</button></div>` : ""}
-        <form id="invite-form" class="field-row" style="margin-top:.6em">
-          <div><label for="invite-code">${esc(t("lobby.invite"))}</label><input id="invite-code" maxlength="16"></div>
-          <div><button class="btn" type="submit">${esc(t("lobby.join_invite"))}</button></div>
-        </form>
+        ${oneFieldForm("invite-form", "invite-code", t("lobby.invite"), 16, t("lobby.join_invite"))}
       </section>
       <section class="card" aria-labelledby="watch-title">
         <h2 id="watch-title">${esc(t("lobby.watch"))}</h2>
         ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${esc(x.players.filter(Boolean).map((p) => p.name).join(", "))}
           <button class="btn btn-small" data-watch="${esc(x.table)}">${esc(t("lobby.watch"))}</button></li>`).join("")}</ul>` : `<p class="muted">${esc(t("lobby.no_tables"))}</p>`}
-        <form id="watch-form" class="field-row">
-          <div><label for="watch-id">${esc(t("lobby.table_id"))}</label><input id="watch-id" maxlength="40"></div>
-          <div><button class="btn" type="submit">${esc(t("lobby.watch"))}</button></div>
-        </form>
+        ${oneFieldForm("watch-form", "watch-id", t("lobby.table_id"), 40, t("lobby.watch"))}
       </section>
       <section class="card" aria-labelledby="history-title">
         <h2 id="history-title">${esc(t("lobby.history"))}</h2>

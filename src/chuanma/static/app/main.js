@@ -222,13 +222,25 @@ function onHello(msg) {
   topbar();
   if (msg.table) { resume(msg.table); return; }
   if (app.table && app.table.seat === null && app.table.table) { watch(app.table.table); return; }
-  const invite = /^#\/join\/([\w-]+)$/.exec(location.hash);
-  const watching = /^#\/watch\/([\w-]+)$/.exec(location.hash);
-  if (invite) { showLobby(); send({ type: "join_private", invite: invite[1] }); return; }
-  if (watching) { showTable(); watch(watching[1]); return; }
+  if (followLink()) return;
   if (app.table && app.table.table && !app.table.closedReason) { showLobby(); return; }
   if (!app.lobby) showLobby();
 }
+
+/** An invite link (#/join/CODE) sits down at its table; #/watch/TABLE watches one. */
+function followLink() {
+  const invite = /^#\/join\/([\w-]+)$/.exec(location.hash);
+  const watching = /^#\/watch\/([\w-]+)$/.exec(location.hash);
+  if (invite) {
+    if (!app.lobby && !app.table) showLobby();
+    send({ type: "join_private", invite: invite[1] });
+    return true;
+  }
+  if (watching && app.table?.table !== watching[1]) { showTable(); watch(watching[1]); return true; }
+  return false;
+}
+
+window.addEventListener("hashchange", () => { if (app.conn) followLink(); });
 
 function onClosed(msg) {
   if (app.rejoin) {

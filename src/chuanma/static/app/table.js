@@ -1,7 +1,7 @@
 // The table page: renders the seat view the server sends (never computing rules: the legal
 // choices come from the prompt), the pickers, claim buttons, timer, 托管, hints and the ticker.
 
-import { tileSVG, tileName, splitTiles, tileOrder } from "./tiles.js";
+import { tileImg, tileName, splitTiles, tileOrder, installTileStyles } from "./tiles.js";
 import { t, getLang } from "./i18n.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
@@ -16,7 +16,7 @@ export function placeOf(seat, me) {
 }
 
 function tile(code, { cls = "", size = "", title } = {}) {
-  return `<span class="tile ${size} ${cls}">${tileSVG(code, { lang: getLang(), title })}</span>`;
+  return `<span class="tile ${size} ${cls}">${tileImg(code, { lang: getLang(), title })}</span>`;
 }
 
 function tileRow(codes, size, latestIndex = -1) {
@@ -32,6 +32,7 @@ export class TablePage {
   constructor(root, { send, onLeave, onSettle, onFairness, presets }) {
     this.root = root;
     this.presets = presets;
+    installTileStyles();
     this.send = send;
     this.onLeave = onLeave;
     this.onSettle = onSettle;
@@ -54,6 +55,7 @@ export class TablePage {
   }
 
   destroy() {
+    cancelAnimationFrame(this.frame);
     document.removeEventListener("keydown", this.keyHandler);
     clearInterval(this.clock);
   }
@@ -69,7 +71,7 @@ export class TablePage {
       case "hand_start": return this.onHandStart(msg);
       case "events": return this.onEvents(msg);
       case "view": return this.onView(msg);
-      case "resync": return this.onResync(msg);
+      case "resync": return this.onView(msg);
       case "prompt": return this.onPrompt(msg);
       case "auto": return this.onAutoMsg(msg);
       case "hand_end": return this.onHandEnd(msg);
@@ -95,8 +97,9 @@ export class TablePage {
     this.commitment = msg.commitment;
     this.awaitingStart = false;
     if (!msg.dealt && this.wantReady) { const seed = this.wantReady; this.wantReady = null; this.ready(seed); }
-    if (msg.dealt) {
-      this.dealt = true; this.clientSeeds = msg.client_seeds; this.handEnd = null; this.view = null; this.ticker = [];
+    if (msg.dealt) {  // the deal, or on a resume the hand being played (kept as it is)
+      if (!this.dealt) { this.handEnd = null; this.view = null; this.ticker = []; }
+      this.dealt = true; this.clientSeeds = msg.client_seeds;
     }
     else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); }
     this.render();
@@ -111,23 +114,18 @@ export class TablePage {
     this.renderTicker();
   }
 
+  /** A whole view: a `view` message (with hints and suggestions) or a `resync`. */
   onView(msg) {
     this.hand = msg.hand;
     this.view = msg.view;
     this.dealt = true;
-    this.hints = msg.hints;
-    this.suggest = msg.suggest;
     this.lastSeq = Math.max(this.lastSeq, msg.last);
     this.direction = msg.view.direction || this.direction;
-    if (this.seat !== null && !msg.view.to_act) this.prompt = null;
-    this.render();
-  }
-
-  onResync(msg) {
-    this.hand = msg.hand;
-    this.view = msg.view;
-    this.dealt = true;
-    this.lastSeq = msg.last;
+    if (msg.type === "view") {
+      this.hints = msg.hints;
+      this.suggest = msg.suggest;
+      if (this.seat !== null && !msg.view.to_act) this.prompt = null;
+    }
     this.render();
   }
 
@@ -332,22 +330,49 @@ export class TablePage {
 
   // ------------------------------------------------------------------ rendering
 
+  /** Draw at the next animation frame (several messages in a row make one drawing). */
   render() {
-    if (!this.table) { this.root.innerHTML = `<p class="page">${esc(t("common.loading"))}</p>`; return; }
+    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  }
+
+  /** Draw now: a region's HTML is replaced only when it changed. */
+  draw() {
+    if (!this.table) {
+      this.root.innerHTML = `<p class="page">${esc(t("common.loading"))}</p>`;
+      this.regions = null;
+      return;
+    }
     const me = this.seat ?? 0;
-    const seats = [0, 1, 2, 3].map((s) => this.renderSeat(s, placeOf(s, me)));
-    this.root.innerHTML = `
-      ${this.myAuto ? `<div class="banner banner-auto" role="status">${esc(t("table.auto_on"))}
-        <button class="btn btn-small" data-act="auto">${esc(t("table.auto_off"))}</button></div>` : ""}
-      <div class="table" id="table">
-        <section class="table-info seat" aria-label="${esc(t("table.info"))}">${this.renderInfo()}</section>
-        ${seats.join("")}
-        <section class="centre" aria-live="polite">${this.renderCentre()}</section>
-        <section class="ticker-box seat" aria-label="${esc(t("table.ticker"))}">
-          <h2 class="sr-only">${esc(t("table.ticker"))}</h2><ul class="ticker" id="ticker" tabindex="0"></ul></section>
-      </div>`;
+    if (!this.regions || this.regions.me !== me || this.regions.lang !== getLang()) {
+      this.root.innerHTML = `<div data-region="banner"></div>
+        <div class="table" id="table">
+          <section class="table-info seat" aria-label="${esc(t("table.info"))}" data-region="info"></section>
+          ${[0, 1, 2, 3].map((s) => `<section class="seat seat-${placeOf(s, me)}" data-seat="${s}" data-region="seat-${s}"></section>`).join("")}
+          <section class="centre" aria-live="polite" data-region="centre"></section>
+          <section class="ticker-box seat" aria-label="${esc(t("table.ticker"))}">
+            <h2 class="sr-only">${esc(t("table.ticker"))}</h2><ul class="ticker" id="ticker" tabindex="0"></ul></section>
+        </div>`;
+      this.regions = { me, lang: getLang() };
+    }
+    this.update("banner", this.myAuto ? `<div class="banner banner-auto" role="status">${esc(t("table.auto_on"))}
+        <button class="btn btn-small" data-act="auto">${esc(t("table.auto_off"))}</button></div>` : "");
+    this.update("info", this.renderInfo());
+    for (let s = 0; s < 4; s++) {
+      const seat = this.renderSeat(s, placeOf(s, me));
+      const el = this.root.querySelector(`[data-seat="${s}"]`);
+      el.className = `seat seat-${placeOf(s, me)}${seat.acting ? " acting" : ""}`;
+      el.setAttribute("aria-label", this.name(s));
+      this.update(`seat-${s}`, seat.html);
+    }
+    this.update("centre", this.renderCentre());
     this.renderTicker();
     this.tickTimer();
+  }
+
+  update(region, html) {
+    if (this.regions[region] === html) return;
+    this.regions[region] = html;
+    this.root.querySelector(`[data-region="${region}"]`).innerHTML = html;
   }
 
   renderInfo() {
@@ -389,13 +414,12 @@ export class TablePage {
     const melds = (p?.melds || []).map((m) => this.renderMeld(m, s)).join("");
     const pile = p ? splitTiles(p.win_pile) : [];
     const body = place === "self" ? this.renderOwn() : this.renderConcealed(p);
-    return `<section class="seat seat-${place}${acting ? " acting" : ""}" data-seat="${s}" aria-label="${esc(this.name(s))}">
+    return { acting, html: `
       <div class="seat-head"><span class="name">${esc(this.name(s))}</span>${chips}${badges.join("")}</div>
       ${place === "self" ? "" : body}
       <div class="melds tiles-sm">${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}</div>
       <div class="discards tiles-xs" role="group" aria-label="${esc(t("table.discards"))}">${tileRow(river, "", latest)}</div>
-      ${place === "self" ? body : ""}
-    </section>`;
+      ${place === "self" ? body : ""}` };
   }
 
   renderMeld(m, owner) {
@@ -426,7 +450,7 @@ export class TablePage {
       const label = `${tileName(code, getLang())}${i < KEYS.length ? ` (${KEYS[i]})` : ""}`;
       return `<button type="button" class="tile ${cls}" data-act="tile" data-index="${i}" data-tile="${code}"
         aria-label="${esc(label)}" aria-pressed="${this.selected.includes(i)}" ${usable && this.prompt ? "" : "disabled"}>
-        ${tileSVG(code, { lang: getLang(), title: "" })}${i < KEYS.length ? `<span class="key" aria-hidden="true">${KEYS[i]}</span>` : ""}</button>`;
+        ${tileImg(code, { title: "" })}${i < KEYS.length ? `<span class="key" aria-hidden="true">${KEYS[i]}</span>` : ""}</button>`;
     }).join("");
     return `<div class="hand-area" data-testid="hand">${buttons}</div>
       <div class="actions" data-testid="actions">${this.renderActions()}</div>`;
@@ -464,7 +488,7 @@ export class TablePage {
         const code = actionTile(a) || claim?.tile || this.view?.drawn;
         out.push(`<button class="btn ${cls[kind]}" data-act="action" data-action='${JSON.stringify(a)}' data-testid="act-${kind}"
           aria-keyshortcuts="${keyOf[kind]}">${esc(t(label[kind], { tile: code ? tileName(code, getLang()) : "" }))}
-          ${code ? tileSVG(code, { title: "" }) : ""}</button>`);
+          ${code ? tileImg(code, { title: "" }) : ""}</button>`);
       }
     }
     for (const a of this.legal("pass")) {

@@ -155,11 +155,42 @@ export function tileSVG(code, options = {}) {
   const back = code == null || code === "back";
   const label = options.title ?? (back ? (options.lang === "en" ? "face-down tile" : "暗牌") : tileName(code, options.lang || "zh"));
   const cls = `tile-svg${back ? " tile-back" : ""}${options.cls ? " " + options.cls : ""}`;
-  const body = back ? BACK : BODY + `<g transform="translate(0,-1.5)">${face(code)}</g>`;
+  const body = drawing(code);
   // title "" marks a decorative tile (its button or caption names it): hidden from assistive technology
   const a11y = label === "" ? 'aria-hidden="true"' : `role="img" aria-label="${escapeAttr(label)}"`;
   return `<svg xmlns="${NS}" class="${cls}" viewBox="0 0 ${W} ${H}" ${a11y}` +
     `${back ? "" : ` data-tile="${code}"`}>${body}</svg>`;
+}
+
+function drawing(code) {
+  return code == null || code === "back" ? BACK : BODY + `<g transform="translate(0,-1.5)">${face(code)}</g>`;
+}
+
+
+/**
+ * Put one CSS rule per tile in the document (its drawing as a background image), so that tileImg can
+ * draw a tile as one small element: cheap to parse and redraw on a page showing a hundred tiles.
+ */
+export function installTileStyles(doc = document) {
+  if (doc.getElementById("cm-tile-styles")) return;
+  const style = doc.createElement("style");
+  style.id = "cm-tile-styles";
+  style.textContent = [...allKinds(true), "back"].map((code) =>
+    `.t-${code}{background-image:url("data:image/svg+xml,${encodeURIComponent(tileSVG(code, { title: "" }))}")}`).join("\n") +
+    `\n.tile-img{display:block;aspect-ratio:${W}/${H};background-size:100% 100%;background-repeat:no-repeat}`;
+  doc.head.appendChild(style);
+}
+
+/**
+ * A tile as one element drawn by the rules installTileStyles() adds (call it once per page). options as
+ * tileSVG: lang, title ("" for a decorative tile whose button or caption names it), cls.
+ */
+export function tileImg(code, options = {}) {
+  const back = code == null || code === "back";
+  const label = options.title ?? (back ? (options.lang === "en" ? "face-down tile" : "暗牌") : tileName(code, options.lang || "zh"));
+  const a11y = label === "" ? 'aria-hidden="true"' : `role="img" aria-label="${escapeAttr(label)}"`;
+  return `<i class="tile-svg tile-img t-${back ? "back" : code}${options.cls ? " " + options.cls : ""}" ${a11y}` +
+    `${back ? "" : ` data-tile="${code}"`}></i>`;
 }
 
 /** A tile as a DOM element (an <svg>). */
