@@ -11,11 +11,12 @@ only) and ``POST /api/replay`` (a record in the body). Bad input: status 400 wit
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations, among them the
 # login dependency made inside portal_router
 from collections.abc import Awaitable, Callable
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from chuanma.engine.record import RecordError
 from chuanma.errors import ChuanmaError, InputError
@@ -36,8 +37,32 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"code": code, "message": message}, status_code=status)
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(PAGES / name, headers={"Cache-Control": "no-cache"})
+HEAD = """<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>川麻 chuanma</title>
+<link rel="stylesheet" href="/static/app/style.css">
+<link rel="stylesheet" href="/static/portal/portal.css">
+<link rel="modulepreload" href="/static/app/i18n.js">
+<link rel="modulepreload" href="/static/app/tiles.js">
+<link rel="modulepreload" href="/static/portal/strings.js">
+<link rel="modulepreload" href="/static/portal/common.js">
+<script type="module" src="/static/portal/{name}.js"></script>
+</head>
+"""
+"""Every portal page's head: the stylesheets, the shared modules preloaded, and the page's script."""
+
+
+@cache
+def page_html(name: str) -> str:
+    """The page ``name`` (``calc``, ``rules``, ``guide``, ``replay``): the head and its body file."""
+    return HEAD.replace("{name}", name) + (PAGES / f"{name}.html").read_text(encoding="utf-8")
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse(page_html(name), headers={"Cache-Control": "no-cache"})
 
 
 async def _json_body(request: Request) -> Any:
@@ -66,26 +91,26 @@ def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRoute
     user = Annotated[Row, Depends(current_user)]
 
     @router.get("/calc", include_in_schema=False)
-    async def calc_page() -> FileResponse:
-        return _page("calc.html")
+    async def calc_page() -> HTMLResponse:
+        return _page("calc")
 
     @router.get("/rules", include_in_schema=False)
-    async def rules_page() -> FileResponse:
-        return _page("rules.html")
+    async def rules_page() -> HTMLResponse:
+        return _page("rules")
 
     @router.get("/guide/{name}", include_in_schema=False, response_model=None)
-    async def guide_page(name: str) -> FileResponse | JSONResponse:
+    async def guide_page(name: str) -> HTMLResponse | JSONResponse:
         if name not in TOPICS:
             return _error(404, "no_topic", f"no rules page {name[:40]!r}; pages: {', '.join(TOPICS)}")
-        return _page("guide.html")
+        return _page("guide")
 
     @router.get("/replay", include_in_schema=False)
-    async def upload_page() -> FileResponse:
-        return _page("replay.html")
+    async def upload_page() -> HTMLResponse:
+        return _page("replay")
 
     @router.get("/replay/{hand_id}", include_in_schema=False)
-    async def replay_page(hand_id: str) -> FileResponse:
-        return _page("replay.html")
+    async def replay_page(hand_id: str) -> HTMLResponse:
+        return _page("replay")
 
     @router.post("/api/portal/score")
     async def score(request: Request) -> JSONResponse:
