@@ -5,7 +5,7 @@ import { tileName } from "/static/app/tiles.js";
 const tile = (code) => (code ? `${tileName(code, getLang())} (${code})` : "");
 
 function fans(list) {
-  return list.map((f) => `${f.name} ${f.fan}`).join(" + ") || "—";
+  return list.map((f) => `${f.name} ${f.fan}`).join(" + ") || t("pev.no_fan");
 }
 
 /** The event as text in the current language (null for events the pages do not show). */
