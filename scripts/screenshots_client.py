@@ -1,5 +1,6 @@
 """Regenerate the browser client's screenshots in docs/screenshots/: the lobby, the table mid-hand,
-a claim prompt and the settlement, at desktop (1280×800) and phone (360×740) sizes, in Chinese.
+a claim prompt and the settlement, at desktop (1280×800) and phone (360×740) sizes, in Chinese;
+then the portal's (scripts/screenshots_portal.py: the fan calculator, the replay viewer, the rules).
 
     PYTHONPATH=src:tests python scripts/screenshots_client.py
 
@@ -16,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+import screenshots_portal  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from client_driver import CHROMIUM, CHROMIUM_ARGS, DECIDING, WAIT_MS, Player, live_server  # noqa: E402
@@ -78,6 +80,7 @@ def main() -> None:
                 print(size, ", ".join(shoot(browser, run.base, size)))
         finally:
             browser.close()
+    screenshots_portal.main()  # the portal's pages: the calculator, the replay viewer, the rules
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from chuanma.analysis import is_win, waits
 from chuanma.engine.ledger import Win
 from chuanma.engine.state import HandState
 from chuanma.engine.variant import Variant
+from chuanma.rules import RuleSet
 from chuanma.scoring import ScoreResult, score_hand
 from chuanma.tiles import NUM_SUITED, Tile, holds_suit
 
@@ -131,6 +132,11 @@ def self_draw_payers(st: HandState, seat: int) -> list[int]:
     return st.payers(seat)
 
 
+def self_drawn_each(rules: RuleSet, multiplier: int) -> int:
+    """What each payer of a self-drawn win pays, in units of base: the multiplier, +1 with 自摸加底."""
+    return multiplier + (1 if rules.zimo_bonus == "base" else 0)
+
+
 def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
     """自摸: the seat wins on its own tile; each payer pays the value (+1 base with 自摸加底)."""
     pub = st.public
@@ -143,6 +149,6 @@ def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
     pub.win_piles[seat].append(t)
     pub.turn.first = False
     win = record_win(st, variant, seat, t, None, False, res, situations)
-    each = res.multiplier + (1 if st.rules.zimo_bonus == "base" else 0)
+    each = self_drawn_each(st.rules, res.multiplier)
     for p in payers:
         st.pay(p, seat, each, "zimo", win.seq)

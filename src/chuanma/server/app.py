@@ -25,6 +25,7 @@ from chuanma.server.accounts import AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
+from chuanma.server.portal import portal_router
 from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row, open_store
@@ -140,6 +141,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         return Response(generate_latest(server_of(request).metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(portal_router(current_user))
 
     @app.get("/", response_class=FileResponse)
     async def home() -> FileResponse:
