@@ -218,8 +218,14 @@ export class LobbyPage {
           <th>${esc(t("lobby.result"))}</th><th>${esc(t("lobby.record"))}</th></tr></thead><tbody>
           ${this.history.map((h) => `<tr><td>${esc(new Date(h.finished_at * 1000).toLocaleString())}</td><td class="mono">${esc(h.id)}</td>
             <td class="${h.amount > 0 ? "plus" : h.amount < 0 ? "minus" : ""}">${h.amount > 0 ? "+" : ""}${fmt(h.amount)}</td>
-            <td><a href="${esc(h.record)}" download="${esc(h.id)}.json">${esc(t("lobby.download"))}</a></td></tr>`).join("")}
+            <td><a href="${esc(h.record)}" download="${esc(h.id)}.json">${esc(t("lobby.download"))}</a>
+              · <a href="/replay/${encodeURIComponent(h.id)}">${esc(t("lobby.replay"))}</a></td></tr>`).join("")}
           </tbody></table>` : `<p class="muted">${esc(t("lobby.no_history"))}</p>`}
-      </section></div>`;
+      </section>
+      <nav class="card" aria-label="${esc(t("nav.label"))}">
+        <h2>${esc(t("nav.label"))}</h2>
+        <p><a href="/calc">${esc(t("nav.calc"))}</a> · <a href="/rules">${esc(t("nav.rules"))}</a>
+          · <a href="/guide/exchange">${esc(t("nav.guide"))}</a> · <a href="/replay">${esc(t("nav.replay"))}</a></p>
+      </nav></div>`;
   }
 }
