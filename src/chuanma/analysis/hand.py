@@ -104,8 +104,10 @@ def is_win(counts: Counts) -> bool:
     try:
         a = _WIN[k[:9]]
         if a is None:
-            # only here can a hand be 十三幺 (its 1m 9m are never complete or even); it holds 1m and 7z
-            return bool(k[0] and k[-1]) and is_thirteen_orphans(k)
+            # only here can a hand be 十三幺 (its 1m 9m are never complete or even); it holds 7z and 1m
+            if k[-1] and k[0]:
+                return is_thirteen_orphans(k)
+            return False
         b = _WIN[k[9:18]]
         if b is None:
             return False
