@@ -157,7 +157,9 @@ def shanten(counts: Counts, void: str | None = None) -> int:
     """
     a, b, c, z, n = _voided(counts, void)
     sh = shanten_of_parts(a, b, c, z, n)
-    if n >= 13 and void is None and (z >> _S) & _F:
+    # 十三幺 holds at most six suited kinds and as many honour kinds as honours: its shanten is at
+    # least 6 minus the honours held, so only a hand holding honours can find it lower
+    if n >= 13 and void is None and 6 - ((z >> _S) & _F) < sh:
         orphans = thirteen_orphans_distance(counts) - 1
         return orphans if orphans < sh else sh
     return sh
