@@ -74,10 +74,10 @@ class HandEval:
                 c = c * 5 + counts[s + r]
             codes.append(c)
         z = _HONOURS
-        honours = 0
-        for t in range(NUM_SUITED, len(counts)):
-            z += counts[t] * _WEIGHT[t]
-            honours += counts[t]
+        honours = sum(counts[NUM_SUITED:])
+        if honours:
+            for t in range(NUM_SUITED, NUM_KINDS):
+                z += counts[t] * _WEIGHT[t]
         codes.append(z)
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
