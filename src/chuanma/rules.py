@@ -32,7 +32,7 @@ HOUSE_FAN_DEFAULTS: dict[str, int] = {
 
 MAX_BASE = 10**9
 """The largest 底分 a rule set accepts (payments are counted in units of it)."""
-PLAYABLE_VARIANTS = ("xuezhan", "xueliu", "normal")
+PLAYABLE_VARIANTS = ("xuezhan", "xueliu", "normal", "dazhong")
 """The variants the game engine plays."""
 
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}

@@ -61,7 +61,7 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
             raise RecordError(f"a decision is an object with a seat 0-3, got {d!r}", i)
         seat = d["seat"]
         try:
-            action = action_from_json(d)
+            action = action_from_json(d, honors=game.rules.honors)
         except NotationError as exc:
             raise RecordError(str(exc), i) from None
         # Claim windows the decision does not answer are closed (their omitted answers are

@@ -142,7 +142,7 @@ def record_fields(record: object) -> RecordFields:
         if not isinstance(d, Mapping):
             raise RecordError(f'a decision is an object like {{"seat": 0, "discard": "5m"}}, not {shown(d)}', i)
         try:
-            decisions.append((seat(d.get("seat"), "seat"), action_from_json(d)))
+            decisions.append((seat(d.get("seat"), "seat"), action_from_json(d, honors=rules.honors)))
         except (RecordError, NotationError) as exc:
             raise RecordError(str(exc), i) from None
     return RecordFields(rules, deal, tuple(decisions))

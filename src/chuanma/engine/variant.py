@@ -49,6 +49,11 @@ class Variant:
     only), or 1 (the first win ends the hand: 普通场, 大众麻将)."""
     over_reason: str
     """The end reason when :meth:`hand_over` stops the hand."""
+    void: bool = True
+    """定缺 exists (Sichuan); 大众麻将 has none."""
+    chow: bool = False
+    """吃: the 下家 of a discarder may chow its suited discard (大众麻将); claims are then win >
+    pong/kong > chow."""
 
     def has_exchange(self, rules: RuleSet) -> bool:
         return self.exchange and rules.exchange
@@ -64,7 +69,9 @@ XUELIU = Variant("xueliu", WallLayout(108), winners_stay=True, exchange=True, en
                  over_reason="too_few_players")
 NORMAL = Variant("normal", WallLayout(108), winners_stay=False, exchange=True, ends_at=1,
                  over_reason="won")
-VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU, NORMAL)}
+DAZHONG = Variant("dazhong", WallLayout(136), winners_stay=False, exchange=False, ends_at=1,
+                  over_reason="won", void=False, chow=True)
+VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU, NORMAL, DAZHONG)}
 
 
 def variant_of(rules: RuleSet) -> Variant:
