@@ -290,7 +290,7 @@ _CLASSIC: dict[str, Any] = {
 _DAZHONG: dict[str, Any] = {
     "variant": "dazhong", "exchange": False, "dealer": "rotate", "multiple_winners": False,
     "chadajiao": False, "refund": False, "no_kong_in_last_four": False, "forced_win_in_last_four": False,
-    "late_added_kong_pays": True, "call_transfer": "off", "gangshangpao": False, "haidipao": False,
+    "late_added_kong_pays": True, "call_transfer": "off", "gangshangpao": False,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
