@@ -45,9 +45,10 @@ def _dump(value: Any) -> bytes:
 
 def _digest(preset: str, seed: int) -> str:
     rng = random.Random(seed)
-    wall = full_wall()
+    rules = RuleSet.from_preset(preset)
+    wall = full_wall(rules.honors)
     rng.shuffle(wall)
-    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(DIRECTIONS))
+    g = Game(rules, wall, rng.randrange(4), rng.choice(DIRECTIONS))
     h = hashlib.sha256()
     steps = 0
     while not g.finished:

@@ -10,15 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from chuanma.engine.actions import (
+    CLAIMS,
     Action,
     ChooseVoid,
     Discard,
     Hu,
     IllegalActionError,
-    Kong,
     Leave,
-    Pass,
-    Pong,
     action_from_json,
 )
 from chuanma.engine.game import Game
@@ -75,7 +73,7 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
                 matched = True
                 break
             if game.phase not in ("claim", "rob") or isinstance(action, Leave) or (
-                    isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act()):
+                    isinstance(action, CLAIMS) and seat in game.to_act()):
                 break
             mark = len(game.autos)
             game.pass_pending()
