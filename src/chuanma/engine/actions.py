@@ -24,8 +24,7 @@ class IllegalActionError(ChuanmaError, ValueError):
 
     ``code`` is stable (for programs: ``not_your_turn``, ``illegal_action``, ``must_win``,
     ``hand_over``, ``no_such_seat``, ``already_left``, ``stale_version``, ``bad_command``,
-    ``bad_setup``, ``unsupported_variant``), ``seat`` the seat that was refused (if any), ``reason`` the words a
-    player reads.
+    ``bad_setup``), ``seat`` the seat that was refused (if any), ``reason`` the words a player reads.
     """
 
     def __init__(self, reason: str, code: str = "illegal_action", seat: int | None = None) -> None:

@@ -119,12 +119,12 @@ def deal_fields(record: object, *, honors: bool = True) -> DealFields:
 
 
 def record_rules(record: Mapping[str, Any]) -> RuleSet:
-    """The rules of a record (``rules`` and ``base``), which the engine must be able to play."""
+    """The rules of a record (``rules`` and ``base``)."""
     try:
         rules = RuleSet.from_json(record.get("rules", "xuezhan"))
         if "base" in record:
             rules = rules.with_options(base=record["base"])
-        return rules.require_playable()
+        return rules
     except ChuanmaError as exc:
         raise RecordError(f"rules: {exc}") from None
 

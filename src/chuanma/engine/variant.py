@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chuanma.engine.actions import IllegalActionError
 from chuanma.rules import RuleSet
 
 
@@ -75,10 +74,5 @@ VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU, NORMAL, DAZHONG)}
 
 
 def variant_of(rules: RuleSet) -> Variant:
-    """The variant a rule set plays; a clear refusal for one the engine does not play yet."""
-    v = VARIANTS.get(rules.variant)
-    if v is None:
-        raise IllegalActionError(
-            f"the engine plays {', '.join(VARIANTS)}; {rules.variant!r} is not implemented yet",
-            "unsupported_variant")
-    return v
+    """The variant a rule set plays."""
+    return VARIANTS[rules.variant]
