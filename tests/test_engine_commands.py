@@ -233,6 +233,9 @@ def test_refusing_a_forced_win_is_coded_must_win() -> None:
 # ---------------------------------------------------------------------------------- set-up
 
 
+@pytest.mark.parametrize(("dealer", "direction", "field"), [
+    (True, "to_next", "dealer"), (4, "to_next", "dealer"), (-1, "to_next", "dealer"), ("0", "to_next", "dealer"),
+    (0, "sideways", "direction"), (0, None, "direction")])
 def test_a_bad_setup_is_refused(dealer: Any, direction: Any, field: str) -> None:
     with pytest.raises(IllegalActionError) as caught:
         Game(RuleSet.from_preset("xuezhan"), full_wall(), dealer, direction)
