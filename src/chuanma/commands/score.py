@@ -98,7 +98,7 @@ def score(rules: RulesOption = "xuezhan", options: SetOption = None) -> None:
     goes on and exits 1 at the end.
     """
     try:
-        ruleset = rules_from_cli(rules, options, any_variant=True)
+        ruleset = rules_from_cli(rules, options)
     except ChuanmaError as exc:
         raise typer.BadParameter(str(exc), param_hint="--rules/--set") from None
     if score_stream(sys.stdin.buffer, sys.stdout, ruleset):
