@@ -40,7 +40,7 @@ def hand(
     Under --rules dazhong (大众麻将) the honours 1z-7z and chow melds are read, and there is no void.
     """
     try:
-        ruleset = rules_from_cli(rules, options, any_variant=True)
+        ruleset = rules_from_cli(rules, options)
     except ChuanmaError as exc:
         raise typer.BadParameter(str(exc), param_hint="--rules/--set") from None
     try:
