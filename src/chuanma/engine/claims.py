@@ -19,7 +19,7 @@ from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import CHOW, HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
 from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import in_last_four, kong_allowed
-from chuanma.engine.wins import NEAR, completes, score
+from chuanma.engine.wins import NEAR, completes, orphan_reach, score
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, Tile
@@ -129,8 +129,8 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     pub = st.public
     seats = st.seats
     lo, hi = NEAR[t]
-    # most seats hold no copy or neighbour of the tile: nothing to ask them
-    near = [s for s in AFTER[frm] if any(seats[s].hand[lo:hi])]
+    # most seats hold no copy or neighbour of the tile (nor wait on it as 十三幺): nothing to ask them
+    near = [s for s in AFTER[frm] if any(seats[s].hand[lo:hi]) or orphan_reach(seats[s].hand, t)]
     if not near and not rob:
         return False
     pub.claim = ClaimWindow(t, frm, situations, rob, kong)
@@ -156,7 +156,7 @@ def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> li
     seat = st.seats[s]
     h = seat.hand
     lo, hi = NEAR[t]
-    if st.public.out[s] or not any(h[lo:hi]):  # no copy or neighbour: nothing to claim
+    if st.public.out[s] or not (any(h[lo:hi]) or orphan_reach(h, t)):  # no copy or neighbour: nothing to claim
         return None
     can_win = completes(st, s, t)
     chows = chow_options(st, s, t) if not rob else []
