@@ -10,7 +10,7 @@ A :class:`PassRule` says what passing a win or a pong costs a seat (RULES §2.10
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from chuanma.engine.actions import Action, Chow, Hu, Kong, Pong
@@ -238,17 +238,8 @@ def close_window(st: HandState) -> None:
 
 def pong(st: HandState, seat: int, frm: int, t: Tile) -> None:
     """碰: ``seat`` takes ``frm``'s discard ``t`` and must discard next."""
-    pub = st.public
-    close_window(st)
-    pub.discards[frm].pop()
-    h = st.seats[seat].hand
-    h[t] -= 2
-    pub.melds[seat].append(Meld("pong", t))
-    pub.claimed_at[seat].append(st.remaining)
-    pub.declared = True
-    begin_turn(st, seat)
-    pub.turn.after_pong = True
-    if h[t]:
+    take_discard(st, seat, frm, Meld("pong", t), (t, t))
+    if st.seats[seat].hand[t]:
         st.seats[seat].late_pongs.add(t)
     st.emit("pong", seat, {"tile": TILE_TEXT[t], "from": frm})
 
@@ -256,16 +247,21 @@ def pong(st: HandState, seat: int, frm: int, t: Tile) -> None:
 def chow(st: HandState, seat: int, frm: int, t: Tile, low: Tile) -> None:
     """吃: ``seat`` takes its 上家 ``frm``'s discard ``t`` into the sequence starting at ``low``
     and must discard next (as after a pong)."""
+    take_discard(st, seat, frm, Meld("chow", low), [x for x in (low, low + 1, low + 2) if x != t])
+    st.emit("chow", seat, {"tile": TILE_TEXT[low], "from": frm, "claimed": TILE_TEXT[t]})
+
+
+def take_discard(st: HandState, seat: int, frm: int, meld: Meld, used: Sequence[Tile]) -> None:
+    """A pong or chow: ``seat`` lays down ``meld`` of ``frm``'s last discard and the tiles ``used``
+    from its hand; its turn begins and it must discard (no draw, no kong, no win)."""
     pub = st.public
     close_window(st)
     pub.discards[frm].pop()
     h = st.seats[seat].hand
-    for x in (low, low + 1, low + 2):
-        if x != t:
-            h[x] -= 1
-    pub.melds[seat].append(Meld("chow", low))
+    for x in used:
+        h[x] -= 1
+    pub.melds[seat].append(meld)
     pub.claimed_at[seat].append(st.remaining)
     pub.declared = True
     begin_turn(st, seat)
     pub.turn.after_pong = True
-    st.emit("chow", seat, {"tile": TILE_TEXT[low], "from": frm, "claimed": TILE_TEXT[t]})
