@@ -9,7 +9,7 @@ import random
 from typing import Any, get_args
 
 from chuanma.analysis import shanten
-from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
+from chuanma.engine.actions import Action, Chow, Discard, Hu, Kong, Pong
 from chuanma.engine.game import Direction, Game
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall, to_counts
@@ -19,9 +19,10 @@ def random_hand(preset: str, seed: int, seeds: dict[str, Any] | None = None) -> 
     """A hand of ``preset`` on a wall shuffled by ``seed`` (with ``seeds`` as its secret seeds), and
     the generator for its decisions."""
     rng = random.Random(seed)
-    wall = full_wall()
+    rules = RuleSet.from_preset(preset)
+    wall = full_wall(rules.honors)
     rng.shuffle(wall)
-    g = Game(RuleSet.from_preset(preset), wall, rng.randrange(4), rng.choice(get_args(Direction)), seeds=seeds)
+    g = Game(rules, wall, rng.randrange(4), rng.choice(get_args(Direction)), seeds=seeds)
     return g, rng
 
 
@@ -36,7 +37,7 @@ def lean_to_win(rng: random.Random, legal: list[Action], g: Game, seat: int, *,
     ``towards``; otherwise any legal action."""
     if Hu() in legal and rng.random() < win:
         return Hu()
-    claims = [a for a in legal if isinstance(a, Kong | Pong)]
+    claims = [a for a in legal if isinstance(a, Kong | Pong | Chow)]
     if claims and rng.random() < claim:
         return rng.choice(claims)
     discards = [a for a in legal if isinstance(a, Discard)]

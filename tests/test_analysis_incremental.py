@@ -11,27 +11,35 @@ import pytest
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval, useful_tiles
 from chuanma.tiles import SUITS, Tile
+from conftest import ORPHAN_KINDS
 
 
-def _hand(rng: random.Random, size: int) -> list[int]:
-    wall = [t for t in range(27) for _ in range(4)]
-    counts = [0] * 27
+def _hand(rng: random.Random, size: int, kinds: int = 27) -> list[int]:
+    """A random hand of 27 kinds (Sichuan) or 34 (大众麻将: half of them drawn from a wall rich in
+    the 十三幺 kinds, so that hands near 十三幺 come up)."""
+    wall = [t for t in range(kinds) for _ in range(4)]
+    if kinds == 34 and rng.random() < 0.5:
+        others = [t for t in wall if t not in ORPHAN_KINDS]
+        wall = [t for t in ORPHAN_KINDS for _ in range(4)] + rng.sample(others, 12)
+    counts = [0] * kinds
     for t in rng.sample(wall, size):
         counts[t] += 1
     return counts
 
 
+@pytest.mark.parametrize("kinds", [27, 34], ids=["108 tiles", "136 tiles"])
 @pytest.mark.parametrize("seed", range(6))
-def test_hand_eval_matches_shanten(seed: int) -> None:
+def test_hand_eval_matches_shanten(seed: int, kinds: int) -> None:
+    """Every one-tile change, and the useful tiles; with honours no void (大众麻将 has none)."""
     rng = random.Random(seed)
     for _ in range(60):
-        size = rng.choice((14, 11, 8, 5, 2))
-        hand = _hand(rng, size)
-        void = rng.choice((None, *SUITS))
+        size = rng.choice((14, 11, 8, 5, 2) if kinds == 27 else (14, 14, 14, 11, 5))
+        hand = _hand(rng, size, kinds)
+        void = rng.choice((None, *SUITS)) if kinds == 27 else None
         ev = HandEval(hand, void)
         assert ev.shanten() == shanten(bytes(hand), void)
-        unseen = [rng.randrange(5) for _ in range(27)]
-        for t in range(27):
+        unseen = [rng.randrange(5) for _ in range(kinds)]
+        for t in range(kinds):
             if not hand[t]:
                 continue
             hand[t] -= 1
@@ -39,7 +47,7 @@ def test_hand_eval_matches_shanten(seed: int) -> None:
             assert ev.without(t) == sh
             expected = 0
             useful: list[Tile] = []
-            for u in range(27):
+            for u in range(kinds):
                 if hand[u] < 4:
                     hand[u] += 1
                     s2 = shanten(bytes(hand), void)
@@ -51,9 +59,9 @@ def test_hand_eval_matches_shanten(seed: int) -> None:
             assert useful_tiles(hand, void) == tuple(useful)  # the hand without t, 3n+1
             hand[t] += 1
             assert ev.useful(hand, t, sh, unseen) == expected
-        small = _hand(rng, size - 1)
+        small = _hand(rng, size - 1, kinds)
         ev = HandEval(small, void)
-        for u in range(27):
+        for u in range(kinds):
             if small[u] < 4:
                 small[u] += 1
                 assert ev.with_(u) == shanten(bytes(small), void)

@@ -139,3 +139,19 @@ def test_python_dash_m_runs_the_cli() -> None:
                           check=False)
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["win"] is True
+
+
+def test_hand_reads_honours_and_chow_under_dazhong() -> None:
+    result = runner.invoke(app, ["hand", "19m19p19s1234567z", "--rules", "dazhong", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["shanten"] == 0 and "note" not in out
+    assert [u["tile"] for u in out["useful"]] == ["1m", "9m", "1p", "9p", "1s", "9s", *(f"{r}z" for r in range(1, 8))]
+    assert [u["name"] for u in out["useful"]][6:] == ["東", "南", "西", "北", "白", "發", "中"]
+    chow = runner.invoke(app, ["hand", "123m78s555z66z7z", "--meld", "chow:4p", "--rules", "dazhong", "--json"])
+    assert chow.exit_code == 0, chow.output
+    assert json.loads(chow.stdout)["discards"][0]["tile"] == "7z"
+    sichuan = runner.invoke(app, ["hand", "19m19p19s1234567z"])
+    assert sichuan.exit_code == 2 and "rules dazhong" in sichuan.output
+    void = runner.invoke(app, ["hand", "19m19p19s1234567z", "--rules", "dazhong", "--void", "m"])
+    assert void.exit_code == 2 and "no void suit" in void.output

@@ -62,7 +62,7 @@ def read_score_input(data: object, default_rules: RuleSet, cache: dict[str, Rule
     if data.get("rules") is not None:
         key = json.dumps(data["rules"], sort_keys=True)
         if key not in cache:
-            cache[key] = RuleSet.from_json(data["rules"]).require_playable()
+            cache[key] = RuleSet.from_json(data["rules"])
         rules = cache[key]
     hand = _field(data, "hand", str)
     win_tile = _field(data, "win_tile", str)

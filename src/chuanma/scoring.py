@@ -1,4 +1,5 @@
-"""Fan (番) scoring of a winning hand, as RULES.md §3 defines it.
+"""Fan (番) scoring of a winning hand: the Sichuan table and, on the same path, 大众麻将's
+(``docs/rules.md`` §3 gives both).
 
 >>> from chuanma.rules import HOUSE_FAN_DEFAULTS, RuleSet
 >>> from chuanma.tiles import parse_tiles, parse_tile
@@ -15,13 +16,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chuanma.analysis import ConcealedSet, Decomposition, decompositions, waits
-from chuanma.errors import HandSizeError, NotationError, RuleSetError, shown
+from chuanma.errors import HandSizeError, NotationError, shown
 from chuanma.melds import Meld
 from chuanma.rules import HOUSE_FAN_DEFAULTS, RuleSet
-from chuanma.tiles import NUM_SUITED, SUITS, Tile, format_tiles, is_terminal, rank_of, suit_of, to_counts
+from chuanma.tiles import (
+    NUM_SUITED,
+    SUITS,
+    Tile,
+    format_tiles,
+    is_terminal,
+    is_terminal_or_honour,
+    rank_of,
+    suit_of,
+    to_counts,
+)
 
 FIXED_FAN = 8
-"""天胡 and 地胡 are worth exactly this, whatever else the hand holds."""
+"""天胡 and 地胡 (and 大众麻将's limit hands) are worth exactly this, whatever else the hand holds."""
+WINDS = range(27, 31)
+"""東南西北 (1z–4z)."""
+DRAGONS = range(31, 34)
+"""白發中 (5z–7z)."""
 
 @dataclass(frozen=True, slots=True)
 class FanDef:
@@ -53,7 +68,20 @@ FANS: dict[str, FanDef] = {f.id: f for f in (
            "闲家第一次摸牌自摸，此前无人碰杠；或按选项胡庄家的第一张打牌（固定 8 番）",
            "a non-dealer wins on its first draw before any pong or kong, or (by option) on the dealer's "
            "first discard (a fixed 8)", "dihu_on_dealer_discard"),
+    FanDef("shisanyao", "十三幺", "Thirteen orphans", FIXED_FAN,
+           "一万九万一筒九筒一条九条和七种字牌各一张，其中一种成对（大众麻将，满贯 8 番）",
+           "one each of 1m 9m 1p 9p 1s 9s and the seven honours, one of them paired (大众麻将; a fixed 8)"),
+    FanDef("dasixi", "大四喜", "Big four winds", FIXED_FAN, "四组风牌刻子（大众麻将，满贯 8 番）",
+           "triplets of all four winds (大众麻将; a fixed 8)"),
+    FanDef("dasanyuan", "大三元", "Big three dragons", FIXED_FAN, "三组箭牌刻子（大众麻将，满贯 8 番）",
+           "triplets of all three dragons (大众麻将; a fixed 8)"),
+    FanDef("ziyise", "字一色", "All honours", FIXED_FAN, "全部是字牌（大众麻将，满贯 8 番）",
+           "every tile an honour (大众麻将; a fixed 8)"),
+    FanDef("pinghu", "平胡", "Plain win", 0, "没有任何牌型番（大众麻将）",
+           "no pattern fan at all (大众麻将)"),
     FanDef("qingyise", "清一色", "Pure suit", 2, "所有牌（含碰杠）同一花色", "every tile, melds included, of one suit"),
+    FanDef("hunyise", "混一色", "Half flush", 1, "一种花色加字牌（大众麻将）",
+           "one suit plus honours (大众麻将)"),
     FanDef("longqidui", "龙七对", "Dragon seven pairs", 4, "七对中含四张相同的牌；取代七对并抵一根",
            "seven pairs holding four of a kind; replaces 七对 and absorbs one 根", "longqidui"),
     FanDef("qidui", "七对", "Seven pairs", 2, "七个对子", "seven pairs"),
@@ -70,8 +98,15 @@ FANS: dict[str, FanDef] = {f.id: f for f in (
     FanDef("jiangdui", "将对", "2-5-8 triplets", HOUSE_FAN_DEFAULTS["jiangdui"], "刻子和将全是 2、5、8；叠加对对胡",
            "all triplets and the pair of 2, 5 or 8; stacks on 对对胡", "house_fans", house=True),
     FanDef("menqing", "门清", "Concealed hand", HOUSE_FAN_DEFAULTS["menqing"],
-           "没有碰或明杠（暗杠可以）", "no claimed melds (concealed kongs allowed)",
+           "没有碰、吃或明杠（暗杠可以）；四川规则中为自选番，大众麻将中为常规番",
+           "no claimed melds (concealed kongs allowed); a house fan in Sichuan rules, a standard fan in 大众麻将",
            "house_fans", house=True),
+    FanDef("xiaosixi", "小四喜", "Little four winds", 3, "三组风牌刻子，第四种风作将（大众麻将）",
+           "triplets of three winds and a pair of the fourth (大众麻将)"),
+    FanDef("xiaosanyuan", "小三元", "Little three dragons", 2, "两组箭牌刻子，第三种箭牌作将；另计两个箭刻（大众麻将）",
+           "triplets of two dragons and a pair of the third, on top of their two 箭刻 (大众麻将)"),
+    FanDef("jianke", "箭刻", "Dragon triplet", 1, "每一组白、發、中的刻子或杠加 1 番（大众麻将）",
+           "+1 for each triplet or kong of 白, 發 or 中 (大众麻将)"),
     FanDef("jiaxinwu", "夹心五", "Middle five", HOUSE_FAN_DEFAULTS["jiaxinwu"],
            "胡的 5 夹在手中的 456 中间", "the win tile is the 5 of a concealed 456",
            "house_fans", house=True),
@@ -158,8 +193,6 @@ def _item(fan_id: str, value: int | None = None) -> FanItem:
 
 def _check_input(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_tile: Tile,
                  self_drawn: bool, situations: Collection[str]) -> None:
-    if rules.variant == "dazhong":
-        raise RuleSetError("dazhong scoring is not available: its fan table is not defined yet")
     expected = 13 - 3 * len(melds)
     if len(melds) > 4:
         raise HandSizeError(f"a hand has at most 4 melds, got {len(melds)}")
@@ -171,9 +204,9 @@ def _check_input(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], wi
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     to_counts(all_tiles)
     honours = [t for t in all_tiles if t >= NUM_SUITED]
-    if honours:
+    if honours and not rules.honors:
         raise NotationError(f"honour tiles ({format_tiles(honours)}) are not part of the 108-tile set")
-    if any(m.kind == "chow" for m in melds):
+    if any(m.kind == "chow" for m in melds) and not rules.honors:
         raise NotationError("chow (吃) does not exist in Sichuan mahjong")
     unknown = [s for s in situations if s not in SITUATIONS]
     if unknown:
@@ -202,7 +235,37 @@ def _sets_of(d: Decomposition, melds: Sequence[Meld]) -> list[tuple[str, Tile]]:
 
 
 def _has_terminal(kind: str, tile: Tile) -> bool:
-    return is_terminal(tile) or (kind == "sequence" and is_terminal(tile + 2))
+    return is_terminal_or_honour(tile) or (kind == "sequence" and is_terminal(tile + 2))
+
+
+def _limit_fan(d: Decomposition, melds: Sequence[Meld], all_tiles: Sequence[Tile]) -> FanItem | None:
+    """大众麻将's limit hands (满贯, a fixed 8 like 天胡): 十三幺, 大四喜, 大三元, 字一色 (the first
+    that applies). They all need honours, so no Sichuan hand has one."""
+    if d.form == "thirteen_orphans":
+        return _item("shisanyao")
+    if d.form == "standard":
+        triplets = {t for kind, t in _sets_of(d, melds) if kind == "triplet"}
+        if triplets.issuperset(WINDS):
+            return _item("dasixi")
+        if triplets.issuperset(DRAGONS):
+            return _item("dasanyuan")
+    if all(t >= NUM_SUITED for t in all_tiles):
+        return _item("ziyise")
+    return None
+
+
+def _honour_fans(d: Decomposition, sets: Sequence[tuple[str, Tile]]) -> list[FanItem]:
+    """箭刻 (each dragon triplet), 小三元 and 小四喜 (大众麻将; winds score only in 小四喜)."""
+    fans: list[FanItem] = []
+    triplets = [t for kind, t in sets if kind == "triplet"]
+    dragons = sum(t in DRAGONS for t in triplets)
+    if dragons:
+        fans.append(_item("jianke", dragons * FANS["jianke"].fan))
+    if dragons == 2 and d.pair in DRAGONS:
+        fans.append(_item("xiaosanyuan"))
+    if sum(t in WINDS for t in triplets) == 3 and d.pair in WINDS:
+        fans.append(_item("xiaosixi"))
+    return fans
 
 
 def _pattern_fans(rules: RuleSet, d: Decomposition, melds: Sequence[Meld], win_tile: Tile,
@@ -210,8 +273,12 @@ def _pattern_fans(rules: RuleSet, d: Decomposition, melds: Sequence[Meld], win_t
     """Fans that depend on the hand's shape (everything but the situational ones)."""
     fans: list[FanItem] = []
     house = rules.house_fans
-    if len(_suits(all_tiles)) == 1:
+    dazhong = rules.honors
+    suits = _suits(all_tiles)
+    if len(suits) == 1 and "z" not in suits:
         fans.append(_item("qingyise"))
+    elif len(suits) == 2 and "z" in suits:
+        fans.append(_item("hunyise"))
     if d.form == "seven_pairs":
         if rules.longqidui and gen:
             fans.append(_item("longqidui"))
@@ -227,20 +294,24 @@ def _pattern_fans(rules: RuleSet, d: Decomposition, melds: Sequence[Meld], win_t
                 fans.append(_item("jiangdui", house["jiangdui"]))
         if rules.yaojiu == "daiyaojiu" and is_terminal(d.pair) and all(_has_terminal(k, t) for k, t in sets):
             fans.append(_item("daiyaojiu"))
-        if len(melds) == 4:
+        if len(melds) == 4 and not dazhong:
             fans.append(_item("jingoudiao"))
+        fans += _honour_fans(d, sets)
         if "jiaxinwu" in house and rank_of(win_tile) == 5 and ConcealedSet("sequence", win_tile - 1) in d.sets:
             fans.append(_item("jiaxinwu", house["jiaxinwu"]))
         if "shibaluohan" in house and sum(m.kind == "kong" for m in melds) == 4:
             fans.append(_item("shibaluohan", house["shibaluohan"]))
-        if "menqing" in house and all(m.is_concealed for m in melds):
-            fans.append(_item("menqing", house["menqing"]))
-    if not any(is_terminal(t) for t in all_tiles):
+        menqing = house.get("menqing", FANS["menqing"].fan if dazhong else 0)
+        if menqing and all(m.is_concealed for m in melds):
+            fans.append(_item("menqing", menqing))
+    if not any(is_terminal_or_honour(t) for t in all_tiles):
         fans.append(_item("zhongzhang", house["zhongzhang"]) if "zhongzhang" in house else _item("duanyaojiu"))
     if rules.yaojiu == "literal" and all(is_terminal(t) for t in all_tiles):
         fans.append(_item("yaojiu"))
     if gen:
         fans.append(_item("gen", gen * FANS["gen"].fan))
+    if dazhong and not fans:
+        fans.append(_item("pinghu"))
     return fans
 
 
@@ -279,37 +350,43 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
                self_drawn: bool, void: str | None = None, situations: Collection[str] = ()) -> ScoreResult:
     """Score a win: ``hand`` is the concealed tiles without ``win_tile``; ``melds`` the declared sets.
 
-    The best decomposition wins; 天胡/地胡 are a fixed 8; the total is capped by ``max_fan``.
-    A hand that cannot win (incomplete, holding its void suit, or all three suits) gives a
-    result with ``win`` false and the reason. Malformed input raises a ``ValueError`` subclass.
+    The best decomposition wins; 天胡/地胡 (and 大众麻将's limit hands) are a fixed 8; the total
+    is capped by ``max_fan``. A hand that cannot win (incomplete; in Sichuan mahjong also holding
+    its void suit, or all three suits) gives a result with ``win`` false and the reason.
+    Malformed input raises a ``ValueError`` subclass.
     """
     _check_input(rules, hand, melds, win_tile, self_drawn, situations)
     if void is not None and (len(void) != 1 or void not in SUITS):
         raise NotationError(f"void must be one of m, p, s, got {void!r}")
+    if void is not None and rules.honors:
+        raise NotationError("大众麻将 has no void suit (定缺): give none")
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     if void is not None:
         held = [t for t in all_tiles if suit_of(t) == void]
         if held:
             return _no_win(f"holds tiles of the void suit {void}: {format_tiles(held)}")
-    suits = _suits(all_tiles)
-    if len(suits) == 3:
+    suits = _suits(all_tiles) - {"z"}
+    if len(suits) == 3 and not rules.honors:
         return _no_win("holds all three suits: a winning hand lacks at least one suit (缺一门)")
     if "robbing_kong" in situations and not rules.robbing_kong:
         return _no_win("robbing a kong (抢杠胡) is not allowed under these rules")
     counts = to_counts([*hand, win_tile])
     found = decompositions(counts)
     if not found:
-        return _no_win("not a complete hand: it needs sets and a pair, or seven pairs")
+        forms = "sets and a pair, seven pairs or 十三幺" if rules.honors else "sets and a pair, or seven pairs"
+        return _no_win(f"not a complete hand: it needs {forms}")
     if "tianhu" in situations:
         return _result(rules, [_item("tianhu")], found[0])
     if "dihu" in situations and (self_drawn or rules.dihu_on_dealer_discard):
         return _result(rules, [_item("dihu")], found[0])
-    full = to_counts(all_tiles)
-    gen = sum(1 for c in full if c == 4)
+    # 根 is Sichuan's: 大众麻将 pays its kongs and counts no 根
+    gen = 0 if rules.honors else sum(1 for c in to_counts(all_tiles) if c == 4)
     situational = _situation_fans(rules, self_drawn, situations)
     best: ScoreResult | None = None
     for d in found:
-        result = _result(rules, _pattern_fans(rules, d, melds, win_tile, all_tiles, gen) + situational, d)
+        limit = _limit_fan(d, melds, all_tiles)
+        fans = [limit] if limit else _pattern_fans(rules, d, melds, win_tile, all_tiles, gen) + situational
+        result = _result(rules, fans, d)
         if best is None or result.total > best.total:
             best = result
     assert best is not None

@@ -69,6 +69,11 @@ def is_terminal(tile: Tile) -> bool:
     return tile < NUM_SUITED and tile % 9 in (0, 8)
 
 
+def is_terminal_or_honour(tile: Tile) -> bool:
+    """True for the 幺九 tiles: the suited 1s and 9s and the honours."""
+    return tile >= NUM_SUITED or tile % 9 in (0, 8)
+
+
 def tile_str(tile: Tile) -> str:
     """``5m`` for the tile 5m."""
     return f"{rank_of(tile)}{suit_of(tile)}"
@@ -107,7 +112,8 @@ def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
                 raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it")
             if ch == "z" and not honors:
                 raise NotationError(
-                    f"no honour tiles ({digits}z) in the 108-tile set of Sichuan mahjong: use m, p, s"
+                    f"no honour tiles ({digits}z) in the 108-tile set of Sichuan mahjong: use m, p, s "
+                    "(the honours are 大众麻将's: rules dazhong)"
                 )
             for d in digits:
                 if d == "0":

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from chuanma.analysis import lookup
 from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import COUNT_VALUES, part_value, shanten_of_parts, standard_distance
+from chuanma.analysis.orphans import is_thirteen_orphans, thirteen_orphans_distance, thirteen_orphans_waits
 from chuanma.analysis.packing import MAX_TILES as _MAX_TILES
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.melds import Meld
@@ -31,6 +32,11 @@ _HONOR: dict[bytes, int] = {}
 _WIN: dict[bytes, int | None] = {}
 _WIN_HONOR: dict[bytes, int] = {}
 _NOT_WIN = 1 << 30
+# a suit part that 十三幺 can hold (its 1 and 9, one of them twice) is not None but this, so that a
+# hand of three such parts reaches the end of the win check (and no other hand pays for 十三幺)
+_ORPHAN_SUIT = 1 << 60
+_ORPHAN_SHAPES = (bytes([1, 0, 0, 0, 0, 0, 0, 0, 1]), bytes([2, 0, 0, 0, 0, 0, 0, 0, 1]),
+                  bytes([1, 0, 0, 0, 0, 0, 0, 0, 2]))
 _F = pk.FIELD
 _S, _P, _O = pk.F_SIZE, pk.F_PAIRS, pk.F_ODD
 _W0, _W1 = pk.F_WAIT0, pk.F_WAIT1
@@ -55,7 +61,7 @@ def _learn(k: bytes) -> bool:
             _WIN_HONOR[part] = _NOT_WIN if win is None else win
         else:
             _SUIT[part] = value
-            _WIN[part] = win
+            _WIN[part] = _ORPHAN_SUIT if part in _ORPHAN_SHAPES else win
     return True
 
 
@@ -95,7 +101,7 @@ def _parts(counts: Counts) -> tuple[int, int, int, int]:
 
 
 def is_win(counts: Counts) -> bool:
-    """True when the concealed tiles are n sets and a pair, or seven pairs (14 tiles).
+    """True when the concealed tiles are n sets and a pair, or seven pairs (14 tiles), or 十三幺.
 
     Four identical tiles count as two pairs of a seven-pairs hand.
     """
@@ -113,6 +119,8 @@ def is_win(counts: Counts) -> bool:
         s = a + b + c + _WIN_HONOR[k[27:]]
     except KeyError:
         return _learn(k) and is_win(k)
+    if s >= _ORPHAN_SUIT:
+        return is_thirteen_orphans(k)
     return (s & _F) == 7 or (s & _SEVEN_MASK) == _SEVEN_VALUE
 
 
@@ -143,10 +151,18 @@ def _voided(counts: Counts, void: str | None) -> tuple[int, int, int, int, int]:
 def shanten(counts: Counts, void: str | None = None) -> int:
     """Tiles away from ready: -1 complete, 0 ready, 1 one tile from ready, …
 
-    The best of the sets-and-pair form and seven pairs (13–14 tiles, no melds). With ``void``
-    (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be replaced.
+    The best of the sets-and-pair form, seven pairs and 十三幺 (these two: 13–14 tiles, no
+    melds). With ``void`` (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be
+    replaced (so 十三幺, which needs that suit's 1 and 9, is out of reach).
     """
-    return shanten_of_parts(*_voided(counts, void))
+    a, b, c, z, n = _voided(counts, void)
+    sh = shanten_of_parts(a, b, c, z, n)
+    # 十三幺 holds at most six suited kinds and as many honour kinds as honours: its shanten is at
+    # least 6 minus the honours held, so only a hand holding honours can find it lower
+    if n >= 13 and void is None and 6 - ((z >> _S) & _F) < sh:
+        orphans = thirteen_orphans_distance(counts) - 1
+        return orphans if orphans < sh else sh
+    return sh
 
 
 def shanten_standard(counts: Counts, void: str | None = None) -> int:
@@ -167,8 +183,17 @@ def shanten_seven_pairs(counts: Counts, void: str | None = None) -> int:
     return need + max(0, need - ((s >> _O) & _F)) - 1
 
 
+def shanten_thirteen_orphans(counts: Counts) -> int:
+    """Shanten of the 十三幺 form (13 or 14 concealed tiles): 13 minus the orphan kinds held,
+    minus one if one of them is held twice."""
+    n = (sum(_parts(counts)) >> _S) & _F
+    if n not in (13, 14):
+        raise HandSizeError(f"thirteen orphans needs 13 or 14 concealed tiles, got {n}")
+    return thirteen_orphans_distance(counts) - 1
+
+
 def waits(counts: Counts, melds: Sequence[Meld] = (), void: str | None = None) -> list[Tile]:
-    """The tiles that would complete this 3n+1-tile hand, ascending.
+    """The tiles that would complete this 3n+1-tile hand (十三幺 included), ascending.
 
     A tile of which the hand (concealed and melds) already holds all four is not a wait. With
     ``void``, a hand that still holds a void tile waits on nothing.
@@ -194,6 +219,9 @@ def waits(counts: Counts, melds: Sequence[Meld] = (), void: str | None = None) -
         for t, count in enumerate(counts):
             if count & 1:
                 mask |= 1 << t
+    if n == 13 and (z >> _S) & _F:
+        for t in thirteen_orphans_waits(counts):
+            mask |= 1 << t
     for meld in melds:
         tiles = meld.tiles
         for t in set(tiles):

@@ -2,11 +2,11 @@
 
 A player deciding a discard asks for the shanten of its hand minus each discard, and of each of
 those plus each tile that could be drawn: dozens of hands that differ from one hand in one or
-two suits. :class:`HandEval` looks each suit up once in the analysis module's per-suit tables
-(by each suit's base-5 code) and combines the parts, so a changed hand costs one or two
-indexings instead of a full
-:func:`chuanma.analysis.shanten` call. Results are exactly ``shanten(counts, void)`` (tested).
-Suited tiles only (the 27 kinds of Sichuan mahjong).
+two suits. :class:`HandEval` looks each part (the three suits and the honours) up once in the
+analysis module's tables (by its base-5 code) and combines the parts, so a changed hand costs one
+or two indexings instead of a full :func:`chuanma.analysis.shanten` call. Results are exactly
+``shanten(counts, void)`` (tested), 十三幺 included: it is only counted for hands that hold an
+honour, so Sichuan hands (27 kinds, or 34 with no honour) pay nothing for it.
 """
 
 from __future__ import annotations
@@ -18,48 +18,52 @@ from functools import cache
 from chuanma.analysis import lookup
 from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import shanten_of_parts
+from chuanma.analysis.orphans import ORPHANS, thirteen_orphans_distance
 from chuanma.analysis.tables import tables
-from chuanma.tiles import SUITS, Tile
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
 _C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
 _SETS = pk.MAX_SETS + 1
+_HONOURS = 5**9
+"""Where the honour vectors' values start in :data:`_PACKED` (after the 5^9 suit vectors)."""
 _PACKED = array("q")
-"""Every suit vector's packed value, by its base-5 code (rank 1 first); filled by :func:`load`."""
-_Z = 0
-"""Packed value of no honours; bound by :func:`load`."""
+"""Every suit vector's packed value by its base-5 code (rank 1 first), then every honour vector's
+(code + :data:`_HONOURS`); filled by :func:`load`."""
 
 
 @cache
 def load() -> None:
     """Load the tables the evaluators (and the single-hand functions) index: once per process,
     on the first evaluator, or beforehand so that forked worker processes inherit them."""
-    global _Z
     lookup.load()
-    _PACKED.frombytes(tables().suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
-    _Z = lookup.EMPTY_HONOR
+    t = tables()
+    _PACKED.frombytes(t.suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
+    _PACKED.frombytes(t.honor.packed.data.cast("B"))
 
 
 _RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
-_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)]
+_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)] + [5 ** (33 - t) for t in range(27, 34)]
 # bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
 _U1 = sum(1 << t for t in range(27) if t % 9 <= 7)
 _U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
 _D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
 _D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
 _SUIT_BITS = [511 << (9 * s) for s in range(3)]
-_ALL = (1 << 27) - 1
-_USEFUL: dict[tuple[int, int, int, int, int], tuple[Tile, ...]] = {}
+_ORPHAN_BITS = sum(1 << t for t in ORPHANS)
+_SUITED = (1 << NUM_SUITED) - 1
+_USEFUL: dict[tuple[int, int, int, int, int, int], tuple[Tile, ...]] = {}
 _USEFUL_LIMIT = 100_000
 
 
 class HandEval:
-    """Shanten of ``counts`` (27 suited kinds) and of its one-tile changes, with ``void``.
+    """Shanten of ``counts`` (27 suited kinds, or 34 with the honours) and of its one-tile
+    changes, with ``void``.
 
-    Each suit is kept as its base-5 code, so a changed suit is one addition and one look-up
+    Each part is kept as its base-5 code, so a changed part is one addition and one look-up
     in the tables (loaded, with NumPy, by the first evaluator of a process).
     """
 
-    __slots__ = ("codes", "held", "n", "parts", "vi")
+    __slots__ = ("codes", "counts", "held", "honours", "n", "parts", "vi")
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
         load()
@@ -69,19 +73,45 @@ class HandEval:
             for r in range(9):
                 c = c * 5 + counts[s + r]
             codes.append(c)
+        z = _HONOURS
+        honours = sum(counts[NUM_SUITED:])
+        if honours:
+            for t in range(NUM_SUITED, NUM_KINDS):
+                z += counts[t] * _WEIGHT[t]
+        codes.append(z)
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
-        self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
+        self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(4)]
         self.n = sum(counts)
+        self.honours = honours
+        # 十三幺 is looked at only for a hand holding an honour with no void (it needs every suit's
+        # 1 and 9); with one honour at most it never beats seven pairs, so a hand without honours
+        # that draws one need not be looked at either
+        self.counts = [*counts, *[0] * (NUM_KINDS - len(counts))] if honours and vi < 0 else None
         held = 0
-        for t in range(27):
+        for t in range(len(counts)):
             if counts[t]:
                 held |= 1 << t
         self.held = held
 
+    def _orphans(self, counts: list[int], sh: int, n: int, out: Tile = -1, into: Tile = -1) -> int:
+        """``sh`` or, if lower, the 十三幺 shanten of ``counts`` (this hand's) less ``out`` plus
+        ``into``, of ``n`` tiles."""
+        if n < 13:
+            return sh
+        work = counts.copy()
+        if out >= 0:
+            work[out] -= 1
+        if into >= 0:
+            work[into] += 1
+        orphans = thirteen_orphans_distance(work) - 1
+        return orphans if orphans < sh else sh
+
     def shanten(self) -> int:
-        a, b, c = self.parts
-        return shanten_of_parts(a, b, c, _Z, self.n)
+        a, b, c, z = self.parts
+        sh = shanten_of_parts(a, b, c, z, self.n)
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n)
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
         if s != self.vi:
@@ -91,7 +121,9 @@ class HandEval:
         """Shanten after discarding ``t``."""
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
-        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n - 1)
+        sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n - 1)
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n - 1, t)
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -102,13 +134,17 @@ class HandEval:
         else:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n)
+        sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n)
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n, t, u)
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n + 1)
+        sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n + 1)
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n + 1, into=u)
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -117,21 +153,23 @@ class HandEval:
 
     def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
         """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
-        within two ranks of a held tile can, unless the hand holds tiles of its void suit (then
-        any other tile can stand in for them). Remembered by hand (a hand recurs from one
-        decision to the next)."""
+        within two ranks of a held tile (an honour: the same honour) can, unless the hand holds
+        tiles of its void suit (then any other tile can stand in for them) or is near 十三幺 (then
+        any orphan can). Remembered by hand (a hand recurs from one decision to the next)."""
         codes = self.codes
         st = t // 9
         wt = _WEIGHT[t]
-        c0, c1, c2 = codes
+        c0, c1, c2, cz = codes
         if st == 0:
             c0 -= wt
         elif st == 1:
             c1 -= wt
-        else:
+        elif st == 2:
             c2 -= wt
+        else:
+            cz -= wt
         vi = self.vi
-        key = (c0, c1, c2, vi, sh)
+        key = (c0, c1, c2, cz, vi, sh)
         found = _USEFUL.get(key)
         if found is not None:
             return found
@@ -140,23 +178,35 @@ class HandEval:
             held &= ~(1 << t)
         if vi >= 0 and held & _SUIT_BITS[vi]:
             # the void-suit tiles held are dead weight: any other tile drawn can take their place
-            near = _ALL & ~_SUIT_BITS[vi]
+            # (a void exists only in Sichuan mahjong: any other suited tile)
+            near = _SUITED & ~_SUIT_BITS[vi]
         else:
             near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
             if vi >= 0:
                 near &= ~_SUIT_BITS[vi]
-        packed, dist, j3, z = _PACKED, lookup.DIST, lookup.J3, _Z
-        n3, nz, zc = lookup.N, lookup.NZ, z >> _C
-        a, b, c = self.parts
+        n = self.n
+        # 十三幺: with one honour at most after the draw it never beats seven pairs (see __init__)
+        orphan_kinds = orphan_pair = -1
+        if self.counts is not None and n >= 13 and self.honours - (st == 3):
+            work = list(counts)
+            work[t] -= 1
+            orphan_kinds = sum(1 for o in ORPHANS if work[o])
+            orphan_pair = int(any(work[o] > 1 for o in ORPHANS))
+            near |= _ORPHAN_BITS
+        packed, dist, j3 = _PACKED, lookup.DIST, lookup.J3
+        n3, nz = lookup.N, lookup.NZ
+        a, b, c, z = self.parts
         if st != vi:
             if st == 0:
                 a = packed[c0]
             elif st == 1:
                 b = packed[c1]
-            else:
+            elif st == 2:
                 c = packed[c2]
-        ca, cb, cc = a >> _C, b >> _C, c >> _C
-        n = self.n
+            else:
+                z = packed[cz]
+        ca, cb, cc, zc = a >> _C, b >> _C, c >> _C, z >> _C
+        j0 = j3[(ca * n3 + cb) * n3 + cc]
         sets = n // 3
         # seven pairs can only matter when one more pair brings it below ``sh``
         seven_pairs = n >= 13 and 5 - ((a + b + c + z) >> _P & _F) < sh
@@ -171,19 +221,21 @@ class HandEval:
             wu = _WEIGHT[u]
             if su == 0:
                 pa = packed[c0 + wu]
-                j = j3[((pa >> _C) * n3 + cb) * n3 + cc]
-                q = pa + b + c
+                std = dist[(j3[((pa >> _C) * n3 + cb) * n3 + cc] * nz + zc) * _SETS + sets]
+                q = pa + b + c + z
             elif su == 1:
                 pb = packed[c1 + wu]
-                j = j3[(ca * n3 + (pb >> _C)) * n3 + cc]
-                q = a + pb + c
-            else:
+                std = dist[(j3[(ca * n3 + (pb >> _C)) * n3 + cc] * nz + zc) * _SETS + sets]
+                q = a + pb + c + z
+            elif su == 2:
                 pc = packed[c2 + wu]
-                j = j3[(ca * n3 + cb) * n3 + (pc >> _C)]
-                q = a + b + pc
-            std = dist[(j * nz + zc) * _SETS + sets]
+                std = dist[(j3[(ca * n3 + cb) * n3 + (pc >> _C)] * nz + zc) * _SETS + sets]
+                q = a + b + pc + z
+            else:
+                pz = packed[cz + wu]
+                std = dist[(j0 * nz + (pz >> _C)) * _SETS + sets]
+                q = a + b + c + pz
             if seven_pairs:
-                q += z
                 need = 7 - ((q >> _P) & _F)
                 if need <= 0:
                     std = 0
@@ -192,6 +244,13 @@ class HandEval:
                     seven = need + (need - odd if need > odd else 0)
                     if seven < std:
                         std = seven
+            if orphan_kinds >= 0:
+                held_u = counts[u] - (u == t)
+                orphan = u in ORPHANS
+                kinds = orphan_kinds + (orphan and not held_u)
+                orphans = 14 - kinds - (orphan_pair or (orphan and held_u > 0))
+                if orphans < std:
+                    std = orphans
             if std - 1 < sh:
                 out.append(u)
         if len(_USEFUL) >= _USEFUL_LIMIT:
@@ -201,11 +260,11 @@ class HandEval:
 
 
 def useful_tiles(counts: Sequence[int], void: str | None) -> tuple[Tile, ...]:
-    """The useful tiles of a 3n+1 hand (27 suited kinds): those that, drawn, lower its shanten
+    """The useful tiles of a 3n+1 hand (27 or 34 kinds): those that, drawn, lower its shanten
     (a tile held four times is never one). The one implementation: :meth:`HandEval.useful_tiles`
     of the hand with a tile added and discarded again."""
-    probe = next(t for t in range(27) if counts[t] < 4)
-    work = list(counts[:27])
+    probe = next(t for t in range(len(counts)) if counts[t] < 4)
+    work = list(counts)
     work[probe] += 1
     ev = HandEval(work, void)
     return ev.useful_tiles(work, probe, ev.without(probe))

@@ -50,8 +50,9 @@ def score(rules: RulesOption = "xuezhan", options: SetOption = None) -> None:
     """Score hands: read JSON Lines on stdin, write one JSON result per line on stdout.
 
     Each line: {"hand": "123m456m789m23p55p", "win_tile": "4p", "melds": ["pong:5s"], "self_drawn": false,
-    "void": "s", "situations": [...], "rules": "xuezhan"}. A malformed line gets {"error": ...};
-    the command goes on and exits 1 at the end.
+    "void": "s", "situations": [...], "rules": "xuezhan"}. Every preset scores, dazhong (honours
+    1z-7z, chow:3m melds, no void) included. A malformed line gets {"error": ...}; the command
+    goes on and exits 1 at the end.
     """
     try:
         ruleset = rules_from_cli(rules, options)

@@ -23,6 +23,7 @@ from chuanma.engine import claims, kongs, setup, turn
 from chuanma.engine.actions import (
     Action,
     ChooseVoid,
+    Chow,
     Discard,
     Exchange,
     Hu,
@@ -31,6 +32,7 @@ from chuanma.engine.actions import (
     Leave,
     StaleCommandError,
 )
+from chuanma.engine.dealer import next_dealer
 from chuanma.engine.events import Event
 from chuanma.engine.indices import mask
 from chuanma.engine.ledger import Payment, Win
@@ -71,7 +73,7 @@ class Game:
         layout = variant.wall
         st = HandState(
             rules=rules,
-            hidden=Hidden(check_wall(wall), direction, dict(seeds) if seeds else None),
+            hidden=Hidden(check_wall(wall, layout.size), direction, dict(seeds) if seeds else None),
             public=Public(dealer=dealer, current=dealer, live=layout.deal_end, tail=layout.last),
             seats=[SeatState() for _ in range(4)],
         )
@@ -88,8 +90,10 @@ class Game:
         st.emit("deal_done", None, {"wall": st.remaining})
         if variant.has_exchange(rules):
             st.public.phase = "exchange"
-        else:
+        elif variant.void:
             setup.enter_void(st)
+        else:
+            setup.first_turn(st)
         self._run()
 
     @classmethod
@@ -223,13 +227,8 @@ class Game:
         return self.state.deltas()
 
     def next_dealer(self) -> int:
-        """Who deals next under ``dealer: first_winner`` (RULES §2.1)."""
-        pub = self.state.public
-        if not pub.wins:
-            return pub.dealer
-        if pub.first_multi_from is not None:
-            return pub.first_multi_from
-        return pub.wins[0].seat
+        """Who deals the next hand under the rule set's ``dealer`` rule (:mod:`.dealer`)."""
+        return next_dealer(self.state)
 
     def record(self) -> dict[str, Any]:
         """The ``chuanma-record/1`` record of this hand (docs/engine.md, Records)."""
@@ -430,6 +429,10 @@ class Game:
             kongs.exposed_kong(st, seats[0], frm, t)
         elif kind == "pong":
             claims.pong(st, seats[0], frm, t)
+        elif kind == "chow":
+            claim = st.seats[seats[0]].claim
+            assert isinstance(claim, Chow)
+            claims.chow(st, seats[0], frm, t, claim.tile)
         else:
             claims.close_window(st)
             nxt = st.next_active(frm)

@@ -10,15 +10,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from chuanma.engine.actions import (
+    CLAIMS,
     Action,
     ChooseVoid,
     Discard,
     Hu,
     IllegalActionError,
-    Kong,
     Leave,
-    Pass,
-    Pong,
     action_from_json,
 )
 from chuanma.engine.game import Game
@@ -86,7 +84,7 @@ def _replay_decision(game: Game, matchable: list[tuple[int, Action]], seat: int,
                      d: Mapping[str, Any]) -> None:
     """Apply the record's decision ``i`` (``matchable``: the automatic decisions it may write out)."""
     try:
-        action = action_from_json(d)
+        action = action_from_json(d, honors=game.rules.honors)
     except NotationError as exc:
         raise RecordError(str(exc), i) from None
     # Claim windows the decision does not answer are closed (their omitted answers are
@@ -98,7 +96,7 @@ def _replay_decision(game: Game, matchable: list[tuple[int, Action]], seat: int,
         if window is not None and window.from_seat == seat and _matched(game, matchable, seat, action, i):
             return
         if game.phase not in ("claim", "rob") or isinstance(action, Leave) or (
-                isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act()):
+                isinstance(action, CLAIMS) and seat in game.to_act()):
             break
         mark = len(game.autos)
         game.pass_pending()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chuanma.rules import PLAYABLE_VARIANTS, PRESETS, RuleSet, option_schema
+from chuanma.rules import PRESETS, RuleSet, option_schema
 from chuanma.scoring import FANS, SITUATIONS
 
 
@@ -18,7 +18,7 @@ def presets() -> dict[str, Any]:
     option (:func:`chuanma.rules.option_schema`) with its value in each preset."""
     sets = {name: RuleSet.from_preset(name) for name in PRESETS}
     return {
-        "presets": [{"name": p, "variant": r.variant, "playable": r.variant in PLAYABLE_VARIANTS,
+        "presets": [{"name": p, "variant": r.variant,
                      "changes": PRESETS[p]} for p, r in sets.items()],
         "options": [{**o, "values": {p: r.options()[o["name"]] for p, r in sets.items()}} for o in option_schema()],
     }

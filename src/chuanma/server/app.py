@@ -20,7 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field
 
 from chuanma.errors import ChuanmaError
-from chuanma.rules import PLAYABLE_VARIANTS, PRESETS, RuleSet, option_schema
+from chuanma.rules import PRESETS, RuleSet, option_schema
 from chuanma.server.accounts import AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
@@ -195,9 +195,8 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        """The playable presets with every option's value, and each option's description and choices."""
-        playable = {name: RuleSet.from_preset(name) for name in PRESETS}
-        return {"presets": {name: r.options() for name, r in playable.items() if r.variant in PLAYABLE_VARIANTS},
+        """Every preset with every option's value, and each option's description and choices."""
+        return {"presets": {name: RuleSet.from_preset(name).options() for name in PRESETS},
                 "options": option_schema()}
 
     @app.get("/api/tables")
@@ -207,7 +206,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.post("/api/tables")
     async def private_table(request: Request, body: PrivateTable, _user: User) -> dict[str, Any]:
         try:
-            rules = RuleSet.from_json({"preset": body.preset, "options": body.options}).require_playable()
+            rules = RuleSet.from_json({"preset": body.preset, "options": body.options})
         except ChuanmaError as exc:
             raise ApiError(400, "bad_rules", f"rules: {exc}") from None
         invite = secrets.token_hex(4)

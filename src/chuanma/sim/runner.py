@@ -1,7 +1,7 @@
 """Running many hands: in this process, on a local process pool, or on a Ray cluster.
 
 Work is cut into chunks of hand indices. Every hand depends only on the run's seed and its
-index (its deal, its bots' seeds and, under ``dealer: first_winner``, the hands before it in its
+index (its deal, its bots' seeds and, under a dealer rule other than ``random``, the hands before it in its
 session, which a chunk starting inside a session plays again), and results are merged with
 integer sums, so the outcome is the same whatever the backend or the number of workers.
 """
@@ -88,7 +88,7 @@ def league_chunk(spec: LeagueSpec, start: int, stop: int) -> tuple[Tally, WallSc
     tally = Tally()
     walls: WallScores = []
     for w in range(start, stop):
-        deal = deal_for(spec.seed, w)
+        deal = deal_for(spec.seed, w, rules.honors)
         line = spec.lineup(w)
         per: dict[str, tuple[int, int]] = {}
         for rot in range(4):

@@ -1,6 +1,6 @@
 """Simulated hands in sessions: hands are grouped in sessions of N played in order, each hand
-dealt by the fair derivation with its dealer set by the preset's rule (``dealer: first_winner``:
-the previous hand's next dealer; ``dealer: random``: the stream's draw)."""
+dealt by the fair derivation with its dealer set by the preset's rule (``dealer: random``: the
+stream's draw; ``first_winner``, ``discarder``, ``rotate``: the previous hand's next dealer)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def play_sessions(
             session = SessionHand.first(sim_session_id(seed, number), rules.dealer)
         else:
             session = session.following(result.record, result.next_dealer)
-        fair = sim_hand(seed, i)
+        fair = sim_hand(seed, i, rules.honors)
         game = play_game(rules, session.deal(fair.deal()), bots_for(i))
         chain = session.chained and hand < session_hands - 1
         keep = (record is not None and i >= start) or chain

@@ -161,7 +161,7 @@ async function start() {
   if (!presets.ok || !fans.ok) { $("result").textContent = (presets.ok ? fans : presets).data.message; return; }
   state.presets = presets.data;
   state.fans = fans.data;
-  $("preset").replaceChildren(...presets.data.presets.filter((p) => p.playable).map((p) =>
+  $("preset").replaceChildren(...presets.data.presets.map((p) =>
     el("option", { value: p.name }, p.name)));
   $("preset").addEventListener("change", () => { state.options = {}; drawOptions(); update(); });
   for (const id of ["how-self", "how-discard", "from", "void"]) $(id).addEventListener("change", () => {

@@ -27,7 +27,7 @@ function render() {
     const names = presets.presets.map((p) => p.name);
     $("options").replaceChildren(
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rules.option_name")),
-        ...presets.presets.map((p) => el("th", { scope: "col" }, p.name, p.playable ? "" : ` ${t("rules.not_playable")}`)),
+        ...presets.presets.map((p) => el("th", { scope: "col" }, p.name)),
         el("th", { scope: "col" }, t("rules.meaning")), el("th", { scope: "col" }, t("rules.accepts")))),
       el("tbody", {}, presets.options.map((o) => el("tr", { "data-testid": `option-${o.name}` },
         el("th", { scope: "row" }, el("code", {}, o.name)),
