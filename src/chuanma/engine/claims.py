@@ -16,7 +16,7 @@ from chuanma.engine.kongs import begin_turn
 from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
 from chuanma.engine.wall import in_last_four, kong_allowed
-from chuanma.engine.wins import NEAR, completes, score
+from chuanma.engine.wins import completes, score
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import Tile
@@ -124,20 +124,14 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     """Open the claim window on ``t``; False (nothing opened) if nobody can claim a discard. A
     robbing window opens even when nobody can rob: the added kong then completes."""
     pub = st.public
-    seats = st.seats
-    lo, hi = NEAR[t]
-    # most seats hold no copy or neighbour of the tile: nothing to ask them
-    near = [s for s in AFTER[frm] if any(seats[s].hand[lo:hi])]
-    if not near and not rob:
-        return False
     pub.claim = ClaimWindow(t, frm, situations, rob, kong)
     anyone = False
     for s in AFTER[frm]:
-        seat = seats[s]
+        seat = st.seats[s]
         seat.claim = None
-        opts = options_for(st, rule, s, t, rob) if s in near else None
-        seat.claim_options = opts
-        anyone = anyone or opts is not None
+        seat.claim_options = opts = options_for(st, rule, s, t, rob)
+        if opts is not None:
+            anyone = True
     if not anyone and not rob:
         pub.claim = None
         return False
@@ -150,13 +144,11 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
 def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> list[Action] | None:
     """What seat ``s`` may claim on ``t`` in the open window (``None``: nothing; else the options
     and ``Pass()``)."""
-    seat = st.seats[s]
-    h = seat.hand
-    lo, hi = NEAR[t]
-    if st.public.out[s] or not any(h[lo:hi]):  # no copy or neighbour: nothing to claim
+    if st.public.out[s]:
         return None
-    can_win = completes(st, s, t)
-    if not can_win and h[t] < 2:
+    seat = st.seats[s]
+    can_win = completes(st, s, t)  # False at once when the seat holds no copy or neighbour of t
+    if not can_win and seat.hand[t] < 2:
         return None
     opts: list[Action] = []
     if can_win and rule.may_claim_win(seat, t, lambda: claim_fan(st, s)):
