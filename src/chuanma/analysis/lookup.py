@@ -14,6 +14,7 @@ over the digits, so the first look-up of a shape costs about what a remembered o
 from __future__ import annotations
 
 from functools import cache
+from itertools import accumulate, product
 
 from chuanma.analysis.datafile import shipped_arrays
 from chuanma.analysis.packing import F_CLASS, F_ODD, F_PAIRS, FIELD, MAX_SETS, MAX_TILES
@@ -46,32 +47,21 @@ _LOW_CODE: dict[bytes, int] = {}
 """The counts of the last four ranks → their base-5 code."""
 
 
-def _counts(code: int, digits: int) -> bytes:
-    """The counts whose base-5 code is ``code`` (``digits`` ranks, the first most significant)."""
-    return bytes(code // 5 ** (digits - 1 - i) % 5 for i in range(digits))
-
-
 def _places() -> None:
     """Fill ``_LOW_CODE`` and ``_HIGH`` (a few thousand entries)."""
-    lows = [_counts(lo, 4) for lo in range(_LOW)]
-    _LOW_CODE.update((k, lo) for lo, k in enumerate(lows))
+    lows = [bytes(k) for k in product(range(5), repeat=4)]  # in code order
+    _LOW_CODE.update(zip(lows, range(_LOW)))
+    sizes = [sum(k) for k in lows]
     # below[s][low]: how many codes of the last four ranks below ``low`` have at most s tiles
-    below: list[list[int]] = []
-    for s in range(MAX_TILES + 1):
-        row, count = [], 0
-        for k in lows:
-            row.append(count)
-            count += sum(k) <= s
-        below.append(row)
-    fits = [row[-1] + (sum(lows[-1]) <= s) for s, row in enumerate(below)]  # codes of at most s tiles
+    below = [list(accumulate((n <= s for n in sizes), initial=0)) for s in range(MAX_TILES + 1)]
     for kinds, high in _HIGH.items():
         place = 0
-        for code in range(5 ** (kinds - 4)):
-            k = _counts(code, kinds - 4)
+        for k in product(range(5), repeat=kinds - 4):
             size = sum(k)
             if size <= MAX_TILES:
-                high[k] = (place, below[MAX_TILES - size])
-                place += fits[MAX_TILES - size]
+                row = below[MAX_TILES - size]
+                high[bytes(k)] = (place, row)
+                place += row[-1]  # the codes of the last four ranks that fit
 
 
 @cache

@@ -16,7 +16,7 @@ from chuanma.engine.kongs import begin_turn
 from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
 from chuanma.engine.wall import in_last_four, kong_allowed
-from chuanma.engine.wins import completes, score
+from chuanma.engine.wins import NEAR, completes, score
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import Tile
@@ -125,11 +125,13 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     robbing window opens even when nobody can rob: the added kong then completes."""
     pub = st.public
     pub.claim = ClaimWindow(t, frm, situations, rob, kong)
+    lo, hi = NEAR[t]
     anyone = False
     for s in AFTER[frm]:
         seat = st.seats[s]
         seat.claim = None
-        seat.claim_options = opts = options_for(st, rule, s, t, rob)
+        # most seats hold no copy or neighbour of the tile: nothing to ask them
+        seat.claim_options = opts = options_for(st, rule, s, t, rob) if any(seat.hand[lo:hi]) else None
         if opts is not None:
             anyone = True
     if not anyone and not rob:
@@ -147,7 +149,7 @@ def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> li
     if st.public.out[s]:
         return None
     seat = st.seats[s]
-    can_win = completes(st, s, t)  # False at once when the seat holds no copy or neighbour of t
+    can_win = completes(st, s, t)
     if not can_win and seat.hand[t] < 2:
         return None
     opts: list[Action] = []

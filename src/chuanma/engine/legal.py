@@ -97,7 +97,8 @@ def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
         else:
             if 4 in h:
                 out.extend(KONG[t] for t in range(NUM_SUITED) if h[t] == 4 and SUIT_OF[t] != s.void)
-            out.extend(KONG[m.tile] for m in pub.melds[seat] if m.kind == "pong" and h[m.tile])
+            if pub.melds[seat]:
+                out.extend(KONG[m.tile] for m in pub.melds[seat] if m.kind == "pong" and h[m.tile])
     if locked:
         if s.drawn is not None:
             out.append(DISCARD[s.drawn])
