@@ -50,7 +50,7 @@ _LOW_CODE: dict[bytes, int] = {}
 def _places() -> None:
     """Fill ``_LOW_CODE`` and ``_HIGH`` (a few thousand entries)."""
     lows = [bytes(k) for k in product(range(5), repeat=4)]  # in code order
-    _LOW_CODE.update(zip(lows, range(_LOW)))
+    _LOW_CODE.update((k, low) for low, k in enumerate(lows))
     sizes = [sum(k) for k in lows]
     # below[s][low]: how many codes of the last four ranks below ``low`` have at most s tiles
     below = [list(accumulate((n <= s for n in sizes), initial=0)) for s in range(MAX_TILES + 1)]
