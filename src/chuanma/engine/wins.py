@@ -41,11 +41,12 @@ def complete(st: HandState, seat: int) -> bool:
 
 
 def completes(st: HandState, seat: int, t: Tile) -> bool:
-    """Whether another seat's tile ``t`` completes the seat's concealed tiles (3n+1)."""
+    """Whether another seat's tile ``t`` completes the seat's concealed tiles (3n+1).
+
+    A claim window asks only seats holding a copy or neighbour of ``t`` (``NEAR``)."""
     s = st.seats[seat]
     h = s.hand
-    lo, hi = NEAR[t]
-    if not (any(h[lo:hi]) or orphan_reach(h, t)) or holds_suit(h, s.void):
+    if holds_suit(h, s.void):
         return False
     h[t] += 1
     won = is_win(bytes(h))
