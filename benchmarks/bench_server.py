@@ -19,8 +19,10 @@ import argparse
 import asyncio
 import json
 import os
+import pstats
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -35,6 +37,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from chuanma.server.store import open_store, sqlite_url
 
 HANDS_PER_TABLE = 64
+MAX_WARMUP = 180.0
+"""The longest the warm-up waits for every table to deal its first hand."""
 
 
 def rss_kib(pid: int) -> int:
@@ -44,14 +48,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of process ``pid``."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system CPU time of process ``pid``."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(data: Path, db: str | None) -> tuple[subprocess.Popen[str], str]:
-    cmd = [sys.executable, "-m", "chuanma", "serve", "--port", "0", "--data", str(data),
+def start_server(data: Path, db: str | None, profile: str | None) -> tuple[subprocess.Popen[str], str]:
+    python = [sys.executable, str(Path(__file__).with_name("profiler.py")), profile] if profile else [sys.executable]
+    cmd = [*python, "-m", "chuanma", "serve", "--port", "0", "--data", str(data),
            "--auth-per-minute", "100000", "--messages-per-second", "1000",
            "--turn-seconds", "600", "--claim-seconds", "600"]
     if db:
@@ -67,36 +72,44 @@ def start_server(data: Path, db: str | None) -> tuple[subprocess.Popen[str], str
 
 
 class Load:
-    def __init__(self, base: str, think: float, stop_at: float) -> None:
-        self.base, self.think, self.stop_at = base, think, stop_at
+    """The clients: each plays until it is cancelled; cheap, since it shares the machine's cores."""
+
+    def __init__(self, base: str, think: float) -> None:
+        self.base, self.think = base, think
         self.latencies: list[float] = []
         self.hands = 0
+        self.dealt: set[int] = set()
+        """The clients whose table has dealt its first hand (the warm-up waits for all of them)."""
 
     async def table(self, http: httpx.AsyncClient, seed: int) -> None:
         """One client: a private table with three bots, then another when its hands are played."""
         rng = random.Random(seed)
         token = (await http.post("/api/guest")).json()["token"]
         auth = {"authorization": f"Bearer {token}"}
-        async with connect(self.base.replace("http", "ws") + f"/ws?token={token}", max_size=1 << 22) as ws:
-            while time.monotonic() < self.stop_at:
+        async with connect(self.base.replace("http", "ws") + f"/ws?token={token}", max_size=1 << 22,
+                           ping_interval=None) as ws:
+            while True:
                 invite = (await http.post("/api/tables", json={"preset": "xuezhan", "hands": HANDS_PER_TABLE,
                                                                "bots": 3}, headers=auth)).json()["invite"]
                 await ws.send(json.dumps({"type": "join_private", "v": 1, "invite": invite}))
-                await self.play(ws, rng)
+                await self.play(ws, rng, seed)
 
-    async def play(self, ws: ClientConnection, rng: random.Random) -> None:
+    async def play(self, ws: ClientConnection, rng: random.Random, seed: int) -> None:
         sent: float | None = None
-        while time.monotonic() < self.stop_at:
-            try:
-                msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), self.stop_at - time.monotonic()))
-            except TimeoutError:
-                return
+        while True:
+            text = await ws.recv()
+            # most messages are events, which this client only times: the server writes "type" first
+            if text.startswith('{"type":"events"'):
+                if sent is not None:
+                    self.latencies.append(time.perf_counter() - sent)
+                    sent = None
+                continue
+            msg: dict[str, Any] = json.loads(text)
             kind = msg["type"]
-            if kind == "events" and sent is not None:
-                self.latencies.append(time.perf_counter() - sent)
-                sent = None
-            elif kind == "hand_start" and not msg.get("dealt"):
+            if kind == "hand_start" and not msg.get("dealt"):
                 await ws.send(json.dumps({"type": "ready", "v": 1}))
+            elif kind == "hand_start":
+                self.dealt.add(seed)
             elif kind == "hand_end":
                 self.hands += 1
             elif kind == "table_closed":
@@ -128,12 +141,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.url:
         return await measure(args, args.url, None)
     with tempfile.TemporaryDirectory() as data:
-        proc, base = start_server(Path(data), args.db)
+        proc, base = start_server(Path(data), args.db, args.profile)
         try:
             out = await measure(args, base, proc.pid)
-            proc.terminate()
+            proc.send_signal(signal.SIGINT)  # a clean stop (cProfile writes its stats)
             proc.wait()
             out["audit"] = await audit(args.db or sqlite_url(Path(data)))
+            if args.profile:
+                print_profile(args.profile)
             if args.think == 0:
                 sim = simulator_hands_per_minute(min(10.0, args.seconds))
                 out["simulator_hands_per_minute"] = round(sim, 1)
@@ -145,31 +160,57 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
-    """Drive the server at ``base`` (its process ``pid``, for memory) and measure."""
+    """Drive the server at ``base`` (its process ``pid``, for memory and CPU) and measure."""
     idle = rss_kib(pid) if pid else 0
-    stop_at = time.monotonic() + args.warmup + args.seconds
-    load = Load(base, args.think, stop_at)
+    load = Load(base, args.think)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=50)) as http:
         tasks = [asyncio.create_task(load.table(http, i)) for i in range(args.tables)]
-        await asyncio.sleep(args.warmup)
+        began = time.monotonic()
+        while time.monotonic() - began < args.warmup or (
+                len(load.dealt) < args.tables and time.monotonic() - began < MAX_WARMUP):
+            await asyncio.sleep(0.5)
+        warmup = time.monotonic() - began
         hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
         loaded = rss_kib(pid) if pid else 0
-        cpu0 = cpu_seconds(pid) if pid else 0.0
-        for failure in await asyncio.gather(*tasks, return_exceptions=True):
-            if isinstance(failure, BaseException):
-                print(f"a client failed: {failure!r}", file=sys.stderr)
+        cpu0 = cpu_seconds(pid) if pid else (0.0, 0.0)
+        own0 = time.process_time()
+        if pid and args.profile:
+            os.kill(pid, signal.SIGUSR1)  # the profiler: on for the measured seconds
+        await asyncio.sleep(args.seconds)
+        if pid and args.profile:
+            os.kill(pid, signal.SIGUSR1)
         elapsed = time.monotonic() - start
-        cpu = cpu_seconds(pid) - cpu0 if pid else None
-    lat = sorted(load.latencies[lat0:])
+        cpu1 = cpu_seconds(pid) if pid else (0.0, 0.0)
+        user, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+        cpu = user + system if pid else None
+        own = time.process_time() - own0  # this process: the load generator
+        hands, lat = load.hands - hands0, sorted(load.latencies[lat0:])
+        for task in tasks:
+            task.cancel()
+        for failure in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(failure, BaseException) and not isinstance(failure, asyncio.CancelledError):
+                print(f"a client failed: {failure!r}", file=sys.stderr)
     return {
-        "tables": args.tables, "think_seconds": args.think, "seconds": round(elapsed, 1),
-        "hands_per_minute": round((load.hands - hands0) / elapsed * 60, 1),
+        "tables": args.tables, "think_seconds": args.think, "warmup_seconds": round(warmup, 1),
+        "tables_dealt": len(load.dealt), "seconds": round(elapsed, 1),
+        "hands_per_minute": round(hands / elapsed * 60, 1),
         "client_decisions_per_second": round(len(lat) / elapsed, 1),
         "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
         "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
         "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1) if pid else None,
         "server_cpu_percent": round(cpu / elapsed * 100, 1) if cpu is not None else None,
+        "server_system_cpu_percent": round(system / elapsed * 100, 1) if cpu is not None else None,
+        "server_cpu_ms_per_client_decision": round(cpu / len(lat) * 1000, 2) if cpu is not None and lat else None,
+        "load_generator_cpu_percent": round(own / elapsed * 100, 1),
     }
+
+
+def print_profile(path: str) -> None:
+    """The profile of the measured seconds (benchmarks/profiler.py): CPU by thread, the top functions."""
+    print(f"CPU seconds by thread: {Path(path + '.json').read_text()}", file=sys.stderr)
+    stats = pstats.Stats(path, stream=sys.stderr)
+    stats.sort_stats("tottime").print_stats(35)
+    stats.sort_stats("cumtime").print_stats("chuanma|sqlalchemy|starlette|uvicorn|json|prometheus", 60)
 
 
 async def audit(url: str) -> dict[str, Any]:
@@ -189,8 +230,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client takes per decision (0: instant)")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds before measuring, at least (and until every table has dealt a hand)")
     parser.add_argument("--db", default=None, help="a database URL instead of SQLite in a temporary directory")
+    parser.add_argument("--profile", default=None, help="profile the server while measuring "
+                        "(benchmarks/profiler.py), write the profile here and print the top functions")
     parser.add_argument("--url", default=None, help="drive a server already running there instead (no audit)")
     print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
 

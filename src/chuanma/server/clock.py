@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Protocol
+
+
+class Timer(Protocol):
+    """A callback waiting for its moment; ``cancel`` stops it."""
+
+    def cancel(self) -> object: ...
 
 
 class Clock(Protocol):
@@ -17,6 +24,10 @@ class Clock(Protocol):
     def now(self) -> float: ...
 
     async def sleep_until(self, moment: float) -> None: ...
+
+    def call_at(self, moment: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback`` (in the event loop) once the time reaches ``moment``."""
+        ...
 
 
 class SystemClock:
@@ -27,6 +38,9 @@ class SystemClock:
 
     async def sleep_until(self, moment: float) -> None:
         await asyncio.sleep(max(0.0, moment - time.time()))
+
+    def call_at(self, moment: float, callback: Callable[[], None]) -> Timer:
+        return asyncio.get_running_loop().call_later(max(0.0, moment - time.time()), callback)
 
 
 class ManualClock:
@@ -45,6 +59,15 @@ class ManualClock:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append((moment, fut))
         await fut
+
+    def call_at(self, moment: float, callback: Callable[[], None]) -> Timer:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        fut.add_done_callback(lambda f: None if f.cancelled() else callback())
+        if moment <= self._now:
+            fut.set_result(None)
+        else:
+            self._waiters.append((moment, fut))
+        return fut
 
     def advance(self, seconds: float) -> None:
         """Move the time on by ``seconds`` and wake everyone whose moment has come."""

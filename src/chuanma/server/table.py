@@ -27,6 +27,7 @@ from chuanma.fairness.seeds import validate_client_seed
 from chuanma.fairness.session import SessionHand
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
+from chuanma.server.clock import Timer
 from chuanma.server.config import ServerConfig
 from chuanma.server.hints import hints, suggestion
 from chuanma.server.metrics import Metrics
@@ -119,7 +120,8 @@ class LiveTable:
         self.seats: list[Seat | None] = [None] * 4
         self.spectators: list[Send] = []
         self.spectator_views: list[Send] = []
-        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.queue: asyncio.Queue[Command | None] = asyncio.Queue()
+        self.armed: tuple[float | None, Timer | None] = (None, None)
         self.number = -1
         self.hand_id: str | None = None
         self.fair: FairHand | None = None
@@ -191,13 +193,13 @@ class LiveTable:
     # ------------------------------------------------------------------ the task
 
     async def run(self) -> None:
-        """Consume commands until the table closes."""
+        """Consume commands until the table closes (``None`` in the queue: a deadline may have passed)."""
         self.metrics.live_tables.inc()
         try:
             await self.step()
             while not self.closed:
-                cmd = await self.next_command(self.deadline())
-                started = cmd.received if cmd is not None else None
+                self.arm(self.deadline())
+                cmd = await self.queue.get()
                 if cmd is None:
                     await self.expire()
                 else:
@@ -207,25 +209,23 @@ class LiveTable:
                         self.metrics.errors.labels(exc.code).inc()
                         cmd.send(p.error(exc.code, str(exc)))
                 await self.step()
-                if started is not None and cmd is not None and cmd.kind == "act":
-                    self.metrics.latency.observe(time.perf_counter() - started)
+                if cmd is not None and cmd.kind == "act":
+                    self.metrics.latency.observe(time.perf_counter() - cmd.received)
         finally:
+            self.arm(None)
             self.metrics.live_tables.dec()
 
     def submit(self, cmd: Command) -> None:
         self.queue.put_nowait(cmd)
 
-    async def next_command(self, deadline: float | None) -> Command | None:
-        if not self.queue.empty() or deadline is None:
-            return await self.queue.get()
-        get = asyncio.ensure_future(self.queue.get())
-        timer = asyncio.ensure_future(self.clock.sleep_until(deadline))
-        done, _ = await asyncio.wait({get, timer}, return_when=asyncio.FIRST_COMPLETED)
-        timer.cancel()
-        if get in done:
-            return get.result()
-        get.cancel()
-        return None
+    def arm(self, deadline: float | None) -> None:
+        """Have the clock wake this table at ``deadline`` (one timer, replaced only when it moves)."""
+        if deadline == self.armed[0]:
+            return
+        if self.armed[1] is not None:
+            self.armed[1].cancel()
+        timer = None if deadline is None else self.clock.call_at(deadline, lambda: self.queue.put_nowait(None))
+        self.armed = (deadline, timer)
 
     def deadline(self) -> float | None:
         if self.game is None:
