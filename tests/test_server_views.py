@@ -17,7 +17,7 @@ from chuanma.bots import make_bot
 from chuanma.engine import Game
 from chuanma.engine.actions import Discard
 from chuanma.engine.tables import TILE_TEXT
-from chuanma.rules import PLAYABLE_VARIANTS, RuleSet
+from chuanma.rules import PRESETS, RuleSet
 from chuanma.server.hints import hints, suggestion
 from chuanma.server.store import sqlite_url
 from chuanma.sim.play import deal_for
@@ -90,8 +90,8 @@ def test_root_serves_the_browser_client_presets_and_watchable_tables(tmp_path: P
                     assert (await http.get(f"/static/app/{asset}")).status_code == 200
                 assert (await http.get("/static/verify.html")).status_code == 200
                 presets = (await http.get("/api/presets")).json()
-                assert {"xuezhan", "xueliu", "classic"} <= set(presets["presets"])
-                assert all(RuleSet.from_preset(p).variant in PLAYABLE_VARIANTS for p in presets["presets"])
+                assert set(presets["presets"]) == set(PRESETS)  # the engine plays every preset
+                assert presets["presets"]["dazhong"] == RuleSet.from_preset("dazhong").options()
                 kinds = {o["name"]: o for o in presets["options"]}
                 assert kinds["exchange"]["kind"] == "bool"
                 assert kinds["pass_rule"]["choices"] == ["none", "same_turn", "forever"]
