@@ -22,7 +22,6 @@ from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
 
 
-
 class Encoder(Protocol):
     """An encoder: the view's observation, written into ``out`` (of the encoder's shape) when it
     is given."""

@@ -73,7 +73,7 @@ SHAPE = (SIZE,)
 
 
 _PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
-_VOID_INDEX = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
+_VOID_INDEX: dict[str | None, int] = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
 """Offset in a seat's scalars of its void one-hot (``None``: not known)."""
 _DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
