@@ -251,12 +251,14 @@ def test_single_seat_env_bad_options_are_refused() -> None:
 
 # ---------------------------------------------------------------- batch
 
-def test_batch_env_steps_tables_like_separate_tables() -> None:
-    batch = BatchEnv(3, "xueliu", encoder="planes")
+@pytest.mark.parametrize("encoder", sorted(ENCODERS))
+def test_batch_env_steps_tables_like_separate_tables(encoder: str) -> None:
+    """The batch encodes into rows it reuses: each must equal a fresh observation of its table."""
+    batch = BatchEnv(3, "xueliu", encoder=encoder)
     obs, masks, seats = batch.reset(seed=30)
     singles = []
     for i in range(3):
-        t = Table(RuleSet.from_preset("xueliu"), "planes")
+        t = Table(RuleSet.from_preset("xueliu"), encoder)
         t.seed(30 + i)
         t.deal()
         singles.append(t)

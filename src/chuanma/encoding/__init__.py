@@ -12,7 +12,7 @@ Seats are relative: 0 is the viewer, 1 the seat after it, 2 the one opposite, 3 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,13 @@ from chuanma.encoding import compact, planes
 from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
 
-Encoder = Callable[[SeatView], npt.NDArray[np.float32]]
+
+class Encoder(Protocol):
+    """An encoder: the view's observation, written into ``out`` (of the encoder's shape) when it
+    is given."""
+
+    def __call__(self, view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]: ...
+
 
 ENCODERS: dict[str, tuple[Encoder, tuple[int, ...]]] = {
     "compact": (compact.encode, compact.SHAPE),

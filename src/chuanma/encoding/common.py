@@ -23,10 +23,3 @@ def seat_order(view: SeatView) -> tuple[int, int, int, int]:
     assert me is not None, "an observation is always a seat's"
     return (me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4)
 
-
-def relative(view: SeatView, seat: int | None) -> int | None:
-    """``seat`` relative to the viewer (0 the viewer, 1 next, 2 opposite, 3 previous)."""
-    if seat is None or view.seat is None:
-        return None
-    return (seat - view.seat) % 4
-

@@ -41,8 +41,6 @@ from chuanma.encoding.common import (
     SCORE_SCALE,
     VOID_CODES,
     WALL_SCALE,
-    relative,
-    seat_order,
 )
 from chuanma.engine.views import SeatView
 
@@ -74,25 +72,36 @@ SCALAR_NAMES: tuple[str, ...] = (
 SHAPE = (SIZE,)
 
 
-def sections(view: SeatView) -> tuple[npt.NDArray[np.uint8], list[float]]:
-    """The view's counts (``ROWS`` × 27, ``uint8``) and its ``SCALARS`` scalars."""
+_PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
+_VOID_INDEX: dict[str | None, int] = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
+"""Offset in a seat's scalars of its void one-hot (``None``: not known)."""
+_DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
+
+
+def sections(view: SeatView) -> tuple[bytearray, list[float]]:
+    """The view's counts (``ROWS`` × 27 bytes, row by row) and its ``SCALARS`` scalars."""
+    me = view.seat
+    assert me is not None, "an observation is always a seat's"
+    players = view.players
+    mine = players[me]
     buf = bytearray(ROWS * KINDS)
     scalars = [0.0] * SCALARS
     buf[0:KINDS] = bytes(view.hand[:KINDS])
     if view.drawn is not None:
         buf[DRAWN * KINDS + view.drawn] = 1
-    me = view.me
-    if me.exchange is not None:
-        for t in me.exchange:
+    if mine.exchange is not None:
+        for t in mine.exchange:
             buf[EXCHANGE * KINDS + t] += 1
     claim = view.claim
     if claim is not None:
         buf[CLAIM * KINDS + claim.tile] = 1
-        scalars[FROM_AT + (claim.from_seat - me.seat) % 4] = 1
+        scalars[FROM_AT + (claim.from_seat - me) % 4] = 1
         scalars[ROB_AT] = float(claim.robbing)
     buf[UNSEEN * KINDS:(UNSEEN + 1) * KINDS] = bytes(view.unseen_counts()[:KINDS])
-    for r, s in enumerate(seat_order(view)):
-        p = view.players[s]
+    totals = view.totals
+    for r in range(4):
+        s = (me + r) % 4
+        p = players[s]
         at = (SEAT_ROWS + 4 * r) * KINDS
         hidden = 0
         for m in p.melds:
@@ -106,29 +115,34 @@ def sections(view: SeatView) -> tuple[npt.NDArray[np.uint8], list[float]]:
         at += KINDS
         for t in p.win_pile:
             buf[at + t] += 1
-        at += KINDS
         if r and p.hand is not None:
-            buf[at:at + KINDS] = bytes(p.hand[:KINDS])
+            buf[at + KINDS:at + 2 * KINDS] = bytes(p.hand[:KINDS])
         at = r * SEAT_SCALARS
         scalars[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
-        scalars[at + 6 + (VOID_CODES.index(p.void) if p.void is not None else 3)] = 1
-        scalars[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, view.totals[s] * SCORE_SCALE)
-    scalars[PHASE_AT + PHASES.index(view.phase)] = 1
-    scalars[DEALER_AT + (view.dealer - me.seat) % 4] = 1
-    current = relative(view, view.current)
-    if current is not None:
-        scalars[CURRENT_AT + current] = 1
+        scalars[at + _VOID_INDEX[p.void]] = 1
+        scalars[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
+    scalars[_PHASE_INDEX[view.phase]] = 1
+    scalars[DEALER_AT + (view.dealer - me) % 4] = 1
+    if view.current is not None:
+        scalars[CURRENT_AT + (view.current - me) % 4] = 1
     scalars[WALL_AT] = view.wall * WALL_SCALE
     if view.direction is not None:
-        scalars[DIRECTION_AT + DIRECTION_CODES.index(view.direction)] = 1
+        scalars[_DIRECTION_INDEX[view.direction]] = 1
     scalars[XUELIU_AT] = float(view.winners_stay)
-    return np.frombuffer(bytes(buf), dtype=np.uint8).reshape(ROWS, KINDS), scalars
+    return buf, scalars
 
 
-def encode(view: SeatView) -> npt.NDArray[np.float32]:
-    """The compact observation of ``view`` (layout in the module docstring)."""
-    counts, scalars = sections(view)
-    out = np.empty(SIZE, dtype=np.float32)
-    out[:ROWS * KINDS] = counts.ravel()
+def counts_of(buf: bytearray) -> npt.NDArray[np.uint8]:
+    """The counts of :func:`sections` as a ``ROWS`` × 27 array."""
+    return np.frombuffer(buf, dtype=np.uint8).reshape(ROWS, KINDS)
+
+
+def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The compact observation of ``view`` (layout in the module docstring), written into ``out``
+    (a ``float32`` array of ``SIZE``) when it is given."""
+    buf, scalars = sections(view)
+    if out is None:
+        out = np.empty(SIZE, dtype=np.float32)
+    out[:ROWS * KINDS] = np.frombuffer(buf, dtype=np.uint8)
     out[ROWS * KINDS:] = scalars
     return out

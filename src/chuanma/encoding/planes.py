@@ -39,6 +39,7 @@ from chuanma.encoding.compact import (
     SCALARS,
     SEAT_ROWS,
     UNSEEN,
+    counts_of,
     sections,
 )
 from chuanma.engine.views import SeatView
@@ -63,10 +64,15 @@ CHANNEL_NAMES: tuple[str, ...] = (
 """A short name for each channel, in order."""
 
 
-def encode(view: SeatView) -> npt.NDArray[np.float32]:
-    """The planes observation of ``view`` (layout in the module docstring)."""
-    counts, scalars = sections(view)
-    out = np.zeros(SHAPE, dtype=np.float32)
+def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The planes observation of ``view`` (layout in the module docstring), written into ``out``
+    (a ``float32`` array of ``SHAPE``) when it is given."""
+    buf, scalars = sections(view)
+    counts = counts_of(buf)
+    if out is None:
+        out = np.zeros(SHAPE, dtype=np.float32)
+    else:
+        out[...] = 0
     out[0:4] = counts[HAND] >= _STEPS
     out[4:7] = counts[[DRAWN, EXCHANGE, CLAIM]]
     out[7:11] = counts[UNSEEN] >= _STEPS

@@ -66,9 +66,13 @@ class BatchEnv:
             raise EnvOptionError(f"actions: give one action per table ({self.n}), got {len(actions)}")
         rewards = np.zeros((self.n, 4), dtype=np.float32)
         done = np.zeros(self.n, dtype=np.bool_)
+        seats = self.seats.tolist()
+        chosen = actions.tolist() if isinstance(actions, np.ndarray) else actions
         for i, table in enumerate(self.tables):
             try:
-                rewards[i] = table.act(int(self.seats[i]), int(actions[i]))
+                got = table.act(seats[i], int(chosen[i]))
+                if any(got):
+                    rewards[i] = got
             except IllegalActionError as exc:
                 raise IllegalActionError(f"table {i}: {exc.reason}", exc.code, exc.seat) from None
             except ActionIndexError as exc:
@@ -84,6 +88,4 @@ class BatchEnv:
         table = self.tables[i]
         seat = table.acting()
         self.seats[i] = seat
-        obs = table.observe(seat)
-        self.observations[i] = obs["observation"]
-        self.masks[i] = obs["action_mask"]
+        table.observe_into(seat, self.observations[i], self.masks[i])

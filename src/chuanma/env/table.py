@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from chuanma.encoding import encoder
 from chuanma.engine.game import DIRECTIONS, Direction, Game
-from chuanma.engine.indices import from_index
+from chuanma.engine.indices import from_index, mask
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall
@@ -85,7 +85,14 @@ class Table:
 
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         """``seat``'s observation: its encoded view and its legal-action mask."""
-        return {"observation": self.encode(self.game.view(seat)), "action_mask": self.game.legal_mask(seat)}
+        view = self.game.view(seat)
+        return {"observation": self.encode(view), "action_mask": mask(list(view.legal_actions))}
+
+    def observe_into(self, seat: int, observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> None:
+        """:meth:`observe`, written into the given arrays (rows of a batch)."""
+        view = self.game.view(seat)
+        self.encode(view, observation)
+        action_mask[:] = mask(list(view.legal_actions))
 
     def act(self, seat: int, index: int) -> list[float]:
         """Apply action ``index`` for ``seat``; the rewards it brings each seat.
