@@ -13,25 +13,28 @@ from chuanma.analysis.incremental import HandEval, useful_tiles
 from chuanma.tiles import SUITS, Tile
 
 
-def _hand(rng: random.Random, size: int) -> list[int]:
-    wall = [t for t in range(27) for _ in range(4)]
-    counts = [0] * 27
+def _hand(rng: random.Random, size: int, kinds: int = 27) -> list[int]:
+    wall = [t for t in range(kinds) for _ in range(4)]
+    counts = [0] * kinds
     for t in rng.sample(wall, size):
         counts[t] += 1
     return counts
 
 
+@pytest.mark.parametrize("kinds", [27, 34])
 @pytest.mark.parametrize("seed", range(6))
-def test_hand_eval_matches_shanten(seed: int) -> None:
+def test_hand_eval_matches_shanten(seed: int, kinds: int) -> None:
+    """Sichuan hands (27 kinds, a void suit or none) and 大众麻将 hands (34 kinds, honours
+    included, no void)."""
     rng = random.Random(seed)
     for _ in range(60):
         size = rng.choice((14, 11, 8, 5, 2))
-        hand = _hand(rng, size)
-        void = rng.choice((None, *SUITS))
+        hand = _hand(rng, size, kinds)
+        void = rng.choice((None, *SUITS)) if kinds == 27 else None
         ev = HandEval(hand, void)
         assert ev.shanten() == shanten(bytes(hand), void)
-        unseen = [rng.randrange(5) for _ in range(27)]
-        for t in range(27):
+        unseen = [rng.randrange(5) for _ in range(kinds)]
+        for t in range(kinds):
             if not hand[t]:
                 continue
             hand[t] -= 1
@@ -39,21 +42,21 @@ def test_hand_eval_matches_shanten(seed: int) -> None:
             assert ev.without(t) == sh
             expected = 0
             useful: list[Tile] = []
-            for u in range(27):
+            for u in range(kinds):
                 if hand[u] < 4:
                     hand[u] += 1
                     s2 = shanten(bytes(hand), void)
                     assert ev.swap(t, u) == s2
                     hand[u] -= 1
-                    if s2 < sh and (void is None or SUITS[u // 9] != void):
+                    if s2 < sh and (void is None or u // 9 == 3 or SUITS[u // 9] != void):
                         expected += unseen[u]
                         useful.append(u)
             assert useful_tiles(hand, void) == tuple(useful)  # the hand without t, 3n+1
             hand[t] += 1
             assert ev.useful(hand, t, sh, unseen) == expected
-        small = _hand(rng, size - 1)
+        small = _hand(rng, size - 1, kinds)
         ev = HandEval(small, void)
-        for u in range(27):
+        for u in range(kinds):
             if small[u] < 4:
                 small[u] += 1
                 assert ev.with_(u) == shanten(bytes(small), void)

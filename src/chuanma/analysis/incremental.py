@@ -5,8 +5,9 @@ those plus each tile that could be drawn: dozens of hands that differ from one h
 two suits. :class:`HandEval` looks each suit up once in the analysis module's per-suit tables
 (by each suit's base-5 code) and combines the parts, so a changed hand costs one or two
 indexings instead of a full
-:func:`chuanma.analysis.shanten` call. Results are exactly ``shanten(counts, void)`` (tested).
-Suited tiles only (the 27 kinds of Sichuan mahjong).
+:func:`chuanma.analysis.shanten` call. Results are exactly ``shanten(counts, void)`` (tested), for the 27 suited kinds of Sichuan
+mahjong and for the 34 kinds of 大众麻将 (the honours are a fourth part, looked up by their own
+base-5 code in the honour table).
 """
 
 from __future__ import annotations
@@ -19,28 +20,27 @@ from chuanma.analysis import lookup
 from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import shanten_of_parts
 from chuanma.analysis.tables import tables
-from chuanma.tiles import SUITS, Tile
+from chuanma.tiles import NUM_KINDS, SUITS, Tile
 
 _C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
 _SETS = pk.MAX_SETS + 1
 _PACKED = array("q")
 """Every suit vector's packed value, by its base-5 code (rank 1 first); filled by :func:`load`."""
-_Z = 0
-"""Packed value of no honours; bound by :func:`load`."""
+_PACKED_Z = array("q")
+"""Every honour vector's packed value, by its base-5 code (1z first); filled by :func:`load`."""
 
 
 @cache
 def load() -> None:
     """Load the tables the evaluators (and the single-hand functions) index: once per process,
     on the first evaluator, or beforehand so that forked worker processes inherit them."""
-    global _Z
     lookup.load()
     _PACKED.frombytes(tables().suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
-    _Z = lookup.EMPTY_HONOR
+    _PACKED_Z.frombytes(tables().honor.packed.data.cast("B"))
 
 
 _RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
-_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)]
+_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)] + [5 ** (NUM_KINDS - 1 - t) for t in range(27, NUM_KINDS)]
 # bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
 _U1 = sum(1 << t for t in range(27) if t % 9 <= 7)
 _U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
@@ -48,50 +48,52 @@ _D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
 _D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
 _SUIT_BITS = [511 << (9 * s) for s in range(3)]
 _ALL = (1 << 27) - 1
-_USEFUL: dict[tuple[int, int, int, int, int], tuple[Tile, ...]] = {}
+_USEFUL: dict[tuple[int, int, int, int, int, int], tuple[Tile, ...]] = {}
 _USEFUL_LIMIT = 100_000
 
 
 class HandEval:
-    """Shanten of ``counts`` (27 suited kinds) and of its one-tile changes, with ``void``.
+    """Shanten of ``counts`` (27 suited kinds, or 34 with the honours) and of its one-tile
+    changes, with ``void``.
 
-    Each suit is kept as its base-5 code, so a changed suit is one addition and one look-up
-    in the tables (loaded, with NumPy, by the first evaluator of a process).
+    Each suit, and the honours, is kept as its base-5 code, so a changed part is one addition
+    and one look-up in the tables (loaded, with NumPy, by the first evaluator of a process).
     """
 
     __slots__ = ("codes", "held", "n", "parts", "vi")
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
         load()
-        codes = []
-        for s in range(0, 27, 9):
-            c = 0
-            for r in range(9):
-                c = c * 5 + counts[s + r]
-            codes.append(c)
+        kinds = len(counts)
+        codes = [0, 0, 0, 0]
+        held = 0
+        for t in range(kinds):
+            c = counts[t]
+            if c:
+                codes[t // 9] += c * _WEIGHT[t]
+                held |= 1 << t
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
         self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
+        self.parts.append(_PACKED_Z[codes[3]])
         self.n = sum(counts)
-        held = 0
-        for t in range(27):
-            if counts[t]:
-                held |= 1 << t
         self.held = held
 
     def shanten(self) -> int:
-        a, b, c = self.parts
-        return shanten_of_parts(a, b, c, _Z, self.n)
+        a, b, c, z = self.parts
+        return shanten_of_parts(a, b, c, z, self.n)
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
-        if s != self.vi:
+        if s == 3:
+            p[3] = _PACKED_Z[self.codes[3] + d]
+        elif s != self.vi:
             p[s] = _PACKED[self.codes[s] + d]
 
     def without(self, t: Tile) -> int:
         """Shanten after discarding ``t``."""
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
-        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n - 1)
+        return shanten_of_parts(p[0], p[1], p[2], p[3], self.n - 1)
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -102,13 +104,13 @@ class HandEval:
         else:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n)
+        return shanten_of_parts(p[0], p[1], p[2], p[3], self.n)
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], _Z, self.n + 1)
+        return shanten_of_parts(p[0], p[1], p[2], p[3], self.n + 1)
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -117,21 +119,23 @@ class HandEval:
 
     def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
         """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
-        within two ranks of a held tile can, unless the hand holds tiles of its void suit (then
-        any other tile can stand in for them). Remembered by hand (a hand recurs from one
-        decision to the next)."""
+        within two ranks of a held tile can (an honour: only a held one), unless the hand holds
+        tiles of its void suit (then any other suited tile can stand in for them). Remembered by
+        hand (a hand recurs from one decision to the next)."""
         codes = self.codes
         st = t // 9
         wt = _WEIGHT[t]
-        c0, c1, c2 = codes
+        c0, c1, c2, c3 = codes
         if st == 0:
             c0 -= wt
         elif st == 1:
             c1 -= wt
-        else:
+        elif st == 2:
             c2 -= wt
+        else:
+            c3 -= wt
         vi = self.vi
-        key = (c0, c1, c2, vi, sh)
+        key = (c0, c1, c2, c3, vi, sh)
         found = _USEFUL.get(key)
         if found is not None:
             return found
@@ -145,17 +149,20 @@ class HandEval:
             near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
             if vi >= 0:
                 near &= ~_SUIT_BITS[vi]
-        packed, dist, j3, z = _PACKED, lookup.DIST, lookup.J3, _Z
-        n3, nz, zc = lookup.N, lookup.NZ, z >> _C
-        a, b, c = self.parts
-        if st != vi:
+        packed, dist, j3 = _PACKED, lookup.DIST, lookup.J3
+        n3, nz = lookup.N, lookup.NZ
+        a, b, c, z = self.parts
+        if st == 3:
+            z = _PACKED_Z[c3]
+        elif st != vi:
             if st == 0:
                 a = packed[c0]
             elif st == 1:
                 b = packed[c1]
             else:
                 c = packed[c2]
-        ca, cb, cc = a >> _C, b >> _C, c >> _C
+        ca, cb, cc, zc = a >> _C, b >> _C, c >> _C, z >> _C
+        abc = j3[(ca * n3 + cb) * n3 + cc]  # the class of the three suits, for an honour drawn
         n = self.n
         sets = n // 3
         # seven pairs can only matter when one more pair brings it below ``sh``
@@ -171,19 +178,21 @@ class HandEval:
             wu = _WEIGHT[u]
             if su == 0:
                 pa = packed[c0 + wu]
-                j = j3[((pa >> _C) * n3 + cb) * n3 + cc]
-                q = pa + b + c
+                std = dist[(j3[((pa >> _C) * n3 + cb) * n3 + cc] * nz + zc) * _SETS + sets]
+                q = pa + b + c + z
             elif su == 1:
                 pb = packed[c1 + wu]
-                j = j3[(ca * n3 + (pb >> _C)) * n3 + cc]
-                q = a + pb + c
-            else:
+                std = dist[(j3[(ca * n3 + (pb >> _C)) * n3 + cc] * nz + zc) * _SETS + sets]
+                q = a + pb + c + z
+            elif su == 2:
                 pc = packed[c2 + wu]
-                j = j3[(ca * n3 + cb) * n3 + (pc >> _C)]
-                q = a + b + pc
-            std = dist[(j * nz + zc) * _SETS + sets]
+                std = dist[(j3[(ca * n3 + cb) * n3 + (pc >> _C)] * nz + zc) * _SETS + sets]
+                q = a + b + pc + z
+            else:  # an honour: the suits stay, only the honour part changes
+                pz = _PACKED_Z[c3 + wu]
+                std = dist[(abc * nz + (pz >> _C)) * _SETS + sets]
+                q = a + b + c + pz
             if seven_pairs:
-                q += z
                 need = 7 - ((q >> _P) & _F)
                 if need <= 0:
                     std = 0
@@ -201,11 +210,11 @@ class HandEval:
 
 
 def useful_tiles(counts: Sequence[int], void: str | None) -> tuple[Tile, ...]:
-    """The useful tiles of a 3n+1 hand (27 suited kinds): those that, drawn, lower its shanten
+    """The useful tiles of a 3n+1 hand (27 or 34 kinds): those that, drawn, lower its shanten
     (a tile held four times is never one). The one implementation: :meth:`HandEval.useful_tiles`
     of the hand with a tile added and discarded again."""
     probe = next(t for t in range(27) if counts[t] < 4)
-    work = list(counts[:27])
+    work = list(counts)
     work[probe] += 1
     ev = HandEval(work, void)
     return ev.useful_tiles(work, probe, ev.without(probe))
