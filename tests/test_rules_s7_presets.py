@@ -11,7 +11,7 @@ from chuanma.errors import RuleSetError
 from chuanma.rules import PRESETS, RuleSet
 
 ALL_PRESETS = ["xuezhan", "xueliu", "doublewin-xuezhan", "doublewin-xueliu", "classic", "portal-xuezhan",
-               "portal-xueliu"]
+               "portal-xueliu", "classic-normal", "dazhong"]
 SCORED_PRESETS = ALL_PRESETS
 
 EXPECTED: dict[str, dict[str, Any]] = {
@@ -62,6 +62,19 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "robbing_kong": True, "dihu_on_dealer_discard": True, "dealer": "first_winner", "flower_pig": "fixed",
         "longqidui": True, "winners_kong": True, "yaojiu": "daiyaojiu", "house_fans": {},
     },
+    # 001 普通场: every rule of classic, the first win ends the hand, the discarder deals next
+    "classic-normal": {
+        "variant": "normal", "base": 6, "fan_label_offset": 1, "zimo_bonus": "base",
+        "exposed_kong": "discarder_only", "call_transfer": "each_winner", "robbing_kong": True,
+        "multiple_winners": True, "flower_pig": "fixed", "flower_pig_pays_winners": True, "chadajiao": True,
+        "refund": True, "escape_penalty": True, "forced_win_in_last_four": False, "dealer": "discarder",
+        "exchange": True, "concealed_kong_shown": True, "house_fans": {},
+    },
+    # 004 大众麻将: no 换三张, 连庄 or 下家, 荒庄不荒杠 (no 查大叫, no 退税)
+    "dazhong": {
+        "variant": "dazhong", "exchange": False, "dealer": "rotate", "chadajiao": False, "refund": False,
+        "multiple_winners": False, "call_transfer": "off", "max_fan": None, "house_fans": {},
+    },
 }
 
 
@@ -106,9 +119,9 @@ def test_cap_only_in_portal_presets() -> None:
     assert capped == {"portal-xuezhan": 4, "portal-xueliu": 4}
 
 
-def test_multiple_winners_off_only_in_doublewin_xuezhan() -> None:
+def test_multiple_winners_off_only_in_doublewin_xuezhan_and_dazhong() -> None:
     off = {p for p in SCORED_PRESETS if not RuleSet.from_preset(p).multiple_winners}
-    assert off == {"doublewin-xuezhan"}
+    assert off == {"doublewin-xuezhan", "dazhong"}
 
 
 def test_robbing_kong_off_only_in_doublewin_presets() -> None:

@@ -33,7 +33,7 @@ HOUSE_FAN_DEFAULTS: dict[str, int] = {
 MAX_BASE = 10**9
 """The largest 底分 a rule set accepts (payments are counted in units of it)."""
 PLAYABLE_VARIANTS = ("xuezhan", "xueliu")
-"""The variants the game engine plays (大众麻将 is described by the options but not implemented)."""
+"""The variants the game engine plays."""
 
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
@@ -44,10 +44,12 @@ class RuleSet(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
 
     preset: str = Field("xuezhan", description="preset the options were taken from")
-    variant: Literal["xuezhan", "xueliu", "dazhong"] = Field(
-        "xuezhan", description="血战到底 (winners leave), 血流成河 (winners stay), 大众麻将")
+    variant: Literal["xuezhan", "xueliu", "normal", "dazhong"] = Field(
+        "xuezhan", description="血战到底 (winners leave), 血流成河 (winners stay), 普通场 (the first win ends "
+        "the hand), 大众麻将 (136 tiles, chow, the first win ends the hand)")
     base: int = Field(1, ge=1, le=MAX_BASE, strict=True, description="底分: the unit every payment is counted in")
-    dealer: Literal["random", "first_winner"] = Field("random", description="how the dealer is chosen")
+    dealer: Literal["random", "first_winner", "discarder", "rotate"] = Field(
+        "random", description="who deals the next hand (random, or from the previous hand's end)")
     exchange: bool = Field(True, description="换三张 before 定缺")
     multiple_winners: bool = Field(True, description="一炮多响: several players may win on one discard")
     robbing_kong: bool = Field(True, description="抢杠胡: an added kong can be robbed")
@@ -279,18 +281,27 @@ _DOUBLEWIN: dict[str, Any] = {
 }
 _PORTAL: dict[str, Any] = {"max_fan": 4, "dealer": "first_winner"}
 
+_CLASSIC: dict[str, Any] = {
+    "base": 6, "fan_label_offset": 1, "zimo_bonus": "base", "flower_pig_pays_winners": True,
+    "pass_rule": "none", "no_kong_in_last_four": False, "forced_win_in_last_four": False,
+    "late_added_kong_pays": True, "dihu_on_dealer_discard": False, "haidipao": False,
+    "concealed_kong_shown": True,
+}
+_DAZHONG: dict[str, Any] = {
+    "variant": "dazhong", "exchange": False, "dealer": "rotate", "multiple_winners": False,
+    "chadajiao": False, "refund": False, "no_kong_in_last_four": False, "forced_win_in_last_four": False,
+    "late_added_kong_pays": True, "call_transfer": "off", "gangshangpao": False, "haidipao": False,
+}
+
 PRESETS: dict[str, dict[str, Any]] = {
     "xuezhan": _XUEZHAN,
     "xueliu": _XUELIU,
     "doublewin-xuezhan": {**_DOUBLEWIN, "multiple_winners": False, "pass_rule": "none"},
     "doublewin-xueliu": {**_DOUBLEWIN, **_XUELIU},
-    "classic": {
-        "base": 6, "fan_label_offset": 1, "zimo_bonus": "base", "flower_pig_pays_winners": True,
-        "pass_rule": "none", "no_kong_in_last_four": False, "forced_win_in_last_four": False,
-        "late_added_kong_pays": True, "dihu_on_dealer_discard": False, "haidipao": False,
-        "concealed_kong_shown": True,
-    },
+    "classic": _CLASSIC,
     "portal-xuezhan": {**_PORTAL},
     "portal-xueliu": {**_PORTAL, **_XUELIU, "pass_rule": "same_turn"},
+    "classic-normal": {**_CLASSIC, "variant": "normal", "dealer": "discarder"},
+    "dazhong": _DAZHONG,
 }
 """The named presets: each maps to the options it changes from the defaults (= ``xuezhan``)."""
