@@ -108,6 +108,35 @@ def test_hand_text_output_and_bad_input() -> None:
     assert fifth.exit_code == 2 and "5m" in fifth.output
 
 
+def test_hand_of_dazhong_reads_honours_and_chows() -> None:
+    """``--rules dazhong``: honours are tiles, a chow is a meld, and there is no void suit."""
+    result = runner.invoke(app, ["hand", "123m456p789s1122z", "--rules", "dazhong", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    # two pairs of honours: ready on either (a pong of the other), two copies of each left
+    assert data["shanten"] == 0
+    assert [(u["tile"], u["name"], u["remaining"]) for u in data["useful"]] == [("1z", "東", 2), ("2z", "南", 2)]
+    chow = runner.invoke(app, ["hand", "123m456p789s1z", "--meld", "chow:3s", "--rules", "dazhong", "--json"])
+    assert chow.exit_code == 0, chow.output
+    # 3s4s5s is a meld: 123m 456p 789s and a single 1z wait for the pair, 3 copies unseen
+    assert json.loads(chow.stdout)["useful"] == [{"tile": "1z", "name": "東", "remaining": 3}]
+    # the discard of an isolated honour is best: it keeps every suited shape
+    discard = runner.invoke(app, ["hand", "123m456p789s1155m7z", "--rules", "dazhong", "--json"])
+    assert json.loads(discard.stdout)["discards"][0]["tile"] == "7z"
+
+
+def test_hand_refuses_what_the_rules_lack() -> None:
+    """Honours and chows are refused under the Sichuan presets; a void under dazhong."""
+    for args, words in [
+        (["123m456p789s1122z"], "108-tile set"),
+        (["123m456p789s11m", "--meld", "chow:3s"], "chow"),
+        (["123m456p789s1122z", "--rules", "dazhong", "--void", "m"], "no void suit"),
+        (["123m456p789s1122z", "--rules", "nonesuch"], "unknown preset"),
+    ]:
+        result = runner.invoke(app, ["hand", *args])
+        assert result.exit_code == 2 and words in result.output, (args, result.output)
+
+
 def test_rules_lists_every_option() -> None:
     result = runner.invoke(app, ["rules", "--rules", "portal-xueliu", "--json"])
     data = json.loads(result.stdout)

@@ -4,10 +4,10 @@ A player deciding a discard asks for the shanten of its hand minus each discard,
 those plus each tile that could be drawn: dozens of hands that differ from one hand in one or
 two suits. :class:`HandEval` looks each suit up once in the analysis module's per-suit tables
 (by each suit's base-5 code) and combines the parts, so a changed hand costs one or two
-indexings instead of a full
-:func:`chuanma.analysis.shanten` call. Results are exactly ``shanten(counts, void)`` (tested), for the 27 suited kinds of Sichuan
-mahjong and for the 34 kinds of 大众麻将 (the honours are a fourth part, looked up by their own
-base-5 code in the honour table).
+indexings instead of a full :func:`chuanma.analysis.shanten` call. Results are exactly
+``shanten(counts, void)`` (tested), for the 27 suited kinds of Sichuan mahjong and for the 34
+kinds of 大众麻将 (the honours are a fourth part, looked up by their own base-5 code in the
+honour table).
 """
 
 from __future__ import annotations

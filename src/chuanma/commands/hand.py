@@ -12,8 +12,10 @@ from rich.table import Table
 
 from chuanma.advice import discard_options, useful_tiles
 from chuanma.analysis import shanten
+from chuanma.commands.options import RulesOption
 from chuanma.errors import ChuanmaError, HandSizeError, NotationError, naming
 from chuanma.melds import parse_meld
+from chuanma.rules import RuleSet
 from chuanma.tiles import format_tiles, parse_hand, parse_tiles, suit_index, suit_of, tile_name, tile_str, to_counts
 
 
@@ -25,14 +27,19 @@ def hand(
     tiles: Annotated[str, typer.Argument(help="Concealed tiles, e.g. 1123m456p789s (13 or 14 with no melds).")],
     void: Annotated[str | None, typer.Option(help="The void suit (m, p or s).")] = None,
     meld: Annotated[
-        list[str] | None, typer.Option(help="A declared meld: pong:5p, kong:7p[:concealed|:added] (repeatable).")
+        list[str] | None,
+        typer.Option(help="A declared meld: pong:5p, kong:7p[:concealed|:added], chow:3s (大众麻将) (repeatable)."),
     ] = None,
     seen: Annotated[str, typer.Option(help="Tiles already visible elsewhere (they are not left to draw).")] = "",
+    rules: RulesOption = "xuezhan",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Show a hand's shanten, its waits (with copies left) and its best discards."""
+    """Show a hand's shanten, its waits (with copies left) and its best discards.
+
+    ``--rules dazhong`` (大众麻将) reads honour tiles (1z–7z) and chows and has no void suit.
+    """
     try:
-        result = _analyse(tiles, void, meld or [], seen)
+        result = _analyse(tiles, void, meld or [], seen, RuleSet.from_json(rules))
     except (ChuanmaError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -42,19 +49,26 @@ def hand(
     _show(result, void)
 
 
-def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str) -> dict[str, Any]:
-    """The analysis ``chuanma hand`` shows; refuses bad input naming the argument or option."""
+def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str, rules: RuleSet) -> dict[str, Any]:
+    """The analysis ``chuanma hand`` shows; refuses bad input naming the argument or option.
+
+    The rules decide the tile set: 大众麻将 (``rules.honors``) adds the honours and chows and has
+    no 定缺; the Sichuan presets play 108 tiles, without chow.
+    """
+    honors = rules.honors
     if void is not None:
+        if honors:
+            raise NotationError(f"--void: {rules.preset} has no void suit (定缺)")
         naming("--void", lambda: suit_index(void))
-    melds = [naming("--meld", partial(parse_meld, m, honors=False)) for m in meld_texts]
-    concealed = naming("tiles", lambda: parse_hand(tiles, honors=False))
+    melds = [naming("--meld", partial(parse_meld, m, honors=honors)) for m in meld_texts]
+    concealed = naming("tiles", lambda: parse_hand(tiles, honors=honors))
     meld_tiles = [t for m in melds for t in m.tiles]
     if void is not None and any(suit_of(t) == void for t in meld_tiles):
         raise NotationError(f"--meld: a declared meld cannot be of the void suit {void}")
-    if any(m.kind == "chow" for m in melds):
-        raise NotationError("--meld: chow (吃) does not exist in Sichuan mahjong")
+    if not honors and any(m.kind == "chow" for m in melds):
+        raise NotationError("--meld: chow (吃) does not exist in Sichuan mahjong (it does in --rules dazhong)")
     naming("tiles and --meld", lambda: to_counts([*concealed, *meld_tiles]))
-    seen_tiles = naming("--seen", lambda: parse_tiles(seen, honors=False))
+    seen_tiles = naming("--seen", lambda: parse_tiles(seen, honors=honors))
     naming("--seen", lambda: to_counts(seen_tiles))
     naming("tiles, --meld and --seen together", lambda: to_counts([*concealed, *meld_tiles, *seen_tiles]))
     counts = to_counts(concealed)
@@ -62,7 +76,7 @@ def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str) -> 
     if len(concealed) not in (size, size + 1):
         raise HandSizeError(f"{len(concealed)} tiles with {len(melds)} melds; expected {size} or {size + 1}")
     result: dict[str, Any] = {"hand": format_tiles(concealed), "shanten": shanten(counts, void)}
-    three_suits = void is None and len({suit_of(t) for t in [*concealed, *meld_tiles]}) == 3
+    three_suits = not honors and void is None and len({suit_of(t) for t in [*concealed, *meld_tiles]}) == 3
     if three_suits:
         result["note"] = "the hand holds all three suits; it cannot win until one is cleared (give --void)"
     if len(concealed) == size:
