@@ -18,31 +18,42 @@ settings.register_profile(
 settings.load_profile("default")
 
 WALL = full_wall()
+WALL_136 = full_wall(with_honors=True)
+ORPHAN_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 @st.composite
-def hands(draw: st.DrawFn, sizes: tuple[int, ...] = (13, 14)) -> list[int]:
-    """Counts (34) of a hand of one of ``sizes`` tiles drawn from the 108-tile set."""
+def hands(draw: st.DrawFn, sizes: tuple[int, ...] = (13, 14), honours: bool = False) -> list[int]:
+    """Counts (34) of a hand of one of ``sizes`` tiles drawn from the 108-tile set (or the 136)."""
     size = draw(st.sampled_from(sizes))
     rng = draw(st.randoms(use_true_random=False))
-    return to_counts(rng.sample(WALL, size))
+    return to_counts(rng.sample(WALL_136 if honours else WALL, size))
 
 
 @st.composite
-def winning_hands(draw: st.DrawFn) -> list[int]:
-    """Counts of a complete 14-tile hand: four random sets and a pair (or seven pairs)."""
+def winning_hands(draw: st.DrawFn, honours: bool = False) -> list[int]:
+    """Counts of a complete 14-tile hand: four random sets and a pair (or seven pairs); with
+    ``honours`` the sets and pairs may be of honours (triplets and pairs only), or 十三幺."""
     rng = draw(st.randoms(use_true_random=False))
-    seven = draw(st.booleans())
+    form = draw(st.sampled_from(("standard", "seven", "orphans") if honours else ("standard", "seven")))
+    kinds = 34 if honours else 27
+    if form == "orphans":
+        counts = [0] * 34
+        for t in ORPHAN_KINDS:
+            counts[t] = 1
+        counts[rng.choice(ORPHAN_KINDS)] += 1
+        return counts
+    seven = form == "seven"
     while True:
         counts = [0] * 34
         if seven:
             for _ in range(7):
-                counts[rng.randrange(27)] += 2
+                counts[rng.randrange(kinds)] += 2
         else:
-            counts[rng.randrange(27)] += 2
+            counts[rng.randrange(kinds)] += 2
             for _ in range(4):
-                t = rng.randrange(27)
-                if rng.random() < 0.5 and t % 9 < 7:
+                t = rng.randrange(kinds)
+                if rng.random() < 0.5 and t < 27 and t % 9 < 7:
                     counts[t] += 1
                     counts[t + 1] += 1
                     counts[t + 2] += 1

@@ -5,7 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chuanma.analysis import decompositions, is_win, pack_counts, shanten, shanten_batch, waits
+from chuanma.analysis import (
+    decompositions,
+    is_win,
+    is_win_batch,
+    pack_counts,
+    shanten,
+    shanten_batch,
+    shanten_seven_pairs,
+    shanten_standard,
+    shanten_thirteen_orphans,
+    waits,
+)
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.melds import Meld
 from chuanma.tiles import format_tiles, parse_tile, parse_tiles, to_counts
@@ -87,3 +98,43 @@ def test_bad_counts_are_refused() -> None:
         pack_counts([0] * 33 + [7])
     with pytest.raises(ValueError, match="void"):
         shanten(c("1112345678999m"), "x")
+
+
+def test_honours_form_triplets_and_pairs_never_sequences() -> None:
+    assert not is_win(c("123m456p789s123z44z"))
+    assert is_win(c("123m456p789s111z44z"))
+    assert [str(d) for d in decompositions(c("123m456p789s111z44z"))] == ["123m 456p 789s 111z 44z"]
+    assert format_tiles(waits(c("123m456p789s11z44z"))) == "14z"
+    # 1234m would be ready on 1m/4m; 1234z needs two more 1z and one more 2z (111z 22z): shanten 2
+    assert shanten_standard(c("123m456p789s1234m")) == 0
+    assert shanten_standard(c("123m456p789s1234z")) == 2
+
+
+def test_seven_pairs_with_honours() -> None:
+    assert [d.form for d in decompositions(c("1122m3344p5566z77z"))] == ["seven_pairs"]
+    assert format_tiles(waits(c("1122m3344p55667z"))) == "7z"
+    assert shanten_seven_pairs(c("1111z2222z3333z44z")) == -1  # four identical honours are two pairs
+
+
+def test_thirteen_orphans_is_a_win_with_its_own_reading() -> None:
+    hand = c("19m19p19s12345677z")
+    assert is_win(hand)
+    assert shanten(hand) == -1
+    assert [str(d) for d in decompositions(hand)] == ["19m19p19s12345677z"]
+    assert decompositions(hand)[0].form == "thirteen_orphans"
+    assert is_win_batch(np.array([hand])).tolist() == [True]
+    assert not is_win(c("19m19p19s1234566z9m"))  # 14 orphan tiles lacking 7z
+
+
+def test_thirteen_orphans_waits_single_and_thirteen_sided() -> None:
+    assert format_tiles(waits(c("19m19p19s1234566z"))) == "7z"  # lacks 7z, holds a pair: one wait
+    assert format_tiles(waits(c("19m19p19s1234567z"))) == "19m19p19s1234567z"  # 十三面: every orphan
+    assert shanten_thirteen_orphans(c("19m19p19s1234567z")) == 0
+    assert shanten(c("19m19p19s1234567z")) == 0
+    assert shanten_batch(np.array([c("19m19p19s1234567z")])).tolist() == [0]
+
+
+def test_thirteen_orphans_shanten_counts_kinds_and_one_pair() -> None:
+    assert shanten_thirteen_orphans(c("19m19p1s12345z5z66m")) == 13 - 10 - 1  # ten kinds, 5z twice
+    assert shanten(c("19m19p1s12345z5z66m")) == 2
+    assert shanten(c("19m19p1s12345z5z66m"), void="s") > 2  # a void suit puts 十三幺 out of reach

@@ -1,4 +1,4 @@
-"""Hand analysis invariants, checked over random hands of the 108-tile set."""
+"""Hand analysis invariants, checked over random hands of the 108-tile and the 136-tile sets."""
 
 from __future__ import annotations
 
@@ -21,8 +21,18 @@ from chuanma.analysis import (
     shanten_standard,
     waits,
 )
-from chuanma.tiles import NUM_SUITED, SUITS
-from conftest import hands, winning_hands
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS
+from conftest import ORPHAN_KINDS, hands, winning_hands
+
+
+def any_hands(sizes: tuple[int, ...] = (13, 14)) -> st.SearchStrategy[list[int]]:
+    """Hands of the 108-tile set and of the 136-tile set (大众麻将, honours included)."""
+    return st.one_of(hands(sizes), hands(sizes, honours=True))
+
+
+def any_winning_hands() -> st.SearchStrategy[list[int]]:
+    """Complete hands without honours, and with honours (十三幺 included)."""
+    return st.one_of(winning_hands(), winning_hands(honours=True))
 
 
 def _with(counts: list[int], tile: int) -> list[int]:
@@ -31,50 +41,50 @@ def _with(counts: list[int], tile: int) -> list[int]:
     return out
 
 
-@given(hands(sizes=(1, 4, 7, 10, 13)))
+@given(any_hands((1, 4, 7, 10, 13)))
 def test_waits_are_exactly_the_winning_tiles(counts: list[int]) -> None:
-    expected = [t for t in range(NUM_SUITED) if counts[t] < 4 and is_win(_with(counts, t))]
+    expected = [t for t in range(NUM_KINDS) if counts[t] < 4 and is_win(_with(counts, t))]
     assert waits(counts) == expected
 
 
-@given(hands(sizes=(2, 5, 8, 11, 14)))
+@given(any_hands((2, 5, 8, 11, 14)))
 def test_shanten_is_minus_one_exactly_when_the_hand_wins(counts: list[int]) -> None:
     assert (shanten(counts) == -1) == is_win(counts)
 
 
-@given(winning_hands())
+@given(any_winning_hands())
 def test_complete_hands_win_and_have_shanten_minus_one(counts: list[int]) -> None:
     assert is_win(counts)
     assert shanten(counts) == -1
     assert decompositions(counts)
 
 
-@given(hands(sizes=(1, 4, 7, 10, 13)))
+@given(any_hands((1, 4, 7, 10, 13)))
 def test_shanten_is_zero_exactly_when_there_are_waits(counts: list[int]) -> None:
     assert (shanten(counts) == 0) == bool(waits(counts))
 
 
-@given(hands(sizes=(1, 4, 7, 10, 13)))
+@given(any_hands((1, 4, 7, 10, 13)))
 def test_the_best_draw_lowers_shanten_by_exactly_one(counts: list[int]) -> None:
     """No draw lowers shanten by more than one, some draw lowers it by one, and none wins above 0."""
     sh = shanten(counts)
-    draws = [_with(counts, u) for u in range(NUM_SUITED) if counts[u] < 4]
+    draws = [_with(counts, u) for u in range(NUM_KINDS) if counts[u] < 4]
     after = [shanten(h) for h in draws]
     assert min(after) == sh - 1
     if sh > 0:
         assert not any(is_win(h) for h in draws)
 
 
-@given(hands(sizes=(2, 5, 8, 11, 14)))
+@given(any_hands((2, 5, 8, 11, 14)))
 def test_the_best_swap_lowers_shanten_by_exactly_one(counts: list[int]) -> None:
     """A swap (one tile out, another in) changes shanten by at most one, the best swap lowers it
     by one until complete, and above 0 no swap wins."""
     sh = shanten(counts)
     after = []
-    for t in range(NUM_SUITED):
+    for t in range(NUM_KINDS):
         if not counts[t]:
             continue
-        for u in range(NUM_SUITED):
+        for u in range(NUM_KINDS):
             if u == t or counts[u] == 4:
                 continue
             swapped = _with(counts, u)
@@ -88,61 +98,74 @@ def test_the_best_swap_lowers_shanten_by_exactly_one(counts: list[int]) -> None:
         assert min(after) == sh - 1
 
 
-def _suit_units() -> list[list[int]]:
-    """The sets of one suit as rank vectors: nine triplets and seven sequences."""
-    triplets = [[3 if r == i else 0 for r in range(9)] for i in range(9)]
+def _units(honours: bool) -> list[list[int]]:
+    """The sets of one part as count vectors: nine triplets and seven sequences of a suit, or
+    the seven triplets of the honours (honours form no sequences)."""
+    kinds = 7 if honours else 9
+    triplets = [[3 if r == i else 0 for r in range(kinds)] for i in range(kinds)]
+    if honours:
+        return triplets
     sequences = [[1 if i <= r < i + 3 else 0 for r in range(9)] for i in range(7)]
     return triplets + sequences
 
 
 @cache
-def _suit_targets(sets: int, pair: int) -> npt.NDArray[np.int64]:
-    """Every rank vector of one suit made of ``sets`` sets and ``pair`` pairs, at most 4 of a rank."""
-    units = _suit_units()
+def _targets(honours: bool, sets: int, pair: int) -> npt.NDArray[np.int64]:
+    """Every count vector of one part made of ``sets`` sets and ``pair`` pairs, at most 4 a kind."""
+    units = _units(honours)
+    kinds = len(units[0])
     found = set()
     for combo in combinations_with_replacement(units, sets):
-        base = [sum(u[r] for u in combo) for r in range(9)]
-        for p in range(9) if pair else [-1]:
+        base = [sum(u[r] for u in combo) for r in range(kinds)]
+        for p in range(kinds) if pair else [-1]:
             target = tuple(c + 2 * (r == p) for r, c in enumerate(base))
             if max(target) <= 4:
                 found.add(target)
-    return np.array(sorted(found), dtype=np.int64).reshape(-1, 9)
+    return np.array(sorted(found), dtype=np.int64).reshape(-1, kinds)
 
 
 def _reference_shanten(counts: list[int], void: int) -> int:
     """Shanten by brute force: the fewest tiles missing from any complete hand of the same size
-    (n // 3 sets and a pair, or seven pairs of 14 tiles), minus one. The void suit holds nothing."""
+    (n // 3 sets and a pair; with 14 tiles also seven pairs or 十三幺), minus one. The void suit
+    holds nothing."""
     n = sum(counts)
     sets = n // 3
-    suits = [np.array(counts[9 * s : 9 * s + 9]) for s in range(3)]
-
-    def missing(s: int, m: int, h: int) -> int:
-        if s == void:
-            return 0 if m == h == 0 else 99
-        return int(np.maximum(_suit_targets(m, h) - suits[s], 0).sum(axis=1).min())
-
+    parts = [np.array(counts[9 * s : 9 * s + 9]) for s in range(3)] + [np.array(counts[27:34])]
+    missing = {}
+    for i, part in enumerate(parts):
+        for m in range(sets + 1):
+            for h in (0, 1):
+                if i == void:
+                    missing[i, m, h] = 0 if m == h == 0 else 99
+                else:
+                    missing[i, m, h] = int(np.maximum(_targets(i == 3, m, h) - part, 0).sum(axis=1).min())
     best = min(
-        missing(0, m0, h0) + missing(1, m1, h1) + missing(2, sets - m0 - m1, 1 - h0 - h1)
-        for m0 in range(sets + 1) for m1 in range(sets + 1 - m0)
-        for h0 in (0, 1) for h1 in range(2 - h0)
+        missing[0, m0, h0] + missing[1, m1, h1] + missing[2, m2, h2] + missing[3, sets - m0 - m1 - m2, 1 - h0 - h1 - h2]
+        for m0 in range(sets + 1) for m1 in range(sets + 1 - m0) for m2 in range(sets + 1 - m0 - m1)
+        for h0 in (0, 1) for h1 in range(2 - h0) for h2 in range(2 - h0 - h1)
     )
     if n >= 13:
         # seven pairs (four of a kind is two pairs): the seven cheapest pairs to complete
         costs = []
-        for t in range(NUM_SUITED):
+        for t in range(NUM_KINDS):
             if t // 9 != void:
                 c = counts[t]
                 costs += [max(0, 2 - c), max(0, 4 - c) - max(0, 2 - c)]
         best = min(best, sum(sorted(costs)[:7]))
+    if n >= 13 and void < 0:
+        # 十三幺: every orphan kind once and one of them twice, whichever is cheapest
+        for p in ORPHAN_KINDS:
+            best = min(best, sum(max(0, 1 + (t == p) - counts[t]) for t in ORPHAN_KINDS))
     return best - 1
 
 
-@given(hands(sizes=(1, 2, 4, 5, 7, 8, 10, 11, 13, 14)), st.integers(-1, 2))
+@given(any_hands((1, 2, 4, 5, 7, 8, 10, 11, 13, 14)), st.integers(-1, 2))
 def test_shanten_equals_the_brute_force_reference(counts: list[int], void: int) -> None:
     assert shanten(counts, SUITS[void] if void >= 0 else None) == _reference_shanten(counts, void)
 
 
-@given(st.lists(hands(sizes=(13, 14)), min_size=1, max_size=40), st.data())
+@given(st.lists(hands(sizes=(13, 14)), min_size=1, max_size=40)
+       | st.lists(hands(sizes=(13, 14), honours=True), min_size=1, max_size=40), st.data())
 def test_batch_results_equal_single_hand_results(batch: list[list[int]], data: st.DataObject) -> None:
     voids = data.draw(st.lists(st.integers(-1, 2), min_size=len(batch), max_size=len(batch)))
     arr = np.array(batch, dtype=np.uint8)
@@ -150,11 +173,11 @@ def test_batch_results_equal_single_hand_results(batch: list[list[int]], data: s
     assert is_win_batch(arr).tolist() == [is_win(h) for h in batch]
     expected = [shanten(h, SUITS[v] if v >= 0 else None) for h, v in zip(batch, voids, strict=True)]
     assert shanten_batch(arr, np.array(voids)).tolist() == expected
-    narrow = arr[:, :27]
-    assert shanten_batch(narrow).tolist() == [shanten(h) for h in batch]
+    if not arr[:, NUM_SUITED:].any():
+        assert shanten_batch(arr[:, :NUM_SUITED]).tolist() == [shanten(h) for h in batch]
 
 
-@given(hands(sizes=(2, 5, 8, 11, 14)))
+@given(any_hands((2, 5, 8, 11, 14)) | any_winning_hands())
 def test_every_decomposition_uses_exactly_the_hand(counts: list[int]) -> None:
     found = decompositions(counts)
     assert bool(found) == is_win(counts)
@@ -163,6 +186,10 @@ def test_every_decomposition_uses_exactly_the_hand(counts: list[int]) -> None:
         if d.form == "seven_pairs":
             for t in d.pairs:
                 used[t] += 2
+        elif d.form == "thirteen_orphans":
+            assert d.pair is not None
+            for t in ORPHAN_KINDS:
+                used[t] += 1 + (t == d.pair)
         else:
             assert d.pair is not None
             used[d.pair] += 2
@@ -172,19 +199,19 @@ def test_every_decomposition_uses_exactly_the_hand(counts: list[int]) -> None:
         assert used == counts
 
 
-@given(winning_hands())
+@given(any_winning_hands())
 def test_decompositions_are_distinct(counts: list[int]) -> None:
     found = decompositions(counts)
     keys = [(d.form, tuple(sorted((s.kind, s.tile) for s in d.sets)), d.pair, d.pairs) for d in found]
     assert len(keys) == len(set(keys))
 
 
-@given(hands(sizes=(13, 14)), st.sampled_from(SUITS))
+@given(any_hands((13, 14)), st.sampled_from(SUITS))
 def test_void_aware_shanten_never_beats_plain_shanten(counts: list[int], void: str) -> None:
     assert shanten(counts, void) >= shanten(counts)
 
 
-@given(hands(sizes=(13, 14)), st.sampled_from(SUITS))
+@given(any_hands((13, 14)), st.sampled_from(SUITS))
 def test_void_aware_shanten_counts_void_tiles_as_useless(counts: list[int], void: str) -> None:
     """Removing the void suit's tiles costs exactly one draw each, never less."""
     s = SUITS.index(void)
@@ -194,7 +221,7 @@ def test_void_aware_shanten_counts_void_tiles_as_useless(counts: list[int], void
     assert shanten(counts, void) >= held - 1
 
 
-@given(hands(sizes=(13, 14)))
+@given(any_hands((13, 14)))
 def test_packed_and_list_counts_agree(counts: list[int]) -> None:
     packed = pack_counts(counts)
     assert shanten(packed) == shanten(counts)
@@ -204,7 +231,7 @@ def test_packed_and_list_counts_agree(counts: list[int]) -> None:
 mahjong = pytest.importorskip("mahjong.shanten")
 
 
-@given(hands(sizes=(13, 14)))
+@given(any_hands((13, 14)))
 def test_standard_shanten_agrees_with_the_mahjong_package(counts: list[int]) -> None:
     """Where no tile is held four times (their wait-on-a-fifth-tile reading differs), both agree."""
     if max(counts) == 4:

@@ -19,6 +19,7 @@ from chuanma.analysis.hand import (
     shanten,
     shanten_seven_pairs,
     shanten_standard,
+    shanten_thirteen_orphans,
     waits,
 )
 from chuanma.tiles import tile_str
@@ -38,6 +39,7 @@ __all__ = [
     "shanten_batch",
     "shanten_seven_pairs",
     "shanten_standard",
+    "shanten_thirteen_orphans",
     "tile_str",
     "waits",
 ]

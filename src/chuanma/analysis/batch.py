@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from chuanma.analysis import packing as pk
 from chuanma.analysis import tables as tb
+from chuanma.analysis.orphans import ORPHANS
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.tiles import SUITS
 
@@ -104,12 +105,31 @@ def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None)
     std = t.final[joined, n // 3].astype(np.int16)
     need = np.maximum(0, 7 - _lookup(pk.F_PAIRS, codes))
     seven = np.where(n >= 13, need + np.maximum(0, need - _lookup(pk.F_ODD, codes)), 99)
-    return (np.minimum(std, seven) - 1).astype(np.int8)
+    best = np.minimum(std, seven)
+    orphans = _orphans(hands, codes, n >= 13)
+    if orphans is not None:
+        best = np.minimum(best, np.where(voids < 0, orphans, 99))
+    return (best - 1).astype(np.int8)
+
+
+def _orphans(hands: npt.ArrayLike, codes: npt.NDArray[np.int32], full: npt.NDArray[np.bool_]) -> npt.NDArray[np.int16] | None:
+    """Tiles to add for 十三幺 (99 where the hand is not 13–14 tiles); None when no hand holds an
+    honour (then none can be near it, and suited hands pay nothing for this)."""
+    held = full & (codes[:, 3] > 0)
+    if not held.any():
+        return None
+    cols = np.asarray(hands)[:, ORPHANS]
+    distance = 14 - (cols > 0).sum(axis=1) - (cols > 1).any(axis=1)
+    return np.where(held, distance, 99).astype(np.int16)
 
 
 def is_win_batch(hands: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     """Win check of every hand (rows of counts), as :func:`chuanma.analysis.is_win` gives it."""
     codes = _codes(hands)
+    size = _lookup(pk.F_SIZE, codes)
     standard = _lookup(pk.F_WIN, codes) == 7
-    seven = (_lookup(pk.F_EVEN, codes) == 4) & (_lookup(pk.F_SIZE, codes) == 14)
+    seven = (_lookup(pk.F_EVEN, codes) == 4) & (size == 14)
+    orphans = _orphans(hands, codes, size == 14)
+    if orphans is not None:
+        return np.asarray(standard | seven | (orphans == 0))
     return np.asarray(standard | seven)

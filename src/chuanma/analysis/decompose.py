@@ -1,4 +1,4 @@
-"""Every decomposition of a winning hand's concealed tiles into sets and a pair, or seven pairs."""
+"""Every decomposition of a winning hand's concealed tiles into sets and a pair, seven pairs, or 十三幺."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from chuanma.analysis.orphans import ORPHANS, is_thirteen_orphans, thirteen_orphans_pair
 from chuanma.tiles import NUM_SUITED, Tile, format_tiles
 
 SetKind = Literal["sequence", "triplet"]
@@ -31,9 +32,10 @@ class ConcealedSet:
 
 @dataclass(frozen=True, slots=True)
 class Decomposition:
-    """One reading of a complete hand: ``sets`` and a ``pair``, or seven ``pairs``."""
+    """One reading of a complete hand: ``sets`` and a ``pair``, seven ``pairs``, or 十三幺
+    (``thirteen_orphans``: the thirteen kinds once and ``pair`` the one held twice)."""
 
-    form: Literal["standard", "seven_pairs"]
+    form: Literal["standard", "seven_pairs", "thirteen_orphans"]
     sets: tuple[ConcealedSet, ...] = ()
     pair: Tile | None = None
     pairs: tuple[Tile, ...] = ()
@@ -42,6 +44,8 @@ class Decomposition:
         if self.form == "seven_pairs":
             return " ".join(format_tiles([t, t]) for t in self.pairs)
         assert self.pair is not None
+        if self.form == "thirteen_orphans":
+            return format_tiles([*ORPHANS, self.pair])
         return " ".join([*map(str, self.sets), format_tiles([self.pair, self.pair])])
 
 
@@ -75,8 +79,10 @@ def decompositions(counts: Sequence[int]) -> list[Decomposition]:
     """All decompositions of the concealed ``counts`` (3n+2 tiles); empty if the hand is incomplete.
 
     Standard readings come first, each multiset of sets once; a 14-tile hand of pairs adds a
-    seven-pairs reading (four identical tiles are two pairs).
+    seven-pairs reading (four identical tiles are two pairs); a 十三幺 hand has only its own reading.
     """
+    if is_thirteen_orphans(counts):
+        return [Decomposition("thirteen_orphans", pair=thirteen_orphans_pair(counts))]
     work = list(counts)
     found: list[Decomposition] = []
     for pair, c in enumerate(counts):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from chuanma.analysis import lookup
 from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import COUNT_VALUES, part_value, shanten_of_parts, standard_distance
+from chuanma.analysis.orphans import is_thirteen_orphans, thirteen_orphans_distance, thirteen_orphans_waits
 from chuanma.analysis.packing import MAX_TILES as _MAX_TILES
 from chuanma.errors import HandSizeError, TileCountError
 from chuanma.melds import Meld
@@ -95,7 +96,7 @@ def _parts(counts: Counts) -> tuple[int, int, int, int]:
 
 
 def is_win(counts: Counts) -> bool:
-    """True when the concealed tiles are n sets and a pair, or seven pairs (14 tiles).
+    """True when the concealed tiles are n sets and a pair, or seven pairs (14 tiles), or 十三幺.
 
     Four identical tiles count as two pairs of a seven-pairs hand.
     """
@@ -103,7 +104,8 @@ def is_win(counts: Counts) -> bool:
     try:
         a = _WIN[k[:9]]
         if a is None:
-            return False
+            # only here can a hand be 十三幺 (its 1m 9m are never complete or even); it holds 1m and 7z
+            return bool(k[0] and k[-1]) and is_thirteen_orphans(k)
         b = _WIN[k[9:18]]
         if b is None:
             return False
@@ -143,10 +145,16 @@ def _voided(counts: Counts, void: str | None) -> tuple[int, int, int, int, int]:
 def shanten(counts: Counts, void: str | None = None) -> int:
     """Tiles away from ready: -1 complete, 0 ready, 1 one tile from ready, …
 
-    The best of the sets-and-pair form and seven pairs (13–14 tiles, no melds). With ``void``
-    (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be replaced.
+    The best of the sets-and-pair form, seven pairs and 十三幺 (these two: 13–14 tiles, no
+    melds). With ``void`` (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be
+    replaced (so 十三幺, which needs that suit's 1 and 9, is out of reach).
     """
-    return shanten_of_parts(*_voided(counts, void))
+    a, b, c, z, n = _voided(counts, void)
+    sh = shanten_of_parts(a, b, c, z, n)
+    if n >= 13 and void is None and (z >> _S) & _F:
+        orphans = thirteen_orphans_distance(counts) - 1
+        return orphans if orphans < sh else sh
+    return sh
 
 
 def shanten_standard(counts: Counts, void: str | None = None) -> int:
@@ -167,8 +175,17 @@ def shanten_seven_pairs(counts: Counts, void: str | None = None) -> int:
     return need + max(0, need - ((s >> _O) & _F)) - 1
 
 
+def shanten_thirteen_orphans(counts: Counts) -> int:
+    """Shanten of the 十三幺 form (13 or 14 concealed tiles): 13 minus the orphan kinds held,
+    minus one if one of them is held twice."""
+    n = (sum(_parts(counts)) >> _S) & _F
+    if n not in (13, 14):
+        raise HandSizeError(f"thirteen orphans needs 13 or 14 concealed tiles, got {n}")
+    return thirteen_orphans_distance(counts) - 1
+
+
 def waits(counts: Counts, melds: Sequence[Meld] = (), void: str | None = None) -> list[Tile]:
-    """The tiles that would complete this 3n+1-tile hand, ascending.
+    """The tiles that would complete this 3n+1-tile hand (十三幺 included), ascending.
 
     A tile of which the hand (concealed and melds) already holds all four is not a wait. With
     ``void``, a hand that still holds a void tile waits on nothing.
@@ -194,6 +211,9 @@ def waits(counts: Counts, melds: Sequence[Meld] = (), void: str | None = None) -
         for t, count in enumerate(counts):
             if count & 1:
                 mask |= 1 << t
+    if n == 13 and (z >> _S) & _F:
+        for t in thirteen_orphans_waits(counts):
+            mask |= 1 << t
     for meld in melds:
         tiles = meld.tiles
         for t in set(tiles):
