@@ -8,31 +8,42 @@ from collections.abc import Sequence
 
 import pytest
 
-from chuanma.analysis import shanten
+from chuanma.analysis import shanten, shanten_standard
 from chuanma.analysis.incremental import HandEval, useful_tiles
+from chuanma.analysis.orphans import ORPHANS
 from chuanma.tiles import SUITS, Tile
 
 
-def _hand(rng: random.Random, size: int, kinds: int = 27) -> list[int]:
+def _hand(rng: random.Random, size: int, kinds: int = 27, orphans: bool = False) -> list[int]:
+    """A random hand of ``size`` tiles of the first ``kinds`` kinds; with ``orphans``, all but
+    two of them 1s, 9s and honours (near 十三幺)."""
     wall = [t for t in range(kinds) for _ in range(4)]
     counts = [0] * kinds
+    if orphans:
+        near = rng.sample([t for t in ORPHANS for _ in range(4)], max(0, size - 2))
+        for t in near:
+            counts[t] += 1
+            wall.remove(t)
+        size -= len(near)
     for t in rng.sample(wall, size):
         counts[t] += 1
     return counts
 
 
-@pytest.mark.parametrize("kinds", [27, 34])
+@pytest.mark.parametrize(("kinds", "orphans"), [(27, False), (34, False), (34, True)])
 @pytest.mark.parametrize("seed", range(6))
-def test_hand_eval_matches_shanten(seed: int, kinds: int) -> None:
+def test_hand_eval_matches_shanten(seed: int, kinds: int, orphans: bool) -> None:
     """Sichuan hands (27 kinds, a void suit or none) and 大众麻将 hands (34 kinds, honours
-    included, no void)."""
+    included, no void; random, and near 十三幺)."""
     rng = random.Random(seed)
+    decided = 0  # hands whose shanten is a special form's (seven pairs, 十三幺)
     for _ in range(60):
-        size = rng.choice((14, 11, 8, 5, 2))
-        hand = _hand(rng, size, kinds)
+        size = 14 if orphans else rng.choice((14, 11, 8, 5, 2))
+        hand = _hand(rng, size, kinds, orphans)
         void = rng.choice((None, *SUITS)) if kinds == 27 else None
         ev = HandEval(hand, void)
         assert ev.shanten() == shanten(bytes(hand), void)
+        decided += shanten(bytes(hand), void) < shanten_standard(bytes(hand), void)
         unseen = [rng.randrange(5) for _ in range(kinds)]
         for t in range(kinds):
             if not hand[t]:
@@ -54,13 +65,15 @@ def test_hand_eval_matches_shanten(seed: int, kinds: int) -> None:
             assert useful_tiles(hand, void) == tuple(useful)  # the hand without t, 3n+1
             hand[t] += 1
             assert ev.useful(hand, t, sh, unseen) == expected
-        small = _hand(rng, size - 1, kinds)
+        small = _hand(rng, size - 1, kinds, orphans)
         ev = HandEval(small, void)
         for u in range(kinds):
             if small[u] < 4:
                 small[u] += 1
                 assert ev.with_(u) == shanten(bytes(small), void)
                 small[u] -= 1
+    if orphans:
+        assert decided > 30
 
 
 def test_greedy_pick_is_the_first_of_its_ranking() -> None:

@@ -7,7 +7,8 @@ two suits. :class:`HandEval` looks each suit up once in the analysis module's pe
 indexings instead of a full :func:`chuanma.analysis.shanten` call. Results are exactly
 ``shanten(counts, void)`` (tested), for the 27 suited kinds of Sichuan mahjong and for the 34
 kinds of 大众麻将 (the honours are a fourth part, looked up by their own base-5 code in the
-honour table).
+honour table; 十三幺 is :mod:`chuanma.analysis.orphans`'s count, for a 34-kind hand without a
+void).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import cache
 from chuanma.analysis import lookup
 from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import shanten_of_parts
+from chuanma.analysis.orphans import ORPHANS, thirteen_orphans_distance
 from chuanma.analysis.tables import tables
 from chuanma.tiles import NUM_KINDS, SUITS, Tile
 
@@ -48,7 +50,8 @@ _D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
 _D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
 _SUIT_BITS = [511 << (9 * s) for s in range(3)]
 _ALL = (1 << 27) - 1
-_USEFUL: dict[tuple[int, int, int, int, int, int], tuple[Tile, ...]] = {}
+_ORPHAN_BITS = sum(1 << t for t in ORPHANS)
+_USEFUL: dict[tuple[int, int, int, int, int, bool, int], tuple[Tile, ...]] = {}
 _USEFUL_LIMIT = 100_000
 
 
@@ -60,7 +63,7 @@ class HandEval:
     and one look-up in the tables (loaded, with NumPy, by the first evaluator of a process).
     """
 
-    __slots__ = ("codes", "held", "n", "parts", "vi")
+    __slots__ = ("codes", "counts", "held", "n", "orphans", "parts", "vi")
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
         load()
@@ -78,10 +81,30 @@ class HandEval:
         self.parts.append(_PACKED_Z[codes[3]])
         self.n = sum(counts)
         self.held = held
+        self.orphans = vi < 0 and kinds >= NUM_KINDS
+        """十三幺 counts: the honours are in the hand's kinds and no suit is void."""
+        self.counts = list(counts)
+
+    def _or_orphans(self, sh: int, n: int, t: Tile = -1, u: Tile = -1) -> int:
+        """``sh``, or the 十三幺 shanten of this hand less ``t`` and plus ``u`` (``n`` tiles)
+        when that is lower."""
+        if not self.orphans or n < 13:
+            return sh
+        c = self.counts
+        if t >= 0:
+            c[t] -= 1
+        if u >= 0:
+            c[u] += 1
+        d = thirteen_orphans_distance(c) - 1
+        if t >= 0:
+            c[t] += 1
+        if u >= 0:
+            c[u] -= 1
+        return d if d < sh else sh
 
     def shanten(self) -> int:
         a, b, c, z = self.parts
-        return shanten_of_parts(a, b, c, z, self.n)
+        return self._or_orphans(shanten_of_parts(a, b, c, z, self.n), self.n)
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
         if s == 3:
@@ -93,7 +116,7 @@ class HandEval:
         """Shanten after discarding ``t``."""
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
-        return shanten_of_parts(p[0], p[1], p[2], p[3], self.n - 1)
+        return self._or_orphans(shanten_of_parts(p[0], p[1], p[2], p[3], self.n - 1), self.n - 1, t)
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -104,13 +127,13 @@ class HandEval:
         else:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], p[3], self.n)
+        return self._or_orphans(shanten_of_parts(p[0], p[1], p[2], p[3], self.n), self.n, t, u)
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
-        return shanten_of_parts(p[0], p[1], p[2], p[3], self.n + 1)
+        return self._or_orphans(shanten_of_parts(p[0], p[1], p[2], p[3], self.n + 1), self.n + 1, -1, u)
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -120,8 +143,9 @@ class HandEval:
     def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
         """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
         within two ranks of a held tile can (an honour: only a held one), unless the hand holds
-        tiles of its void suit (then any other suited tile can stand in for them). Remembered by
-        hand (a hand recurs from one decision to the next)."""
+        tiles of its void suit (then any other suited tile can stand in for them); when 十三幺
+        counts, any orphan kind can. Remembered by hand (a hand recurs from one decision to the
+        next)."""
         codes = self.codes
         st = t // 9
         wt = _WEIGHT[t]
@@ -135,7 +159,8 @@ class HandEval:
         else:
             c3 -= wt
         vi = self.vi
-        key = (c0, c1, c2, c3, vi, sh)
+        orphans = self.orphans and self.n >= 13
+        key = (c0, c1, c2, c3, vi, orphans, sh)
         found = _USEFUL.get(key)
         if found is not None:
             return found
@@ -149,6 +174,10 @@ class HandEval:
             near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
             if vi >= 0:
                 near &= ~_SUIT_BITS[vi]
+        if orphans:
+            near |= _ORPHAN_BITS
+            work = list(counts)
+            work[t] -= 1
         packed, dist, j3 = _PACKED, lookup.DIST, lookup.J3
         n3, nz = lookup.N, lookup.NZ
         a, b, c, z = self.parts
@@ -201,6 +230,12 @@ class HandEval:
                     seven = need + (need - odd if need > odd else 0)
                     if seven < std:
                         std = seven
+            if orphans:
+                work[u] += 1
+                d = thirteen_orphans_distance(work)
+                work[u] -= 1
+                if d < std:
+                    std = d
             if std - 1 < sh:
                 out.append(u)
         if len(_USEFUL) >= _USEFUL_LIMIT:
