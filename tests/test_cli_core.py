@@ -125,6 +125,18 @@ def test_hand_of_dazhong_reads_honours_and_chows() -> None:
     assert json.loads(discard.stdout)["discards"][0]["tile"] == "7z"
 
 
+def test_hand_of_dazhong_knows_thirteen_orphans() -> None:
+    """十三幺: one of each orphan waits on all thirteen (3 copies of each left); with a pair, on
+    the one kind missing (all 4 copies left)."""
+    result = runner.invoke(app, ["hand", "19m19p19s1234567z", "--rules", "dazhong", "--json"])
+    data = json.loads(result.stdout)
+    assert data["shanten"] == 0
+    assert [u["tile"] for u in data["useful"]] == ["1m", "9m", "1p", "9p", "1s", "9s", *(f"{r}z" for r in range(1, 8))]
+    assert {u["remaining"] for u in data["useful"]} == {3}
+    single = json.loads(runner.invoke(app, ["hand", "19m19p19s1234566z", "--rules", "dazhong", "--json"]).stdout)
+    assert single["useful"] == [{"tile": "7z", "name": "中", "remaining": 4}]
+
+
 def test_hand_refuses_what_the_rules_lack() -> None:
     """Honours and chows are refused under the Sichuan presets; a void under dazhong."""
     for args, words in [
