@@ -41,7 +41,7 @@ def test_simulate_record_folder_is_created_and_filled(tmp_path: Path) -> None:
 def test_variant_dazhong_is_refused_where_a_game_is_built(command: list[str]) -> None:
     code, out = _run(*command, "--set", "variant=dazhong")
     assert code == 2
-    assert "the engine plays xuezhan and xueliu; dazhong is not implemented yet" in out
+    assert "the engine plays xuezhan, xueliu, normal; dazhong is not implemented yet" in out
 
 
 def test_variant_dazhong_is_refused_by_replay_and_shown_by_rules(tmp_path: Path) -> None:

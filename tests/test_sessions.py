@@ -43,8 +43,9 @@ def _rec(result: HandResult) -> dict[str, Any]:
     return result.record
 
 
-def test_first_winner_session_deals_each_hand_to_the_previous_hands_next_dealer() -> None:
-    results = _session("portal-xuezhan", 3, 8)
+@pytest.mark.parametrize("preset", ["portal-xuezhan", "classic-normal"])
+def test_chained_session_deals_each_hand_to_the_previous_hands_next_dealer(preset: str) -> None:
+    results = _session(preset, 3, 8)
     overridden = 0
     for i, result in enumerate(results):
         record = _rec(result)

@@ -32,7 +32,7 @@ HOUSE_FAN_DEFAULTS: dict[str, int] = {
 
 MAX_BASE = 10**9
 """The largest 底分 a rule set accepts (payments are counted in units of it)."""
-PLAYABLE_VARIANTS = ("xuezhan", "xueliu")
+PLAYABLE_VARIANTS = ("xuezhan", "xueliu", "normal")
 """The variants the game engine plays."""
 
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
@@ -148,7 +148,7 @@ class RuleSet(BaseModel):
         """This rule set, if the game engine plays its variant; else a :class:`RuleSetError`."""
         if self.variant not in PLAYABLE_VARIANTS:
             raise RuleSetError(
-                f"the engine plays {' and '.join(PLAYABLE_VARIANTS)}; {self.variant} is not implemented yet"
+                f"the engine plays {', '.join(PLAYABLE_VARIANTS)}; {self.variant} is not implemented yet"
             )
         return self
 

@@ -82,7 +82,7 @@ def simulate(
     session_hands: Annotated[
         int,
         typer.Option("--session-hands", min=1,
-                     help="Hands per session, played in order: under dealer first_winner each deals "
+                     help="Hands per session, played in order: under a dealer rule other than random each deals "
                           "by the previous hand's result."),
     ] = DEFAULT_SESSION_HANDS,
     as_json: JsonOption = False,
@@ -158,7 +158,7 @@ def league(
     four seats, and bots are compared wall by wall.
 
     Every wall is an independent hand whose dealer is the stream's draw, whatever the preset's
-    dealer rule (a first_winner session would deal each rotation differently)."""
+    dealer rule (a chained session would deal each rotation differently)."""
     console = Console(stderr=as_json)
     try:
         ruleset = rules_from_cli(rules, set_)

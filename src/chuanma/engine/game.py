@@ -31,6 +31,7 @@ from chuanma.engine.actions import (
     Leave,
     StaleCommandError,
 )
+from chuanma.engine.dealer import next_dealer
 from chuanma.engine.events import Event
 from chuanma.engine.indices import mask
 from chuanma.engine.ledger import Payment, Win
@@ -223,13 +224,8 @@ class Game:
         return self.state.deltas()
 
     def next_dealer(self) -> int:
-        """Who deals next under ``dealer: first_winner`` (RULES §2.1)."""
-        pub = self.state.public
-        if not pub.wins:
-            return pub.dealer
-        if pub.first_multi_from is not None:
-            return pub.first_multi_from
-        return pub.wins[0].seat
+        """Who deals the next hand under the rule set's ``dealer`` rule (:mod:`.dealer`)."""
+        return next_dealer(self.state)
 
     def record(self) -> dict[str, Any]:
         """The ``chuanma-record/1`` record of this hand (docs/engine.md, Records)."""

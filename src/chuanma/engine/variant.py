@@ -1,9 +1,9 @@
-"""What differs between the game systems: 血战到底 and 血流成河 (and, later, 大众麻将).
+"""What differs between the game systems: 血战到底, 血流成河, 普通场 (the first win ends the hand)
+and 大众麻将.
 
 A :class:`Variant` owns who keeps playing after a win, when the hand ends, whether there is an
 exchange, and the wall: its size and layout. The rest of the engine asks the variant instead of
-branching on the rule set's name. Both variants here have 定缺 and the claims win > kong > pong;
-大众麻将 (no void, chow) will add what differs when it comes.
+branching on the rule set's name.
 """
 
 from __future__ import annotations
@@ -44,24 +44,27 @@ class Variant:
     """血流: a winner's hand is locked and it keeps drawing; 血战: a winner leaves play."""
     exchange: bool
     """换三张 exists (the rule option ``exchange`` may still turn it off)."""
+    ends_at: int
+    """Play stops once this many seats no longer play: 3 (血战: three winners; 血流: leavers
+    only), or 1 (the first win ends the hand: 普通场, 大众麻将)."""
+    over_reason: str
+    """The end reason when :meth:`hand_over` stops the hand."""
 
     def has_exchange(self, rules: RuleSet) -> bool:
         return self.exchange and rules.exchange
 
     def hand_over(self, out: list[bool]) -> bool:
-        """Whether play stops before the wall is empty: fewer than two seats still play (血战:
-        three winners; 血流: only leavers stop playing)."""
-        return sum(out) >= 3
-
-    @property
-    def over_reason(self) -> str:
-        """The end reason when :meth:`hand_over` stops the hand."""
-        return "too_few_players" if self.winners_stay else "three_won"
+        """Whether play stops before the wall is empty."""
+        return sum(out) >= self.ends_at
 
 
-XUEZHAN = Variant("xuezhan", WallLayout(108), winners_stay=False, exchange=True)
-XUELIU = Variant("xueliu", WallLayout(108), winners_stay=True, exchange=True)
-VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU)}
+XUEZHAN = Variant("xuezhan", WallLayout(108), winners_stay=False, exchange=True, ends_at=3,
+                  over_reason="three_won")
+XUELIU = Variant("xueliu", WallLayout(108), winners_stay=True, exchange=True, ends_at=3,
+                 over_reason="too_few_players")
+NORMAL = Variant("normal", WallLayout(108), winners_stay=False, exchange=True, ends_at=1,
+                 over_reason="won")
+VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU, NORMAL)}
 
 
 def variant_of(rules: RuleSet) -> Variant:
@@ -69,6 +72,6 @@ def variant_of(rules: RuleSet) -> Variant:
     v = VARIANTS.get(rules.variant)
     if v is None:
         raise IllegalActionError(
-            f"the engine plays {' and '.join(VARIANTS)}; {rules.variant!r} is not implemented yet",
+            f"the engine plays {', '.join(VARIANTS)}; {rules.variant!r} is not implemented yet",
             "unsupported_variant")
     return v

@@ -1,6 +1,6 @@
-"""Verifying the records of a session together: each later hand of a ``first_winner`` session
-must follow the previous hand's record, named by its SHA-256, and be dealt by that hand's next
-dealer, which the previous record's replay gives."""
+"""Verifying the records of a session together: each later hand of a chained session (dealer
+rule not ``random``) must follow the previous hand's record, named by its SHA-256, and be dealt
+by that hand's next dealer, which the previous record's replay gives."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def verify_records(
     names: Sequence[str] | None = None,
 ) -> list[Verdict]:
     """:func:`verify_record` for each record, plus a ``session`` check for each later hand of a
-    ``first_winner`` session: against the previous hand's record when it is among ``records``,
+    chained session: against the previous hand's record when it is among ``records``,
     else not run.
 
     Raises :class:`RecordError`, prefixed with the record's name (``names``, else "record 1",

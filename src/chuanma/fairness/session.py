@@ -1,11 +1,12 @@
 """Hands played in a session: which hand of it a record is, and who deals it.
 
 The fair derivation makes every hand's wall and exchange direction. Its dealer is the stream's
-draw for the first hand of a session and, under ``dealer: random``, for every hand; under
-``dealer: first_winner`` (RULES §2.1 in docs/rules.md) each later hand is dealt by the previous
-hand's next dealer (``Game.next_dealer()``). A record states this in its ``"session"`` object,
-so a verifier accepts a dealer other than the stream's only under that rule, and can check the
-claim against the previous hand's record, named by its SHA-256.
+draw for the first hand of a session and, under ``dealer: random``, for every hand; under the
+other dealer rules (``first_winner``, ``discarder``, ``rotate``: docs/rules.md, Presets) each
+later hand is dealt by the previous hand's next dealer (``Game.next_dealer()``). A record states
+this in its ``"session"`` object, so a verifier accepts a dealer other than the stream's only
+under such a rule, and can check the claim against the previous hand's record, named by its
+SHA-256.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from chuanma.fairness.fields import require_field
 from chuanma.fairness.seeds import SEATS
 from chuanma.fairness.signing import record_digest
 
-DEALER_RULES = ("random", "first_winner")
+DEALER_RULES = ("random", "first_winner", "discarder", "rotate")
 SESSION_FIELD = "session"
 
 
@@ -29,7 +30,7 @@ SESSION_FIELD = "session"
 class SessionHand:
     """Hand ``hand`` (0, 1, …) of session ``session_id``, dealt under ``dealer_rule``.
 
-    Under ``first_winner`` every hand after the first names the previous hand's record
+    Under a chained rule (all but ``random``) every hand after the first names the previous hand's record
     (``previous_sha256``, the SHA-256 of its canonical JSON) and the dealer that hand passes on
     (``previous_next_dealer``); under ``random`` the hands are independent and name nothing.
     Raises :class:`RecordError`, naming the field, when these do not fit together.
@@ -57,7 +58,7 @@ class SessionHand:
         ):
             raise RecordError(
                 "session.'previous' (the previous hand's sha256 and next_dealer) is required "
-                "for every hand but the first of a first_winner session, and only then"
+                "for every hand but the first of a session whose dealer rule is not random, and only then"
             )
         sha = self.previous_sha256
         if sha is not None and (len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha)):
@@ -74,8 +75,8 @@ class SessionHand:
 
     @property
     def chained(self) -> bool:
-        """True under ``first_winner``: each hand's dealer depends on the hand before."""
-        return self.dealer_rule == "first_winner"
+        """True under every rule but ``random``: each hand's dealer depends on the hand before."""
+        return self.dealer_rule != "random"
 
     @property
     def follows_winner(self) -> bool:
@@ -89,7 +90,7 @@ class SessionHand:
         if not self.chained:
             return SessionHand(self.session_id, self.hand + 1, self.dealer_rule)
         if record is None:
-            raise RecordError("a first_winner session names each hand's record in the next one")
+            raise RecordError(f"a {self.dealer_rule} session names each hand's record in the next one")
         return SessionHand(self.session_id, self.hand + 1, self.dealer_rule,
                            record_digest(record), next_dealer)
 

@@ -129,7 +129,7 @@ def _compare(parsed: _Parsed, deal: Deal | None, reason: str) -> list[Check]:
 
 
 def _dealer_check(parsed: _Parsed, deal: Deal) -> Check:
-    """The stream's dealer; or, for a later hand of a ``first_winner`` session, the previous
+    """The stream's dealer; or, for a later hand of a chained session, the previous
     hand's next dealer that the record states (the rules must deal that way)."""
     session = parsed.session
     if session is not None and parsed.dealer_option not in (None, session.dealer_rule):
@@ -140,7 +140,7 @@ def _dealer_check(parsed: _Parsed, deal: Deal) -> Check:
         return _match("dealer", parsed.dealer == deal.dealer, f"dealer is seat {deal.dealer}",
                       f"record says seat {parsed.dealer}, seeds give seat {deal.dealer}")
     want = session.dealer(deal.dealer)
-    how = (f"the first_winner rule gives seat {want}: hand {session.hand} of session "
+    how = (f"the {session.dealer_rule} rule gives seat {want}: hand {session.hand} of session "
            f"{session.session_id!r} is dealt by the previous hand's next dealer")
     return _match("dealer", parsed.dealer == want,
                   f"{how} (the stream's draw, seat {deal.dealer}, is not used)",

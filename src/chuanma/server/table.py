@@ -119,7 +119,7 @@ class LiveTable:
         self.fair: FairHand | None = None
         self.session: SessionHand | None = None
         self.previous: tuple[dict[str, Any], int] | None = None
-        """The last finished hand's record and next dealer (for a ``first_winner`` session)."""
+        """The last finished hand's record and next dealer (for a chained session: dealer rule not ``random``)."""
         self.game: Game | None = None
         self.sent = 0
         self.unsaved: list[dict[str, Any]] = []

@@ -59,7 +59,7 @@ class HandResult:
     seats: list[SeatResult]
     exhausted: bool
     next_dealer: int
-    """Who deals the next hand under ``dealer: first_winner``."""
+    """Who deals the next hand under the rule set's ``dealer`` rule (unused under ``random``)."""
     record: dict[str, Any] | None = None
 
 

@@ -1,7 +1,7 @@
 """Running many hands: in this process, on a local process pool, or on a Ray cluster.
 
 Work is cut into chunks of hand indices. Every hand depends only on the run's seed and its
-index (its deal, its bots' seeds and, under ``dealer: first_winner``, the hands before it in its
+index (its deal, its bots' seeds and, under a dealer rule other than ``random``, the hands before it in its
 session, which a chunk starting inside a session plays again), and results are merged with
 integer sums, so the outcome is the same whatever the backend or the number of workers.
 """

@@ -1,6 +1,6 @@
 """Simulated hands in sessions: hands are grouped in sessions of N played in order, each hand
-dealt by the fair derivation with its dealer set by the preset's rule (``dealer: first_winner``:
-the previous hand's next dealer; ``dealer: random``: the stream's draw)."""
+dealt by the fair derivation with its dealer set by the preset's rule (``dealer: random``: the
+stream's draw; ``first_winner``, ``discarder``, ``rotate``: the previous hand's next dealer)."""
 
 from __future__ import annotations
 
