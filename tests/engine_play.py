@@ -9,21 +9,18 @@ import random
 from typing import Any, get_args
 
 from chuanma.analysis import shanten
-from chuanma.engine.actions import Action, Discard, Hu, Kong, Pong
+from chuanma.engine.actions import Action, Chow, Discard, Hu, Kong, Pong
 from chuanma.engine.game import Direction, Game
-from chuanma.rules import PLAYABLE_VARIANTS, PRESETS, RuleSet
+from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall, to_counts
-
-PLAYED_PRESETS = sorted(p for p in PRESETS if RuleSet.from_preset(p).variant in PLAYABLE_VARIANTS)
-"""Every preset the engine plays."""
 
 
 def random_hand(preset: str, seed: int, seeds: dict[str, Any] | None = None) -> tuple[Game, random.Random]:
-    """A hand of ``preset`` on a wall of its tile set shuffled by ``seed`` (with ``seeds`` as its
-    secret seeds), and the generator for its decisions."""
+    """A hand of ``preset`` on a wall shuffled by ``seed`` (with ``seeds`` as its secret seeds), and
+    the generator for its decisions."""
     rng = random.Random(seed)
     rules = RuleSet.from_preset(preset)
-    wall = full_wall(with_honors=rules.honors)
+    wall = full_wall(rules.honors)
     rng.shuffle(wall)
     g = Game(rules, wall, rng.randrange(4), rng.choice(get_args(Direction)), seeds=seeds)
     return g, rng
@@ -40,7 +37,7 @@ def lean_to_win(rng: random.Random, legal: list[Action], g: Game, seat: int, *,
     ``towards``; otherwise any legal action."""
     if Hu() in legal and rng.random() < win:
         return Hu()
-    claims = [a for a in legal if isinstance(a, Kong | Pong)]
+    claims = [a for a in legal if isinstance(a, Kong | Pong | Chow)]
     if claims and rng.random() < claim:
         return rng.choice(claims)
     discards = [a for a in legal if isinstance(a, Discard)]

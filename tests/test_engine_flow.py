@@ -106,7 +106,7 @@ def test_pong_then_must_discard_and_play_continues_from_claimer() -> None:
     g.apply(1, Pong(t("5s")))
     assert g.current == 1 and g.state.public.turn.after_pong
     assert all(isinstance(a, Discard) for a in g.legal_actions(1))
-    with pytest.raises(IllegalActionError, match="after a pong you must discard"):
+    with pytest.raises(IllegalActionError, match="after a pong or chow you must discard"):
         g.apply(1, Kong(t("5s")))
     g.apply(1, Discard(t("7m")))
     assert g.current == 2 and g.state.seats[g.current].drawn == t("6p")

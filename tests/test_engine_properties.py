@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from chuanma.engine.actions import (
     Action,
     ChooseVoid,
+    Chow,
     Discard,
     Hu,
     IllegalActionError,
@@ -23,11 +24,11 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
-from chuanma.rules import RuleSet
+from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
-from engine_play import PLAYED_PRESETS, hidden_swaps, pick, random_hand
+from engine_play import hidden_swaps, pick, random_hand
 
-FIRST_WIN_PRESETS = [p for p in PLAYED_PRESETS if RuleSet.from_preset(p).variant in ("normal", "dazhong")]
+FIRST_WIN_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant in ("normal", "dazhong")]
 """The presets whose first win ends the hand (classic-normal, dazhong)."""
 
 
@@ -38,8 +39,8 @@ def _outsiders(rng: random.Random, g: Game) -> list[tuple[int, Action]]:
         seat = rng.randrange(4)
         legal = g.legal_actions(seat)
         cand: Action = rng.choice(
-            [Discard(rng.randrange(27)), Pong(rng.randrange(27)), Kong(rng.randrange(27)), Hu(),
-             Pass(), ChooseVoid(rng.choice("mps"))]
+            [Discard(rng.randrange(34)), Pong(rng.randrange(34)), Kong(rng.randrange(34)), Hu(),
+             Pass(), ChooseVoid(rng.choice("mps")), Chow(rng.choice([t for t in range(27) if t % 9 < 7]))]
         )
         if cand not in legal:
             out.append((seat, cand))
@@ -60,6 +61,7 @@ PUBLIC_FIELDS: dict[str, set[str]] = {
     "draw": {"wall", "replacement"},
     "discard": {"tile", "wall"},
     "pong": {"tile", "from"},
+    "chow": {"tile", "from", "claimed"},
     "kong": {"tile", "kind", "from", "late"},
     "kong_declared": {"tile", "kind"},
     "kong_robbed": {"tile"},
@@ -96,7 +98,7 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(PLAYED_PRESETS), st.integers(0, 2**32))
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 @example("portal-xueliu", 20580)  # a seat leaves while another must win in the last four
 def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
     play_checked(preset, seed)
@@ -157,7 +159,7 @@ def play_checked(preset: str, seed: int) -> None:
 
 
 def test_many_hands_every_preset_replay_identically() -> None:
-    for preset in PLAYED_PRESETS:
+    for preset in sorted(PRESETS):
         total = len(full_wall(with_honors=RuleSet.from_preset(preset).honors))
         for seed in range(150):  # 150 hands a preset
             g, rng = random_hand(preset, seed, seeds={"server_seed": SECRET_SEED})

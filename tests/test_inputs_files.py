@@ -6,11 +6,9 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from chuanma.cli import app
-from fairness_records import played_record
 
 runner = CliRunner()
 
@@ -37,20 +35,7 @@ def test_simulate_record_folder_is_created_and_filled(tmp_path: Path) -> None:
     assert code == 0 and sorted(p.name for p in folder.iterdir()) == ["hand-0000000.json", "hand-0000001.json"]
 
 
-@pytest.mark.parametrize("command", [["simulate", "-n", "1"], ["league", "-n", "4"], ["play"]])
-def test_variant_dazhong_is_refused_where_a_game_is_built(command: list[str]) -> None:
-    code, out = _run(*command, "--set", "variant=dazhong")
-    assert code == 2
-    assert "the engine plays xuezhan, xueliu, normal; dazhong is not implemented yet" in out
-
-
-def test_variant_dazhong_is_refused_by_replay_and_shown_by_rules(tmp_path: Path) -> None:
-    record = played_record(3)
-    record["rules"] = {"preset": "xuezhan", "options": {"variant": "dazhong"}}
-    path = tmp_path / "hand.json"
-    path.write_text(json.dumps(record), encoding="utf-8")
-    code, out = _run("replay", str(path))
-    assert code == 1 and "dazhong is not implemented yet" in out
+def test_rules_shows_the_dazhong_variant() -> None:
     code, out = _run("rules", "--set", "variant=dazhong", "--json")
     assert code == 0 and json.loads(out)["options"]["variant"] == "dazhong"
 

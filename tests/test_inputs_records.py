@@ -56,8 +56,6 @@ REPLAY_ERRORS: list[tuple[str, Mutation, str]] = [
     ("base_huge", lambda r: r.update(base=10**100), "rule option 'base'"),
     ("max_fan_true", lambda r: r.update(rules={"preset": "xuezhan", "options": {"max_fan": True}}),
      "rule option 'max_fan'"),
-    ("variant_dazhong", lambda r: r.update(rules={"preset": "xuezhan", "options": {"variant": "dazhong"}}),
-     "dazhong is not implemented yet"),
 ]
 """Fields only a replay reads (a 108-tile game): refused by the loader; the verifier (which also reads
 136-tile deals) fails its replay check with them."""

@@ -32,8 +32,6 @@ HOUSE_FAN_DEFAULTS: dict[str, int] = {
 
 MAX_BASE = 10**9
 """The largest 底分 a rule set accepts (payments are counted in units of it)."""
-PLAYABLE_VARIANTS = ("xuezhan", "xueliu", "normal")
-"""The variants the game engine plays."""
 
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
@@ -143,14 +141,6 @@ class RuleSet(BaseModel):
     def fan_label(self, total: int) -> int:
         """A fan total as players are shown it: ``total + fan_label_offset`` (classic "1番 = 1倍")."""
         return total + self.fan_label_offset
-
-    def require_playable(self) -> RuleSet:
-        """This rule set, if the game engine plays its variant; else a :class:`RuleSetError`."""
-        if self.variant not in PLAYABLE_VARIANTS:
-            raise RuleSetError(
-                f"the engine plays {', '.join(PLAYABLE_VARIANTS)}; {self.variant} is not implemented yet"
-            )
-        return self
 
     # -- construction -------------------------------------------------------------------
 
@@ -290,7 +280,7 @@ _CLASSIC: dict[str, Any] = {
 _DAZHONG: dict[str, Any] = {
     "variant": "dazhong", "exchange": False, "dealer": "rotate", "multiple_winners": False,
     "chadajiao": False, "refund": False, "no_kong_in_last_four": False, "forced_win_in_last_four": False,
-    "late_added_kong_pays": True, "call_transfer": "off", "gangshangpao": False, "haidipao": False,
+    "late_added_kong_pays": True, "call_transfer": "off", "gangshangpao": False,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -69,6 +69,11 @@ def is_terminal(tile: Tile) -> bool:
     return tile < NUM_SUITED and tile % 9 in (0, 8)
 
 
+def is_terminal_or_honour(tile: Tile) -> bool:
+    """True for the 幺九 tiles: the suited 1s and 9s and the honours."""
+    return tile >= NUM_SUITED or tile % 9 in (0, 8)
+
+
 def tile_str(tile: Tile) -> str:
     """``5m`` for the tile 5m."""
     return f"{rank_of(tile)}{suit_of(tile)}"

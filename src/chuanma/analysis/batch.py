@@ -112,7 +112,9 @@ def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None)
     return (best - 1).astype(np.int8)
 
 
-def _orphans(hands: npt.ArrayLike, codes: npt.NDArray[np.int32], full: npt.NDArray[np.bool_]) -> npt.NDArray[np.int16] | None:
+def _orphans(
+    hands: npt.ArrayLike, codes: npt.NDArray[np.int32], full: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int16] | None:
     """Tiles to add for 十三幺 (99 where the hand is not 13–14 tiles); None when no hand holds an
     honour (then none can be near it, and suited hands pay nothing for this)."""
     held = full & (codes[:, 3] > 0)

@@ -18,11 +18,6 @@ SetOption = Annotated[
 ]
 
 
-def rules_from_cli(rules: str, assignments: list[str] | None, *, any_variant: bool = False) -> RuleSet:
-    """The rule set named on the command line with its ``--set`` overrides.
-
-    Unless ``any_variant`` (for showing a rule set), the engine must be able to play it: a
-    ``variant`` it does not implement (dazhong) is refused with a :class:`RuleSetError`.
-    """
-    ruleset = RuleSet.from_json(rules).with_assignments(assignments or [])
-    return ruleset if any_variant else ruleset.require_playable()
+def rules_from_cli(rules: str, assignments: list[str] | None) -> RuleSet:
+    """The rule set named on the command line with its ``--set`` overrides."""
+    return RuleSet.from_json(rules).with_assignments(assignments or [])

@@ -22,7 +22,7 @@ def rules(
 ) -> None:
     """Show a rule set: every option, its value and what it accepts."""
     try:
-        ruleset = rules_from_cli(preset, options, any_variant=True)
+        ruleset = rules_from_cli(preset, options)
     except ChuanmaError as exc:
         raise typer.BadParameter(str(exc), param_hint="--rules/--set") from None
     if as_json:

@@ -44,7 +44,7 @@ def score_line(line: str, default_rules: RuleSet, cache: dict[str, RuleSet]) -> 
     if data.get("rules") is not None:
         key = json.dumps(data["rules"], sort_keys=True)
         if key not in cache:
-            cache[key] = RuleSet.from_json(data["rules"]).require_playable()
+            cache[key] = RuleSet.from_json(data["rules"])
         rules = cache[key]
     hand = _field(data, "hand", str)
     win_tile = _field(data, "win_tile", str)
@@ -93,8 +93,9 @@ def score(rules: RulesOption = "xuezhan", options: SetOption = None) -> None:
     """Score hands: read JSON Lines on stdin, write one JSON result per line on stdout.
 
     Each line: {"hand": "123m456m789m23p55p", "win_tile": "4p", "melds": ["pong:5s"], "self_drawn": false,
-    "void": "s", "situations": [...], "rules": "xuezhan"}. A malformed line gets {"error": ...};
-    the command goes on and exits 1 at the end.
+    "void": "s", "situations": [...], "rules": "xuezhan"}. Every preset scores, dazhong (honours
+    1z-7z, chow:3m melds, no void) included. A malformed line gets {"error": ...}; the command
+    goes on and exits 1 at the end.
     """
     try:
         ruleset = rules_from_cli(rules, options)

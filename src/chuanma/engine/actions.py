@@ -1,7 +1,8 @@
 """Decisions a seat can make, as small immutable values that carry their tile.
 
 Each action has a JSON form used in records: ``{"discard": "5m"}``, ``{"exchange": "789s"}``,
-``{"void": "s"}``, ``{"pong": "5m"}``, ``{"kong": "7p"}``, ``{"hu": true}``, ``{"pass": true}``;
+``{"void": "s"}``, ``{"pong": "5m"}``, ``{"kong": "7p"}``, ``{"chow": "3m"}`` (the lowest tile of
+the sequence, 大众麻将), ``{"hu": true}``, ``{"pass": true}``;
 a record decision adds ``"seat"``. ``repr`` of an action is valid Python (``Discard(tile=4)``)
 and ``str`` is what a player reads (``discard 5m``).
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chuanma.errors import ChuanmaError, NotationError, shown
-from chuanma.tiles import SUITS, Tile, format_tiles, parse_tile, parse_tiles, suit_of, tile_str
+from chuanma.tiles import NUM_SUITED, SUITS, Tile, format_tiles, parse_tile, parse_tiles, suit_of, tile_str
 
 _TEXT = [tile_str(t) for t in range(34)]
 
@@ -23,8 +24,7 @@ class IllegalActionError(ChuanmaError, ValueError):
 
     ``code`` is stable (for programs: ``not_your_turn``, ``illegal_action``, ``must_win``,
     ``hand_over``, ``no_such_seat``, ``already_left``, ``stale_version``, ``bad_command``,
-    ``bad_setup``, ``unsupported_variant``), ``seat`` the seat that was refused (if any), ``reason`` the words a
-    player reads.
+    ``bad_setup``), ``seat`` the seat that was refused (if any), ``reason`` the words a player reads.
     """
 
     def __init__(self, reason: str, code: str = "illegal_action", seat: int | None = None) -> None:
@@ -93,6 +93,19 @@ class Pong:
 
 
 @dataclass(frozen=True, slots=True)
+class Chow:
+    """吃 (大众麻将): the 上家's discard with two tiles of the hand, a sequence starting at ``tile``."""
+
+    tile: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chow": _TEXT[self.tile]}
+
+    def __str__(self) -> str:
+        return f"chow {format_tiles((self.tile, self.tile + 1, self.tile + 2))}"
+
+
+@dataclass(frozen=True, slots=True)
 class Kong:
     """A kong of ``tile``: exposed on a discard, concealed or added on one's own turn."""
 
@@ -138,19 +151,20 @@ class Leave:
         return "leave"
 
 
-Action = Exchange | ChooseVoid | Discard | Pong | Kong | Hu | Pass | Leave
-CLAIMS = (Hu, Kong, Pong, Pass)
+Action = Exchange | ChooseVoid | Discard | Pong | Chow | Kong | Hu | Pass | Leave
+CLAIMS = (Hu, Kong, Pong, Chow, Pass)
 """Actions that answer a discard or an added kong."""
 
 
-_KINDS = ("exchange", "void", "discard", "pong", "kong", "hu", "pass", "leave")
+_KINDS = ("exchange", "void", "discard", "pong", "chow", "kong", "hu", "pass", "leave")
 """The key of each decision's JSON form."""
 
 
-def action_from_json(data: Mapping[str, Any]) -> Action:
+def action_from_json(data: Mapping[str, Any], *, honors: bool = False) -> Action:
     """Read one action from its JSON form (an extra ``"seat"`` key is ignored).
 
-    Tiles are of the 108-tile set the engine plays: an honour tile such as ``1z`` is refused.
+    Tiles are of the 108-tile set unless ``honors`` (大众麻将): an honour tile such as ``1z`` is
+    then refused.
     """
     keys = [k for k in data if k != "seat"]
     if len(keys) != 1 or keys[0] not in _KINDS:
@@ -170,7 +184,7 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
             raise NotationError(f"void suit must be one of m, p, s, got {shown(value)}")
         return ChooseVoid(value)
     try:
-        tiles = parse_tiles(value, honors=False) if key == "exchange" else [parse_tile(value, honors=False)]
+        tiles = parse_tiles(value, honors=False) if key == "exchange" else [parse_tile(value, honors=honors)]
     except NotationError as exc:
         raise NotationError(f'"{key}": {exc}') from None
     if key == "exchange":
@@ -179,5 +193,9 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
         a, b, c = sorted(tiles)
         return Exchange((a, b, c))
     tile = tiles[0]
+    if key == "chow":
+        if tile >= NUM_SUITED or tile % 9 > 6:
+            raise NotationError(f"a chow starts at a suited tile of rank 1-7, got {shown(value)}")
+        return Chow(tile)
     return Discard(tile) if key == "discard" else Pong(tile) if key == "pong" else Kong(tile)
 

@@ -1,5 +1,7 @@
-"""Claim windows: who may win, kong or pong a discard (or rob an added kong), the pass rules, and
-how simultaneous claims resolve (win > kong > pong; 一炮多响 or the first winner in play order).
+"""Claim windows: who may win, kong, pong or chow a discard (or rob an added kong), the pass rules,
+and how simultaneous claims resolve (win > kong > pong > chow; 一炮多响 or the first winner in
+play order). Chow exists where the variant has it (大众麻将): only the discarder's 下家 (whose
+上家 discarded) may chow, only a suited tile, in every sequence its hand completes with the tile.
 
 A :class:`PassRule` says what passing a win or a pong costs a seat (RULES §2.10, §9.1–9.2):
 ``none``; ``same_turn`` (同巡过手: a fan bar for wins and a pong ban until the seat's next draw);
@@ -11,15 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, NamedTuple
 
-from chuanma.engine.actions import Action, Hu, Kong, Pong
+from chuanma.engine.actions import Action, Chow, Hu, Kong, Pong
 from chuanma.engine.kongs import begin_turn
 from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
-from chuanma.engine.tables import HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
+from chuanma.engine.tables import CHOW, HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
+from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import in_last_four, kong_allowed
 from chuanma.engine.wins import NEAR, completes, score
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.tiles import Tile
+from chuanma.tiles import NUM_SUITED, Tile
 
 
 class PassRule:
@@ -102,10 +105,10 @@ def forced(st: HandState) -> bool:
 
 
 class Resolution(NamedTuple):
-    """What a closed claim window gives: wins (the winners), a kong or a pong (its claimer), or
-    nothing (``seats`` empty)."""
+    """What a closed claim window gives: wins (the winners), a kong, a pong or a chow (its
+    claimer), or nothing (``seats`` empty)."""
 
-    kind: Literal["win", "kong", "pong", "none"]
+    kind: Literal["win", "kong", "pong", "chow", "none"]
     seats: list[int]
 
 
@@ -156,7 +159,8 @@ def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> li
     if st.public.out[s] or not any(h[lo:hi]):  # no copy or neighbour: nothing to claim
         return None
     can_win = completes(st, s, t)
-    if not can_win and h[t] < 2:
+    chows = chow_options(st, s, t) if not rob else []
+    if not can_win and h[t] < 2 and not chows:
         return None
     opts: list[Action] = []
     if can_win and rule.may_claim_win(seat, t, lambda: claim_fan(st, s)):
@@ -169,10 +173,24 @@ def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> li
             opts.append(KONG[t])
         if c >= 2 and t not in seat.pong_ban:
             opts.append(PONG[t])
+    opts.extend(chows)
     if not opts:
         return None
     opts.append(PASS)
     return opts
+
+
+def chow_options(st: HandState, s: int, t: Tile) -> list[Action]:
+    """The chows seat ``s`` may make on the open window's discard ``t``: none unless the variant
+    has chow, ``s`` is the discarder's 下家 and ``t`` is suited; else one per sequence that ``t``
+    completes with two tiles of the hand (the chow names its lowest tile)."""
+    w = st.public.claim
+    if w is None or s != (w.from_seat + 1) % 4 or t >= NUM_SUITED or not variant_of(st.rules).chow:
+        return []
+    h = st.seats[s].hand
+    r = t % 9
+    return [CHOW[low] for low in range(t - min(r, 2), t - max(r - 6, 0) + 1)
+            if all(h[x] for x in (low, low + 1, low + 2) if x != t)]
 
 
 def owing(st: HandState) -> list[int]:
@@ -202,7 +220,7 @@ def resolve(st: HandState, rule: PassRule) -> Resolution:
     winners = [s for s in AFTER[w.from_seat] if isinstance(st.seats[s].claim, Hu)]
     if winners:
         return Resolution("win", winners if st.rules.multiple_winners else winners[:1])
-    for kind, cls in (("kong", Kong), ("pong", Pong)):
+    for kind, cls in (("kong", Kong), ("pong", Pong), ("chow", Chow)):
         for s in AFTER[w.from_seat]:
             if isinstance(st.seats[s].claim, cls):
                 return Resolution(kind, [s])  # type: ignore[arg-type]
@@ -233,3 +251,21 @@ def pong(st: HandState, seat: int, frm: int, t: Tile) -> None:
     if h[t]:
         st.seats[seat].late_pongs.add(t)
     st.emit("pong", seat, {"tile": TILE_TEXT[t], "from": frm})
+
+
+def chow(st: HandState, seat: int, frm: int, t: Tile, low: Tile) -> None:
+    """吃: ``seat`` takes its 上家 ``frm``'s discard ``t`` into the sequence starting at ``low``
+    and must discard next (as after a pong)."""
+    pub = st.public
+    close_window(st)
+    pub.discards[frm].pop()
+    h = st.seats[seat].hand
+    for x in (low, low + 1, low + 2):
+        if x != t:
+            h[x] -= 1
+    pub.melds[seat].append(Meld("chow", low))
+    pub.claimed_at[seat].append(st.remaining)
+    pub.declared = True
+    begin_turn(st, seat)
+    pub.turn.after_pong = True
+    st.emit("chow", seat, {"tile": TILE_TEXT[low], "from": frm, "claimed": TILE_TEXT[t]})

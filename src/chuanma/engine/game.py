@@ -23,6 +23,7 @@ from chuanma.engine import claims, kongs, setup, turn
 from chuanma.engine.actions import (
     Action,
     ChooseVoid,
+    Chow,
     Discard,
     Exchange,
     Hu,
@@ -72,7 +73,7 @@ class Game:
         layout = variant.wall
         st = HandState(
             rules=rules,
-            hidden=Hidden(check_wall(wall), direction, dict(seeds) if seeds else None),
+            hidden=Hidden(check_wall(wall, layout.size), direction, dict(seeds) if seeds else None),
             public=Public(dealer=dealer, current=dealer, live=layout.deal_end, tail=layout.last),
             seats=[SeatState() for _ in range(4)],
         )
@@ -89,8 +90,10 @@ class Game:
         st.emit("deal_done", None, {"wall": st.remaining})
         if variant.has_exchange(rules):
             st.public.phase = "exchange"
-        else:
+        elif variant.void:
             setup.enter_void(st)
+        else:
+            setup.first_turn(st)
         self._run()
 
     @classmethod
@@ -426,6 +429,10 @@ class Game:
             kongs.exposed_kong(st, seats[0], frm, t)
         elif kind == "pong":
             claims.pong(st, seats[0], frm, t)
+        elif kind == "chow":
+            claim = st.seats[seats[0]].claim
+            assert isinstance(claim, Chow)
+            claims.chow(st, seats[0], frm, t, claim.tile)
         else:
             claims.close_window(st)
             nxt = st.next_active(frm)

@@ -1,8 +1,8 @@
 """A fixed numbering of every action: the action space of learning agents.
 
 Every action names its tile. The numbering never changes between hands, presets or versions of
-the same schema; ranges are laid out for the 34 tile kinds (honours included) so that 大众麻将's
-chow and honour tiles fit without renumbering:
+the same schema; ranges are laid out for the 34 tile kinds (honours included), 大众麻将's chows and
+honour tiles among them:
 
 ==========  =====  ==========================================================================
 first       count  action
@@ -11,7 +11,7 @@ first       count  action
 34          34     pong t
 68          34     kong t (exposed on a discard, concealed or added on one's own turn: the
                    moment decides the kind, never ambiguously)
-102         21     chow starting at t (suited ranks 1–7; reserved for 大众麻将)
+102         21     chow starting at t (suited ranks 1–7, in tile order: ``1m``…``7m``, ``1p``…; 大众麻将)
 123         1      hu (win: self-drawn, on a discard or robbing a kong)
 124         1      pass
 125         3      void suit m, p, s
@@ -28,7 +28,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
 DISCARD_AT = 0
@@ -46,6 +46,8 @@ EXCHANGES: tuple[tuple[Tile, Tile, Tile], ...] = tuple(
 ACTION_COUNT = EXCHANGE_AT + len(EXCHANGES)
 
 _EXCHANGE_INDEX = {c: EXCHANGE_AT + i for i, c in enumerate(EXCHANGES)}
+CHOW_STARTS: tuple[Tile, ...] = tuple(t for t in range(NUM_SUITED) if t % 9 <= 6)
+"""The first tile of every chow, in index order."""
 
 
 class ActionIndexError(ValueError):
@@ -60,6 +62,8 @@ def to_index(action: Action) -> int:
         return PONG_AT + action.tile
     if isinstance(action, Kong):
         return KONG_AT + action.tile
+    if isinstance(action, Chow):
+        return CHOW_AT + action.tile // 9 * 7 + action.tile % 9
     if isinstance(action, Hu):
         return HU_AT
     if isinstance(action, Pass):
@@ -71,9 +75,9 @@ def to_index(action: Action) -> int:
     raise ActionIndexError(f"{action} has no index: leaving is not an action of the space")
 
 
-_ACTIONS: list[Action | None] = [
+_ACTIONS: list[Action] = [
     *(Discard(t) for t in range(NUM_KINDS)), *(Pong(t) for t in range(NUM_KINDS)),
-    *(Kong(t) for t in range(NUM_KINDS)), *([None] * CHOWS), Hu(), Pass(),
+    *(Kong(t) for t in range(NUM_KINDS)), *(Chow(t) for t in CHOW_STARTS), Hu(), Pass(),
     *(ChooseVoid(s) for s in SUITS), *(Exchange(c) for c in EXCHANGES),
 ]
 
@@ -82,10 +86,7 @@ def from_index(index: int) -> Action:
     """The action numbered ``index``."""
     if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < ACTION_COUNT:
         raise ActionIndexError(f"action index must be a whole number 0-{ACTION_COUNT - 1}, got {index!r}")
-    action = _ACTIONS[int(index)]
-    if action is None:
-        raise ActionIndexError(f"index {index} is a chow, which this engine's variants do not have")
-    return action
+    return _ACTIONS[int(index)]
 
 
 def mask(actions: list[Action]) -> npt.NDArray[np.int8]:

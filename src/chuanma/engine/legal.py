@@ -20,7 +20,7 @@ from chuanma.engine.state import HandState
 from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF, exchange_options
 from chuanma.engine.wall import kong_allowed
 from chuanma.engine.wins import NEAR, complete
-from chuanma.tiles import NUM_SUITED, SUIT_SLICES
+from chuanma.tiles import NUM_KINDS, SUIT_SLICES
 
 _ALONE = [(s,) for s in range(4)]
 
@@ -94,7 +94,7 @@ def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
                 out.append(KONG[t])
         else:
             if 4 in h:
-                out.extend(KONG[t] for t in range(NUM_SUITED) if h[t] == 4 and SUIT_OF[t] != s.void)
+                out.extend(KONG[t] for t in range(NUM_KINDS) if h[t] == 4 and SUIT_OF[t] != s.void)
             out.extend(KONG[m.tile] for m in pub.melds[seat] if m.kind == "pong" and h[m.tile])
     if locked:
         if s.drawn is not None:

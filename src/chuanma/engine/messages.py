@@ -3,9 +3,10 @@ stable code for programs."""
 
 from __future__ import annotations
 
-from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.legal import to_act
 from chuanma.engine.state import HandState
+from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import kong_allowed
 from chuanma.tiles import SUIT_SLICES, format_tiles, holds_suit, suit_of, tile_str
 
@@ -60,13 +61,20 @@ def _reason(st: HandState, legal: list[Action], seat: int, action: Action, what:
             return "no kong in the last four tiles"
         if isinstance(action, Kong | Pong) and s.void == suit_of(action.tile):
             return f"cannot claim a void-suit tile ({what})"
+        if isinstance(action, Chow) and w is not None:
+            if not variant_of(st.rules).chow:
+                return "there is no chow in this game"
+            if suit_of(w.tile) == "z":
+                return f"honours cannot be chowed ({what})"
+            if seat != (w.from_seat + 1) % 4:
+                return f"you can chow only your 上家's discard (seat {(seat + 3) % 4})"
         options = ", ".join(str(a) for a in legal)
         return f"{action} is not possible on {what}; choose one of: {options}"
     # own turn
     if isinstance(action, Pass):
         return "nothing to pass: it is your turn to discard"
-    if isinstance(action, Pong):
-        return "you can only pong another player's discard"
+    if isinstance(action, Pong | Chow):
+        return f"you can only {'pong' if isinstance(action, Pong) else 'chow'} another player's discard"
     if isinstance(action, Discard):
         if not pub.turn.after_pong and pub.locked[seat] and s.drawn is not None:
             return f"your hand is locked after winning: discard the drawn {tile_str(s.drawn)}"
@@ -78,7 +86,7 @@ def _reason(st: HandState, legal: list[Action], seat: int, action: Action, what:
             return f"must discard a void-suit tile first: {held}"
     if isinstance(action, Hu):
         if pub.turn.after_pong:
-            return "after a pong you must discard"
+            return "after a pong or chow you must discard"
         if s.drawn is not None and s.drawn in s.banned:
             return (f"you passed a win on {tile_str(s.drawn)} earlier and cannot win on "
                     "it (过水不胡)")
@@ -87,7 +95,7 @@ def _reason(st: HandState, legal: list[Action], seat: int, action: Action, what:
         return "this hand is not a win"
     if isinstance(action, Kong):
         if pub.turn.after_pong:
-            return "after a pong you must discard"
+            return "after a pong or chow you must discard"
         if no_kong_room:
             return "no kong in the last four tiles" if st.rules.no_kong_in_last_four \
                 else "no kong: the wall is empty"

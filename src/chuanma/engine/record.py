@@ -10,15 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from chuanma.engine.actions import (
+    CLAIMS,
     Action,
     ChooseVoid,
     Discard,
     Hu,
     IllegalActionError,
-    Kong,
     Leave,
-    Pass,
-    Pong,
     action_from_json,
 )
 from chuanma.engine.game import Game
@@ -61,7 +59,7 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
             raise RecordError(f"a decision is an object with a seat 0-3, got {d!r}", i)
         seat = d["seat"]
         try:
-            action = action_from_json(d)
+            action = action_from_json(d, honors=game.rules.honors)
         except NotationError as exc:
             raise RecordError(str(exc), i) from None
         # Claim windows the decision does not answer are closed (their omitted answers are
@@ -75,7 +73,7 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
                 matched = True
                 break
             if game.phase not in ("claim", "rob") or isinstance(action, Leave) or (
-                    isinstance(action, Hu | Kong | Pong | Pass) and seat in game.to_act()):
+                    isinstance(action, CLAIMS) and seat in game.to_act()):
                 break
             mark = len(game.autos)
             game.pass_pending()

@@ -119,12 +119,12 @@ def deal_fields(record: object, *, honors: bool = True) -> DealFields:
 
 
 def record_rules(record: Mapping[str, Any]) -> RuleSet:
-    """The rules of a record (``rules`` and ``base``), which the engine must be able to play."""
+    """The rules of a record (``rules`` and ``base``)."""
     try:
         rules = RuleSet.from_json(record.get("rules", "xuezhan"))
         if "base" in record:
             rules = rules.with_options(base=record["base"])
-        return rules.require_playable()
+        return rules
     except ChuanmaError as exc:
         raise RecordError(f"rules: {exc}") from None
 
@@ -142,7 +142,7 @@ def record_fields(record: object) -> RecordFields:
         if not isinstance(d, Mapping):
             raise RecordError(f'a decision is an object like {{"seat": 0, "discard": "5m"}}, not {shown(d)}', i)
         try:
-            decisions.append((seat(d.get("seat"), "seat"), action_from_json(d)))
+            decisions.append((seat(d.get("seat"), "seat"), action_from_json(d, honors=rules.honors)))
         except (RecordError, NotationError) as exc:
             raise RecordError(str(exc), i) from None
     return RecordFields(rules, deal, tuple(decisions))

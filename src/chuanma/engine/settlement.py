@@ -39,11 +39,13 @@ def end(st: HandState, variant: Variant, reason: str) -> None:
 
 def exhaustive_settlement(st: HandState, variant: Variant, seq: int) -> None:
     """RULES §5, in order: 查花猪, 查大叫, 退税 (each as its options say), among the seats still
-    playing (血战: not won, not left; 血流: not left)."""
+    playing (血战: not won, not left; 血流: not left; the first-win-ends systems: everyone)."""
     rules = st.rules
     pub = st.public
     parts = [s for s in range(4) if not pub.out[s]]
     pig = {s: flower_pig(st, s) for s in range(4)}
+    if not (rules.chadajiao or rules.refund or any(pig.values())):
+        return  # nothing to settle (大众麻将's 荒庄不荒杠: no void, no 查大叫, kong money stands)
     fan: dict[int, int | None] = {}
     for s in range(4):
         fan[s] = None if pig[s] else max_static_fan(rules, st.tiles(s), pub.melds[s], st.seats[s].void)

@@ -1,4 +1,5 @@
-"""Before the first turn: 换三张 (exchange three) and 定缺 (the void suit).
+"""Before the first turn: 换三张 (exchange three) and 定缺 (the void suit), where the variant has
+them (大众麻将 has neither: the dealer's first turn starts at once).
 
 Both are secret choices revealed together. A hand of exactly two suits has its void chosen for
 it; a hand of one suit chooses one of the other two (RULES §2.4).
@@ -79,6 +80,12 @@ def choose_void(st: HandState, seat: int, suit: str, *, auto: bool = False) -> N
     pub.void_chosen = [True] * 4
     pub.voids_revealed = True
     st.emit("voids", None, {"voids": [x.void for x in st.seats]})
+    first_turn(st)
+
+
+def first_turn(st: HandState) -> None:
+    """The dealer's first turn: no draw, 天胡 possible."""
+    pub = st.public
     pub.phase = "turn"
     pub.current = pub.dealer
     pub.turn.first = True

@@ -113,6 +113,7 @@ class Turn:
 
     draw_kind: DrawKind | None = None
     after_pong: bool = False
+    """The seat claimed a pong or a chow this turn: it must discard (no kong, no win)."""
     kong: int | None = None
     """Index in ``Public.kongs`` of the last kong declared this turn."""
     kongs: int = 0
@@ -321,10 +322,10 @@ class HandState:
             rules=rules,
             hidden=Hidden([parse_tile(t) for t in h["wall"]], h["direction"], h["seeds"]),
             public=pub,
-            seats=[_seat_from(s) for s in data["seats"]],
+            seats=[_seat_from(s, rules.honors) for s in data["seats"]],
             events=[Event(*ev) for ev in data["events"]],
-            decisions=[(d["seat"], action_from_json(d)) for d in data["decisions"]],
-            autos=[(d["seat"], action_from_json(d)) for d in data["autos"]],
+            decisions=[(d["seat"], action_from_json(d, honors=rules.honors)) for d in data["decisions"]],
+            autos=[(d["seat"], action_from_json(d, honors=rules.honors)) for d in data["autos"]],
         )
 
 
@@ -353,7 +354,7 @@ def _seat_json(s: SeatState) -> dict[str, Any]:
     }
 
 
-def _seat_from(d: dict[str, Any]) -> SeatState:
+def _seat_from(d: dict[str, Any], honors: bool) -> SeatState:
     hand = [0] * NUM_KINDS
     for t in parse_tiles(d["hand"]):
         hand[t] += 1
@@ -368,8 +369,8 @@ def _seat_from(d: dict[str, Any]) -> SeatState:
         drawn=None if d["drawn"] is None else parse_tile(d["drawn"]),
         exchange=exchange,
         void=d["void"],
-        claim_options=None if opts is None else [action_from_json(a) for a in opts],
-        claim=None if d["claim"] is None else action_from_json(d["claim"]),
+        claim_options=None if opts is None else [action_from_json(a, honors=honors) for a in opts],
+        claim=None if d["claim"] is None else action_from_json(d["claim"], honors=honors),
         banned=set(parse_tiles(d["banned"])),
         pong_ban=set(parse_tiles(d["pong_ban"])),
         bar=d["bar"],

@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from chuanma.engine.actions import Action, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUIT_LETTERS, Tile, tile_str
 
@@ -21,20 +21,22 @@ TILE_TEXT = [tile_str(t) for t in range(NUM_KINDS)]
 DISCARD = [Discard(t) for t in range(NUM_KINDS)]
 PONG = [Pong(t) for t in range(NUM_KINDS)]
 KONG = [Kong(t) for t in range(NUM_KINDS)]
+CHOW = {t: Chow(t) for t in range(NUM_SUITED) if t % 9 <= 6}
+"""The chow starting at each suited tile of rank 1-7."""
 HU = Hu()
 PASS = Pass()
 SUIT_OF = [SUIT_LETTERS[t // 9] for t in range(NUM_KINDS)]
 RANK_TEXT = [str(t % 9 + 1) for t in range(NUM_KINDS)]
 
 
-_RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_SUITED)]
+_RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_KINDS)]
 
 
 def format_counts(counts: Sequence[int]) -> str:
-    """``format_tiles`` of the tiles of a 27-counts list (sorted), without listing them."""
+    """``format_tiles`` of the tiles of a counts list (sorted), without listing them."""
     out = []
-    for lo, letter in ((0, "m"), (9, "p"), (18, "s")):
-        text = "".join([_RUNS[t][counts[t]] for t in range(lo, lo + 9) if counts[t]])
+    for lo, letter in ((0, "m"), (9, "p"), (18, "s"), (27, "z")):
+        text = "".join([_RUNS[t][counts[t]] for t in range(lo, min(lo + 9, len(counts))) if counts[t]])
         if text:
             out.append(text + letter)
     return "".join(out)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chuanma.engine.actions import IllegalActionError
 from chuanma.rules import RuleSet
 
 
@@ -49,6 +48,11 @@ class Variant:
     only), or 1 (the first win ends the hand: 普通场, 大众麻将)."""
     over_reason: str
     """The end reason when :meth:`hand_over` stops the hand."""
+    void: bool = True
+    """定缺 exists (Sichuan); 大众麻将 has none."""
+    chow: bool = False
+    """吃: the 下家 of a discarder may chow its suited discard (大众麻将); claims are then win >
+    pong/kong > chow."""
 
     def has_exchange(self, rules: RuleSet) -> bool:
         return self.exchange and rules.exchange
@@ -64,14 +68,11 @@ XUELIU = Variant("xueliu", WallLayout(108), winners_stay=True, exchange=True, en
                  over_reason="too_few_players")
 NORMAL = Variant("normal", WallLayout(108), winners_stay=False, exchange=True, ends_at=1,
                  over_reason="won")
-VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU, NORMAL)}
+DAZHONG = Variant("dazhong", WallLayout(136), winners_stay=False, exchange=False, ends_at=1,
+                  over_reason="won", void=False, chow=True)
+VARIANTS = {v.name: v for v in (XUEZHAN, XUELIU, NORMAL, DAZHONG)}
 
 
 def variant_of(rules: RuleSet) -> Variant:
-    """The variant a rule set plays; a clear refusal for one the engine does not play yet."""
-    v = VARIANTS.get(rules.variant)
-    if v is None:
-        raise IllegalActionError(
-            f"the engine plays {', '.join(VARIANTS)}; {rules.variant!r} is not implemented yet",
-            "unsupported_variant")
-    return v
+    """The variant a rule set plays."""
+    return VARIANTS[rules.variant]

@@ -1,7 +1,9 @@
-"""The wall: the 108 tiles in draw order, how the deal reads it, and a builder for set-ups.
+"""The wall: the 108 tiles (136 with the honours, 大众麻将) in draw order, how the deal reads
+it, and a builder for set-ups.
 
 RULES §2.2: the k-th player from the dealer takes wall tiles ``[13k, 13k+13)``, the dealer also
-takes tile 52; live draws take tiles from index 53 upward, kong replacements from 107 downward.
+takes tile 52; live draws take tiles from index 53 upward, kong replacements from the wall's last
+index (107, or 135) downward.
 """
 
 from __future__ import annotations
@@ -9,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.errors import ChuanmaError
-from chuanma.tiles import COPIES, NUM_SUITED, Tile, parse_tiles, tile_str
+from chuanma.tiles import COPIES, Tile, parse_tiles, tile_str
 
 WALL_SIZE = 108
+"""The Sichuan set; 大众麻将 plays ``HONORS_WALL_SIZE``."""
+HONORS_WALL_SIZE = 136
 DEAL_END = 53
 """Index of the first live draw."""
-LAST = WALL_SIZE - 1
-"""Index of the first kong replacement."""
 
 
-_FULL_SET = [t // COPIES for t in range(WALL_SIZE)]
+_FULL_SETS = {size: [t // COPIES for t in range(size)] for size in (WALL_SIZE, HONORS_WALL_SIZE)}
 
 
 LAST_FOUR = 3
@@ -38,20 +40,22 @@ def kong_allowed(no_kong_in_last_four: bool, remaining: int) -> bool:
 
 
 class WallError(ChuanmaError, ValueError):
-    """A wall that is not the 108-tile set, or a set-up that cannot be built."""
+    """A wall that is not the whole set (108 or 136 tiles), or a set-up that cannot be built."""
 
 
-def check_wall(wall: Sequence[Tile]) -> list[Tile]:
-    """``wall`` as a list, after checking it holds each of the 27 tiles exactly four times."""
+def check_wall(wall: Sequence[Tile], size: int = WALL_SIZE) -> list[Tile]:
+    """``wall`` as a list, after checking it holds each of the set's ``size // 4`` tiles (27, or 34
+    with the honours) exactly four times."""
     tiles = list(wall)
-    if set(map(type, tiles)) == {int} and sorted(tiles) == _FULL_SET:
+    if set(map(type, tiles)) == {int} and sorted(tiles) == _FULL_SETS[size]:
         return tiles
-    if len(tiles) != WALL_SIZE:
-        raise WallError(f"a wall has {WALL_SIZE} tiles, got {len(tiles)}")
-    counts = [0] * NUM_SUITED
+    if len(tiles) != size:
+        raise WallError(f"a wall has {size} tiles, got {len(tiles)}")
+    kinds = size // COPIES
+    counts = [0] * kinds
     for t in tiles:
-        if not isinstance(t, int) or not 0 <= t < NUM_SUITED:
-            raise WallError(f"not a tile of the 108-tile set: {t!r}")
+        if not isinstance(t, int) or not 0 <= t < kinds:
+            raise WallError(f"not a tile of the {size}-tile set: {t!r}")
         counts[t] += 1
     for t, c in enumerate(counts):
         if c != COPIES:
@@ -77,9 +81,11 @@ def build_wall(
     draws: str | Sequence[Tile] = (),
     replacements: str | Sequence[Tile] = (),
     dealer: int = 0,
+    size: int = WALL_SIZE,
 ) -> list[Tile]:
-    """A wall that deals ``hands`` (by seat; the dealer's has 14 tiles), then draws ``draws`` in
-    order, with kong replacements ``replacements`` in order. Unused tiles fill the middle.
+    """A wall of ``size`` tiles that deals ``hands`` (by seat; the dealer's has 14 tiles), then
+    draws ``draws`` in order, with kong replacements ``replacements`` in order. Unused tiles fill
+    the middle.
 
     >>> w = build_wall(["123456789m11223p", "1m", "", ""], draws="9s")
     Traceback (most recent call last):
@@ -88,10 +94,13 @@ def build_wall(
     """
     if len(hands) != 4:
         raise WallError("give the four starting hands by seat")
-    wall: list[Tile | None] = [None] * WALL_SIZE
-    used = [0] * NUM_SUITED
+    wall: list[Tile | None] = [None] * size
+    kinds = size // COPIES
+    used = [0] * kinds
 
     def take(t: Tile) -> Tile:
+        if t >= kinds:
+            raise WallError(f"{tile_str(t)} is not a tile of the {size}-tile set")
         used[t] += 1
         if used[t] > COPIES:
             raise WallError(f"more than {COPIES} copies of {tile_str(t)} in the set-up")
@@ -109,13 +118,13 @@ def build_wall(
             wall[52] = take(tiles[13])
     live = _tiles(draws)
     repl = _tiles(replacements)
-    if len(live) + len(repl) > WALL_SIZE - DEAL_END:
+    if len(live) + len(repl) > size - DEAL_END:
         raise WallError("more draws and replacements than the wall holds")
     for i, t in enumerate(live):
         wall[DEAL_END + i] = take(t)
     for i, t in enumerate(repl):
-        wall[LAST - i] = take(t)
-    rest = [t for t in range(NUM_SUITED) for _ in range(COPIES - used[t])]
+        wall[size - 1 - i] = take(t)
+    rest = [t for t in range(kinds) for _ in range(COPIES - used[t])]
     it = iter(rest)
     out = [t if t is not None else next(it) for t in wall]
-    return check_wall(out)
+    return check_wall(out, size)

@@ -14,11 +14,12 @@ from chuanma.engine.ledger import Win
 from chuanma.engine.state import HandState
 from chuanma.engine.variant import Variant
 from chuanma.scoring import ScoreResult, score_hand
-from chuanma.tiles import NUM_SUITED, Tile, holds_suit
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, holds_suit
 
-NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)]
-"""``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks) in a
-counts list; a tile none of which are held completes nothing."""
+NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)] + [
+    (t, t + 1) for t in range(NUM_SUITED, NUM_KINDS)]
+"""``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks; an
+honour has none) in a counts list; a tile none of which are held completes nothing."""
 JIPIN_FAN = 4
 """极品: a win shown as this many fan or more (RULES §6, with the preset's fan labels)."""
 

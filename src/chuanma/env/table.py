@@ -14,10 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.encoding import encoder
-from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.game import DIRECTIONS, Direction, Game
 from chuanma.engine.indices import from_index
-from chuanma.engine.variant import variant_of
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall
@@ -43,10 +41,6 @@ def rules_of(rules: str | RuleSet, options: dict[str, Any]) -> RuleSet:
         ruleset = RuleSet.from_preset(rules, **options)
     else:
         raise EnvOptionError(f"rules must be a preset name or a RuleSet, got {rules!r}")
-    try:
-        variant_of(ruleset)
-    except IllegalActionError as exc:
-        raise EnvOptionError(f"rules: {exc}") from None
     return ruleset
 
 

@@ -188,7 +188,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.post("/api/tables")
     async def private_table(request: Request, body: PrivateTable, _user: User) -> dict[str, Any]:
         try:
-            rules = RuleSet.from_json({"preset": body.preset, "options": body.options}).require_playable()
+            rules = RuleSet.from_json({"preset": body.preset, "options": body.options})
         except ChuanmaError as exc:
             raise ApiError(400, "bad_rules", f"rules: {exc}") from None
         invite = secrets.token_hex(4)

@@ -542,7 +542,7 @@ class LiveTable:
             raise RefusedError("stale_version", f"stale command: made against version {msg.version}, "
                                                 f"your decision now is for version {seat.prompt_version}")
         try:
-            action = action_from_json(msg.action)
+            action = action_from_json(msg.action, honors=self.rules.honors)
         except ChuanmaError as exc:
             raise RefusedError("bad_action", f"action: {exc}") from None
         if isinstance(action, Leave):
@@ -592,7 +592,7 @@ class LiveTable:
             seat.client_seed = seed
         _fair, _session, game = self.seeded()
         for row in await self.store.decisions_of(hand["id"]):
-            game.apply(int(row["seat"]), action_from_json(row["action"]))
+            game.apply(int(row["seat"]), action_from_json(row["action"], honors=self.rules.honors))
         self.start_game(game)
         self.sent = len(game.events)
         log.info("table resumed", extra={"table": self.id, "hand": hand["id"], "decisions": len(game.decisions)})

@@ -21,19 +21,21 @@ from chuanma.rules import RuleSet
 SIM_CLIENT_SEED = "sim"
 
 
-def sim_hand(seed: int, index: int) -> FairHand:
+def sim_hand(seed: int, index: int, honors: bool = False) -> FairHand:
     """Hand ``index`` of a run seeded ``seed``, dealt by the fairness protocol: the server seed
-    ``SHA-256("chuanma-sim:<seed>")``, client seed ``"sim"`` at every seat and nonce ``index``."""
-    hand = FairHand(index, server_seed=hashlib.sha256(f"chuanma-sim:{seed}".encode()).digest())
+    ``SHA-256("chuanma-sim:<seed>")``, client seed ``"sim"`` at every seat and nonce ``index``
+    (a 136-tile wall with ``honors``: 大众麻将)."""
+    hand = FairHand(index, server_seed=hashlib.sha256(f"chuanma-sim:{seed}".encode()).digest(),
+                    honors=honors)
     for seat in range(SEATS):
         hand.add_client_seed(seat, SIM_CLIENT_SEED)
     hand.deal()
     return hand
 
 
-def deal_for(seed: int, index: int) -> Deal:
+def deal_for(seed: int, index: int, honors: bool = False) -> Deal:
     """The deal of hand ``index`` of a run seeded ``seed`` (see :func:`sim_hand`)."""
-    return sim_hand(seed, index).deal()
+    return sim_hand(seed, index, honors).deal()
 
 
 def bot_seed(seed: int, index: int, seat: int) -> int:
