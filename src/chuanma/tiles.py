@@ -112,7 +112,8 @@ def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
                 raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it")
             if ch == "z" and not honors:
                 raise NotationError(
-                    f"no honour tiles ({digits}z) in the 108-tile set of Sichuan mahjong: use m, p, s"
+                    f"no honour tiles ({digits}z) in the 108-tile set of Sichuan mahjong: use m, p, s "
+                    "(the honours are 大众麻将's: rules dazhong)"
                 )
             for d in digits:
                 if d == "0":

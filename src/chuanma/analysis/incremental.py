@@ -2,13 +2,11 @@
 
 A player deciding a discard asks for the shanten of its hand minus each discard, and of each of
 those plus each tile that could be drawn: dozens of hands that differ from one hand in one or
-two suits. :class:`HandEval` looks each suit up once in the analysis module's per-suit tables
-(by each suit's base-5 code) and combines the parts, so a changed hand costs one or two
-indexings instead of a full :func:`chuanma.analysis.shanten` call. Results are exactly
-``shanten(counts, void)`` (tested), for the 27 suited kinds of Sichuan mahjong and for the 34
-kinds of 大众麻将 (the honours are a fourth part, looked up by their own base-5 code in the
-honour table; 十三幺 is :mod:`chuanma.analysis.orphans`'s count, for a 34-kind hand without a
-void).
+two suits. :class:`HandEval` looks each part (the three suits and the honours) up once in the
+analysis module's tables (by its base-5 code) and combines the parts, so a changed hand costs one
+or two indexings instead of a full :func:`chuanma.analysis.shanten` call. Results are exactly
+``shanten(counts, void)`` (tested), 十三幺 included: it is only counted for hands that hold an
+honour, so Sichuan hands (27 kinds, or 34 with no honour) pay nothing for it.
 """
 
 from __future__ import annotations
@@ -22,14 +20,15 @@ from chuanma.analysis import packing as pk
 from chuanma.analysis.lookup import shanten_of_parts
 from chuanma.analysis.orphans import ORPHANS, thirteen_orphans_distance
 from chuanma.analysis.tables import tables
-from chuanma.tiles import NUM_KINDS, SUITS, Tile
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
 _C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
 _SETS = pk.MAX_SETS + 1
+_HONOURS = 5**9
+"""Where the honour vectors' values start in :data:`_PACKED` (after the 5^9 suit vectors)."""
 _PACKED = array("q")
-"""Every suit vector's packed value, by its base-5 code (rank 1 first); filled by :func:`load`."""
-_PACKED_Z = array("q")
-"""Every honour vector's packed value, by its base-5 code (1z first); filled by :func:`load`."""
+"""Every suit vector's packed value by its base-5 code (rank 1 first), then every honour vector's
+(code + :data:`_HONOURS`); filled by :func:`load`."""
 
 
 @cache
@@ -37,21 +36,22 @@ def load() -> None:
     """Load the tables the evaluators (and the single-hand functions) index: once per process,
     on the first evaluator, or beforehand so that forked worker processes inherit them."""
     lookup.load()
-    _PACKED.frombytes(tables().suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
-    _PACKED_Z.frombytes(tables().honor.packed.data.cast("B"))
+    t = tables()
+    _PACKED.frombytes(t.suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view
+    _PACKED.frombytes(t.honor.packed.data.cast("B"))
 
 
 _RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
-_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)] + [5 ** (NUM_KINDS - 1 - t) for t in range(27, NUM_KINDS)]
+_WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)] + [5 ** (33 - t) for t in range(27, 34)]
 # bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
 _U1 = sum(1 << t for t in range(27) if t % 9 <= 7)
 _U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
 _D1 = sum(1 << t for t in range(27) if t % 9 >= 1)
 _D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
 _SUIT_BITS = [511 << (9 * s) for s in range(3)]
-_ALL = (1 << 27) - 1
 _ORPHAN_BITS = sum(1 << t for t in ORPHANS)
-_USEFUL: dict[tuple[int, int, int, int, int, bool, int], tuple[Tile, ...]] = {}
+_SUITED = (1 << NUM_SUITED) - 1
+_USEFUL: dict[tuple[int, int, int, int, int, int], tuple[Tile, ...]] = {}
 _USEFUL_LIMIT = 100_000
 
 
@@ -59,64 +59,66 @@ class HandEval:
     """Shanten of ``counts`` (27 suited kinds, or 34 with the honours) and of its one-tile
     changes, with ``void``.
 
-    Each suit, and the honours, is kept as its base-5 code, so a changed part is one addition
-    and one look-up in the tables (loaded, with NumPy, by the first evaluator of a process).
+    Each part is kept as its base-5 code, so a changed part is one addition and one look-up
+    in the tables (loaded, with NumPy, by the first evaluator of a process).
     """
 
-    __slots__ = ("codes", "counts", "held", "n", "orphans", "parts", "vi")
+    __slots__ = ("codes", "counts", "held", "honours", "n", "parts", "vi")
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
         load()
-        kinds = len(counts)
-        codes = [0, 0, 0, 0]
-        held = 0
-        for t in range(kinds):
-            c = counts[t]
-            if c:
-                codes[t // 9] += c * _WEIGHT[t]
-                held |= 1 << t
+        codes = []
+        for s in range(0, 27, 9):
+            c = 0
+            for r in range(9):
+                c = c * 5 + counts[s + r]
+            codes.append(c)
+        z = _HONOURS
+        honours = 0
+        for t in range(NUM_SUITED, len(counts)):
+            z += counts[t] * _WEIGHT[t]
+            honours += counts[t]
+        codes.append(z)
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
-        self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(3)]
-        self.parts.append(_PACKED_Z[codes[3]])
+        self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(4)]
         self.n = sum(counts)
+        self.honours = honours
+        self.counts = [*counts, *[0] * (NUM_KINDS - len(counts))]
+        held = 0
+        for t in range(len(counts)):
+            if counts[t]:
+                held |= 1 << t
         self.held = held
-        self.orphans = vi < 0 and kinds >= NUM_KINDS
-        """十三幺 counts: the honours are in the hand's kinds and no suit is void."""
-        self.counts = list(counts)
 
-    def _or_orphans(self, sh: int, n: int, t: Tile = -1, u: Tile = -1) -> int:
-        """``sh``, or the 十三幺 shanten of this hand less ``t`` and plus ``u`` (``n`` tiles)
-        when that is lower."""
-        if not self.orphans or n < 13:
+    def _orphans(self, sh: int, n: int, out: Tile = -1, into: Tile = -1) -> int:
+        """``sh`` or, if lower, the 十三幺 shanten of this hand less ``out`` plus ``into`` (only a
+        13–14-tile hand holding an honour, with no void, can be near it)."""
+        if self.vi >= 0 or n < 13 or self.honours - (out >= NUM_SUITED) + (into >= NUM_SUITED) == 0:
             return sh
-        c = self.counts
-        if t >= 0:
-            c[t] -= 1
-        if u >= 0:
-            c[u] += 1
-        d = thirteen_orphans_distance(c) - 1
-        if t >= 0:
-            c[t] += 1
-        if u >= 0:
-            c[u] -= 1
-        return d if d < sh else sh
+        work = self.counts.copy()
+        if out >= 0:
+            work[out] -= 1
+        if into >= 0:
+            work[into] += 1
+        orphans = thirteen_orphans_distance(work) - 1
+        return orphans if orphans < sh else sh
 
     def shanten(self) -> int:
         a, b, c, z = self.parts
-        return self._or_orphans(shanten_of_parts(a, b, c, z, self.n), self.n)
+        sh = shanten_of_parts(a, b, c, z, self.n)
+        return self._orphans(sh, self.n) if self.honours else sh
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
-        if s == 3:
-            p[3] = _PACKED_Z[self.codes[3] + d]
-        elif s != self.vi:
+        if s != self.vi:
             p[s] = _PACKED[self.codes[s] + d]
 
     def without(self, t: Tile) -> int:
         """Shanten after discarding ``t``."""
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
-        return self._or_orphans(shanten_of_parts(p[0], p[1], p[2], p[3], self.n - 1), self.n - 1, t)
+        sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n - 1)
+        return self._orphans(sh, self.n - 1, t) if self.honours else sh
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -127,13 +129,15 @@ class HandEval:
         else:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
-        return self._or_orphans(shanten_of_parts(p[0], p[1], p[2], p[3], self.n), self.n, t, u)
+        sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n)
+        return self._orphans(sh, self.n, t, u) if self.honours or su == 3 else sh
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
-        return self._or_orphans(shanten_of_parts(p[0], p[1], p[2], p[3], self.n + 1), self.n + 1, -1, u)
+        sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n + 1)
+        return self._orphans(sh, self.n + 1, into=u) if self.honours or u >= NUM_SUITED else sh
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -142,14 +146,13 @@ class HandEval:
 
     def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
         """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
-        within two ranks of a held tile can (an honour: only a held one), unless the hand holds
-        tiles of its void suit (then any other suited tile can stand in for them); when 十三幺
-        counts, any orphan kind can. Remembered by hand (a hand recurs from one decision to the
-        next)."""
+        within two ranks of a held tile (an honour: the same honour) can, unless the hand holds
+        tiles of its void suit (then any other tile can stand in for them) or is near 十三幺 (then
+        any orphan can). Remembered by hand (a hand recurs from one decision to the next)."""
         codes = self.codes
         st = t // 9
         wt = _WEIGHT[t]
-        c0, c1, c2, c3 = codes
+        c0, c1, c2, cz = codes
         if st == 0:
             c0 -= wt
         elif st == 1:
@@ -157,10 +160,9 @@ class HandEval:
         elif st == 2:
             c2 -= wt
         else:
-            c3 -= wt
+            cz -= wt
         vi = self.vi
-        orphans = self.orphans and self.n >= 13
-        key = (c0, c1, c2, c3, vi, orphans, sh)
+        key = (c0, c1, c2, cz, vi, sh)
         found = _USEFUL.get(key)
         if found is not None:
             return found
@@ -169,30 +171,36 @@ class HandEval:
             held &= ~(1 << t)
         if vi >= 0 and held & _SUIT_BITS[vi]:
             # the void-suit tiles held are dead weight: any other tile drawn can take their place
-            near = _ALL & ~_SUIT_BITS[vi]
+            # (a void exists only in Sichuan mahjong: any other suited tile)
+            near = _SUITED & ~_SUIT_BITS[vi]
         else:
             near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
             if vi >= 0:
                 near &= ~_SUIT_BITS[vi]
-        if orphans:
-            near |= _ORPHAN_BITS
+        n = self.n
+        # 十三幺: with one honour at most after the draw it never beats seven pairs, so only a
+        # hand still holding an honour after the discard is looked at
+        orphan_kinds = orphan_pair = -1
+        if vi < 0 and n >= 13 and self.honours - (st == 3):
             work = list(counts)
             work[t] -= 1
+            orphan_kinds = sum(1 for o in ORPHANS if work[o])
+            orphan_pair = int(any(work[o] > 1 for o in ORPHANS))
+            near |= _ORPHAN_BITS
         packed, dist, j3 = _PACKED, lookup.DIST, lookup.J3
         n3, nz = lookup.N, lookup.NZ
         a, b, c, z = self.parts
-        if st == 3:
-            z = _PACKED_Z[c3]
-        elif st != vi:
+        if st != vi:
             if st == 0:
                 a = packed[c0]
             elif st == 1:
                 b = packed[c1]
-            else:
+            elif st == 2:
                 c = packed[c2]
+            else:
+                z = packed[cz]
         ca, cb, cc, zc = a >> _C, b >> _C, c >> _C, z >> _C
-        abc = j3[(ca * n3 + cb) * n3 + cc]  # the class of the three suits, for an honour drawn
-        n = self.n
+        j0 = j3[(ca * n3 + cb) * n3 + cc]
         sets = n // 3
         # seven pairs can only matter when one more pair brings it below ``sh``
         seven_pairs = n >= 13 and 5 - ((a + b + c + z) >> _P & _F) < sh
@@ -217,9 +225,9 @@ class HandEval:
                 pc = packed[c2 + wu]
                 std = dist[(j3[(ca * n3 + cb) * n3 + (pc >> _C)] * nz + zc) * _SETS + sets]
                 q = a + b + pc + z
-            else:  # an honour: the suits stay, only the honour part changes
-                pz = _PACKED_Z[c3 + wu]
-                std = dist[(abc * nz + (pz >> _C)) * _SETS + sets]
+            else:
+                pz = packed[cz + wu]
+                std = dist[(j0 * nz + (pz >> _C)) * _SETS + sets]
                 q = a + b + c + pz
             if seven_pairs:
                 need = 7 - ((q >> _P) & _F)
@@ -230,12 +238,13 @@ class HandEval:
                     seven = need + (need - odd if need > odd else 0)
                     if seven < std:
                         std = seven
-            if orphans:
-                work[u] += 1
-                d = thirteen_orphans_distance(work)
-                work[u] -= 1
-                if d < std:
-                    std = d
+            if orphan_kinds >= 0:
+                held_u = counts[u] - (u == t)
+                orphan = u in ORPHANS
+                kinds = orphan_kinds + (orphan and not held_u)
+                orphans = 14 - kinds - (orphan_pair or (orphan and held_u > 0))
+                if orphans < std:
+                    std = orphans
             if std - 1 < sh:
                 out.append(u)
         if len(_USEFUL) >= _USEFUL_LIMIT:
@@ -248,7 +257,7 @@ def useful_tiles(counts: Sequence[int], void: str | None) -> tuple[Tile, ...]:
     """The useful tiles of a 3n+1 hand (27 or 34 kinds): those that, drawn, lower its shanten
     (a tile held four times is never one). The one implementation: :meth:`HandEval.useful_tiles`
     of the hand with a tile added and discarded again."""
-    probe = next(t for t in range(27) if counts[t] < 4)
+    probe = next(t for t in range(len(counts)) if counts[t] < 4)
     work = list(counts)
     work[probe] += 1
     ev = HandEval(work, void)

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from chuanma.advice import discard_options, useful_tiles
 from chuanma.analysis import shanten
-from chuanma.commands.options import RulesOption
+from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError, HandSizeError, NotationError, naming
 from chuanma.melds import parse_meld
 from chuanma.rules import RuleSet
@@ -28,18 +28,23 @@ def hand(
     void: Annotated[str | None, typer.Option(help="The void suit (m, p or s).")] = None,
     meld: Annotated[
         list[str] | None,
-        typer.Option(help="A declared meld: pong:5p, kong:7p[:concealed|:added], chow:3s (大众麻将) (repeatable)."),
+        typer.Option(help="A declared meld: pong:5p, kong:7p[:concealed|:added], chow:3m (dazhong) (repeatable)."),
     ] = None,
     seen: Annotated[str, typer.Option(help="Tiles already visible elsewhere (they are not left to draw).")] = "",
     rules: RulesOption = "xuezhan",
+    options: SetOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show a hand's shanten, its waits (with copies left) and its best discards.
 
-    ``--rules dazhong`` (大众麻将) reads honour tiles (1z–7z) and chows and has no void suit.
+    Under --rules dazhong (大众麻将) the honours 1z-7z and chow melds are read, and there is no void.
     """
     try:
-        result = _analyse(tiles, void, meld or [], seen, RuleSet.from_json(rules))
+        ruleset = rules_from_cli(rules, options)
+    except ChuanmaError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--rules/--set") from None
+    try:
+        result = _analyse(tiles, void, meld or [], seen, ruleset)
     except (ChuanmaError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -50,23 +55,19 @@ def hand(
 
 
 def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str, rules: RuleSet) -> dict[str, Any]:
-    """The analysis ``chuanma hand`` shows; refuses bad input naming the argument or option.
-
-    The rules decide the tile set: 大众麻将 (``rules.honors``) adds the honours and chows and has
-    no 定缺; the Sichuan presets play 108 tiles, without chow.
-    """
+    """The analysis ``chuanma hand`` shows; refuses bad input naming the argument or option."""
     honors = rules.honors
     if void is not None:
-        if honors:
-            raise NotationError(f"--void: {rules.preset} has no void suit (定缺)")
         naming("--void", lambda: suit_index(void))
+        if honors:
+            raise NotationError("--void: 大众麻将 has no void suit (定缺)")
     melds = [naming("--meld", partial(parse_meld, m, honors=honors)) for m in meld_texts]
     concealed = naming("tiles", lambda: parse_hand(tiles, honors=honors))
     meld_tiles = [t for m in melds for t in m.tiles]
     if void is not None and any(suit_of(t) == void for t in meld_tiles):
         raise NotationError(f"--meld: a declared meld cannot be of the void suit {void}")
-    if not honors and any(m.kind == "chow" for m in melds):
-        raise NotationError("--meld: chow (吃) does not exist in Sichuan mahjong (it does in --rules dazhong)")
+    if any(m.kind == "chow" for m in melds) and not honors:
+        raise NotationError("--meld: chow (吃) does not exist in Sichuan mahjong")
     naming("tiles and --meld", lambda: to_counts([*concealed, *meld_tiles]))
     seen_tiles = naming("--seen", lambda: parse_tiles(seen, honors=honors))
     naming("--seen", lambda: to_counts(seen_tiles))
