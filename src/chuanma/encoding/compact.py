@@ -26,6 +26,9 @@ first      count  what
 =========  =====  ===========================================================================
 
 ``SIZE`` is 644: the 21 rows of 27 counts (:data:`ROWS`) then the 77 scalars (:data:`SCALARS`).
+Under 大众麻将 every row has 34 counts, the honours ``1z``–``7z`` after ``9s`` (:func:`shape`:
+21 × 34 + 77 = 791 numbers; the offsets above grow accordingly); chows count their three tiles
+among the melds.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from chuanma.encoding.common import (
     SCORE_SCALE,
     VOID_CODES,
     WALL_SCALE,
+    kinds_of,
     relative,
     seat_order,
 )
@@ -71,44 +75,54 @@ SCALAR_NAMES: tuple[str, ...] = (
     *(f"direction {d}" for d in DIRECTION_CODES), "xueliu",
 )
 """A short name for each scalar, in order."""
-SHAPE = (SIZE,)
+
+
+def shape(kinds: int = KINDS) -> tuple[int]:
+    """The shape of an observation with ``kinds`` tile kinds (:func:`~chuanma.encoding.common.kinds_of`)."""
+    return (ROWS * kinds + SCALARS,)
+
+
+SHAPE = shape()
 
 
 def sections(view: SeatView) -> tuple[npt.NDArray[np.uint8], list[float]]:
-    """The view's counts (``ROWS`` × 27, ``uint8``) and its ``SCALARS`` scalars."""
-    buf = bytearray(ROWS * KINDS)
+    """The view's counts (``ROWS`` × kinds, ``uint8``: 27 kinds, 34 under 大众麻将) and its
+    ``SCALARS`` scalars."""
+    k = kinds_of(view.rules)
+    buf = bytearray(ROWS * k)
     scalars = [0.0] * SCALARS
-    buf[0:KINDS] = bytes(view.hand[:KINDS])
+    buf[0:k] = bytes(view.hand[:k])
     if view.drawn is not None:
-        buf[DRAWN * KINDS + view.drawn] = 1
+        buf[DRAWN * k + view.drawn] = 1
     me = view.me
     if me.exchange is not None:
         for t in me.exchange:
-            buf[EXCHANGE * KINDS + t] += 1
+            buf[EXCHANGE * k + t] += 1
     claim = view.claim
     if claim is not None:
-        buf[CLAIM * KINDS + claim.tile] = 1
+        buf[CLAIM * k + claim.tile] = 1
         scalars[FROM_AT + (claim.from_seat - me.seat) % 4] = 1
         scalars[ROB_AT] = float(claim.robbing)
-    buf[UNSEEN * KINDS:(UNSEEN + 1) * KINDS] = bytes(view.unseen_counts()[:KINDS])
+    buf[UNSEEN * k:(UNSEEN + 1) * k] = bytes(view.unseen_counts()[:k])
     for r, s in enumerate(seat_order(view)):
         p = view.players[s]
-        at = (SEAT_ROWS + 4 * r) * KINDS
+        at = (SEAT_ROWS + 4 * r) * k
         hidden = 0
         for m in p.melds:
             if m is None:
                 hidden += 1
             else:
-                buf[at + m.tile] += 4 if m.kind == "kong" else 3
-        at += KINDS
+                for t in m.tiles:  # three of a pong, four of a kong, a chow's run
+                    buf[at + t] += 1
+        at += k
         for t in p.discards:
             buf[at + t] += 1
-        at += KINDS
+        at += k
         for t in p.win_pile:
             buf[at + t] += 1
-        at += KINDS
+        at += k
         if r and p.hand is not None:
-            buf[at:at + KINDS] = bytes(p.hand[:KINDS])
+            buf[at:at + k] = bytes(p.hand[:k])
         at = r * SEAT_SCALARS
         scalars[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
         scalars[at + 6 + (VOID_CODES.index(p.void) if p.void is not None else 3)] = 1
@@ -122,13 +136,13 @@ def sections(view: SeatView) -> tuple[npt.NDArray[np.uint8], list[float]]:
     if view.direction is not None:
         scalars[DIRECTION_AT + DIRECTION_CODES.index(view.direction)] = 1
     scalars[XUELIU_AT] = float(view.winners_stay)
-    return np.frombuffer(bytes(buf), dtype=np.uint8).reshape(ROWS, KINDS), scalars
+    return np.frombuffer(bytes(buf), dtype=np.uint8).reshape(ROWS, k), scalars
 
 
 def encode(view: SeatView) -> npt.NDArray[np.float32]:
     """The compact observation of ``view`` (layout in the module docstring)."""
     counts, scalars = sections(view)
-    out = np.empty(SIZE, dtype=np.float32)
-    out[:ROWS * KINDS] = counts.ravel()
-    out[ROWS * KINDS:] = scalars
+    out = np.empty(counts.size + SCALARS, dtype=np.float32)
+    out[:counts.size] = counts.ravel()
+    out[counts.size:] = scalars
     return out
