@@ -7,6 +7,7 @@ from typing import Any
 
 from chuanma.engine.actions import Action, ChooseVoid, Discard, Hu, Pass
 from chuanma.engine.game import Direction, Game
+from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import build_wall
 from chuanma.rules import RuleSet
 from chuanma.tiles import parse_tile, parse_tiles
@@ -32,8 +33,10 @@ def game(
 
     ``voids`` ("spms": one suit per seat) is chosen for every seat whose void is not automatic.
     """
-    wall = build_wall(hands, draws, replacements, dealer=dealer) if wall is None else wall
-    g = Game(ruleset or rules(**options), wall, dealer, direction)
+    ruleset = ruleset or rules(**options)
+    if wall is None:
+        wall = build_wall(hands, draws, replacements, dealer=dealer, size=variant_of(ruleset).wall.size)
+    g = Game(ruleset, wall, dealer, direction)
     if voids is not None:
         for seat, suit in enumerate(voids):
             if g.state.seats[seat].void is None:
