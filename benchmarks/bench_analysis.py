@@ -4,6 +4,12 @@ Run: ``python benchmarks/bench_analysis.py`` (``--hands``, ``--batch``, ``--seed
 Prints µs per call for both libraries and the ratio, then the batch API's hands per second on
 one core. chuanma's functions are timed on their native input (counts as ``bytes``, made once
 per hand by ``pack_counts``, as ``mahjong`` is given its 34-count lists) and on plain lists.
+
+``--against REV`` instead measures this checkout's analysis against another revision's, in fresh
+processes alternating between the two sides (``--rounds`` of each), CPU time per call
+(``time.process_time``): shanten, waits and the win check on the same random hands of the 108
+tiles, and a bot's look-ahead (``HandEval``: every discard of a 14-tile hand and its useful
+tiles); then shanten on hands of the 136 tiles. Prints the median of each side and their ratio.
 """
 
 from __future__ import annotations
@@ -14,9 +20,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the batch figure is for on
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import json
 import random
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,21 +41,74 @@ TARGETS = {"shanten": 25.0, "waits": 15.0, "win check": 5.0}
 BATCH_TARGET = 5_000_000
 
 
-def random_hands(n: int, seed: int) -> list[list[int]]:
-    """``n`` hands of 34 counts, alternately 13 and 14 tiles drawn from the 108 tiles."""
+def random_hands(n: int, seed: int, honours: bool = False) -> list[list[int]]:
+    """``n`` hands of 34 counts, alternately 13 and 14 tiles drawn from the 108 tiles (or the 136)."""
     rng = random.Random(seed)
-    wall = full_wall()
+    wall = full_wall(with_honors=honours)
     return [to_counts(rng.sample(wall, 13 + i % 2)) for i in range(n)]
 
 
-def per_call(fn: Callable[[Any], Any], inputs: Sequence[Any], repeat: int) -> float:
-    """Best of ``repeat`` runs, in µs per call."""
+def child(hands_n: int, seed: int, repeat: int) -> None:
+    """One side of ``--against``: print the CPU µs per call of each measured job as JSON."""
+    from chuanma.analysis.incremental import HandEval
+
+    hands = random_hands(hands_n, seed)
+    packed = [pack_counts(h) for h in hands]
+    packed13 = [p for p, h in zip(packed, hands, strict=True) if sum(h) == 13]
+    packed14 = [p for p, h in zip(packed, hands, strict=True) if sum(h) == 14]
+    fourteen = [h[:27] for h in hands if sum(h) == 14]
+    honours = [pack_counts(h) for h in random_hands(hands_n, seed, honours=True)]
+
+    def look_ahead(counts: list[int]) -> None:
+        ev = HandEval(counts, None)
+        for t in range(27):
+            if counts[t]:
+                ev.useful_tiles(counts, t, ev.without(t))
+
+    HandEval(fourteen[0], None)  # the tables load outside the timings
+    out = {
+        "shanten": per_call(shanten, packed, repeat, time.process_time),
+        "waits": per_call(waits, packed13, repeat, time.process_time),
+        "win check": per_call(is_win, packed14, repeat, time.process_time),
+        "look-ahead (per hand)": per_call(look_ahead, fourteen, 1, time.process_time),
+        "shanten, 136-tile hands": per_call(shanten, honours, repeat, time.process_time),
+    }
+    print(json.dumps(out))
+
+
+def against(revision: str, hands_n: int, seed: int, repeat: int, rounds: int) -> None:
+    """This checkout's analysis against ``revision``'s, alternating fresh processes."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_revisions import ROOT, checkout
+
+    args = ["--child", "--hands", str(hands_n), "--seed", str(seed), "--repeat", str(repeat)]
+    figures: dict[str, list[dict[str, float]]] = {"this checkout": [], revision: []}
+    with checkout(revision) as other:
+        sides = [("this checkout", ROOT / "src"), (revision, other)]
+        for r in range(rounds):
+            for side, src in sides if r % 2 == 0 else sides[::-1]:
+                out = subprocess.run([sys.executable, __file__, *args], env={"PYTHONPATH": str(src)},
+                                     capture_output=True, text=True, check=True)
+                figures[side].append(json.loads(out.stdout))
+            print(f"round {r + 1} of {rounds} done", file=sys.stderr)
+    print(f"{hands_n:,} random hands, CPU µs per call, median of {rounds} fresh processes per side")
+    print(f"{'':26} {'this checkout':>14} {revision:>14} {'ratio':>7}")
+    for job in figures["this checkout"][0]:
+        mine = statistics.median(f[job] for f in figures["this checkout"])
+        theirs = statistics.median(f[job] for f in figures[revision])
+        print(f"{job:26} {mine:14.2f} {theirs:14.2f} {mine / theirs:6.2f}×")
+
+
+def per_call(fn: Callable[[Any], Any], inputs: Sequence[Any], repeat: int,
+             clock: Callable[[], float] = time.perf_counter) -> float:
+    """Best of ``repeat`` runs, in µs per call (of ``clock``: wall time, or CPU time with
+    ``time.process_time``)."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         for x in inputs:
             fn(x)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return best / len(inputs) * 1e6
 
 
@@ -68,7 +132,16 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--against", help="compare with this revision (a commit, tag or branch) instead")
+    parser.add_argument("--rounds", type=int, default=6, help="with --against: processes per side")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        child(args.hands, args.seed, args.repeat)
+        return
+    if args.against:
+        against(args.against, args.hands, args.seed, args.repeat, args.rounds)
+        return
 
     hands = random_hands(args.hands, args.seed)
     packed = [pack_counts(h) for h in hands]

@@ -22,6 +22,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,28 +72,35 @@ def run(src: Path, code: str) -> tuple[float, float]:
     return float(loop), float(whole)
 
 
+@contextmanager
+def checkout(revision: str) -> Iterator[Path]:
+    """The ``src`` directory of ``revision``, checked out into a temporary git worktree."""
+    with tempfile.TemporaryDirectory() as tmp:
+        other = Path(tmp) / "other"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(other), revision],
+                       check=True)
+        try:
+            yield other / "src"
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--against", required=True, help="the other revision (a commit, tag or branch)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--hands", type=int, default=400, help="hands per engine run (greedy runs a quarter)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        other = Path(tmp) / "other"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(other), args.against],
-                       check=True)
-        try:
-            sides = {"this checkout": ROOT / "src", args.against: other / "src"}
-            jobs = {"engine (random decisions)": ENGINE.format(hands=args.hands),
-                    "simulator (4 greedy bots)": GREEDY.format(hands=max(1, args.hands // 4))}
-            figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
-            for r in range(args.rounds):
-                for job, code in jobs.items():
-                    for side, src in (sides.items() if r % 2 == 0 else reversed(sides.items())):
-                        figures.setdefault((job, side), []).append(run(src, code))
-                print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)
+    with checkout(args.against) as other:
+        sides = {"this checkout": ROOT / "src", args.against: other}
+        jobs = {"engine (random decisions)": ENGINE.format(hands=args.hands),
+                "simulator (4 greedy bots)": GREEDY.format(hands=max(1, args.hands // 4))}
+        figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        for r in range(args.rounds):
+            for job, code in jobs.items():
+                for side, src in (sides.items() if r % 2 == 0 else reversed(sides.items())):
+                    figures.setdefault((job, side), []).append(run(src, code))
+            print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
     print(f"{'':38} {'this checkout':>16} {args.against:>16} {'ratio':>7}")
     for job in jobs:
         for i, what in enumerate(("the loop", "whole process")):

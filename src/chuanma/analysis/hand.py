@@ -32,6 +32,11 @@ _HONOR: dict[bytes, int] = {}
 _WIN: dict[bytes, int | None] = {}
 _WIN_HONOR: dict[bytes, int] = {}
 _NOT_WIN = 1 << 30
+# a suit part that 十三幺 can hold (its 1 and 9, one of them twice) is not None but this, so that a
+# hand of three such parts reaches the end of the win check (and no other hand pays for 十三幺)
+_ORPHAN_SUIT = 1 << 60
+_ORPHAN_SHAPES = (bytes([1, 0, 0, 0, 0, 0, 0, 0, 1]), bytes([2, 0, 0, 0, 0, 0, 0, 0, 1]),
+                  bytes([1, 0, 0, 0, 0, 0, 0, 0, 2]))
 _F = pk.FIELD
 _S, _P, _O = pk.F_SIZE, pk.F_PAIRS, pk.F_ODD
 _W0, _W1 = pk.F_WAIT0, pk.F_WAIT1
@@ -56,7 +61,7 @@ def _learn(k: bytes) -> bool:
             _WIN_HONOR[part] = _NOT_WIN if win is None else win
         else:
             _SUIT[part] = value
-            _WIN[part] = win
+            _WIN[part] = _ORPHAN_SUIT if part in _ORPHAN_SHAPES else win
     return True
 
 
@@ -104,8 +109,7 @@ def is_win(counts: Counts) -> bool:
     try:
         a = _WIN[k[:9]]
         if a is None:
-            # only here can a hand be 十三幺 (its 1m 9m are never complete or even); it holds 1m and 7z
-            return bool(k[0] and k[-1]) and is_thirteen_orphans(k)
+            return False
         b = _WIN[k[9:18]]
         if b is None:
             return False
@@ -115,6 +119,8 @@ def is_win(counts: Counts) -> bool:
         s = a + b + c + _WIN_HONOR[k[27:]]
     except KeyError:
         return _learn(k) and is_win(k)
+    if s >= _ORPHAN_SUIT:
+        return is_thirteen_orphans(k)
     return (s & _F) == 7 or (s & _SEVEN_MASK) == _SEVEN_VALUE
 
 
@@ -151,7 +157,9 @@ def shanten(counts: Counts, void: str | None = None) -> int:
     """
     a, b, c, z, n = _voided(counts, void)
     sh = shanten_of_parts(a, b, c, z, n)
-    if n >= 13 and void is None and (z >> _S) & _F:
+    # 十三幺 holds at most six suited kinds and as many honour kinds as honours: its shanten is at
+    # least 6 minus the honours held, so only a hand holding honours can find it lower
+    if n >= 13 and void is None and 6 - ((z >> _S) & _F) < sh:
         orphans = thirteen_orphans_distance(counts) - 1
         return orphans if orphans < sh else sh
     return sh

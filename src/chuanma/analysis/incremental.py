@@ -74,29 +74,32 @@ class HandEval:
                 c = c * 5 + counts[s + r]
             codes.append(c)
         z = _HONOURS
-        honours = 0
-        for t in range(NUM_SUITED, len(counts)):
-            z += counts[t] * _WEIGHT[t]
-            honours += counts[t]
+        honours = sum(counts[NUM_SUITED:])
+        if honours:
+            for t in range(NUM_SUITED, NUM_KINDS):
+                z += counts[t] * _WEIGHT[t]
         codes.append(z)
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
         self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(4)]
         self.n = sum(counts)
         self.honours = honours
-        self.counts = [*counts, *[0] * (NUM_KINDS - len(counts))]
+        # 十三幺 is looked at only for a hand holding an honour with no void (it needs every suit's
+        # 1 and 9); with one honour at most it never beats seven pairs, so a hand without honours
+        # that draws one need not be looked at either
+        self.counts = [*counts, *[0] * (NUM_KINDS - len(counts))] if honours and vi < 0 else None
         held = 0
         for t in range(len(counts)):
             if counts[t]:
                 held |= 1 << t
         self.held = held
 
-    def _orphans(self, sh: int, n: int, out: Tile = -1, into: Tile = -1) -> int:
-        """``sh`` or, if lower, the 十三幺 shanten of this hand less ``out`` plus ``into`` (only a
-        13–14-tile hand holding an honour, with no void, can be near it)."""
-        if self.vi >= 0 or n < 13 or self.honours - (out >= NUM_SUITED) + (into >= NUM_SUITED) == 0:
+    def _orphans(self, counts: list[int], sh: int, n: int, out: Tile = -1, into: Tile = -1) -> int:
+        """``sh`` or, if lower, the 十三幺 shanten of ``counts`` (this hand's) less ``out`` plus
+        ``into``, of ``n`` tiles."""
+        if n < 13:
             return sh
-        work = self.counts.copy()
+        work = counts.copy()
         if out >= 0:
             work[out] -= 1
         if into >= 0:
@@ -107,7 +110,8 @@ class HandEval:
     def shanten(self) -> int:
         a, b, c, z = self.parts
         sh = shanten_of_parts(a, b, c, z, self.n)
-        return self._orphans(sh, self.n) if self.honours else sh
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n)
 
     def _delta(self, p: list[int], s: int, d: int) -> None:
         if s != self.vi:
@@ -118,7 +122,8 @@ class HandEval:
         p = self.parts.copy()
         self._delta(p, t // 9, -_WEIGHT[t])
         sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n - 1)
-        return self._orphans(sh, self.n - 1, t) if self.honours else sh
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n - 1, t)
 
     def swap(self, t: Tile, u: Tile) -> int:
         """Shanten after discarding ``t`` and drawing ``u``."""
@@ -130,14 +135,16 @@ class HandEval:
             self._delta(p, st, -_WEIGHT[t])
             self._delta(p, su, _WEIGHT[u])
         sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n)
-        return self._orphans(sh, self.n, t, u) if self.honours or su == 3 else sh
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n, t, u)
 
     def with_(self, u: Tile) -> int:
         """Shanten after drawing ``u``."""
         p = self.parts.copy()
         self._delta(p, u // 9, _WEIGHT[u])
         sh = shanten_of_parts(p[0], p[1], p[2], p[3], self.n + 1)
-        return self._orphans(sh, self.n + 1, into=u) if self.honours or u >= NUM_SUITED else sh
+        counts = self.counts
+        return sh if counts is None else self._orphans(counts, sh, self.n + 1, into=u)
 
     def useful(self, counts: Sequence[int], t: Tile, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies of the tiles that, drawn after discarding ``t`` from ``counts`` (the
@@ -178,10 +185,9 @@ class HandEval:
             if vi >= 0:
                 near &= ~_SUIT_BITS[vi]
         n = self.n
-        # 十三幺: with one honour at most after the draw it never beats seven pairs, so only a
-        # hand still holding an honour after the discard is looked at
+        # 十三幺: with one honour at most after the draw it never beats seven pairs (see __init__)
         orphan_kinds = orphan_pair = -1
-        if vi < 0 and n >= 13 and self.honours - (st == 3):
+        if self.counts is not None and n >= 13 and self.honours - (st == 3):
             work = list(counts)
             work[t] -= 1
             orphan_kinds = sum(1 for o in ORPHANS if work[o])
