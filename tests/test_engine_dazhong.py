@@ -10,8 +10,10 @@ import pytest
 
 from chuanma.engine.actions import Chow, Discard, Hu, IllegalActionError, Kong, Pass, Pong, action_from_json
 from chuanma.engine.game import Game
+from chuanma.engine.indices import CHOW_STARTS
 from chuanma.errors import NotationError
 from chuanma.melds import Meld
+from engine_play import pick, random_hand
 from engine_setup import game, play, rules, run_out, t
 
 # Seat 0 (dealer) opens with 9p; one round of unclaimable discards (so no 地胡); then seat 0
@@ -187,3 +189,27 @@ def test_dazhong_dealer_rotation_over_several_hands() -> None:
     # hand 4, dealt by seat 1: an exhaustive draw keeps seat 1
     drawn = _kong_then_draw(dealer)
     assert drawn.dealer == 1 and drawn.end_reason == "exhausted" and drawn.next_dealer() == 1
+
+
+def test_dazhong_chow_offers_are_exactly_the_shangjias_fitting_sequences_over_random_hands() -> None:
+    windows = chows = 0
+    for seed in range(40):
+        g, rng = random_hand("dazhong", seed)
+        while not g.finished:
+            w = g.state.public.claim
+            if w is not None and not w.rob:
+                windows += 1
+                for s in range(4):
+                    options = g.state.seats[s].claim_options or []  # offered when the window opened
+                    offered = {a.tile for a in options if isinstance(a, Chow)}
+                    hand = g.state.seats[s].hand
+                    # every chow of the 21 whose other two tiles the hand holds, for the 下家 only
+                    fits = {low for low in CHOW_STARTS if w.tile in (low, low + 1, low + 2)
+                            and all(hand[x] for x in (low, low + 1, low + 2) if x != w.tile)}
+                    xiajia = s == (w.from_seat + 1) % 4 and g.phase == "claim"
+                    assert offered == (fits if xiajia else set())
+                    chows += len(offered)
+            seat = rng.choice(g.to_act())
+            g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
+        assert g.tile_total() == 136
+    assert windows > 200 and chows > 50

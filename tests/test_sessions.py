@@ -25,16 +25,16 @@ from chuanma.sim.stats import Tally
 runner = CliRunner()
 
 
-def _bots(seed: int) -> Any:
+def _bots(seed: int, bot: str = "greedy") -> Any:
     def bots_for(i: int) -> list[Bot]:
-        return [make_bot("greedy", bot_seed(seed, i, s)) for s in range(4)]
+        return [make_bot(bot, bot_seed(seed, i, s)) for s in range(4)]
 
     return bots_for
 
 
-def _session(preset: str, seed: int, hands: int, per_session: int = 4) -> list[HandResult]:
-    played = play_sessions(RuleSet.from_preset(preset), seed, 0, hands, _bots(seed),
-                           session_hands=per_session, record={"bots": ["greedy"] * 4})
+def _session(preset: str, seed: int, hands: int, per_session: int = 4, bot: str = "greedy") -> list[HandResult]:
+    played = play_sessions(RuleSet.from_preset(preset), seed, 0, hands, _bots(seed, bot),
+                           session_hands=per_session, record={"bots": [bot] * 4})
     return [result for _, result in played]
 
 
@@ -43,22 +43,24 @@ def _rec(result: HandResult) -> dict[str, Any]:
     return result.record
 
 
-@pytest.mark.parametrize("preset", ["portal-xuezhan", "classic-normal"])
-def test_chained_session_deals_each_hand_to_the_previous_hands_next_dealer(preset: str) -> None:
-    results = _session(preset, 3, 8)
+@pytest.mark.parametrize(("preset", "bot"), [("portal-xuezhan", "greedy"), ("classic-normal", "greedy"),
+                                             ("dazhong", "random")])
+def test_chained_session_deals_each_hand_to_the_previous_hands_next_dealer(preset: str, bot: str) -> None:
+    results = _session(preset, 3, 8, bot=bot)
+    honors = RuleSet.from_preset(preset).honors
     overridden = 0
     for i, result in enumerate(results):
         record = _rec(result)
         assert record["session"]["id"] == f"sim-3-{i // 4}" and record["session"]["hand"] == i % 4
         assert result.next_dealer == replay(record).next_dealer()
         if i % 4 == 0:
-            assert record["dealer"] == deal_for(3, i).dealer  # a session's first dealer: the stream
+            assert record["dealer"] == deal_for(3, i, honors).dealer  # a session's first dealer: the stream
             assert "previous" not in record["session"]
         else:
             assert record["dealer"] == results[i - 1].next_dealer
             assert record["session"]["previous"]["next_dealer"] == results[i - 1].next_dealer
-            overridden += record["dealer"] != deal_for(3, i).dealer
-        assert record["wall"] == deal_for(3, i).wall_strings()  # the wall is still the stream's
+            overridden += record["dealer"] != deal_for(3, i, honors).dealer
+        assert record["wall"] == deal_for(3, i, honors).wall_strings()  # the wall is still the stream's
     assert overridden > 0  # the rule, not the stream, chose some dealers
     assert all(v.ok for v in verify_records([_rec(r) for r in results]))
 

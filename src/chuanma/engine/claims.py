@@ -10,7 +10,7 @@ A :class:`PassRule` says what passing a win or a pong costs a seat (RULES §2.10
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from chuanma.engine.actions import Action, Chow, Hu, Kong, Pong
@@ -19,7 +19,7 @@ from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import CHOW, HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
 from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import in_last_four, kong_allowed
-from chuanma.engine.wins import NEAR, completes, score
+from chuanma.engine.wins import NEAR, completes, orphan_reach, score
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, Tile
@@ -129,8 +129,8 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     pub = st.public
     seats = st.seats
     lo, hi = NEAR[t]
-    # most seats hold no copy or neighbour of the tile: nothing to ask them
-    near = [s for s in AFTER[frm] if any(seats[s].hand[lo:hi])]
+    # most seats hold no copy or neighbour of the tile (nor wait on it as 十三幺): nothing to ask them
+    near = [s for s in AFTER[frm] if any(seats[s].hand[lo:hi]) or orphan_reach(seats[s].hand, t)]
     if not near and not rob:
         return False
     pub.claim = ClaimWindow(t, frm, situations, rob, kong)
@@ -156,7 +156,7 @@ def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> li
     seat = st.seats[s]
     h = seat.hand
     lo, hi = NEAR[t]
-    if st.public.out[s] or not any(h[lo:hi]):  # no copy or neighbour: nothing to claim
+    if st.public.out[s] or not (any(h[lo:hi]) or orphan_reach(h, t)):  # no copy or neighbour: nothing to claim
         return None
     can_win = completes(st, s, t)
     chows = chow_options(st, s, t) if not rob else []
@@ -238,17 +238,8 @@ def close_window(st: HandState) -> None:
 
 def pong(st: HandState, seat: int, frm: int, t: Tile) -> None:
     """碰: ``seat`` takes ``frm``'s discard ``t`` and must discard next."""
-    pub = st.public
-    close_window(st)
-    pub.discards[frm].pop()
-    h = st.seats[seat].hand
-    h[t] -= 2
-    pub.melds[seat].append(Meld("pong", t))
-    pub.claimed_at[seat].append(st.remaining)
-    pub.declared = True
-    begin_turn(st, seat)
-    pub.turn.after_pong = True
-    if h[t]:
+    take_discard(st, seat, frm, Meld("pong", t), (t, t))
+    if st.seats[seat].hand[t]:
         st.seats[seat].late_pongs.add(t)
     st.emit("pong", seat, {"tile": TILE_TEXT[t], "from": frm})
 
@@ -256,16 +247,21 @@ def pong(st: HandState, seat: int, frm: int, t: Tile) -> None:
 def chow(st: HandState, seat: int, frm: int, t: Tile, low: Tile) -> None:
     """吃: ``seat`` takes its 上家 ``frm``'s discard ``t`` into the sequence starting at ``low``
     and must discard next (as after a pong)."""
+    take_discard(st, seat, frm, Meld("chow", low), [x for x in (low, low + 1, low + 2) if x != t])
+    st.emit("chow", seat, {"tile": TILE_TEXT[low], "from": frm, "claimed": TILE_TEXT[t]})
+
+
+def take_discard(st: HandState, seat: int, frm: int, meld: Meld, used: Sequence[Tile]) -> None:
+    """A pong or chow: ``seat`` lays down ``meld`` of ``frm``'s last discard and the tiles ``used``
+    from its hand; its turn begins and it must discard (no draw, no kong, no win)."""
     pub = st.public
     close_window(st)
     pub.discards[frm].pop()
     h = st.seats[seat].hand
-    for x in (low, low + 1, low + 2):
-        if x != t:
-            h[x] -= 1
-    pub.melds[seat].append(Meld("chow", low))
+    for x in used:
+        h[x] -= 1
+    pub.melds[seat].append(meld)
     pub.claimed_at[seat].append(st.remaining)
     pub.declared = True
     begin_turn(st, seat)
     pub.turn.after_pong = True
-    st.emit("chow", seat, {"tile": TILE_TEXT[low], "from": frm, "claimed": TILE_TEXT[t]})

@@ -19,7 +19,7 @@ from chuanma.engine.setup import void_options
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF, exchange_options
 from chuanma.engine.wall import kong_allowed
-from chuanma.engine.wins import NEAR, complete
+from chuanma.engine.wins import NEAR, complete, orphan_reach
 from chuanma.tiles import NUM_KINDS, SUIT_SLICES
 
 _ALONE = [(s,) for s in range(4)]
@@ -72,8 +72,8 @@ def can_self_win(st: HandState, rule: PassRule, seat: int) -> bool:
     if t is None or not rule.may_self_win(s, t):
         return False
     lo, hi = NEAR[t]
-    # the drawn tile with no copy or neighbour (two ranks) in hand completes nothing
-    return sum(s.hand[lo:hi]) > 1 and complete(st, seat)
+    # the drawn tile with no copy or neighbour (two ranks) in hand completes nothing but 十三幺
+    return (sum(s.hand[lo:hi]) > 1 or orphan_reach(s.hand, t)) and complete(st, seat)
 
 
 def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:

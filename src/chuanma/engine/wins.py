@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.analysis import is_win, waits
+from chuanma.analysis.orphans import ORPHANS
 from chuanma.engine.ledger import Win
 from chuanma.engine.state import HandState
 from chuanma.engine.variant import Variant
@@ -20,6 +21,14 @@ NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED
     (t, t + 1) for t in range(NUM_SUITED, NUM_KINDS)]
 """``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks; an
 honour has none) in a counts list; a tile none of which are held completes nothing."""
+ORPHAN = [t in ORPHANS for t in range(NUM_KINDS)]
+"""By tile: whether it is one of 十三幺's kinds."""
+
+
+def orphan_reach(h: Sequence[int], t: Tile) -> bool:
+    """Whether ``t`` might complete ``h`` as 十三幺, which waits on an orphan it may hold no copy
+    or neighbour of: ``t`` is an orphan and ``h`` holds 東 or 南 (a ready 十三幺 hand holds one)."""
+    return ORPHAN[t] and h[27] + h[28] > 0
 JIPIN_FAN = 4
 """极品: a win shown as this many fan or more (RULES §6, with the preset's fan labels)."""
 
@@ -35,7 +44,7 @@ def completes(st: HandState, seat: int, t: Tile) -> bool:
     s = st.seats[seat]
     h = s.hand
     lo, hi = NEAR[t]
-    if not any(h[lo:hi]) or holds_suit(h, s.void):
+    if not (any(h[lo:hi]) or orphan_reach(h, t)) or holds_suit(h, s.void):
         return False
     h[t] += 1
     won = is_win(bytes(h))
