@@ -10,7 +10,8 @@ the process waits for a core on a busy machine is not counted, so both sides are
   reads the seat's view), one process.
 
 Each figure is given for the loop alone and for the whole process (its start-up and imports, such
-as tables loaded at import, counted too).
+as tables loaded at import, counted too); the engine's also warm: the same hands played again in
+the same process, so that nothing met in the first pass (a table look-up, a cached choice) is new.
 
     python benchmarks/bench_revisions.py --against f5c68ee [--rounds 3] [--hands 400]
 """
@@ -33,19 +34,24 @@ import random, time
 from chuanma.engine.game import Game
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall
-rng = random.Random(1)
 rules = RuleSet.from_preset("xuezhan")
 base = full_wall()
 n = {hands}
+def play():
+    rng = random.Random(1)
+    for _ in range(n):
+        wall = base[:]
+        rng.shuffle(wall)
+        g = Game(rules, wall, rng.randrange(4), rng.choice(("to_next", "opposite", "to_previous")))
+        while not g.finished:
+            seat = rng.choice(g.to_act())
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
 start = time.process_time()
-for _ in range(n):
-    wall = base[:]
-    rng.shuffle(wall)
-    g = Game(rules, wall, rng.randrange(4), rng.choice(("to_next", "opposite", "to_previous")))
-    while not g.finished:
-        seat = rng.choice(g.to_act())
-        g.apply(seat, rng.choice(g.legal_actions(seat)))
-print(n / (time.process_time() - start), n / time.process_time())
+play()
+loop, whole = n / (time.process_time() - start), n / time.process_time()
+start = time.process_time()
+play()
+print(loop, whole, n / (time.process_time() - start))
 """
 
 GREEDY = """
@@ -63,13 +69,12 @@ print(n / (time.process_time() - start), n / time.process_time())
 """
 
 
-def run(src: Path, code: str) -> tuple[float, float]:
-    """Hands per CPU second of the loop alone, and of the whole process (start-up and imports
-    included: what a fresh worker costs)."""
+def run(src: Path, code: str) -> list[float]:
+    """Hands per CPU second of the loop alone, of the whole process (start-up and imports
+    included: what a fresh worker costs), and for the engine of the warm loop."""
     out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(src)},
                          capture_output=True, text=True, check=True)
-    loop, whole = out.stdout.strip().splitlines()[-1].split()
-    return float(loop), float(whole)
+    return [float(x) for x in out.stdout.strip().splitlines()[-1].split()]
 
 
 @contextmanager
@@ -95,7 +100,7 @@ def main() -> None:
         sides = {"this checkout": ROOT / "src", args.against: other}
         jobs = {"engine (random decisions)": ENGINE.format(hands=args.hands),
                 "simulator (4 greedy bots)": GREEDY.format(hands=max(1, args.hands // 4))}
-        figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        figures: dict[tuple[str, str], list[list[float]]] = {}
         for r in range(args.rounds):
             for job, code in jobs.items():
                 for side, src in (sides.items() if r % 2 == 0 else reversed(sides.items())):
@@ -103,7 +108,8 @@ def main() -> None:
             print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
     print(f"{'':38} {'this checkout':>16} {args.against:>16} {'ratio':>7}")
     for job in jobs:
-        for i, what in enumerate(("the loop", "whole process")):
+        for i in range(len(figures[(job, args.against)][0])):
+            what = ("the loop", "whole process", "the loop, warm")[i]
             mine = [f[i] for f in figures[(job, "this checkout")]]
             theirs = [f[i] for f in figures[(job, args.against)]]
             span = [f"{min(v):,.0f}–{max(v):,.0f}/s" for v in (mine, theirs)]

@@ -223,3 +223,21 @@ def test_each_payment_names_the_event_it_belongs_to() -> None:
             assert g.events[p.seq].type == "hu"
         else:
             assert g.events[p.seq].type == "kong"
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_replay_steps_yield_the_deal_then_each_decision(seed: int) -> None:
+    from chuanma.bots import make_bot
+    from chuanma.engine.record import replay_steps
+    from chuanma.rules import RuleSet
+    from chuanma.sim.play import deal_for, play_hand
+
+    rules = RuleSet.from_preset("xueliu" if seed % 2 else "xuezhan")
+    record = play_hand(rules, deal_for(seed, 0), [make_bot("greedy", s) for s in range(4)], record=True).record
+    assert record is not None
+    counts = [len(g.events) for g in replay_steps(record)]
+    # the deal, one step per decision, and one more only if closing the last claim window moved the hand on
+    assert len(counts) - 1 - len(record["decisions"]) in (0, 1)
+    assert counts == sorted(counts) and counts[0] > 0
+    *_, last = replay_steps(record)
+    assert last.finished and last.result() == replay(record).result() == record["result"]

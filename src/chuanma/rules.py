@@ -229,6 +229,27 @@ def valid_values(name: str) -> str:
     return _describe_type(info.annotation)
 
 
+def option_schema() -> list[dict[str, Any]]:
+    """Every option (the preset excepted) for a form: name, description, what it accepts, its kind
+    (``bool``, ``choice`` with ``choices``, ``int``, or ``other``)."""
+    out: list[dict[str, Any]] = []
+    for name, info in RuleSet.model_fields.items():
+        if name == "preset":
+            continue
+        entry: dict[str, Any] = {"name": name, "description": info.description, "accepts": valid_values(name)}
+        annotation = info.annotation
+        if annotation is bool:
+            entry["kind"] = "bool"
+        elif typing.get_origin(annotation) is Literal:
+            entry["kind"], entry["choices"] = "choice", list(typing.get_args(annotation))
+        elif annotation is int or annotation == int | None:
+            entry["kind"] = "int"
+        else:
+            entry["kind"] = "other"
+        out.append(entry)
+    return out
+
+
 def _describe_type(annotation: Any) -> str:
     origin = typing.get_origin(annotation)
     if origin is Literal:

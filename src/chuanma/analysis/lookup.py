@@ -6,13 +6,15 @@ so the hot paths read plain module globals with no check.
 
 The file stores the packed value (see :mod:`chuanma.analysis.packing`) only of the suit vectors a
 hand can hold (at most :data:`MAX_TILES` tiles), in the order of their base-5 codes (rank 1 the
-most significant digit). :func:`part_value` finds a vector's place in that list from two small
-tables over the code's high digits and its last four.
+most significant digit). :func:`part_value` finds a vector's place in that list with two
+dictionary look-ups, one of the counts of the high ranks and one of the last four: no arithmetic
+over the digits, so the first look-up of a shape costs about what a remembered one does.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from itertools import accumulate, product
 
 from chuanma.analysis.datafile import shipped_arrays
 from chuanma.analysis.packing import F_CLASS, F_ODD, F_PAIRS, FIELD, MAX_SETS, MAX_TILES
@@ -38,28 +40,28 @@ _LOW = 5**4
 """Codes of the last four ranks."""
 _VALUES = {9: memoryview(b"").cast("q"), 7: memoryview(b"").cast("q")}
 """By kinds (9 a suit, 7 the honours): the stored packed values."""
-_START: dict[int, list[int]] = {9: [], 7: []}
-"""By kinds, by the code of the high ranks: the place of the first vector with those high ranks."""
-_BELOW: list[list[int]] = []
-"""``_BELOW[s][low]``: how many codes of the last four ranks below ``low`` have at most ``s`` tiles."""
+_HIGH: dict[int, dict[bytes, tuple[int, list[int]]]] = {9: {}, 7: {}}
+"""By kinds, by the counts of the ranks but the last four (at most :data:`MAX_TILES` tiles): the
+place of the first stored vector starting so, and the row of ``below`` for the tiles left."""
+_LOW_CODE: dict[bytes, int] = {}
+"""The counts of the last four ranks → their base-5 code."""
 
 
 def _places() -> None:
-    """Fill ``_BELOW`` and ``_START`` (a few thousand additions)."""
-    sizes = [sum(lo // 5**i % 5 for i in range(4)) for lo in range(_LOW)]
-    for s in range(MAX_TILES + 1):
-        row, count = [], 0
-        for size in sizes:
-            row.append(count)
-            count += size <= s
-        _BELOW.append(row)
-    fits = [row[-1] + (sizes[-1] <= s) for s, row in enumerate(_BELOW)]  # codes of at most s tiles
-    for kinds, start in _START.items():
+    """Fill ``_LOW_CODE`` and ``_HIGH`` (a few thousand entries)."""
+    lows = [bytes(k) for k in product(range(5), repeat=4)]  # in code order
+    _LOW_CODE.update((k, low) for low, k in enumerate(lows))
+    sizes = [sum(k) for k in lows]
+    # below[s][low]: how many codes of the last four ranks below ``low`` have at most s tiles
+    below = [list(accumulate((n <= s for n in sizes), initial=0)) for s in range(MAX_TILES + 1)]
+    for kinds, high in _HIGH.items():
         place = 0
-        for high in range(5 ** (kinds - 4)):
-            start.append(place)
-            size = sum(high // 5**i % 5 for i in range(kinds - 4))
-            place += fits[MAX_TILES - size] if size <= MAX_TILES else 0
+        for k in product(range(5), repeat=kinds - 4):
+            size = sum(k)
+            if size <= MAX_TILES:
+                row = below[MAX_TILES - size]
+                high[bytes(k)] = (place, row)
+                place += row[-1]  # the codes of the last four ranks that fit
 
 
 @cache
@@ -88,13 +90,13 @@ def part_value(part: bytes, honor: bool) -> int | None:
     if honor and not part:
         return EMPTY_HONOR
     kinds = 7 if honor else 9
-    if len(part) != kinds or part.translate(None, COUNT_VALUES) or sum(part) > MAX_TILES:
+    if len(part) != kinds or sum(part) > MAX_TILES:
         return None
-    code = 0
-    for c in part:
-        code = code * 5 + c
-    high, low = divmod(code, _LOW)
-    return _VALUES[kinds][_START[kinds][high] + _BELOW[MAX_TILES - sum(part[:-4])][low]]
+    try:
+        place, below = _HIGH[kinds][part[:-4]]
+        return _VALUES[kinds][place + below[_LOW_CODE[part[-4:]]]]
+    except KeyError:  # a count above 4
+        return None
 
 
 def standard_distance(a: int, b: int, c: int, z: int, n: int) -> int:

@@ -10,59 +10,16 @@ from typing import Any, TextIO
 import typer
 
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
-from chuanma.errors import ChuanmaError, NotationError, naming, shown
+from chuanma.errors import ChuanmaError
 from chuanma.json_input import parse_json
-from chuanma.melds import parse_meld
 from chuanma.rules import RuleSet
-from chuanma.scoring import score_hand
-from chuanma.tiles import parse_hand, parse_tile
-
-_DEFAULTS: dict[str, Any] = {"rules": None, "hand": None, "melds": [], "win_tile": None, "self_drawn": False,
-                             "void": None, "situations": []}
-"""Every key of a line and its value when left out (``rules`` and ``void`` may also be null)."""
-_KIND_NAMES = {str: "a string", list: "a list", bool: "true or false"}
-
-
-def _field(data: dict[str, Any], key: str, kind: type) -> Any:
-    if key not in data or (data[key] is None and key in ("rules", "void")):
-        return _DEFAULTS[key]
-    value = data[key]
-    if not isinstance(value, kind):
-        raise NotationError(f"{key!r} must be {_KIND_NAMES[kind]}, got {shown(value)}")
-    return value
+from chuanma.score_input import read_score_input
 
 
 def score_line(line: str, default_rules: RuleSet, cache: dict[str, RuleSet]) -> dict[str, Any]:
     """Score one JSON object; raise a ``ValueError`` subclass for malformed input."""
-    data = parse_json(line, "the line")
-    if not isinstance(data, dict):
-        raise NotationError("each line must be a JSON object")
-    unknown = sorted(set(data) - set(_DEFAULTS))
-    if unknown:
-        raise NotationError(f"unknown key {shown(unknown[0])}; valid keys: {', '.join(sorted(_DEFAULTS))}")
-    rules = default_rules
-    if data.get("rules") is not None:
-        key = json.dumps(data["rules"], sort_keys=True)
-        if key not in cache:
-            cache[key] = RuleSet.from_json(data["rules"])
-        rules = cache[key]
-    hand = _field(data, "hand", str)
-    win_tile = _field(data, "win_tile", str)
-    if hand is None or win_tile is None:
-        raise NotationError("'hand' and 'win_tile' are required")
-    situations = _field(data, "situations", list)
-    if not all(isinstance(s, str) for s in situations):
-        raise NotationError("'situations' must be a list of strings")
-    result = score_hand(
-        rules,
-        naming("'hand'", lambda: parse_hand(hand, honors=rules.honors)),
-        [parse_meld(m, honors=rules.honors) for m in _field(data, "melds", list)],
-        naming("'win_tile'", lambda: parse_tile(win_tile, honors=rules.honors)),
-        self_drawn=_field(data, "self_drawn", bool),
-        void=_field(data, "void", str),
-        situations=situations,
-    )
-    return result.to_dict(with_label=rules.fan_label_offset != 0)
+    request = read_score_input(parse_json(line, "the line"), default_rules, cache)
+    return request.score().to_dict(with_label=request.rules.fan_label_offset != 0)
 
 
 def score_stream(source: Iterable[str | bytes], sink: TextIO, rules: RuleSet) -> int:

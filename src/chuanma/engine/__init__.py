@@ -20,7 +20,7 @@ from chuanma.engine.chips import ChipError, settle_chips
 from chuanma.engine.events import Event
 from chuanma.engine.game import DIRECTIONS, Direction, Game
 from chuanma.engine.ledger import Payment, Win, totals
-from chuanma.engine.record import RecordError, load, replay, to_record
+from chuanma.engine.record import RecordError, load, replay, replay_steps, to_record
 from chuanma.engine.wall import WallError, build_wall, deal
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "deal",
     "load",
     "replay",
+    "replay_steps",
     "settle_chips",
     "to_record",
     "totals",

@@ -127,20 +127,17 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     """Open the claim window on ``t``; False (nothing opened) if nobody can claim a discard. A
     robbing window opens even when nobody can rob: the added kong then completes."""
     pub = st.public
-    seats = st.seats
-    lo, hi = NEAR[t]
-    # most seats hold no copy or neighbour of the tile (nor wait on it as 十三幺): nothing to ask them
-    near = [s for s in AFTER[frm] if any(seats[s].hand[lo:hi]) or orphan_reach(seats[s].hand, t)]
-    if not near and not rob:
-        return False
     pub.claim = ClaimWindow(t, frm, situations, rob, kong)
+    lo, hi = NEAR[t]
     anyone = False
     for s in AFTER[frm]:
-        seat = seats[s]
+        seat = st.seats[s]
         seat.claim = None
-        opts = options_for(st, rule, s, t, rob) if s in near else None
-        seat.claim_options = opts
-        anyone = anyone or opts is not None
+        # most seats hold no copy or neighbour of the tile (nor wait on it as 十三幺): nothing to ask them
+        near = any(seat.hand[lo:hi]) or orphan_reach(seat.hand, t)
+        seat.claim_options = opts = options_for(st, rule, s, t, rob) if near else None
+        if opts is not None:
+            anyone = True
     if not anyone and not rob:
         pub.claim = None
         return False
@@ -153,14 +150,12 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
 def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> list[Action] | None:
     """What seat ``s`` may claim on ``t`` in the open window (``None``: nothing; else the options
     and ``Pass()``)."""
-    seat = st.seats[s]
-    h = seat.hand
-    lo, hi = NEAR[t]
-    if st.public.out[s] or not (any(h[lo:hi]) or orphan_reach(h, t)):  # no copy or neighbour: nothing to claim
+    if st.public.out[s]:
         return None
+    seat = st.seats[s]
     can_win = completes(st, s, t)
     chows = chow_options(st, s, t) if not rob else []
-    if not can_win and h[t] < 2 and not chows:
+    if not can_win and seat.hand[t] < 2 and not chows:
         return None
     opts: list[Action] = []
     if can_win and rule.may_claim_win(seat, t, lambda: claim_fan(st, s)):

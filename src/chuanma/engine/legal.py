@@ -45,13 +45,15 @@ def legal_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
     phase = st.public.phase
     if phase == "turn":
         return turn_actions(st, rule, seat) if seat == st.public.current else []
+    if phase in ("claim", "rob"):
+        s = st.seats[seat]
+        opts = s.claim_options
+        return list(opts) if opts is not None and s.claim is None else []  # it owes an answer
     if seat not in to_act(st):
         return []
     if phase == "exchange":
         return exchange_options(st.seats[seat].hand)
-    if phase == "void":
-        return list(void_options(st, seat))
-    return list(st.seats[seat].claim_options or ())
+    return list(void_options(st, seat))  # the void phase: no other phase leaves a seat to act
 
 
 def offered(action: Action, legal: Sequence[Action]) -> bool:
@@ -95,7 +97,8 @@ def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
         else:
             if 4 in h:
                 out.extend(KONG[t] for t in range(NUM_KINDS) if h[t] == 4 and SUIT_OF[t] != s.void)
-            out.extend(KONG[m.tile] for m in pub.melds[seat] if m.kind == "pong" and h[m.tile])
+            if pub.melds[seat]:
+                out.extend(KONG[m.tile] for m in pub.melds[seat] if m.kind == "pong" and h[m.tile])
     if locked:
         if s.drawn is not None:
             out.append(DISCARD[s.drawn])

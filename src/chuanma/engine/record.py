@@ -6,7 +6,7 @@ direction and the players' decisions in order. Replaying it rebuilds every event
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from chuanma.engine.actions import (
@@ -49,64 +49,76 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
     decisions (a void forced by a two-suit hand, a locked 血流 hand discarding its draw) may be
     left out; if present they must agree.
     """
+    *_, game = replay_steps(record)
+    if complete and not game.finished:
+        waiting = ", ".join(str(s) for s in game.to_act())
+        raise RecordError(f"the record ends before the hand is over (waiting for seat {waiting})")
+    return game
+
+
+def replay_steps(record: Mapping[str, Any]) -> Iterator[Game]:
+    """The replay of :func:`replay` move by move: the same game, yielded once dealt, after each
+    decision, and once more if closing the record's last claim window carried the hand on."""
     game = _game_from(record)
     decisions = record.get("decisions", [])
     if not isinstance(decisions, list):
         raise RecordError("decisions must be a list")
     matchable = _writable(game.autos)
+    yield game
     for i, d in enumerate(decisions):
         if not isinstance(d, Mapping) or not isinstance(d.get("seat"), int):
             raise RecordError(f"a decision is an object with a seat 0-3, got {d!r}", i)
-        seat = d["seat"]
-        try:
-            action = action_from_json(d, honors=game.rules.honors)
-        except NotationError as exc:
-            raise RecordError(str(exc), i) from None
-        # Claim windows the decision does not answer are closed (their omitted answers are
-        # passes); closing one may let a locked hand discard and open the next. A written-out
-        # automatic discard that opened the window now open is matched before that window is
-        # closed: the answers to it come after it in the record.
-        matched = False
-        while True:
-            window = game.state.public.claim
-            if window is not None and window.from_seat == seat and _matched(game, matchable, seat, action, i):
-                matched = True
-                break
-            if game.phase not in ("claim", "rob") or isinstance(action, Leave) or (
-                    isinstance(action, CLAIMS) and seat in game.to_act()):
-                break
-            mark = len(game.autos)
-            game.pass_pending()
-            matchable += _writable(game.autos[mark:])
-        if matched:
-            continue
-        # RULES §9.10: a seat that must win and says nothing wins (unless someone leaves first)
-        if (game.phase == "turn" and seat != game.current and not isinstance(action, Leave)
-                and game.legal_actions(game.current) == [Hu()]):
-            mark = len(game.autos)
-            game.autos.append((game.current, Hu()))
-            game.apply(game.current, Hu())
-            if game.phase in ("claim", "rob") and seat not in game.to_act():
-                game.pass_pending()
-            matchable += _writable(game.autos[mark:])
-        if _matched(game, matchable, seat, action, i):
-            continue
-        mark = len(game.autos)
-        try:
-            game.apply(seat, action)
-        except IllegalActionError as exc:
-            raise RecordError(f"seat {seat} cannot {action}: {exc}", i) from None
-        keep = [a for a in matchable if isinstance(a[1], ChooseVoid) and isinstance(action, ChooseVoid)]
-        matchable = keep + _writable(game.autos[mark:])
+        _replay_decision(game, matchable, d["seat"], i, d)
+        yield game
+    mark = len(game.events)
     game.pass_pending()
     while game.phase == "turn" and game.legal_actions(game.current) == [Hu()]:
         game.autos.append((game.current, Hu()))
         game.apply(game.current, Hu())
         game.pass_pending()
-    if complete and not game.finished:
-        waiting = ", ".join(str(s) for s in game.to_act())
-        raise RecordError(f"the record ends before the hand is over (waiting for seat {waiting})")
-    return game
+    if len(game.events) > mark:
+        yield game
+
+
+def _replay_decision(game: Game, matchable: list[tuple[int, Action]], seat: int, i: int,
+                     d: Mapping[str, Any]) -> None:
+    """Apply the record's decision ``i`` (``matchable``: the automatic decisions it may write out)."""
+    try:
+        action = action_from_json(d, honors=game.rules.honors)
+    except NotationError as exc:
+        raise RecordError(str(exc), i) from None
+    # Claim windows the decision does not answer are closed (their omitted answers are
+    # passes); closing one may let a locked hand discard and open the next. A written-out
+    # automatic discard that opened the window now open is matched before that window is
+    # closed: the answers to it come after it in the record.
+    while True:
+        window = game.state.public.claim
+        if window is not None and window.from_seat == seat and _matched(game, matchable, seat, action, i):
+            return
+        if game.phase not in ("claim", "rob") or isinstance(action, Leave) or (
+                isinstance(action, CLAIMS) and seat in game.to_act()):
+            break
+        mark = len(game.autos)
+        game.pass_pending()
+        matchable += _writable(game.autos[mark:])
+    # RULES §9.10: a seat that must win and says nothing wins (unless someone leaves first)
+    if (game.phase == "turn" and seat != game.current and not isinstance(action, Leave)
+            and game.legal_actions(game.current) == [Hu()]):
+        mark = len(game.autos)
+        game.autos.append((game.current, Hu()))
+        game.apply(game.current, Hu())
+        if game.phase in ("claim", "rob") and seat not in game.to_act():
+            game.pass_pending()
+        matchable += _writable(game.autos[mark:])
+    if _matched(game, matchable, seat, action, i):
+        return
+    mark = len(game.autos)
+    try:
+        game.apply(seat, action)
+    except IllegalActionError as exc:
+        raise RecordError(f"seat {seat} cannot {action}: {exc}", i) from None
+    keep = [a for a in matchable if isinstance(a[1], ChooseVoid) and isinstance(action, ChooseVoid)]
+    matchable[:] = keep + _writable(game.autos[mark:])
 
 
 def _matched(game: Game, matchable: list[tuple[int, Action]], seat: int, action: Action, index: int) -> bool:

@@ -14,6 +14,7 @@ from chuanma.analysis.orphans import ORPHANS
 from chuanma.engine.ledger import Win
 from chuanma.engine.state import HandState
 from chuanma.engine.variant import Variant
+from chuanma.rules import RuleSet
 from chuanma.scoring import ScoreResult, score_hand
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, holds_suit
 
@@ -40,11 +41,12 @@ def complete(st: HandState, seat: int) -> bool:
 
 
 def completes(st: HandState, seat: int, t: Tile) -> bool:
-    """Whether another seat's tile ``t`` completes the seat's concealed tiles (3n+1)."""
+    """Whether another seat's tile ``t`` completes the seat's concealed tiles (3n+1).
+
+    A claim window asks only seats holding a copy or neighbour of ``t`` (``NEAR``)."""
     s = st.seats[seat]
     h = s.hand
-    lo, hi = NEAR[t]
-    if not (any(h[lo:hi]) or orphan_reach(h, t)) or holds_suit(h, s.void):
+    if holds_suit(h, s.void):
         return False
     h[t] += 1
     won = is_win(bytes(h))
@@ -141,6 +143,11 @@ def self_draw_payers(st: HandState, seat: int) -> list[int]:
     return st.payers(seat)
 
 
+def self_drawn_each(rules: RuleSet, multiplier: int) -> int:
+    """What each payer of a self-drawn win pays, in units of base: the multiplier, +1 with 自摸加底."""
+    return multiplier + (1 if rules.zimo_bonus == "base" else 0)
+
+
 def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
     """自摸: the seat wins on its own tile; each payer pays the value (+1 base with 自摸加底)."""
     pub = st.public
@@ -153,6 +160,6 @@ def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
     pub.win_piles[seat].append(t)
     pub.turn.first = False
     win = record_win(st, variant, seat, t, None, False, res, situations)
-    each = res.multiplier + (1 if st.rules.zimo_bonus == "base" else 0)
+    each = self_drawn_each(st.rules, res.multiplier)
     for p in payers:
         st.pay(p, seat, each, "zimo", win.seq)

@@ -9,26 +9,31 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field
 
 from chuanma.errors import ChuanmaError
-from chuanma.rules import RuleSet
+from chuanma.rules import PRESETS, RuleSet, option_schema
 from chuanma.server.accounts import AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
-from chuanma.server.rooms import ROOMS
+from chuanma.server.portal import portal_router
+from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row, open_store
 from chuanma.server.ws import serve_socket
 
 COOKIE = "chuanma_session"
+STATIC = Path(__file__).resolve().parent.parent / "static"
+"""The browser client and the verifier page, served under ``/static``."""
 MAX_PRIVATE_HANDS = 64
 
 
@@ -135,11 +140,13 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def metrics(request: Request) -> Response:
         return Response(generate_latest(server_of(request).metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    @app.get("/", response_class=HTMLResponse)
-    async def home() -> str:
-        rows = "".join(f"<li>{r.name}: base {r.base}, chips {r.range_text()}</li>" for r in ROOMS.values())
-        return (f"<!doctype html><meta charset=utf-8><title>chuanma</title><h1>chuanma server</h1>"
-                f"<p>Connect a client to <code>/ws</code> (protocol: docs/protocol.md).</p><ul>{rows}</ul>")
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(portal_router(current_user))
+
+    @app.get("/", response_class=FileResponse)
+    async def home() -> FileResponse:
+        """The browser client (docs/client.md): plain ES modules under ``/static/app``."""
+        return FileResponse(STATIC / "app" / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def sign_in(request: Request, body: Credentials, status: int) -> JSONResponse:
         """Register (``status`` 400 on refusal) or log in (401): the session cookie and a bearer token."""
@@ -179,11 +186,22 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def me(request: Request, user: User) -> dict[str, Any]:
         server = server_of(request)
         row = await server.accounts.top_up(int(user["id"]))
-        return {**public_user(row), "table": server.host.table_of(int(user["id"]))}
+        return {**public_user(row), "table": server.host.table_of(int(user["id"])),
+                "grant": {"below": LOWEST_ENTRY, "to": config.starting_grant}}
 
     @app.get("/api/rooms")
     async def rooms() -> list[dict[str, object]]:
         return [r.to_json() for r in ROOMS.values()]
+
+    @app.get("/api/presets")
+    async def presets() -> dict[str, Any]:
+        """Every preset with every option's value, and each option's description and choices."""
+        return {"presets": {name: RuleSet.from_preset(name).options() for name in PRESETS},
+                "options": option_schema()}
+
+    @app.get("/api/tables")
+    async def live_tables(request: Request, _user: User) -> list[dict[str, Any]]:
+        return server_of(request).host.live()
 
     @app.post("/api/tables")
     async def private_table(request: Request, body: PrivateTable, _user: User) -> dict[str, Any]:

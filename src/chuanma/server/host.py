@@ -14,7 +14,7 @@ import asyncio
 import logging
 import secrets
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
@@ -38,6 +38,8 @@ class TableHost(Protocol):
 
     async def open_table(self, room: Room | None, rules: RuleSet, users: list[Row], *, bots: int = 0,
                          hands_limit: int | None = None, invite: str | None = None) -> str: ...
+
+    def live(self) -> list[dict[str, Any]]: ...
 
 
 @dataclass(slots=True)
@@ -112,6 +114,12 @@ class LocalHost:
         if table is None or table.closed:
             raise RefusedError("no_table", f"no open table {table_id}")
         table.submit(cmd)
+
+    def live(self) -> list[dict[str, Any]]:
+        """The open tables a player may watch: id, room, rules, hand number and who sits where."""
+        return [{"table": t.id, "room": t.room.id if t.room else PRIVATE_ROOM, "rules": t.rules.to_json(),
+                 "hand": t.number, "playing": t.game is not None, "players": t.players()}
+                for t in self.tables.values() if not t.closed]
 
     def new_table(self, table_id: str, room: Room | None, rules: RuleSet, hands_limit: int | None) -> LiveTable:
         return LiveTable(table_id, room, rules, store=self.store, config=self.config, metrics=self.metrics,

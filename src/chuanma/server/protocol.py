@@ -74,23 +74,32 @@ class Resume(_Message):
 
 
 class Watch(_Message):
-    """Watch a table as a spectator (public events only)."""
+    """Watch a table as a spectator (public events only; with ``views``, the public view after each batch)."""
 
     type: Literal["watch"]
     table: str = Field(max_length=40)
+    views: bool = False
+
+
+class Views(_Message):
+    """Ask for one's whole seat view after each batch of events (``hints``: with ready-hand hints)."""
+
+    type: Literal["views"]
+    on: bool
+    hints: bool = False
 
 
 class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | JoinPrivate | Ready | Act | Auto | Leave | Resume | Watch | Ping,
+ClientMessage = Annotated[Join | JoinPrivate | Ready | Act | Auto | Leave | Resume | Watch | Views | Ping,
                           Field(discriminator="type")]
-CLIENT_TYPES = ("join", "join_private", "ready", "act", "auto", "leave", "resume", "watch", "ping")
+CLIENT_TYPES = ("join", "join_private", "ready", "act", "auto", "leave", "resume", "watch", "views", "ping")
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 SERVER_TYPES = ("hello", "queued", "seated", "hand_start", "events", "prompt", "auto", "hand_end",
-                "resync", "table_closed", "error", "pong")
+                "resync", "view", "table_closed", "error", "pong")
 
 
 class ProtocolError(ValueError):

@@ -28,6 +28,7 @@ from chuanma.fairness.session import SessionHand
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.config import ServerConfig
+from chuanma.server.hints import hints, suggestion
 from chuanma.server.metrics import Metrics
 from chuanma.server.rooms import Room
 from chuanma.server.store import Row, Store
@@ -42,7 +43,7 @@ SEED_BYTES = 32
 @dataclass(slots=True)
 class Command:
     """Something a connection asks of a table: ``kind`` is ``sit``, ``resume``, ``watch``,
-    ``detach``, ``ready``, ``act``, ``auto`` or ``leave``."""
+    ``detach``, ``ready``, ``act``, ``auto``, ``views`` or ``leave``."""
 
     kind: str
     user_id: int
@@ -76,6 +77,10 @@ class Seat:
     prompt_version: int | None = None
     prompt_legal: list[dict[str, Any]] | None = None
     deadline: float | None = None
+    views: bool = False
+    """Send this seat its whole view after each batch of events (browsers ask for it)."""
+    hints: bool = False
+    """With the view, the ready-hand hints computed from it."""
 
     def send(self, message: dict[str, Any]) -> None:
         for send in self.sends:
@@ -113,6 +118,7 @@ class LiveTable:
         self.hands_limit = hands_limit
         self.seats: list[Seat | None] = [None] * 4
         self.spectators: list[Send] = []
+        self.spectator_views: list[Send] = []
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.number = -1
         self.hand_id: str | None = None
@@ -329,12 +335,15 @@ class LiveTable:
         self.start_game(game)
 
     def start_game(self, game: Game) -> None:
-        assert self.fair is not None
         self.game, self.sent, self.ready_deadline = game, 0, None
-        seeds = list(self.fair.client_seeds)
-        self.broadcast(lambda _s: p.server_message("hand_start", table=self.id, hand=self.number,
-                                                   commitment=self.fair.commitment if self.fair else None,
-                                                   client_seeds=seeds, dealt=True))
+        message = self.dealt()
+        self.broadcast(lambda _s: message)
+
+    def dealt(self) -> dict[str, Any]:
+        """The second ``hand_start``: the commitment and the client seeds the hand was dealt with."""
+        assert self.fair is not None
+        return p.server_message("hand_start", table=self.id, hand=self.number, commitment=self.fair.commitment,
+                                client_seeds=list(self.fair.client_seeds), dealt=True)
 
     async def play(self) -> None:
         """Bots and seats on 托管 decide; everything is stored, then sent; people are prompted."""
@@ -380,7 +389,27 @@ class LiveTable:
             since = self.sent
             self.broadcast(lambda s: self.events_message(s, since))
             self.sent = len(game.events)
+            self.send_views()
         self.prompt()
+
+    def view_message(self, index: int | None) -> dict[str, Any]:
+        """The whole view of seat ``index`` (``None``: a spectator), with hints if the seat asked for them."""
+        assert self.game is not None
+        view = self.game.view(index)
+        seat = self.seats[index] if index is not None else None
+        return p.server_message("view", table=self.id, hand=self.number, last=len(self.game.events) - 1,
+                                view=view.to_dict(), hints=hints(view) if seat is not None and seat.hints else None,
+                                suggest=suggestion(view))
+
+    def send_views(self) -> None:
+        """Send the seats and spectators that asked for views their view of the hand as it is now."""
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.views and seat.sends:
+                seat.send(self.view_message(i))
+        if self.spectator_views:
+            msg = self.view_message(None)
+            for send in self.spectator_views:
+                send(msg)
 
     def events_message(self, seat: int | None, since: int) -> dict[str, Any] | None:
         assert self.game is not None
@@ -455,14 +484,17 @@ class LiveTable:
     async def handle(self, cmd: Command) -> None:
         if cmd.kind == "watch":
             self.spectators.append(cmd.send)
+            if cmd.message is not None and cmd.message.views:
+                self.spectator_views.append(cmd.send)
             self.resend(None, cmd.send, -1)
             return
         if cmd.kind == "detach":
             for seat in self.seats:
                 if seat is not None and cmd.send in seat.sends:
                     seat.sends.remove(cmd.send)
-            if cmd.send in self.spectators:
-                self.spectators.remove(cmd.send)
+            for watchers in (self.spectators, self.spectator_views):
+                if cmd.send in watchers:
+                    watchers.remove(cmd.send)
             return
         if cmd.kind == "sit" and self.seat_of(cmd.user_id) is None:
             await self.sit(cmd)
@@ -486,6 +518,10 @@ class LiveTable:
             self.broadcast_auto(index, seat.auto)
             if not seat.auto and self.game is not None:
                 self.prompt(force=index)
+        elif cmd.kind == "views":
+            seat.views, seat.hints = cmd.message.on, cmd.message.on and cmd.message.hints
+            if seat.views and self.game is not None:
+                cmd.send(self.view_message(index))
         elif cmd.kind == "leave":
             await self.leave(index)
 
@@ -507,6 +543,8 @@ class LiveTable:
             if self.fair is not None:
                 send(self.hand_start())
             return
+        if self.fair is not None:
+            send(self.dealt())
         missed = self.game.events_for(index, last + 1) if last is not None else None
         view = self.game.view(index).to_dict()
         if missed is not None and _dumps(missed) <= _dumps(view):
@@ -515,6 +553,9 @@ class LiveTable:
         else:
             send(p.server_message("resync", table=self.id, hand=self.number, view=view,
                                   last=len(self.game.events) - 1))
+        seat = self.seats[index] if index is not None else None
+        if seat.views if seat is not None else send in self.spectator_views:
+            send(self.view_message(index))
         if index is not None:
             self.prompt(force=index)
 

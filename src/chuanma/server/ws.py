@@ -100,7 +100,7 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server)
             raise RefusedError("already_seated", "you already sit at a table: leave it first")
         host.submit(row["id"], Command("sit", user_id, send))
     elif isinstance(msg, p.Watch):
-        host.submit(msg.table, Command("watch", user_id, send))
+        host.submit(msg.table, Command("watch", user_id, send, msg))
     elif isinstance(msg, p.Resume):
         if host.table_of(user_id) != msg.table:
             raise RefusedError("not_seated", f"you have no seat at table {msg.table}")

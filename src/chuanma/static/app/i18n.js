@@ -1,0 +1,210 @@
+// Chinese and English strings. The choice is remembered in localStorage ("chuanma.lang").
+// t("key", {name: value}) fills {name} placeholders; applyI18n(root) fills elements marked
+// data-i18n (text), data-i18n-title, data-i18n-aria and data-i18n-placeholder.
+
+const STORE = "chuanma.lang";
+
+export const STRINGS = {
+  zh: {
+    "app.title": "川麻", "app.tagline": "四川麻将 · 血战到底 · 血流成河",
+    "lang.switch": "English", "lang.label": "切换语言",
+    "sound.on": "音效：开", "sound.off": "音效：关", "hints.on": "提示：开", "hints.off": "提示：关",
+    "auth.title": "登录", "auth.username": "用户名", "auth.password": "密码", "auth.login": "登录",
+    "auth.register": "注册", "auth.guest": "游客试玩", "auth.logout": "退出",
+    "auth.rules": "用户名 3–20 个字母、数字或下划线，以字母开头；密码至少 8 个字符。",
+    "lobby.title": "大厅", "lobby.balance": "余额", "lobby.chips": "{n} 筹码",
+    "lobby.grant": "每日补助：余额低于 {low} 时每天补足到 {grant}。",
+    "lobby.rooms": "房间", "lobby.base": "底分 {base}", "lobby.range": "入场 {range}",
+    "lobby.join": "快速加入", "lobby.quick": "快速开始", "lobby.too_poor": "筹码不足：需要至少 {low}",
+    "lobby.too_rich": "筹码超出上限 {high}", "lobby.private": "私人牌桌", "lobby.create": "创建牌桌",
+    "lobby.invite": "邀请码", "lobby.join_invite": "加入", "lobby.watch": "观战",
+    "lobby.table_id": "牌桌编号", "lobby.history": "我的牌局", "lobby.no_history": "还没有打完的牌局。",
+    "lobby.preset": "规则", "lobby.hands": "局数", "lobby.bots": "机器人座位", "lobby.options": "规则选项",
+    "lobby.invite_link": "邀请链接", "lobby.copy": "复制", "lobby.copied": "已复制",
+    "lobby.waiting": "等待玩家… {waiting} 人在等", "lobby.bots_in": "{s} 秒后机器人入座",
+    "lobby.cancel": "离开", "lobby.resume": "回到牌桌", "lobby.bots_allowed": "允许机器人",
+    "lobby.when": "时间", "lobby.result": "输赢", "lobby.record": "记录",
+    "lobby.sit": "入座", "lobby.no_tables": "现在没有可以观战的牌桌。", "lobby.hand_id": "牌局", "lobby.download": "下载",
+    "lobby.replay": "回放", "nav.calc": "算番器", "nav.rules": "番型与规则",
+    "nav.label": "算番与规则", "nav.guide": "规则讲解", "nav.replay": "牌局回放",
+    "preset.xuezhan": "血战到底", "preset.xueliu": "血流成河", "preset.classic": "经典",
+    "seat.you": "你", "seat.bot": "机器人", "seat.east": "东", "seat.south": "南", "seat.west": "西", "seat.north": "北",
+    "table.wall": "牌墙 {n}", "table.hand": "第 {n} 局", "table.dealer": "庄", "table.to_act": "出牌中",
+    "table.your_turn": "轮到你出牌", "table.waiting": "等待其他玩家", "table.leave": "离开",
+    "table.leave_confirm": "牌局进行中离开算逃跑，要付逃跑罚分。确定离开？",
+    "table.auto": "托管", "table.auto_on": "托管中：机器人替你出牌", "table.auto_off": "取消托管",
+    "table.exchange": "换三张：选同一花色的三张牌", "table.exchange_go": "换出", "table.exchange_dir": "换牌方向：{dir}",
+    "dir.to_next": "换给下家", "dir.to_previous": "换给上家", "dir.opposite": "换给对家",
+    "table.info": "牌桌信息", "table.discards": "弃牌", "table.concealed": "手牌 {n} 张", "table.tiles": "{n}张",
+    "ev.kong_hidden": "{who} 暗杠", "ev.robbed": "{who} 的杠被抢：{tile}",
+    "table.before_deal": "本局已承诺服务器种子，等待四家准备后发牌。", "table.ready_sent": "已准备，等待发牌…",
+    "hint.waits_label": "听", "hint.useful_label": "进张",
+    "table.void": "定缺：选择缺哪一门", "table.void_suggest": "推荐",
+    "table.void_badge": "缺{suit}", "table.claim": "{who} 打出 {tile}",
+    "table.discard_hint": "点一张牌打出（或按键）", "table.drawn": "摸到",
+    "table.won": "已胡", "table.out": "已出局", "table.left": "已离开", "table.locked": "锁牌",
+    "table.ready": "准备", "table.seed": "你的客户端种子", "table.timer": "剩余 {s} 秒",
+    "table.spectating": "观战中", "table.ticker": "牌局动态",
+    "act.hu": "胡 {tile}", "act.zimo": "自摸 {tile}", "act.kong": "杠 {tile}", "act.pong": "碰 {tile}",
+    "act.pass": "过", "act.discard": "打 {tile}", "act.void": "缺{suit}", "act.exchange": "换 {tiles}",
+    "suit.m": "万", "suit.p": "筒", "suit.s": "条",
+    "ev.discard": "{who} 打 {tile}", "ev.pong": "{who} 碰 {tile}", "ev.kong": "{who} 杠 {tile}",
+    "ev.win": "{who} 胡 {tile}", "ev.zimo": "{who} 自摸 {tile}", "ev.void": "{who} 定缺{suit}",
+    "ev.exchange": "换三张完成：{dir}", "ev.leave": "{who} 逃跑", "ev.end": "牌局结束",
+    "ev.deal": "发牌", "ev.draw": "你摸到 {tile}",
+    "hint.title": "听牌提示", "hint.shanten": "向听数 {n}", "hint.ready": "听牌",
+    "hint.best": "最佳出牌", "hint.waits": "听 {tiles}", "hint.left": "剩 {n} 张",
+    "settle.title": "结算", "settle.win": "{who} 胡 {tile}", "settle.zimo": "自摸", "settle.from": "{who} 点炮",
+    "settle.fans": "番型", "settle.fan_total": "共 {n} 番", "settle.multiplier": "× {n}",
+    "settle.payments": "收支明细", "settle.chips": "输赢", "settle.balance": "新余额",
+    "settle.jipin": "极品", "settle.next": "下一局", "settle.again": "再来一场",
+    "settle.download": "下载记录", "settle.verify": "验证公平", "settle.lobby": "回大厅",
+    "reason.zimo": "自摸", "reason.dianpao": "点炮", "reason.qianggang": "抢杠胡",
+    "reason.kong": "刮风下雨（杠钱）", "reason.call_transfer": "呼叫转移", "reason.flower_pig": "查花猪",
+    "reason.chadajiao": "查大叫", "reason.refund": "退税", "reason.escape": "逃跑罚分",
+    "end.exhausted": "流局（牌摸完）", "end.three_won": "三家胡牌", "end.too_few_players": "只剩一家未胡", "end.escape": "有人逃跑",
+    "settle.fan_unit": "番", "settle.robbed": "抢杠胡", "settle.plain": "平胡", "settle.base": "底分 {n}",
+    "settle.no_win": "本局无人胡牌。", "settle.reason": "原因", "settle.who_pays": "付 → 收", "settle.amount": "筹码",
+    "settle.hand_total": "本局", "settle.capped": "筹码不会低于零：不够付的部分按比例分摊（所以实际输赢可能小于本局计分）。",
+    "fair.explain": "发牌前服务器公布种子的哈希（承诺）；四家种子一起决定牌墙；结束后公开服务器种子，任何人都能重算这一局。",
+    "fair.after_deal": "发牌后显示",
+    "fair.title": "公平性", "fair.commitment": "承诺（服务器种子的 SHA-256）", "fair.client_seed": "你的种子",
+    "fair.seed_help": "发牌前可以修改：1–64 个可打印字符，不含 | 和 :", "fair.seeds": "四家种子",
+    "fair.reveal": "公开的服务器种子", "fair.verify": "一键验证", "fair.download": "下载记录",
+    "fair.pending": "本局结束后公开", "fair.ready": "准备并发牌",
+    "err.lost": "连接已断开，正在重连…", "err.back": "已重新连接", "err.refused": "操作被拒绝：{msg}",
+    "err.login": "请先登录", "err.network": "网络错误：{msg}", "err.closed": "牌桌已关闭：{reason}",
+    "common.close": "关闭", "common.ok": "确定", "common.cancel": "取消", "common.loading": "加载中…",
+  },
+  en: {
+    "app.title": "Chuanma", "app.tagline": "Sichuan mahjong · Bloody battle · Bloody river",
+    "lang.switch": "中文", "lang.label": "Switch language",
+    "sound.on": "Sound: on", "sound.off": "Sound: off", "hints.on": "Hints: on", "hints.off": "Hints: off",
+    "auth.title": "Log in", "auth.username": "Username", "auth.password": "Password", "auth.login": "Log in",
+    "auth.register": "Register", "auth.guest": "Play as guest", "auth.logout": "Log out",
+    "auth.rules": "Usernames: 3–20 letters, digits or _, starting with a letter; passwords at least 8 characters.",
+    "lobby.title": "Lobby", "lobby.balance": "Balance", "lobby.chips": "{n} chips",
+    "lobby.grant": "Daily grant: below {low} chips you are topped up to {grant} once a day.",
+    "lobby.rooms": "Rooms", "lobby.base": "base {base}", "lobby.range": "entry {range}",
+    "lobby.join": "Quick-join", "lobby.quick": "Quick start", "lobby.too_poor": "Not enough chips: needs {low}",
+    "lobby.too_rich": "Too many chips: the limit is {high}", "lobby.private": "Private table", "lobby.create": "Create table",
+    "lobby.invite": "Invite code", "lobby.join_invite": "Join", "lobby.watch": "Watch",
+    "lobby.table_id": "Table id", "lobby.history": "My hands", "lobby.no_history": "No finished hands yet.",
+    "lobby.preset": "Rules", "lobby.hands": "Hands", "lobby.bots": "Bot seats", "lobby.options": "Rule options",
+    "lobby.invite_link": "Invite link", "lobby.copy": "Copy", "lobby.copied": "Copied",
+    "lobby.waiting": "Waiting for players… {waiting} waiting", "lobby.bots_in": "bots sit down in {s} s",
+    "lobby.cancel": "Leave", "lobby.resume": "Back to my table", "lobby.bots_allowed": "Allow bots",
+    "lobby.when": "When", "lobby.result": "Result", "lobby.record": "Record",
+    "lobby.sit": "Sit down", "lobby.no_tables": "No table to watch now.", "lobby.hand_id": "Hand", "lobby.download": "Download",
+    "lobby.replay": "Replay", "nav.calc": "Fan calculator", "nav.rules": "Fans & rules",
+    "nav.label": "Scoring and rules", "nav.guide": "Rules explained", "nav.replay": "Replays",
+    "preset.xuezhan": "Bloody battle (血战)", "preset.xueliu": "Bloody river (血流)", "preset.classic": "Classic",
+    "seat.you": "You", "seat.bot": "bot", "seat.east": "E", "seat.south": "S", "seat.west": "W", "seat.north": "N",
+    "table.wall": "Wall {n}", "table.hand": "Hand {n}", "table.dealer": "Dealer", "table.to_act": "to act",
+    "table.your_turn": "Your turn: discard", "table.waiting": "Waiting for the others", "table.leave": "Leave",
+    "table.leave_confirm": "Leaving during a hand is escaping and costs the escape penalty. Leave?",
+    "table.auto": "Auto-play", "table.auto_on": "Auto-play on: the bot plays for you", "table.auto_off": "Stop auto-play",
+    "table.exchange": "Exchange three: pick three tiles of one suit", "table.exchange_go": "Pass them", "table.exchange_dir": "Exchange direction: {dir}",
+    "dir.to_next": "passed to the next seat", "dir.to_previous": "passed to the previous seat", "dir.opposite": "passed across",
+    "table.info": "Table", "table.discards": "Discards", "table.concealed": "{n} concealed tiles", "table.tiles": "{n} tiles",
+    "ev.kong_hidden": "{who} declares a concealed kong", "ev.robbed": "{who}'s kong is robbed: {tile}",
+    "table.before_deal": "The server seed is committed; the hand is dealt once all four are ready.", "table.ready_sent": "Ready, waiting for the deal…",
+    "hint.waits_label": "waits", "hint.useful_label": "improves with",
+    "table.void": "Choose your void suit", "table.void_suggest": "suggested",
+    "table.void_badge": "void {suit}", "table.claim": "{who} discarded {tile}",
+    "table.discard_hint": "Click a tile to discard (or press its key)", "table.drawn": "drawn",
+    "table.won": "won", "table.out": "out", "table.left": "left", "table.locked": "locked",
+    "table.ready": "Ready", "table.seed": "Your client seed", "table.timer": "{s} s left",
+    "table.spectating": "Watching", "table.ticker": "Events",
+    "act.hu": "Win {tile}", "act.zimo": "Self-draw {tile}", "act.kong": "Kong {tile}", "act.pong": "Pong {tile}",
+    "act.pass": "Pass", "act.discard": "Discard {tile}", "act.void": "Void {suit}", "act.exchange": "Pass {tiles}",
+    "suit.m": "Characters", "suit.p": "Dots", "suit.s": "Bamboo",
+    "ev.discard": "{who} discards {tile}", "ev.pong": "{who} pongs {tile}", "ev.kong": "{who} kongs {tile}",
+    "ev.win": "{who} wins on {tile}", "ev.zimo": "{who} self-draws {tile}", "ev.void": "{who} is void in {suit}",
+    "ev.exchange": "Exchange done: {dir}", "ev.leave": "{who} escapes", "ev.end": "Hand over",
+    "ev.deal": "Dealt", "ev.draw": "You draw {tile}",
+    "hint.title": "Hints", "hint.shanten": "{n} from ready", "hint.ready": "Ready",
+    "hint.best": "Best discards", "hint.waits": "waits {tiles}", "hint.left": "{n} left",
+    "settle.title": "Settlement", "settle.win": "{who} wins on {tile}", "settle.zimo": "self-drawn", "settle.from": "dealt in by {who}",
+    "settle.fans": "Fans", "settle.fan_total": "{n} fan", "settle.multiplier": "× {n}",
+    "settle.payments": "Payments", "settle.chips": "Chips", "settle.balance": "New balance",
+    "settle.jipin": "Top hand (极品)", "settle.next": "Next hand", "settle.again": "Play again",
+    "settle.download": "Download record", "settle.verify": "Verify", "settle.lobby": "Lobby",
+    "reason.zimo": "self-drawn win (自摸)", "reason.dianpao": "win on a discard (点炮)", "reason.qianggang": "robbing a kong (抢杠胡)",
+    "reason.kong": "kong money (刮风下雨)", "reason.call_transfer": "kong money passed on (呼叫转移)", "reason.flower_pig": "flower pig (查花猪)",
+    "reason.chadajiao": "not ready at the end (查大叫)", "reason.refund": "kong money returned (退税)", "reason.escape": "escape penalty (逃跑)",
+    "end.exhausted": "wall exhausted", "end.three_won": "three have won", "end.too_few_players": "one player left", "end.escape": "a player escaped",
+    "settle.fan_unit": "fan", "settle.robbed": "robbing a kong", "settle.plain": "plain win", "settle.base": "base {n}",
+    "settle.no_win": "Nobody won this hand.", "settle.reason": "Reason", "settle.who_pays": "Payer → payee", "settle.amount": "Chips",
+    "settle.hand_total": "Hand", "settle.capped": "Chips never go below zero: a shortfall is shared in proportion (so chips moved can be less than the hand's score).",
+    "fair.explain": "Before the deal the server shows a hash of its seed (the commitment); the four seeds together make the wall; after the hand the server seed is revealed, so anyone can recompute the hand.",
+    "fair.after_deal": "shown after the deal",
+    "fair.title": "Fairness", "fair.commitment": "Commitment (SHA-256 of the server seed)", "fair.client_seed": "Your seed",
+    "fair.seed_help": "Editable before the deal: 1–64 printable characters, no | or :", "fair.seeds": "The four seeds",
+    "fair.reveal": "Revealed server seed", "fair.verify": "Verify", "fair.download": "Download record",
+    "fair.pending": "revealed when the hand ends", "fair.ready": "Ready, deal",
+    "err.lost": "Connection lost, reconnecting…", "err.back": "Reconnected", "err.refused": "Refused: {msg}",
+    "err.login": "Log in first", "err.network": "Network error: {msg}", "err.closed": "Table closed: {reason}",
+    "common.close": "Close", "common.ok": "OK", "common.cancel": "Cancel", "common.loading": "Loading…",
+  },
+};
+
+const listeners = new Set();
+
+function initial() {
+  try {
+    const saved = localStorage.getItem(STORE);
+    if (saved === "zh" || saved === "en") return saved;
+  } catch { /* storage may be blocked */ }
+  return (navigator.language || "zh").toLowerCase().startsWith("zh") ? "zh" : "en";
+}
+
+let lang = initial();
+
+/** The current language, "zh" or "en". */
+export function getLang() { return lang; }
+
+/** Switch language, remember it, and tell every listener. */
+export function setLang(next) {
+  if (next !== "zh" && next !== "en") throw new Error(`no language ${next}`);
+  lang = next;
+  try { localStorage.setItem(STORE, next); } catch { /* not remembered */ }
+  document.documentElement.lang = next === "zh" ? "zh-CN" : "en";
+  for (const fn of listeners) fn(next);
+}
+
+/** Call fn(lang) after every switch; returns a function that stops it. */
+export function onLangChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
+
+/** Add strings (e.g. a page's own) to both languages; existing keys are kept. */
+export function addStrings(more) {
+  for (const l of ["zh", "en"]) for (const [k, v] of Object.entries(more[l] || {})) STRINGS[l][k] ??= v;
+}
+
+/** The string for key in the current language with {name} placeholders filled. */
+export function t(key, vars = {}) {
+  const s = STRINGS[lang][key] ?? STRINGS.zh[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+/** Fill every element under root marked data-i18n / -title / -aria / -placeholder. */
+export function applyI18n(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+}
+
+/** A button that switches between the two languages. */
+export function languageButton() {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "btn btn-ghost lang-switch";
+  const label = () => { b.textContent = t("lang.switch"); b.setAttribute("aria-label", t("lang.label")); };
+  label();
+  b.addEventListener("click", () => setLang(lang === "zh" ? "en" : "zh"));
+  onLangChange(label);
+  return b;
+}
+
+document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";

@@ -1,0 +1,231 @@
+// The login form and the lobby: balance and daily grant, rooms (out-of-range ones disabled, saying
+// why), quick-join, private tables with an invite link, tables to watch, and one's own history.
+
+import { api } from "./api.js";
+import { t } from "./i18n.js";
+import { esc, fmt } from "./util.js";
+
+const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
+
+export function loginHTML(error = "") {
+  return `<div class="page"><div class="card" style="max-width:420px;margin:1em auto">
+    <h1>${esc(t("app.title"))}</h1><p class="muted">${esc(t("app.tagline"))}</p>
+    <form id="login-form" novalidate>
+      <label for="username">${esc(t("auth.username"))}</label>
+      <input id="username" name="username" autocomplete="username" required maxlength="20" style="width:100%">
+      <label for="password">${esc(t("auth.password"))}</label>
+      <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256" style="width:100%">
+      <p class="muted">${esc(t("auth.rules"))}</p>
+      <p class="error-text" role="alert" id="login-error">${esc(error)}</p>
+      <div class="row" style="gap:.5em">
+        <button class="btn btn-primary" type="submit" data-auth="login">${esc(t("auth.login"))}</button>
+        <button class="btn" type="button" data-auth="register">${esc(t("auth.register"))}</button>
+        <button class="btn btn-ghost" type="button" data-auth="guest" style="color:var(--focus)">${esc(t("auth.guest"))}</button>
+      </div>
+    </form></div></div>`;
+}
+
+/** Why a room refuses this balance (null: it admits it). */
+export function refusal(room, balance) {
+  if (balance < room.low) return t("lobby.too_poor", { low: fmt(room.low) });
+  if (room.high !== null && balance > room.high) return t("lobby.too_rich", { high: fmt(room.high) });
+  return null;
+}
+
+function roomHTML(room, balance, queued) {
+  const why = refusal(room, balance);
+  const range = room.high === null ? `${fmt(room.low)}+` : `${fmt(room.low)}–${fmt(room.high)}`;
+  const here = queued?.room === room.id;
+  return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
+    <span class="room-name">${esc(room.name)}</span>
+    <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))}</span>
+    ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
+    <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}
+      ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(here ? t("lobby.waiting", { waiting: queued.waiting }) : t("lobby.join"))}</button>
+  </div>`;
+}
+
+function oneFieldForm(id, field, label, length, button) {
+  return `<form id="${id}" class="field-row" style="margin-top:.6em">
+    <div><label for="${field}">${esc(label)}</label><input id="${field}" maxlength="${length}"></div>
+    <div><button class="btn" type="submit">${esc(button)}</button></div></form>`;
+}
+
+function optionField(opt, value) {
+  const id = `opt-${opt.name}`;
+  const label = `<label for="${id}">${esc(opt.name)} <small class="muted">${esc(opt.description || "")}</small></label>`;
+  if (opt.kind === "bool") {
+    return `<div>${label}<select id="${id}" data-option="${esc(opt.name)}" data-kind="bool">
+      <option value="true" ${value ? "selected" : ""}>on</option><option value="false" ${value ? "" : "selected"}>off</option></select></div>`;
+  }
+  if (opt.kind === "choice") {
+    return `<div>${label}<select id="${id}" data-option="${esc(opt.name)}" data-kind="choice">
+      ${opt.choices.map((c) => `<option value="${esc(JSON.stringify(c))}" ${c === value ? "selected" : ""}>${esc(c)}</option>`).join("")}</select></div>`;
+  }
+  return "";
+}
+
+export class LobbyPage {
+  constructor(root, { send, user, presets, onWatch }) {
+    this.root = root;
+    this.send = send;
+    this.user = user;
+    this.presets = presets;
+    this.onWatch = onWatch;
+    this.rooms = [];
+    this.history = [];
+    this.live = [];
+    this.queued = null;
+    this.created = null;
+    this.error = "";
+    this.preset = "xuezhan";
+    root.addEventListener("click", (ev) => this.onClick(ev));
+    root.addEventListener("change", (ev) => { if (ev.target.id === "preset") this.choosePreset(ev.target.value); });
+    root.addEventListener("submit", (ev) => this.onSubmit(ev));
+  }
+
+  async load() {
+    const [rooms, history, live] = await Promise.all([api("/api/rooms"), api("/api/hands"), api("/api/tables")]);
+    this.rooms = rooms; this.history = history; this.live = live;
+    this.render();
+  }
+
+  setUser(user) { this.user = user; this.render(); }
+
+  onQueued(msg) { this.queued = msg; this.render(); }
+
+  onError(msg) { this.error = msg; this.queued = null; this.render(); }
+
+  onClick(ev) {
+    const join = ev.target.closest("[data-join]");
+    if (join && !join.disabled) {
+      this.error = "";
+      this.queued = { room: join.dataset.join, waiting: 1 };
+      this.send({ type: "join", room: join.dataset.join, bots: this.root.querySelector("#allow-bots")?.checked ?? true });
+      this.render();
+      return;
+    }
+    const watch = ev.target.closest("[data-watch]");
+    if (watch) { this.onWatch(watch.dataset.watch); return; }
+    const sit = ev.target.closest("[data-sit]");
+    if (sit) { this.send({ type: "join_private", invite: sit.dataset.sit }); return; }
+    const copy = ev.target.closest("[data-copy]");
+    if (copy) {
+      navigator.clipboard?.writeText(copy.dataset.copy).then(() => { copy.textContent = t("lobby.copied"); }, () => {});
+    }
+  }
+
+  async onSubmit(ev) {
+    ev.preventDefault();
+    const form = ev.target;
+    this.error = "";
+    try {
+      if (form.id === "private-form") await this.createPrivate(form);
+      else if (form.id === "invite-form") {
+        const code = form.querySelector("#invite-code").value.trim();
+        if (code) this.send({ type: "join_private", invite: code });
+      } else if (form.id === "watch-form") {
+        const id = form.querySelector("#watch-id").value.trim();
+        if (id) this.onWatch(id);
+      }
+    } catch (exc) {
+      this.error = exc.message;
+      this.render();
+    }
+  }
+
+  /** Show the chosen preset's values in the option fields. */
+  choosePreset(name) {
+    this.preset = name;
+    const values = this.presets.presets[name];
+    for (const el of this.root.querySelectorAll("[data-option]")) {
+      const value = values[el.dataset.option];
+      el.value = el.dataset.kind === "bool" ? String(value) : JSON.stringify(value);
+    }
+    this.root.querySelector("#max-fan").value = values.max_fan ?? "";
+  }
+
+  async createPrivate(form) {
+    const preset = form.querySelector("#preset").value;
+    const defaults = this.presets.presets[preset];
+    const options = {};
+    const maxFan = form.querySelector("#max-fan").value;
+    const fan = maxFan === "" ? null : Number(maxFan);
+    if (fan !== defaults.max_fan) options.max_fan = fan;
+    for (const el of form.querySelectorAll("[data-option]")) {
+      const value = el.dataset.kind === "bool" ? el.value === "true" : JSON.parse(el.value);
+      if (value !== defaults[el.dataset.option]) options[el.dataset.option] = value;
+    }
+    const body = { preset, options, hands: Number(form.querySelector("#hands").value),
+      bots: Number(form.querySelector("#bots").value) };
+    this.created = await api("/api/tables", { method: "POST", body });
+    this.render();
+  }
+
+  render() {
+    const u = this.user;
+    const grant = u.grant ? t("lobby.grant", { low: fmt(u.grant.below), grant: fmt(u.grant.to) }) : "";
+    const presetNames = Object.keys(this.presets?.presets || {});
+    const optionFields = (this.presets?.options || []).filter((o) => o.kind === "bool" || (o.kind === "choice" && o.name !== "variant"))
+      .map((o) => optionField(o, this.presets.presets[this.preset][o.name])).join("");
+    const link = this.created ? `${location.origin}/#/join/${this.created.invite}` : "";
+    this.root.innerHTML = `<div class="page">
+      <h1 class="sr-only">${esc(t("lobby.title"))}</h1>
+      <section class="card" aria-labelledby="balance-title">
+        <h2 id="balance-title">${esc(t("lobby.balance"))}</h2>
+        <div class="balance" data-testid="balance">${esc(t("lobby.chips", { n: fmt(u.balance) }))}</div>
+        <p class="muted">${esc(grant)}</p>
+        ${u.table ? `<button class="btn btn-primary" data-watch-own>${esc(t("lobby.resume"))}</button>` : ""}
+      </section>
+      ${this.error ? `<div class="banner banner-error" role="alert">${esc(this.error)}</div>` : ""}
+      <section class="card" aria-labelledby="rooms-title">
+        <h2 id="rooms-title">${esc(t("lobby.rooms"))}</h2>
+        <label style="display:flex;gap:.4em;align-items:center;font-weight:400"><input type="checkbox" id="allow-bots" checked style="min-height:auto">
+          ${esc(t("lobby.bots_allowed"))}</label>
+        ${this.queued?.bots_in != null ? `<p role="status">${esc(t("lobby.waiting", { waiting: this.queued.waiting }))} · ${esc(t("lobby.bots_in", { s: Math.round(this.queued.bots_in) }))}</p>` : ""}
+        <div class="grid">${this.rooms.map((r) => roomHTML(r, u.balance, this.queued)).join("")}</div>
+      </section>
+      <section class="card" aria-labelledby="private-title">
+        <h2 id="private-title">${esc(t("lobby.private"))}</h2>
+        <form id="private-form">
+          <div class="field-row">
+            <div><label for="preset">${esc(t("lobby.preset"))}</label><select id="preset">
+              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(n)}${t("preset." + n) !== "preset." + n ? " · " + esc(t("preset." + n)) : ""}</option>`).join("")}</select></div>
+            <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
+            <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
+              ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>
+            <div><label for="max-fan">max_fan</label><select id="max-fan">
+              ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}" ${n === (this.presets?.presets[this.preset]?.max_fan ?? null) ? "selected" : ""}>${n ?? "—"}</option>`).join("")}</select></div>
+          </div>
+          <details><summary>${esc(t("lobby.options"))}</summary><div class="grid">${optionFields}</div></details>
+          <p><button class="btn btn-primary" type="submit">${esc(t("lobby.create"))}</button></p>
+        </form>
+        ${this.created ? `<div role="status"><p>${esc(t("lobby.invite"))}: <strong data-testid="invite">${esc(this.created.invite)}</strong></p>
+          <p>${esc(t("lobby.invite_link"))}: <span class="mono">${esc(link)}</span>
+          <button class="btn btn-small" data-copy="${esc(link)}">${esc(t("lobby.copy"))}</button></p>
+          <button class="btn btn-ok" data-sit="${esc(this.created.invite)}">${esc(t("lobby.sit"))}</button></div>` : ""}
+        ${oneFieldForm("invite-form", "invite-code", t("lobby.invite"), 16, t("lobby.join_invite"))}
+      </section>
+      <section class="card" aria-labelledby="watch-title">
+        <h2 id="watch-title">${esc(t("lobby.watch"))}</h2>
+        ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${esc(x.players.filter(Boolean).map((p) => p.name).join(", "))}
+          <button class="btn btn-small" data-watch="${esc(x.table)}">${esc(t("lobby.watch"))}</button></li>`).join("")}</ul>` : `<p class="muted">${esc(t("lobby.no_tables"))}</p>`}
+        ${oneFieldForm("watch-form", "watch-id", t("lobby.table_id"), 40, t("lobby.watch"))}
+      </section>
+      <section class="card" aria-labelledby="history-title">
+        <h2 id="history-title">${esc(t("lobby.history"))}</h2>
+        ${this.history.length ? `<table class="history"><thead><tr><th>${esc(t("lobby.when"))}</th><th>${esc(t("lobby.hand_id"))}</th>
+          <th>${esc(t("lobby.result"))}</th><th>${esc(t("lobby.record"))}</th></tr></thead><tbody>
+          ${this.history.map((h) => `<tr><td>${esc(new Date(h.finished_at * 1000).toLocaleString())}</td><td class="mono">${esc(h.id)}</td>
+            <td class="${h.amount > 0 ? "plus" : h.amount < 0 ? "minus" : ""}">${h.amount > 0 ? "+" : ""}${fmt(h.amount)}</td>
+            <td><a href="${esc(h.record)}" download="${esc(h.id)}.json">${esc(t("lobby.download"))}</a>
+              · <a href="/replay/${encodeURIComponent(h.id)}">${esc(t("lobby.replay"))}</a></td></tr>`).join("")}
+          </tbody></table>` : `<p class="muted">${esc(t("lobby.no_history"))}</p>`}
+      </section>
+      <nav class="card" aria-label="${esc(t("nav.label"))}">
+        <h2>${esc(t("nav.label"))}</h2>
+        <p><a href="/calc">${esc(t("nav.calc"))}</a> · <a href="/rules">${esc(t("nav.rules"))}</a>
+          · <a href="/guide/exchange">${esc(t("nav.guide"))}</a> · <a href="/replay">${esc(t("nav.replay"))}</a></p>
+      </nav></div>`;
+  }
+}

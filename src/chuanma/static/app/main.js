@@ -1,0 +1,304 @@
+// The browser client's entry point: logs in, keeps one WebSocket, and switches between the lobby
+// and the table. Routes: #/lobby, #/table, #/join/INVITE (an invite link), #/watch/TABLE.
+
+import { api } from "./api.js";
+import { Connection } from "./socket.js";
+import { t, onLangChange, languageButton } from "./i18n.js";
+import { loginHTML, LobbyPage } from "./lobby.js";
+import { TablePage } from "./table.js";
+import { openModal, settlementHTML, fairnessHTML, armVerifyLink } from "./settle.js";
+import { isMuted, setMuted } from "./sound.js";
+import { esc, fmt } from "./util.js";
+
+const app = { user: null, presets: null, conn: null, lobby: null, table: null, settle: null, rejoin: null,
+  lost: false, recoverAt: 0 };
+const main = document.getElementById("app");
+const FATAL_CODES = new Set(["not_seated", "no_table", "wrong_table"]);
+
+function toast(text) {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.classList.remove("hidden");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => el.classList.add("hidden"), 4000);
+}
+
+function showBanner(id, cls, text) {
+  let el = document.getElementById(id);
+  if (!text) { el?.remove(); return; }
+  if (!el) {
+    el = document.createElement("div");
+    el.id = id;
+    el.setAttribute("role", "alert");
+    document.getElementById("banners").appendChild(el);
+  }
+  el.className = `banner ${cls}`;
+  el.textContent = text;
+}
+
+function send(message) { return app.conn ? app.conn.send(message) : false; }
+
+// ------------------------------------------------------------------ top bar
+
+function topbar() {
+  const bal = document.getElementById("topbar-balance");
+  bal.textContent = app.user ? `${app.user.username} · ${fmt(app.user.balance)}` : "";
+  const box = document.getElementById("topbar-buttons");
+  box.replaceChildren();
+  box.appendChild(languageButton());
+  const sound = document.createElement("button");
+  sound.type = "button";
+  sound.className = "btn btn-ghost";
+  sound.setAttribute("aria-pressed", String(!isMuted()));
+  sound.textContent = t(isMuted() ? "sound.off" : "sound.on");
+  sound.addEventListener("click", () => { setMuted(!isMuted()); topbar(); });
+  box.appendChild(sound);
+  if (app.user) {
+    const out = document.createElement("button");
+    out.type = "button";
+    out.className = "btn btn-ghost";
+    out.textContent = t("auth.logout");
+    out.addEventListener("click", logout);
+    box.appendChild(out);
+  }
+}
+
+// ------------------------------------------------------------------ login
+
+function showLogin(error = "") {
+  app.conn?.close();
+  app.conn = null;
+  app.user = null;
+  closePages();
+  topbar();
+  main.innerHTML = loginHTML(error);
+  const form = document.getElementById("login-form");
+  const submit = async (kind) => {
+    const username = form.username.value.trim();
+    const password = form.password.value;
+    try {
+      if (kind === "guest") await api("/api/guest", { method: "POST" });
+      else await api(`/api/${kind}`, { method: "POST", body: { username, password } });
+      await start();
+    } catch (exc) {
+      document.getElementById("login-error").textContent = exc.message;
+    }
+  };
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); submit("login"); });
+  form.addEventListener("click", (ev) => {
+    const b = ev.target.closest("[data-auth]");
+    if (b && b.type === "button") submit(b.dataset.auth);
+  });
+  form.username.focus();
+}
+
+async function logout() {
+  try { await api("/api/logout", { method: "POST" }); } catch { /* already out */ }
+  showLogin();
+}
+
+// ------------------------------------------------------------------ pages
+
+function closePages() {
+  app.table?.destroy();
+  app.table = null;
+  app.lobby = null;
+  app.settle?.close();
+  app.settle = null;
+  document.body.classList.remove("table-page");
+}
+
+async function showLobby() {
+  closePages();
+  location.hash = "#/lobby";
+  try { app.user = await api("/api/me"); } catch { /* keep the last known */ }
+  topbar();
+  const root = document.createElement("div");
+  main.replaceChildren(root);
+  app.lobby = new LobbyPage(root, { send, user: app.user, presets: app.presets, onWatch: watch });
+  root.addEventListener("click", (ev) => { if (ev.target.closest("[data-watch-own]")) resume(app.user.table); });
+  app.lobby.render();
+  try { await app.lobby.load(); } catch (exc) { toast(t("err.network", { msg: exc.message })); }
+}
+
+function showTable() {
+  if (app.table) return app.table;
+  closePages();
+  document.body.classList.add("table-page");
+  const root = document.createElement("div");
+  main.replaceChildren(root);
+  app.table = new TablePage(root, { send, onLeave: showLobby, onSettle: showSettlement, onFairness: showFairness,
+    presets: app.presets?.presets });
+  app.table.render();
+  return app.table;
+}
+
+function watch(tableId) {
+  send({ type: "watch", table: tableId, views: true });
+}
+
+function resume(tableId) {
+  const page = showTable();
+  const same = page.table === tableId;
+  send({ type: "resume", table: tableId, hand: same ? page.hand ?? 0 : 0, last: same ? page.lastSeq : -1 });
+}
+
+function showSettlement(msg, table) {
+  if (table.seat !== null) {
+    app.user.balance = msg.balances[table.seat];
+    topbar();
+  }
+  app.settle?.close();
+  const modal = openModal(settlementHTML(msg, table), { label: t("settle.title"),
+    onClose: () => { if (app.settle === modal) app.settle = null; if (table.closedReason) showLobby(); } });
+  app.settle = modal;
+  for (const link of modal.el.querySelectorAll("[data-verify]")) armVerifyLink(link, msg.record);
+  modal.el.addEventListener("click", (ev) => {
+    const b = ev.target.closest("[data-settle]");
+    if (!b) return;
+    const kind = b.dataset.settle;
+    if (kind === "next") { table.ready(); modal.close(); }
+    else if (kind === "again") playAgain(table);
+    else if (kind === "lobby") { if (!table.closedReason && table.seat !== null) send({ type: "leave" }); modal.close(); showLobby(); }
+  });
+}
+
+function playAgain(table) {
+  const room = table.room;
+  app.settle?.close();
+  if (!room || room === "private") { if (!table.closedReason) send({ type: "leave" }); showLobby(); return; }
+  if (table.closedReason) { joinRoom(room); return; }
+  app.rejoin = room;
+  send({ type: "leave" });
+}
+
+/** Back to the lobby, queued in a room again. */
+async function joinRoom(room) {
+  await showLobby();
+  app.lobby?.onQueued({ room, waiting: 1 });
+  send({ type: "join", room });
+}
+
+function showFairness(table) {
+  const modal = openModal(fairnessHTML(table), { label: t("fair.title") });
+  if (table.handEnd) for (const link of modal.el.querySelectorAll("[data-verify]")) armVerifyLink(link, table.handEnd.record);
+  modal.el.addEventListener("click", (ev) => {
+    if (!ev.target.closest("[data-fair=ready]")) return;
+    const input = modal.el.querySelector("#seed-input");
+    const seed = input.value.trim();
+    if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/.test(seed) || /[|:]/.test(seed)) {
+      input.setAttribute("aria-invalid", "true");
+      toast(t("fair.seed_help"));
+      return;
+    }
+    sessionStorage.setItem("chuanma.seed", seed);
+    table.ready(seed);
+    modal.close();
+  });
+}
+
+// ------------------------------------------------------------------ messages
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "hello": return onHello(msg);
+    case "queued": app.lobby?.onQueued(msg); return undefined;
+    case "seated":
+      showTable().handle(msg);
+      if (location.hash !== "#/table" && msg.seat !== null) location.hash = "#/table";
+      if (msg.seat === null) location.hash = `#/watch/${msg.table}`;
+      return undefined;
+    case "hand_start": case "events": case "view": case "resync": case "prompt": case "auto": case "hand_end":
+      if (app.table) app.table.handle(msg);
+      return undefined;
+    case "table_closed": return onClosed(msg);
+    case "error": return onError(msg);
+    default: return undefined;
+  }
+}
+
+function onHello(msg) {
+  app.user.balance = msg.balance;
+  topbar();
+  if (msg.table) { resume(msg.table); return; }
+  if (app.table && app.table.seat === null && app.table.table) { watch(app.table.table); return; }
+  if (followLink()) return;
+  if (app.table && app.table.table && !app.table.closedReason) { showLobby(); return; }
+  if (!app.lobby) showLobby();
+}
+
+/** An invite link (#/join/CODE) sits down at its table; #/watch/TABLE watches one. */
+function followLink() {
+  const invite = /^#\/join\/([\w-]+)$/.exec(location.hash);
+  const watching = /^#\/watch\/([\w-]+)$/.exec(location.hash);
+  if (invite) {
+    if (!app.lobby && !app.table) showLobby();
+    send({ type: "join_private", invite: invite[1] });
+    return true;
+  }
+  if (watching && app.table?.table !== watching[1]) { showTable(); watch(watching[1]); return true; }
+  return false;
+}
+
+window.addEventListener("hashchange", () => { if (app.conn) followLink(); });
+
+function onClosed(msg) {
+  if (app.rejoin) {
+    const room = app.rejoin;
+    app.rejoin = null;
+    joinRoom(room);
+    return;
+  }
+  if (app.table) app.table.closedReason = msg.reason;
+  toast(t("err.closed", { reason: msg.reason }));
+  if (!app.settle) showLobby();
+}
+
+function onError(msg) {
+  const text = t("err.refused", { msg: msg.message });
+  toast(text);
+  if (app.table && app.table.table) {
+    if (FATAL_CODES.has(msg.code)) { showLobby(); return; }
+    const now = performance.now();
+    if (now - app.recoverAt > 1000) { app.recoverAt = now; app.table.recover(); }
+    return;
+  }
+  app.lobby?.onError(text);
+}
+
+function onStatus(status) {
+  if (status === "lost") {
+    app.lost = true;
+    showBanner("banner-lost", "banner-lost", t("err.lost"));
+  } else {
+    showBanner("banner-lost", "", null);
+    if (app.lost) toast(t("err.back"));
+    app.lost = false;
+  }
+}
+
+// ------------------------------------------------------------------ start
+
+async function start() {
+  try {
+    app.user = await api("/api/me");
+  } catch (exc) {
+    if (exc.status === 401) { showLogin(); return; }
+    main.innerHTML = `<div class="page"><p class="error-text" role="alert">${esc(t("err.network", { msg: exc.message }))}</p></div>`;
+    setTimeout(start, 3000);
+    return;
+  }
+  topbar();
+  app.presets = await api("/api/presets");
+  app.conn = new Connection({ onMessage, onStatus, onUnauthorized: () => showLogin(t("err.login")) });
+  app.conn.open();
+}
+
+onLangChange(() => {
+  topbar();
+  app.lobby?.render();
+  app.table?.render();
+});
+
+window.chuanmaClient = app;  // for tests and debugging: the live state, read-only by convention
+start();

@@ -1,0 +1,566 @@
+// The table page: renders the seat view the server sends (never computing rules: the legal
+// choices come from the prompt), the pickers, claim buttons, timer, 托管, hints and the ticker.
+
+import { tileImg, tileName, splitTiles, tileOrder, installTileStyles } from "./tiles.js";
+import { t, getLang } from "./i18n.js";
+import { play } from "./sound.js";
+import { esc, fmt, seatName } from "./util.js";
+
+const KEYS = "1234567890qwer";
+const SUITS = ["m", "p", "s"];
+const TICKER_MAX = 40;
+
+/** Where each seat sits on screen for a viewer at `me`: self (bottom), right (下家), across, left (上家). */
+export function placeOf(seat, me) {
+  return ["self", "right", "across", "left"][(seat - (me ?? 0) + 4) % 4];
+}
+
+function tile(code, { cls = "", size = "", title } = {}) {
+  return `<span class="tile ${size} ${cls}">${tileImg(code, { lang: getLang(), title })}</span>`;
+}
+
+function tileRow(codes, size, latestIndex = -1) {
+  return codes.map((c, i) => tile(c, { cls: i === latestIndex ? "latest" : "" })).join("");
+}
+
+function actionTile(action) {
+  const key = Object.keys(action)[0];
+  return typeof action[key] === "string" ? action[key] : null;
+}
+
+export class TablePage {
+  constructor(root, { send, onLeave, onSettle, onFairness, presets }) {
+    this.root = root;
+    this.presets = presets;
+    installTileStyles();
+    this.send = send;
+    this.onLeave = onLeave;
+    this.onSettle = onSettle;
+    this.onFairness = onFairness;
+    this.reset();
+    this.hintsOn = localStorage.getItem("chuanma.hints") !== "0";
+    this.keyHandler = (ev) => this.onKey(ev);
+    document.addEventListener("keydown", this.keyHandler);
+    this.clock = setInterval(() => this.tickTimer(), 250);
+    root.addEventListener("click", (ev) => this.onClick(ev));
+  }
+
+  reset() {
+    this.table = null; this.seat = null; this.players = []; this.rules = null; this.room = null;
+    this.hand = null; this.lastSeq = -1; this.view = null; this.hints = null; this.suggest = null;
+    this.prompt = null; this.promptAt = 0; this.commitment = null; this.clientSeeds = null; this.dealt = false;
+    this.auto = [false, false, false, false]; this.ticker = []; this.lastDiscard = null; this.selected = [];
+    this.handEnd = null; this.readySent = false; this.direction = null; this.readyIn = null; this.readyAt = 0;
+    this.startBase = null; this.awaitingStart = false; this.wantReady = null;
+  }
+
+  destroy() {
+    cancelAnimationFrame(this.frame);
+    document.removeEventListener("keydown", this.keyHandler);
+    clearInterval(this.clock);
+  }
+
+  get spectating() { return this.seat === null; }
+  get myAuto() { return this.seat !== null && this.auto[this.seat]; }
+
+  // ------------------------------------------------------------------ messages
+
+  handle(msg) {
+    switch (msg.type) {
+      case "seated": return this.onSeated(msg);
+      case "hand_start": return this.onHandStart(msg);
+      case "events": return this.onEvents(msg);
+      case "view": return this.onView(msg);
+      case "resync": return this.onView(msg);
+      case "prompt": return this.onPrompt(msg);
+      case "auto": return this.onAutoMsg(msg);
+      case "hand_end": return this.onHandEnd(msg);
+      default: return undefined;
+    }
+  }
+
+  onSeated(msg) {
+    if (this.table !== msg.table) { this.reset(); }
+    this.table = msg.table; this.seat = msg.seat; this.rules = msg.rules; this.room = msg.room;
+    this.players = msg.players;
+    this.players.forEach((p, i) => { if (p) this.auto[i] = p.auto; });
+    if (this.seat !== null) this.send({ type: "views", on: true, hints: this.hintsOn });
+    this.render();
+  }
+
+  onHandStart(msg) {
+    if (msg.hand !== this.hand) {  // the last hand's final view stays on the table until the deal
+      this.hand = msg.hand; this.lastSeq = -1; this.prompt = null; this.hints = null;
+      this.lastDiscard = null; this.readySent = false; this.direction = null;
+      this.clientSeeds = null; this.dealt = false; this.startBase = null;
+    }
+    this.commitment = msg.commitment;
+    this.awaitingStart = false;
+    if (!msg.dealt && this.wantReady) { const seed = this.wantReady; this.wantReady = null; this.ready(seed); }
+    if (msg.dealt) {  // the deal, or on a resume the hand being played (kept as it is)
+      if (!this.dealt) { this.handEnd = null; this.view = null; this.ticker = []; }
+      this.dealt = true; this.clientSeeds = msg.client_seeds;
+    }
+    else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); }
+    this.render();
+  }
+
+  onEvents(msg) {
+    if (msg.hand !== this.hand) { this.hand = msg.hand; }
+    for (const ev of msg.events) {
+      this.lastSeq = Math.max(this.lastSeq, ev.seq);
+      this.describe(ev);
+    }
+    this.renderTicker();
+  }
+
+  /** A whole view: a `view` message (with hints and suggestions) or a `resync`. */
+  onView(msg) {
+    this.hand = msg.hand;
+    this.view = msg.view;
+    this.dealt = true;
+    this.lastSeq = Math.max(this.lastSeq, msg.last);
+    this.direction = msg.view.direction || this.direction;
+    if (msg.type === "view") {
+      this.hints = msg.hints;
+      this.suggest = msg.suggest;
+      if (this.seat !== null && !msg.view.to_act) this.prompt = null;
+    }
+    this.render();
+  }
+
+  onPrompt(msg) {
+    const fresh = !this.prompt || this.prompt.version !== msg.version;
+    this.prompt = msg;
+    this.promptAt = performance.now();
+    if (fresh) {
+      this.selected = [];
+      const first = msg.legal[0] || {};
+      if ("exchange" in first && this.suggest?.exchange) this.selectSuggestion();
+      play("prompt");
+    }
+    this.render();
+  }
+
+  onAutoMsg(msg) {
+    this.auto[msg.seat] = msg.on;
+    this.render();
+  }
+
+  onHandEnd(msg) {
+    this.handEnd = msg;
+    this.awaitingStart = true;
+    this.prompt = null;
+    this.onSettle(msg, this);
+    this.render();
+  }
+
+  /** An error from the server while at this table: ask for everything again so nothing stays stuck. */
+  recover() {
+    if (this.table !== null && this.seat !== null) {
+      this.send({ type: "resume", table: this.table, hand: this.hand ?? 0, last: this.lastSeq });
+    }
+  }
+
+  // ------------------------------------------------------------------ decisions
+
+  act(action) {
+    if (!this.prompt) return;
+    const ok = this.send({ type: "act", table: this.table, version: this.prompt.version, action });
+    if (ok) { this.prompt = null; this.selected = []; this.render(); }
+  }
+
+  legal(kind) {
+    return (this.prompt?.legal || []).filter((a) => kind in a);
+  }
+
+  selectSuggestion() {
+    const want = splitTiles(this.suggest.exchange);
+    const hand = this.handTiles().tiles;
+    const used = new Set();
+    this.selected = [];
+    for (const code of want) {
+      const i = hand.findIndex((c, j) => c === code && !used.has(j));
+      if (i >= 0) { used.add(i); this.selected.push(i); }
+    }
+  }
+
+  /** The own concealed tiles, sorted, with the drawn tile apart (last). */
+  handTiles() {
+    const me = this.view?.players?.[this.seat];
+    if (!me?.hand) return { tiles: [], drawn: null };
+    const tiles = splitTiles(me.hand).sort((a, b) => tileOrder(a) - tileOrder(b));
+    const drawn = this.view.drawn || null;
+    if (drawn) {
+      const i = tiles.lastIndexOf(drawn);
+      if (i >= 0) { tiles.splice(i, 1); tiles.push(drawn); }
+    }
+    return { tiles, drawn };
+  }
+
+  clickTile(index) {
+    const { tiles } = this.handTiles();
+    const code = tiles[index];
+    if (!code || !this.prompt) return;
+    if (this.legal("exchange").length) {
+      const at = this.selected.indexOf(index);
+      if (at >= 0) this.selected.splice(at, 1);
+      else if (this.selected.length < 3) this.selected.push(index);
+      else { this.selected.shift(); this.selected.push(index); }
+      this.render();
+      return;
+    }
+    if (this.legal("discard").some((a) => a.discard === code)) this.act({ discard: code });
+  }
+
+  exchangeChoice() {
+    const { tiles } = this.handTiles();
+    if (this.selected.length !== 3) return null;
+    const chosen = this.selected.map((i) => tiles[i]).sort((a, b) => tileOrder(a) - tileOrder(b));
+    return this.legal("exchange").find((a) => {
+      const offer = splitTiles(a.exchange).sort((x, y) => tileOrder(x) - tileOrder(y));
+      return offer.join() === chosen.join();
+    }) || null;
+  }
+
+  onClick(ev) {
+    const el = ev.target.closest("[data-act]");
+    if (!el || el.disabled) return;
+    const kind = el.dataset.act;
+    if (kind === "tile") this.clickTile(Number(el.dataset.index));
+    else if (kind === "action") this.act(JSON.parse(el.dataset.action));
+    else if (kind === "exchange") { const c = this.exchangeChoice(); if (c) this.act(c); }
+    else if (kind === "auto") this.send({ type: "auto", on: !this.myAuto });
+    else if (kind === "ready") this.ready();
+    else if (kind === "fair") this.onFairness(this);
+    else if (kind === "leave") this.leave();
+    else if (kind === "hints") this.toggleHints();
+  }
+
+  onKey(ev) {
+    if (ev.target.closest?.("input, textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (document.querySelector(".modal-back") || !this.prompt) return;
+    const key = ev.key.toLowerCase();
+    const first = (kind) => this.legal(kind)[0];
+    if (this.legal("void").length) {
+      if (SUITS.includes(key)) this.act({ void: key });
+      return;
+    }
+    const direct = { " ": first("pass"), h: first("hu"), p: first("pong"),
+      k: this.legal("kong").length === 1 ? first("kong") : undefined, enter: this.exchangeChoice() };
+    if (direct[key]) { ev.preventDefault(); this.act(direct[key]); return; }
+    const index = KEYS.indexOf(key);
+    if (index >= 0) { ev.preventDefault(); this.clickTile(index); }
+  }
+
+  /** Ready for the next hand with a client seed; before its commitment has come, as soon as it does. */
+  ready(seed) {
+    const value = seed ?? this.seedValue();
+    if (this.awaitingStart) { this.wantReady = value; return; }
+    const message = { type: "ready" };
+    if (value) message.client_seed = value;
+    if (this.send(message)) { this.readySent = true; this.render(); }
+  }
+
+  seedValue() {
+    let seed = sessionStorage.getItem("chuanma.seed");
+    if (!seed) {
+      seed = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+      sessionStorage.setItem("chuanma.seed", seed);
+    }
+    return seed;
+  }
+
+  leave() {
+    const playing = this.view && !this.view.finished && !this.handEnd && this.dealt;
+    if (this.seat !== null && playing && !confirm(t("table.leave_confirm"))) return;
+    if (this.seat !== null) this.send({ type: "leave" });
+    this.onLeave();
+  }
+
+  toggleHints() {
+    this.hintsOn = !this.hintsOn;
+    localStorage.setItem("chuanma.hints", this.hintsOn ? "1" : "0");
+    if (this.seat !== null) this.send({ type: "views", on: true, hints: this.hintsOn });
+    if (!this.hintsOn) this.hints = null;
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ events → ticker and sounds
+
+  name(seat) { return seatName(this.players, seat, this.seat); }
+
+  describe(ev) {
+    const who = ev.seat !== undefined && ev.seat !== null ? this.name(ev.seat) : "";
+    const tl = (code) => (code ? tileName(code, getLang()) : "");
+    let text = null;
+    switch (ev.type) {
+      case "start": this.startBase = ev.base; break;
+      case "deal_done": text = t("ev.deal"); break;
+      case "exchange":
+        this.direction = ev.direction;
+        text = t("ev.exchange", { dir: t("dir." + ev.direction) }); break;
+      case "voids":
+        text = ev.voids.map((v, s) => t("ev.void", { who: this.name(s), suit: t("suit." + v) })).join(" · "); break;
+      case "draw": if (ev.seat === this.seat && ev.tile) { play("draw"); } break;
+      case "discard":
+        this.lastDiscard = { seat: ev.seat, seq: ev.seq };
+        text = t("ev.discard", { who, tile: tl(ev.tile) }); play("discard"); break;
+      case "pong":
+        this.lastDiscard = null; text = t("ev.pong", { who, tile: tl(ev.tile) }); play("pong"); break;
+      case "kong":
+        if (ev.kind === "exposed") this.lastDiscard = null;
+        text = ev.tile ? t("ev.kong", { who, tile: tl(ev.tile) }) : t("ev.kong_hidden", { who }); play("kong"); break;
+      case "kong_robbed": text = t("ev.robbed", { who, tile: tl(ev.tile) }); break;
+      case "hu": {
+        const fans = (ev.fans || []).map((f) => f.name).join(" ");
+        text = t(ev.self_drawn ? "ev.zimo" : "ev.win", { who, tile: tl(ev.tile) }) + (fans ? ` (${fans})` : "");
+        play("win"); break;
+      }
+      case "leave": text = t("ev.leave", { who }); break;
+      case "exhausted": text = t("end.exhausted"); break;
+      case "end": text = t("ev.end"); break;
+      default: break;
+    }
+    if (text) {
+      this.ticker.push({ seq: ev.seq, text });
+      if (this.ticker.length > TICKER_MAX) this.ticker.shift();
+    }
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  /** Draw at the next animation frame (several messages in a row make one drawing). */
+  render() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+  }
+
+  /** Draw now: a region's HTML is replaced only when it changed. */
+  draw() {
+    if (!this.table) {
+      this.root.innerHTML = `<p class="page">${esc(t("common.loading"))}</p>`;
+      this.regions = null;
+      return;
+    }
+    const me = this.seat ?? 0;
+    if (!this.regions || this.regions.me !== me || this.regions.lang !== getLang()) {
+      this.root.innerHTML = `<div data-region="banner"></div>
+        <div class="table" id="table">
+          <section class="table-info seat" aria-label="${esc(t("table.info"))}" data-region="info"></section>
+          ${[0, 1, 2, 3].map((s) => `<section class="seat seat-${placeOf(s, me)}" data-seat="${s}" data-region="seat-${s}"></section>`).join("")}
+          <section class="centre" aria-live="polite" data-region="centre"></section>
+          <section class="ticker-box seat" aria-label="${esc(t("table.ticker"))}">
+            <h2 class="sr-only">${esc(t("table.ticker"))}</h2><ul class="ticker" id="ticker" tabindex="0"></ul></section>
+        </div>`;
+      this.regions = { me, lang: getLang() };
+    }
+    this.update("banner", this.myAuto ? `<div class="banner banner-auto" role="status">${esc(t("table.auto_on"))}
+        <button class="btn btn-small" data-act="auto">${esc(t("table.auto_off"))}</button></div>` : "");
+    this.update("info", this.renderInfo());
+    for (let s = 0; s < 4; s++) {
+      const seat = this.renderSeat(s, placeOf(s, me));
+      const el = this.root.querySelector(`[data-seat="${s}"]`);
+      el.className = `seat seat-${placeOf(s, me)}${seat.acting ? " acting" : ""}`;
+      el.setAttribute("aria-label", this.name(s));
+      this.update(`seat-${s}`, seat.html);
+    }
+    this.update("centre", this.renderCentre());
+    this.renderTicker();
+    this.tickTimer();
+  }
+
+  update(region, html) {
+    if (this.regions[region] === html) return;
+    this.regions[region] = html;
+    this.root.querySelector(`[data-region="${region}"]`).innerHTML = html;
+  }
+
+  renderInfo() {
+    const v = this.view;
+    const preset = typeof this.rules === "string" ? this.rules : this.rules?.preset;
+    return `
+      <div class="seat-head"><strong>${esc(t("preset." + preset))}</strong>
+        ${this.hand !== null ? `<span>${esc(t("table.hand", { n: this.hand + 1 }))}</span>` : ""}</div>
+      <div class="wall-count" data-testid="wall">${v ? esc(t("table.wall", { n: v.wall })) : "&nbsp;"}</div>
+      <div class="row" style="gap:.3em;margin-top:.3em">
+        ${this.spectating ? `<span class="badge">${esc(t("table.spectating"))}</span>` :
+          `<button class="btn btn-small" data-act="auto" aria-pressed="${this.myAuto}">${esc(t("table.auto"))}</button>
+           <button class="btn btn-small" data-act="hints" aria-pressed="${this.hintsOn}">${esc(t(this.hintsOn ? "hints.on" : "hints.off"))}</button>`}
+        <button class="btn btn-small" data-act="fair">${esc(t("fair.title"))}</button>
+        <button class="btn btn-small" data-act="leave">${esc(t("table.leave"))}</button>
+      </div>`;
+  }
+
+  renderSeat(s, place) {
+    const v = this.view;
+    const p = v?.players?.[s];
+    const player = this.players[s];
+    const acting = v && (this.seat === s ? v.to_act : (Array.isArray(v.to_act) ? v.to_act.includes(s) : v.current === s && v.phase === "turn"));
+    const badges = [];
+    if (v && v.dealer === s) badges.push(`<span class="badge badge-dealer">${esc(t("table.dealer"))}</span>`);
+    if (player?.bot) badges.push(`<span class="badge badge-bot">${esc(t("seat.bot"))}</span>`);
+    if (this.auto[s]) badges.push(`<span class="badge badge-auto">${esc(t("table.auto"))}</span>`);
+    if (p?.void) badges.push(`<span class="badge badge-void" data-testid="void-${s}">${esc(t("table.void_badge", { suit: t("suit." + p.void) }))}</span>`);
+    if (p?.won) badges.push(`<span class="badge badge-won">${esc(t("table.won"))}${p.win_pile.length > 2 ? " ×" + splitTiles(p.win_pile).length : ""}</span>`);
+    if (p?.locked) badges.push(`<span class="badge">${esc(t("table.locked"))}</span>`);
+    if (p?.left) badges.push(`<span class="badge">${esc(t("table.left"))}</span>`);
+    if (acting) badges.push(`<span class="badge badge-act">${esc(t("table.to_act"))}</span>`);
+    if (p && !p.hand && place !== "self") badges.push(`<span class="badge badge-count">${esc(t("table.tiles", { n: p.tiles }))}</span>`);
+    const total = v?.totals?.[s];
+    const base = this.base();
+    const chips = total !== undefined ? `<span class="chips">${total > 0 ? "+" : ""}${fmt(total * base)}</span>` : "";
+    const river = p ? splitTiles(p.discards) : [];
+    const latest = this.lastDiscard && this.lastDiscard.seat === s ? river.length - 1 : -1;
+    const melds = (p?.melds || []).map((m) => this.renderMeld(m, s)).join("");
+    const pile = p ? splitTiles(p.win_pile) : [];
+    const body = place === "self" ? this.renderOwn() : this.renderConcealed(p);
+    return { acting, html: `
+      <div class="seat-head"><span class="name">${esc(this.name(s))}</span>${chips}${badges.join("")}</div>
+      ${place === "self" ? "" : body}
+      <div class="melds tiles-sm">${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}</div>
+      <div class="discards tiles-xs" role="group" aria-label="${esc(t("table.discards"))}">${tileRow(river, "", latest)}</div>
+      ${place === "self" ? body : ""}` };
+  }
+
+  renderMeld(m, owner) {
+    const n = m.kind === "kong" ? 4 : 3;
+    if (m.tile === null) return `<span class="meld">${tile(null).repeat(4)}</span>`;
+    if (m.kind === "kong" && m.kong === "concealed" && !this.view.finished) {
+      return `<span class="meld">${tile(null)}${tile(m.tile)}${tile(m.tile)}${tile(null)}</span>`;
+    }
+    return `<span class="meld">${tile(m.tile).repeat(n)}</span>`;
+  }
+
+  renderConcealed(p) {
+    if (!p) return "";
+    if (p.hand) return `<div class="concealed tiles-sm">${tileRow(splitTiles(p.hand).sort((a, b) => tileOrder(a) - tileOrder(b)))}</div>`;
+    return `<div class="concealed backs tiles-xs" role="group" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null).repeat(p.tiles)}</div>`;
+  }
+
+  renderOwn() {
+    if (this.spectating) return this.renderConcealed(this.view?.players?.[this.seat ?? 0]);
+    const { tiles, drawn } = this.handTiles();
+    const discardable = new Set(this.legal("discard").map((a) => a.discard));
+    const exchanging = this.legal("exchange").length > 0;
+    const best = new Set((this.hintsOn && this.hints?.discards || []).map((d) => d.tile));
+    const buttons = tiles.map((code, i) => {
+      const usable = exchanging || discardable.has(code);
+      const cls = [drawn && i === tiles.length - 1 ? "drawn" : "", this.selected.includes(i) ? "selected" : "",
+        this.prompt && !usable ? "dim" : "", discardable.has(code) && best.has(code) ? "best" : ""].join(" ");
+      const label = `${tileName(code, getLang())}${i < KEYS.length ? ` (${KEYS[i]})` : ""}`;
+      return `<button type="button" class="tile ${cls}" data-act="tile" data-index="${i}" data-tile="${code}"
+        aria-label="${esc(label)}" aria-pressed="${this.selected.includes(i)}" ${usable && this.prompt ? "" : "disabled"}>
+        ${tileImg(code, { title: "" })}${i < KEYS.length ? `<span class="key" aria-hidden="true">${KEYS[i]}</span>` : ""}</button>`;
+    }).join("");
+    return `<div class="hand-area" data-testid="hand">${buttons}</div>
+      <div class="actions" data-testid="actions">${this.renderActions()}</div>`;
+  }
+
+  renderActions() {
+    const p = this.prompt;
+    if (!p) return "";
+    const out = [];
+    if (this.legal("exchange").length) {
+      out.push(`<span class="prompt-text">${esc(t("table.exchange"))}</span>`);
+      out.push(`<button class="btn btn-primary" data-act="exchange" ${this.exchangeChoice() ? "" : "disabled"}>${esc(t("table.exchange_go"))}</button>`);
+      return out.join("");
+    }
+    if (this.legal("void").length) {
+      out.push(`<span class="prompt-text">${esc(t("table.void"))}</span>`);
+      for (const a of this.legal("void")) {
+        const suggested = this.suggest?.void === a.void;
+        out.push(`<button class="btn ${suggested ? "btn-ok" : ""}" data-act="action" data-action='${JSON.stringify(a)}'
+          data-testid="void-${a.void}">${esc(t("act.void", { suit: t("suit." + a.void) }))}${suggested ? ` <span class="badge">★ ${esc(t("table.void_suggest"))}</span>` : ""}</button>`);
+      }
+      return out.join("");
+    }
+    const claim = this.view?.claim;
+    if (claim && this.legal("pass").length) {
+      out.push(`<span class="prompt-text">${esc(t("table.claim", { who: this.name(claim.from), tile: tileName(claim.tile, getLang()) }))}</span>`);
+    } else if (this.legal("discard").length) {
+      out.push(`<span class="prompt-text">${esc(t("table.your_turn"))}</span>`);
+    }
+    const label = { hu: claim ? "act.hu" : "act.zimo", kong: "act.kong", pong: "act.pong" };
+    const cls = { hu: "btn-hu", kong: "btn-kong", pong: "btn-pong" };
+    const keyOf = { hu: "H", kong: "K", pong: "P" };
+    for (const kind of ["hu", "kong", "pong"]) {
+      for (const a of this.legal(kind)) {
+        const code = actionTile(a) || claim?.tile || this.view?.drawn;
+        out.push(`<button class="btn ${cls[kind]}" data-act="action" data-action='${JSON.stringify(a)}' data-testid="act-${kind}"
+          aria-keyshortcuts="${keyOf[kind]}">${esc(t(label[kind], { tile: code ? tileName(code, getLang()) : "" }))}
+          ${code ? tileImg(code, { title: "" }) : ""}</button>`);
+      }
+    }
+    for (const a of this.legal("pass")) {
+      out.push(`<button class="btn" data-act="action" data-action='${JSON.stringify(a)}' data-testid="act-pass" aria-keyshortcuts="Space">${esc(t("act.pass"))}</button>`);
+    }
+    return out.join("");
+  }
+
+  renderCentre() {
+    const v = this.view;
+    const parts = [];
+    if (this.prompt || (this.view && !this.view.finished && this.dealt)) {
+      parts.push(`<div class="timer-wrap" ${this.prompt ? "" : "hidden"}><span class="timer" id="timer" role="timer"></span>
+        <div class="timer-bar"><div id="timer-bar"></div></div></div>`);
+    }
+    if (this.direction) {
+      parts.push(`<div class="exchange-dir">${esc(t("table.exchange_dir", { dir: t("dir." + this.direction) }))}</div>`);
+    }
+    if (!this.dealt && this.commitment && !this.handEnd) {
+      parts.push(`<p>${esc(t("table.before_deal"))}</p>
+        <p class="mono" title="${esc(t("fair.commitment"))}">${esc(this.commitment.slice(0, 16))}…</p>
+        ${this.spectating ? "" : `<button class="btn btn-primary" data-act="ready" data-testid="ready" ${this.readySent ? "disabled" : ""}>
+          ${esc(t(this.readySent ? "table.ready_sent" : "fair.ready"))}</button>
+          <button class="btn btn-small" data-act="fair">${esc(t("fair.client_seed"))}</button>`}`);
+    } else if (v && !this.prompt && !v.finished && !this.spectating) {
+      parts.push(`<p class="muted-light">${esc(t("table.waiting"))}</p>`);
+    }
+    if (this.hintsOn && this.hints && !this.spectating) parts.push(this.renderHints());
+    return parts.join("");
+  }
+
+  renderHints() {
+    const h = this.hints;
+    const useful = (list) => list.map(([code, left]) =>
+      `<span class="tiles-xs row" style="gap:1px">${tile(code)}<small>${esc(t("hint.left", { n: left }))}</small></span>`).join(" ");
+    const head = h.shanten <= 0 ? t("hint.ready") : t("hint.shanten", { n: h.shanten });
+    let body = "";
+    if (h.discards) {
+      body = h.discards.map((d) => `<div class="row">${esc(t("hint.best"))}: <span class="tiles-xs">${tile(d.tile)}</span>
+        → ${d.shanten === 0 ? esc(t("hint.waits_label")) : esc(t("hint.useful_label"))} ${useful(d.useful)}</div>`).join("");
+    } else if (h.useful) {
+      body = `<div class="row">${esc(h.shanten === 0 ? t("hint.waits_label") : t("hint.useful_label"))} ${useful(h.useful)}</div>`;
+    }
+    return `<div class="hints" data-testid="hints" aria-label="${esc(t("hint.title"))}"><strong>${esc(t("hint.title"))}: ${esc(head)}</strong>${body}</div>`;
+  }
+
+  renderTicker() {
+    const list = this.root.querySelector("#ticker");
+    if (!list) return;
+    list.innerHTML = this.ticker.slice().reverse().map((e) => `<li>${esc(e.text)}</li>`).join("");
+  }
+
+  tickTimer() {
+    const el = this.root.querySelector("#timer");
+    if (!el) return;
+    const wrap = el.closest(".timer-wrap");
+    if (!this.prompt) { if (wrap) wrap.hidden = true; return; }
+    if (wrap) wrap.hidden = false;
+    const left = Math.max(0, this.prompt.seconds - (performance.now() - this.promptAt) / 1000);
+    const text = t("table.timer", { s: Math.ceil(left) });
+    if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle("low", left <= 5);
+    const bar = this.root.querySelector("#timer-bar");
+    if (bar) bar.style.width = `${Math.min(100, (left / Math.max(1, this.prompt.seconds)) * 100)}%`;
+  }
+
+  /** The hand's base (chips per unit): from its start event, else the rules and their preset. */
+  base() {
+    if (this.startBase) return this.startBase;
+    const rules = this.rules;
+    if (rules && typeof rules === "object" && rules.options?.base) return rules.options.base;
+    const preset = typeof rules === "string" ? rules : rules?.preset;
+    return this.presets?.[preset]?.base || 1;
+  }
+}

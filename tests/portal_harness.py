@@ -1,0 +1,69 @@
+"""The portal tests' server: the app under uvicorn in a thread (so Playwright's sync API can drive
+it), with one settled hand (a greedy-bot hand of 血战, recorded) and one hand still in play."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from chuanma.bots import make_bot
+from chuanma.rules import RuleSet
+from chuanma.server.app import create_app
+from chuanma.server.store import Store, sqlite_url
+from chuanma.sim.play import deal_for, play_hand
+from server_harness import make_config
+
+SETTLED = "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0"
+PLAYING = "ffffeeeeddddccccbbbbaaaa9999888877776666"
+
+
+def finished_record(preset: str = "xuezhan", seed: int = 1) -> dict[str, Any]:
+    """A complete record of a hand four greedy bots played."""
+    result = play_hand(RuleSet.from_preset(preset), deal_for(seed, 0),
+                       [make_bot("greedy", seat) for seat in range(4)], record=True)
+    assert result.record is not None
+    return result.record
+
+
+async def _add_hands(store: Store, record: dict[str, Any]) -> None:
+    await store.create_table({"id": "portal-test", "room": "private", "rules": "xuezhan", "seats": [None] * 4,
+                              "status": "open", "created_at": 0.0})
+    for number, hand_id in enumerate((SETTLED, PLAYING)):
+        await store.create_hand({"id": hand_id, "table_id": "portal-test", "number": number, "server_seed": "0" * 64,
+                                 "commitment": "0" * 64, "session": {}, "seats": [None] * 4, "status": "playing"})
+    assert await store.settle(SETTLED, record, {}, {}, 1.0)
+
+
+@dataclass
+class PortalServer:
+    base: str
+    record: dict[str, Any]
+
+
+@contextmanager
+def portal_server(tmp: Path) -> Iterator[PortalServer]:
+    """The server on a free port, serving a thread's event loop, until the block ends."""
+    app = create_app(make_config(sqlite_url(tmp)))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        threading.Event().wait(0.02)
+    record = finished_record()
+    asyncio.run_coroutine_threadsafe(_add_hands(app.state.server.store, record), loop).result(30)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield PortalServer(f"http://127.0.0.1:{port}", record)
+    finally:
+        server.should_exit = True
+        thread.join(30)

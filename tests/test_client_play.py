@@ -1,0 +1,214 @@
+"""The browser client in a real Chromium against a server on SQLite: a whole hand by clicking, the
+ledger, the record and its verification, a reload mid-hand, phone size, refusals, a lost
+connection, the language switch and axe-core on the lobby and the table."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chuanma.fairness import verify_record
+from client_driver import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, Player, live_server
+from server_harness import Running
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+GRANT = 10_000
+MAX_HANDS = 3
+"""Hands played at most until the player has made a claim (pong, kong or win)."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with live_server(tmp_path_factory.mktemp("client")) as run:
+        yield run
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def new_player(browser: Any, server: Running, name: str, width: int = 1280, height: int = 800,
+               keys: bool = False) -> Player:
+    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    player = Player(page, server.base, keys=keys)
+    player.errors = errors  # type: ignore[attr-defined]
+    player.register(name)
+    return player
+
+
+def me(player: Player) -> dict[str, Any]:
+    data: dict[str, Any] = player.page.request.get(player.base + "/api/me").json()
+    return data
+
+
+def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree(browser: Any, server: Running,
+                                                                                 tmp_path: Path) -> None:
+    player = new_player(browser, server, "alice")
+    page = player.page
+    assert page.locator("[data-testid=balance]").inner_text().replace(",", "").startswith(str(GRANT))
+    # 尊爵场 needs 400,000 chips: shown, disabled, saying why
+    top = page.locator("[data-room='zunjue-xuezhan']")
+    assert top.locator("button").is_disabled() and "400,000" in top.locator(".why").inner_text()
+    player.quick_join()
+    player.ready()
+    for hand in range(MAX_HANDS):
+        player.play_to_settlement()
+        claimed = any(kind in ("pong", "kong", "hu") for kind in player.decisions)
+        if claimed or hand == MAX_HANDS - 1:
+            break
+        player.next_hand()
+    assert {"discard"} <= set(player.decisions) and {"pong", "kong", "hu"} & set(player.decisions)
+    assert "exchange" in player.decisions  # 换三张 by clicking (the suggested three preselected)
+    seat = player.seat
+    shown = player.chips(seat)
+    # the ledger: the balance moved by exactly the hands' rows, and this hand's row is the panel's chips
+    history = page.request.get(server.base + "/api/hands").json()
+    assert me(player)["balance"] == GRANT + sum(h["amount"] for h in history)
+    assert history[0]["amount"] == shown
+    # the record downloads and passes the verifier, in Python and on the verifier page
+    with page.expect_download() as download:
+        page.click("[data-testid=download]")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["hand_id"] == history[0]["id"] and verify_record(record).ok
+    page.wait_for_selector("[data-testid=verify][data-ready='1']")
+    with page.context.expect_page() as opened:
+        page.click("[data-testid=verify]")
+    verifier = opened.value
+    verifier.wait_for_selector("#verdict[data-ok]", timeout=WAIT_MS)
+    assert verifier.locator("#verdict").get_attribute("data-ok") == "true"
+    assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "bob", 360, 740)
+    page = player.page
+    player.quick_join()
+    # the fairness panel: the commitment before the deal, and one's own client seed
+    page.click("[data-act=fair]")
+    commitment = page.locator("[data-testid=commitment]").inner_text()
+    assert len(commitment) == 64
+    page.fill("#seed-input", "bob-on-a-phone")
+    page.click("[data-fair=ready]")
+    page.wait_for_function("() => window.chuanmaClient.table.clientSeeds", timeout=WAIT_MS)
+    assert "bob-on-a-phone" in page.evaluate("() => window.chuanmaClient.table.clientSeeds")
+    for _ in range(8):
+        player.step()
+    page.wait_for_function("() => window.chuanmaClient.table.view")
+    before = page.evaluate("() => [window.chuanmaClient.table.table, window.chuanmaClient.table.hand]")
+    page.reload()
+    page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view", timeout=WAIT_MS)
+    assert page.evaluate("() => [window.chuanmaClient.table.table, window.chuanmaClient.table.hand]") == before
+    # the fairness panel still has the hand's commitment and seeds
+    assert page.evaluate("() => window.chuanmaClient.table.commitment") == commitment
+    assert "bob-on-a-phone" in page.evaluate("() => window.chuanmaClient.table.clientSeeds")
+    # nothing wider than the phone's screen
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    player.play_to_settlement()
+    assert page.locator(f"[data-testid=chips-{player.seat}]").count() == 1
+    page.click("[data-settle=lobby]")
+    page.wait_for_selector("[data-join]")
+    assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_refusal_shows_the_servers_reason_and_a_lost_connection_reconnects(browser: Any,
+                                                                                 server: Running) -> None:
+    player = new_player(browser, server, "carol", keys=True)  # discards and passes by keyboard
+    page = player.page
+    player.quick_join()
+    player.ready()
+    page.wait_for_function("() => window.chuanmaClient.table.prompt", timeout=WAIT_MS)
+    # a decision against an old version is refused: the toast says the server's reason, the prompt comes back
+    page.evaluate("""() => { const t = window.chuanmaClient.table;
+        window.chuanmaClient.conn.send({type: 'act', table: t.table, version: t.prompt.version + 1000,
+                                        action: {pass: true}}); }""")
+    page.wait_for_selector("#toast:not(.hidden)")
+    assert "stale" in page.locator("#toast").inner_text()
+    page.wait_for_function("() => window.chuanmaClient.table.prompt", timeout=WAIT_MS)
+    # the connection drops: a banner, then it reconnects by itself and the hand goes on
+    page.evaluate("() => window.chuanmaClient.conn.drop()")
+    page.wait_for_selector("#banner-lost")
+    page.wait_for_selector("#banner-lost", state="detached", timeout=WAIT_MS)
+    player.play_to_settlement()
+    assert "discard" in player.decisions
+    assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_language_switch_is_remembered(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "dave")
+    page = player.page
+    start = page.locator("html").get_attribute("lang")
+    page.click(".lang-switch")
+    switched = page.locator("html").get_attribute("lang")
+    assert switched != start
+    page.reload()
+    page.wait_for_selector("[data-join]")
+    assert page.locator("html").get_attribute("lang") == switched
+    title = page.locator("#rooms-title").inner_text()
+    assert title == ("房间" if switched == "zh-CN" else "Rooms")
+
+
+def test_client_lobby_and_table_have_no_serious_accessibility_violations(browser: Any, server: Running) -> None:
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe = axe_module.Axe()
+    player = new_player(browser, server, "erin")
+    page = player.page
+
+    def serious() -> list[str]:
+        results = axe.run(page)
+        return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in results.response["violations"]
+                if v["impact"] in ("serious", "critical")]
+
+    assert serious() == []
+    player.quick_join()
+    player.ready()
+    for _ in range(6):
+        player.step()
+    page.wait_for_function("() => window.chuanmaClient.table.prompt", timeout=WAIT_MS)
+    assert serious() == []
+
+
+def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_tiles(browser: Any,
+                                                                                      server: Running) -> None:
+    host = new_player(browser, server, "frank")
+    page = host.page
+    page.select_option("#preset", "xueliu")
+    page.fill("#hands", "2")
+    page.select_option("#bots", "3")
+    page.select_option("#max-fan", "4")
+    page.click("#private-form [type=submit]")
+    invite = page.locator("[data-testid=invite]").inner_text()
+    assert f"/#/join/{invite}" in page.locator("[data-copy]").get_attribute("data-copy")
+    live = page.request.get(server.base + "/api/tables").json()
+    table = next(t for t in live if t["rules"] == {"preset": "xueliu", "options": {"max_fan": 4}})
+    # the invite link seats whoever opens it
+    page.goto(f"{server.base}/#/join/{invite}")
+    page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    assert page.evaluate("() => window.chuanmaClient.table.table") == table["table"]
+    host.ready()
+    for _ in range(4):
+        host.step()
+    watcher = new_player(browser, server, "grace")
+    watcher.page.goto(f"{server.base}/#/watch/{table['table']}")
+    watcher.page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view",
+                                   timeout=WAIT_MS)
+    seen = watcher.page.evaluate("() => window.chuanmaClient.table.view")
+    assert seen["seat"] is None and all("hand" not in p or p["won"] for p in seen["players"])
+    assert watcher.page.locator("[data-testid=hand]").count() == 0
+    assert not host.errors and not watcher.errors  # type: ignore[attr-defined]

@@ -1,0 +1,261 @@
+"""The portal in a real Chromium: the calculator reproduces ``chuanma score`` on hands built by
+clicking, the replay viewer steps, jumps and switches seats (seat views exactly the engine's), at
+desktop and phone sizes; axe-core finds no serious or critical violation on the portal's pages."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chuanma.melds import parse_meld
+from chuanma.portal.replays import replay_view
+from chuanma.rules import RuleSet
+from chuanma.scoring import score_hand
+from chuanma.tiles import parse_tile, parse_tiles, tile_str
+from portal_harness import SETTLED, PortalServer, portal_server
+
+CHROMIUM = "/usr/bin/chromium"
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
+
+SIZES = {"desktop": (1280, 900), "phone": (360, 740)}
+
+
+@dataclass(frozen=True)
+class Hand:
+    preset: str
+    hand: str
+    win: str
+    melds: tuple[str, ...] = ()
+    self_drawn: bool = False
+    discarder: int = 1
+    void: str | None = None
+    situations: tuple[str, ...] = field(default=())
+
+
+HANDS = [
+    Hand("xuezhan", "1112345678999m", "5m", discarder=2),
+    Hand("xueliu", "1111335566778m", "8m", self_drawn=True, void="p"),
+    Hand("classic", "123m456m789m1p", "1p", melds=("pong:5p",), self_drawn=True),
+    Hand("portal-xuezhan", "5556667m", "7m", melds=("kong:1m:concealed", "pong:3m"), self_drawn=True,
+         situations=("kong_replacement",)),
+    Hand("doublewin-xuezhan", "234m456m678m5566p", "6p", discarder=3, situations=("robbing_kong",)),
+    Hand("xuezhan", "234m456m678m5566p", "6p", discarder=3, situations=("robbing_kong",)),
+    Hand("portal-xueliu", "2233445566778s", "8s", self_drawn=True, situations=("last_tile",)),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalServer]:
+    with portal_server(Path(tmp_path_factory.mktemp("portal"))) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextmanager
+def _page(browser: Any, size: str) -> Iterator[Any]:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield pg
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.fixture(params=list(SIZES))
+def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page at each size (desktop and phone)."""
+    with _page(browser, request.param) as pg:
+        yield pg
+
+
+@pytest.fixture
+def desktop(browser: Any) -> Iterator[Any]:
+    with _page(browser, "desktop") as pg:
+        yield pg
+
+
+def _expected(h: Hand) -> tuple[int | None, list[tuple[int, int]]]:
+    """The total by chuanma.scoring and the payments the rules' text gives: a win on a discard (or a
+    robbed kong) is paid by that seat alone, 2^total; a self-drawn win by the three others, 2^total
+    each (+1 base with 自摸加底)."""
+    rules = RuleSet.from_preset(h.preset)
+    result = score_hand(rules, parse_tiles(h.hand), [parse_meld(m) for m in h.melds], parse_tile(h.win),
+                        self_drawn=h.self_drawn, void=h.void, situations=h.situations)
+    if not result.win:
+        return None, []
+    if h.self_drawn:
+        each = 2 ** result.total + (1 if rules.zimo_bonus == "base" else 0)
+        return result.total, [(seat, each) for seat in (1, 2, 3)]
+    return result.total, [(h.discarder, 2 ** result.total)]
+
+
+def _pick(page: Any, code: str) -> None:
+    # a real mouse click; force: the tile lifts on hover, which Playwright would wait out as movement
+    page.click(f'#palette [data-testid="pick-{code}"]', force=True)
+
+
+def _click_tile(page: Any, mode: str, code: str) -> None:
+    page.click(f'[data-testid="mode-{mode}"]')
+    _pick(page, code)
+
+
+def _build(page: Any, h: Hand) -> None:
+    page.click('[data-testid="clear"]')
+    page.select_option("#preset", h.preset)
+    for meld in h.melds:
+        kind, code, *rest = meld.split(":")
+        _click_tile(page, "pong" if kind == "pong" else rest[0], code)
+    page.click('[data-testid="mode-hand"]')
+    for tile in parse_tiles(h.hand):
+        _pick(page, tile_str(tile))
+    _click_tile(page, "win", h.win)
+    page.check('[data-testid="self-drawn"]') if h.self_drawn else page.check("#how-discard")
+    if not h.self_drawn:
+        page.select_option("#from", str(h.discarder))
+    page.select_option("#void", h.void or "")
+    for s in h.situations:
+        page.check(f'[data-testid="sit-{s}"]')
+
+
+def test_calculator_reproduces_chuanma_score(server: PortalServer, page: Any) -> None:
+    page.goto(server.base + "/calc")
+    page.wait_for_selector('#palette [data-testid="pick-1m"]')
+    phone = page.viewport_size["width"] < 700
+    for h in HANDS[2:4] if phone else HANDS:  # at phone size, two of the hands
+        _build(page, h)
+        page.wait_for_selector('[data-testid="result"]:not([aria-busy])')
+        total, payments = _expected(h)
+        if total is None:
+            page.wait_for_selector('[data-testid="no-win"]')
+            continue
+        page.wait_for_selector(f'[data-testid="total"][data-total="{total}"]')
+        rows = page.eval_on_selector_all('[data-testid="payments"] tbody tr',
+                                         "rows => rows.map(r => [r.dataset.testid, Number(r.dataset.amount)])")
+        assert rows == [[f"pay-{seat}", amount] for seat, amount in payments], h
+
+
+def test_calculator_shows_the_servers_reason_for_a_bad_hand(server: PortalServer, desktop: Any) -> None:
+    page = desktop
+    page.goto(server.base + "/calc")
+    page.wait_for_selector('#palette [data-testid="pick-1m"]')
+    _build(page, Hand("xuezhan", "1112345678999m", "5m", situations=("kong_replacement",)))
+    assert "self-drawn" in page.text_content('[data-testid="error"]')
+
+
+def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: Any) -> None:
+    desktop.goto(server.base + "/calc")
+    desktop.wait_for_selector('#palette [data-testid="pick-1m"]')
+    assert desktop.text_content("h1") == "Fan calculator"
+    desktop.click(".lang-switch")
+    assert desktop.text_content("h1") == "算番器"
+    desktop.goto(server.base + "/rules")  # remembered
+    assert desktop.text_content("h1") == "番型与规则"
+
+
+def _tiles(page: Any, testid: str) -> list[str | None]:
+    return list(page.eval_on_selector_all(f'[data-testid="{testid}"] svg', "s => s.map(x => x.dataset.tile || null)"))
+
+
+def _move(page: Any) -> int:
+    return int(page.input_value('[data-testid="slider"]'))
+
+
+def _wait_move(page: Any, move: int) -> None:
+    page.wait_for_function(f'document.querySelector("[data-testid=slider]").value === "{move}"')
+
+
+def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) -> None:
+    page.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=0")
+    page.click("#guest")
+    page.wait_for_selector('[data-testid="board"]')
+    assert _move(page) == 0
+    page.click('[data-testid="next"]')
+    _wait_move(page, 1)
+    page.keyboard.press("End")
+    moves = replay_view(server.record, "all", None)["moves"]
+    _wait_move(page, moves)
+    page.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+    assert page.text_content('[data-testid="deltas"]').count("Seat") == 4
+    page.fill('[data-testid="move-input"]', "10")
+    page.dispatch_event('[data-testid="move-input"]', "change")
+    _wait_move(page, 10)
+    assert "move=10" in page.url
+    page.click('[data-testid="view-1"]')
+    page.wait_for_function('document.querySelector("[data-testid=view-1]").getAttribute("aria-pressed") === "true"')
+    engine = replay_view(server.record, 1, 10)["view"]
+    shown = sorted(t for t in _tiles(page, "hand-1") if t is not None)
+    assert shown == sorted(tile_str(t) for t in parse_tiles(engine["players"][1]["hand"]))
+    assert set(_tiles(page, "hand-0")) == {None}  # another seat's tiles face down
+    page.click('[data-testid="view-all"]')
+    page.wait_for_function('document.querySelector("[data-testid=view-all]").getAttribute("aria-pressed") === "true"')
+    assert all(None not in _tiles(page, f"hand-{s}") for s in range(4))
+    page.click('[data-testid="events"] li:nth-child(3) button')  # an event jumps to its move
+    page.wait_for_function('document.querySelector("[data-testid=slider]").value !== "10"')
+
+
+def test_replay_of_an_uploaded_record(server: PortalServer, desktop: Any, tmp_path: Path) -> None:
+    import json
+
+    page = desktop
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(server.record))
+    page.goto(server.base + "/replay")
+    page.set_input_files('[data-testid="upload"]', str(path))
+    page.wait_for_selector('[data-testid="board"]')
+    page.click('[data-testid="last"]')
+    page.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+    bad = tmp_path / "not-a-record.json"
+    bad.write_text("[1, 2]")
+    page.set_input_files('[data-testid="upload"]', str(bad))
+    page.wait_for_function('document.querySelector("[data-testid=error]").textContent.length > 0')
+
+
+def test_a_worked_example_opens_in_the_replay_viewer(server: PortalServer, desktop: Any) -> None:
+    desktop.goto(server.base + "/guide/xuezhan_xueliu")
+    desktop.click('[data-testid="replay-xueliu"]')
+    desktop.wait_for_selector('[data-testid="board"]')
+    desktop.click('[data-testid="last"]')
+    desktop.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+
+
+@pytest.mark.parametrize("path", ["/calc", "/rules", f"/replay/{SETTLED}?move=30"])
+def test_no_serious_accessibility_violations(server: PortalServer, browser: Any, path: str) -> None:
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(server.base + "/api/portal/fans")  # same origin, so the guest session applies
+        page.evaluate("fetch('/api/guest', {method: 'POST'})")  # awaited: evaluate waits for the promise
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        if path.startswith("/replay"):
+            page.wait_for_selector('[data-testid="board"]')
+        results = axe.Axe().run(page, options={
+            "resultTypes": ["violations"],
+            "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
+        bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+        assert bad == [], bad
+    finally:
+        context.close()
