@@ -49,6 +49,9 @@ HANDS = [
     Hand("doublewin-xuezhan", "234m456m678m5566p", "6p", discarder=3, situations=("robbing_kong",)),
     Hand("xuezhan", "234m456m678m5566p", "6p", discarder=3, situations=("robbing_kong",)),
     Hand("portal-xueliu", "2233445566778s", "8s", self_drawn=True, situations=("last_tile",)),
+    # 大众麻将: a chow and a 中 pong (箭刻 1) self-drawn (自摸 1): 2 fan, 4 from each; 十三幺 (a fixed 8)
+    Hand("dazhong", "456p789p1z", "1z", melds=("chow:3m", "pong:7z"), self_drawn=True),
+    Hand("dazhong", "19m19p19s1234567z", "1m", discarder=2),
 ]
 
 
@@ -125,7 +128,7 @@ def _build(page: Any, h: Hand) -> None:
     page.select_option("#preset", h.preset)
     for meld in h.melds:
         kind, code, *rest = meld.split(":")
-        _click_tile(page, "pong" if kind == "pong" else rest[0], code)
+        _click_tile(page, rest[0] if kind == "kong" else kind, code)
     page.click('[data-testid="mode-hand"]')
     for tile in parse_tiles(h.hand):
         _pick(page, tile_str(tile))
@@ -133,7 +136,10 @@ def _build(page: Any, h: Hand) -> None:
     page.check('[data-testid="self-drawn"]') if h.self_drawn else page.check("#how-discard")
     if not h.self_drawn:
         page.select_option("#from", str(h.discarder))
-    page.select_option("#void", h.void or "")
+    if RuleSet.from_preset(h.preset).honors:  # 大众麻将 has no 定缺: the void choice is disabled
+        assert page.is_disabled("#void")
+    else:
+        page.select_option("#void", h.void or "")
     for s in h.situations:
         page.check(f'[data-testid="sit-{s}"]')
 

@@ -31,8 +31,13 @@ async def _full_hand(db_url: str, room: str, tmp: Path) -> None:
         end = ends[0]
         assert all(e["hand_id"] == end["hand_id"] for e in ends)
         prompts = [m for c in clients for m in c.seen if m["type"] == "prompt"]
+        # a claim (pass offered) has the claim time, every other decision the turn time; a forced
+        # win (胡 alone, RULES §9.10) may be a claim or a turn, so it may have either
         claims = [m for m in prompts if {"pass": True} in m["legal"]]
-        assert {m["seconds"] for m in claims} <= {8.0} and {m["seconds"] for m in prompts if m not in claims} == {20.0}
+        forced = [m for m in prompts if m["legal"] == [{"hu": True}]]
+        turns = [m for m in prompts if m not in claims and m not in forced]
+        assert {m["seconds"] for m in claims} <= {8.0} and {m["seconds"] for m in turns} == {20.0}
+        assert {m["seconds"] for m in forced} <= {8.0, 20.0}
         assert sum(end["chips"]) == 0
         base = run.server.host.tables[clients[0].table].rules.base
         payments = [(x["payer"], x["payee"], x["amount"] * base) for x in end["result"]["payments"]]

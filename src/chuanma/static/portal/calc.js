@@ -6,15 +6,20 @@ import { allKinds, tileElement, tileName, tileOrder } from "/static/app/tiles.js
 frame("/calc");
 
 const $ = (id) => document.getElementById(id);
-const MODES = ["hand", "pong", "exposed", "concealed", "win"];
+const MODES = ["hand", "pong", "exposed", "concealed", "chow", "win"];
 /** The options that change a hand's fans or what is paid for it (the others are about play). */
 const SCORING = ["base", "robbing_kong", "longqidui", "yaojiu", "gangshangpao", "haidilaoyue", "haidipao",
   "gangshang_shuanghua", "dihu_on_dealer_discard", "max_fan", "fan_label_offset", "zimo_bonus"];
 const state = { mode: "hand", hand: [], melds: [], win: null, presets: null, options: {}, house: {}, fans: [],
   situations: [], seq: 0 };
 
+/** The tiles of a meld: a chow is its lowest tile and the next two of the suit. */
+const meldTiles = (m) => (m.kind === "chow" ? [0, 1, 2].map((i) => `${Number(m.tile[0]) + i}${m.tile[1]}`)
+  : Array(m.kind === "pong" ? 3 : 4).fill(m.tile));
 const used = (code) => state.hand.filter((c) => c === code).length + (state.win === code ? 1 : 0)
-  + state.melds.reduce((n, m) => n + (m.tile === code ? (m.kind === "pong" ? 3 : 4) : 0), 0);
+  + state.melds.reduce((n, m) => n + meldTiles(m).filter((c) => c === code).length, 0);
+/** Whether the chosen preset plays 大众麻将 (honour tiles and chow, no 定缺). */
+const honours = () => state.presets.presets.find((p) => p.name === $("preset").value)?.variant === "dazhong";
 const need = () => 13 - 3 * state.melds.length;
 
 function add(code) {
@@ -24,6 +29,9 @@ function add(code) {
   else if (state.mode === "pong" && left >= 3 && state.melds.length < 4) state.melds.push({ kind: "pong", tile: code });
   else if ((state.mode === "exposed" || state.mode === "concealed") && left >= 4 && state.melds.length < 4)
     state.melds.push({ kind: "kong", tile: code, kong: state.mode });
+  else if (state.mode === "chow" && code[1] !== "z" && Number(code[0]) <= 7 && state.melds.length < 4
+      && meldTiles({ kind: "chow", tile: code }).every((c) => used(c) < 4))
+    state.melds.push({ kind: "chow", tile: code });
   else return;
   while (state.hand.length > need()) state.hand.pop();
   update();
@@ -42,24 +50,28 @@ function drawBuilt() {
     t("calc.remove", { tile: tileName(code, lang) }), () => { state.hand.splice(i, 1); update(); }, `hand-${code}`)));
   $("melds").replaceChildren(...state.melds.map((m, i) => el("button", {
     type: "button", class: `meld tile tiles-sm${m.kong === "concealed" ? " concealed-kong" : ""}`,
-    "aria-label": t("calc.remove", { tile: `${t(`calc.mode.${m.kong || "pong"}`)} ${tileName(m.tile, lang)}` }),
+    "aria-label": t("calc.remove", { tile: `${t(`calc.mode.${m.kong || m.kind}`)} ${tileName(m.tile, lang)}` }),
     onclick: () => { state.melds.splice(i, 1); update(); } },
-  el("span", { class: "meld-kind" }, t(`calc.mode.${m.kong || "pong"}`)),
-  tileRow(Array(m.kind === "pong" ? 3 : 4).fill(m.tile)))));
+  el("span", { class: "meld-kind" }, t(`calc.mode.${m.kong || m.kind}`)),
+  tileRow(meldTiles(m)))));
   $("win").replaceChildren(...(state.win ? [tileButton(state.win, t("calc.remove", { tile: tileName(state.win, lang) }),
     () => { state.win = null; update(); }, "win-tile")] : []));
   for (const b of $("palette").children) b.disabled = used(b.dataset.code) >= 4;
 }
 
 function drawModes() {
-  $("modes").replaceChildren(...MODES.map((m) => el("button", {
+  const modes = honours() ? MODES : MODES.filter((m) => m !== "chow");
+  if (!modes.includes(state.mode)) state.mode = "hand";
+  $("modes").replaceChildren(...modes.map((m) => el("button", {
     type: "button", role: "radio", class: "btn btn-small", "aria-checked": String(state.mode === m),
     "data-testid": `mode-${m}`,
     onclick: () => { state.mode = m; drawModes(); } }, t(`calc.mode.${m}`))));
 }
 
 function drawPalette() {
-  $("palette").replaceChildren(...allKinds().map((code) => {
+  $("void").disabled = honours();
+  if (honours()) $("void").value = "";
+  $("palette").replaceChildren(...allKinds(honours()).map((code) => {
     const b = tileButton(code, tileName(code, getLang()), () => add(code), `pick-${code}`);
     b.dataset.code = code;
     return b;
@@ -108,7 +120,7 @@ function request() {
   const self = $("how-self").checked;
   return {
     rules: { preset: $("preset").value, options }, hand: state.hand.join(""), win_tile: state.win,
-    melds: state.melds.map((m) => (m.kind === "pong" ? `pong:${m.tile}` : `kong:${m.tile}:${m.kong}`)),
+    melds: state.melds.map((m) => (m.kind === "kong" ? `kong:${m.tile}:${m.kong}` : `${m.kind}:${m.tile}`)),
     self_drawn: self, void: $("void").value || null, situations: state.situations,
     ...(self ? {} : { from: Number($("from").value) }),
   };
@@ -163,7 +175,7 @@ async function start() {
   state.fans = fans.data;
   $("preset").replaceChildren(...presets.data.presets.map((p) =>
     el("option", { value: p.name }, p.name)));
-  $("preset").addEventListener("change", () => { state.options = {}; drawOptions(); update(); });
+  $("preset").addEventListener("change", () => { state.options = {}; drawModes(); drawPalette(); drawOptions(); update(); });
   for (const id of ["how-self", "how-discard", "from", "void"]) $(id).addEventListener("change", () => {
     $("from").disabled = $("how-self").checked;
     compute();
