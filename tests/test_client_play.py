@@ -127,7 +127,7 @@ def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: R
     page.click("[data-fair=ready]")
     page.wait_for_function("() => window.chuanmaClient.table.clientSeeds", timeout=WAIT_MS)
     assert "bob-on-a-phone" in page.evaluate("() => window.chuanmaClient.table.clientSeeds")
-    for _ in range(8):
+    for _ in range(4):  # the reload comes mid-hand: a hand may end within eight decisions
         player.step()
     page.wait_for_function("() => window.chuanmaClient.table.view")
     before = page.evaluate("() => [window.chuanmaClient.table.table, window.chuanmaClient.table.hand]")
