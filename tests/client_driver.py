@@ -125,7 +125,7 @@ class Player:
             suggested = page.locator("button.btn-ok[data-testid^=void-]")
             (suggested if suggested.count() else voids.first).click()
             return "void"
-        for kind in (("hu", "pong", "kong") if claims else ("hu",)):
+        for kind in (("hu", "pong", "kong", "chow") if claims else ("hu",)):
             button = page.locator(f"[data-testid=act-{kind}]")
             if button.count():
                 button.first.click()

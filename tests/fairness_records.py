@@ -35,9 +35,19 @@ def vrf_record(nonce: int = 7, table_id: str = "table-12") -> dict[str, Any]:
     return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), table_id, nonce))
 
 
+def hmac_record_136() -> dict[str, Any]:
+    """The deal of a 大众麻将 hand: a wall of 136 tiles."""
+    return _finish(FairHand(7, server_seed=SERVER_SEED, honors=True))
+
+
+def vrf_record_136() -> dict[str, Any]:
+    return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), "table-12", 7, honors=True))
+
+
 def played_record(seed: int = 11, preset: str = "xuezhan") -> dict[str, Any]:
-    """A whole hand dealt by the fairness protocol and played with random legal decisions."""
-    fair = FairHand.new(nonce=seed)
+    """A whole hand dealt by the fairness protocol (on the preset's tile set) and played with
+    random legal decisions."""
+    fair = FairHand.new(nonce=seed, honors=RuleSet.from_preset(preset).honors)
     for seat, client_seed in enumerate(SEEDS):
         fair.add_client_seed(seat, client_seed)
     deal = fair.deal()
@@ -66,6 +76,12 @@ def _other_tile(tile: str) -> str:
 
 def _change_wall(r: dict[str, Any]) -> None:
     r["wall"][10] = _other_tile(r["wall"][10])
+
+
+def _change_honour(r: dict[str, Any]) -> None:
+    """An honour of the wall made another honour (the wall still holds 136 tiles)."""
+    i = next(i for i, tile in enumerate(r["wall"]) if tile.endswith("z"))
+    r["wall"][i] = "7z" if r["wall"][i] != "7z" else "1z"
 
 
 def _change_client_seed(r: dict[str, Any]) -> None:
@@ -130,6 +146,11 @@ CASES: dict[str, tuple[Callable[[], dict[str, Any]], Tamper | None, set[str], se
     "vrf-forged-challenge": (vrf_record, _flip_proof_challenge, {"proof"}, set()),
     "vrf-other-alpha": (vrf_record, _proof_for_other_alpha, {"proof"}, set()),
     "vrf-other-table": (vrf_record, _proof_for_other_table, {"proof"}, set()),
+    "hmac-136-genuine": (hmac_record_136, None, set(), set()),
+    "hmac-136-honour": (hmac_record_136, _change_honour, {"wall"}, set()),
+    "hmac-136-client-seed": (hmac_record_136, _change_client_seed, {"wall"}, {"dealer", "direction"}),
+    "vrf-136-genuine": (vrf_record_136, None, set(), set()),
+    "vrf-136-honour": (vrf_record_136, _change_honour, {"wall"}, set()),
 }
 
 

@@ -66,12 +66,12 @@ def test_bots_are_handed_the_engines_redaction_of_their_seat(preset: str, monkey
     monkeypatch.setattr(Game, "__init__", init)
     for i in range(4):
         spies = [Spy(ref, s) for s in range(4)]
-        play_hand(rules, deal_for(7, i), spies)  # type: ignore[arg-type]
+        play_hand(rules, deal_for(7, i, rules.honors), spies)  # type: ignore[arg-type]
         assert all(s.checked for s in spies)
 
 
 MIXES = [["random"] * 4, ["greedy"] * 4, ["defensive"] * 4, ["random", "greedy", "defensive", "greedy"]]
-HANDS_PER_PRESET = 480  # 3,360 hands over the seven presets
+HANDS_PER_PRESET = 480  # 4,320 hands over the nine presets
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -81,7 +81,7 @@ def test_no_illegal_decision_in_any_preset(preset: str) -> None:
     for i in range(HANDS_PER_PRESET):
         names = MIXES[i % len(MIXES)]
         bots = [make_bot(names[s], bot_seed(11, i, s)) for s in range(4)]
-        r = play_hand(rules, deal_for(11, i), bots)
+        r = play_hand(rules, deal_for(11, i, rules.honors), bots)
         assert sum(x.delta for x in r.seats) == 0
 
 
@@ -90,7 +90,7 @@ def test_search_bot_makes_only_legal_decisions(preset: str) -> None:
     rules = RuleSet.from_preset(preset)
     for i in range(2):
         bots = [make_bot(name, bot_seed(12, i, s)) for s, name in enumerate(["search", "greedy", "search", "random"])]
-        r = play_hand(rules, deal_for(12, i), bots)
+        r = play_hand(rules, deal_for(12, i, rules.honors), bots)
         assert sum(x.delta for x in r.seats) == 0
 
 

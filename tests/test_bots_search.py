@@ -20,7 +20,7 @@ def test_search_plays_legal_hands(preset: str) -> None:
     rules = RuleSet.from_preset(preset)
     for i in range(3):
         bots = [make_bot(("search", "defensive", "search", "greedy")[s], bot_seed(3, i, s)) for s in range(4)]
-        r = play_hand(rules, deal_for(3, i), bots)
+        r = play_hand(rules, deal_for(3, i, rules.honors), bots)
         assert sum(x.delta for x in r.seats) == 0
 
 

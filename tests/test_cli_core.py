@@ -108,6 +108,15 @@ def test_hand_text_output_and_bad_input() -> None:
     assert fifth.exit_code == 2 and "5m" in fifth.output
 
 
+def test_hand_of_dazhong_single_orphan_wait_and_no_chow_in_sichuan() -> None:
+    """十三幺 with a pair waits on the one kind missing (all four copies unseen); a chow is
+    refused under a Sichuan preset."""
+    single = json.loads(runner.invoke(app, ["hand", "19m19p19s1234566z", "--rules", "dazhong", "--json"]).stdout)
+    assert single["useful"] == [{"tile": "7z", "name": "中", "remaining": 4}]
+    chow = runner.invoke(app, ["hand", "123m456p789s11m", "--meld", "chow:3s"])
+    assert chow.exit_code == 2 and "chow" in chow.output
+
+
 def test_rules_lists_every_option() -> None:
     result = runner.invoke(app, ["rules", "--rules", "portal-xueliu", "--json"])
     data = json.loads(result.stdout)

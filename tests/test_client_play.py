@@ -96,6 +96,25 @@ def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree
     assert not player.errors  # type: ignore[attr-defined]
 
 
+def test_client_plays_dazhong_with_chows_and_honours(browser: Any, server: Running) -> None:
+    """The 大众麻将 room by clicking: honour tiles on the table, a chow clicked when offered (its
+    three tiles then lie among the melds), the hands settled, no script error."""
+    player = new_player(browser, server, "dora")
+    page = player.page
+    player.quick_join("dazhong")
+    player.ready()
+    for _ in range(6):
+        player.play_to_settlement()
+        if "chow" in player.decisions:
+            break
+        player.next_hand()
+    assert "chow" in player.decisions and "void" not in player.decisions and "exchange" not in player.decisions
+    seat = player.seat
+    melds = page.evaluate("s => window.chuanmaClient.table.view.players[s].melds", seat)
+    assert any(m["kind"] == "chow" for m in melds)
+    assert not player.errors  # type: ignore[attr-defined]
+
+
 def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: Running) -> None:
     player = new_player(browser, server, "bob", 360, 740)
     page = player.page
@@ -108,7 +127,7 @@ def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: R
     page.click("[data-fair=ready]")
     page.wait_for_function("() => window.chuanmaClient.table.clientSeeds", timeout=WAIT_MS)
     assert "bob-on-a-phone" in page.evaluate("() => window.chuanmaClient.table.clientSeeds")
-    for _ in range(8):
+    for _ in range(4):  # the reload comes mid-hand: a hand may end within eight decisions
         player.step()
     page.wait_for_function("() => window.chuanmaClient.table.view")
     before = page.evaluate("() => [window.chuanmaClient.table.table, window.chuanmaClient.table.hand]")

@@ -7,12 +7,14 @@ import copy
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from chuanma.engine.actions import (
     Action,
     ChooseVoid,
+    Chow,
     Discard,
     Hu,
     IllegalActionError,
@@ -22,9 +24,12 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
-from chuanma.rules import PRESETS
-from chuanma.tiles import format_tiles
+from chuanma.rules import PRESETS, RuleSet
+from chuanma.tiles import format_tiles, full_wall
 from engine_play import hidden_swaps, pick, random_hand
+
+FIRST_WIN_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant in ("normal", "dazhong")]
+"""The presets whose first win ends the hand (classic-normal, dazhong)."""
 
 
 def _outsiders(rng: random.Random, g: Game) -> list[tuple[int, Action]]:
@@ -34,8 +39,8 @@ def _outsiders(rng: random.Random, g: Game) -> list[tuple[int, Action]]:
         seat = rng.randrange(4)
         legal = g.legal_actions(seat)
         cand: Action = rng.choice(
-            [Discard(rng.randrange(27)), Pong(rng.randrange(27)), Kong(rng.randrange(27)), Hu(),
-             Pass(), ChooseVoid(rng.choice("mps"))]
+            [Discard(rng.randrange(34)), Pong(rng.randrange(34)), Kong(rng.randrange(34)), Hu(),
+             Pass(), ChooseVoid(rng.choice("mps")), Chow(rng.choice([t for t in range(27) if t % 9 < 7]))]
         )
         if cand not in legal:
             out.append((seat, cand))
@@ -96,7 +101,24 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 @example("portal-xueliu", 20580)  # a seat leaves while another must win in the last four
 def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
+    play_checked(preset, seed)
+
+
+@pytest.mark.parametrize("preset", FIRST_WIN_PRESETS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32))
+def test_first_win_presets_keep_every_invariant(preset: str, seed: int) -> None:
+    """The presets whose first win ends the hand, over more hands than their share above: with
+    it, a few hundred hands each."""
+    play_checked(preset, seed)
+
+
+def play_checked(preset: str, seed: int) -> None:
+    """Play a random hand of ``preset``, checking every invariant of RULES §8 along the way:
+    refused decisions change nothing, every legal decision applies, the whole tile set (108, or
+    136 for 大众麻将) and a zero sum at every step, views hiding what they must, exact replay."""
     g, rng = random_hand(preset, seed, seeds={"server_seed": SECRET_SEED})
+    total = len(full_wall(with_honors=g.rules.honors))
     steps = 0
     while not g.finished:
         for seat, bad in _outsiders(rng, g) if steps % 7 == 0 else ():
@@ -115,14 +137,14 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
             for action in legal[:12]:
                 trial = copy.deepcopy(g)
                 trial.apply(seat, action)
-                assert trial.tile_total() == len(trial.wall) and sum(trial.deltas()) == 0
+                assert trial.tile_total() == total and sum(trial.deltas()) == 0
         if rng.random() < 0.004:  # 逃跑 now and then
             leaver = rng.randrange(4)
             if not g.state.public.left[leaver]:
                 g.leave(leaver)
         else:
             g.apply(seat, pick(rng, legal, g, seat))
-        assert g.tile_total() == len(g.wall)
+        assert g.tile_total() == total
         assert sum(g.deltas()) == 0
         if steps % 5 == 0 or (g.phase == "turn" and g.state.public.locked[g.current]):
             _check_view(g, rng.randrange(4), rng)
@@ -138,11 +160,12 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
 
 def test_many_hands_every_preset_replay_identically() -> None:
     for preset in sorted(PRESETS):
-        for seed in range(150):  # 1,050 hands in all
+        total = len(full_wall(with_honors=RuleSet.from_preset(preset).honors))
+        for seed in range(150):  # 150 hands a preset
             g, rng = random_hand(preset, seed, seeds={"server_seed": SECRET_SEED})
             while not g.finished:
                 seat = rng.choice(g.to_act())
                 g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
             again = replay(to_record(g))
             assert again.result() == g.result()
-            assert sum(g.deltas()) == 0 and g.tile_total() == len(g.wall)
+            assert sum(g.deltas()) == 0 and g.tile_total() == total

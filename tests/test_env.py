@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 from chuanma.encoding import ENCODERS, UnknownEncoderError
 from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.indices import ACTION_COUNT, ActionIndexError, to_index
+from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, CHOWS, ActionIndexError, to_index
 from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
 from chuanma.env.table import NORMALISER, Table
 from chuanma.errors import ChuanmaError
@@ -54,6 +54,29 @@ def test_observation_and_action_spaces_are_the_fixed_ones() -> None:
     e.reset(seed=3)
     obs = e.observe(e.agent_selection)
     assert obs["observation"].shape == (144, 27) and obs["action_mask"].dtype == np.int8
+
+
+@pytest.mark.parametrize(("encoder", "shape"), [("compact", (21 * 34 + 77,)), ("planes", (144, 34))])
+def test_dazhong_observations_have_the_honours_and_the_mask_has_chows(encoder: str, shape: tuple[int, ...]) -> None:
+    """大众麻将: 34 tile kinds in every observation (its space says so), the own hand's honours in
+    columns 27–33, and chows in the mask exactly when the engine offers them."""
+    e = raw_env("dazhong", encoder=encoder)
+    assert e.observation_space("seat_0")["observation"].shape == shape
+    rng = random.Random(2)
+    honours = chows = 0
+    for seed in range(6):
+        e.reset(seed=seed)
+        game = e.table.game
+        while not game.finished:
+            for s, agent in enumerate(AGENTS):
+                obs = e.observe(agent)
+                assert obs["observation"].shape == shape
+                own = obs["observation"][:34] if encoder == "compact" else obs["observation"][0:4].sum(axis=0)
+                assert own.tolist() == list(game.state.seats[s].hand[:34])
+                honours += int(own[27:].sum() > 0)
+                chows += int(obs["action_mask"][CHOW_AT:CHOW_AT + CHOWS].any())
+            e.step(rng.choice([to_index(a) for a in game.legal_actions(game.to_act()[0])]))
+    assert honours > 0 and chows > 0
 
 
 def _check_observations_hide_hidden_tiles(table: Table, rng: random.Random) -> int:

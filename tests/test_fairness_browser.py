@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from chuanma.fairness import verifier_page_path, verify_record
+from chuanma.rules import RuleSet
 from fairness_records import CASES, build
 
 CHROMIUM = "/usr/bin/chromium"
@@ -121,7 +122,8 @@ def test_page_derivation_matches_python_for_136_tiles(page: Any) -> None:
     assert got == {"dealer": deal.dealer, "direction": deal.direction, "wall": list(deal.wall)}
 
 
-def _session_records() -> list[dict[str, Any]]:
+def _session_records(preset: str = "portal-xuezhan") -> list[dict[str, Any]]:
+    """The records of a two-hand session of ``preset`` played by greedy bots."""
     from chuanma.bots import make_bot
     from chuanma.rules import RuleSet
     from chuanma.sim.play import bot_seed
@@ -130,7 +132,7 @@ def _session_records() -> list[dict[str, Any]]:
     def bots(i: int) -> list[Any]:
         return [make_bot("greedy", bot_seed(3, i, s)) for s in range(4)]
 
-    played = play_sessions(RuleSet.from_preset("portal-xuezhan"), 3, 0, 2, bots, record={})
+    played = play_sessions(RuleSet.from_preset(preset), 3, 0, 2, bots, record={})
     return [r.record for _, r in played if r.record is not None]
 
 
@@ -149,6 +151,27 @@ def test_page_checks_signatures_and_session_dealers_like_python(page: Any, tmp_p
         assert expected.pop("result") == "passed" and result["statuses"].pop("result") == "not_run"
         assert result["statuses"] == expected
     assert expected["signature"] == "failed" and expected["dealer"] == "passed"
+
+
+@pytest.mark.parametrize("preset", ["dazhong", "classic-normal"])
+def test_page_verdicts_on_first_win_sessions_match_python(page: Any, tmp_path: Path, preset: str) -> None:
+    """Both hands of a 大众麻将 session (136 tiles, chows, honours; dealer rule rotate) and of a
+    普通场 session (dealer rule discarder): the page gives Python's verdict on every check but
+    the two that need the engine; a second hand dealt by another seat fails the dealer check in
+    both."""
+    first, second = _session_records(preset)
+    moved = {**second, "dealer": (second["dealer"] + 1) % 4}
+    for name, record in (("first.json", first), ("second.json", second), ("moved.json", moved)):
+        result = _check_in_page(page, tmp_path, record, f"{preset}-{name}")
+        expected = {c.name: c.status.value for c in verify_record(record).checks}
+        assert result["error"] == ""
+        engine = (expected.pop("replay"), expected.pop("result"))
+        assert engine == ("passed", "passed") or name == "moved.json"
+        assert (result["statuses"].pop("replay"), result["statuses"].pop("result")) == ("not_run", "not_run")
+        assert result["statuses"] == expected
+    assert len(first["wall"]) == (136 if preset == "dazhong" else 108)
+    assert second["session"]["dealer_rule"] == RuleSet.from_preset(preset).dealer
+    assert result["statuses"]["dealer"] == "failed"
 
 
 def test_page_refuses_a_short_server_seed_and_a_dealer_outside_the_rule(page: Any, tmp_path: Path) -> None:

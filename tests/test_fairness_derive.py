@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -82,6 +84,45 @@ def test_worked_example_matches_naive_implementation() -> None:
     assert (dealer, direction, wall[:20]) == (EXAMPLE_DEALER, EXAMPLE_DIRECTION, EXAMPLE_FIRST_20)
     deal = derive_deal(EXAMPLE_SEED, "a|b|c|d", 0)
     assert deal.wall_strings() == wall
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "fairness.md"
+
+
+def documented_walls() -> list[str]:
+    """The text of every wall printed in docs/fairness.md (the code blocks after "The full wall,
+    in draw order"), in the page's order: the 108-tile example, then the 136-tile one."""
+    return re.findall(r"The full wall, in draw order:\n\n```\n(.*?)\n```", DOC.read_text(encoding="utf-8"),
+                      flags=re.S)
+
+
+def wall_text(wall: list[str], width: int) -> str:
+    """A wall as the page prints it: 18 tiles a row after the row's first index."""
+    return "\n".join(f"{start:>{width}}  " + " ".join(wall[start : start + 18])
+                     for start in range(0, len(wall), 18))
+
+
+@pytest.mark.parametrize(("index", "size", "width"), [(0, 108, 2), (1, 136, 3)])
+def test_documented_walls_are_the_code_s_to_the_character(index: int, size: int, width: int) -> None:
+    """Both worked examples (seeds ``00…1f``, ``a,b,c,d``, nonce 0): the 108-tile wall and the
+    136-tile wall of 大众麻将, as printed in docs/fairness.md, equal the library's derivation and
+    the naive implementation above, character for character."""
+    deal = derive_deal(EXAMPLE_SEED, "a|b|c|d", 0, honors=size == 136)
+    dealer, direction, naive = naive_deal(EXAMPLE_SEED, EXAMPLE_CLIENT, 0, size)
+    assert deal.wall_strings() == naive and len(naive) == size
+    assert (deal.dealer, deal.direction) == (dealer, direction) == (EXAMPLE_DEALER, EXAMPLE_DIRECTION)
+    assert documented_walls()[index] == wall_text(naive, width)
+
+
+def test_worked_example_136_first_swap() -> None:
+    """The page's third word: ``j`` for ``i = 135`` is 0xacd3ea9b mod 136 = 75 (not rejected:
+    the limit for 136 is 2**32 - 2**32 % 136 = 4294967176)."""
+    stream = RandomStream(EXAMPLE_SEED, "a|b|c|d", 0)
+    words = [stream.next_word() for _ in range(3)]
+    assert words[2] == 0xACD3EA9B < 2**32 - 2**32 % 136 == 4294967176
+    assert words[2] % 136 == 75
+    text = DOC.read_text(encoding="utf-8")
+    assert "2899569307 mod 136 = **75**" in text and "n = 136 is 4294967176" in text
 
 
 def test_worked_example_first_message_and_commitment() -> None:

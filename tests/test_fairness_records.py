@@ -29,7 +29,7 @@ from chuanma.fairness import (
 )
 from chuanma.rules import RuleSet
 from engine_play import lean_to_win
-from fairness_records import CLIENT_SEEDS, SERVER_SEED, VRF_SECRET
+from fairness_records import CLIENT_SEEDS, SERVER_SEED, VRF_SECRET, played_record
 
 runner = CliRunner()
 KEY = VRFKey(VRF_SECRET)
@@ -92,6 +92,29 @@ def test_a_decision_changed_to_another_legal_one_fails_the_result() -> None:
     assert verdict["result"].status is Status.FAILED
     assert "the replay gives" in verdict["result"].message
     assert {c.name for c in verdict.failed} == {"result"}
+
+
+def _claimed(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The record's first pong or chow decision."""
+    return next((d for d in record["decisions"] if "chow" in d or "pong" in d), None)
+
+
+@pytest.mark.parametrize(("preset", "tiles"), [("dazhong", 136), ("classic-normal", 108)])
+def test_first_win_hands_verify_and_a_changed_claim_fails_the_replay(preset: str, tiles: int) -> None:
+    """A played 大众麻将 hand (136-tile wall) and a played 普通场 hand pass every check; their
+    first pong or chow changed to one of a tile of another suit than the one claimed (so of no
+    tile under claim) fails the replay."""
+    record = next(r for r in (played_record(s, preset) for s in range(40)) if _claimed(r) is not None)
+    assert len(record["wall"]) == tiles
+    verdict = verify_record(record)
+    assert verdict.ok and verdict["wall"].passed and verdict["replay"].passed and verdict["result"].passed
+    tampered = copy.deepcopy(record)
+    claim = _claimed(tampered)
+    assert claim is not None
+    kind = "chow" if "chow" in claim else "pong"
+    claim[kind] = "1p" if claim[kind][1] != "p" else "1s"
+    bad = verify_record(tampered)
+    assert bad["replay"].status is Status.FAILED and bad["wall"].passed
 
 
 @pytest.mark.parametrize(

@@ -175,6 +175,18 @@ def test_learned_bot_in_simulate_league_and_play(trained: Path) -> None:
     assert play.exit_code == 0, play.output
 
 
+def test_a_learned_bot_is_refused_under_dazhong(trained: Path) -> None:
+    """A policy over the 27-kind observations cannot read 大众麻将's 34: simulate, league and play
+    refuse it before any hand, naming the bot."""
+    name = f"learned:{trained / 'policy.npz'}"
+    with pytest.raises(UnknownBotError, match="27 tile kinds"):
+        check_bot_name(name, RuleSet.from_preset("dazhong"))
+    check_bot_name(name, RuleSet.from_preset("classic-normal"))
+    for command in (["simulate", "-n", "4"], ["league", "-n", "4"], ["play"]):
+        res = runner.invoke(app, [*command, "--bots", f"{name},random", "--rules", "dazhong"])
+        assert res.exit_code == 2 and "34 of dazhong" in res.output, res.output
+
+
 def test_unreadable_learned_weights_are_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UnknownBotError, match="cannot read the weights"):
         check_bot_name(f"learned:{tmp_path / 'none.npz'}")

@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from chuanma.bots import make_bot
-from chuanma.engine.actions import ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.actions import ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.game import Game
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_game
@@ -36,7 +36,8 @@ def rendered(renderable: object, width: int = 80) -> str:
 
 def bots_game(preset: str, seed: int) -> Game:
     bots = [make_bot(n, seed * 4 + i) for i, n in enumerate(["random", "greedy", "random", "greedy"])]
-    return play_game(RuleSet.from_preset(preset), deal_for(seed, 0), bots)
+    rules = RuleSet.from_preset(preset)
+    return play_game(rules, deal_for(seed, 0, rules.honors), bots)
 
 
 def listed(game: Game, me: int) -> Counter[tuple[int, int, int]]:
@@ -208,6 +209,35 @@ def test_answers_refuse_bad_input_saying_what_is_possible(raw: str, words: str) 
         parse_answer(raw, legal, None)
 
 
+def test_answers_at_a_chow_and_honours_by_name() -> None:
+    """大众麻将: ``chow`` with the run's lowest tile (or 吃, or a listed number); honour tiles by
+    their notation or their Chinese name."""
+    chows = [Chow(parse_tile("3m")), Chow(parse_tile("4m")), Pass()]
+    assert parse_answer("chow 4m", chows, Pass()) == chows[1]
+    assert parse_answer("吃 三万", chows, Pass()) == chows[0]
+    assert parse_answer("1", chows, Pass()) == chows[0]
+    with pytest.raises(AnswerError, match=re.escape("which chow? 吃 3万 4万 5万, 吃 4万 5万 6万")):
+        parse_answer("chow", chows, Pass())
+    with pytest.raises(AnswerError, match="chow 5m is not possible now"):
+        parse_answer("chow 5m", chows, Pass())
+    honours = [Discard(parse_tile(t)) for t in ("1z", "6z", "7z")]
+    assert [parse_answer(raw, honours, None) for raw in ("東", "东", "發", "发", "中", "7z")] == [
+        honours[0], honours[0], honours[1], honours[1], honours[2], honours[2]]
+
+
+def test_board_and_ticker_of_dazhong_show_chows_honours_and_no_void() -> None:
+    """A 大众麻将 hand seen from seat 0: the ticker tells each chow with the run made, melds show
+    吃 and the run, honours show by name, and no seat shows a void (大众麻将 has no 定缺)."""
+    game = next(g for g in (bots_game("dazhong", s) for s in range(20))
+                if any(e.type == "chow" for e in g.events))
+    ticker = Ticker(0, game.rules, NAMES)
+    lines = [ticker.line(ev) for ev in game.events_for(0) if ev["type"] == "chow"]
+    assert lines and all(line is not None and " 吃 " in line and ": " in line for line in lines)
+    text = rendered(board(game.view(0), NAMES, [0] * 4, "hand 1/1"), width=200)
+    assert "吃 " in text and "缺" not in text
+    assert any(name in text for name in "東南西北白發中")
+
+
 def test_answers_ask_which_when_ambiguous() -> None:
     with pytest.raises(AnswerError, match="which kong"):
         parse_answer("kong", [Kong(parse_tile("5m")), Kong(parse_tile("7p")), Discard(0)], None)
@@ -241,7 +271,7 @@ def test_enter_declares_a_win_rather_than_throwing_it_away() -> None:
 
 def test_ticker_tells_every_public_event() -> None:
     quiet = {"start", "deal", "deal_done", "claim"}  # the set-up, and one's own answers (shown on the table)
-    for preset, seed in (("xuezhan", 2), ("xueliu", 5), ("classic", 6)):
+    for preset, seed in (("xuezhan", 2), ("xueliu", 5), ("classic", 6), ("classic-normal", 3), ("dazhong", 4)):
         game = bots_game(preset, seed)
         ticker = Ticker(0, game.rules, NAMES)
         silent = [ev for ev in game.events_for(0) if ticker.line(ev) is None and ev["type"] not in quiet

@@ -19,7 +19,7 @@ from play_driver import PROMPT, finish, screen, spawn
 
 PAY = re.compile(r"^\s+(you|[上对下]家 \S+) pays? (you|[上对下]家 \S+) (\d+)", re.M)
 STATUS = re.compile(r"hand \d+/\d+ · .* · wall \d+.* · (\S+)")
-BAD = {"换三张": ["1m2p3s", "xyz"], "定缺": ["void z", "4"], "playing": ["1z", "pong"],
+BAD = {"换三张": ["1m2p3s", "xyz"], "定缺": ["void z", "4"], "playing": ["8z", "pong"],
        "claim": ["9z", "hu 5m"], "抢杠?": ["9z"]}
 OFFSET = {"you": 0, "下家": 1, "对家": 2, "上家": 3}
 
@@ -64,7 +64,7 @@ def test_play_whole_hand_of_each_preset(preset: str, tmp_path: Path) -> None:
     child = spawn("--seed", "11", "--rules", preset, "--seat", "1", "--record", str(tmp_path))
     met = drive(child, 12)
     out = finish(child)
-    assert "playing" in met and met & {"换三张", "定缺"}
+    assert "playing" in met and (met & {"换三张", "定缺"} or preset == "dazhong")  # 大众麻将: neither
     assert "hands revealed" in out
     record_file = tmp_path / "hand-0000.json"
     assert settlement_payments(out, 1) == ledger_payments(record_file)

@@ -237,6 +237,30 @@ def test_replay_of_an_uploaded_record(server: PortalServer, desktop: Any, tmp_pa
     page.wait_for_function('document.querySelector("[data-testid=error]").textContent.length > 0')
 
 
+def test_replay_of_a_dazhong_record_tells_its_chows(server: PortalServer, desktop: Any, tmp_path: Path) -> None:
+    """A 大众麻将 hand with a chow, uploaded: the events tell the chow and its run lies among the
+    melds as three different tiles."""
+    import json
+
+    from fairness_records import played_record
+
+    record = next(r for r in (played_record(s, "dazhong") for s in range(40))
+                  if any("chow" in d for d in r["decisions"]))
+    page = desktop
+    path = tmp_path / "dazhong.json"
+    path.write_text(json.dumps(record))
+    page.goto(server.base + "/replay")
+    page.set_input_files('[data-testid="upload"]', str(path))
+    page.wait_for_selector('[data-testid="board"]')
+    page.click('[data-testid="last"]')
+    page.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+    events = page.text_content('[data-testid="events"]') or ""
+    assert "chows" in events or "吃" in events
+    runs = page.evaluate("""() => [...document.querySelectorAll('.meld')].map(m =>
+        [...m.querySelectorAll('[data-tile]')].map(x => x.dataset.tile))""")
+    assert any(len(r) == 3 and len(set(r)) == 3 for r in runs), runs
+
+
 def test_a_worked_example_opens_in_the_replay_viewer(server: PortalServer, desktop: Any) -> None:
     desktop.goto(server.base + "/guide/xuezhan_xueliu")
     desktop.click('[data-testid="replay-xueliu"]')

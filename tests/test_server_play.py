@@ -72,6 +72,40 @@ def test_four_clients_play_xueliu_to_settlement(db_url: str, tmp_path: Path) -> 
     asyncio.run(_full_hand(db_url, "chuji-xueliu", tmp_path))
 
 
+def test_four_clients_play_classic_normal_and_dazhong_to_settlement(db_url: str, tmp_path: Path) -> None:
+    """The 普通场 room and the 大众麻将 room: a whole hand each, settled, recorded and verified."""
+    for room in ("classic-normal", "dazhong"):
+        asyncio.run(_full_hand(db_url, room, tmp_path))
+
+
+def test_bots_play_the_dazhong_and_classic_normal_rooms_end_to_end(db_url: str) -> None:
+    """Both rooms are listed with their presets; one player with three bots plays two hands in
+    each: zero-sum chips, a 136-tile wall in 大众麻将, a chained dealer (the previous hand's next
+    dealer) from the second hand on."""
+    async def scenario() -> None:
+        async with running(make_config(db_url, bot_wait=0.0)) as run:
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                rooms = {r["id"]: r for r in (await http.get("/api/rooms")).json()}
+            assert rooms["dazhong"]["preset"] == "dazhong" and rooms["classic-normal"]["preset"] == "classic-normal"
+            for room in ("dazhong", "classic-normal"):
+                acc = await account(run.base)
+                c = await Client.open(run.base, acc["token"], acc["user"]["username"])
+                await c.send("join", room=room, bots=True)
+                seated = await c.expect("seated")
+                assert sum(p["bot"] for p in seated["players"]) == 3
+                for _ in range(2):
+                    end = await c.play_hand()
+                    assert end["type"] == "hand_end" and sum(end["chips"]) == 0
+                    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                        got = await http.get(end["record"], headers={"authorization": f"Bearer {c.token}"})
+                    record = got.json()
+                    assert len(record["wall"]) == (136 if room == "dazhong" else 108)
+                assert record["session"]["previous"]["next_dealer"] == record["dealer"]
+                await c.close()
+            _audit_ok(await run.server.store.audit())
+    asyncio.run(scenario())
+
+
 def test_commitment_is_shown_before_the_seeds_and_matches_the_reveal(db_url: str) -> None:
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:

@@ -52,6 +52,28 @@ def test_simulate_human_output_and_rules_options() -> None:
     assert bad.exit_code != 0 and "unknown bot" in bad.output
 
 
+@pytest.mark.parametrize(("preset", "tiles"), [("dazhong", 136), ("classic-normal", 108)])
+def test_simulate_league_replay_and_verify_the_first_win_presets(preset: str, tiles: int, tmp_path: Path) -> None:
+    """simulate --rules dazhong / classic-normal: the same numbers for a seed on one or two
+    workers; records of the preset's tile set that replay and that ``fair verify`` passes as one
+    chained session (dealer rule rotate / discarder); league ranks the bots."""
+    args = ("--hands", "8", "--bots", "random,greedy,defensive,search", "--rules", preset, "--seed", "6")
+    a = _sim(*args, "--record", str(tmp_path))
+    assert a == _sim(*args, "--workers", "2")
+    files = sorted(tmp_path.glob("hand-*.json"))
+    records = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    assert len(records) == 8 and {len(r["wall"]) for r in records} == {tiles}
+    assert all(replay(r).finished for r in records)
+    assert {r["session"]["dealer_rule"] for r in records} == {"rotate" if preset == "dazhong" else "discarder"}
+    verified = runner.invoke(app, ["fair", "verify", *map(str, files)])
+    assert verified.exit_code == 0, verified.output
+    shown = runner.invoke(app, ["replay", str(files[1])])
+    assert shown.exit_code == 0 and "hand over" in shown.output
+    league = runner.invoke(app, ["league", "--bots", "random,greedy", "--hands", "16", "--rules", preset, "--json"])
+    assert league.exit_code == 0, league.output
+    assert json.loads(league.stdout.strip().splitlines()[-1])["hands"] == 16
+
+
 def test_league_ranks_with_paired_intervals() -> None:
     res = runner.invoke(app, ["league", "--bots", "random,greedy", "--hands", "48", "--json", "--seed", "1"])
     assert res.exit_code == 0, res.output

@@ -18,6 +18,7 @@ from chuanma.bots.search import SearchBot
 from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
 from chuanma.learn.policy import PolicyFileError
+from chuanma.rules import RuleSet
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
@@ -32,14 +33,18 @@ class UnknownBotError(ChuanmaError, ValueError):
     """A bot name that is not in :data:`BOTS`."""
 
 
-def check_bot_name(name: str) -> None:
-    """Raise :class:`UnknownBotError` unless ``name`` is a bot: a name of :data:`BOTS`, or
-    ``learned:PATH`` with PATH a readable policy weights file."""
+def check_bot_name(name: str, rules: RuleSet | None = None) -> None:
+    """Raise :class:`UnknownBotError` unless ``name`` is a bot (for ``rules``, if given): a name
+    of :data:`BOTS`, or ``learned:PATH`` with PATH a readable policy weights file (whose
+    observations have the 27 kinds of the Sichuan presets: not 大众麻将)."""
     if name.startswith(PREFIX):
         try:
             cached_policy(name[len(PREFIX):])
         except PolicyFileError as exc:
             raise UnknownBotError(f"bot {name!r}: {exc}") from None
+        if rules is not None and rules.honors:
+            raise UnknownBotError(f"bot {name!r}: a learned policy plays the Sichuan presets' 27 tile kinds, "
+                                  f"not the 34 of {rules.preset}")
     elif name not in BOTS:
         raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, learned:PATH")
 

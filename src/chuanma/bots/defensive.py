@@ -13,7 +13,9 @@ Each discard is worth ``offence − danger`` in units of base:
   times what dealing in would cost. A 血流 winner's hand is shown when it wins and is locked,
   so its waits are known exactly: a tile it waits on is certain to deal in.
 
-Pongs: as greedy, but not off-suit while going for 清一色 and not with a seven-pairs hand.
+Pongs and chows: as greedy, but not off-suit while going for 清一色 and not with a
+seven-pairs hand (no chow then either). Honour tiles (大众麻将) count as off-suit for the 清一色
+line, and are read as dangerous as terminals (they complete only pairs and pongs).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from chuanma.bots.greedy import GreedyBot, tile_value
 from chuanma.engine.actions import Action, Hu, Pass
 from chuanma.engine.views import SeatView
 from chuanma.scoring import score_hand
-from chuanma.tiles import SUITS, Tile
+from chuanma.tiles import NUM_SUITED, SUITS, Tile
 
 WIN_VALUE = 5.0
 """Rough worth of a win in units of base (fan, payers, and 查大叫 when ready at a draw)."""
@@ -37,7 +39,7 @@ def _flush_suit(view: SeatView) -> int | None:
     hand = view.hand
     vi = SUITS.index(view.void) if view.void is not None else -1
     melds = view.own_melds()
-    per = [sum(hand[s * 9 : s * 9 + 9]) for s in range(3)]
+    per = [sum(hand[s * 9 : s * 9 + 9]) for s in range(4)]  # the three suits and the honours
     for m in melds:
         per[m.tile // 9] += 3
     total = sum(per) - (per[vi] if vi >= 0 else 0)
@@ -51,12 +53,12 @@ def _flush_suit(view: SeatView) -> int | None:
 
 
 def _as_flush(counts: Sequence[int], suit: int, void: str | None) -> tuple[bytes, str]:
-    """Counts where every tile outside ``suit`` is useless: they are moved into one other suit
-    that is then treated as void."""
+    """Counts where every tile outside ``suit`` (honours included) is useless: they are moved into
+    one other suit that is then treated as void."""
     junk_suit = (suit + 1) % 3 if void is None or SUITS.index(void) == suit else SUITS.index(void)
-    out = [0] * 27
+    out = [0] * len(counts)
     junk = 0
-    for t in range(27):
+    for t in range(len(counts)):
         if t // 9 == suit:
             out[t] = counts[t]
         else:
@@ -148,7 +150,7 @@ class DefensiveBot(GreedyBot):
                 if t // 9 == vi:
                     continue
                 rank = t % 9
-                p = 0.55 if rank in (0, 8) else 0.8 if rank in (1, 7) else 1.0
+                p = 0.55 if rank in (0, 8) or t >= NUM_SUITED else 0.8 if rank in (1, 7) else 1.0
                 if t in discarded:
                     p *= 0.15
                 elif t in passed and pass_rule != "none":
@@ -200,7 +202,7 @@ class DefensiveBot(GreedyBot):
         scores.sort()
         return scores
 
-    def want_pong(self, view: SeatView, t: Tile, now: int, after: int) -> bool:
+    def want_claim(self, view: SeatView, action: Action, t: Tile) -> bool:
         flush = _flush_suit(view)
         if flush is not None and t // 9 != flush:
             return False

@@ -5,8 +5,11 @@
 - 定缺: void the suit that is cheapest to clear: fewest tiles, counting pairs and close
   neighbours as worth keeping.
 - Discards: minimise void-aware shanten, then maximise the unseen copies of tiles that would
-  lower it (useful tiles), then drop the loosest tile.
-- Always wins when it can; pongs and kongs when that does not raise shanten.
+  lower it (useful tiles), then drop the loosest tile (an honour, with no neighbours, is looser
+  than a suited tile of the same copies).
+- Always wins when it can; kongs when that does not raise shanten; of the pong and the chows
+  (大众麻将) on offer, takes the one whose best discard leaves the lowest shanten, when that is
+  no higher than now (a pong before a chow at equal shanten).
 """
 
 from __future__ import annotations
@@ -16,17 +19,24 @@ from collections.abc import Sequence
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval
 from chuanma.bots.base import SeededBot
-from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.views import SeatView
-from chuanma.tiles import SUITS, Tile
+from chuanma.melds import Meld
+from chuanma.tiles import NUM_SUITED, SUITS, Tile
+
+HONOR_PENALTY = 0.5
+"""What an honour's lack of neighbours costs against a suited tile of as many copies: more than
+a terminal's edge, since an honour can only pair or pong."""
 
 
 def tile_value(counts: Sequence[int], t: Tile) -> float:
     """How much a tile holds the hand together: copies, neighbours (close sequences), edges."""
-    base = t - t % 9
-    r = t % 9
     c = counts[t]
     v = 1.0 + 1.5 * (c - 1)
+    if t >= NUM_SUITED:
+        return v - HONOR_PENALTY
+    base = t - t % 9
+    r = t % 9
     for d, w in ((1, 1.0), (2, 0.5)):
         if r - d >= 0 and counts[base + r - d]:
             v += w
@@ -82,7 +92,17 @@ def effective_void(counts: Sequence[int], void: str | None) -> str | None:
 def best_shanten_after_discard(counts: list[int], void: str | None) -> int:
     """The lowest shanten reachable by one discard from a 3n+2 hand."""
     ev = HandEval(counts, void)
-    return min((ev.without(t) for t in range(27) if counts[t]), default=99)
+    return min((ev.without(t) for t in range(len(counts)) if counts[t]), default=99)
+
+
+def claim_uses(action: Action, t: Tile) -> tuple[Tile, ...] | None:
+    """The hand's tiles that claiming ``t`` by ``action`` takes: two copies for a pong, the other
+    two tiles of the run for a chow; ``None`` for any other action."""
+    if isinstance(action, Pong):
+        return (t, t)
+    if isinstance(action, Chow):
+        return tuple(u for u in Meld("chow", action.tile).tiles if u != t)
+    return None
 
 
 class GreedyBot(SeededBot):
@@ -124,7 +144,6 @@ class GreedyBot(SeededBot):
             return Pass()
         # the listed actions themselves (the simulator finds them by identity)
         kong = next((a for a in legal if type(a) is Kong and a.tile == t), None)
-        pong = next((a for a in legal if type(a) is Pong and a.tile == t), None)
         now = shanten(bytes(hand), void)
         if kong is not None:
             hand[t] -= 3
@@ -132,15 +151,24 @@ class GreedyBot(SeededBot):
             hand[t] += 3
             if after <= now:
                 return kong
-        if pong is not None:
-            hand[t] -= 2
+        best: tuple[int, Action] | None = None
+        melds = [a for a in legal if type(a) is Pong] + [a for a in legal if type(a) is Chow]
+        for a in melds:  # the pong first, then the chows in the engine's order
+            uses = claim_uses(a, t)
+            assert uses is not None
+            for u in uses:
+                hand[u] -= 1
             after = best_shanten_after_discard(hand, void)
-            hand[t] += 2
-            if after <= now and self.want_pong(view, t, now, after):
-                return pong
+            for u in uses:
+                hand[u] += 1
+            if after <= now and (best is None or after < best[0]) and self.want_claim(view, a, t):
+                best = (after, a)
+        if best is not None:
+            return best[1]
         return next((a for a in legal if type(a) is Pass), Pass())
 
-    def want_pong(self, view: SeatView, t: Tile, now: int, after: int) -> bool:
+    def want_claim(self, view: SeatView, action: Action, t: Tile) -> bool:
+        """Whether to make this pong or chow of ``t``, which does not raise the shanten."""
         return True
 
     def turn(self, view: SeatView, legal: Sequence[Action]) -> Action:

@@ -2,7 +2,7 @@
 
 When the hand is near ready (the best discard leaves it at most ``max_shanten`` from ready),
 the ``candidates`` best discards by the defensive score are compared by Monte Carlo play-outs
-over the tiles this seat cannot see (108 minus everything its view shows): each play-out deals
+over the tiles this seat cannot see (the tile set minus everything its view shows): each play-out deals
 those tiles into a random order and plays the hand forward up to ``depth`` rounds — in each
 round the other seats still playing show one tile each (a win on a discard, when ready), then
 the seat draws (a self-drawn win, when ready) and discards greedily (lowest shanten, then the
@@ -67,7 +67,7 @@ class SearchBot(DefensiveBot):
         if rounds <= 0:
             return ranked[0][2]
         unseen = view.unseen_counts()
-        pool = [t for t in range(27) for _ in range(unseen[t])]
+        pool = [t for t, n in enumerate(unseen) for _ in range(n)]
         need = rounds * (len(others) + 1)
         if len(pool) < need:
             return ranked[0][2]
@@ -120,7 +120,7 @@ class SearchBot(DefensiveBot):
                 return float(payers * _value(rules, h, melds, x, void, self_drawn=True))
             ev = HandEval(h, void)
             best: tuple[int, float, Tile] | None = None
-            for d in range(27):
+            for d in range(len(h)):
                 if h[d]:
                     row = (ev.without(d), tile_value(h, d), d)
                     if best is None or row < best:

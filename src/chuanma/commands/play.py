@@ -98,7 +98,7 @@ def play(
     opp = [n.strip() for n in bots.split(",") if n.strip()]
     for n in opp:
         try:
-            check_bot_name(n)
+            check_bot_name(n, ruleset)
         except UnknownBotError as exc:
             raise typer.BadParameter(str(exc)) from None
     if not opp:

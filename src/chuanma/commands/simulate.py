@@ -17,6 +17,7 @@ from rich.table import Column, Table
 from chuanma.bots import UnknownBotError, check_bot_name
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError
+from chuanma.rules import RuleSet
 from chuanma.sim.league import MIN_WALLS, league_table
 from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_chunks, simulate_chunk
 from chuanma.sim.session import DEFAULT_SESSION_HANDS
@@ -33,13 +34,13 @@ RayOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
 
 
-def _bot_names(text: str) -> list[str]:
+def _bot_names(text: str, rules: RuleSet) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
         raise typer.BadParameter("give at least one bot")
     for n in names:
         try:
-            check_bot_name(n)
+            check_bot_name(n, rules)
         except UnknownBotError as exc:
             raise typer.BadParameter(str(exc)) from None
     return names
@@ -96,7 +97,7 @@ def simulate(
         ruleset = rules_from_cli(rules, set_)
     except ChuanmaError as exc:
         raise typer.BadParameter(str(exc)) from None
-    names = _bot_names(bots)
+    names = _bot_names(bots, ruleset)
     seats = tuple((names * 4)[:4])
     if record is not None:
         _record_folder(record)
@@ -164,7 +165,7 @@ def league(
         ruleset = rules_from_cli(rules, set_)
     except ChuanmaError as exc:
         raise typer.BadParameter(str(exc)) from None
-    names = _bot_names(bots)
+    names = _bot_names(bots, ruleset)
     if len(set(names)) != len(names) or not 2 <= len(names) <= 4:
         raise typer.BadParameter("a league takes two to four different bots")
     walls = hands // 4

@@ -6,20 +6,26 @@ Two encoders, documented with their layouts in docs/rl.md:
   :data:`~chuanma.encoding.compact.SIZE` numbers;
 - ``planes`` (:mod:`.planes`): channels × 27 tile kinds, in the manner of Suphx and mjx.
 
+Under 大众麻将 both have 34 tile kinds where they have 27 (the honours after ``9s``): the shape
+depends on the rules' tile set (:func:`encoder` with the rules).
+
 Both read the view alone (never the game), so an encoder cannot leak what the seat may not know.
 Seats are relative: 0 is the viewer, 1 the seat after it, 2 the one opposite, 3 the one before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from chuanma.encoding import compact, planes
+from chuanma.encoding.common import kinds_of
 from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
+from chuanma.rules import RuleSet
 
 
 class Encoder(Protocol):
@@ -33,20 +39,22 @@ ENCODERS: dict[str, tuple[Encoder, tuple[int, ...]]] = {
     "compact": (compact.encode, compact.SHAPE),
     "planes": (planes.encode, planes.SHAPE),
 }
-"""Every encoder by name: its function and the shape of what it returns."""
+"""Every encoder by name: its function and the shape of what it returns (27 tile kinds)."""
+_SHAPES: dict[str, Callable[[int], tuple[int, ...]]] = {"compact": compact.shape, "planes": planes.shape}
 
 
 class UnknownEncoderError(ChuanmaError, ValueError):
     """An encoder name that is not in :data:`ENCODERS`."""
 
 
-def encoder(name: str) -> tuple[Encoder, tuple[int, ...]]:
-    """The encoder called ``name`` and its output shape."""
+def encoder(name: str, rules: RuleSet | None = None) -> tuple[Encoder, tuple[int, ...]]:
+    """The encoder called ``name`` and its output shape (under ``rules``: for their tile set)."""
     try:
-        return ENCODERS[name]
+        encode, shape = ENCODERS[name]
     except KeyError:
         raise UnknownEncoderError(
             f"unknown observation encoder {name!r}; encoders: {', '.join(ENCODERS)}") from None
+    return encode, shape if rules is None else _SHAPES[name](kinds_of(rules))
 
 
 __all__ = ["ENCODERS", "Encoder", "UnknownEncoderError", "encoder"]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from chuanma.engine.views import SeatView
-from chuanma.tiles import NUM_SUITED
+from chuanma.rules import RuleSet
+from chuanma.tiles import NUM_KINDS, NUM_SUITED
 
 KINDS = NUM_SUITED
-"""Tile kinds encoded: the 27 suited kinds the engine plays."""
+"""Tile kinds encoded under the Sichuan presets: the 27 suited kinds."""
+KINDS_HONORS = NUM_KINDS
+"""Tile kinds encoded under 大众麻将: the 34 kinds, the honours ``1z``–``7z`` last."""
 PHASES = ("exchange", "void", "turn", "claim", "rob", "waiting", "end")
 DIRECTION_CODES = ("to_next", "opposite", "to_previous")
 VOID_CODES = ("m", "p", "s")
@@ -15,6 +18,11 @@ WALL_SCALE = 1 / 108
 SCORE_SCALE = 1 / 32
 """Scores so far are given in units of 32 base."""
 HELD_SCALE = 1 / 14
+
+
+def kinds_of(rules: RuleSet) -> int:
+    """The tile kinds an observation under ``rules`` has a column for: 27, or 34 with honours."""
+    return KINDS_HONORS if rules.honors else KINDS
 
 
 def seat_order(view: SeatView) -> tuple[int, int, int, int]:

@@ -26,6 +26,9 @@ first      count  what
 =========  =====  ===========================================================================
 
 ``SIZE`` is 644: the 21 rows of 27 counts (:data:`ROWS`) then the 77 scalars (:data:`SCALARS`).
+Under 大众麻将 every row has 34 counts, the honours ``1z``–``7z`` after ``9s`` (:func:`shape`:
+21 × 34 + 77 = 791 numbers; the offsets above grow accordingly); chows count their three tiles
+among the melds.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from chuanma.encoding.common import (
     SCORE_SCALE,
     VOID_CODES,
     WALL_SCALE,
+    kinds_of,
 )
 from chuanma.engine.views import SeatView
 
@@ -69,7 +73,14 @@ SCALAR_NAMES: tuple[str, ...] = (
     *(f"direction {d}" for d in DIRECTION_CODES), "xueliu",
 )
 """A short name for each scalar, in order."""
-SHAPE = (SIZE,)
+
+
+def shape(kinds: int = KINDS) -> tuple[int]:
+    """The shape of an observation with ``kinds`` tile kinds (:func:`~chuanma.encoding.common.kinds_of`)."""
+    return (ROWS * kinds + SCALARS,)
+
+
+SHAPE = shape()
 
 
 _PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
@@ -79,44 +90,47 @@ _DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
 
 def sections(view: SeatView) -> tuple[bytearray, list[float]]:
-    """The view's counts (``ROWS`` × 27 bytes, row by row) and its ``SCALARS`` scalars."""
+    """The view's counts (``ROWS`` rows of one byte per tile kind, row by row: 27 kinds, 34
+    under 大众麻将) and its ``SCALARS`` scalars."""
+    k = kinds_of(view.rules)
     me = view.seat
     assert me is not None, "an observation is always a seat's"
     players = view.players
     mine = players[me]
-    buf = bytearray(ROWS * KINDS)
+    buf = bytearray(ROWS * k)
     scalars = [0.0] * SCALARS
-    buf[0:KINDS] = bytes(view.hand[:KINDS])
+    buf[0:k] = bytes(view.hand[:k])
     if view.drawn is not None:
-        buf[DRAWN * KINDS + view.drawn] = 1
+        buf[DRAWN * k + view.drawn] = 1
     if mine.exchange is not None:
         for t in mine.exchange:
-            buf[EXCHANGE * KINDS + t] += 1
+            buf[EXCHANGE * k + t] += 1
     claim = view.claim
     if claim is not None:
-        buf[CLAIM * KINDS + claim.tile] = 1
+        buf[CLAIM * k + claim.tile] = 1
         scalars[FROM_AT + (claim.from_seat - me) % 4] = 1
         scalars[ROB_AT] = float(claim.robbing)
-    buf[UNSEEN * KINDS:(UNSEEN + 1) * KINDS] = bytes(view.unseen_counts()[:KINDS])
+    buf[UNSEEN * k:(UNSEEN + 1) * k] = bytes(view.unseen_counts()[:k])
     totals = view.totals
     for r in range(4):
         s = (me + r) % 4
         p = players[s]
-        at = (SEAT_ROWS + 4 * r) * KINDS
+        at = (SEAT_ROWS + 4 * r) * k
         hidden = 0
         for m in p.melds:
             if m is None:
                 hidden += 1
             else:
-                buf[at + m.tile] += 4 if m.kind == "kong" else 3
-        at += KINDS
+                for t in m.tiles:  # three of a pong, four of a kong, a chow's run
+                    buf[at + t] += 1
+        at += k
         for t in p.discards:
             buf[at + t] += 1
-        at += KINDS
+        at += k
         for t in p.win_pile:
             buf[at + t] += 1
         if r and p.hand is not None:
-            buf[at + KINDS:at + 2 * KINDS] = bytes(p.hand[:KINDS])
+            buf[at + k:at + 2 * k] = bytes(p.hand[:k])
         at = r * SEAT_SCALARS
         scalars[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
         scalars[at + _VOID_INDEX[p.void]] = 1
@@ -133,16 +147,17 @@ def sections(view: SeatView) -> tuple[bytearray, list[float]]:
 
 
 def counts_of(buf: bytearray) -> npt.NDArray[np.uint8]:
-    """The counts of :func:`sections` as a ``ROWS`` × 27 array."""
-    return np.frombuffer(buf, dtype=np.uint8).reshape(ROWS, KINDS)
+    """The counts of :func:`sections` as a ``ROWS`` × kinds array."""
+    return np.frombuffer(buf, dtype=np.uint8).reshape(ROWS, -1)
 
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The compact observation of ``view`` (layout in the module docstring), written into ``out``
-    (a ``float32`` array of ``SIZE``) when it is given."""
+    (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
     buf, scalars = sections(view)
+    n = len(buf)
     if out is None:
-        out = np.empty(SIZE, dtype=np.float32)
-    out[:ROWS * KINDS] = np.frombuffer(buf, dtype=np.uint8)
-    out[ROWS * KINDS:] = scalars
+        out = np.empty(n + SCALARS, dtype=np.float32)
+    out[:n] = np.frombuffer(buf, dtype=np.uint8)
+    out[n:] = scalars
     return out

@@ -21,7 +21,8 @@ first      count  channel
                   scalars, phase, claim window, dealer, seat on turn, wall, direction, 血流)
 =========  =====  ===========================================================================
 
-``SHAPE`` is (144, 27).
+``SHAPE`` is (144, 27); under 大众麻将 there are 34 columns, the honours ``1z``–``7z`` after
+``9s`` (:func:`shape`: (144, 34)).
 """
 
 from __future__ import annotations
@@ -50,7 +51,14 @@ SEAT_AT = 11
 SEAT_CHANNELS = 8 + RECENT
 SCALARS_AT = SEAT_AT + 4 * SEAT_CHANNELS
 CHANNELS = SCALARS_AT + SCALARS
-SHAPE = (CHANNELS, KINDS)
+
+
+def shape(kinds: int = KINDS) -> tuple[int, int]:
+    """The shape of an observation with ``kinds`` tile kinds (:func:`~chuanma.encoding.common.kinds_of`)."""
+    return (CHANNELS, kinds)
+
+
+SHAPE = shape()
 _STEPS = np.arange(1, 5, dtype=np.uint8)[:, None]
 _SEAT_NAMES = ("self", "next", "opposite", "previous")
 CHANNEL_NAMES: tuple[str, ...] = (
@@ -66,11 +74,11 @@ CHANNEL_NAMES: tuple[str, ...] = (
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The planes observation of ``view`` (layout in the module docstring), written into ``out``
-    (a ``float32`` array of ``SHAPE``) when it is given."""
+    (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
     buf, scalars = sections(view)
     counts = counts_of(buf)
     if out is None:
-        out = np.zeros(SHAPE, dtype=np.float32)
+        out = np.zeros(shape(counts.shape[1]), dtype=np.float32)
     else:
         out[...] = 0
     out[0:4] = counts[HAND] >= _STEPS

@@ -56,7 +56,7 @@ class Table:
         if not isinstance(normalize, bool):
             raise EnvOptionError(f"normalize must be true or false, got {normalize!r}")
         self.rules = rules
-        self.encode, self.shape = encoder(encoder_name)
+        self.encode, self.shape = encoder(encoder_name, rules)
         self.reward = reward
         self.scale = 1 / NORMALISER if normalize else 1.0
         self.rng = random.Random()
@@ -70,8 +70,9 @@ class Table:
         self.rng = random.Random(None if seed is None else int(seed))
 
     def deal(self) -> Game:
-        """Deal a new hand from the generator: a shuffled wall, a dealer and a direction."""
-        wall = full_wall()
+        """Deal a new hand from the generator: a shuffled wall of the rules' tile set, a dealer and a
+        direction."""
+        wall = full_wall(with_honors=self.rules.honors)
         self.rng.shuffle(wall)
         dealer = self.rng.randrange(4)
         direction = _DIRECTIONS[self.rng.randrange(3)]

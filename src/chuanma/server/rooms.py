@@ -47,8 +47,11 @@ ROOMS: dict[str, Room] = {
     for preset, label in (("xuezhan", "血战到底"), ("xueliu", "血流成河"))
 }
 ROOMS["classic"] = Room("classic", "经典场 血战到底", "classic", 6, 60, None)
-"""Every room by id: the six tiers in 血战 and 血流, and ``classic`` (base 6, 001's site)."""
+ROOMS["classic-normal"] = Room("classic-normal", "经典场 普通场", "classic-normal", 6, 60, None)
+ROOMS["dazhong"] = Room("dazhong", "初级场 大众麻将", "dazhong", *_TIERS[0][2:])
+"""Every room by id: the six tiers in 血战 and 血流; ``classic`` and ``classic-normal`` (001's
+site, base 6: its 血战场 and its 普通场); ``dazhong`` (004's 大众麻将, at the first tier)."""
 
-LOWEST_ENTRY = min(room.low for room in ROOMS.values() if room.preset != "classic")
+LOWEST_ENTRY = min(low for _, _, _, low, _ in _TIERS)
 """Below this balance a player gets the daily top-up."""
 PRIVATE_ROOM = "private"

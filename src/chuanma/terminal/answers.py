@@ -1,16 +1,18 @@
 """What the player types at a prompt: a decision (``5m``, ``五万``, ``258m``, ``void s``, ``hu``,
-``pass``, ``pong``, ``kong 5m``, a listed number, Enter for the default) or a table command
-(``?`` help, ``aw`` auto-win, ``ap`` auto-pass, ``t`` 托管, ``q`` quit)."""
+``pass``, ``pong``, ``kong 5m``, ``chow 3m`` (大众麻将: the run's lowest tile), a listed number,
+Enter for the default) or a table command (``?`` help, ``aw`` auto-win, ``ap`` auto-pass, ``t``
+托管, ``q`` quit). Honour tiles are typed ``1z``–``7z`` or by name (東 南 西 北 白 發 中)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Literal
 
-from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.errors import ChuanmaError, NotationError
+from chuanma.melds import Meld
 from chuanma.terminal.words import tile_label, zh
-from chuanma.tiles import SUIT_NAMES_ZH, format_tiles, parse_tiles
+from chuanma.tiles import HONOR_NAMES_ZH, SUIT_NAMES_ZH, format_tiles, parse_tiles
 
 Command = Literal["help", "auto_win", "auto_pass", "tuoguan", "quit"]
 COMMANDS: dict[str, Command] = {
@@ -23,9 +25,10 @@ COMMANDS: dict[str, Command] = {
 COMMAND_HELP = "? help · aw auto-win · ap auto-pass · t 托管 · q quit"
 _ZH_DIGITS = {c: str(i) for i, c in enumerate("一二三四五六七八九", 1)}
 _ZH_SUITS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "条": "s", "索": "s"}
+_ZH_HONORS = {name: f"{i}z" for i, name in enumerate(HONOR_NAMES_ZH, 1)} | {"东": "1z", "发": "6z"}
 _WORDS: dict[str, type[Action]] = {
     "hu": Hu, "胡": Hu, "win": Hu, "pass": Pass, "过": Pass, "p": Pass, "pong": Pong, "碰": Pong,
-    "kong": Kong, "杠": Kong,
+    "kong": Kong, "杠": Kong, "chow": Chow, "chi": Chow, "吃": Chow,
 }
 
 
@@ -34,12 +37,14 @@ class AnswerError(ChuanmaError, ValueError):
 
 
 def from_chinese(text: str) -> str:
-    """``五万 3条`` → ``5m 3s`` (other characters unchanged)."""
+    """``五万 3条 中`` → ``5m 3s 7z`` (other characters unchanged)."""
     out = text
     for zh_char, digit in _ZH_DIGITS.items():
         out = out.replace(zh_char, digit)
     for zh_char, letter in _ZH_SUITS.items():
         out = out.replace(zh_char, letter)
+    for zh_char, tile in _ZH_HONORS.items():
+        out = out.replace(zh_char, tile)
     return out
 
 
@@ -55,6 +60,8 @@ def label(action: Action) -> str:
         return f"碰 {tile_label(action.tile)}"
     if isinstance(action, Kong):
         return f"杠 {tile_label(action.tile)}"
+    if isinstance(action, Chow):
+        return f"吃 {zh(format_tiles(Meld('chow', action.tile).tiles))}"
     return "胡 hu" if isinstance(action, Hu) else "过 pass"
 
 
@@ -68,7 +75,8 @@ def shortcuts(legal: Sequence[Action]) -> str:
         out.append("void m/p/s (or 缺条)")
     if Discard in kinds:
         out.append("a tile to discard (5m, 五万)")
-    out += [w for k, w in ((Hu, "hu"), (Pong, "pong"), (Kong, "kong [tile]"), (Pass, "pass")) if k in kinds]
+    out += [w for k, w in ((Hu, "hu"), (Pong, "pong"), (Chow, "chow [lowest tile]"), (Kong, "kong [tile]"),
+                           (Pass, "pass")) if k in kinds]
     out.append("a listed number")
     return " · ".join(out)
 
@@ -115,7 +123,7 @@ def parse_answer(raw: str, legal: Sequence[Action], default: Action | None) -> A
 
 def _tiles(text: str, part: str) -> list[int]:
     try:
-        return parse_tiles(text.replace(" ", ""), honors=False)
+        return parse_tiles(text.replace(" ", ""))
     except NotationError as exc:
         raise AnswerError(f"{part}: {exc}") from None
 

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chuanma.engine.wall import in_last_four
+from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.terminal.words import DIRECTION_WORDS, KONG_WORDS, relative, zh
-from chuanma.tiles import SUIT_NAMES_ZH
+from chuanma.tiles import SUIT_NAMES_ZH, format_tiles, parse_tile
 
 REASON_WORDS = {
     "zimo": "自摸", "dianpao": "点炮", "qianggang": "抢杠胡",
@@ -96,6 +97,10 @@ class Ticker:
     def _discard(self, ev: dict[str, Any], f: dict[str, str]) -> str:
         forced = " (automatic: a locked 血流 hand)" if ev["seat"] in self.locked else ""
         return f"{f['who']} 打 {f['tile']}{forced}"
+
+    def _chow(self, ev: dict[str, Any], f: dict[str, str]) -> str:
+        run = zh(format_tiles(Meld("chow", parse_tile(ev["tile"])).tiles))
+        return f"{f['who']} 吃 {zh(ev['claimed'])} from {f['from']}: {run}"
 
     def _kong(self, ev: dict[str, Any], f: dict[str, str]) -> str:
         frm = f" from {f['from']}" if f["from"] else ""

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 
 from chuanma.melds import Meld
-from chuanma.tiles import SUIT_NAMES_ZH, Tile, parse_tiles, rank_of, suit_of
+from chuanma.tiles import HONOR_NAMES_ZH, NUM_SUITED, SUIT_NAMES_ZH, Tile, parse_tiles, rank_of, suit_of
 
-SUIT_STYLES = {"m": "bold red", "p": "bold bright_blue", "s": "bold green"}
+SUIT_STYLES = {"m": "bold red", "p": "bold bright_blue", "s": "bold green", "z": "bold yellow"}
 FACE_DOWN = "▒▒"
 RELATIVE = ("you", "下家", "对家", "上家")
 """A seat seen from the viewer: itself, then the seats after it in play order."""
@@ -27,7 +27,10 @@ def relative(seat: int, me: int) -> str:
 
 
 def tile_label(tile: Tile) -> str:
-    """``5万``: the rank and the suit's character (3 columns wide)."""
+    """``5万``: the rank and the suit's character; an honour (大众麻将) by its name, ``中``
+    padded to the same 3 columns."""
+    if tile >= NUM_SUITED:
+        return f"{HONOR_NAMES_ZH[tile - NUM_SUITED]} "
     return f"{rank_of(tile)}{SUIT_NAMES_ZH[suit_of(tile)]}"
 
 
@@ -54,11 +57,13 @@ def tiles_text(tiles: Iterable[Tile], *, highlight_last: bool = False, marked: s
 
 
 def meld_text(meld: Meld | None) -> Text:
-    """A meld with its kind: 碰, 明杠, 巴杠 or 暗杠 (``None``: a concealed kong seen face down)."""
+    """A meld with its kind: 碰, 吃, 明杠, 巴杠 or 暗杠 (``None``: a concealed kong seen face down)."""
     if meld is None:
         return Text(f"暗杠 {FACE_DOWN}×4", style="dim")
     if meld.kind == "pong":
         return Text("碰 ").append_text(tile_text(meld.tile)).append("×3")
+    if meld.kind == "chow":
+        return Text("吃 ").append_text(tiles_text(meld.tiles))
     kind = KONG_WORDS[meld.kong or "exposed"]
     if meld.kong == "concealed":
         return Text(f"{kind} {FACE_DOWN}").append_text(tile_text(meld.tile)).append(f"{FACE_DOWN}")
@@ -75,4 +80,4 @@ def void_text(suit: str | None) -> Text:
 
 def zh(text: str) -> str:
     """Tiles in notation (``258m``) as a player reads them (``2万 5万 8万``)."""
-    return " ".join(tile_label(t) for t in parse_tiles(text)) if text else ""
+    return " ".join(tile_label(t).strip() for t in parse_tiles(text)) if text else ""

@@ -23,6 +23,12 @@ function tileRow(codes, size, latestIndex = -1) {
   return codes.map((c, i) => tile(c, { cls: i === latestIndex ? "latest" : "" })).join("");
 }
 
+/** The three tiles of a chow (吃, 大众麻将) starting at code: "3m" → ["3m", "4m", "5m"]. */
+function run(code) {
+  const rank = Number(code[0]);
+  return [0, 1, 2].map((i) => `${rank + i}${code[1]}`);
+}
+
 function actionTile(action) {
   const key = Object.keys(action)[0];
   return typeof action[key] === "string" ? action[key] : null;
@@ -247,6 +253,7 @@ export class TablePage {
       return;
     }
     const direct = { " ": first("pass"), h: first("hu"), p: first("pong"),
+      c: this.legal("chow").length === 1 ? first("chow") : undefined,
       k: this.legal("kong").length === 1 ? first("kong") : undefined, enter: this.exchangeChoice() };
     if (direct[key]) { ev.preventDefault(); this.act(direct[key]); return; }
     const index = KEYS.indexOf(key);
@@ -308,6 +315,9 @@ export class TablePage {
         text = t("ev.discard", { who, tile: tl(ev.tile) }); play("discard"); break;
       case "pong":
         this.lastDiscard = null; text = t("ev.pong", { who, tile: tl(ev.tile) }); play("pong"); break;
+      case "chow":
+        this.lastDiscard = null;
+        text = t("ev.chow", { who, tile: tl(ev.claimed), run: run(ev.tile).map(tl).join(" ") }); play("pong"); break;
       case "kong":
         if (ev.kind === "exposed") this.lastDiscard = null;
         text = ev.tile ? t("ev.kong", { who, tile: tl(ev.tile) }) : t("ev.kong_hidden", { who }); play("kong"); break;
@@ -425,6 +435,7 @@ export class TablePage {
   renderMeld(m, owner) {
     const n = m.kind === "kong" ? 4 : 3;
     if (m.tile === null) return `<span class="meld">${tile(null).repeat(4)}</span>`;
+    if (m.kind === "chow") return `<span class="meld">${run(m.tile).map((c) => tile(c)).join("")}</span>`;
     if (m.kind === "kong" && m.kong === "concealed" && !this.view.finished) {
       return `<span class="meld">${tile(null)}${tile(m.tile)}${tile(m.tile)}${tile(null)}</span>`;
     }
@@ -490,6 +501,12 @@ export class TablePage {
           aria-keyshortcuts="${keyOf[kind]}">${esc(t(label[kind], { tile: code ? tileName(code, getLang()) : "" }))}
           ${code ? tileImg(code, { title: "" }) : ""}</button>`);
       }
+    }
+    for (const a of this.legal("chow")) {
+      const tiles = run(a.chow);
+      out.push(`<button class="btn btn-pong" data-act="action" data-action='${JSON.stringify(a)}' data-testid="act-chow"
+        ${this.legal("chow").length === 1 ? 'aria-keyshortcuts="C"' : ""}>${esc(t("act.chow", { tiles: tiles.map((c) => tileName(c, getLang())).join(" ") }))}
+        ${tiles.map((c) => tileImg(c, { title: "" })).join("")}</button>`);
     }
     for (const a of this.legal("pass")) {
       out.push(`<button class="btn" data-act="action" data-action='${JSON.stringify(a)}' data-testid="act-pass" aria-keyshortcuts="Space">${esc(t("act.pass"))}</button>`);

@@ -29,6 +29,7 @@ export function eventText(ev) {
     }
     case "discard": return t("pev.discard", v);
     case "pong": return t("pev.pong", v);
+    case "chow": return t("pev.chow", { ...v, claimed: tile(ev.claimed) });
     case "kong":
       if (ev.kind === "concealed" && !ev.tile) return t("pev.kong_concealed_hidden", v);
       return t(`pev.kong_${ev.kind}`, v);
