@@ -76,6 +76,12 @@ def test_daiyaojiu_quan_dai_yao() -> None:
     assert_score(score("123m789m999p111z1s", "1s"), {"daiyaojiu": 1, "menqing": 1}, 2)
 
 
+def test_daiyaojiu_with_an_honour_pair() -> None:
+    # 123m 789p 111s 999s and the pair 東東: the pair holds an honour, every set a 1 or 9: 全带幺 1
+    # + 门清 1 = 2 (an honour pair counts as a 幺九 pair, as the table says)
+    assert_score(score("12m789p111s999s11z", "3m"), {"daiyaojiu": 1, "menqing": 1}, 2)
+
+
 def test_hunyise() -> None:
     # 123m 456m 789m 111z 22z: one suit and honours: 混一色 1 + 门清 1 = 2
     assert_score(score("123m456m789m111z2z", "2z"), {"hunyise": 1, "menqing": 1}, 2)

@@ -292,7 +292,7 @@ def _pattern_fans(rules: RuleSet, d: Decomposition, melds: Sequence[Meld], win_t
             fans.append(_item("duiduihu"))
             if "jiangdui" in house and all(rank_of(t) in (2, 5, 8) for _, t in sets) and rank_of(d.pair) in (2, 5, 8):
                 fans.append(_item("jiangdui", house["jiangdui"]))
-        if rules.yaojiu == "daiyaojiu" and is_terminal(d.pair) and all(_has_terminal(k, t) for k, t in sets):
+        if rules.yaojiu == "daiyaojiu" and is_terminal_or_honour(d.pair) and all(_has_terminal(k, t) for k, t in sets):
             fans.append(_item("daiyaojiu"))
         if len(melds) == 4 and not dazhong:
             fans.append(_item("jingoudiao"))

@@ -143,7 +143,7 @@ def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRoute
             return _error(404, "no_record", f"hand {hand_id[:40]!r} cannot be replayed (unknown or not finished)")
         try:
             return replay_view(row["record"], read_viewer(seat), _move(move))
-        except RecordError as exc:
+        except (ChuanmaError, ValueError) as exc:
             return _error(400, "bad_replay", str(exc))
 
     @router.post("/api/replay", response_model=None)

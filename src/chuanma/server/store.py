@@ -171,12 +171,13 @@ class Store:
                                      .values(status="settled", record=dict(record), finished_at=now))
             if res.rowcount != 1:
                 return False
-            await conn.execute(ledger.insert(), [
-                {"user_id": user_id, "amount": delta, "kind": kinds.get(user_id, "hand"), "hand_id": hand_id,
-                 "at": now} for user_id, delta in deltas.items()])
-            await conn.execute(update(users).where(users.c.id == bindparam("uid")).values(
-                balance=users.c.balance + bindparam("delta")),
-                [{"uid": user_id, "delta": delta} for user_id, delta in deltas.items()])
+            if deltas:  # an executemany of no rows would be one insert of no values
+                await conn.execute(ledger.insert(), [
+                    {"user_id": user_id, "amount": delta, "kind": kinds.get(user_id, "hand"), "hand_id": hand_id,
+                     "at": now} for user_id, delta in deltas.items()])
+                await conn.execute(update(users).where(users.c.id == bindparam("uid")).values(
+                    balance=users.c.balance + bindparam("delta")),
+                    [{"uid": user_id, "delta": delta} for user_id, delta in deltas.items()])
             return True
 
     async def audit(self) -> dict[str, int]:

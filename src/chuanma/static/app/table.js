@@ -1,7 +1,7 @@
 // The table page: renders the seat view the server sends (never computing rules: the legal
 // choices come from the prompt), the pickers, claim buttons, timer, 托管, hints and the ticker.
 
-import { tileImg, tileName, splitTiles, tileOrder, installTileStyles } from "./tiles.js";
+import { tileImg, tileName, splitTiles, tileOrder, installTileStyles, run } from "./tiles.js";
 import { t, getLang } from "./i18n.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
@@ -21,12 +21,6 @@ function tile(code, { cls = "", size = "", title } = {}) {
 
 function tileRow(codes, size, latestIndex = -1) {
   return codes.map((c, i) => tile(c, { cls: i === latestIndex ? "latest" : "" })).join("");
-}
-
-/** The three tiles of a chow (吃, 大众麻将) starting at code: "3m" → ["3m", "4m", "5m"]. */
-function run(code) {
-  const rank = Number(code[0]);
-  return [0, 1, 2].map((i) => `${rank + i}${code[1]}`);
 }
 
 function actionTile(action) {

@@ -201,6 +201,12 @@ export function tileElement(code, options = {}) {
 }
 
 /** Every tile code of a set: the 108 suited kinds, plus honours when asked. */
+/** The three tiles of a chow (吃, 大众麻将) starting at code: "3m" → ["3m", "4m", "5m"]. */
+export function run(code) {
+  const rank = Number(code[0]);
+  return [0, 1, 2].map((i) => `${rank + i}${code[1]}`);
+}
+
 export function allKinds(honours = false) {
   const out = [];
   for (const suit of "mps") for (let r = 1; r <= 9; r++) out.push(`${r}${suit}`);

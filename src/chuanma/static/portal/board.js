@@ -1,11 +1,11 @@
 // A seat view (SeatView.to_dict(), as the server's engine redacted it) drawn as four seats.
 import { el, t, seatName, suitName, tileRow } from "./common.js";
-import { splitTiles, tileOrder } from "/static/app/tiles.js";
+import { run, splitTiles, tileOrder } from "/static/app/tiles.js";
 
 function meldCodes(m) {
   const n = m.kind === "kong" ? 4 : 3;
   if (m.tile == null) return Array(n).fill(null);
-  if (m.kind === "chow") return [0, 1, 2].map((i) => `${Number(m.tile[0]) + i}${m.tile[1]}`);  // 吃: a run
+  if (m.kind === "chow") return run(m.tile);  // 吃: a run
   return Array(n).fill(m.tile);
 }
 

@@ -1,7 +1,7 @@
 // The fan calculator: a hand built by clicking tiles, scored by the server's engine
 // (POST /api/portal/score, the same scoring as chuanma score). Nothing is computed here.
 import { api, el, frame, getLang, onLangChange, seatName, t, tileRow } from "./common.js";
-import { allKinds, tileElement, tileName, tileOrder } from "/static/app/tiles.js";
+import { allKinds, run, tileElement, tileName, tileOrder } from "/static/app/tiles.js";
 
 frame("/calc");
 
@@ -14,8 +14,7 @@ const state = { mode: "hand", hand: [], melds: [], win: null, presets: null, opt
   situations: [], seq: 0 };
 
 /** The tiles of a meld: a chow is its lowest tile and the next two of the suit. */
-const meldTiles = (m) => (m.kind === "chow" ? [0, 1, 2].map((i) => `${Number(m.tile[0]) + i}${m.tile[1]}`)
-  : Array(m.kind === "pong" ? 3 : 4).fill(m.tile));
+const meldTiles = (m) => (m.kind === "chow" ? run(m.tile) : Array(m.kind === "pong" ? 3 : 4).fill(m.tile));
 const used = (code) => state.hand.filter((c) => c === code).length + (state.win === code ? 1 : 0)
   + state.melds.reduce((n, m) => n + meldTiles(m).filter((c) => c === code).length, 0);
 /** Whether the chosen preset plays 大众麻将 (honour tiles and chow, no 定缺). */
