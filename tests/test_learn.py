@@ -183,7 +183,8 @@ def test_a_learned_bot_is_refused_under_dazhong(trained: Path) -> None:
         check_bot_name(name, RuleSet.from_preset("dazhong"))
     check_bot_name(name, RuleSet.from_preset("classic-normal"))
     for command in (["simulate", "-n", "4"], ["league", "-n", "4"], ["play"]):
-        res = runner.invoke(app, [*command, "--bots", f"{name},random", "--rules", "dazhong"])
+        res = runner.invoke(app, [*command, "--bots", f"{name},random", "--rules", "dazhong"],
+                            env={"COLUMNS": "400"})  # one line, however long the bot's path
         assert res.exit_code == 2 and "34 of dazhong" in res.output, res.output
 
 
