@@ -58,9 +58,11 @@ def me(player: Player) -> dict[str, Any]:
     return data
 
 
-def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree(browser: Any, server: Running,
-                                                                                 tmp_path: Path) -> None:
-    player = new_player(browser, server, "alice")
+@pytest.mark.parametrize(("who", "width", "height"), [("alice", 1280, 800), ("phoebe", 360, 740)],
+                         ids=["desktop", "phone"])
+def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree(
+        browser: Any, server: Running, who: str, width: int, height: int) -> None:
+    player = new_player(browser, server, who, width, height)
     page = player.page
     assert page.locator("[data-testid=balance]").inner_text().replace(",", "").startswith(str(GRANT))
     # 尊爵场 needs 400,000 chips: shown, disabled, saying why
