@@ -151,8 +151,10 @@ export class TablePage {
     this.handEnd = msg;
     this.awaitingStart = true;
     this.prompt = null;
-    this.onSettle(msg, this);
     this.render();
+    // the settlement panel opens a frame after the table's last drawing, so that the two heavy
+    // drawings never share one frame
+    requestAnimationFrame(() => requestAnimationFrame(() => this.onSettle(msg, this)));
   }
 
   /** An error from the server while at this table: ask for everything again so nothing stays stuck. */
