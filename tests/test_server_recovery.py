@@ -44,9 +44,8 @@ async def _start(db: str, data: Path) -> tuple[subprocess.Popen[str], str]:
 async def _stored(db: str) -> list[dict[str, object]]:
     store = await open_store(db)
     try:
-        async with store.engine.connect() as conn:
-            rows = await conn.execute(select(decisions).order_by(decisions.c.hand_id, decisions.c.idx))
-            return [dict(r._mapping) for r in rows]
+        q = select(decisions).order_by(decisions.c.hand_id, decisions.c.idx)
+        return await store.read(lambda conn: [dict(r._mapping) for r in conn.execute(q)])
     finally:
         await store.close()
 

@@ -208,9 +208,9 @@ def test_passwords_and_tokens_are_never_stored_or_logged_in_clear(db_url: str,
                 assert r.status_code == 200
                 cookie = r.headers["set-cookie"].lower()
                 assert "httponly" in cookie and "samesite=lax" in cookie
-            async with run.server.store.engine.connect() as conn:
-                row = (await conn.execute(select(users).where(users.c.username == "carol"))).one()
-                stored = [r.digest for r in await conn.execute(select(tokens))]
+            row = await run.server.store.read(
+                lambda conn: conn.execute(select(users).where(users.c.username == "carol")).one())
+            stored = await run.server.store.read(lambda conn: [r.digest for r in conn.execute(select(tokens))])
             assert row.password_hash.startswith("$argon2") and PASSWORD not in row.password_hash
             assert acc["token"] not in stored and r.json()["token"] not in stored
             clients = await seat_four(run)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Annotated
 
@@ -49,6 +50,10 @@ def serve(
     async def startup(sockets: object = None) -> None:
         await original(sockets)  # type: ignore[arg-type]
         if server.started:
+            # what exists now (modules, the analysis tables, resumed tables) lives as long as the
+            # process: frozen, a full collection no longer walks it, so its pauses stay short
+            gc.collect()
+            gc.freeze()
             bound = server.servers[0].sockets[0].getsockname()
             typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
                        f"database: {'PostgreSQL' if db else 'SQLite'})", err=False)

@@ -14,6 +14,8 @@ class Metrics:
     connected: Gauge = field(init=False)
     hands: Counter = field(init=False)
     decisions: Counter = field(init=False)
+    decided: dict[str, Counter] = field(init=False)
+    """``decisions`` by who decided (``player``, ``bot``, ``auto``): labelled once, counted per decision."""
     latency: Histogram = field(init=False)
     errors: Counter = field(init=False)
 
@@ -23,6 +25,7 @@ class Metrics:
         self.connected = Gauge("chuanma_connected_players", "WebSocket connections open now", registry=r)
         self.hands = Counter("chuanma_hands", "Hands settled (rate() of it: hands per minute)", registry=r)
         self.decisions = Counter("chuanma_decisions", "Decisions applied", ["by"], registry=r)
+        self.decided = {by: self.decisions.labels(by) for by in ("player", "bot", "auto")}
         self.latency = Histogram(
             "chuanma_decision_seconds", "From a player's command received to its events queued to send",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)

@@ -1,30 +1,38 @@
-"""The server's database: SQLAlchemy 2 (async) over SQLite (WAL) or PostgreSQL (asyncpg).
+"""The server's database: SQLAlchemy 2 Core over SQLite (WAL) or PostgreSQL (asyncpg).
 
 :func:`open_store` runs the Alembic migrations, then every read and write goes through
 :class:`Store`. Money only moves in :meth:`Store.grant` and :meth:`Store.settle`, each in one
 transaction with its ledger rows, so the sum of all balances is always the sum of all grants.
+
+Every query is a function of a synchronous :class:`~sqlalchemy.Connection`; how it reaches the
+database is the backend's :class:`Runner`: SQLite's whole transaction runs in one database
+thread (one thread hop per call, and one writer at a time, as SQLite wants), PostgreSQL's through
+the asyncpg driver on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, bindparam, event, func, select, update
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, select, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from chuanma.server.schema import decisions, hands, ledger, tables, tokens, users
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 Row = dict[str, Any]
+T = TypeVar("T")
+Work = Callable[[Connection], T]
+"""One store call: its queries on a connection (in a transaction when it writes)."""
 
 
 def _migrate(connection: Connection) -> None:
@@ -44,22 +52,78 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def sqlite_url(data_dir: Path) -> str:
     """The default database: ``chuanma.db`` in the data directory."""
-    return f"sqlite+aiosqlite:///{data_dir / 'chuanma.db'}"
+    return f"sqlite:///{data_dir / 'chuanma.db'}"
+
+
+class Runner(Protocol):
+    """How a backend runs one store call."""
+
+    async def read(self, work: Work[T]) -> T: ...
+
+    async def write(self, work: Work[T]) -> T: ...
+
+    async def close(self) -> None: ...
+
+
+class ThreadRunner:
+    """SQLite: each call on the database's own thread, with the standard synchronous driver."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite")
+
+    def _read(self, work: Work[T]) -> T:
+        with self.engine.connect() as conn:
+            return work(conn)
+
+    def _write(self, work: Work[T]) -> T:
+        with self.engine.begin() as conn:
+            return work(conn)
+
+    async def read(self, work: Work[T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.thread, self._read, work)
+
+    async def write(self, work: Work[T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.thread, self._write, work)
+
+    async def close(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self.thread, self.engine.dispose)
+        self.thread.shutdown()
+
+
+class AsyncRunner:
+    """PostgreSQL: each call through the async driver (SQLAlchemy runs the work in a greenlet)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def read(self, work: Work[T]) -> T:
+        async with self.engine.connect() as conn:
+            return await conn.run_sync(work)
+
+    async def write(self, work: Work[T]) -> T:
+        async with self.engine.begin() as conn:
+            return await conn.run_sync(work)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
 
 
 async def open_store(url: str) -> Store:
     """Connect to ``url`` and bring its schema up to date (the migrations run here)."""
     parsed = make_url(url)
+    runner: Runner
     if parsed.get_backend_name() == "sqlite":
         # no rollback when a connection goes back to the pool: every write transaction ends in its
-        # own commit or rollback, and SQLite reads open none (one thread hop fewer per query)
-        engine = create_async_engine(url, connect_args={"timeout": 30}, pool_reset_on_return=None)
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        # own commit or rollback, and SQLite reads open none
+        engine = create_engine(parsed.set(drivername="sqlite"), connect_args={"timeout": 30},
+                               pool_reset_on_return=None)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        runner = ThreadRunner(engine)
     else:
-        engine = create_async_engine(url, pool_size=10, max_overflow=20)
-    async with engine.begin() as conn:
-        await conn.run_sync(_migrate)
-    return Store(engine)
+        runner = AsyncRunner(create_async_engine(url, pool_size=10, max_overflow=20))
+    await runner.write(_migrate)
+    return Store(runner)
 
 
 @dataclass(slots=True)
@@ -72,93 +136,86 @@ def _one(row: Any) -> Row | None:
     return None if row is None else dict(row._mapping)
 
 
+def _all(rows: Any) -> list[Row]:
+    return [dict(r._mapping) for r in rows]
+
+
 class Store:
     """Typed queries over the server's tables."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        # SQLite has one writer at a time: queueing writers here is cheaper than its busy-wait
-        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
         self._batch_lock = asyncio.Lock()
         self._open_batch: _Batch | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
-    @asynccontextmanager
-    async def writing(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction (committed on leaving, rolled back on an error)."""
-        if self._write_lock is None:
-            async with self.engine.begin() as conn:
-                yield conn
-            return
-        async with self._write_lock, self.engine.begin() as conn:
-            yield conn
+    async def read(self, work: Work[T]) -> T:
+        """Run ``work`` (queries that change nothing) and return what it returns."""
+        return await self.runner.read(work)
+
+    async def write(self, work: Work[T]) -> T:
+        """Run ``work`` in one transaction (committed when it returns, rolled back if it raises)."""
+        return await self.runner.write(work)
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        await self.runner.close()
 
     async def ping(self) -> None:
-        async with self.engine.connect() as conn:
-            await conn.execute(select(1))
+        await self.read(lambda conn: conn.execute(select(1)).all())
 
     # ------------------------------------------------------------------ accounts
 
     async def create_user(self, username: str, password_hash: str | None, kind: str, grant: int,
                           now: float) -> int | None:
         """A new account with its starting ``grant`` (logged); ``None`` if the name is taken."""
-        async with self.writing() as conn:
-            taken = await conn.execute(select(users.c.id).where(users.c.username == username))
-            if taken.first() is not None:
+        def work(conn: Connection) -> int | None:
+            if conn.execute(select(users.c.id).where(users.c.username == username)).first() is not None:
                 return None
-            res = await conn.execute(users.insert().values(
+            res = conn.execute(users.insert().values(
                 username=username, password_hash=password_hash, kind=kind, balance=0,
                 last_grant=now, created_at=now))
             user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
-            await self._grant(conn, user_id, grant, now)
+            self._grant(conn, user_id, grant, now)
             return user_id
+        return await self.write(work)
 
     async def user_by_name(self, username: str) -> Row | None:
-        async with self.engine.connect() as conn:
-            return _one((await conn.execute(select(users).where(users.c.username == username))).first())
+        return await self.read(lambda conn: _one(conn.execute(select(users).where(users.c.username == username))
+                                                 .first()))
 
     async def user(self, user_id: int) -> Row | None:
-        async with self.engine.connect() as conn:
-            return _one((await conn.execute(select(users).where(users.c.id == user_id))).first())
+        return await self.read(lambda conn: _one(conn.execute(select(users).where(users.c.id == user_id)).first()))
 
     async def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(select(users.c.id, users.c.balance).where(users.c.id.in_(user_ids)))
-            return {int(r.id): int(r.balance) for r in rows}
+        q = select(users.c.id, users.c.balance).where(users.c.id.in_(user_ids))
+        return await self.read(lambda conn: {int(r.id): int(r.balance) for r in conn.execute(q)})
 
     async def bots(self) -> list[Row]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(select(users).where(users.c.kind == "bot").order_by(users.c.id))
-            return [dict(r._mapping) for r in rows]
+        return await self.read(lambda conn: _all(conn.execute(select(users).where(users.c.kind == "bot")
+                                                              .order_by(users.c.id))))
 
     async def add_token(self, digest: str, user_id: int, now: float) -> None:
-        async with self.writing() as conn:
-            await conn.execute(tokens.insert().values(digest=digest, user_id=user_id, created_at=now))
+        await self.write(lambda conn: conn.execute(tokens.insert().values(digest=digest, user_id=user_id,
+                                                                          created_at=now)))
 
     async def user_for_token(self, digest: str) -> Row | None:
-        async with self.engine.connect() as conn:
-            q = select(users).join(tokens, tokens.c.user_id == users.c.id).where(tokens.c.digest == digest)
-            return _one((await conn.execute(q)).first())
+        q = select(users).join(tokens, tokens.c.user_id == users.c.id).where(tokens.c.digest == digest)
+        return await self.read(lambda conn: _one(conn.execute(q).first()))
 
     async def drop_token(self, digest: str) -> None:
-        async with self.writing() as conn:
-            await conn.execute(tokens.delete().where(tokens.c.digest == digest))
+        await self.write(lambda conn: conn.execute(tokens.delete().where(tokens.c.digest == digest)))
 
     # ------------------------------------------------------------------ chips
 
     @staticmethod
-    async def _grant(conn: AsyncConnection, user_id: int, amount: int, now: float) -> None:
-        await conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
-        await conn.execute(update(users).where(users.c.id == user_id).values(
-            balance=users.c.balance + amount, last_grant=now))
+    def _grant(conn: Connection, user_id: int, amount: int, now: float) -> None:
+        conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
+        conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount,
+                                                                        last_grant=now))
 
     async def grant(self, user_id: int, amount: int, now: float) -> None:
         """Give ``user_id`` ``amount`` chips of play money, logged as a grant."""
-        async with self.writing() as conn:
-            await self._grant(conn, user_id, amount, now)
+        await self.write(lambda conn: self._grant(conn, user_id, amount, now))
 
     async def settle(self, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
                      kinds: Mapping[int, str], now: float) -> bool:
@@ -166,75 +223,68 @@ class Store:
 
         Returns False (and changes nothing) when the hand was already settled: nothing is paid twice.
         """
-        async with self.writing() as conn:
-            res = await conn.execute(update(hands).where(hands.c.id == hand_id, hands.c.status == "playing")
-                                     .values(status="settled", record=dict(record), finished_at=now))
+        def work(conn: Connection) -> bool:
+            res = conn.execute(update(hands).where(hands.c.id == hand_id, hands.c.status == "playing")
+                               .values(status="settled", record=dict(record), finished_at=now))
             if res.rowcount != 1:
                 return False
             if deltas:  # an executemany of no rows would be one insert of no values
-                await conn.execute(ledger.insert(), [
+                conn.execute(ledger.insert(), [
                     {"user_id": user_id, "amount": delta, "kind": kinds.get(user_id, "hand"), "hand_id": hand_id,
                      "at": now} for user_id, delta in deltas.items()])
-                await conn.execute(update(users).where(users.c.id == bindparam("uid")).values(
+                conn.execute(update(users).where(users.c.id == bindparam("uid")).values(
                     balance=users.c.balance + bindparam("delta")),
                     [{"uid": user_id, "delta": delta} for user_id, delta in deltas.items()])
             return True
+        return await self.write(work)
 
     async def audit(self) -> dict[str, int]:
         """The chips invariants: total balances, total grants, the most negative balance and the
         number of hands whose ledger rows do not sum to zero."""
-        async with self.engine.connect() as conn:
-            balance = (await conn.execute(select(func.coalesce(func.sum(users.c.balance), 0)))).scalar_one()
-            granted = (await conn.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
-                                          .where(ledger.c.kind == "grant"))).scalar_one()
-            lowest = (await conn.execute(select(func.coalesce(func.min(users.c.balance), 0)))).scalar_one()
+        def work(conn: Connection) -> dict[str, int]:
+            balance = conn.execute(select(func.coalesce(func.sum(users.c.balance), 0))).scalar_one()
+            granted = conn.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
+                                   .where(ledger.c.kind == "grant")).scalar_one()
+            lowest = conn.execute(select(func.coalesce(func.min(users.c.balance), 0))).scalar_one()
             per_hand = select(ledger.c.hand_id).where(ledger.c.hand_id.is_not(None)).group_by(
                 ledger.c.hand_id).having(func.sum(ledger.c.amount) != 0).subquery()
-            unbalanced = (await conn.execute(select(func.count()).select_from(per_hand))).scalar_one()
-            hands_settled = (await conn.execute(select(func.count()).where(hands.c.status == "settled"))).scalar_one()
-        return {"balances": int(balance), "grants": int(granted), "lowest": int(lowest),
-                "unbalanced_hands": int(unbalanced), "hands": int(hands_settled)}
+            unbalanced = conn.execute(select(func.count()).select_from(per_hand)).scalar_one()
+            hands_settled = conn.execute(select(func.count()).where(hands.c.status == "settled")).scalar_one()
+            return {"balances": int(balance), "grants": int(granted), "lowest": int(lowest),
+                    "unbalanced_hands": int(unbalanced), "hands": int(hands_settled)}
+        return await self.read(work)
 
     async def ledger_of(self, user_id: int) -> list[Row]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(select(ledger).where(ledger.c.user_id == user_id).order_by(ledger.c.id))
-            return [dict(r._mapping) for r in rows]
+        q = select(ledger).where(ledger.c.user_id == user_id).order_by(ledger.c.id)
+        return await self.read(lambda conn: _all(conn.execute(q)))
 
     # ------------------------------------------------------------------ tables and hands
 
     async def create_table(self, row: Mapping[str, Any]) -> None:
-        async with self.writing() as conn:
-            await conn.execute(tables.insert().values(**row))
+        await self.write(lambda conn: conn.execute(tables.insert().values(**row)))
 
     async def update_table(self, table_id: str, **values: Any) -> None:
-        async with self.writing() as conn:
-            await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+        await self.write(lambda conn: conn.execute(update(tables).where(tables.c.id == table_id).values(**values)))
 
     async def open_tables(self) -> list[Row]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(select(tables).where(tables.c.status == "open"))
-            return [dict(r._mapping) for r in rows]
+        return await self.read(lambda conn: _all(conn.execute(select(tables).where(tables.c.status == "open"))))
 
     async def table_by_invite(self, invite: str) -> Row | None:
-        async with self.engine.connect() as conn:
-            return _one((await conn.execute(select(tables).where(tables.c.invite == invite))).first())
+        return await self.read(lambda conn: _one(conn.execute(select(tables).where(tables.c.invite == invite))
+                                                 .first()))
 
     async def create_hand(self, row: Mapping[str, Any]) -> None:
-        async with self.writing() as conn:
-            await conn.execute(hands.insert().values(**row))
+        await self.write(lambda conn: conn.execute(hands.insert().values(**row)))
 
     async def update_hand(self, hand_id: str, **values: Any) -> None:
-        async with self.writing() as conn:
-            await conn.execute(update(hands).where(hands.c.id == hand_id).values(**values))
+        await self.write(lambda conn: conn.execute(update(hands).where(hands.c.id == hand_id).values(**values)))
 
     async def hand(self, hand_id: str) -> Row | None:
-        async with self.engine.connect() as conn:
-            return _one((await conn.execute(select(hands).where(hands.c.id == hand_id))).first())
+        return await self.read(lambda conn: _one(conn.execute(select(hands).where(hands.c.id == hand_id)).first()))
 
     async def last_hand(self, table_id: str) -> Row | None:
-        async with self.engine.connect() as conn:
-            q = select(hands).where(hands.c.table_id == table_id).order_by(hands.c.number.desc()).limit(1)
-            return _one((await conn.execute(q)).first())
+        q = select(hands).where(hands.c.table_id == table_id).order_by(hands.c.number.desc()).limit(1)
+        return await self.read(lambda conn: _one(conn.execute(q).first()))
 
     async def add_decisions(self, rows: Sequence[Mapping[str, Any]]) -> None:
         """Store decisions (with the events they caused); returns once they are committed.
@@ -257,25 +307,21 @@ class Store:
             if self._open_batch is batch:
                 self._open_batch = None
             try:
-                async with self.writing() as conn:
-                    await conn.execute(decisions.insert(), batch.rows)
+                await self.write(lambda conn: conn.execute(decisions.insert(), batch.rows))
             except Exception as exc:  # every table waiting on this batch gets the failure
                 batch.done.set_exception(exc)
             else:
                 batch.done.set_result(None)
 
     async def decisions_of(self, hand_id: str) -> list[Row]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(select(decisions).where(decisions.c.hand_id == hand_id)
-                                      .order_by(decisions.c.idx))
-            return [dict(r._mapping) for r in rows]
+        q = select(decisions).where(decisions.c.hand_id == hand_id).order_by(decisions.c.idx)
+        return await self.read(lambda conn: _all(conn.execute(q)))
 
     async def hands_of(self, user_id: int, limit: int = 50) -> list[Row]:
         """A player's settled hands, newest first (their ids, tables, numbers and results)."""
-        async with self.engine.connect() as conn:
-            q = (select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.seats, hands.c.finished_at,
-                        ledger.c.amount)
-                 .join(ledger, ledger.c.hand_id == hands.c.id)
-                 .where(ledger.c.user_id == user_id, hands.c.status == "settled")
-                 .order_by(hands.c.finished_at.desc()).limit(limit))
-            return [dict(r._mapping) for r in await conn.execute(q)]
+        q = (select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.seats, hands.c.finished_at,
+                    ledger.c.amount)
+             .join(ledger, ledger.c.hand_id == hands.c.id)
+             .where(ledger.c.user_id == user_id, hands.c.status == "settled")
+             .order_by(hands.c.finished_at.desc()).limit(limit))
+        return await self.read(lambda conn: _all(conn.execute(q)))

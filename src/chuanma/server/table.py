@@ -375,7 +375,7 @@ class LiveTable:
         seat = self.seats[index]
         assert seat is not None
         seat.clear_prompt()
-        self.metrics.decisions.labels(by).inc()
+        self.metrics.decided[by].inc()
         self.unsaved.append({"hand_id": self.hand_id, "idx": idx, "seat": index, "action": action.to_json(),
                              "by": by, "events": [e.to_json() for e in events], "at": self.clock.now()})
 
