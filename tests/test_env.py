@@ -112,6 +112,41 @@ def test_observations_never_depend_on_hidden_tiles(preset: str, encoder: str, se
     assert checks > 0
 
 
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
+def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
+    """At every step, for every seat: the compact unseen row is the view's own ``unseen_counts``,
+    the meld rows hold every visible meld's tiles, and the planes' recent-discard channels are the
+    last discards of each seat in the view's discard log."""
+    from chuanma.encoding import compact, planes
+
+    table = Table(RuleSet.from_preset(preset))
+    table.seed(seed)
+    game = table.deal()
+    rng = random.Random(seed)
+    k = 34 if game.rules.honors else 27
+    while True:
+        for me in range(4):
+            view = game.view(me)
+            rows = compact.encode(view)[:compact.ROWS * k].reshape(compact.ROWS, k)
+            assert rows[compact.UNSEEN].tolist() == view.unseen_counts()[:k]
+            planes_obs = planes.encode(view)
+            for r in range(4):
+                s = (me + r) % 4
+                melds = np.zeros(k)
+                for m in view.melds(s):
+                    np.add.at(melds, m.tiles, 1)
+                assert rows[compact.SEAT_ROWS + 4 * r].tolist() == melds.tolist()
+                recent = [t for seat, t in reversed(view.discard_log) if seat == s][:planes.RECENT]
+                at = planes.SEAT_AT + r * planes.SEAT_CHANNELS + 7
+                shown = [int(np.flatnonzero(planes_obs[at + i])[0]) for i in range(len(recent))]
+                assert shown == recent and not planes_obs[at + len(recent):at + planes.RECENT].any()
+        if game.finished:
+            break
+        seat = table.acting()
+        table.act(seat, to_index(rng.choice(game.legal_actions(seat))))
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_masks_equal_legal_actions(preset: str, seed: int) -> None:
@@ -310,6 +345,10 @@ def test_batch_env_names_the_table_of_an_illegal_action() -> None:
     actions = [int(np.flatnonzero(masks[0])[0]), int(np.flatnonzero(masks[1] == 0)[0])]
     with pytest.raises(IllegalActionError, match=r"^table 1: "):
         batch.step(actions)
+    first = batch.tables[0]  # stepped before the refusal, and observed
+    assert batch.seats[0] == first.acting()
+    assert np.array_equal(batch.masks[0], first.game.legal_mask(first.acting()))
+    assert np.array_equal(batch.observations[0], first.observe(first.acting())["observation"])
     with pytest.raises(EnvOptionError, match="one action per table"):
         batch.step([0])
     with pytest.raises(EnvOptionError, match="n must be"):

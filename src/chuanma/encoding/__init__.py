@@ -15,7 +15,7 @@ Seats are relative: 0 is the viewer, 1 the seat after it, 2 the one opposite, 3 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -35,11 +35,20 @@ class Encoder(Protocol):
     def __call__(self, view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]: ...
 
 
+class BatchEncoder(Protocol):
+    """An encoder of many views at once (all under the same rules): their observations, written
+    into the rows of ``out`` (of shape ``(len(views), *shape)``)."""
+
+    def __call__(self, views: Sequence[SeatView], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]: ...
+
+
 ENCODERS: dict[str, tuple[Encoder, tuple[int, ...]]] = {
     "compact": (compact.encode, compact.SHAPE),
     "planes": (planes.encode, planes.SHAPE),
 }
 """Every encoder by name: its function and the shape of what it returns (27 tile kinds)."""
+BATCH_ENCODERS: dict[str, BatchEncoder] = {"compact": compact.encode_many, "planes": planes.encode_many}
+"""Every encoder by name, encoding many views in one pass (what ``ENCODERS``' functions do for one)."""
 _SHAPES: dict[str, Callable[[int], tuple[int, ...]]] = {"compact": compact.shape, "planes": planes.shape}
 
 
@@ -57,4 +66,4 @@ def encoder(name: str, rules: RuleSet | None = None) -> tuple[Encoder, tuple[int
     return encode, shape if rules is None else _SHAPES[name](kinds_of(rules))
 
 
-__all__ = ["ENCODERS", "Encoder", "UnknownEncoderError", "encoder"]
+__all__ = ["BATCH_ENCODERS", "ENCODERS", "BatchEncoder", "Encoder", "UnknownEncoderError", "encoder"]

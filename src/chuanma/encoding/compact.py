@@ -33,6 +33,8 @@ among the melds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -47,6 +49,7 @@ from chuanma.encoding.common import (
     kinds_of,
 )
 from chuanma.engine.views import SeatView
+from chuanma.tiles import COPIES
 
 HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN = range(5)
 SEAT_ROWS = 5
@@ -86,20 +89,23 @@ SHAPE = shape()
 _PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
 _VOID_INDEX: dict[str | None, int] = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
 """Offset in a seat's scalars of its void one-hot (``None``: not known)."""
+_SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.float32)
+"""The rows whose tiles the viewer sees (the sum of their counts is what is not unseen)."""
 _DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
 
-def sections(view: SeatView) -> tuple[bytearray, list[float]]:
-    """The view's counts (``ROWS`` rows of one byte per tile kind, row by row: 27 kinds, 34
-    under 大众麻将) and its ``SCALARS`` scalars."""
-    k = kinds_of(view.rules)
+def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -> None:
+    """Append the view's ``ROWS`` rows of counts (one byte per tile kind) to ``counts`` and its
+    ``SCALARS`` scalars to ``scalars``; the unseen row is left at zero (see :func:`encode_many`)."""
     me = view.seat
     assert me is not None, "an observation is always a seat's"
     players = view.players
     mine = players[me]
     buf = bytearray(ROWS * k)
-    scalars = [0.0] * SCALARS
-    buf[0:k] = bytes(view.hand[:k])
+    sc = [0.0] * SCALARS
+    hand = mine.hand
+    assert hand is not None, "a seat sees its own hand"
+    buf[0:k] = bytes(hand[:k])
     if view.drawn is not None:
         buf[DRAWN * k + view.drawn] = 1
     if mine.exchange is not None:
@@ -108,9 +114,8 @@ def sections(view: SeatView) -> tuple[bytearray, list[float]]:
     claim = view.claim
     if claim is not None:
         buf[CLAIM * k + claim.tile] = 1
-        scalars[FROM_AT + (claim.from_seat - me) % 4] = 1
-        scalars[ROB_AT] = float(claim.robbing)
-    buf[UNSEEN * k:(UNSEEN + 1) * k] = bytes(view.unseen_counts()[:k])
+        sc[FROM_AT + (claim.from_seat - me) % 4] = 1
+        sc[ROB_AT] = float(claim.robbing)
     totals = view.totals
     for r in range(4):
         s = (me + r) % 4
@@ -120,9 +125,11 @@ def sections(view: SeatView) -> tuple[bytearray, list[float]]:
         for m in p.melds:
             if m is None:
                 hidden += 1
-            else:
-                for t in m.tiles:  # three of a pong, four of a kong, a chow's run
+            elif m.kind == "chow":
+                for t in range(m.tile, m.tile + 3):
                     buf[at + t] += 1
+            else:
+                buf[at + m.tile] += 4 if m.kind == "kong" else 3
         at += k
         for t in p.discards:
             buf[at + t] += 1
@@ -132,32 +139,43 @@ def sections(view: SeatView) -> tuple[bytearray, list[float]]:
         if r and p.hand is not None:
             buf[at + k:at + 2 * k] = bytes(p.hand[:k])
         at = r * SEAT_SCALARS
-        scalars[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
-        scalars[at + _VOID_INDEX[p.void]] = 1
-        scalars[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
-    scalars[_PHASE_INDEX[view.phase]] = 1
-    scalars[DEALER_AT + (view.dealer - me) % 4] = 1
+        sc[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
+        sc[at + _VOID_INDEX[p.void]] = 1
+        sc[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
+    sc[_PHASE_INDEX[view.phase]] = 1
+    sc[DEALER_AT + (view.dealer - me) % 4] = 1
     if view.current is not None:
-        scalars[CURRENT_AT + (view.current - me) % 4] = 1
-    scalars[WALL_AT] = view.wall * WALL_SCALE
+        sc[CURRENT_AT + (view.current - me) % 4] = 1
+    sc[WALL_AT] = view.wall * WALL_SCALE
     if view.direction is not None:
-        scalars[_DIRECTION_INDEX[view.direction]] = 1
-    scalars[XUELIU_AT] = float(view.winners_stay)
-    return buf, scalars
+        sc[_DIRECTION_INDEX[view.direction]] = 1
+    sc[XUELIU_AT] = float(view.winners_stay)
+    counts += buf
+    scalars += sc
 
 
-def counts_of(buf: bytearray) -> npt.NDArray[np.uint8]:
-    """The counts of :func:`sections` as a ``ROWS`` × kinds array."""
-    return np.frombuffer(buf, dtype=np.uint8).reshape(ROWS, -1)
+def encode_many(views: Sequence[SeatView], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The compact observations of ``views`` (all under the same rules), written into the rows of
+    ``out`` (``float32``, of shape ``(len(views), *shape(kinds))``) with one NumPy pass for all."""
+    k = kinds_of(views[0].rules)
+    n = ROWS * k
+    counts = bytearray()
+    scalars: list[float] = []
+    for view in views:
+        _sections(view, k, counts, scalars)
+    out[:, :n] = np.frombuffer(counts, dtype=np.uint8).reshape(len(views), n)
+    out[:, n:] = np.array(scalars, dtype=np.float32).reshape(len(views), SCALARS)
+    rows = out[:, :n].reshape(len(views), ROWS, k)
+    unseen = rows[:, UNSEEN]  # every copy not in one's hand, any meld, river, win pile or shown hand
+    np.subtract(COPIES, np.matmul(_SEEN, rows), out=unseen)
+    np.maximum(unseen, 0, out=unseen)
+    return out
 
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The compact observation of ``view`` (layout in the module docstring), written into ``out``
     (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
-    buf, scalars = sections(view)
-    n = len(buf)
     if out is None:
-        out = np.empty(n + SCALARS, dtype=np.float32)
-    out[:n] = np.frombuffer(buf, dtype=np.uint8)
-    out[n:] = scalars
+        out = np.empty(shape(kinds_of(view.rules)), dtype=np.float32)
+    encode_many((view,), out.reshape(1, -1))
     return out

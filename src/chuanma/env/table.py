@@ -89,12 +89,6 @@ class Table:
         view = self.game.view(seat)
         return {"observation": self.encode(view), "action_mask": mask(list(view.legal_actions))}
 
-    def observe_into(self, seat: int, observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> None:
-        """:meth:`observe`, written into the given arrays (rows of a batch)."""
-        view = self.game.view(seat)
-        self.encode(view, observation)
-        action_mask[:] = mask(list(view.legal_actions))
-
     def act(self, seat: int, index: int) -> list[float]:
         """Apply action ``index`` for ``seat``; the rewards it brings each seat.
 
