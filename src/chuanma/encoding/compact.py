@@ -48,6 +48,7 @@ from chuanma.encoding.common import (
     WALL_SCALE,
     kinds_of,
 )
+from chuanma.encoding.tracker import Tracker
 from chuanma.engine.views import SeatView
 from chuanma.tiles import COPIES
 
@@ -96,7 +97,7 @@ _DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
 def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -> None:
     """Append the view's ``ROWS`` rows of counts (one byte per tile kind) to ``counts`` and its
-    ``SCALARS`` scalars to ``scalars``; the unseen row is left at zero (see :func:`encode_many`)."""
+    ``SCALARS`` scalars to ``scalars``; the unseen row is left at zero (:func:`_write` fills it)."""
     me = view.seat
     assert me is not None, "an observation is always a seat's"
     players = view.players
@@ -154,28 +155,103 @@ def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -
     scalars += sc
 
 
-def encode_many(views: Sequence[SeatView], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The compact observations of ``views`` (all under the same rules), written into the rows of
-    ``out`` (``float32``, of shape ``(len(views), *shape(kinds))``) with one NumPy pass for all."""
-    k = kinds_of(views[0].rules)
-    n = ROWS * k
-    counts = bytearray()
-    scalars: list[float] = []
-    for view in views:
-        _sections(view, k, counts, scalars)
-    out[:, :n] = np.frombuffer(counts, dtype=np.uint8).reshape(len(views), n)
-    out[:, n:] = np.array(scalars, dtype=np.float32).reshape(len(views), SCALARS)
-    rows = out[:, :n].reshape(len(views), ROWS, k)
+def _tracked(tracker: Tracker, me: int, asked: bool, k: int, counts: bytearray, scalars: list[float]) -> None:
+    """:func:`_sections` of seat ``me``'s observation from the ``tracker`` (``asked``: the seat owes
+    a decision now)."""
+    buf = bytearray(ROWS * k)
+    sc = [0.0] * SCALARS
+    own = tracker.own[me]
+    buf[0:k] = own.hand[:k]
+    phase = tracker.phase
+    current = tracker.current
+    drawn = own.drawn
+    if phase == "turn" and current == me and drawn is not None:
+        buf[DRAWN * k + drawn] = 1
+    choice = own.exchange
+    if choice is not None and tracker.direction is None:
+        for t in choice:
+            buf[EXCHANGE * k + t] += 1
+    window = tracker.window
+    if phase == "window":
+        if asked:
+            assert window is not None
+            t, frm, rob = window
+            buf[CLAIM * k + t] = 1
+            sc[FROM_AT + (frm - me) % 4] = 1
+            sc[ROB_AT] = float(rob)
+            phase = "rob" if rob else "claim"
+        else:
+            phase = "waiting"
+    end = phase == "end"
+    voids = tracker.voids_seen(me)
+    for r in range(4):
+        s = (me + r) % 4
+        at = (SEAT_ROWS + 4 * r) * k
+        buf[at:at + k] = tracker.melds[s][:k]
+        hidden = 0
+        if r == 0:
+            for t in own.kongs:
+                buf[at + t] += 4
+        else:
+            hidden = tracker.hidden[s]
+        buf[at + k:at + 2 * k] = tracker.rivers[s][:k]
+        buf[at + 2 * k:at + 3 * k] = tracker.piles[s][:k]
+        shown = tracker.shown[s]
+        if r and shown is not None:
+            buf[at + 3 * k:at + 4 * k] = shown[:k]
+        at = r * SEAT_SCALARS
+        void = voids[s]
+        sc[at:at + 6] = (tracker.tiles[s] * HELD_SCALE, hidden, tracker.wins[s], tracker.out[s], False,
+                         tracker.locked[s])
+        sc[at + _VOID_INDEX[void]] = 1
+        sc[at + 10:at + 13] = (tracker.void_chosen[s] or (r == 0 and void is not None),
+                               tracker.exchanged[s], tracker.totals[s] * SCORE_SCALE)
+    sc[_PHASE_INDEX[phase]] = 1
+    sc[DEALER_AT + (tracker.dealer - me) % 4] = 1
+    if phase not in ("exchange", "void") and not end:
+        sc[CURRENT_AT + (current - me) % 4] = 1
+    sc[WALL_AT] = tracker.wall * WALL_SCALE
+    if tracker.direction is not None:
+        sc[_DIRECTION_INDEX[tracker.direction]] = 1
+    sc[XUELIU_AT] = float(tracker.xueliu)
+    counts += buf
+    scalars += sc
+
+
+def _write(counts: bytearray, scalars: list[float], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Write the gathered counts and scalars of ``len(out)`` observations into the rows of
+    ``out``, with their unseen rows, in one NumPy pass."""
+    b, size = out.shape
+    n = size - SCALARS
+    out[:, :n] = np.frombuffer(counts, dtype=np.uint8).reshape(b, n)
+    out[:, n:] = np.array(scalars, dtype=np.float32).reshape(b, SCALARS)
+    rows = out[:, :n].reshape(b, ROWS, n // ROWS)
     unseen = rows[:, UNSEEN]  # every copy not in one's hand, any meld, river, win pile or shown hand
     np.subtract(COPIES, np.matmul(_SEEN, rows), out=unseen)
     np.maximum(unseen, 0, out=unseen)
     return out
 
 
+def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The compact observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
+    under the same rules), written into the rows of ``out`` (``float32``, of shape
+    ``(len(seats), *shape(kinds))``) in one NumPy pass."""
+    k = (out.shape[1] - SCALARS) // ROWS
+    counts = bytearray()
+    scalars: list[float] = []
+    for tracker, seat, asked in seats:
+        _tracked(tracker, seat, asked, k, counts, scalars)
+    return _write(counts, scalars, out)
+
+
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The compact observation of ``view`` (layout in the module docstring), written into ``out``
     (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
+    k = kinds_of(view.rules)
     if out is None:
-        out = np.empty(shape(kinds_of(view.rules)), dtype=np.float32)
-    encode_many((view,), out.reshape(1, -1))
+        out = np.empty(shape(k), dtype=np.float32)
+    counts = bytearray()
+    scalars: list[float] = []
+    _sections(view, k, counts, scalars)
+    _write(counts, scalars, out.reshape(1, -1))
     return out

@@ -34,7 +34,9 @@ import numpy.typing as npt
 
 from chuanma.encoding.common import KINDS, VOID_CODES, kinds_of
 from chuanma.encoding.compact import CLAIM, DRAWN, HAND, ROWS, SCALAR_NAMES, SCALARS, SEAT_ROWS, UNSEEN
-from chuanma.encoding.compact import encode_many as compact_many
+from chuanma.encoding.compact import encode as compact_encode
+from chuanma.encoding.compact import encode_tracked as compact_tracked
+from chuanma.encoding.tracker import Tracker
 from chuanma.engine.views import SeatView
 
 RECENT = 6
@@ -66,12 +68,15 @@ CHANNEL_NAMES: tuple[str, ...] = (
 """A short name for each channel, in order."""
 
 
-def encode_many(views: Sequence[SeatView], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The planes observations of ``views`` (all under the same rules), written into the rows of
-    ``out`` (``float32``, of shape ``(len(views), *shape(kinds))``) with one NumPy pass for all."""
-    b = len(views)
-    k = kinds_of(views[0].rules)
-    flat = compact_many(views, np.empty((b, ROWS * k + SCALARS), dtype=np.float32))
+Recent = tuple[int, Sequence[tuple[int, int]], Sequence[str | None]]
+"""A viewer's seat, the discards of the hand in order (seat, tile) and the voids it sees."""
+
+
+def _write(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
+           out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Write ``len(out)`` planes observations from their compact ones (``flat``) and, for each,
+    the viewer's seat, the discards of the hand in order and the voids it sees."""
+    b, _, k = out.shape
     counts = flat[:, :ROWS * k].reshape(b, ROWS, k)
     out[...] = 0
     np.greater_equal(counts[:, HAND, None], _STEPS, out=out[:, 0:4])
@@ -85,13 +90,11 @@ def encode_many(views: Sequence[SeatView], out: npt.NDArray[np.float32]) -> npt.
     np.multiply(by_seat[:, :, 3], 0.25, out=seats[:, :, 6])
     ones: list[int] = []  # flat indices into ``out`` of the recent-discard and void ones
     size = CHANNELS * k
-    for i, view in enumerate(views):
-        me = view.seat
-        assert me is not None, "an observation is always a seat's"
+    for i, (me, log, voids) in enumerate(recents):
         at = i * size + SEAT_AT * k
         recent = [0, 0, 0, 0]
         left = 4 * RECENT
-        for s, t in reversed(view.discard_log):  # each seat's last discards, most recent first
+        for s, t in reversed(log):  # each seat's last discards, most recent first
             r = (s - me) % 4
             n = recent[r]
             if n < RECENT:
@@ -101,7 +104,7 @@ def encode_many(views: Sequence[SeatView], out: npt.NDArray[np.float32]) -> npt.
                 if not left:
                     break
         for r in range(4):
-            void = view.players[(me + r) % 4].void
+            void = voids[(me + r) % 4]
             if void is not None:
                 v = at + (r * SEAT_CHANNELS + 7 + RECENT) * k + _VOID_AT[void]
                 ones.extend(range(v, v + 9))
@@ -110,12 +113,26 @@ def encode_many(views: Sequence[SeatView], out: npt.NDArray[np.float32]) -> npt.
     return out
 
 
+def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The planes observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
+    under the same rules), written into the rows of ``out`` (``float32``, of shape
+    ``(len(seats), *shape(kinds))``) in one NumPy pass."""
+    k = out.shape[2]
+    flat = compact_tracked(seats, np.empty((len(seats), ROWS * k + SCALARS), dtype=np.float32))
+    recents = [(seat, tracker.log, tracker.voids_seen(seat)) for tracker, seat, _ in seats]
+    return _write(flat, recents, out)
+
+
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The planes observation of ``view`` (layout in the module docstring), written into ``out``
     (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
+    me = view.seat
+    assert me is not None, "an observation is always a seat's"
+    k = kinds_of(view.rules)
     if out is None:
-        out = np.empty(shape(kinds_of(view.rules)), dtype=np.float32)
-    encode_many((view,), out[None])
+        out = np.empty(shape(k), dtype=np.float32)
+    flat = compact_encode(view)[None]
+    _write(flat, [(me, view.discard_log, view.voids)], out[None])
     return out
 
 

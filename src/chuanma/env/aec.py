@@ -2,7 +2,7 @@
 
 The action space is the engine's fixed numbering (:mod:`chuanma.engine.indices`, 623 actions,
 every one naming its tile); observations are ``{"observation": array, "action_mask": int8
-array}``, made from the seat's view alone (:mod:`chuanma.encoding`). See docs/rl.md.
+array}``, made from what the seat may know alone (:mod:`chuanma.encoding`). See docs/rl.md.
 """
 
 from __future__ import annotations

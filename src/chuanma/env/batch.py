@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding import BATCH_ENCODERS
+from chuanma.encoding import TRACKED_ENCODERS
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.indices import ACTION_COUNT, ActionIndexError, to_index
 from chuanma.env.table import EnvOptionError, Table, rules_of
@@ -35,7 +35,7 @@ class BatchEnv:
             raise EnvOptionError(f"n must be a whole number of tables, at least 1, got {n!r}")
         ruleset = rules_of(rules, options)
         self.tables = [Table(ruleset, encoder, reward, normalize) for _ in range(n)]
-        self.encode = BATCH_ENCODERS[encoder]
+        self.encode = TRACKED_ENCODERS[encoder]
         shape = self.tables[0].shape
         self.observations = np.zeros((n, *shape), dtype=np.float32)
         self.masks = np.zeros((n, ACTION_COUNT), dtype=np.int8)
@@ -97,10 +97,12 @@ class BatchEnv:
         and its legal-action mask."""
         observed = self.tables[:tables]
         seats = [t.acting() for t in observed]
-        views = [t.game.view(s) for t, s in zip(observed, seats, strict=True)]
+        legal = [t.game.legal_actions(s) for t, s in zip(observed, seats, strict=True)]
+        for t in observed:
+            t.tracker.update()
         self.seats[:tables] = seats
-        self.encode(views, self.observations[:tables])
+        self.encode([(t.tracker, s, bool(actions)) for t, s, actions in zip(observed, seats, legal, strict=True)],
+                    self.observations[:tables])
         masks = self.masks[:tables]
         masks[...] = 0
-        masks.reshape(-1)[[i * ACTION_COUNT + to_index(a)
-                           for i, view in enumerate(views) for a in view.legal_actions]] = 1
+        masks.reshape(-1)[[i * ACTION_COUNT + to_index(a) for i, actions in enumerate(legal) for a in actions]] = 1
