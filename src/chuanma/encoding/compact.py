@@ -95,6 +95,20 @@ _SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.fl
 _DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
 
+def _moment(sc: list[float], me: int, phase: str, dealer: int, current: int | None, wall: int,
+            direction: str | None, xueliu: bool) -> None:
+    """Write the scalars of the moment (phase, dealer, seat on turn, wall, direction, 血流) seen by
+    seat ``me``."""
+    sc[_PHASE_INDEX[phase]] = 1
+    sc[DEALER_AT + (dealer - me) % 4] = 1
+    if current is not None:
+        sc[CURRENT_AT + (current - me) % 4] = 1
+    sc[WALL_AT] = wall * WALL_SCALE
+    if direction is not None:
+        sc[_DIRECTION_INDEX[direction]] = 1
+    sc[XUELIU_AT] = float(xueliu)
+
+
 def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -> None:
     """Append the view's ``ROWS`` rows of counts (one byte per tile kind) to ``counts`` and its
     ``SCALARS`` scalars to ``scalars``; the unseen row is left at zero (:func:`_write` fills it)."""
@@ -143,14 +157,7 @@ def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -
         sc[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
         sc[at + _VOID_INDEX[p.void]] = 1
         sc[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
-    sc[_PHASE_INDEX[view.phase]] = 1
-    sc[DEALER_AT + (view.dealer - me) % 4] = 1
-    if view.current is not None:
-        sc[CURRENT_AT + (view.current - me) % 4] = 1
-    sc[WALL_AT] = view.wall * WALL_SCALE
-    if view.direction is not None:
-        sc[_DIRECTION_INDEX[view.direction]] = 1
-    sc[XUELIU_AT] = float(view.winners_stay)
+    _moment(sc, me, view.phase, view.dealer, view.current, view.wall, view.direction, view.winners_stay)
     counts += buf
     scalars += sc
 
@@ -182,7 +189,6 @@ def _tracked(tracker: Tracker, me: int, asked: bool, k: int, counts: bytearray, 
             phase = "rob" if rob else "claim"
         else:
             phase = "waiting"
-    end = phase == "end"
     voids = tracker.voids_seen(me)
     for r in range(4):
         s = (me + r) % 4
@@ -206,14 +212,8 @@ def _tracked(tracker: Tracker, me: int, asked: bool, k: int, counts: bytearray, 
         sc[at + _VOID_INDEX[void]] = 1
         sc[at + 10:at + 13] = (tracker.void_chosen[s] or (r == 0 and void is not None),
                                tracker.exchanged[s], tracker.totals[s] * SCORE_SCALE)
-    sc[_PHASE_INDEX[phase]] = 1
-    sc[DEALER_AT + (tracker.dealer - me) % 4] = 1
-    if phase not in ("exchange", "void") and not end:
-        sc[CURRENT_AT + (current - me) % 4] = 1
-    sc[WALL_AT] = tracker.wall * WALL_SCALE
-    if tracker.direction is not None:
-        sc[_DIRECTION_INDEX[tracker.direction]] = 1
-    sc[XUELIU_AT] = float(tracker.xueliu)
+    _moment(sc, me, phase, tracker.dealer, None if phase in ("exchange", "void", "end") else current,
+            tracker.wall, tracker.direction, tracker.xueliu)
     counts += buf
     scalars += sc
 

@@ -149,11 +149,15 @@ class Tracker:
         self.phase = "turn"
         self.current = seat
 
-    def _discard(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        t = TILE[ev["tile"]]
+    def _leaves(self, seat: int, t: int) -> None:
+        """A tile leaves the seat's concealed tiles (its turn's draw, if any, is no longer apart)."""
         self.own[seat].hand[t] -= 1
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
+
+    def _discard(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+        t = TILE[ev["tile"]]
+        self._leaves(seat, t)
         self.rivers[seat][t] += 1
         self.log.append((seat, t))
         self.wall = ev["wall"]
@@ -196,9 +200,8 @@ class Tracker:
         self.window = None
         if kind == "added":
             t = TILE[ev["tile"]]
-            self.own[seat].hand[t] -= 1
+            self._leaves(seat, t)
             self.melds[seat][t] += 1
-            self.tiles[seat] -= 1
             return
         t = TILE[ev["tile"]]  # a concealed kong's tile: in the public part, or in its owner's
         self.own[seat].hand[t] = 0
@@ -217,17 +220,12 @@ class Tracker:
             self.current = seat
 
     def _kong_robbed(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        t = TILE[ev["tile"]]
-        self.own[seat].hand[t] -= 1
-        self.own[seat].drawn = None
-        self.tiles[seat] -= 1
+        self._leaves(seat, TILE[ev["tile"]])
 
     def _hu(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         t = TILE[ev["tile"]]
         if ev["self_drawn"]:
-            self.own[seat].hand[t] -= 1
-            self.own[seat].drawn = None
-            self.tiles[seat] -= 1
+            self._leaves(seat, t)
             self.piles[seat][t] += 1
         elif self.window is not None:  # the first winner on a tile takes it into its win pile
             if not ev["robbed_kong"]:
