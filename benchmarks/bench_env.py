@@ -9,14 +9,24 @@ hands without making any observation, gives the ceiling. One process's rate is c
 time (``time.process_time``: the machine is shared); processes together in wall time.
 
     python benchmarks/bench_env.py [--steps 20000] [--encoder compact] [--batch 64] [--workers 2]
+
+``--against REV`` instead measures this checkout's environments against another revision's, in
+fresh processes alternating between the two (each process measures RLCard too), and prints the
+median of each side and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -123,6 +133,47 @@ def rlcard_steps(steps: int, seed: int = 1) -> float | None:
     return n / (time.process_time() - start)
 
 
+def rates(steps: int, preset: str, encoder: str, tables: int) -> dict[str, float]:
+    """Steps per CPU second of each environment in this process, RLCard's last (when installed)."""
+    out = {
+        "AEC (PettingZoo, wrapped)": aec_steps(steps, preset, encoder),
+        "AEC (raw_env)": aec_steps(steps, preset, encoder, wrapped=False),
+        "Gymnasium single seat vs random": gym_steps(steps // 2, preset, encoder),
+        f"batch of {tables}": batch_steps(steps, preset, encoder, tables),
+        "engine alone (no observations)": engine_steps(steps, preset),
+    }
+    theirs = rlcard_steps(steps)
+    if theirs is not None:
+        out["RLCard mahjong"] = theirs
+    return out
+
+
+def against(revision: str, args: argparse.Namespace) -> None:
+    """This checkout's environments against ``revision``'s, alternating fresh processes."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_revisions import ROOT, checkout
+
+    child = ["--child", "--steps", str(args.steps), "--preset", args.preset, "--encoder", args.encoder,
+             "--batch", str(args.batch)]
+    figures: dict[str, list[dict[str, float]]] = {"this checkout": [], revision: []}
+    with checkout(revision) as other:
+        sides = [("this checkout", ROOT / "src"), (revision, other)]
+        for r in range(args.rounds):
+            for side, src in sides if r % 2 == 0 else sides[::-1]:
+                out = subprocess.run([sys.executable, __file__, *child], env={"PYTHONPATH": str(src)},
+                                     capture_output=True, text=True, check=True)
+                figures[side].append(json.loads(out.stdout))
+            print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+    print(f"{args.preset}, {args.encoder} observations: steps per CPU second, median of {args.rounds} "
+          f"fresh processes per side (range), load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"{'':34} {'this checkout':>22} {revision:>22} {'ratio':>7}")
+    for job in figures["this checkout"][0]:
+        mine = [f[job] for f in figures["this checkout"]]
+        theirs = [f[job] for f in figures[revision]]
+        cells = [f"{statistics.median(v):,.0f} ({min(v):,.0f}–{max(v):,.0f})" for v in (mine, theirs)]
+        print(f"{job:34} {cells[0]:>22} {cells[1]:>22} {statistics.median(mine) / statistics.median(theirs):6.2f}×")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=20000)
@@ -130,17 +181,20 @@ def main() -> None:
     ap.add_argument("--encoder", default="compact")
     ap.add_argument("--batch", type=int, default=64, help="tables in the batch")
     ap.add_argument("--workers", type=int, default=2, help="largest number of batch processes")
+    ap.add_argument("--against", help="compare with this revision (a commit, tag or branch) instead")
+    ap.add_argument("--rounds", type=int, default=4, help="with --against: processes per side")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    rates = {
-        "AEC (PettingZoo, wrapped)": aec_steps(args.steps, args.preset, args.encoder),
-        "AEC (raw_env)": aec_steps(args.steps, args.preset, args.encoder, wrapped=False),
-        "Gymnasium single seat vs random": gym_steps(args.steps // 2, args.preset, args.encoder),
-        f"batch of {args.batch}": batch_steps(args.steps, args.preset, args.encoder, args.batch),
-        "engine alone (no observations)": engine_steps(args.steps, args.preset),
-    }
-    theirs = rlcard_steps(args.steps)
-    print(f"chuanma.env, {args.preset}, {args.encoder} observations:")
-    for name, rate in rates.items():
+    if args.child:
+        print(json.dumps(rates(args.steps, args.preset, args.encoder, args.batch)))
+        return
+    if args.against:
+        against(args.against, args)
+        return
+    measured = rates(args.steps, args.preset, args.encoder, args.batch)
+    theirs = measured.pop("RLCard mahjong", None)
+    print(f"chuanma.env, {args.preset}, {args.encoder} observations (load average {os.getloadavg()[0]:.1f}):")
+    for name, rate in measured.items():
         ratio = f"  ({rate / theirs:.2f}x RLCard)" if theirs else ""
         print(f"  {name:34s} {rate:10,.0f} steps/s{ratio}")
     print(f"  {'RLCard mahjong':34s} {theirs:10,.0f} steps/s" if theirs else "  rlcard not installed: no comparison")

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from chuanma.encoding import ENCODERS, UnknownEncoderError
-from chuanma.engine.actions import IllegalActionError
+from chuanma.encoding.tracker import Private
+from chuanma.engine.actions import Hu, IllegalActionError, Kong
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, CHOWS, ActionIndexError, to_index
 from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
 from chuanma.env.table import NORMALISER, Table
@@ -79,20 +80,42 @@ def test_dazhong_observations_have_the_honours_and_the_mask_has_chows(encoder: s
     assert honours > 0 and chows > 0
 
 
-def _check_observations_hide_hidden_tiles(table: Table, rng: random.Random) -> int:
-    """Every seat's observation is the same whatever the tiles it may not see are; returns checks."""
+def _check_observations_hide_hidden_tiles(table: Table, encoder: str, rng: random.Random) -> int:
+    """Every seat's observation is the same whatever the tiles it may not see are: the encoding of
+    its view (which the environment's observation equals, ``test_tracked_observations_equal_the_views``)
+    whatever another seat's concealed tiles and the wall, and the environment's own observation
+    whatever another seat's private part of the events; returns the checks made."""
     game = table.game
+    encode = ENCODERS[encoder][0]
     checks = 0
     for seat in range(4):
         obs = table.observe(seat)
+        assert np.array_equal(obs["observation"], encode(game.view(seat)))
         for other in hidden_swaps(game, seat, rng):
-            table.game = other
-            swapped = table.observe(seat)
-            table.game = game
-            assert np.array_equal(swapped["observation"], obs["observation"]), f"seat {seat} sees hidden tiles"
-            assert np.array_equal(swapped["action_mask"], obs["action_mask"])
+            assert np.array_equal(encode(other.view(seat)), obs["observation"]), f"seat {seat} sees hidden tiles"
+            assert np.array_equal(other.legal_mask(seat), obs["action_mask"])
             checks += 1
+        tracker = table.tracker
+        kept = tracker.own
+        tracker.own = [own if s == seat else _scrambled(rng, game.rules.honors) for s, own in enumerate(kept)]
+        scrambled = table.observe(seat)
+        tracker.own = kept
+        assert np.array_equal(scrambled["observation"], obs["observation"]), f"seat {seat} reads another's part"
+        checks += 1
     return checks
+
+
+def _scrambled(rng: random.Random, honours: bool) -> Private:
+    """A seat's private part made up at random: another hand, draw, exchange choice, void and
+    concealed kongs."""
+    kinds = 34 if honours else 27
+    own = Private()
+    own.hand = bytearray(rng.randrange(5) if t < kinds else 0 for t in range(34))
+    own.drawn = rng.randrange(kinds)
+    own.exchange = sorted(rng.sample(range(9), 3))
+    own.void = rng.choice("mps")
+    own.kongs = [rng.randrange(kinds)]
+    return own
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,11 +128,72 @@ def test_observations_never_depend_on_hidden_tiles(preset: str, encoder: str, se
     checks = steps = 0
     while not table.game.finished:
         if steps % 3 == 0:
-            checks += _check_observations_hide_hidden_tiles(table, rng)
+            checks += _check_observations_hide_hidden_tiles(table, encoder, rng)
         seat = table.acting()
         table.act(seat, rng.choice(np.flatnonzero(table.observe(seat)["action_mask"]).tolist()))
         steps += 1
     assert checks > 0
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
+def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
+    """At every step, for every seat: the compact unseen row is the view's own ``unseen_counts``,
+    the meld rows hold every visible meld's tiles, and the planes' recent-discard channels are the
+    last discards of each seat in the view's discard log."""
+    from chuanma.encoding import compact, planes
+
+    table = Table(RuleSet.from_preset(preset))
+    table.seed(seed)
+    game = table.deal()
+    rng = random.Random(seed)
+    k = 34 if game.rules.honors else 27
+    while True:
+        for me in range(4):
+            view = game.view(me)
+            rows = compact.encode(view)[:compact.ROWS * k].reshape(compact.ROWS, k)
+            assert rows[compact.UNSEEN].tolist() == view.unseen_counts()[:k]
+            planes_obs = planes.encode(view)
+            for r in range(4):
+                s = (me + r) % 4
+                melds = np.zeros(k)
+                for m in view.melds(s):
+                    np.add.at(melds, m.tiles, 1)
+                assert rows[compact.SEAT_ROWS + 4 * r].tolist() == melds.tolist()
+                recent = [t for seat, t in reversed(view.discard_log) if seat == s][:planes.RECENT]
+                at = planes.SEAT_AT + r * planes.SEAT_CHANNELS + 7
+                shown = [int(np.flatnonzero(planes_obs[at + i])[0]) for i in range(len(recent))]
+                assert shown == recent and not planes_obs[at + len(recent):at + planes.RECENT].any()
+        if game.finished:
+            break
+        seat = table.acting()
+        table.act(seat, to_index(rng.choice(game.legal_actions(seat))))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
+def test_tracked_observations_equal_the_views(preset: str, seed: int) -> None:
+    """The environment's observations, kept up to date from the events, are at every step, for
+    every seat and both encoders, the encoding of the seat's view."""
+    tables = {name: Table(RuleSet.from_preset(preset), name) for name in ENCODERS}
+    for table in tables.values():
+        table.seed(seed)
+        table.deal()
+    rng = random.Random(seed)
+    game = tables["compact"].game
+    while True:
+        for name, table in tables.items():
+            for seat in range(4):
+                expected = ENCODERS[name][0](table.game.view(seat))
+                assert np.array_equal(table.observe(seat)["observation"], expected), (name, seat)
+        if game.finished:
+            break
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
+        eager = [a for a in legal if isinstance(a, Hu | Kong)]  # wins and kongs, rare at random
+        action = to_index(rng.choice(eager if eager and rng.random() < 0.8 else legal))
+        for table in tables.values():
+            table.act(seat, action)
 
 
 @settings(max_examples=20, deadline=None)
@@ -310,6 +394,10 @@ def test_batch_env_names_the_table_of_an_illegal_action() -> None:
     actions = [int(np.flatnonzero(masks[0])[0]), int(np.flatnonzero(masks[1] == 0)[0])]
     with pytest.raises(IllegalActionError, match=r"^table 1: "):
         batch.step(actions)
+    first = batch.tables[0]  # stepped before the refusal, and observed
+    assert batch.seats[0] == first.acting()
+    assert np.array_equal(batch.masks[0], first.game.legal_mask(first.acting()))
+    assert np.array_equal(batch.observations[0], first.observe(first.acting())["observation"])
     with pytest.raises(EnvOptionError, match="one action per table"):
         batch.step([0])
     with pytest.raises(EnvOptionError, match="n must be"):

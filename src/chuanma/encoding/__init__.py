@@ -15,7 +15,7 @@ Seats are relative: 0 is the viewer, 1 the seat after it, 2 the one opposite, 3 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from chuanma.encoding import compact, planes
 from chuanma.encoding.common import kinds_of
+from chuanma.encoding.tracker import Tracker
 from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
@@ -35,11 +36,22 @@ class Encoder(Protocol):
     def __call__(self, view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]: ...
 
 
+class TrackedEncoder(Protocol):
+    """An encoder of seats' observations from their trackers (tracker, seat, whether the seat
+    owes a decision), written into the rows of ``out`` (of shape ``(len(seats), *shape)``)."""
+
+    def __call__(self, seats: Sequence[tuple[Tracker, int, bool]],
+                 out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]: ...
+
+
 ENCODERS: dict[str, tuple[Encoder, tuple[int, ...]]] = {
     "compact": (compact.encode, compact.SHAPE),
     "planes": (planes.encode, planes.SHAPE),
 }
 """Every encoder by name: its function and the shape of what it returns (27 tile kinds)."""
+TRACKED_ENCODERS: dict[str, TrackedEncoder] = {"compact": compact.encode_tracked, "planes": planes.encode_tracked}
+"""Every encoder by name, writing observations from trackers (:mod:`.tracker`) instead of views:
+the same arrays (``test_tracked_observations_equal_the_views``)."""
 _SHAPES: dict[str, Callable[[int], tuple[int, ...]]] = {"compact": compact.shape, "planes": planes.shape}
 
 
@@ -57,4 +69,4 @@ def encoder(name: str, rules: RuleSet | None = None) -> tuple[Encoder, tuple[int
     return encode, shape if rules is None else _SHAPES[name](kinds_of(rules))
 
 
-__all__ = ["ENCODERS", "Encoder", "UnknownEncoderError", "encoder"]
+__all__ = ["ENCODERS", "TRACKED_ENCODERS", "Encoder", "TrackedEncoder", "UnknownEncoderError", "encoder"]

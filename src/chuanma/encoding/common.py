@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from chuanma.engine.views import SeatView
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_KINDS, NUM_SUITED
 
@@ -23,11 +22,4 @@ HELD_SCALE = 1 / 14
 def kinds_of(rules: RuleSet) -> int:
     """The tile kinds an observation under ``rules`` has a column for: 27, or 34 with honours."""
     return KINDS_HONORS if rules.honors else KINDS
-
-
-def seat_order(view: SeatView) -> tuple[int, int, int, int]:
-    """The absolute seats in relative order: the viewer, then the next three in play order."""
-    me = view.seat
-    assert me is not None, "an observation is always a seat's"
-    return (me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4)
 

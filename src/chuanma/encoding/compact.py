@@ -33,6 +33,8 @@ among the melds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -46,7 +48,9 @@ from chuanma.encoding.common import (
     WALL_SCALE,
     kinds_of,
 )
+from chuanma.encoding.tracker import Tracker
 from chuanma.engine.views import SeatView
+from chuanma.tiles import COPIES
 
 HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN = range(5)
 SEAT_ROWS = 5
@@ -86,20 +90,37 @@ SHAPE = shape()
 _PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
 _VOID_INDEX: dict[str | None, int] = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
 """Offset in a seat's scalars of its void one-hot (``None``: not known)."""
+_SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.float32)
+"""The rows whose tiles the viewer sees (the sum of their counts is what is not unseen)."""
 _DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
 
-def sections(view: SeatView) -> tuple[bytearray, list[float]]:
-    """The view's counts (``ROWS`` rows of one byte per tile kind, row by row: 27 kinds, 34
-    under 大众麻将) and its ``SCALARS`` scalars."""
-    k = kinds_of(view.rules)
+def _moment(sc: list[float], me: int, phase: str, dealer: int, current: int | None, wall: int,
+            direction: str | None, xueliu: bool) -> None:
+    """Write the scalars of the moment (phase, dealer, seat on turn, wall, direction, 血流) seen by
+    seat ``me``."""
+    sc[_PHASE_INDEX[phase]] = 1
+    sc[DEALER_AT + (dealer - me) % 4] = 1
+    if current is not None:
+        sc[CURRENT_AT + (current - me) % 4] = 1
+    sc[WALL_AT] = wall * WALL_SCALE
+    if direction is not None:
+        sc[_DIRECTION_INDEX[direction]] = 1
+    sc[XUELIU_AT] = float(xueliu)
+
+
+def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -> None:
+    """Append the view's ``ROWS`` rows of counts (one byte per tile kind) to ``counts`` and its
+    ``SCALARS`` scalars to ``scalars``; the unseen row is left at zero (:func:`_write` fills it)."""
     me = view.seat
     assert me is not None, "an observation is always a seat's"
     players = view.players
     mine = players[me]
     buf = bytearray(ROWS * k)
-    scalars = [0.0] * SCALARS
-    buf[0:k] = bytes(view.hand[:k])
+    sc = [0.0] * SCALARS
+    hand = mine.hand
+    assert hand is not None, "a seat sees its own hand"
+    buf[0:k] = bytes(hand[:k])
     if view.drawn is not None:
         buf[DRAWN * k + view.drawn] = 1
     if mine.exchange is not None:
@@ -108,9 +129,8 @@ def sections(view: SeatView) -> tuple[bytearray, list[float]]:
     claim = view.claim
     if claim is not None:
         buf[CLAIM * k + claim.tile] = 1
-        scalars[FROM_AT + (claim.from_seat - me) % 4] = 1
-        scalars[ROB_AT] = float(claim.robbing)
-    buf[UNSEEN * k:(UNSEEN + 1) * k] = bytes(view.unseen_counts()[:k])
+        sc[FROM_AT + (claim.from_seat - me) % 4] = 1
+        sc[ROB_AT] = float(claim.robbing)
     totals = view.totals
     for r in range(4):
         s = (me + r) % 4
@@ -120,9 +140,11 @@ def sections(view: SeatView) -> tuple[bytearray, list[float]]:
         for m in p.melds:
             if m is None:
                 hidden += 1
-            else:
-                for t in m.tiles:  # three of a pong, four of a kong, a chow's run
+            elif m.kind == "chow":
+                for t in range(m.tile, m.tile + 3):
                     buf[at + t] += 1
+            else:
+                buf[at + m.tile] += 4 if m.kind == "kong" else 3
         at += k
         for t in p.discards:
             buf[at + t] += 1
@@ -132,32 +154,104 @@ def sections(view: SeatView) -> tuple[bytearray, list[float]]:
         if r and p.hand is not None:
             buf[at + k:at + 2 * k] = bytes(p.hand[:k])
         at = r * SEAT_SCALARS
-        scalars[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
-        scalars[at + _VOID_INDEX[p.void]] = 1
-        scalars[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
-    scalars[_PHASE_INDEX[view.phase]] = 1
-    scalars[DEALER_AT + (view.dealer - me) % 4] = 1
-    if view.current is not None:
-        scalars[CURRENT_AT + (view.current - me) % 4] = 1
-    scalars[WALL_AT] = view.wall * WALL_SCALE
-    if view.direction is not None:
-        scalars[_DIRECTION_INDEX[view.direction]] = 1
-    scalars[XUELIU_AT] = float(view.winners_stay)
-    return buf, scalars
+        sc[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
+        sc[at + _VOID_INDEX[p.void]] = 1
+        sc[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
+    _moment(sc, me, view.phase, view.dealer, view.current, view.wall, view.direction, view.winners_stay)
+    counts += buf
+    scalars += sc
 
 
-def counts_of(buf: bytearray) -> npt.NDArray[np.uint8]:
-    """The counts of :func:`sections` as a ``ROWS`` × kinds array."""
-    return np.frombuffer(buf, dtype=np.uint8).reshape(ROWS, -1)
+def _tracked(tracker: Tracker, me: int, asked: bool, k: int, counts: bytearray, scalars: list[float]) -> None:
+    """:func:`_sections` of seat ``me``'s observation from the ``tracker`` (``asked``: the seat owes
+    a decision now)."""
+    buf = bytearray(ROWS * k)
+    sc = [0.0] * SCALARS
+    own = tracker.own[me]
+    buf[0:k] = own.hand[:k]
+    phase = tracker.phase
+    current = tracker.current
+    drawn = own.drawn
+    if phase == "turn" and current == me and drawn is not None:
+        buf[DRAWN * k + drawn] = 1
+    choice = own.exchange
+    if choice is not None and tracker.direction is None:
+        for t in choice:
+            buf[EXCHANGE * k + t] += 1
+    window = tracker.window
+    if phase == "window":
+        if asked:
+            assert window is not None
+            t, frm, rob = window
+            buf[CLAIM * k + t] = 1
+            sc[FROM_AT + (frm - me) % 4] = 1
+            sc[ROB_AT] = float(rob)
+            phase = "rob" if rob else "claim"
+        else:
+            phase = "waiting"
+    voids = tracker.voids_seen(me)
+    for r in range(4):
+        s = (me + r) % 4
+        at = (SEAT_ROWS + 4 * r) * k
+        buf[at:at + k] = tracker.melds[s][:k]
+        hidden = 0
+        if r == 0:
+            for t in own.kongs:
+                buf[at + t] += 4
+        else:
+            hidden = tracker.hidden[s]
+        buf[at + k:at + 2 * k] = tracker.rivers[s][:k]
+        buf[at + 2 * k:at + 3 * k] = tracker.piles[s][:k]
+        shown = tracker.shown[s]
+        if r and shown is not None:
+            buf[at + 3 * k:at + 4 * k] = shown[:k]
+        at = r * SEAT_SCALARS
+        void = voids[s]
+        sc[at:at + 6] = (tracker.tiles[s] * HELD_SCALE, hidden, tracker.wins[s], tracker.out[s], False,
+                         tracker.locked[s])
+        sc[at + _VOID_INDEX[void]] = 1
+        sc[at + 10:at + 13] = (tracker.void_chosen[s] or (r == 0 and void is not None),
+                               tracker.exchanged[s], tracker.totals[s] * SCORE_SCALE)
+    _moment(sc, me, phase, tracker.dealer, None if phase in ("exchange", "void", "end") else current,
+            tracker.wall, tracker.direction, tracker.xueliu)
+    counts += buf
+    scalars += sc
+
+
+def _write(counts: bytearray, scalars: list[float], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Write the gathered counts and scalars of ``len(out)`` observations into the rows of
+    ``out``, with their unseen rows, in one NumPy pass."""
+    b, size = out.shape
+    n = size - SCALARS
+    out[:, :n] = np.frombuffer(counts, dtype=np.uint8).reshape(b, n)
+    out[:, n:] = np.array(scalars, dtype=np.float32).reshape(b, SCALARS)
+    rows = out[:, :n].reshape(b, ROWS, n // ROWS)
+    unseen = rows[:, UNSEEN]  # every copy not in one's hand, any meld, river, win pile or shown hand
+    np.subtract(COPIES, np.matmul(_SEEN, rows), out=unseen)
+    np.maximum(unseen, 0, out=unseen)
+    return out
+
+
+def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The compact observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
+    under the same rules), written into the rows of ``out`` (``float32``, of shape
+    ``(len(seats), *shape(kinds))``) in one NumPy pass."""
+    k = (out.shape[1] - SCALARS) // ROWS
+    counts = bytearray()
+    scalars: list[float] = []
+    for tracker, seat, asked in seats:
+        _tracked(tracker, seat, asked, k, counts, scalars)
+    return _write(counts, scalars, out)
 
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The compact observation of ``view`` (layout in the module docstring), written into ``out``
     (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
-    buf, scalars = sections(view)
-    n = len(buf)
+    k = kinds_of(view.rules)
     if out is None:
-        out = np.empty(n + SCALARS, dtype=np.float32)
-    out[:n] = np.frombuffer(buf, dtype=np.uint8)
-    out[n:] = scalars
+        out = np.empty(shape(k), dtype=np.float32)
+    counts = bytearray()
+    scalars: list[float] = []
+    _sections(view, k, counts, scalars)
+    _write(counts, scalars, out.reshape(1, -1))
     return out

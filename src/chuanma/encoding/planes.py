@@ -27,22 +27,16 @@ first      count  channel
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding.common import KINDS, VOID_CODES, seat_order
-from chuanma.encoding.compact import (
-    CLAIM,
-    DRAWN,
-    EXCHANGE,
-    HAND,
-    SCALAR_NAMES,
-    SCALARS,
-    SEAT_ROWS,
-    UNSEEN,
-    counts_of,
-    sections,
-)
+from chuanma.encoding.common import KINDS, VOID_CODES, kinds_of
+from chuanma.encoding.compact import CLAIM, DRAWN, HAND, ROWS, SCALAR_NAMES, SCALARS, SEAT_ROWS, UNSEEN
+from chuanma.encoding.compact import encode as compact_encode
+from chuanma.encoding.compact import encode_tracked as compact_tracked
+from chuanma.encoding.tracker import Tracker
 from chuanma.engine.views import SeatView
 
 RECENT = 6
@@ -60,6 +54,8 @@ def shape(kinds: int = KINDS) -> tuple[int, int]:
 
 SHAPE = shape()
 _STEPS = np.arange(1, 5, dtype=np.uint8)[:, None]
+_VOID_AT = {v: 9 * i for i, v in enumerate(VOID_CODES)}
+"""The first column of each void suit."""
 _SEAT_NAMES = ("self", "next", "opposite", "previous")
 CHANNEL_NAMES: tuple[str, ...] = (
     *(f"hand >={k}" for k in range(1, 5)), "drawn", "exchange choice", "claim tile",
@@ -72,36 +68,71 @@ CHANNEL_NAMES: tuple[str, ...] = (
 """A short name for each channel, in order."""
 
 
+Recent = tuple[int, Sequence[tuple[int, int]], Sequence[str | None]]
+"""A viewer's seat, the discards of the hand in order (seat, tile) and the voids it sees."""
+
+
+def _write(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
+           out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Write ``len(out)`` planes observations from their compact ones (``flat``) and, for each,
+    the viewer's seat, the discards of the hand in order and the voids it sees."""
+    b, _, k = out.shape
+    counts = flat[:, :ROWS * k].reshape(b, ROWS, k)
+    out[...] = 0
+    np.greater_equal(counts[:, HAND, None], _STEPS, out=out[:, 0:4])
+    out[:, 4:7] = counts[:, DRAWN:CLAIM + 1]
+    np.greater_equal(counts[:, UNSEEN, None], _STEPS, out=out[:, 7:11])
+    by_seat = counts[:, SEAT_ROWS:].reshape(b, 4, 4, k)  # relative seat; melds, river, win pile, shown hand
+    seats = out[:, SEAT_AT:SCALARS_AT].reshape(b, 4, SEAT_CHANNELS, k)
+    np.multiply(by_seat[:, :, 0], 0.25, out=seats[:, :, 0])
+    np.greater_equal(by_seat[:, :, 1, None], _STEPS, out=seats[:, :, 1:5])
+    seats[:, :, 5] = by_seat[:, :, 2]
+    np.multiply(by_seat[:, :, 3], 0.25, out=seats[:, :, 6])
+    ones: list[int] = []  # flat indices into ``out`` of the recent-discard and void ones
+    size = CHANNELS * k
+    for i, (me, log, voids) in enumerate(recents):
+        at = i * size + SEAT_AT * k
+        recent = [0, 0, 0, 0]
+        left = 4 * RECENT
+        for s, t in reversed(log):  # each seat's last discards, most recent first
+            r = (s - me) % 4
+            n = recent[r]
+            if n < RECENT:
+                ones.append(at + (r * SEAT_CHANNELS + 7 + n) * k + t)
+                recent[r] = n + 1
+                left -= 1
+                if not left:
+                    break
+        for r in range(4):
+            void = voids[(me + r) % 4]
+            if void is not None:
+                v = at + (r * SEAT_CHANNELS + 7 + RECENT) * k + _VOID_AT[void]
+                ones.extend(range(v, v + 9))
+    out.reshape(-1)[ones] = 1
+    out[:, SCALARS_AT:] = flat[:, ROWS * k:, None]
+    return out
+
+
+def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The planes observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
+    under the same rules), written into the rows of ``out`` (``float32``, of shape
+    ``(len(seats), *shape(kinds))``) in one NumPy pass."""
+    k = out.shape[2]
+    flat = compact_tracked(seats, np.empty((len(seats), ROWS * k + SCALARS), dtype=np.float32))
+    recents = [(seat, tracker.log, tracker.voids_seen(seat)) for tracker, seat, _ in seats]
+    return _write(flat, recents, out)
+
+
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The planes observation of ``view`` (layout in the module docstring), written into ``out``
     (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
-    buf, scalars = sections(view)
-    counts = counts_of(buf)
+    me = view.seat
+    assert me is not None, "an observation is always a seat's"
+    k = kinds_of(view.rules)
     if out is None:
-        out = np.zeros(shape(counts.shape[1]), dtype=np.float32)
-    else:
-        out[...] = 0
-    out[0:4] = counts[HAND] >= _STEPS
-    out[4:7] = counts[[DRAWN, EXCHANGE, CLAIM]]
-    out[7:11] = counts[UNSEEN] >= _STEPS
-    recent: list[list[int]] = [[], [], [], []]
-    for s, t in reversed(view.discard_log):
-        if len(recent[s]) < RECENT:
-            recent[s].append(t)
-    for r, s in enumerate(seat_order(view)):
-        at = SEAT_AT + r * SEAT_CHANNELS
-        row = SEAT_ROWS + 4 * r
-        out[at] = counts[row] / 4
-        out[at + 1:at + 5] = counts[row + 1] >= _STEPS
-        out[at + 5] = counts[row + 2]
-        out[at + 6] = counts[row + 3] / 4
-        for i, t in enumerate(recent[s]):
-            out[at + 7 + i, t] = 1
-        void = view.players[s].void
-        if void is not None:
-            v = VOID_CODES.index(void) * 9
-            out[at + 7 + RECENT, v:v + 9] = 1
-    out[SCALARS_AT:] = np.asarray(scalars, dtype=np.float32)[:, None]
+        out = np.empty(shape(k), dtype=np.float32)
+    flat = compact_encode(view)[None]
+    _write(flat, [(me, view.discard_log, view.voids)], out[None])
     return out
 
 

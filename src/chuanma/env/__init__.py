@@ -31,10 +31,20 @@ def raw_env(rules: str | RuleSet = "xuezhan", **options: Any) -> RawEnv:
     return RawEnv(rules, **options)
 
 
+class OrderedEnv(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's call-order wrapper, whose :meth:`last` asks the bare environment at once
+    instead of reading its five attributes one by one through the wrapper."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+
 def env(rules: str | RuleSet = "xuezhan", **options: Any) -> Any:
     """The AEC environment in PettingZoo's call-order wrapper (the bare environment already
     refuses an action index out of bounds, naming it)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(rules, **options))
+    return OrderedEnv(raw_env(rules, **options))
 
 
 __all__ = ["AGENTS", "BatchEnv", "EnvOptionError", "RawEnv", "SingleSeatEnv", "env", "raw_env"]

@@ -2,7 +2,7 @@
 
 The action space is the engine's fixed numbering (:mod:`chuanma.engine.indices`, 623 actions,
 every one naming its tile); observations are ``{"observation": array, "action_mask": int8
-array}``, made from the seat's view alone (:mod:`chuanma.encoding`). See docs/rl.md.
+array}``, made from what the seat may know alone (:mod:`chuanma.encoding`). See docs/rl.md.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
+SEATS = {a: s for s, a in enumerate(AGENTS)}
 RENDER_MODES = ("ansi", "human")
 
 
@@ -73,7 +74,7 @@ class RawEnv(AECEnv):  # type: ignore[misc]
         self._start()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self.table.observe(AGENTS.index(agent))
+        return self.table.observe(SEATS[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -82,16 +83,15 @@ class RawEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} owes a decision: give an action index 0-{ACTION_COUNT - 1}, not None")
-        rewards = self.table.act(AGENTS.index(agent), action)  # refuses a bad index, changing nothing
+        rewards = self.table.act(SEATS[agent], action)  # refuses a bad index, changing nothing
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict(zip(AGENTS, rewards, strict=True))
-        if self.table.game.finished:
-            self.terminations = dict.fromkeys(AGENTS, True)
-        else:
-            self.agent_selection = AGENTS[self.table.acting()]
         self._accumulate_rewards()
         if self.table.game.finished:
+            self.terminations = dict.fromkeys(AGENTS, True)
             self._deads_step_first()
+        else:
+            self.agent_selection = AGENTS[self.table.acting()]
         if self.render_mode == "human":
             print(self.render())
 

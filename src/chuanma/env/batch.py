@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from chuanma.encoding import TRACKED_ENCODERS
 from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.indices import ACTION_COUNT, ActionIndexError
+from chuanma.engine.indices import ACTION_COUNT, ActionIndexError, to_index
 from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
 
@@ -34,6 +35,7 @@ class BatchEnv:
             raise EnvOptionError(f"n must be a whole number of tables, at least 1, got {n!r}")
         ruleset = rules_of(rules, options)
         self.tables = [Table(ruleset, encoder, reward, normalize) for _ in range(n)]
+        self.encode = TRACKED_ENCODERS[encoder]
         shape = self.tables[0].shape
         self.observations = np.zeros((n, *shape), dtype=np.float32)
         self.masks = np.zeros((n, ACTION_COUNT), dtype=np.int8)
@@ -51,7 +53,7 @@ class BatchEnv:
         for i, table in enumerate(self.tables):
             table.seed(None if seed is None else seed + i)
             table.deal()
-            self._observe(i)
+        self._observe(self.n)
         self.hands = 0
         return self.observations, self.masks, self.seats
 
@@ -60,7 +62,8 @@ class BatchEnv:
             npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Apply ``actions[i]`` at table ``i``; observations, masks, seats, rewards, done.
 
-        An illegal action raises (naming the table) after the tables before it have stepped.
+        An illegal action raises (naming the table) after the tables before it have stepped (their
+        rows observed).
         """
         if len(actions) != self.n:
             raise EnvOptionError(f"actions: give one action per table ({self.n}), got {len(actions)}")
@@ -68,24 +71,38 @@ class BatchEnv:
         done = np.zeros(self.n, dtype=np.bool_)
         seats = self.seats.tolist()
         chosen = actions.tolist() if isinstance(actions, np.ndarray) else actions
-        for i, table in enumerate(self.tables):
-            try:
-                got = table.act(seats[i], int(chosen[i]))
-                if any(got):
-                    rewards[i] = got
-            except IllegalActionError as exc:
-                raise IllegalActionError(f"table {i}: {exc.reason}", exc.code, exc.seat) from None
-            except ActionIndexError as exc:
-                raise ActionIndexError(f"table {i}: {exc}") from None
-            if table.game.finished:
-                done[i] = True
-                self.hands += 1
-                table.deal()
-            self._observe(i)
+        stepped = 0
+        try:
+            for i, table in enumerate(self.tables):
+                try:
+                    got = table.act(seats[i], int(chosen[i]))
+                    if any(got):
+                        rewards[i] = got
+                except IllegalActionError as exc:
+                    raise IllegalActionError(f"table {i}: {exc.reason}", exc.code, exc.seat) from None
+                except ActionIndexError as exc:
+                    raise ActionIndexError(f"table {i}: {exc}") from None
+                stepped += 1
+                if table.game.finished:
+                    done[i] = True
+                    self.hands += 1
+                    table.deal()
+        finally:
+            if stepped:
+                self._observe(stepped)
         return self.observations, self.masks, self.seats, rewards, done
 
-    def _observe(self, i: int) -> None:
-        table = self.tables[i]
-        seat = table.acting()
-        self.seats[i] = seat
-        table.observe_into(seat, self.observations[i], self.masks[i])
+    def _observe(self, tables: int) -> None:
+        """Observe the first ``tables`` tables at once: the seat asked at each, its observation
+        and its legal-action mask."""
+        observed = self.tables[:tables]
+        seats = [t.acting() for t in observed]
+        legal = [t.game.legal_actions(s) for t, s in zip(observed, seats, strict=True)]
+        for t in observed:
+            t.tracker.update()
+        self.seats[:tables] = seats
+        self.encode([(t.tracker, s, bool(actions)) for t, s, actions in zip(observed, seats, legal, strict=True)],
+                    self.observations[:tables])
+        masks = self.masks[:tables]
+        masks[...] = 0
+        masks.reshape(-1)[[i * ACTION_COUNT + to_index(a) for i, actions in enumerate(legal) for a in actions]] = 1

@@ -80,7 +80,8 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
                 break
             seat = acting[0]
             legal = game.legal_actions(seat)
-            action = self.bots[seat].choose(game.view(seat), legal)
+            bot = self.bots[seat]
+            action = bot.choose(game.view(seat) if getattr(bot, "needs_view", True) else None, legal)
             reward += self.table.act(seat, to_index(action))[self.seat]
         return reward
 

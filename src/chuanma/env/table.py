@@ -1,8 +1,9 @@
 """One table of the environments: the hand in play, how it is dealt, observed and rewarded.
 
 The AEC environment, the Gymnasium wrapper and the batch all play through a :class:`Table`, which
-reads the hand only through the engine's public API: an observation is made from
-``Game.view(seat)`` and ``Game.legal_mask(seat)`` alone.
+reads the hand only through the engine's public API: an observation is made from the hand's
+events as the engine redacts them (a :class:`~chuanma.encoding.tracker.Tracker`, read on) and
+``Game.legal_actions(seat)``; it is the encoding of ``Game.view(seat)``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding import encoder
+from chuanma.encoding import TRACKED_ENCODERS, encoder
+from chuanma.encoding.tracker import Tracker
 from chuanma.engine.game import DIRECTIONS, Direction, Game
 from chuanma.engine.indices import from_index, mask
 from chuanma.errors import ChuanmaError
@@ -47,7 +49,7 @@ def rules_of(rules: str | RuleSet, options: dict[str, Any]) -> RuleSet:
 class Table:
     """A hand in play with its dealing generator, encoder and reward bookkeeping."""
 
-    __slots__ = ("encode", "game", "paid", "reward", "rng", "rules", "scale", "shape")
+    __slots__ = ("encode", "game", "paid", "reward", "rng", "rules", "scale", "shape", "tracker")
 
     def __init__(self, rules: RuleSet, encoder_name: str = "compact", reward: str = "end",
                  normalize: bool = False) -> None:
@@ -56,7 +58,8 @@ class Table:
         if not isinstance(normalize, bool):
             raise EnvOptionError(f"normalize must be true or false, got {normalize!r}")
         self.rules = rules
-        self.encode, self.shape = encoder(encoder_name, rules)
+        self.shape = encoder(encoder_name, rules)[1]
+        self.encode = TRACKED_ENCODERS[encoder_name]
         self.reward = reward
         self.scale = 1 / NORMALISER if normalize else 1.0
         self.rng = random.Random()
@@ -77,6 +80,7 @@ class Table:
         dealer = self.rng.randrange(4)
         direction = _DIRECTIONS[self.rng.randrange(3)]
         self.game = Game(self.rules, wall, dealer, direction)
+        self.tracker = Tracker(self.game)
         self.paid = [0, 0, 0, 0]
         return self.game
 
@@ -85,15 +89,12 @@ class Table:
         return self.game.to_act()[0]
 
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
-        """``seat``'s observation: its encoded view and its legal-action mask."""
-        view = self.game.view(seat)
-        return {"observation": self.encode(view), "action_mask": mask(list(view.legal_actions))}
-
-    def observe_into(self, seat: int, observation: npt.NDArray[np.float32], action_mask: npt.NDArray[np.int8]) -> None:
-        """:meth:`observe`, written into the given arrays (rows of a batch)."""
-        view = self.game.view(seat)
-        self.encode(view, observation)
-        action_mask[:] = mask(list(view.legal_actions))
+        """``seat``'s observation and its legal-action mask."""
+        self.tracker.update()
+        legal = self.game.legal_actions(seat)
+        obs = np.empty(self.shape, dtype=np.float32)
+        self.encode([(self.tracker, seat, bool(legal))], obs[None])
+        return {"observation": obs, "action_mask": mask(legal)}
 
     def act(self, seat: int, index: int) -> list[float]:
         """Apply action ``index`` for ``seat``; the rewards it brings each seat.
