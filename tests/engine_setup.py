@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chuanma.engine.actions import Action, ChooseVoid, Discard, Hu, Pass
+from chuanma.engine.actions import Action, ChooseVoid, Discard, Hu, Pass, Pong
 from chuanma.engine.game import Direction, Game
 from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import build_wall
@@ -83,3 +83,27 @@ def run_out(g: Game, stop: Callable[[Game], bool] | None = None) -> None:
             continue
         drawn = Discard(g.state.seats[g.current].drawn) if g.state.seats[g.current].drawn is not None else None
         g.apply(s, drawn if drawn in acts else next(a for a in acts if isinstance(a, Discard)))
+
+
+# 抢杠胡 / 过手杠: seat 1 pongs seat 0's 7p, later adds the fourth 7p; seat 2 waits on 4p7p.
+ROB = [
+    "456m789m789m1111s7p",  # dealer, void p: discards 7p
+    "77p11p234s345s567s",  # void m (automatic): pongs 7p
+    "111222333m88p5p9s",  # void s: draws 6p, discards 9s, waits 4p 7p
+    "444555666m3578s",  # void p (automatic)
+]
+ROB_DRAWS = "6p2p9m7p"
+# 血流: seat 2 robs seat 1's kong (first win, hand locked on 4p 7p), discards a draw that is
+# not a win automatically, konges 1m (waits unchanged) and wins again on the replacement 4p.
+XUELIU_DRAWS = "6p2p9m7p" + "2p3p2m9p" + "9s3p3m1m" + "3p"
+
+
+def robbing_game(
+    hands: list[str] = ROB, draws: str = ROB_DRAWS, replacements: str = "3p", **options: Any
+) -> Game:
+    """The 抢杠胡 set-up: seat 1, holding seat 0's 7p as a pong, has just drawn (the last 7p)."""
+    g = game(hands, draws=draws, replacements=replacements, voids="pmsp", **options)
+    play(g, (0, Discard(t("7p"))), (1, Pong(t("7p"))), (1, Discard(t("2s"))),
+         (2, Discard(t("9s"))), (3, Discard(t("2p"))), (0, Discard(t("9m"))))
+    assert g.current == 1 and g.state.seats[g.current].drawn == t(draws[6:8] or "7p")
+    return g

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from chuanma.engine.actions import ChooseVoid, Discard, Hu, IllegalActionError, Kong, Pass, Pong
+from chuanma.engine.actions import ChooseVoid, Discard, Hu, IllegalActionError, Kong, Pass
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, replay, to_record
-from engine_setup import game, play, t
+from engine_setup import ROB, XUELIU_DRAWS, game, play, robbing_game, t
 
 # 一炮多响: seat 0 konges 9s, then must discard its void 5p, on which seats 1, 2, 3 all wait.
 MULTI = [
@@ -66,28 +66,8 @@ def test_one_winner_only_without_yipao_duoxiang() -> None:
     assert g.current == 3 and not g.finished
 
 
-# 抢杠胡 / 过手杠: seat 1 pongs seat 0's 7p, later adds the fourth 7p; seat 2 waits on 4p7p.
-ROB = [
-    "456m789m789m1111s7p",  # dealer, void p: discards 7p
-    "77p11p234s345s567s",  # void m (automatic): pongs 7p
-    "111222333m88p5p9s",  # void s: draws 6p, discards 9s, waits 4p 7p
-    "444555666m3578s",  # void p (automatic)
-]
-ROB_DRAWS = "6p2p9m7p"
-
-
-def _rob(
-    hands: list[str] = ROB, draws: str = ROB_DRAWS, replacements: str = "3p", **options: Any
-) -> Game:
-    g = game(hands, draws=draws, replacements=replacements, voids="pmsp", **options)
-    play(g, (0, Discard(t("7p"))), (1, Pong(t("7p"))), (1, Discard(t("2s"))),
-         (2, Discard(t("9s"))), (3, Discard(t("2p"))), (0, Discard(t("9m"))))
-    assert g.current == 1 and g.state.seats[g.current].drawn == t(draws[6:8] or "7p")
-    return g
-
-
 def test_robbing_a_kong_cancels_it_and_the_declarer_pays() -> None:
-    g = _rob()
+    g = robbing_game()
     g.apply(1, Kong(t("7p")))
     assert g.phase == "rob" and g.legal_actions(2) == [Hu(), Pass()]
     g.apply(2, Hu())
@@ -101,7 +81,7 @@ def test_robbing_a_kong_cancels_it_and_the_declarer_pays() -> None:
 
 
 def test_added_kong_not_robbed_pays_one_from_each() -> None:
-    g = _rob()
+    g = robbing_game()
     play(g, (1, Kong(t("7p"))), (2, Pass()))
     assert _rows(g, "kong_added") == [(2, 1, 1), (3, 1, 1), (0, 1, 1)]
     assert g.state.seats[g.current].drawn == t("3p")
@@ -109,12 +89,12 @@ def test_added_kong_not_robbed_pays_one_from_each() -> None:
 
 def test_guoshougang_a_late_added_kong_pays_nothing() -> None:
     late = ["456m789m789m1111s7p", "777p1p234s345s567s", *ROB[2:]]
-    g = _rob(late, "6p2p9m3m")
+    g = robbing_game(late, "6p2p9m3m")
     assert t("7p") in g.state.seats[1].late_pongs
     play(g, (1, Kong(t("7p"))), (2, Pass()))
     assert [m.kong for m in g.state.public.melds[1]] == ["added"]
     assert _rows(g, "kong_added") == []
-    g = _rob(late, "6p2p9m3m", late_added_kong_pays=True)
+    g = robbing_game(late, "6p2p9m3m", late_added_kong_pays=True)
     play(g, (1, Kong(t("7p"))), (2, Pass()))
     assert len(_rows(g, "kong_added")) == 3
 
@@ -122,7 +102,7 @@ def test_guoshougang_a_late_added_kong_pays_nothing() -> None:
 def test_robbing_off_in_doublewin() -> None:
     from engine_setup import rules
 
-    g = _rob(ruleset=rules("doublewin-xuezhan"))
+    g = robbing_game(ruleset=rules("doublewin-xuezhan"))
     g.apply(1, Kong(t("7p")))
     assert g.phase == "turn" and g.state.seats[g.current].drawn == t("3p")
 
@@ -149,15 +129,10 @@ def test_void_choice_is_refused_twice() -> None:
         g.apply(1, ChooseVoid("p"))
 
 
-# 血流: seat 2 robs seat 1's kong (first win, hand locked on 4p 7p), discards a draw that is
-# not a win automatically, konges 1m (waits unchanged) and wins again on the replacement 4p.
-XUELIU_DRAWS = "6p2p9m7p" + "2p3p2m9p" + "9s3p3m1m" + "3p"
-
-
 def test_xueliu_locked_hand_auto_discard_winner_kong_and_second_win() -> None:
     from engine_setup import rules
 
-    g = _rob(draws=XUELIU_DRAWS, replacements="4p", ruleset=rules("xueliu"))
+    g = robbing_game(draws=XUELIU_DRAWS, replacements="4p", ruleset=rules("xueliu"))
     play(g, (1, Kong(t("7p"))), (2, Hu()))
     assert g.state.public.locked[2] and g.state.seats[2].locked_waits == [t("4p"), t("7p")]
     play(g, (3, Discard(t("2p"))), (0, Discard(t("3p"))), (1, Discard(t("2m"))))

@@ -14,15 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from chuanma.encoding import ENCODERS, UnknownEncoderError
-from chuanma.encoding.tracker import Private
-from chuanma.engine.actions import Hu, IllegalActionError, Kong
+from chuanma.encoding import ENCODERS, TRACKED_ENCODERS, UnknownEncoderError, encoder
+from chuanma.encoding.tracker import Private, Tracker
+from chuanma.engine.actions import Action, Discard, Hu, IllegalActionError, Kong, Pass
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, CHOWS, ActionIndexError, to_index
 from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
 from chuanma.env.table import NORMALISER, Table
 from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet
 from engine_play import hidden_swaps
+from engine_setup import XUELIU_DRAWS, robbing_game, rules, t
 
 
 def play_aec(e: Any, rng: random.Random) -> list[tuple[str, dict[str, np.ndarray], float]]:
@@ -194,6 +195,38 @@ def test_tracked_observations_equal_the_views(preset: str, seed: int) -> None:
         action = to_index(rng.choice(eager if eager and rng.random() < 0.8 else legal))
         for table in tables.values():
             table.act(seat, action)
+
+
+ROBBING: dict[str, tuple[dict[str, Any], list[tuple[int, Action]]]] = {
+    "robbed": ({}, [(1, Kong(t("7p"))), (2, Hu())]),
+    "kong_stands": ({}, [(1, Kong(t("7p"))), (2, Pass())]),
+    "xueliu": ({"draws": XUELIU_DRAWS, "replacements": "4p", "ruleset": rules("xueliu")},
+               [(1, Kong(t("7p"))), (2, Hu()), (3, Discard(t("2p"))), (0, Discard(t("3p"))),
+                (1, Discard(t("2m"))), (3, Discard(t("9s"))), (0, Discard(t("3p"))),
+                (1, Discard(t("3m"))), (2, Kong(t("1m"))), (2, Hu())]),
+}
+"""Robbing windows, which random play almost never opens: seat 2 robs seat 1's added kong or lets
+it stand; in 血流 it then plays on locked, konges and wins again (the engine tests' set-ups)."""
+
+
+@pytest.mark.parametrize("script", sorted(ROBBING))
+def test_tracked_observations_equal_the_views_through_a_robbing_window(script: str) -> None:
+    """Before and after every move of a scripted 抢杠胡, for every seat and both encoders, the
+    tracked observation is the encoding of the seat's view."""
+    options, moves = ROBBING[script]
+    game = robbing_game(**options)
+    tracker = Tracker(game)
+    for seat, action in [(None, None), *moves]:
+        if seat is not None and action is not None:
+            game.apply(seat, action)
+        tracker.update()
+        for name, encode_tracked in TRACKED_ENCODERS.items():
+            encode, shape = encoder(name, game.rules)
+            for s in range(4):
+                tracked = encode_tracked([(tracker, s, bool(game.legal_actions(s)))],
+                                         np.empty((1, *shape), dtype=np.float32))[0]
+                assert np.array_equal(tracked, encode(game.view(s))), (script, action, name, s)
+    assert [w.robbed for w in game.wins][:1] == ([] if script == "kong_stands" else [True])
 
 
 @settings(max_examples=20, deadline=None)
