@@ -1,5 +1,5 @@
 """The browser client measured in Chromium: the table page's bytes, its first render, and the longest
-frame while a hand plays at bot speed.
+frame while a hand plays at bot speed, with what each long frame was made of.
 
     PYTHONPATH=src:tests python benchmarks/bench_client.py [--hands 3] [--width 1280 --height 800]
 
@@ -8,8 +8,14 @@ prompt as soon as it is drawn, so the page redraws as fast as the bots play. Mea
 - bytes: the transfer size of the table page opened mid-hand with an empty cache (the document, its
   modules and stylesheet; the WebSocket's messages are not counted), from the Resource Timing entries;
 - first render: first-contentful-paint of that load, and the time until the table is drawn;
-- frames: the longest gap between animation frames while the hands play, and the Long Animation
-  Frames (over 50 ms) Chromium reports with their longest.
+- work: Chromium's totals of the page's main thread while the hands play (tasks, script, style
+  recalculations, layouts);
+- frames: the player's page is reloaded mid-hand (taking the table back) and then plays; the Long
+  Animation Frames (over 50 ms) of the reload are counted apart from those while the hands play.
+  For those, the longest gap between animation frames and every Long Animation Frame in parts: its
+  tasks and its rendering (animation-frame callbacks, then style, layout and paint), the scripts
+  Chromium names (over 5 ms: invoker, function, file, duration, forced style and layout) and the
+  server messages that arrived during it.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -28,18 +35,42 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from client_driver import CHROMIUM, CHROMIUM_ARGS, Player, live_server  # noqa: E402
 
 OBSERVE = """
-window.__frames = {longest: 0, last: 0, count: 0, loaf: [], longtasks: []};
+window.__frames = {longest: 0, last: 0, count: 0, loaf: [], longtasks: [], messages: []};
 (function frame(now) {
   const f = window.__frames;
   if (f.last) { f.longest = Math.max(f.longest, now - f.last); f.count++; }
   f.last = now;
   requestAnimationFrame(frame);
 })(performance.now());
-try { new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__frames.loaf.push(e.duration)))
+// a Long Animation Frame in parts: its tasks, then its rendering (the animation-frame callbacks, then
+// style, layout and paint), and the scripts Chromium names in it
+const part = (e) => {
+  const end = e.startTime + e.duration;
+  return {at: e.startTime, duration: e.duration, blocking: e.blockingDuration,
+    render: e.renderStart ? end - e.renderStart : 0,
+    frameCallbacks: e.renderStart && e.styleAndLayoutStart ? e.styleAndLayoutStart - e.renderStart : 0,
+    styleLayoutPaint: e.styleAndLayoutStart ? end - e.styleAndLayoutStart : 0,
+    scripts: e.scripts.map((s) => ({invoker: s.invoker, fn: s.sourceFunctionName,
+      url: s.sourceURL.split('/').pop(), duration: s.duration, forced: s.forcedStyleAndLayoutDuration}))};
+};
+try { new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__frames.loaf.push(part(e))))
   .observe({type: 'long-animation-frame', buffered: true}); } catch (e) {}
 try { new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__frames.longtasks.push(e.duration)))
   .observe({type: 'longtask', buffered: true}); } catch (e) {}
+// the type of every server message, with its arrival time (the first 80 characters are enough)
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (ev) => {
+      const type = /"type": *"(\\w+)"/.exec(ev.data.slice(0, 80));
+      window.__frames.messages.push([performance.now(), type ? type[1] : '?']);
+    });
+  }
+};
 """
+RESTART = """() => { const f = window.__frames; f.loaf = []; f.longtasks = []; f.messages = [];
+  f.longest = 0; f.count = 0; }"""
 PAGE_LOAD = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const res = performance.getEntriesByType('resource').filter((r) => !r.name.includes('/api/'));
@@ -48,6 +79,11 @@ PAGE_LOAD = """() => {
           decoded: nav.decodedBodySize + res.reduce((n, r) => n + r.decodedBodySize, 0),
           files: 1 + res.length, fcp: fcp ? fcp.startTime : null};
 }"""
+
+
+def metrics(cdp: Any) -> dict[str, float]:
+    """Chromium's running totals for the page: its tasks, scripts, style recalculations and layouts."""
+    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
 
 def main() -> None:
@@ -78,6 +114,12 @@ def main() -> None:
         cold.close()
         page.reload()  # the player's own page takes the table back
         page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view")
+        page.wait_for_timeout(500)
+        reload = page.evaluate("() => window.__frames.loaf")
+        page.evaluate(RESTART)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        before = metrics(cdp)
         started, cpu = time.perf_counter(), time.process_time()
         player.play_to_settlement()
         for _ in range(args.hands - 1):
@@ -85,14 +127,30 @@ def main() -> None:
             player.play_to_settlement()
         wall = time.perf_counter() - started
         frames = page.evaluate("() => window.__frames")
+        work = {k: v - before[k] for k, v in metrics(cdp).items()}
         browser.close()
     print(f"table page: {load['bytes']:,} bytes transferred ({load['decoded']:,} decoded) in {load['files']} files")
     print(f"first contentful paint: {load['fcp']:.0f} ms; table drawn at {drawn:.0f} ms after navigation")
     print(f"{args.hands} hands, {len(player.decisions)} decisions by clicking in {wall:.1f} s "
           f"(driver CPU {time.process_time() - cpu:.1f} s); {frames['count']:,} frames")
-    print(f"longest gap between frames: {frames['longest']:.1f} ms; long animation frames (>50 ms): "
-          f"{len(frames['loaf'])} (longest {max(frames['loaf'], default=0):.0f} ms); "
+    print(f"the page's main thread while they play: tasks {work['TaskDuration'] * 1000:.0f} ms, of which script"
+          f" {work['ScriptDuration'] * 1000:.0f} ms, style {work['RecalcStyleDuration'] * 1000:.0f} ms"
+          f" ({work['RecalcStyleCount']:.0f} times), layout {work['LayoutDuration'] * 1000:.0f} ms"
+          f" ({work['LayoutCount']:.0f} times)")
+    loaf = frames["loaf"]
+    reloaded = ", ".join(f"{e['duration']:.0f} ms at {e['at']:.0f} ms" for e in reload) or "none"
+    print(f"reload mid-hand: {len(reload)} long animation frames (>50 ms) ({reloaded})")
+    print(f"while the hands play: longest gap between frames {frames['longest']:.1f} ms; long animation frames"
+          f" (>50 ms): {len(loaf)} (longest {max((e['duration'] for e in loaf), default=0):.0f} ms); "
           f"long tasks: {len(frames['longtasks'])} (longest {max(frames['longtasks'], default=0):.0f} ms)")
+    for e in loaf:
+        print(f"  {e['duration']:.0f} ms at {e['at'] / 1000:.1f} s: tasks {e['duration'] - e['render']:.0f}, rendering"
+              f" {e['render']:.0f} (frame callbacks {e['frameCallbacks']:.0f}, style, layout and paint"
+              f" {e['styleLayoutPaint']:.0f}); blocking {e['blocking']:.0f}; messages: "
+              f"{' '.join(m[1] for m in frames['messages'] if e['at'] <= m[0] < e['at'] + e['duration']) or '-'}")
+        for script in e["scripts"]:
+            print(f"    script {script['duration']:.0f} ms: {script['invoker']} {script['fn'] or '-'}"
+                  f" ({script['url'] or '-'}), forced style and layout {script['forced']:.0f} ms")
 
 
 if __name__ == "__main__":

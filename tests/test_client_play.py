@@ -105,15 +105,22 @@ def test_client_plays_dazhong_with_chows_and_honours(browser: Any, server: Runni
     page = player.page
     player.quick_join("dazhong")
     player.ready()
-    for _ in range(6):
+    melds: list[dict[str, Any]] = []
+    for _ in range(6):  # a chow clicked can lose to another seat's pong: until one is made
         player.play_to_settlement()
-        if "chow" in player.decisions:
+        melds = page.evaluate("s => window.chuanmaClient.table.view.players[s].melds", player.seat)
+        if any(m["kind"] == "chow" for m in melds):
             break
         player.next_hand()
     assert "chow" in player.decisions and "void" not in player.decisions and "exchange" not in player.decisions
-    seat = player.seat
-    melds = page.evaluate("s => window.chuanmaClient.table.view.players[s].melds", seat)
     assert any(m["kind"] == "chow" for m in melds)
+    # the ticker, drawn entry by entry, shows the table's last entries newest first
+    ticker = page.evaluate("() => window.chuanmaClient.table.ticker.map((e) => e.text).reverse()")
+    assert 0 < len(ticker) <= 40 and page.locator("#ticker li").all_inner_texts() == ticker
+    # the settlement panel, drawn a part a frame, ends with every win and every other payment
+    page.wait_for_function("""() => { const r = window.chuanmaClient.table.handEnd.result;
+        return document.querySelectorAll('[data-testid=win]').length === r.winners.length
+          && document.querySelectorAll('.pay-table tbody tr').length === r.payments.length; }""", timeout=WAIT_MS)
     assert not player.errors  # type: ignore[attr-defined]
 
 

@@ -6,7 +6,7 @@ import { Connection } from "./socket.js";
 import { t, onLangChange, languageButton } from "./i18n.js";
 import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
-import { openModal, settlementHTML, fairnessHTML, armVerifyLink } from "./settle.js";
+import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
 import { isMuted, setMuted } from "./sound.js";
 import { esc, fmt } from "./util.js";
 
@@ -149,9 +149,11 @@ function showSettlement(msg, table) {
     topbar();
   }
   app.settle?.close();
-  const modal = openModal(settlementHTML(msg, table), { label: t("settle.title"),
+  const panel = settlement(msg, table);
+  const modal = openModal(panel.html, { label: t("settle.title"),
     onClose: () => { if (app.settle === modal) app.settle = null; if (table.closedReason) showLobby(); } });
   app.settle = modal;
+  drawInParts(modal.el, panel.parts);
   for (const link of modal.el.querySelectorAll("[data-verify]")) armVerifyLink(link, msg.record);
   modal.el.addEventListener("click", (ev) => {
     const b = ev.target.closest("[data-settle]");

@@ -1,6 +1,6 @@
 // The settlement panel (every chip explained) and the fairness panel, shown as dialogs.
 
-import { tileSVG, tileName } from "./tiles.js";
+import { tileImg, tileName } from "./tiles.js";
 import { t, getLang } from "./i18n.js";
 import { esc, fmt, base64url } from "./util.js";
 
@@ -31,7 +31,7 @@ function signed(n) {
 }
 
 function tileText(code) {
-  return `<span class="tiles-xs" style="display:inline-block;vertical-align:middle">${tileSVG(code, { lang: getLang() })}</span> ${esc(tileName(code, getLang()))}`;
+  return `<span class="tiles-xs" style="display:inline-block;vertical-align:middle">${tileImg(code, { lang: getLang() })}</span> ${esc(tileName(code, getLang()))}`;
 }
 
 /** The reason of a payment in words (刮风下雨 for every kong kind). */
@@ -39,8 +39,12 @@ export function reasonText(reason) {
   return t(reason.startsWith("kong_") ? "reason.kong" : "reason." + reason);
 }
 
-/** The settlement panel's HTML for a hand_end message at a table page. */
-export function settlementHTML(msg, table) {
+/**
+ * The settlement panel for a hand_end message at a table page: {html, parts}. html is the panel with
+ * the title, the chips per seat and the buttons; parts ([slot, html] in order: each win, then the other
+ * payments) fill its empty slots, a frame apart (drawInParts), so that no frame lays out the whole panel.
+ */
+export function settlement(msg, table) {
   const name = (s) => table.name(s);
   const base = table.base();
   const result = msg.result;
@@ -48,7 +52,7 @@ export function settlementHTML(msg, table) {
     const own = result.payments.filter((p) => p.seq === w.seq && p.payee === w.seat);
     const fans = w.fans.map((f) => `<li>${esc(f.name)} <small class="muted">(${esc(f.id)})</small> — ${f.fan} ${esc(t("settle.fan_unit"))}</li>`).join("");
     const how = w.self_drawn ? t("settle.zimo") : t("settle.from", { who: name(w.from) });
-    return `<div class="settle-win${w.jipin ? " jipin" : ""}" data-testid="win">
+    return ["wins", `<div class="settle-win${w.jipin ? " jipin" : ""}" data-testid="win">
       <h3>${esc(t("settle.win", { who: name(w.seat), tile: "" }))}${tileText(w.tile)}
         ${w.jipin ? `<span class="jipin-mark">★ ${esc(t("settle.jipin"))}</span>` : ""}</h3>
       <p>${esc(how)}${w.robbed_kong ? " · " + esc(t("settle.robbed")) : ""}${(w.situations || []).length ? " · " + esc(w.situations.join(", ")) : ""}</p>
@@ -56,20 +60,21 @@ export function settlementHTML(msg, table) {
       <p><strong>${esc(t("settle.fan_total", { n: w.total }))}</strong> → ${esc(t("settle.multiplier", { n: w.multiplier }))}
         × ${esc(t("settle.base", { n: fmt(base) }))}</p>
       <table class="pay-table"><tbody>${own.map((p) => payRow(p, name, base)).join("")}</tbody></table>
-    </div>`;
-  }).join("");
+    </div>`];
+  });
   const others = result.payments.filter((p) => !(WIN_REASONS.has(p.reason) && result.winners.some((w) => w.seq === p.seq && w.seat === p.payee)));
   const otherRows = others.map((p) => payRow(p, name, base)).join("");
+  const payments = otherRows ? [["payments", `<h3>${esc(t("settle.payments"))}</h3><table class="pay-table"><thead><tr><th>${esc(t("settle.reason"))}</th>
+      <th>${esc(t("settle.who_pays"))}</th><th class="num">${esc(t("settle.amount"))}</th></tr></thead><tbody>${otherRows}</tbody></table>`]] : [];
   const capped = msg.chips.some((c, i) => c !== result.deltas[i] * base);
   const seats = [0, 1, 2, 3].map((s) => `<tr data-testid="chips-${s}"><td>${esc(name(s))}</td>
       <td class="num">${signed(result.deltas[s] * base)}</td><td class="num">${signed(msg.chips[s])}</td>
       <td class="num">${fmt(msg.balances[s])}</td></tr>`).join("");
   const closed = table.closedReason;
-  return `<h2 id="settle-title">${esc(t("settle.title"))} · ${esc(t("table.hand", { n: msg.hand + 1 }))}
+  const html = `<h2 id="settle-title">${esc(t("settle.title"))} · ${esc(t("table.hand", { n: msg.hand + 1 }))}
       <small class="muted">${esc(t("end." + msg.end_reason))}</small></h2>
-    ${wins || `<p>${esc(t("settle.no_win"))}</p>`}
-    ${otherRows ? `<h3>${esc(t("settle.payments"))}</h3><table class="pay-table"><thead><tr><th>${esc(t("settle.reason"))}</th>
-      <th>${esc(t("settle.who_pays"))}</th><th class="num">${esc(t("settle.amount"))}</th></tr></thead><tbody>${otherRows}</tbody></table>` : ""}
+    ${wins.length ? `<div data-part="wins"></div>` : `<p>${esc(t("settle.no_win"))}</p>`}
+    <div data-part="payments"></div>
     <h3>${esc(t("settle.chips"))}</h3>
     <table class="chip-table"><thead><tr><th></th><th class="num">${esc(t("settle.hand_total"))}</th>
       <th class="num">${esc(t("settle.chips"))}</th><th class="num">${esc(t("settle.balance"))}</th></tr></thead><tbody>${seats}</tbody></table>
@@ -81,6 +86,23 @@ export function settlementHTML(msg, table) {
       <a class="btn" data-testid="verify" data-verify href="/static/verify.html" target="_blank" rel="noopener">${esc(t("settle.verify"))}</a>
       <button class="btn" data-settle="lobby">${esc(t("settle.lobby"))}</button>
     </div>`;
+  return { html, parts: [...wins, ...payments] };
+}
+
+/**
+ * Append each [slot, html] of parts to its [data-part=slot] in root, one a frame, while root is shown;
+ * then the focused control is scrolled into view again, as if the whole had been drawn at once.
+ */
+export function drawInParts(root, parts) {
+  let next = 0;
+  const step = () => {
+    if (!root.isConnected) return;
+    if (next === parts.length) { root.querySelector(":focus")?.scrollIntoView({ block: "nearest" }); return; }
+    const [slot, html] = parts[next++];
+    root.querySelector(`[data-part="${slot}"]`).insertAdjacentHTML("beforeend", html);
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
 }
 
 function payRow(p, name, base) {

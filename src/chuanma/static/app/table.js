@@ -15,6 +15,18 @@ export function placeOf(seat, me) {
   return ["self", "right", "across", "left"][(seat - (me ?? 0) + 4) % 4];
 }
 
+/** A seat's section with its four regions (head, concealed tiles or own hand, melds, discards) empty. */
+function seatFrame(s, place) {
+  const body = `<div class="part" data-region="body-${s}"></div>`;
+  return `<section class="seat seat-${place}" data-seat="${s}">
+    <div class="seat-head" data-region="head-${s}"></div>
+    ${place === "self" ? "" : body}
+    <div class="melds tiles-sm" data-region="melds-${s}"></div>
+    <div class="discards tiles-xs" role="group" aria-label="${esc(t("table.discards"))}" data-region="discards-${s}"></div>
+    ${place === "self" ? body : ""}
+  </section>`;
+}
+
 function tile(code, { cls = "", size = "", title } = {}) {
   return `<span class="tile ${size} ${cls}">${tileImg(code, { lang: getLang(), title })}</span>`;
 }
@@ -341,11 +353,11 @@ export class TablePage {
     if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
   }
 
-  /** Draw now: a region's HTML is replaced only when it changed. */
+  /** Draw now: a region's HTML is replaced only when it changed (a seat is four regions). */
   draw() {
     if (!this.table) {
       this.root.innerHTML = `<p class="page">${esc(t("common.loading"))}</p>`;
-      this.regions = null;
+      this.regions = null; this.nodes = null;
       return;
     }
     const me = this.seat ?? 0;
@@ -353,22 +365,26 @@ export class TablePage {
       this.root.innerHTML = `<div data-region="banner"></div>
         <div class="table" id="table">
           <section class="table-info seat" aria-label="${esc(t("table.info"))}" data-region="info"></section>
-          ${[0, 1, 2, 3].map((s) => `<section class="seat seat-${placeOf(s, me)}" data-seat="${s}" data-region="seat-${s}"></section>`).join("")}
+          ${[0, 1, 2, 3].map((s) => seatFrame(s, placeOf(s, me))).join("")}
           <section class="centre" aria-live="polite" data-region="centre"></section>
           <section class="ticker-box seat" aria-label="${esc(t("table.ticker"))}">
             <h2 class="sr-only">${esc(t("table.ticker"))}</h2><ul class="ticker" id="ticker" tabindex="0"></ul></section>
         </div>`;
       this.regions = { me, lang: getLang() };
+      this.nodes = Object.fromEntries([...this.root.querySelectorAll("[data-region], [data-seat]")]
+        .map((el) => [el.dataset.region || `seat-${el.dataset.seat}`, el]));
+      this.nodes.ticker = this.root.querySelector("#ticker");
     }
     this.update("banner", this.myAuto ? `<div class="banner banner-auto" role="status">${esc(t("table.auto_on"))}
         <button class="btn btn-small" data-act="auto">${esc(t("table.auto_off"))}</button></div>` : "");
     this.update("info", this.renderInfo());
     for (let s = 0; s < 4; s++) {
       const seat = this.renderSeat(s, placeOf(s, me));
-      const el = this.root.querySelector(`[data-seat="${s}"]`);
-      el.className = `seat seat-${placeOf(s, me)}${seat.acting ? " acting" : ""}`;
-      el.setAttribute("aria-label", this.name(s));
-      this.update(`seat-${s}`, seat.html);
+      const el = this.nodes[`seat-${s}`];
+      const cls = `seat seat-${placeOf(s, me)}${seat.acting ? " acting" : ""}`;
+      if (el.className !== cls) el.className = cls;
+      if (el.getAttribute("aria-label") !== this.name(s)) el.setAttribute("aria-label", this.name(s));
+      for (const part of ["head", "body", "melds", "discards"]) this.update(`${part}-${s}`, seat[part]);
     }
     this.update("centre", this.renderCentre());
     this.renderTicker();
@@ -378,7 +394,7 @@ export class TablePage {
   update(region, html) {
     if (this.regions[region] === html) return;
     this.regions[region] = html;
-    this.root.querySelector(`[data-region="${region}"]`).innerHTML = html;
+    this.nodes[region].innerHTML = html;
   }
 
   renderInfo() {
@@ -419,13 +435,11 @@ export class TablePage {
     const latest = this.lastDiscard && this.lastDiscard.seat === s ? river.length - 1 : -1;
     const melds = (p?.melds || []).map((m) => this.renderMeld(m, s)).join("");
     const pile = p ? splitTiles(p.win_pile) : [];
-    const body = place === "self" ? this.renderOwn() : this.renderConcealed(p);
-    return { acting, html: `
-      <div class="seat-head"><span class="name">${esc(this.name(s))}</span>${chips}${badges.join("")}</div>
-      ${place === "self" ? "" : body}
-      <div class="melds tiles-sm">${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}</div>
-      <div class="discards tiles-xs" role="group" aria-label="${esc(t("table.discards"))}">${tileRow(river, "", latest)}</div>
-      ${place === "self" ? body : ""}` };
+    return { acting,
+      head: `<span class="name">${esc(this.name(s))}</span>${chips}${badges.join("")}`,
+      body: place === "self" ? this.renderOwn() : this.renderConcealed(p),
+      melds: `${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}`,
+      discards: tileRow(river, "", latest) };
   }
 
   renderMeld(m, owner) {
@@ -548,24 +562,35 @@ export class TablePage {
     return `<div class="hints" data-testid="hints" aria-label="${esc(t("hint.title"))}"><strong>${esc(t("hint.title"))}: ${esc(head)}</strong>${body}</div>`;
   }
 
+  /** The ticker, newest first: the entries not drawn yet are put on top (the list is drawn anew only
+   * when it is a new list or its top entry has gone). */
   renderTicker() {
-    const list = this.root.querySelector("#ticker");
+    const list = this.nodes?.ticker;
     if (!list) return;
-    list.innerHTML = this.ticker.slice().reverse().map((e) => `<li>${esc(e.text)}</li>`).join("");
+    const at = this.tickerTop ? this.ticker.indexOf(this.tickerTop) : -1;
+    const item = (e) => `<li>${esc(e.text)}</li>`;
+    if (list !== this.tickerList || (this.tickerTop && at < 0)) {
+      list.innerHTML = this.ticker.slice().reverse().map(item).join("");
+    } else if (at < this.ticker.length - 1) {
+      list.insertAdjacentHTML("afterbegin", this.ticker.slice(at + 1).reverse().map(item).join(""));
+      while (list.children.length > TICKER_MAX) list.lastElementChild.remove();
+    }
+    this.tickerList = list;
+    this.tickerTop = this.ticker[this.ticker.length - 1] || null;
   }
 
   tickTimer() {
     const el = this.root.querySelector("#timer");
     if (!el) return;
     const wrap = el.closest(".timer-wrap");
-    if (!this.prompt) { if (wrap) wrap.hidden = true; return; }
-    if (wrap) wrap.hidden = false;
+    if (wrap.hidden !== !this.prompt) wrap.hidden = !this.prompt;
+    if (!this.prompt) return;
     const left = Math.max(0, this.prompt.seconds - (performance.now() - this.promptAt) / 1000);
     const text = t("table.timer", { s: Math.ceil(left) });
     if (el.textContent !== text) el.textContent = text;
     el.classList.toggle("low", left <= 5);
-    const bar = this.root.querySelector("#timer-bar");
-    if (bar) bar.style.width = `${Math.min(100, (left / Math.max(1, this.prompt.seconds)) * 100)}%`;
+    // the bar shrinks by a transform: its transition runs without laying the page out again
+    this.root.querySelector("#timer-bar").style.transform = `scaleX(${Math.min(1, left / Math.max(1, this.prompt.seconds))})`;
   }
 
   /** The hand's base (chips per unit): from its start event, else the rules and their preset. */
