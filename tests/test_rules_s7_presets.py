@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from chuanma.errors import RuleSetError
-from chuanma.rules import PRESETS, RuleSet
+from chuanma.rules import PRESETS, RuleSet, option_schema
 
 ALL_PRESETS = ["xuezhan", "xueliu", "doublewin-xuezhan", "doublewin-xueliu", "classic", "portal-xuezhan",
                "portal-xueliu", "classic-normal", "dazhong"]
@@ -274,3 +274,14 @@ def test_to_json_lists_only_what_differs() -> None:
     assert rules.to_json() == {"preset": "classic", "options": {"zimo_bonus": "fan"}}
     back = RuleSet.from_preset("classic").with_options(zimo_bonus="fan").with_options(zimo_bonus="base")
     assert back.to_json() == "classic"
+
+
+def test_every_option_is_described_in_english_and_chinese() -> None:
+    """The forms (lobby, calculator, rules page) show each option's description in the page's
+    language: every option has both, and the Chinese one is Chinese."""
+    schema = option_schema()
+    assert [o["name"] for o in schema] == [n for n in RuleSet.model_fields if n != "preset"]
+    for o in schema:
+        assert o["description"] and o["description_zh"], o["name"]
+        assert any("\u4e00" <= c <= "\u9fff" for c in o["description_zh"]), o["name"]
+        assert o["description_zh"] != o["description"], o["name"]

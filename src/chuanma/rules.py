@@ -41,49 +41,82 @@ class RuleSet(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
 
-    preset: str = Field("xuezhan", description="preset the options were taken from")
+    preset: str = Field("xuezhan", description="preset the options were taken from",
+        json_schema_extra={"zh": "选项取自的预设"})
     variant: Literal["xuezhan", "xueliu", "normal", "dazhong"] = Field(
         "xuezhan", description="血战到底 (winners leave), 血流成河 (winners stay), 普通场 (the first win ends "
-        "the hand), 大众麻将 (136 tiles, chow, the first win ends the hand)")
-    base: int = Field(1, ge=1, le=MAX_BASE, strict=True, description="底分: the unit every payment is counted in")
+        "the hand), 大众麻将 (136 tiles, chow, the first win ends the hand)",
+        json_schema_extra={"zh": "血战到底（胡牌者离场）、血流成河（胡牌者留场）、普通场（首家胡牌即结束）、"
+                                   "大众麻将（136 张，可吃，首家胡牌即结束）"})
+    base: int = Field(1, ge=1, le=MAX_BASE, strict=True, description="底分: the unit every payment is counted in",
+        json_schema_extra={"zh": "底分：所有支付的计算单位"})
     dealer: Literal["random", "first_winner", "discarder", "rotate"] = Field(
-        "random", description="who deals the next hand (random, or from the previous hand's end)")
-    exchange: bool = Field(True, description="换三张 before 定缺")
-    multiple_winners: bool = Field(True, description="一炮多响: several players may win on one discard")
-    robbing_kong: bool = Field(True, description="抢杠胡: an added kong can be robbed")
-    winners_kong: bool = Field(False, description="血流: winners may still declare kongs that keep their waits")
-    no_kong_in_last_four: bool = Field(True, description="no kong once the wall holds 3 tiles or fewer")
-    forced_win_in_last_four: bool = Field(True, description="a player who can win in the last four must")
+        "random", description="who deals the next hand (random, or from the previous hand's end)",
+        json_schema_extra={"zh": "下一局谁坐庄（随机，或按上一局的结局）"})
+    exchange: bool = Field(True, description="换三张 before 定缺",
+        json_schema_extra={"zh": "定缺前换三张"})
+    multiple_winners: bool = Field(True, description="一炮多响: several players may win on one discard",
+        json_schema_extra={"zh": "一炮多响：一张打出的牌可以多家同时胡"})
+    robbing_kong: bool = Field(True, description="抢杠胡: an added kong can be robbed",
+        json_schema_extra={"zh": "抢杠胡：补杠可以被抢"})
+    winners_kong: bool = Field(False, description="血流: winners may still declare kongs that keep their waits",
+        json_schema_extra={"zh": "血流：胡牌者仍可开不改变听牌的杠"})
+    no_kong_in_last_four: bool = Field(True, description="no kong once the wall holds 3 tiles or fewer",
+        json_schema_extra={"zh": "牌墙剩 3 张或更少时不能开杠"})
+    forced_win_in_last_four: bool = Field(True, description="a player who can win in the last four must",
+        json_schema_extra={"zh": "最后四张能胡必须胡"})
     pass_rule: Literal["none", "same_turn", "forever"] = Field(
-        "same_turn", description="what passing a win or a pong forbids")
-    longqidui: bool = Field(False, description="龙七对 (4) replaces 七对 and absorbs one 根")
+        "same_turn", description="what passing a win or a pong forbids",
+        json_schema_extra={"zh": "过胡、过碰之后不能再做什么"})
+    longqidui: bool = Field(False, description="龙七对 (4) replaces 七对 and absorbs one 根",
+        json_schema_extra={"zh": "龙七对（4 番）取代七对，并抵掉一个根"})
     yaojiu: Literal["daiyaojiu", "literal"] = Field(
-        "daiyaojiu", description="幺九 as 带幺九 (every set has a 1/9) or literally (every tile 1/9)")
-    gangshangpao: bool = Field(True, description="杠上炮 fan: win on the discard right after a kong")
-    haidilaoyue: bool = Field(True, description="海底捞月 fan: self-drawn win on the last wall tile")
-    haidipao: bool = Field(True, description="海底炮 fan: win on the discard after the last draw")
-    gangshang_shuanghua: bool = Field(False, description="杠上双花: 杠上花 is 2 after consecutive kongs")
-    dihu_on_dealer_discard: bool = Field(True, description="地胡 also by winning on the dealer's first discard")
+        "daiyaojiu", description="幺九 as 带幺九 (every set has a 1/9) or literally (every tile 1/9)",
+        json_schema_extra={"zh": "幺九按带幺九（每组都有 1 或 9）或按字面（每张都是 1 或 9）"})
+    gangshangpao: bool = Field(True, description="杠上炮 fan: win on the discard right after a kong",
+        json_schema_extra={"zh": "杠上炮番：胡开杠者杠后打出的牌"})
+    haidilaoyue: bool = Field(True, description="海底捞月 fan: self-drawn win on the last wall tile",
+        json_schema_extra={"zh": "海底捞月番：自摸牌墙最后一张"})
+    haidipao: bool = Field(True, description="海底炮 fan: win on the discard after the last draw",
+        json_schema_extra={"zh": "海底炮番：胡最后一张牌摸完后打出的牌"})
+    gangshang_shuanghua: bool = Field(False, description="杠上双花: 杠上花 is 2 after consecutive kongs",
+        json_schema_extra={"zh": "杠上双花：连续开杠后的杠上花计 2 番"})
+    dihu_on_dealer_discard: bool = Field(True, description="地胡 also by winning on the dealer's first discard",
+        json_schema_extra={"zh": "胡庄家打出的第一张牌也算地胡"})
     max_fan: int | None = Field(
-        None, ge=1, strict=True, description="封顶: cap on a hand's total fan (none = no cap)")
+        None, ge=1, strict=True, description="封顶: cap on a hand's total fan (none = no cap)",
+        json_schema_extra={"zh": "封顶：一手牌的番数上限（none 为不封顶）"})
     fan_label_offset: Literal[0, 1] = Field(
-        0, description="shown fan = counted fan + offset (001 counts a plain win as 1)")
-    zimo_bonus: Literal["fan", "base"] = Field("fan", description="自摸 is +1 fan, or +1× base from each payer")
-    house_fans: dict[str, int] = Field(default_factory=dict, description="house fans enabled, id → value")
+        0, description="shown fan = counted fan + offset (001 counts a plain win as 1)",
+        json_schema_extra={"zh": "显示番数 = 实计番数 + 偏移（001 把平胡记作 1 番）"})
+    zimo_bonus: Literal["fan", "base"] = Field("fan", description="自摸 is +1 fan, or +1× base from each payer",
+        json_schema_extra={"zh": "自摸加 1 番，或每位付款者多付 1 倍底分"})
+    house_fans: dict[str, int] = Field(default_factory=dict, description="house fans enabled, id → value",
+        json_schema_extra={"zh": "启用的地方番种：番种 → 番数"})
     exposed_kong: Literal["discarder_only", "everyone"] = Field(
-        "discarder_only", description="明杠: 承包制 (discarder pays 2×) or 家家有 (others pay 1× too)")
-    late_added_kong_pays: bool = Field(False, description="过手杠 still earns its 刮风 payment")
+        "discarder_only", description="明杠: 承包制 (discarder pays 2×) or 家家有 (others pay 1× too)",
+        json_schema_extra={"zh": "明杠：承包制（点杠者付 2 倍）或家家有（其他人也各付 1 倍）"})
+    late_added_kong_pays: bool = Field(False, description="过手杠 still earns its 刮风 payment",
+        json_schema_extra={"zh": "过手杠仍收刮风的钱"})
     call_transfer: Literal["each_winner", "first_winner", "off"] = Field(
-        "each_winner", description="呼叫转移: who receives a kong's money when the discard after it is won on")
+        "each_winner", description="呼叫转移: who receives a kong's money when the discard after it is won on",
+        json_schema_extra={"zh": "呼叫转移：杠后打出的牌被胡时，杠钱归谁"})
     exposed_kong_flower: Literal["zimo", "discarder_pays"] = Field(
-        "zimo", description="点杠花: win on the replacement after an exposed kong")
-    flower_pig: Literal["ting_max", "fixed"] = Field("fixed", description="查花猪 form")
-    flower_pig_pays_winners: bool = Field(False, description="a 花猪 also pays players who have won")
-    chadajiao: bool = Field(True, description="查大叫 at an exhaustive draw")
-    refund: bool = Field(True, description="退税: non-waiting players return kong money")
-    escape_penalty: bool = Field(True, description="逃跑: a leaver pays 16× base to each other player still in")
+        "zimo", description="点杠花: win on the replacement after an exposed kong",
+        json_schema_extra={"zh": "点杠花：明杠后在补牌上胡牌"})
+    flower_pig: Literal["ting_max", "fixed"] = Field("fixed", description="查花猪 form",
+        json_schema_extra={"zh": "查花猪的算法"})
+    flower_pig_pays_winners: bool = Field(False, description="a 花猪 also pays players who have won",
+        json_schema_extra={"zh": "花猪也赔给已胡牌的玩家"})
+    chadajiao: bool = Field(True, description="查大叫 at an exhaustive draw",
+        json_schema_extra={"zh": "流局时查大叫"})
+    refund: bool = Field(True, description="退税: non-waiting players return kong money",
+        json_schema_extra={"zh": "退税：没听牌的玩家退还杠钱"})
+    escape_penalty: bool = Field(True, description="逃跑: a leaver pays 16× base to each other player still in",
+        json_schema_extra={"zh": "逃跑：离场者赔给仍在场的每位玩家 16 倍底分"})
     concealed_kong_shown: bool = Field(
-        False, description="暗杠 are shown face up to everyone (001), not face down until the end")
+        False, description="暗杠 are shown face up to everyone (001), not face down until the end",
+        json_schema_extra={"zh": "暗杠对所有人明示（001），而不是到结束前都扣着"})
 
     @field_validator("house_fans", mode="before")
     @classmethod
@@ -230,13 +263,17 @@ def valid_values(name: str) -> str:
 
 
 def option_schema() -> list[dict[str, Any]]:
-    """Every option (the preset excepted) for a form: name, description, what it accepts, its kind
-    (``bool``, ``choice`` with ``choices``, ``int``, or ``other``)."""
+    """Every option (the preset excepted) for a form: name, description (English; Chinese in
+    ``description_zh``), what it accepts, its kind (``bool``, ``choice`` with ``choices``, ``int``,
+    or ``other``)."""
     out: list[dict[str, Any]] = []
     for name, info in RuleSet.model_fields.items():
         if name == "preset":
             continue
-        entry: dict[str, Any] = {"name": name, "description": info.description, "accepts": valid_values(name)}
+        extra = info.json_schema_extra
+        entry: dict[str, Any] = {"name": name, "description": info.description,
+                                 "description_zh": extra.get("zh") if isinstance(extra, dict) else None,
+                                 "accepts": valid_values(name)}
         annotation = info.annotation
         if annotation is bool:
             entry["kind"] = "bool"

@@ -181,6 +181,11 @@ export function addStrings(more) {
   for (const l of ["zh", "en"]) for (const [k, v] of Object.entries(more[l] || {})) STRINGS[l][k] ??= v;
 }
 
+/** A rule option's description (from /api/presets) in the current language. */
+export function optionText(opt) {
+  return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
+}
+
 /** The string for key in the current language with {name} placeholders filled. */
 export function t(key, vars = {}) {
   const s = STRINGS[lang][key] ?? STRINGS.zh[key] ?? key;

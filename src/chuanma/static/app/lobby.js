@@ -2,7 +2,7 @@
 // why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { optionText, t } from "./i18n.js";
 import { esc, fmt } from "./util.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
@@ -53,7 +53,7 @@ function oneFieldForm(id, field, label, length, button) {
 
 function optionField(opt, value) {
   const id = `opt-${opt.name}`;
-  const label = `<label for="${id}">${esc(opt.name)} <small class="muted">${esc(opt.description || "")}</small></label>`;
+  const label = `<label for="${id}">${esc(opt.name)} <small class="muted">${esc(optionText(opt))}</small></label>`;
   if (opt.kind === "bool") {
     return `<div>${label}<select id="${id}" data-option="${esc(opt.name)}" data-kind="bool">
       <option value="true" ${value ? "selected" : ""}>on</option><option value="false" ${value ? "" : "selected"}>off</option></select></div>`;

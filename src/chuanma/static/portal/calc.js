@@ -1,6 +1,6 @@
 // The fan calculator: a hand built by clicking tiles, scored by the server's engine
 // (POST /api/portal/score, the same scoring as chuanma score). Nothing is computed here.
-import { api, el, frame, getLang, onLangChange, seatName, t, tileRow } from "./common.js";
+import { api, el, frame, getLang, onLangChange, optionText, seatName, t, tileRow } from "./common.js";
 import { allKinds, run, tileElement, tileName, tileOrder } from "/static/app/tiles.js";
 
 frame("/calc");
@@ -101,7 +101,7 @@ function optionInput(o) {
     input = el("input", { type: "number", id, min: "1", value: value ?? "", placeholder: "none",
       onchange: (e) => set(e.target.value === "" ? null : Number(e.target.value)) });
   } else return null;
-  return el("label", { for: id, title: o.description }, input, o.name);
+  return el("label", { for: id, title: optionText(o) }, input, o.name);
 }
 
 function drawOptions() {

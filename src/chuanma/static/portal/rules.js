@@ -1,6 +1,6 @@
 // The fan table and every option of every preset, as the server's definitions give them
 // (/api/portal/fans: chuanma.scoring.FANS; /api/portal/presets: chuanma.rules).
-import { api, el, frame, getLang, onLangChange, t } from "./common.js";
+import { api, el, frame, getLang, onLangChange, optionText, t } from "./common.js";
 
 frame("/rules");
 
@@ -32,7 +32,7 @@ function render() {
       el("tbody", {}, presets.options.map((o) => el("tr", { "data-testid": `option-${o.name}` },
         el("th", { scope: "row" }, el("code", {}, o.name)),
         ...names.map((p) => el("td", { class: show(o.values[p]) !== show(o.values.xuezhan) ? "diff" : "" }, show(o.values[p]))),
-        el("td", {}, o.description), el("td", {}, o.accepts)))));
+        el("td", {}, optionText(o)), el("td", {}, o.accepts)))));
   }
 }
 
