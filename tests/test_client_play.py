@@ -115,7 +115,8 @@ def test_client_plays_dazhong_with_chows_and_honours(browser: Any, server: Runni
     assert "chow" in player.decisions and "void" not in player.decisions and "exchange" not in player.decisions
     assert any(m["kind"] == "chow" for m in melds)
     # the ticker, drawn entry by entry, shows the table's last entries newest first
-    ticker = page.evaluate("() => window.chuanmaClient.table.ticker.map((e) => e.text).reverse()")
+    ticker = page.evaluate("""() => { const tb = window.chuanmaClient.table;
+        return tb.ticker.map((e) => tb.say(e)).reverse(); }""")
     assert 0 < len(ticker) <= 40 and page.locator("#ticker li").all_inner_texts() == ticker
     # the settlement panel, drawn a part a frame, ends with every win and every other payment
     page.wait_for_function("""() => { const r = window.chuanmaClient.table.handEnd.result;

@@ -293,3 +293,98 @@ def test_no_serious_accessibility_violations(server: PortalServer, browser: Any,
         assert bad == [], bad
     finally:
         context.close()
+
+
+FANS = [{"id": "qingyise", "name": "清一色", "fan": 2}]
+EVENTS = [  # one of each kind a seat may be shown (docs/protocol.md), hidden forms included
+    {"type": "start", "dealer": 3, "base": 1, "wall": 108},
+    {"type": "deal", "seat": 0, "hand": "2455m12899p1237s"},
+    {"type": "deal_done", "wall": 55},
+    {"type": "exchange_chosen", "seat": 0, "tiles": "245m"},
+    {"type": "exchange_chosen", "seat": 1},
+    {"type": "exchange", "direction": "opposite"},
+    {"type": "exchange_received", "seat": 0, "tiles": "123s", "from": 2},
+    {"type": "void_chosen", "seat": 0, "suit": "p"},
+    {"type": "void_chosen", "seat": 0, "suit": "s", "automatic": True},
+    {"type": "void_chosen", "seat": 2},
+    {"type": "voids", "voids": ["p", "m", "s", "m"]},
+    {"type": "draw", "seat": 0, "tile": "5m", "wall": 54, "replacement": False},
+    {"type": "draw", "seat": 1, "wall": 53, "replacement": False},
+    {"type": "draw", "seat": 0, "tile": "6s", "wall": 52, "replacement": True},
+    {"type": "draw", "seat": 1, "wall": 51, "replacement": True},
+    {"type": "discard", "seat": 1, "tile": "7p", "wall": 51},
+    {"type": "pong", "seat": 2, "tile": "7p", "from": 1},
+    {"type": "chow", "seat": 2, "tile": "3m", "claimed": "4m", "from": 1},
+    {"type": "kong", "seat": 3, "tile": "9s", "kind": "exposed", "from": 0},
+    {"type": "kong", "seat": 0, "tile": "1m", "kind": "concealed"},
+    {"type": "kong", "seat": 3, "kind": "concealed"},
+    {"type": "kong", "seat": 2, "tile": "7p", "kind": "added", "late": False},
+    {"type": "kong_declared", "seat": 2, "tile": "7p", "kind": "added"},
+    {"type": "kong_robbed", "seat": 2, "tile": "7p"},
+    {"type": "claim", "seat": 0, "claim": {"pong": "7p"}},
+    {"type": "hu", "seat": 0, "tile": "8p", "from": None, "self_drawn": True, "robbed_kong": False,
+     "fans": FANS, "total": 2, "multiplier": 4},
+    {"type": "hu", "seat": 1, "tile": "2s", "from": 3, "self_drawn": False, "robbed_kong": False,
+     "fans": [], "total": 0, "multiplier": 1},
+    {"type": "hu", "seat": 3, "tile": "7p", "from": 2, "self_drawn": False, "robbed_kong": True,
+     "fans": FANS, "total": 2, "multiplier": 4},
+    {"type": "payment", "payer": 1, "payee": 0, "amount": 4, "reason": "kong_concealed", "for": 9},
+    {"type": "leave", "seat": 2, "wall": 20},
+    {"type": "exhausted"},
+    {"type": "end", "reason": "won"},
+]
+
+
+def test_the_ticker_and_the_replay_viewer_word_events_alike(server: PortalServer, desktop: Any) -> None:
+    """One narration (static/app/narrate.js) for the table's ticker and the replay viewer: every kind
+    of event makes a sentence naming its seat and its tile, in Chinese and in English; a discard of a
+    stored hand reads the same in the replay viewer's list as in a table's ticker, in both languages."""
+    page = desktop
+    page.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=0")
+    page.click("#guest")
+    page.wait_for_selector('[data-testid="board"]')
+    said = page.evaluate("""async (events) => {
+        const { narrate } = await import("/static/app/narrate.js");
+        const { setLang } = await import("/static/app/i18n.js");
+        const { tileName } = await import("/static/app/tiles.js");
+        const out = {};
+        for (const lang of ["zh", "en"]) {
+          setLang(lang);
+          out[lang] = events.map((ev) => ({ text: narrate(ev, (s) => `<${s}>`),
+            tile: ev.tile ? tileName(ev.tile, lang) : null }));
+        }
+        return out;
+    }""", EVENTS)
+    for lang in ("zh", "en"):
+        for ev, got in zip(EVENTS, said[lang], strict=True):
+            text = got["text"]
+            unfilled = ("{", "undefined", "null", "ev.", "reason.", "end.")
+            assert text and not any(bad in text for bad in unfilled), (ev, text)
+            if got["tile"]:
+                assert got["tile"] in text, (ev, text)
+            for key in ("seat", "from", "payer", "dealer"):
+                if ev.get(key) is not None:
+                    assert f"<{ev[key]}>" in text, (ev, text)
+    assert all(zh != en for zh, en in zip(said["zh"], said["en"], strict=True))
+    discard = next(ev for ev in replay_view(server.record, "all", None)["events"] if ev["type"] == "discard")
+    for lang in ("zh", "en"):
+        pair = page.evaluate("""async ([lang, discard]) => {
+            const { setLang } = await import("/static/app/i18n.js");
+            const { seatName } = await import("/static/portal/common.js");
+            const { TablePage } = await import("/static/app/table.js");
+            setLang(lang);  // the replay viewer draws itself again in that language
+            const root = document.body.appendChild(document.createElement("div"));
+            const table = new TablePage(root, { send: () => true, onLeave() {}, onSettle() {}, onFairness() {},
+              presets: {} });
+            table.handle({ type: "seated", table: "t", seat: null, rules: "xuezhan", room: null,
+              players: [0, 1, 2, 3].map((s) => ({ name: seatName(s), bot: false, auto: false })) });
+            table.handle({ type: "events", hand: 0, events: [discard] });
+            table.draw();
+            const ticker = root.querySelector("#ticker li").textContent;
+            table.destroy(); root.remove();
+            const listed = [...document.querySelectorAll('[data-testid="events"] li')]
+              .map((li) => li.textContent.replace(/^\\d+\\. /, ""));
+            return { ticker, listed };
+        }""", [lang, discard])
+        assert pair["ticker"] in pair["listed"], pair
+        assert ("打出" in pair["ticker"]) == (lang == "zh")

@@ -3,12 +3,17 @@
 
 import { tileImg, tileName, splitTiles, tileOrder, installTileStyles, run } from "./tiles.js";
 import { t, getLang } from "./i18n.js";
+import { narrate } from "./narrate.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
 
 const KEYS = "1234567890qwer";
 const SUITS = ["m", "p", "s"];
 const TICKER_MAX = 40;
+/** Events the ticker leaves out: draws (the own one is in the hand), the deal, one's own claim
+ * answers, choices the next event reveals (exchange_received, voids) and payments (the settlement
+ * lists them). */
+const UNTOLD = new Set(["deal", "draw", "claim", "exchange_chosen", "void_chosen", "payment"]);
 
 /** Where each seat sits on screen for a viewer at `me`: self (bottom), right (下家), across, left (上家). */
 export function placeOf(seat, me) {
@@ -305,46 +310,27 @@ export class TablePage {
 
   name(seat) { return seatName(this.players, seat, this.seat); }
 
+  /** An event's sounds and marks (the latest discard, the exchange's direction, the base); the
+   * events the ticker tells are kept for it (it words them in the language shown). */
   describe(ev) {
-    const who = ev.seat !== undefined && ev.seat !== null ? this.name(ev.seat) : "";
-    const tl = (code) => (code ? tileName(code, getLang()) : "");
-    let text = null;
     switch (ev.type) {
       case "start": this.startBase = ev.base; break;
-      case "deal_done": text = t("ev.deal"); break;
-      case "exchange":
-        this.direction = ev.direction;
-        text = t("ev.exchange", { dir: t("dir." + ev.direction) }); break;
-      case "voids":
-        text = ev.voids.map((v, s) => t("ev.void", { who: this.name(s), suit: t("suit." + v) })).join(" · "); break;
-      case "draw": if (ev.seat === this.seat && ev.tile) { play("draw"); } break;
-      case "discard":
-        this.lastDiscard = { seat: ev.seat, seq: ev.seq };
-        text = t("ev.discard", { who, tile: tl(ev.tile) }); play("discard"); break;
-      case "pong":
-        this.lastDiscard = null; text = t("ev.pong", { who, tile: tl(ev.tile) }); play("pong"); break;
-      case "chow":
-        this.lastDiscard = null;
-        text = t("ev.chow", { who, tile: tl(ev.claimed), run: run(ev.tile).map(tl).join(" ") }); play("pong"); break;
-      case "kong":
-        if (ev.kind === "exposed") this.lastDiscard = null;
-        text = ev.tile ? t("ev.kong", { who, tile: tl(ev.tile) }) : t("ev.kong_hidden", { who }); play("kong"); break;
-      case "kong_robbed": text = t("ev.robbed", { who, tile: tl(ev.tile) }); break;
-      case "hu": {
-        const fans = (ev.fans || []).map((f) => f.name).join(" ");
-        text = t(ev.self_drawn ? "ev.zimo" : "ev.win", { who, tile: tl(ev.tile) }) + (fans ? ` (${fans})` : "");
-        play("win"); break;
-      }
-      case "leave": text = t("ev.leave", { who }); break;
-      case "exhausted": text = t("end.exhausted"); break;
-      case "end": text = t("ev.end"); break;
+      case "exchange": this.direction = ev.direction; break;
+      case "draw": if (ev.seat === this.seat && ev.tile) play("draw"); break;
+      case "discard": this.lastDiscard = { seat: ev.seat, seq: ev.seq }; play("discard"); break;
+      case "pong": case "chow": this.lastDiscard = null; play("pong"); break;
+      case "kong": if (ev.kind === "exposed") this.lastDiscard = null; play("kong"); break;
+      case "hu": play("win"); break;
       default: break;
     }
-    if (text) {
-      this.ticker.push({ seq: ev.seq, text });
+    if (!UNTOLD.has(ev.type)) {
+      this.ticker.push({ seq: ev.seq, ev });
       if (this.ticker.length > TICKER_MAX) this.ticker.shift();
     }
   }
+
+  /** A ticker entry's sentence. */
+  say(entry) { return narrate(entry.ev, (s) => this.name(s)); }
 
   // ------------------------------------------------------------------ rendering
 
@@ -568,7 +554,7 @@ export class TablePage {
     const list = this.nodes?.ticker;
     if (!list) return;
     const at = this.tickerTop ? this.ticker.indexOf(this.tickerTop) : -1;
-    const item = (e) => `<li>${esc(e.text)}</li>`;
+    const item = (e) => `<li>${esc(this.say(e))}</li>`;
     if (list !== this.tickerList || (this.tickerTop && at < 0)) {
       list.innerHTML = this.ticker.slice().reverse().map(item).join("");
     } else if (at < this.ticker.length - 1) {

@@ -63,6 +63,6 @@ export async function api(path, body) {
 export function seatName(seat) { return t("portal.seat", { n: seat }); }
 
 /** A suit's name: 万 / Characters. */
-export function suitName(suit) { return t(`portal.suit.${suit}`); }
+export function suitName(suit) { return t(`suit.${suit}`); }
 
 export { t, getLang, onLangChange, optionText };

@@ -1,7 +1,7 @@
 // The rules explained (换三张, 定缺, 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税, 血战 vs 血流), each with
 // worked examples the server plays through the engine (/api/portal/examples/<topic>).
 import { api, el, frame, getLang, onLangChange, seatName, suitName, t, tileRow } from "./common.js";
-import { eventText } from "./events.js";
+import { narrate } from "/static/app/narrate.js";
 import { splitTiles } from "/static/app/tiles.js";
 
 frame("/guide");
@@ -73,7 +73,7 @@ function example(x) {
     if (step.decision === "play_out") steps.append(el("li", { class: "muted" }, t("guide.play_out")));
     for (const ev of step.events) {
       if (step.decision === "play_out" && !["hu", "payment", "exhausted", "end", "kong"].includes(ev.type)) continue;
-      const text = ev.type === "deal" ? null : eventText(ev);
+      const text = ev.type === "deal" ? null : narrate(ev, seatName);
       if (text) steps.append(el("li", { class: ev.type === "payment" ? "pay" : "" }, text));
     }
   }

@@ -1,9 +1,9 @@
 // The replay viewer: a finished hand move by move, from any seat's view or with all hands open.
 // Every view comes from the server, which replays the record with the engine and redacts it for
 // the chosen seat (/api/replay/<hand id> for a stored hand, POST /api/replay for an uploaded record).
-import { api, el, frame, onLangChange, seatName, t } from "./common.js";
+import { api, el, frame, onLangChange, seatName, suitName, t } from "./common.js";
 import { board } from "./board.js";
-import { decisionText, eventText } from "./events.js";
+import { actionName, narrate, reasonName } from "/static/app/narrate.js";
 
 frame("/replay");
 
@@ -12,6 +12,13 @@ const handId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
 const state = { seat: params.get("seat") ?? "all", move: Number(params.get("move") ?? 0) || 0, data: null,
   record: null, timer: null, seq: 0 };
+
+/** A decision of a record ({"seat": 0, "discard": "5m"}) as text. */
+function decisionText(d) {
+  const [kind, value] = Object.entries(d).find(([k]) => k !== "seat");
+  const what = typeof value === "string" ? (kind === "void" ? suitName(value) : value) : "";
+  return `${seatName(d.seat)}: ${actionName(kind)} ${what}`.trim();
+}
 
 async function load() {
   const seq = ++state.seq;
@@ -60,7 +67,7 @@ function render() {
   list.replaceChildren();
   let current = null;
   for (const ev of d.events) {
-    const text = eventText(ev);
+    const text = narrate(ev, seatName);
     if (text == null) continue;
     const li = el("li", { class: ev.move === d.move ? "now" : ev.move > d.move ? "later" : "" },
       el("button", { type: "button", class: "rp-ev", onclick: () => go(ev.move) }, `${ev.move}. ${text}`));
@@ -78,7 +85,7 @@ function settlement(d) {
   box.classList.remove("hidden");
   const rows = d.result.payments.map((p) => el("tr", {},
     el("td", {}, seatName(p.payer)), el("td", {}, seatName(p.payee)), el("td", { class: "num" }, String(p.amount)),
-    el("td", {}, t(`preason.${p.reason}`))));
+    el("td", {}, reasonName(p.reason))));
   box.replaceChildren(el("h2", {}, t("replay.result")),
     el("table", { class: "pay-table" }, el("tbody", {}, rows)),
     el("p", { "data-testid": "deltas" }, d.result.deltas.map((x, i) => `${seatName(i)} ${x > 0 ? "+" : ""}${x}`).join(" · ")));
