@@ -8,6 +8,8 @@ hand at once. Reports hands per minute, the p50/p99 latency from sending a decis
 its events, and the server's memory per table; with ``--think 0`` also the in-process simulator's
 hands per minute with the same bots, so the server's overhead is a ratio. Then it audits the
 database: the sum of balances equals the grants, no balance is negative, every hand sums to zero.
+A client that fails is reported at once (with its traceback) and counted in the result, and so are
+the server's logged warnings and errors; any of them, or a failed audit, makes the exit status 1.
 
     python benchmarks/bench_server.py --tables 500 --think 1 --seconds 60
     python benchmarks/bench_server.py --tables 8 --think 0 --seconds 30
@@ -28,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,10 @@ from chuanma.server.store import open_store, sqlite_url
 HANDS_PER_TABLE = 64
 MAX_WARMUP = 180.0
 """The longest the warm-up waits for every table to deal its first hand."""
+KEEPALIVE_SECONDS = 1.0
+"""How long the clients' HTTP pool keeps an idle connection: well under the server's 5 s (uvicorn's
+``timeout_keep_alive``). At equal timeouts a request sent on a connection the server is closing
+fails (``ReadError``, ``RemoteProtocolError``), and its client with it."""
 
 
 def rss_kib(pid: int) -> int:
@@ -54,14 +61,17 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(data: Path, db: str | None, profile: str | None) -> tuple[subprocess.Popen[str], str]:
+def start_server(data: Path, db: str | None, profile: str | None,
+                 log: Path) -> tuple[subprocess.Popen[str], str]:
+    """The server in a subprocess, its log (stderr) written to ``log``; returns it and its address."""
     python = [sys.executable, str(Path(__file__).with_name("profiler.py")), profile] if profile else [sys.executable]
     cmd = [*python, "-m", "chuanma", "serve", "--port", "0", "--data", str(data),
            "--auth-per-minute", "100000", "--messages-per-second", "1000",
            "--turn-seconds", "600", "--claim-seconds", "600"]
     if db:
         cmd += ["--db", db]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    with log.open("w") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     found = re.search(r"http://[\d.]+:\d+", line)
@@ -80,17 +90,31 @@ class Load:
         self.hands = 0
         self.dealt: set[int] = set()
         """The clients whose table has dealt its first hand (the warm-up waits for all of them)."""
+        self.failed: set[int] = set()
+        """The clients that stopped with an error (each printed with its traceback when it happened)."""
 
     async def table(self, http: httpx.AsyncClient, seed: int) -> None:
         """One client: a private table with three bots, then another when its hands are played."""
+        try:
+            await self.play_tables(http, seed)
+        except Exception:
+            self.failed.add(seed)
+            print(f"client {seed} failed ({'after' if seed in self.dealt else 'before'} its table dealt):\n"
+                  f"{traceback.format_exc()}", file=sys.stderr, flush=True)
+
+    async def play_tables(self, http: httpx.AsyncClient, seed: int) -> None:
         rng = random.Random(seed)
-        token = (await http.post("/api/guest")).json()["token"]
+        response = await http.post("/api/guest")
+        response.raise_for_status()
+        token = response.json()["token"]
         auth = {"authorization": f"Bearer {token}"}
         async with connect(self.base.replace("http", "ws") + f"/ws?token={token}", max_size=1 << 22,
                            ping_interval=None) as ws:
             while True:
-                invite = (await http.post("/api/tables", json={"preset": "xuezhan", "hands": HANDS_PER_TABLE,
-                                                               "bots": 3}, headers=auth)).json()["invite"]
+                response = await http.post("/api/tables", json={"preset": "xuezhan", "hands": HANDS_PER_TABLE,
+                                                                "bots": 3}, headers=auth)
+                response.raise_for_status()
+                invite = response.json()["invite"]
                 await ws.send(json.dumps({"type": "join_private", "v": 1, "invite": invite}))
                 await self.play(ws, rng, seed)
 
@@ -141,11 +165,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.url:
         return await measure(args, args.url, None)
     with tempfile.TemporaryDirectory() as data:
-        proc, base = start_server(Path(data), args.db, args.profile)
+        log = Path(data) / "server.log"
+        proc, base = start_server(Path(data), args.db, args.profile, log)
         try:
             out = await measure(args, base, proc.pid)
             proc.send_signal(signal.SIGINT)  # a clean stop (cProfile writes its stats)
             proc.wait()
+            out["server_errors"] = server_errors(log)
             out["audit"] = await audit(args.db or sqlite_url(Path(data)))
             if args.profile:
                 print_profile(args.profile)
@@ -163,11 +189,12 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
     """Drive the server at ``base`` (its process ``pid``, for memory and CPU) and measure."""
     idle = rss_kib(pid) if pid else 0
     load = Load(base, args.think)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=httpx.Limits(max_connections=50)) as http:
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=KEEPALIVE_SECONDS)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
         tasks = [asyncio.create_task(load.table(http, i)) for i in range(args.tables)]
         began = time.monotonic()
-        while time.monotonic() - began < args.warmup or (
-                len(load.dealt) < args.tables and time.monotonic() - began < MAX_WARMUP):
+        while time.monotonic() - began < args.warmup or (  # a failed client's table is not waited for
+                len(load.dealt | load.failed) < args.tables and time.monotonic() - began < MAX_WARMUP):
             await asyncio.sleep(0.5)
         warmup = time.monotonic() - began
         hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
@@ -187,12 +214,10 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         hands, lat = load.hands - hands0, sorted(load.latencies[lat0:])
         for task in tasks:
             task.cancel()
-        for failure in await asyncio.gather(*tasks, return_exceptions=True):
-            if isinstance(failure, BaseException) and not isinstance(failure, asyncio.CancelledError):
-                print(f"a client failed: {failure!r}", file=sys.stderr)
+        await asyncio.gather(*tasks, return_exceptions=True)
     return {
         "tables": args.tables, "think_seconds": args.think, "warmup_seconds": round(warmup, 1),
-        "tables_dealt": len(load.dealt), "seconds": round(elapsed, 1),
+        "tables_dealt": len(load.dealt), "client_failures": len(load.failed), "seconds": round(elapsed, 1),
         "hands_per_minute": round(hands / elapsed * 60, 1),
         "client_decisions_per_second": round(len(lat) / elapsed, 1),
         "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
@@ -203,6 +228,21 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         "server_cpu_ms_per_client_decision": round(cpu / len(lat) * 1000, 2) if cpu is not None and lat else None,
         "load_generator_cpu_percent": round(own / elapsed * 100, 1),
     }
+
+
+def server_errors(log: Path) -> int:
+    """How many lines of the server's log are not informational (each is printed): warnings,
+    errors and anything that is not one of its JSON lines, such as a traceback from uvicorn."""
+    count = 0
+    for line in log.read_text().splitlines():
+        try:
+            level = json.loads(line).get("level")
+        except (ValueError, AttributeError):
+            level = None
+        if level not in ("info", "debug"):
+            count += 1
+            print(f"server: {line}", file=sys.stderr)
+    return count
 
 
 def print_profile(path: str) -> None:
@@ -236,7 +276,10 @@ def main() -> None:
     parser.add_argument("--profile", default=None, help="profile the server while measuring "
                         "(benchmarks/profiler.py), write the profile here and print the top functions")
     parser.add_argument("--url", default=None, help="drive a server already running there instead (no audit)")
-    print(json.dumps(asyncio.run(run(parser.parse_args())), indent=2))
+    out = asyncio.run(run(parser.parse_args()))
+    print(json.dumps(out, indent=2))
+    if out["client_failures"] or out.get("server_errors") or not out.get("audit", {"ok": True})["ok"]:
+        sys.exit("failed: see the client failures, server errors or audit above")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ async def _add_hands(store: Store, record: dict[str, Any]) -> None:
     for number, hand_id in enumerate((SETTLED, PLAYING)):
         await store.create_hand({"id": hand_id, "table_id": "portal-test", "number": number, "server_seed": "0" * 64,
                                  "commitment": "0" * 64, "session": {}, "seats": [None] * 4, "status": "playing"})
-    assert await store.settle(SETTLED, record, {}, {}, 1.0)
+    assert await store.settle(SETTLED, record, {}, {}, 1.0) is not None
 
 
 @dataclass

@@ -231,11 +231,10 @@ class FairHand:
             raise HandStateError("the hand has not been dealt yet, so it cannot be finished")
         if not game.finished:
             raise HandStateError("the game is not finished: finish it before revealing the seed")
-        played = game.record()
         deal = session.deal(self._deal) if session is not None else self._deal
-        for name, want in (("wall", deal.wall_strings()), ("direction", deal.direction),
-                           ("dealer", deal.dealer)):
-            if played[name] != want:
+        for name, played, want in (("wall", tuple(game.wall), deal.wall), ("direction", game.direction, deal.direction),
+                                   ("dealer", game.dealer, deal.dealer)):
+            if played != want:
                 raise HandStateError(f"the game was not played on this hand's deal: its {name} differs")
         self.mark_over()
         return complete_record(game, seeds=self.seeds_record(), session=session, extra=extra,

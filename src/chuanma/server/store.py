@@ -13,7 +13,7 @@ the asyncpg driver on the event loop.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,6 +140,14 @@ def _all(rows: Any) -> list[Row]:
     return [dict(r._mapping) for r in rows]
 
 
+BALANCES = select(users.c.id, users.c.balance).where(users.c.id.in_(bindparam("ids", expanding=True)))
+"""Built once: building a statement costs about as much as running it (read at every deal and settlement)."""
+
+
+def _balances(conn: Connection, user_ids: Iterable[int]) -> dict[int, int]:
+    return {int(r.id): int(r.balance) for r in conn.execute(BALANCES, {"ids": list(user_ids)})}
+
+
 class Store:
     """Typed queries over the server's tables."""
 
@@ -187,8 +195,7 @@ class Store:
         return await self.read(lambda conn: _one(conn.execute(select(users).where(users.c.id == user_id)).first()))
 
     async def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
-        q = select(users.c.id, users.c.balance).where(users.c.id.in_(user_ids))
-        return await self.read(lambda conn: {int(r.id): int(r.balance) for r in conn.execute(q)})
+        return await self.read(lambda conn: _balances(conn, user_ids))
 
     async def bots(self) -> list[Row]:
         return await self.read(lambda conn: _all(conn.execute(select(users).where(users.c.kind == "bot")
@@ -218,16 +225,17 @@ class Store:
         await self.write(lambda conn: self._grant(conn, user_id, amount, now))
 
     async def settle(self, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
-                     kinds: Mapping[int, str], now: float) -> bool:
-        """Store a finished hand's record and move its chips, all in one transaction.
+                     kinds: Mapping[int, str], now: float) -> dict[int, int] | None:
+        """Store a finished hand's record and move its chips, all in one transaction; returns the
+        balances of the users in ``deltas`` after it.
 
-        Returns False (and changes nothing) when the hand was already settled: nothing is paid twice.
+        Returns None (and changes nothing) when the hand was already settled: nothing is paid twice.
         """
-        def work(conn: Connection) -> bool:
+        def work(conn: Connection) -> dict[int, int] | None:
             res = conn.execute(update(hands).where(hands.c.id == hand_id, hands.c.status == "playing")
                                .values(status="settled", record=dict(record), finished_at=now))
             if res.rowcount != 1:
-                return False
+                return None
             if deltas:  # an executemany of no rows would be one insert of no values
                 conn.execute(ledger.insert(), [
                     {"user_id": user_id, "amount": delta, "kind": kinds.get(user_id, "hand"), "hand_id": hand_id,
@@ -235,7 +243,7 @@ class Store:
                 conn.execute(update(users).where(users.c.id == bindparam("uid")).values(
                     balance=users.c.balance + bindparam("delta")),
                     [{"uid": user_id, "delta": delta} for user_id, delta in deltas.items()])
-            return True
+            return _balances(conn, deltas)
         return await self.write(work)
 
     async def audit(self) -> dict[str, int]:
@@ -276,8 +284,16 @@ class Store:
     async def create_hand(self, row: Mapping[str, Any]) -> None:
         await self.write(lambda conn: conn.execute(hands.insert().values(**row)))
 
-    async def update_hand(self, hand_id: str, **values: Any) -> None:
-        await self.write(lambda conn: conn.execute(update(hands).where(hands.c.id == hand_id).values(**values)))
+    async def deal_hand(self, hand_id: str, seats: Sequence[int], client_seeds: Sequence[str | None]) -> list[int]:
+        """Mark a hand dealt with these client seeds to these users (by seat) and store the balances
+        they sit down with; returns those balances (by seat). One transaction."""
+        def work(conn: Connection) -> list[int]:
+            found = _balances(conn, seats)
+            balances = [found[u] for u in seats]
+            conn.execute(update(hands).where(hands.c.id == hand_id).values(
+                status="playing", client_seeds=list(client_seeds), seats=list(seats), balances=balances))
+            return balances
+        return await self.write(work)
 
     async def hand(self, hand_id: str) -> Row | None:
         return await self.read(lambda conn: _one(conn.execute(select(hands).where(hands.c.id == hand_id)).first()))

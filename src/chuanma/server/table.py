@@ -326,12 +326,8 @@ class LiveTable:
     async def deal(self) -> None:
         fair, _session, game = self.seeded()
         ids = [s.user_id for s in self.seats if s is not None]
-        balances = await self.store.balances(ids)
         assert self.hand_id is not None
-        sat_down = [balances[u] for u in ids]
-        await self.store.update_hand(self.hand_id, status="playing", client_seeds=list(fair.client_seeds),
-                                     seats=ids, balances=sat_down)
-        self.sat_down = (ids, sat_down)
+        self.sat_down = (ids, await self.store.deal_hand(self.hand_id, ids, fair.client_seeds))
         self.start_game(game)
 
     def start_game(self, game: Game) -> None:
@@ -451,10 +447,12 @@ class LiveTable:
         escaped = {ids[pay.payer] for pay in game.ledger if pay.reason == "escape"}
         by_user = {ids[i]: deltas[i] for i in range(4)}
         kinds = {u: ("escape" if u in escaped else "hand") for u in ids}
-        if await self.store.settle(self.hand_id, record, by_user, kinds, self.clock.now()):
+        balances = await self.store.settle(self.hand_id, record, by_user, kinds, self.clock.now())
+        if balances is None:  # settled before: nothing is paid twice
+            balances = await self.store.balances(ids)
+        else:
             self.metrics.hands.inc()
             log.info("hand settled", extra={"table": self.id, "hand": self.hand_id, "deltas": deltas})
-        balances = await self.store.balances(ids)
         self.previous = (record, game.next_dealer())
         seeds = record["seeds"]
         self.broadcast(lambda _s: p.server_message(
