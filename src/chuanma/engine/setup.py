@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from chuanma.engine.actions import ChooseVoid
 from chuanma.engine.state import DIRECTIONS, HandState
-from chuanma.engine.tables import format_sequence
+from chuanma.engine.tables import VOID, format_sequence
 from chuanma.tiles import SUITS, Tile, holds_suit
 
 
@@ -51,7 +51,7 @@ def enter_void(st: HandState) -> None:
         held = held_suits(st.seats[s].hand)
         if len(held) == 2:
             suit = next(x for x in SUITS if x not in held)
-            st.autos.append((s, ChooseVoid(suit)))
+            st.autos.append((s, VOID[suit]))
             choose_void(st, s, suit, auto=True)
 
 
@@ -59,7 +59,7 @@ def void_options(st: HandState, seat: int) -> list[ChooseVoid]:
     """The suits the seat may choose: any, except that a hand of one suit chooses one of the
     other two (RULES §2.4)."""
     held = held_suits(st.seats[seat].hand)
-    return [ChooseVoid(s) for s in SUITS if len(held) != 1 or s not in held]
+    return [VOID[s] for s in SUITS if len(held) != 1 or s not in held]
 
 
 def choose_void(st: HandState, seat: int, suit: str, *, auto: bool = False) -> None:
