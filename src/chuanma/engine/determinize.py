@@ -139,7 +139,7 @@ def _seat(view: SeatView, guess: HiddenGuess, s: int) -> SeatState:
     if len(hand) != NUM_KINDS or sum(hand) != p.tiles:
         raise IllegalActionError(f"seat {s} holds {p.tiles} tiles, the guess gives {sum(hand)}", "bad_setup")
     out = copy_seat(guess.seats[s]) if s in guess.seats else SeatState()
-    out.hand = hand
+    out.hand = bytearray(hand)
     out.claim_options = None
     out.claim = None
     if p.void is not None:

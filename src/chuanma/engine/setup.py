@@ -7,13 +7,15 @@ it; a hand of one suit chooses one of the other two (RULES §2.4).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from chuanma.engine.actions import ChooseVoid
 from chuanma.engine.state import DIRECTIONS, HandState
 from chuanma.engine.tables import VOID, format_sequence
 from chuanma.tiles import SUITS, Tile, holds_suit
 
 
-def held_suits(hand: list[int]) -> list[str]:
+def held_suits(hand: Sequence[int]) -> list[str]:
     return [suit for suit in SUITS if holds_suit(hand, suit)]
 
 
