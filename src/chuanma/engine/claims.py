@@ -129,15 +129,20 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     pub = st.public
     pub.claim = ClaimWindow(t, frm, situations, rob, kong)
     lo, hi = NEAR[t]
+    seats = st.seats
+    chower = chow_seat(st, frm, t, rob)
     anyone = False
     for s in AFTER[frm]:
-        seat = st.seats[s]
+        seat = seats[s]
         seat.claim = None
+        h = seat.hand
         # most seats hold no copy or neighbour of the tile (nor wait on it as 十三幺): nothing to ask them
-        near = any(seat.hand[lo:hi]) or orphan_reach(seat.hand, t)
-        seat.claim_options = opts = options_for(st, rule, s, t, rob) if near else None
-        if opts is not None:
-            anyone = True
+        if any(h[lo:hi]) or orphan_reach(h, t):
+            seat.claim_options = opts = options_for(st, rule, s, t, rob, chow=s == chower)
+            if opts is not None:
+                anyone = True
+        else:
+            seat.claim_options = None
     if not anyone and not rob:
         pub.claim = None
         return False
@@ -147,14 +152,15 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     return True
 
 
-def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> list[Action] | None:
+def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool, *,
+                chow: bool) -> list[Action] | None:
     """What seat ``s`` may claim on ``t`` in the open window (``None``: nothing; else the options
-    and ``Pass()``)."""
+    and ``Pass()``); ``chow``: ``s`` is the window's :func:`chow_seat`."""
     if st.public.out[s]:
         return None
     seat = st.seats[s]
     can_win = completes(st, s, t)
-    chows = chow_options(st, s, t) if not rob else []
+    chows = chow_options(st, s, t) if chow else ()
     if not can_win and seat.hand[t] < 2 and not chows:
         return None
     opts: list[Action] = []
@@ -175,13 +181,17 @@ def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool) -> li
     return opts
 
 
+def chow_seat(st: HandState, frm: int, t: Tile, rob: bool) -> int | None:
+    """The seat that may chow ``frm``'s ``t``: none unless the variant has chow, ``t`` is a suited
+    discard (not an added kong's tile); else ``frm``'s 下家."""
+    if rob or t >= NUM_SUITED or not variant_of(st.rules).chow:
+        return None
+    return (frm + 1) % 4
+
+
 def chow_options(st: HandState, s: int, t: Tile) -> list[Action]:
-    """The chows seat ``s`` may make on the open window's discard ``t``: none unless the variant
-    has chow, ``s`` is the discarder's 下家 and ``t`` is suited; else one per sequence that ``t``
-    completes with two tiles of the hand (the chow names its lowest tile)."""
-    w = st.public.claim
-    if w is None or s != (w.from_seat + 1) % 4 or t >= NUM_SUITED or not variant_of(st.rules).chow:
-        return []
+    """The chows the :func:`chow_seat` ``s`` may make on ``t``: one per sequence that ``t``
+    completes with two tiles of its hand (the chow names its lowest tile)."""
     h = st.seats[s].hand
     r = t % 9
     return [CHOW[low] for low in range(t - min(r, 2), t - max(r - 6, 0) + 1)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.claims import options_for, pass_rule_of
+from chuanma.engine.claims import chow_seat, options_for, pass_rule_of
 from chuanma.engine.ledger import KongRecord
 from chuanma.engine.state import (
     ClaimWindow,
@@ -118,7 +118,9 @@ def rebuild(view: SeatView, guess: HiddenGuess) -> HandState:
         rule = pass_rule_of(rules)
         for s in range(4):
             if s not in (seat, claim.from_seat):
-                st.seats[s].claim_options = options_for(st, rule, s, claim.tile, claim.robbing)
+                st.seats[s].claim_options = options_for(
+                    st, rule, s, claim.tile, claim.robbing,
+                    chow=s == chow_seat(st, claim.from_seat, claim.tile, claim.robbing))
     return st
 
 
@@ -139,7 +141,7 @@ def _seat(view: SeatView, guess: HiddenGuess, s: int) -> SeatState:
     if len(hand) != NUM_KINDS or sum(hand) != p.tiles:
         raise IllegalActionError(f"seat {s} holds {p.tiles} tiles, the guess gives {sum(hand)}", "bad_setup")
     out = copy_seat(guess.seats[s]) if s in guess.seats else SeatState()
-    out.hand = hand
+    out.hand = bytearray(hand)
     out.claim_options = None
     out.claim = None
     if p.void is not None:

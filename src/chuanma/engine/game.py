@@ -301,7 +301,7 @@ class Game:
         start = len(st.events)
         st.decisions.append((seat, Leave()))
         pub.version += 1
-        self._legal = {}
+        self._legal.clear()
         pub.left[seat] = True
         ev = st.emit("leave", seat, {"wall": st.remaining})
         if pub.out[seat]:
@@ -359,7 +359,7 @@ class Game:
     def _do(self, seat: int, action: Action) -> None:
         st = self.state
         pub = st.public
-        self._legal = {}
+        self._legal.clear()
         if pub.phase in ("claim", "rob"):
             st.seats[seat].claim = action
             st.emit("claim", seat, {}, {"claim": action.to_json()}, "private")
@@ -443,9 +443,10 @@ class Game:
         """Carry out everything that happens without a decision."""
         st = self.state
         pub = st.public
+        legal = self._legal
         while True:
-            if self._legal:
-                self._legal = {}
+            if legal:
+                legal.clear()
             phase = pub.phase
             if phase in ("claim", "rob"):
                 if claims.owing(st):

@@ -9,8 +9,7 @@ only the drawn tile).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress, repeat
-from operator import is_
+from itertools import compress
 
 from chuanma.engine.actions import Action
 from chuanma.engine.claims import PassRule, forced, owing
@@ -59,7 +58,10 @@ def legal_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
 def offered(action: Action, legal: Sequence[Action]) -> bool:
     """``action in legal``. Actions are values (a copy of a listed action is listed); the list is
     first searched for the object itself, the usual case, so that no ``__eq__`` runs."""
-    return any(map(is_, legal, repeat(action))) or action in legal
+    for listed in legal:
+        if listed is action:
+            return True
+    return action in legal
 
 
 def can_self_win(st: HandState, rule: PassRule, seat: int) -> bool:
@@ -71,11 +73,13 @@ def can_self_win(st: HandState, rule: PassRule, seat: int) -> bool:
         return complete(st, seat)
     s = st.seats[seat]
     t = s.drawn
-    if t is None or not rule.may_self_win(s, t):
+    if t is None:
         return False
+    h = s.hand
     lo, hi = NEAR[t]
     # the drawn tile with no copy or neighbour (two ranks) in hand completes nothing but 十三幺
-    return (sum(s.hand[lo:hi]) > 1 or orphan_reach(s.hand, t)) and complete(st, seat)
+    return ((sum(h[lo:hi]) > 1 or orphan_reach(h, t)) and rule.may_self_win(s, t)
+            and complete(st, seat))
 
 
 def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
@@ -89,7 +93,9 @@ def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
             return [HU]
         out.append(HU)
     locked = pub.locked[seat]
-    if not pub.turn.after_pong and kong_allowed(st.rules.no_kong_in_last_four, pub.tail - pub.live + 1):
+    melds = pub.melds[seat]
+    if ((locked or melds or 4 in h) and not pub.turn.after_pong
+            and kong_allowed(st.rules.no_kong_in_last_four, st.remaining)):
         if locked:
             t = s.drawn
             if st.rules.winners_kong and t is not None and keeps_waits(st, seat, t):
@@ -97,8 +103,8 @@ def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
         else:
             if 4 in h:
                 out.extend(KONG[t] for t in range(NUM_KINDS) if h[t] == 4 and SUIT_OF[t] != s.void)
-            if pub.melds[seat]:
-                out.extend(KONG[m.tile] for m in pub.melds[seat] if m.kind == "pong" and h[m.tile])
+            if melds:
+                out.extend(KONG[m.tile] for m in melds if m.kind == "pong" and h[m.tile])
     if locked:
         if s.drawn is not None:
             out.append(DISCARD[s.drawn])

@@ -7,13 +7,15 @@ it; a hand of one suit chooses one of the other two (RULES §2.4).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from chuanma.engine.actions import ChooseVoid
 from chuanma.engine.state import DIRECTIONS, HandState
-from chuanma.engine.tables import format_sequence
+from chuanma.engine.tables import VOID, format_sequence
 from chuanma.tiles import SUITS, Tile, holds_suit
 
 
-def held_suits(hand: list[int]) -> list[str]:
+def held_suits(hand: Sequence[int]) -> list[str]:
     return [suit for suit in SUITS if holds_suit(hand, suit)]
 
 
@@ -51,7 +53,7 @@ def enter_void(st: HandState) -> None:
         held = held_suits(st.seats[s].hand)
         if len(held) == 2:
             suit = next(x for x in SUITS if x not in held)
-            st.autos.append((s, ChooseVoid(suit)))
+            st.autos.append((s, VOID[suit]))
             choose_void(st, s, suit, auto=True)
 
 
@@ -59,7 +61,7 @@ def void_options(st: HandState, seat: int) -> list[ChooseVoid]:
     """The suits the seat may choose: any, except that a hand of one suit chooses one of the
     other two (RULES §2.4)."""
     held = held_suits(st.seats[seat].hand)
-    return [ChooseVoid(s) for s in SUITS if len(held) != 1 or s not in held]
+    return [VOID[s] for s in SUITS if len(held) != 1 or s not in held]
 
 
 def choose_void(st: HandState, seat: int, suit: str, *, auto: bool = False) -> None:

@@ -54,8 +54,9 @@ class Hidden:
 class SeatState:
     """One seat's private part."""
 
-    hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
-    """Concealed tiles as counts by tile kind."""
+    hand: bytearray = field(default_factory=lambda: bytearray(NUM_KINDS))
+    """Concealed tiles as counts by tile kind (a ``bytearray``: the win check reads it as ``bytes``
+    without converting each count)."""
     drawn: Tile | None = None
     """The tile drawn this turn (``None`` after a pong or outside the seat's turn)."""
     exchange: tuple[Tile, Tile, Tile] | None = None
@@ -81,7 +82,7 @@ class SeatState:
 def copy_seat(s: SeatState) -> SeatState:
     """A copy of a seat's private part (its lists and sets copied too)."""
     return SeatState(
-        list(s.hand), s.drawn, s.exchange, s.void,
+        bytearray(s.hand), s.drawn, s.exchange, s.void,
         None if s.claim_options is None else list(s.claim_options), s.claim, set(s.banned),
         set(s.pong_ban), s.bar, set(s.late_pongs),
         None if s.locked_waits is None else list(s.locked_waits), s.live_draws,
@@ -355,7 +356,7 @@ def _seat_json(s: SeatState) -> dict[str, Any]:
 
 
 def _seat_from(d: dict[str, Any], honors: bool) -> SeatState:
-    hand = [0] * NUM_KINDS
+    hand = bytearray(NUM_KINDS)
     for t in parse_tiles(d["hand"]):
         hand[t] += 1
     ex = d["exchange"]

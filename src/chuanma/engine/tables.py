@@ -10,11 +10,12 @@ import copy
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from operator import getitem
 from typing import Any
 
-from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.rules import RuleSet
-from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUIT_LETTERS, Tile, tile_str
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUIT_LETTERS, SUITS, Tile, tile_str
 
 TILE_TEXT = [tile_str(t) for t in range(NUM_KINDS)]
 """``TILE_TEXT[t]`` is ``tile_str(t)``."""
@@ -23,6 +24,8 @@ PONG = [Pong(t) for t in range(NUM_KINDS)]
 KONG = [Kong(t) for t in range(NUM_KINDS)]
 CHOW = {t: Chow(t) for t in range(NUM_SUITED) if t % 9 <= 6}
 """The chow starting at each suited tile of rank 1-7."""
+VOID = {suit: ChooseVoid(suit) for suit in SUITS}
+"""The 定缺 choice of each suit."""
 HU = Hu()
 PASS = Pass()
 SUIT_OF = [SUIT_LETTERS[t // 9] for t in range(NUM_KINDS)]
@@ -30,13 +33,15 @@ RANK_TEXT = [str(t % 9 + 1) for t in range(NUM_KINDS)]
 
 
 _RUNS = [[str(t % 9 + 1) * c for c in range(5)] for t in range(NUM_KINDS)]
+_SUIT_RUNS = [(lo, _RUNS[lo : lo + 9], letter) for lo, letter in ((0, "m"), (9, "p"), (18, "s"), (27, "z"))]
+"""Per suit: its first tile, each rank's text by count, its letter."""
 
 
 def format_counts(counts: Sequence[int]) -> str:
     """``format_tiles`` of the tiles of a counts list (sorted), without listing them."""
     out = []
-    for lo, letter in ((0, "m"), (9, "p"), (18, "s"), (27, "z")):
-        text = "".join([_RUNS[t][counts[t]] for t in range(lo, min(lo + 9, len(counts))) if counts[t]])
+    for lo, runs, letter in _SUIT_RUNS:
+        text = "".join(map(getitem, runs, counts[lo : lo + 9]))
         if text:
             out.append(text + letter)
     return "".join(out)

@@ -65,9 +65,10 @@ def discard(st: HandState, seat: int, t: Tile, rule: PassRule) -> None:
     s.drawn = None
     pub.discards[seat].append(t)
     pub.discard_log.append((seat, t))
+    left = st.remaining
     # 过手杠: ending a turn holding the fourth tile of a pong while adding it was legal
     if (pub.melds[seat] and not turn.after_pong and not pub.locked[seat]
-            and kong_allowed(st.rules.no_kong_in_last_four, st.remaining)):
+            and kong_allowed(st.rules.no_kong_in_last_four, left)):
         for m in pub.melds[seat]:
             if m.kind == "pong" and h[m.tile]:
                 s.late_pongs.add(m.tile)
@@ -78,7 +79,7 @@ def discard(st: HandState, seat: int, t: Tile, rule: PassRule) -> None:
             situations = ("dihu",)
         pub.dealer_discards += 1
     turn.first = False
-    st.emit("discard", seat, {"tile": TILE_TEXT[t], "wall": st.remaining})
+    st.emit("discard", seat, {"tile": TILE_TEXT[t], "wall": left})
     if turn.kong is not None:
         situations += ("after_kong",)
     if turn.drew_last:

@@ -321,9 +321,10 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
             hand = tuple(ss.hand)
         elif s in shown:
             hand = tuple(to_counts(shown[s]))
-        melds: tuple[Meld | None, ...] = tuple(pub.melds[s])
-        if hide_kongs and s != seat and any(m.kong == "concealed" for m in pub.melds[s]):
-            melds = tuple(None if m.kong == "concealed" else m for m in pub.melds[s])
+        laid = pub.melds[s]
+        melds: tuple[Meld | None, ...] = tuple(laid)
+        if hide_kongs and laid and s != seat and any(m.kong == "concealed" for m in laid):
+            melds = tuple(None if m.kong == "concealed" else m for m in laid)
         players.append(PlayerView(
             s, melds, tuple(pub.discards[s]), tuple(pub.win_piles[s]), sum(ss.hand), won[s],
             pub.out[s], pub.left[s], pub.locked[s], pub.exchanged[s],
