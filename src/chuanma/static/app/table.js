@@ -330,7 +330,11 @@ export class TablePage {
   }
 
   /** A ticker entry's sentence. */
-  say(entry) { return narrate(entry.ev, (s) => this.name(s)); }
+  /** A ticker entry's sentence; one's own seat is the subject "你" / "alice (you)" (not "You discards"). */
+  say(entry) {
+    const me = this.players?.[this.seat]?.name;
+    return narrate(entry.ev, (s) => (s === this.seat && me ? t("seat.me", { name: me }) : this.name(s)));
+  }
 
   // ------------------------------------------------------------------ rendering
 
