@@ -37,7 +37,7 @@ ODD_STRINGS = st.sampled_from(["", "5m\n", " 5m", "1z", "7z", "0m", "10m", "5", 
 SCALARS = (st.none() | st.booleans() | st.integers() | st.sampled_from([10**100, -(10**4000), 2**63, 4, 0, -1])
            | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=12) | ODD_STRINGS)
 JSONISH = st.recursive(
-    SCALARS | st.just(_nested(40)),
+    SCALARS | st.builds(_nested, st.just(40)),  # a new one each time: a mutation may nest it in itself
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8) | ODD_STRINGS, inner, max_size=4),
     max_leaves=12,
 )
