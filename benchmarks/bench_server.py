@@ -5,7 +5,8 @@ Starts ``chuanma serve`` in a subprocess (SQLite in a temporary directory, or ``
 load generator, in this process). Each client answers its prompts after ``--think`` seconds
 (``0``: at once) with a random legal decision (a win when it can), and gets ready for the next
 hand at once. Reports hands per minute, the p50/p99 latency from sending a decision to receiving
-its events, and the server's memory per table; with ``--think 0`` also the in-process simulator's
+its events, the server's memory per table (and its growth while measured) and its garbage
+collector's pauses (from ``/metrics``); with ``--think 0`` also the in-process simulator's
 hands per minute with the same bots, so the server's overhead is a ratio. Then it audits the
 database: the sum of balances equals the grants, no balance is negative, every hand sums to zero.
 A client that fails is reported at once (with its traceback) and counted in the result, and so are
@@ -197,6 +198,7 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
                 len(load.dealt | load.failed) < args.tables and time.monotonic() - began < MAX_WARMUP):
             await asyncio.sleep(0.5)
         warmup = time.monotonic() - began
+        gc0 = await gc_pauses(http)
         hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
         loaded = rss_kib(pid) if pid else 0
         cpu0 = cpu_seconds(pid) if pid else (0.0, 0.0)
@@ -208,10 +210,12 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
             os.kill(pid, signal.SIGUSR1)
         elapsed = time.monotonic() - start
         cpu1 = cpu_seconds(pid) if pid else (0.0, 0.0)
+        grown = rss_kib(pid) - loaded if pid else 0
         user, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
         cpu = user + system if pid else None
         own = time.process_time() - own0  # this process: the load generator
         hands, lat = load.hands - hands0, sorted(load.latencies[lat0:])
+        gc1 = await gc_pauses(http)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -223,11 +227,35 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
         "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
         "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1) if pid else None,
+        "memory_growth_per_table_kib": round(grown / max(1, args.tables), 1) if pid else None,
         "server_cpu_percent": round(cpu / elapsed * 100, 1) if cpu is not None else None,
         "server_system_cpu_percent": round(system / elapsed * 100, 1) if cpu is not None else None,
         "server_cpu_ms_per_client_decision": round(cpu / len(lat) * 1000, 2) if cpu is not None and lat else None,
         "load_generator_cpu_percent": round(own / elapsed * 100, 1),
+        "server_gc_pauses": {g: {k: round(v - gc0.get(g, {}).get(k, 0), 3) for k, v in by.items()}
+                             for g, by in gc1.items()},
     }
+
+
+async def gc_pauses(http: httpx.AsyncClient) -> dict[str, dict[str, float]]:
+    """The server's garbage-collector pauses so far, from its metrics, by generation: how many,
+    their total seconds and how many took over 50 ms."""
+    out: dict[str, dict[str, float]] = {}
+    for line in (await http.get("/metrics")).text.splitlines():
+        if not line.startswith("chuanma_gc_pause_seconds"):
+            continue
+        name, value = line.rsplit(" ", 1)
+        generation = name.split('generation="')[1].split('"')[0]
+        by = out.setdefault(generation, {"count": 0.0, "seconds": 0.0, "over_50ms": 0.0})
+        if name.startswith("chuanma_gc_pause_seconds_count"):
+            by["count"] = float(value)
+        elif name.startswith("chuanma_gc_pause_seconds_sum"):
+            by["seconds"] = float(value)
+        elif 'le="0.05"' in name:
+            by["over_50ms"] = -float(value)  # the count is added below: over 50 ms = count - (≤ 50 ms)
+    for by in out.values():
+        by["over_50ms"] += by["count"]
+    return out
 
 
 def server_errors(log: Path) -> int:

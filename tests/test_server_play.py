@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -297,6 +298,11 @@ def test_health_metrics_and_the_daily_top_up(db_url: str) -> None:
                 assert "chuanma_hands_total 1.0" in metrics and "chuanma_connected_players 4.0" in metrics
                 assert 'chuanma_decisions_total{by="player"}' in metrics
                 assert "chuanma_decision_seconds_bucket" in metrics
+                full = 'chuanma_gc_pause_seconds_count{generation="2"} '
+                before = float(metrics.split(full)[1].split()[0])
+                gc.collect()  # a full collection, timed
+                after = (await http.get("/metrics")).text
+                assert float(after.split(full)[1].split()[0]) == before + 1
                 assert (await http.get("/api/me", headers=auth)).json()["balance"] == 1_000
                 run.clock.advance(86_400)
                 assert (await http.get("/api/me", headers=auth)).json()["balance"] == 10_000
@@ -327,4 +333,19 @@ def test_a_player_not_ready_in_time_is_unseated_and_bots_never_play_alone(db_url
             assert run.server.host.table_of(acc["user"]["id"]) is None
             await c.send("join", room="chuji-xuezhan", bots=False)
             assert (await c.expect("queued", "error"))["type"] == "queued"
+    asyncio.run(scenario())
+
+
+def test_tables_taking_bots_at_once_get_distinct_bots(db_url: str) -> None:
+    """Many tables filling seats at the same moment each get a bot of their own, whether it is new
+    or was idle (the search for an idle bot awaits the database in between)."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = run.server.host
+            for _ in range(2):  # new bots, then the same bots idle again
+                bots = await asyncio.gather(*(host.take_bot(None) for _ in range(12)))
+                ids = {int(b["id"]) for b in bots}
+                assert len(ids) == 12
+                for user_id in ids:
+                    host.free(user_id, "")
     asyncio.run(scenario())

@@ -6,6 +6,7 @@ every unfinished table from the database, and only then does ``/healthz`` answer
 
 from __future__ import annotations
 
+import gc
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -97,6 +98,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await open_store(config.db_url)
         metrics = Metrics()
+        gc.callbacks.append(watch_gc := metrics.gc_watcher())
         host = LocalHost(store, config, metrics)
         app.state.server = Server(config, store, Accounts(store, config.clock, config.starting_grant), host,
                                   Lobby(host), metrics,
@@ -109,6 +111,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             app.state.ready = False
             await host.stop()
             await store.close()
+            gc.callbacks.remove(watch_gc)
 
     app = FastAPI(title="chuanma", lifespan=lifespan)
     app.state.ready = False

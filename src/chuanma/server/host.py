@@ -65,11 +65,17 @@ class LocalHost:
     restarts: set[asyncio.Task[None]] = field(default_factory=set)
     idle_bots: list[int] | None = None
     """Bot accounts seated nowhere (read from the database at the first need)."""
+    bot_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One bot taken at a time: the search awaits the store, and two tables must not take one bot."""
 
     # ---------------------------------------------------------------- Seats (for the tables)
 
     async def take_bot(self, room: Room | None) -> Row:
         """A bot account not seated anywhere, its balance brought inside ``room``'s range by a grant."""
+        async with self.bot_lock:
+            return await self._take_bot(room)
+
+    async def _take_bot(self, room: Room | None) -> Row:
         now = self.config.clock.now()
         if self.idle_bots is None:
             self.idle_bots = [int(r["id"]) for r in await self.store.bots() if int(r["id"]) not in self.busy_bots]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -18,6 +21,7 @@ class Metrics:
     """``decisions`` by who decided (``player``, ``bot``, ``auto``): labelled once, counted per decision."""
     latency: Histogram = field(init=False)
     errors: Counter = field(init=False)
+    gc_pause: Histogram = field(init=False)
 
     def __post_init__(self) -> None:
         r = self.registry
@@ -30,3 +34,19 @@ class Metrics:
             "chuanma_decision_seconds", "From a player's command received to its events queued to send",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)
         self.errors = Counter("chuanma_errors", "Refusals and failures by code", ["code"], registry=r)
+        self.gc_pause = Histogram(
+            "chuanma_gc_pause_seconds", "Pauses of the cyclic garbage collector (nothing else runs), by generation",
+            ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)
+
+    def gc_watcher(self) -> Callable[[str, dict[str, Any]], None]:
+        """A :data:`gc.callbacks` entry that times each collection into :attr:`gc_pause`."""
+        pauses = [self.gc_pause.labels(str(g)) for g in range(3)]
+        started = 0.0
+
+        def watch(phase: str, info: dict[str, Any]) -> None:
+            nonlocal started
+            if phase == "start":
+                started = time.perf_counter()
+            else:
+                pauses[info["generation"]].observe(time.perf_counter() - started)
+        return watch
