@@ -104,6 +104,24 @@ def test_no_seat_receives_concealed_tiles_the_wall_or_the_seed_and_chips_add_up(
     asyncio.run(scenario())
 
 
+def test_thousands_of_hands_through_the_server_keep_every_chip(db_url: str) -> None:
+    """2,048 hands on 32 tables (64 hands each, a private table's most) of eight presets, every
+    seat decided by the server's bots: the sum of balances is the sum of grants, no balance is
+    below zero, every hand's ledger sums to zero, and every hand is settled once."""
+    hands_per_table = 64
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            presets = ["xuezhan", "xueliu", "classic", "classic-normal", "dazhong", "portal-xueliu",
+                       "doublewin-xuezhan", "doublewin-xueliu"] * 4
+            clients = await asyncio.gather(*(_auto_table(run, hands_per_table, p) for p in presets))
+            assert sum(len(_hands(c.seen)) for c in clients) == 32 * hands_per_table
+            audit = await run.server.store.audit()
+            assert audit["hands"] == 32 * hands_per_table
+            assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0 and audit["unbalanced_hands"] == 0
+    asyncio.run(scenario())
+
+
 def test_a_client_cannot_act_for_another_seat_or_replay_a_command(db_url: str) -> None:
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
