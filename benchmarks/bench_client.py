@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from client_driver import CHROMIUM, CHROMIUM_ARGS, Player, live_server  # noqa: E402
+from client_driver import CHROMIUM, CHROMIUM_ARGS, DECIDING, WAIT_MS, Player, live_server  # noqa: E402
 
 OBSERVE = """
 window.__frames = {longest: 0, last: 0, count: 0, loaf: [], longtasks: [], messages: []};
@@ -86,13 +86,33 @@ def metrics(cdp: Any) -> dict[str, float]:
     return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
 
+STAKE = 40_000
+"""The player's starting chips: mid-range in 初级场 (2,000–100,000), so that three hands' losses or
+gains rarely unseat them (a balance out of the room's range closes the table for them)."""
+
+
+def to_mid_hand(player: Player) -> None:
+    """Play five decisions, then on until the player has a decision in a hand being played (the hand
+    waits for it): a hand that ended meanwhile (the player won, the bots played it out) is followed
+    by the next one."""
+    for _ in range(5):
+        if player.step() == "settled":
+            player.next_hand()
+    while True:
+        player.page.wait_for_function(DECIDING, timeout=WAIT_MS)
+        if not player.page.locator("#settle-title").count():
+            return
+        player.next_hand()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=800)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data, live_server(Path(data)) as run, sync_playwright() as pw:
+    with (tempfile.TemporaryDirectory() as data, live_server(Path(data), starting_grant=STAKE) as run,
+          sync_playwright() as pw):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": args.width, "height": args.height})
         context.add_init_script(OBSERVE)
@@ -101,8 +121,7 @@ def main() -> None:
         player.register("bench")
         player.quick_join()
         player.ready()
-        for _ in range(5):
-            player.step()
+        to_mid_hand(player)
         # the table page loaded mid-hand by a browser with an empty cache (the same session)
         cold = browser.new_context(viewport={"width": args.width, "height": args.height},
                                    storage_state=context.storage_state())
