@@ -302,7 +302,7 @@ def test_health_metrics_and_the_daily_top_up(db_url: str) -> None:
                 before = float(metrics.split(full)[1].split()[0])
                 gc.collect()  # a full collection, timed
                 after = (await http.get("/metrics")).text
-                assert float(after.split(full)[1].split()[0]) == before + 1
+                assert float(after.split(full)[1].split()[0]) >= before + 1
                 assert (await http.get("/api/me", headers=auth)).json()["balance"] == 1_000
                 run.clock.advance(86_400)
                 assert (await http.get("/api/me", headers=auth)).json()["balance"] == 10_000

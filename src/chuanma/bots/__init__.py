@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chuanma.bots.base import Bot, SeededBot
+from chuanma.bots.base import Bot, SeededBot, needs_view
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.greedy import GreedyBot
 from chuanma.bots.learned import PREFIX, LearnedBot, cached_policy
@@ -61,4 +61,4 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "make_bot"]
+__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "make_bot", "needs_view"]

@@ -24,6 +24,11 @@ class Bot(Protocol):
     def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action: ...
 
 
+def needs_view(bot: Bot) -> bool:
+    """Whether ``bot`` reads its view (false: it is handed ``None`` and no view is made)."""
+    return bool(getattr(bot, "needs_view", True))
+
+
 class SeededBot:
     """Base class: a name, a seed and a private random generator."""
 

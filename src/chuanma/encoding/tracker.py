@@ -2,12 +2,15 @@
 them (:func:`~chuanma.engine.views.event_for`), so that an observation is not rebuilt from a
 fresh view at every step.
 
-The public part (melds, rivers, win piles, shown hands, tiles held, wins, voids once revealed,
-scores, the wall, the phase) is read from each event as a spectator sees it; each seat's private
-part (its hand, draw, exchange choice, void, concealed kongs) from the events as that seat alone
-sees them. The encoders write a seat's observation from it (``encode_tracked``), and
-``test_tracked_observations_equal_the_views`` checks, at every step of many random hands, that it
-is the observation of the seat's view.
+Each event is read once, as its own seat sees it (a public event as everyone does). What only
+that seat may know (its hand, draw, exchange choice, void, concealed kongs) goes into that seat's
+private part, which only its own observation reads; the public part (melds, rivers, win piles,
+shown hands, tiles held, wins, voids once revealed, scores, the wall, the phase) is written only
+from what every seat sees of the event: a concealed kong's tile, for one, only when the
+spectator's copy of the event names it. The leak tests of the environments scramble the other
+seats' private parts and check that a seat's observation does not move. The encoders write a
+seat's observation from it (``encode_tracked``), and ``test_tracked_observations_equal_the_views``
+checks, at every step of many random hands, that it is the observation of the seat's view.
 """
 
 from __future__ import annotations

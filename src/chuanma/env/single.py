@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.bots import BOTS, Bot, make_bot
+from chuanma.bots import BOTS, Bot, make_bot, needs_view
 from chuanma.engine.indices import to_index
 from chuanma.env.aec import spaces
 from chuanma.env.table import EnvOptionError, Table, rules_of
@@ -81,7 +81,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
             seat = acting[0]
             legal = game.legal_actions(seat)
             bot = self.bots[seat]
-            action = bot.choose(game.view(seat) if getattr(bot, "needs_view", True) else None, legal)
+            action = bot.choose(game.view(seat) if needs_view(bot) else None, legal)
             reward += self.table.act(seat, to_index(action))[self.seat]
         return reward
 

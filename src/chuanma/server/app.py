@@ -98,13 +98,13 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await open_store(config.db_url)
         metrics = Metrics()
-        gc.callbacks.append(watch_gc := metrics.gc_watcher())
         host = LocalHost(store, config, metrics)
         app.state.server = Server(config, store, Accounts(store, config.clock, config.starting_grant), host,
                                   Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute))
         await host.resume_all()
         app.state.ready = True
+        gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
             yield
         finally:

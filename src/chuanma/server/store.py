@@ -78,6 +78,9 @@ class ThreadRunner:
 
     def _write(self, work: Work[T]) -> T:
         with self.engine.begin() as conn:
+            # the driver would begin only at the first write: the reads before it (a name taken?
+            # the balances dealt with) belong to the transaction too, the write lock taken at once
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
             return work(conn)
 
     async def read(self, work: Work[T]) -> T:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from chuanma.bots import Bot, make_bot
+from chuanma.bots import Bot, make_bot, needs_view
 from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
 from chuanma.engine.actions import Action
 from chuanma.errors import ChuanmaError
@@ -355,7 +355,7 @@ class LiveTable:
                 seat = self.seats[s]
                 assert seat is not None
                 legal = game.legal_actions(s)
-                view = game.view(s) if getattr(seat.player, "needs_view", True) else None
+                view = game.view(s) if needs_view(seat.player) else None
                 self.record_decision(s, seat.player.choose(view, legal), "bot" if seat.bot else "auto")
         await self.flush()
 

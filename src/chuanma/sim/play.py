@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuanma.bots.base import Bot
+from chuanma.bots.base import Bot, needs_view
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.game import Game
 from chuanma.engine.settlement import flower_pig
@@ -71,7 +71,7 @@ def play_game(rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, max_decisions:
     Raises :class:`IllegalActionError` if a bot returns a decision that is not legal.
     """
     game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
-    needs = [getattr(b, "needs_view", True) for b in bots]
+    needs = [needs_view(b) for b in bots]
     n = 0
     while not game.finished:
         seat = game.to_act()[0]

@@ -3,6 +3,7 @@
 import { tileImg, tileName } from "./tiles.js";
 import { t, getLang } from "./i18n.js";
 import { esc, fmt, base64url } from "./util.js";
+import { reasonName } from "./narrate.js";
 
 const WIN_REASONS = new Set(["zimo", "dianpao", "qianggang", "call_transfer"]);
 
@@ -35,8 +36,8 @@ function tileText(code) {
 }
 
 /** The reason of a payment in words (刮风下雨 for every kong kind). */
-export function reasonText(reason) {
-  return t(reason.startsWith("kong_") ? "reason.kong" : "reason." + reason);
+function reasonText(reason) {
+  return reason.startsWith("kong_") ? t("reason.kong") : reasonName(reason);
 }
 
 /**

@@ -329,7 +329,6 @@ export class TablePage {
     }
   }
 
-  /** A ticker entry's sentence. */
   /** A ticker entry's sentence; one's own seat is the subject "你" / "alice (you)" (not "You discards"). */
   say(entry) {
     const me = this.players?.[this.seat]?.name;
