@@ -140,11 +140,9 @@ def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -
         for m in p.melds:
             if m is None:
                 hidden += 1
-            elif m.kind == "chow":
-                for t in range(m.tile, m.tile + 3):
-                    buf[at + t] += 1
             else:
-                buf[at + m.tile] += 4 if m.kind == "kong" else 3
+                for t in m.tiles:
+                    buf[at + t] += 1
         at += k
         for t in p.discards:
             buf[at + t] += 1

@@ -22,6 +22,7 @@ from chuanma.engine.game import Game
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.variant import variant_of
 from chuanma.engine.views import event_for
+from chuanma.melds import Meld
 from chuanma.tiles import NUM_KINDS, parse_tiles, to_counts
 
 TILE = {text: t for t, text in enumerate(TILE_TEXT)}
@@ -187,8 +188,7 @@ class Tracker:
         self._take(seat, ev["from"], [t, t], [t, t, t])
 
     def _chow(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        low, claimed = TILE[ev["tile"]], TILE[ev["claimed"]]
-        run = [low, low + 1, low + 2]
+        claimed, run = TILE[ev["claimed"]], Meld("chow", TILE[ev["tile"]]).tiles
         self._take(seat, ev["from"], [t for t in run if t != claimed], run)
 
     def _kong(self, seat: int, ev: dict[str, Any], public: bool) -> None:
@@ -255,9 +255,8 @@ class Tracker:
         for s, melds in enumerate(ev["melds"]):
             row = bytearray(NUM_KINDS)
             for m in melds:
-                t = TILE[m["tile"]]
-                for x in ((t, t + 1, t + 2) if m["kind"] == "chow" else (t,) * (4 if m["kind"] == "kong" else 3)):
-                    row[x] += 1
+                for t in Meld.from_dict(m).tiles:
+                    row[t] += 1
             self.melds[s] = row
         for own in self.own:
             own.kongs = []
