@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from client_driver import CHROMIUM, CHROMIUM_ARGS, DECIDING, WAIT_MS, Player, live_server  # noqa: E402
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from client_driver import Player, live_server  # noqa: E402
 
 OBSERVE = """
 window.__frames = {longest: 0, last: 0, count: 0, loaf: [], longtasks: [], messages: []};
@@ -91,20 +92,6 @@ STAKE = 40_000
 gains rarely unseat them (a balance out of the room's range closes the table for them)."""
 
 
-def to_mid_hand(player: Player) -> None:
-    """Play five decisions, then on until the player has a decision in a hand being played (the hand
-    waits for it): a hand that ended meanwhile (the player won, the bots played it out) is followed
-    by the next one."""
-    for _ in range(5):
-        if player.step() == "settled":
-            player.next_hand()
-    while True:
-        player.page.wait_for_function(DECIDING, timeout=WAIT_MS)
-        if not player.page.locator("#settle-title").count():
-            return
-        player.next_hand()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3)
@@ -121,7 +108,7 @@ def main() -> None:
         player.register("bench")
         player.quick_join()
         player.ready()
-        to_mid_hand(player)
+        player.to_mid_hand(5)
         # the table page loaded mid-hand by a browser with an empty cache (the same session)
         cold = browser.new_context(viewport={"width": args.width, "height": args.height},
                                    storage_state=context.storage_state())

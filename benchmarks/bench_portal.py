@@ -25,6 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from chuanma.portal.calculator import calculate  # noqa: E402
 from chuanma.portal.replays import replay_view  # noqa: E402
 from portal_harness import SETTLED, finished_record, portal_server  # noqa: E402
@@ -61,7 +62,7 @@ def browser_side() -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as data, portal_server(Path(data)) as srv, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"])
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pages = (("/calc", '[data-testid="need"]'), (f"/replay/{SETTLED}?move=30", '[data-testid="board"]'),
                  ("/rules", '[data-testid="fan-row-gen"]'),
                  ("/guide/call_transfer", '[data-testid="examples"] section'))

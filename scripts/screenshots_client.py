@@ -20,7 +20,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 import screenshots_portal  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from client_driver import CHROMIUM, CHROMIUM_ARGS, DECIDING, WAIT_MS, Player, live_server  # noqa: E402
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from client_driver import DECIDING, WAIT_MS, Player, live_server  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (360, 740)}

@@ -20,10 +20,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from portal_harness import SETTLED, portal_server  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
 SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
 HAND = ["kong:1m:concealed", "5m", "5m", "5m", "6m", "6m", "6m", "7m"]
 """The calculator's hand: a concealed kong of 1m, then the concealed tiles (a 清一色 对对胡 with 根)."""
@@ -83,7 +83,7 @@ def shoot(browser: Any, base: str, size: str) -> list[str]:
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as data, portal_server(Path(data)) as srv, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for size in SIZES:
                 print(size, ", ".join(shoot(browser, srv.base, size)))

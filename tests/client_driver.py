@@ -16,9 +16,6 @@ from chuanma.server.config import ServerConfig
 from chuanma.server.store import sqlite_url
 from server_harness import Running, running
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 KEYS = "1234567890qwer"
 """The keys of the 1st … 14th tile of the hand (docs/client.md)."""
 WAIT_MS = 30_000
@@ -90,6 +87,19 @@ class Player:
     def next_hand(self) -> None:
         """On the settlement panel: ready for the next hand."""
         self.page.click("[data-testid=next-hand]")
+
+    def to_mid_hand(self, decisions: int) -> None:
+        """Make ``decisions`` decisions, then go on until a decision of the player's is pending in a
+        hand being played (the hand waits for it): a hand that ended meanwhile (the player won
+        early and the bots played it out) is followed by the next one."""
+        for _ in range(decisions):
+            if self.step() == "settled":
+                self.next_hand()
+        while True:
+            self.page.wait_for_function(DECIDING, timeout=WAIT_MS)
+            if not self.page.locator("#settle-title").count():
+                return
+            self.next_hand()
 
     def prompt_version(self) -> int | None:
         version: int | None = self.page.evaluate("() => window.chuanmaClient.table?.prompt?.version ?? null")

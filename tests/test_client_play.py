@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from chromium import CHROMIUM, CHROMIUM_ARGS
 from chuanma.fairness import verify_record
-from client_driver import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, Player, live_server
+from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -212,9 +213,7 @@ def test_client_lobby_and_table_have_no_serious_accessibility_violations(browser
     assert serious() == []
     player.quick_join()
     player.ready()
-    for _ in range(6):
-        player.step()
-    page.wait_for_function("() => window.chuanmaClient.table.prompt", timeout=WAIT_MS)
+    player.to_mid_hand(6)
     assert serious() == []
 
 
@@ -236,8 +235,7 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
     assert page.evaluate("() => window.chuanmaClient.table.table") == table["table"]
     host.ready()
-    for _ in range(4):
-        host.step()
+    host.to_mid_hand(4)  # the hand in play when the spectator comes
     watcher = new_player(browser, server, "grace")
     watcher.page.goto(f"{server.base}/#/watch/{table['table']}")
     watcher.page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view",

@@ -10,20 +10,10 @@ from typing import Any
 
 import pytest
 
+from chromium import CHROMIUM, CHROMIUM_ARGS
 from chuanma.fairness import verifier_page_path, verify_record
 from chuanma.rules import RuleSet
 from fairness_records import CASES, build
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install playwright)"

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from chromium import CHROMIUM, CHROMIUM_ARGS
 from chuanma.melds import parse_meld
 from chuanma.portal.replays import replay_view
 from chuanma.rules import RuleSet
@@ -20,7 +21,6 @@ from chuanma.scoring import score_hand
 from chuanma.tiles import parse_tile, parse_tiles, tile_str
 from portal_harness import SETTLED, PortalServer, portal_server
 
-CHROMIUM = "/usr/bin/chromium"
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
@@ -64,7 +64,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalServer]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
