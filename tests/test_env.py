@@ -97,21 +97,23 @@ def _check_observations_hide_hidden_tiles(table: Table, encoder: str, rng: rando
             assert np.array_equal(other.legal_mask(seat), obs["action_mask"])
             checks += 1
         tracker = table.tracker
-        kept = tracker.own
+        kept, rows = tracker.own, tracker.rows.copy()
         tracker.own = [own if s == seat else _scrambled(rng, game.rules.honors) for s, own in enumerate(kept)]
+        others = [s for s in range(4) if s != seat]
+        tracker.rows[others] = np.random.default_rng(rng.randrange(2**32)).integers(0, 5, tracker.rows[others].shape)
         scrambled = table.observe(seat)
         tracker.own = kept
+        tracker.rows[...] = rows
         assert np.array_equal(scrambled["observation"], obs["observation"]), f"seat {seat} reads another's part"
         checks += 1
     return checks
 
 
 def _scrambled(rng: random.Random, honours: bool) -> Private:
-    """A seat's private part made up at random: another hand, draw, exchange choice, void and
+    """A seat's private part made up at random: another draw, exchange choice, void and
     concealed kongs."""
     kinds = 34 if honours else 27
     own = Private()
-    own.hand = bytearray(rng.randrange(5) if t < kinds else 0 for t in range(34))
     own.drawn = rng.randrange(kinds)
     own.exchange = sorted(rng.sample(range(9), 3))
     own.void = rng.choice("mps")

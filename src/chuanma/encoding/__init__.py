@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from chuanma.encoding import compact, planes
 from chuanma.encoding.common import kinds_of
-from chuanma.encoding.tracker import Tracker
+from chuanma.encoding.tracker import Tracker, encode_compact
 from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
@@ -49,7 +49,7 @@ ENCODERS: dict[str, tuple[Encoder, tuple[int, ...]]] = {
     "planes": (planes.encode, planes.SHAPE),
 }
 """Every encoder by name: its function and the shape of what it returns (27 tile kinds)."""
-TRACKED_ENCODERS: dict[str, TrackedEncoder] = {"compact": compact.encode_tracked, "planes": planes.encode_tracked}
+TRACKED_ENCODERS: dict[str, TrackedEncoder] = {"compact": encode_compact, "planes": planes.encode_tracked}
 """Every encoder by name, writing observations from trackers (:mod:`.tracker`) instead of views:
 the same arrays (``test_tracked_observations_equal_the_views``)."""
 _SHAPES: dict[str, Callable[[int], tuple[int, ...]]] = {"compact": compact.shape, "planes": planes.shape}

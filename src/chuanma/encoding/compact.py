@@ -33,8 +33,6 @@ among the melds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import numpy.typing as npt
 
@@ -48,7 +46,6 @@ from chuanma.encoding.common import (
     WALL_SCALE,
     kinds_of,
 )
-from chuanma.encoding.tracker import Tracker
 from chuanma.engine.views import SeatView
 from chuanma.tiles import COPIES
 
@@ -87,25 +84,25 @@ def shape(kinds: int = KINDS) -> tuple[int]:
 SHAPE = shape()
 
 
-_PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
-_VOID_INDEX: dict[str | None, int] = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
+PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
+VOID_INDEX: dict[str | None, int] = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
 """Offset in a seat's scalars of its void one-hot (``None``: not known)."""
-_SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.float32)
+SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.float32)
 """The rows whose tiles the viewer sees (the sum of their counts is what is not unseen)."""
-_DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
+DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
 
 def _moment(sc: list[float], me: int, phase: str, dealer: int, current: int | None, wall: int,
             direction: str | None, xueliu: bool) -> None:
     """Write the scalars of the moment (phase, dealer, seat on turn, wall, direction, 血流) seen by
     seat ``me``."""
-    sc[_PHASE_INDEX[phase]] = 1
+    sc[PHASE_INDEX[phase]] = 1
     sc[DEALER_AT + (dealer - me) % 4] = 1
     if current is not None:
         sc[CURRENT_AT + (current - me) % 4] = 1
     sc[WALL_AT] = wall * WALL_SCALE
     if direction is not None:
-        sc[_DIRECTION_INDEX[direction]] = 1
+        sc[DIRECTION_INDEX[direction]] = 1
     sc[XUELIU_AT] = float(xueliu)
 
 
@@ -153,65 +150,9 @@ def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -
             buf[at + k:at + 2 * k] = bytes(p.hand[:k])
         at = r * SEAT_SCALARS
         sc[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
-        sc[at + _VOID_INDEX[p.void]] = 1
+        sc[at + VOID_INDEX[p.void]] = 1
         sc[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
     _moment(sc, me, view.phase, view.dealer, view.current, view.wall, view.direction, view.winners_stay)
-    counts += buf
-    scalars += sc
-
-
-def _tracked(tracker: Tracker, me: int, asked: bool, k: int, counts: bytearray, scalars: list[float]) -> None:
-    """:func:`_sections` of seat ``me``'s observation from the ``tracker`` (``asked``: the seat owes
-    a decision now)."""
-    buf = bytearray(ROWS * k)
-    sc = [0.0] * SCALARS
-    own = tracker.own[me]
-    buf[0:k] = own.hand[:k]
-    phase = tracker.phase
-    current = tracker.current
-    drawn = own.drawn
-    if phase == "turn" and current == me and drawn is not None:
-        buf[DRAWN * k + drawn] = 1
-    choice = own.exchange
-    if choice is not None and tracker.direction is None:
-        for t in choice:
-            buf[EXCHANGE * k + t] += 1
-    window = tracker.window
-    if phase == "window":
-        if asked:
-            assert window is not None
-            t, frm, rob = window
-            buf[CLAIM * k + t] = 1
-            sc[FROM_AT + (frm - me) % 4] = 1
-            sc[ROB_AT] = float(rob)
-            phase = "rob" if rob else "claim"
-        else:
-            phase = "waiting"
-    voids = tracker.voids_seen(me)
-    for r in range(4):
-        s = (me + r) % 4
-        at = (SEAT_ROWS + 4 * r) * k
-        buf[at:at + k] = tracker.melds[s][:k]
-        hidden = 0
-        if r == 0:
-            for t in own.kongs:
-                buf[at + t] += 4
-        else:
-            hidden = tracker.hidden[s]
-        buf[at + k:at + 2 * k] = tracker.rivers[s][:k]
-        buf[at + 2 * k:at + 3 * k] = tracker.piles[s][:k]
-        shown = tracker.shown[s]
-        if r and shown is not None:
-            buf[at + 3 * k:at + 4 * k] = shown[:k]
-        at = r * SEAT_SCALARS
-        void = voids[s]
-        sc[at:at + 6] = (tracker.tiles[s] * HELD_SCALE, hidden, tracker.wins[s], tracker.out[s], False,
-                         tracker.locked[s])
-        sc[at + _VOID_INDEX[void]] = 1
-        sc[at + 10:at + 13] = (tracker.void_chosen[s] or (r == 0 and void is not None),
-                               tracker.exchanged[s], tracker.totals[s] * SCORE_SCALE)
-    _moment(sc, me, phase, tracker.dealer, None if phase in ("exchange", "void", "end") else current,
-            tracker.wall, tracker.direction, tracker.xueliu)
     counts += buf
     scalars += sc
 
@@ -223,23 +164,19 @@ def _write(counts: bytearray, scalars: list[float], out: npt.NDArray[np.float32]
     n = size - SCALARS
     out[:, :n] = np.frombuffer(counts, dtype=np.uint8).reshape(b, n)
     out[:, n:] = np.array(scalars, dtype=np.float32).reshape(b, SCALARS)
+    return count_unseen(out)
+
+
+def count_unseen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Write the unseen row of each observation in ``out`` (of shape ``(b, size)``) from its
+    other rows: every copy not in one's hand, any meld, river, win pile or shown hand."""
+    b, size = out.shape
+    n = size - SCALARS
     rows = out[:, :n].reshape(b, ROWS, n // ROWS)
-    unseen = rows[:, UNSEEN]  # every copy not in one's hand, any meld, river, win pile or shown hand
-    np.subtract(COPIES, np.matmul(_SEEN, rows), out=unseen)
+    unseen = rows[:, UNSEEN]
+    np.subtract(COPIES, np.matmul(SEEN, rows), out=unseen)
     np.maximum(unseen, 0, out=unseen)
     return out
-
-
-def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The compact observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
-    under the same rules), written into the rows of ``out`` (``float32``, of shape
-    ``(len(seats), *shape(kinds))``) in one NumPy pass."""
-    k = (out.shape[1] - SCALARS) // ROWS
-    counts = bytearray()
-    scalars: list[float] = []
-    for tracker, seat, asked in seats:
-        _tracked(tracker, seat, asked, k, counts, scalars)
-    return _write(counts, scalars, out)
 
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:

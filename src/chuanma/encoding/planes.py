@@ -35,8 +35,7 @@ import numpy.typing as npt
 from chuanma.encoding.common import KINDS, VOID_CODES, kinds_of
 from chuanma.encoding.compact import CLAIM, DRAWN, HAND, ROWS, SCALAR_NAMES, SCALARS, SEAT_ROWS, UNSEEN
 from chuanma.encoding.compact import encode as compact_encode
-from chuanma.encoding.compact import encode_tracked as compact_tracked
-from chuanma.encoding.tracker import Tracker
+from chuanma.encoding.tracker import Tracker, encode_compact
 from chuanma.engine.views import SeatView
 
 RECENT = 6
@@ -118,7 +117,7 @@ def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[
     under the same rules), written into the rows of ``out`` (``float32``, of shape
     ``(len(seats), *shape(kinds))``) in one NumPy pass."""
     k = out.shape[2]
-    flat = compact_tracked(seats, np.empty((len(seats), ROWS * k + SCALARS), dtype=np.float32))
+    flat = encode_compact(seats, np.empty((len(seats), ROWS * k + SCALARS), dtype=np.float32))
     recents = [(seat, tracker.log, tracker.voids_seen(seat)) for tracker, seat, _ in seats]
     return _write(flat, recents, out)
 

@@ -1,65 +1,123 @@
-"""What each seat knows of a hand, kept up to date from the hand's events as the engine redacts
-them (:func:`~chuanma.engine.views.event_for`), so that an observation is not rebuilt from a
-fresh view at every step.
+"""Every seat's compact observation of a hand, kept up to date from the hand's events as the
+engine redacts them (:func:`~chuanma.engine.views.event_for`), so that an observation is not
+rebuilt from a fresh view at every step.
 
-Each event is read once, as its own seat sees it (a public event as everyone does). What only
-that seat may know (its hand, draw, exchange choice, void, concealed kongs) goes into that seat's
-private part, which only its own observation reads; the public part (melds, rivers, win piles,
-shown hands, tiles held, wins, voids once revealed, scores, the wall, the phase) is written only
-from what every seat sees of the event: a concealed kong's tile, for one, only when the
-spectator's copy of the event names it. The leak tests of the environments scramble the other
-seats' private parts and check that a seat's observation does not move. The encoders write a
-seat's observation from it (``encode_tracked``), and ``test_tracked_observations_equal_the_views``
-checks, at every step of many random hands, that it is the observation of the seat's view.
+The tracker holds one ``float32`` row per seat in the compact encoder's layout
+(:mod:`.compact`), written as the events come: each event is read once, as its own seat sees it
+(a public event as everyone does). What only that seat may know (its hand, draw, exchange choice,
+void, concealed kongs) is written into that seat's row and private part alone; what every seat
+sees (melds, rivers, win piles, shown hands, tiles held, wins, voids once revealed, scores, the
+wall, the phase) into every row, and only from what every seat sees of the event: a concealed
+kong's tile, for one, only when the spectator's copy of the event names it. Reading an
+observation copies the seat's row, writes in what depends on the moment and on whether the seat
+is asked (the drawn tile, the tile on offer, the phase, the seat on turn, tiles held, the wall)
+and counts the unseen tiles. The leak tests of the environments scramble the other seats' rows
+and private parts and check that a seat's observation does not move;
+``test_tracked_observations_equal_the_views`` checks, at every step of many random hands, that it
+is the observation of the seat's view.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, cast
 
+import numpy as np
+import numpy.typing as npt
+
+from chuanma.encoding.common import HELD_SCALE, SCORE_SCALE, WALL_SCALE, kinds_of
+from chuanma.encoding.compact import (
+    CLAIM,
+    CURRENT_AT,
+    DEALER_AT,
+    DIRECTION_INDEX,
+    DRAWN,
+    EXCHANGE,
+    FROM_AT,
+    HAND,
+    PHASE_INDEX,
+    ROB_AT,
+    ROWS,
+    SEAT_ROWS,
+    SEAT_SCALARS,
+    VOID_INDEX,
+    WALL_AT,
+    XUELIU_AT,
+    count_unseen,
+    shape,
+)
 from chuanma.engine.game import Game
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.variant import variant_of
 from chuanma.engine.views import event_for
 from chuanma.melds import Meld
-from chuanma.tiles import NUM_KINDS, parse_tiles, to_counts
+from chuanma.tiles import parse_tiles, to_counts
 
 TILE = {text: t for t, text in enumerate(TILE_TEXT)}
 """A tile's text in an event, as its number."""
-
-
-def _counts(text: str) -> bytearray:
-    return bytearray(to_counts(parse_tiles(text)))
+MELDS, RIVER, PILE, SHOWN = range(4)
+"""A seat's four rows of counts, in order."""
+HELD, HIDDEN, WINS, OUT, LEFT, LOCKED = range(6)
+"""A seat's first scalars, in order (its void one-hot, void chosen, exchange chosen and score follow)."""
+VOID_CHOSEN, EXCHANGE_CHOSEN, SCORE = 10, 11, 12
 
 
 class Private:
-    """What one seat alone knows: its hand, its draw, its exchange choice, its void and its
-    concealed kongs (the tiles of those nobody else sees)."""
+    """What one seat alone knows besides its row: its draw, its exchange choice, its void and its
+    concealed kongs."""
 
-    __slots__ = ("drawn", "exchange", "hand", "kongs", "void")
+    __slots__ = ("drawn", "exchange", "kongs", "void")
 
     def __init__(self) -> None:
-        self.hand = bytearray(NUM_KINDS)
         self.drawn: int | None = None
         self.exchange: list[int] | None = None
         self.void: str | None = None
         self.kongs: list[int] = []
 
 
+class Layout:
+    """Where things lie in the four rows of a tracker (flat offsets), for ``kinds`` tile kinds."""
+
+    __slots__ = ("counts", "kinds", "rows", "scalars", "size")
+
+    def __init__(self, kinds: int) -> None:
+        self.kinds = k = kinds
+        self.size = size = shape(k)[0]
+        self.counts = ROWS * k
+        self.rows = [[tuple(v * size + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for v in range(4))
+                      for j in range(4)] for s in range(4)]
+        """``rows[s][j]``: where seat ``s``'s row ``j`` (:data:`MELDS`…) begins, in each seat's row."""
+        self.scalars = [tuple(v * size + ROWS * k + ((s - v) % 4) * SEAT_SCALARS for v in range(4))
+                        for s in range(4)]
+        """``scalars[s]``: where seat ``s``'s scalars begin, in each seat's row."""
+
+
+layout = cache(Layout)
+
+
+def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
+    """A flat view of a C-contiguous ``float32`` array, whose items Python reads and writes
+    faster than NumPy's."""
+    return cast("memoryview[float]", array.reshape(-1).data)
+
+
 class Tracker:
     """Every seat's knowledge of ``game`` (a hand nobody leaves: the environments' hands);
-    :meth:`update` reads the events logged since the last call. Counts are per tile kind (34),
-    by absolute seat."""
+    :meth:`update` reads the events logged since the last call. Fields are by absolute seat."""
 
-    __slots__ = ("current", "dealer", "direction", "exchanged", "game", "hidden", "locked", "log", "melds",
-                 "out", "own", "phase", "piles", "read", "rivers", "shown", "tiles", "totals", "void_chosen",
-                 "voids", "wall", "window", "wins", "xueliu")
+    __slots__ = ("current", "dealer", "direction", "game", "kinds", "layout", "log", "mv", "own", "phase", "read",
+                 "rows", "tiles", "totals", "voids", "wall", "window", "xueliu")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.read = 0
         variant = variant_of(game.rules)
+        self.kinds = k = kinds_of(game.rules)
+        self.layout = at = layout(k)
+        self.rows = np.zeros((4, at.size), dtype=np.float32)
+        """Each seat's observation, but for what depends on the moment (:func:`encode_compact`)."""
+        self.mv = floats(self.rows)
         self.xueliu = variant.winners_stay
         self.phase = "exchange" if variant.has_exchange(game.rules) else "void" if variant.void else "turn"
         """``exchange``, ``void``, ``turn``, ``window`` (a claim or robbing window) or ``end``."""
@@ -68,24 +126,18 @@ class Tracker:
         self.dealer = self.current = 0
         self.wall = 0
         self.direction: str | None = None
-        self.melds = [bytearray(NUM_KINDS) for _ in range(4)]
-        """Meld tiles everyone sees."""
-        self.hidden = [0, 0, 0, 0]
-        self.rivers = [bytearray(NUM_KINDS) for _ in range(4)]
-        self.piles = [bytearray(NUM_KINDS) for _ in range(4)]
-        self.shown: list[bytearray | None] = [None, None, None, None]
         self.own = [Private() for _ in range(4)]
         """Each seat's private part: only its own observation reads it."""
-        self.exchanged = [False, False, False, False]
         self.voids: list[str | None] | None = None
         """Everyone's void, once revealed."""
-        self.void_chosen = [False, False, False, False]
         self.tiles = [0, 0, 0, 0]
-        self.wins = [0, 0, 0, 0]
-        self.out = [False, False, False, False]
-        self.locked = [False, False, False, False]
         self.totals = [0, 0, 0, 0]
         self.log: list[tuple[int, int]] = []
+        mv = self.mv
+        for v in range(4):
+            mv[v * at.size + at.counts + XUELIU_AT] = float(self.xueliu)
+            for base in at.scalars[v]:
+                mv[base + VOID_INDEX[None]] = 1
         self.update()
 
     def voids_seen(self, seat: int) -> list[str | None]:
@@ -105,13 +157,49 @@ class Tracker:
                 apply(self, ev.seat, shown, ev.visibility == "public")
         self.read = len(events)
 
+    # ------------------------------------------------------------------ writing the rows
+
+    def _add(self, seat: int, row: int, t: int, n: int) -> None:
+        """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every seat's row."""
+        mv = self.mv
+        for base in self.layout.rows[seat][row]:
+            mv[base + t] += n
+
+    def _hand(self, seat: int, t: int, n: int) -> None:
+        """``n`` more of tile ``t`` in ``seat``'s hand."""
+        self.mv[seat * self.layout.size + HAND * self.kinds + t] += n
+
+    def _scalar(self, seat: int, at: int, value: float) -> None:
+        """``seat``'s scalar ``at`` (:data:`HELD`…) is ``value``, in every seat's row."""
+        mv = self.mv
+        for base in self.layout.scalars[seat]:
+            mv[base + at] = value
+
+    def _void(self, viewer: int, seat: int, void: str) -> None:
+        """``viewer`` knows ``seat``'s void."""
+        base = self.layout.scalars[seat][viewer]
+        mv = self.mv
+        mv[base + VOID_INDEX[None]] = 0
+        mv[base + VOID_INDEX[void]] = 1
+        mv[base + VOID_CHOSEN] = 1
+
+    def _moment(self, at: int, at_seat: int, value: float) -> None:
+        """The moment's scalar ``at`` (:data:`~.compact.DEALER_AT`…) is ``value`` for ``at_seat``
+        (an absolute seat, placed relative to each viewer), in every seat's row."""
+        mv = self.mv
+        size, base = self.layout.size, self.layout.counts + at
+        for v in range(4):
+            mv[v * size + base + (at_seat - v) % 4] = value
+
     # ------------------------------------------------------------------ the events
 
     def _start(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         self.dealer = self.current = ev["dealer"]
+        self._moment(DEALER_AT, self.dealer, 1)
 
     def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        self.own[seat].hand = _counts(ev["hand"])
+        at = seat * self.layout.size + HAND * self.kinds
+        self.rows.reshape(-1)[at:at + self.kinds] = to_counts(parse_tiles(ev["hand"]))[:self.kinds]
 
     def _deal_done(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         self.wall = ev["wall"]
@@ -119,34 +207,46 @@ class Tracker:
         self.tiles = [hand + (s == self.dealer) for s in range(4)]
 
     def _exchange_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        self.exchanged[seat] = True
-        self.own[seat].exchange = parse_tiles(ev["tiles"])
+        self._scalar(seat, EXCHANGE_CHOSEN, 1)
+        self.own[seat].exchange = tiles = parse_tiles(ev["tiles"])
+        at = seat * self.layout.size + EXCHANGE * self.kinds
+        for t in tiles:
+            self.mv[at + t] += 1
 
     def _exchange(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         self.direction = ev["direction"]
+        base = self.layout.counts + DIRECTION_INDEX[self.direction]
         self.phase = "void"
-        for own in self.own:
+        k = self.kinds
+        for v, own in enumerate(self.own):
+            self.mv[v * self.layout.size + base] = 1
+            at = v * self.layout.size + EXCHANGE * k
+            self.rows.reshape(-1)[at:at + k] = 0  # the choice is shown until the exchange happens
             for t in own.exchange or ():
-                own.hand[t] -= 1
+                self._hand(v, t, -1)
 
     def _exchange_received(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         for t in parse_tiles(ev["tiles"]):
-            self.own[seat].hand[t] += 1
+            self._hand(seat, t, 1)
 
     def _void_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         self.own[seat].void = ev["suit"]
+        self._void(seat, seat, ev["suit"])
         if public:  # an automatic choice is the seat's own business until the voids are revealed
-            self.void_chosen[seat] = True
+            self._scalar(seat, VOID_CHOSEN, 1)
 
     def _voids(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         self.voids = list(ev["voids"])
-        self.void_chosen = [True] * 4
+        for s, void in enumerate(self.voids):
+            assert void is not None
+            for v in range(4):
+                self._void(v, s, void)
         self.phase = "turn"
         self.current = self.dealer
 
     def _draw(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         t = TILE[ev["tile"]]
-        self.own[seat].hand[t] += 1
+        self._hand(seat, t, 1)
         self.own[seat].drawn = t
         self.tiles[seat] += 1
         self.wall = ev["wall"]
@@ -155,37 +255,36 @@ class Tracker:
 
     def _leaves(self, seat: int, t: int) -> None:
         """A tile leaves the seat's concealed tiles (its turn's draw, if any, is no longer apart)."""
-        self.own[seat].hand[t] -= 1
+        self._hand(seat, t, -1)
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
     def _discard(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
-        self.rivers[seat][t] += 1
+        self._add(seat, RIVER, t, 1)
         self.log.append((seat, t))
         self.wall = ev["wall"]
         self.phase = "window"  # until a draw or a claim says that it closed
         self.window = (t, seat, False)
         self.current = seat
 
-    def _take(self, seat: int, frm: int, used: list[int], meld: list[int]) -> None:
+    def _take(self, seat: int, frm: int, used: list[int], meld: Sequence[int]) -> None:
         """A claim of ``frm``'s discard: ``used`` leave the seat's hand, ``meld`` is laid down."""
         assert self.window is not None
-        self.rivers[frm][self.window[0]] -= 1
+        self._add(frm, RIVER, self.window[0], -1)
         self.window = None
-        hand = self.own[seat].hand
         for t in used:
-            hand[t] -= 1
+            self._hand(seat, t, -1)
         for t in meld:
-            self.melds[seat][t] += 1
+            self._add(seat, MELDS, t, 1)
         self.tiles[seat] -= len(used)
         self.phase = "turn"
         self.current = seat
 
     def _pong(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         t = TILE[ev["tile"]]
-        self._take(seat, ev["from"], [t, t], [t, t, t])
+        self._take(seat, ev["from"], [t, t], (t, t, t))
 
     def _chow(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         claimed, run = TILE[ev["claimed"]], Meld("chow", TILE[ev["tile"]]).tiles
@@ -194,27 +293,30 @@ class Tracker:
     def _kong(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         kind = ev["kind"]
         self.own[seat].drawn = None
+        t = TILE[ev["tile"]]
         if kind == "exposed":
-            t = TILE[ev["tile"]]
-            self._take(seat, ev["from"], [t, t, t], [t, t, t, t])
+            self._take(seat, ev["from"], [t, t, t], (t, t, t, t))
             return
         self.phase = "turn"
         self.current = seat
         self.window = None
         if kind == "added":
-            t = TILE[ev["tile"]]
             self._leaves(seat, t)
-            self.melds[seat][t] += 1
+            self._add(seat, MELDS, t, 1)
             return
-        t = TILE[ev["tile"]]  # a concealed kong's tile: in the public part, or in its owner's
-        self.own[seat].hand[t] = 0
+        size = self.layout.size  # a concealed kong's tile: in the public part, or in its owner's
+        self.mv[seat * size + HAND * self.kinds + t] = 0
         self.tiles[seat] -= 4
         public_part = event_for(self.game.events[ev["seq"]], None)  # the kong as everyone sees it
         if public_part is not None and "tile" in public_part:
-            self.melds[seat][t] += 4
+            self._add(seat, MELDS, t, 4)
         else:
-            self.own[seat].kongs.append(t)
-            self.hidden[seat] += 1
+            own = self.own[seat]
+            own.kongs.append(t)
+            self.mv[seat * size + SEAT_ROWS * self.kinds + t] += 4  # one's own melds row
+            for v, base in enumerate(self.layout.scalars[seat]):
+                if v != seat:
+                    self.mv[base + HIDDEN] += 1
 
     def _kong_declared(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         if self.game.rules.robbing_kong:
@@ -229,38 +331,50 @@ class Tracker:
         t = TILE[ev["tile"]]
         if ev["self_drawn"]:
             self._leaves(seat, t)
-            self.piles[seat][t] += 1
+            self._add(seat, PILE, t, 1)
         elif self.window is not None:  # the first winner on a tile takes it into its win pile
             if not ev["robbed_kong"]:
-                self.rivers[ev["from"]][t] -= 1
-            self.piles[seat][t] += 1
+                self._add(ev["from"], RIVER, t, -1)
+            self._add(seat, PILE, t, 1)
             self.window = None
-        self.wins[seat] += 1
-        self.shown[seat] = _counts(ev["hand"])
-        if self.xueliu:
-            self.locked[seat] = True
-        else:
-            self.out[seat] = True
+        for base in self.layout.scalars[seat]:
+            self.mv[base + WINS] += 1
+        self._show(seat, ev["hand"])
+        self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
 
     def _payment(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
-        self.totals[ev["payer"]] -= ev["amount"]
-        self.totals[ev["payee"]] += ev["amount"]
+        totals = self.totals
+        for s, amount in ((ev["payer"], -ev["amount"]), (ev["payee"], ev["amount"])):
+            totals[s] += amount
+            self._scalar(s, SCORE, totals[s] * SCORE_SCALE)
 
     def _end(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         """Everything is revealed: every hand and every meld."""
         self.phase = "end"
         self.window = None
-        self.shown = [_counts(h) for h in ev["hands"]]
-        for s, melds in enumerate(ev["melds"]):
-            row = bytearray(NUM_KINDS)
+        k = self.kinds
+        flat = self.rows.reshape(-1)
+        for s, (hand, melds) in enumerate(zip(ev["hands"], ev["melds"], strict=True)):
+            self._show(s, hand)
+            row = [0] * k
             for m in melds:
                 for t in Meld.from_dict(m).tiles:
                     row[t] += 1
-            self.melds[s] = row
+            for base in self.layout.rows[s][MELDS]:
+                flat[base:base + k] = row
+            self._scalar(s, HIDDEN, 0)
         for own in self.own:
             own.kongs = []
-        self.hidden = [0, 0, 0, 0]
+
+    def _show(self, seat: int, hand: str) -> None:
+        """``seat`` lays ``hand`` (an event's tiles) down: every other seat sees it."""
+        k = self.kinds
+        counts = to_counts(parse_tiles(hand))[:k]
+        flat = self.rows.reshape(-1)
+        for v, base in enumerate(self.layout.rows[seat][SHOWN]):
+            if v != seat:  # one's own shown hand is one's hand
+                flat[base:base + k] = counts
 
 
 _APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], bool], None]] = {
@@ -271,3 +385,44 @@ _APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], bool], None]] = {
     "chow": Tracker._chow, "kong": Tracker._kong, "kong_declared": Tracker._kong_declared,
     "kong_robbed": Tracker._kong_robbed, "hu": Tracker._hu, "payment": Tracker._payment, "end": Tracker._end,
 }
+
+
+def encode_compact(seats: Sequence[tuple[Tracker, int, bool]],
+                   out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The compact observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
+    under the same rules), written into the rows of ``out`` (``float32``, of shape
+    ``(len(seats), *shape(kinds))``): each seat's row, and what depends on the moment."""
+    flat = out.reshape(len(seats), -1)
+    for i, (tracker, me, _) in enumerate(seats):
+        flat[i] = tracker.rows[me]
+    mv = floats(out)
+    for i, (tracker, me, asked) in enumerate(seats):
+        at = tracker.layout
+        k = tracker.kinds
+        row = i * at.size
+        sc = row + at.counts
+        phase = tracker.phase
+        current = tracker.current
+        drawn = tracker.own[me].drawn
+        if phase == "turn" and current == me and drawn is not None:
+            mv[row + DRAWN * k + drawn] = 1
+        if phase == "window":
+            window = tracker.window
+            if asked:
+                assert window is not None
+                t, frm, rob = window
+                mv[row + CLAIM * k + t] = 1
+                mv[sc + FROM_AT + (frm - me) % 4] = 1
+                mv[sc + ROB_AT] = float(rob)
+                phase = "rob" if rob else "claim"
+            else:
+                phase = "waiting"
+        mv[sc + PHASE_INDEX[phase]] = 1
+        if phase not in ("exchange", "void", "end"):
+            mv[sc + CURRENT_AT + (current - me) % 4] = 1
+        mv[sc + WALL_AT] = tracker.wall * WALL_SCALE
+        tiles = tracker.tiles
+        for r in range(4):
+            mv[sc + r * SEAT_SCALARS + HELD] = tiles[(me + r) % 4] * HELD_SCALE
+    count_unseen(flat)
+    return out
