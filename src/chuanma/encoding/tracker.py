@@ -76,12 +76,19 @@ class Private:
         self.kongs: list[int] = []
 
 
+def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
+    """A flat view of a C-contiguous ``float32`` array, whose items Python reads and writes
+    faster than NumPy's."""
+    return cast("memoryview[float]", array.reshape(-1).data)
+
+
 class Layout:
-    """Where things lie in the four rows of a tracker (flat offsets), for ``kinds`` tile kinds."""
+    """Where things lie in the four rows of a tracker (flat offsets), for ``kinds`` tile kinds, and
+    the rows a hand begins with (``xueliu``: winners keep playing)."""
 
-    __slots__ = ("counts", "kinds", "rows", "scalars", "size")
+    __slots__ = ("blank", "counts", "kinds", "rows", "scalars", "size")
 
-    def __init__(self, kinds: int) -> None:
+    def __init__(self, kinds: int, xueliu: bool) -> None:
         self.kinds = k = kinds
         self.size = size = shape(k)[0]
         self.counts = ROWS * k
@@ -91,15 +98,16 @@ class Layout:
         self.scalars = [tuple(v * size + ROWS * k + ((s - v) % 4) * SEAT_SCALARS for v in range(4))
                         for s in range(4)]
         """``scalars[s]``: where seat ``s``'s scalars begin, in each seat's row."""
+        self.blank = np.zeros((4, size), dtype=np.float32)
+        """The rows before the first event: no void known, and whether winners keep playing."""
+        blank = floats(self.blank)
+        for v in range(4):
+            blank[v * size + self.counts + XUELIU_AT] = float(xueliu)
+            for base in self.scalars[v]:
+                blank[base + VOID_INDEX[None]] = 1
 
 
 layout = cache(Layout)
-
-
-def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
-    """A flat view of a C-contiguous ``float32`` array, whose items Python reads and writes
-    faster than NumPy's."""
-    return cast("memoryview[float]", array.reshape(-1).data)
 
 
 class Tracker:
@@ -114,11 +122,11 @@ class Tracker:
         self.read = 0
         variant = variant_of(game.rules)
         self.kinds = k = kinds_of(game.rules)
-        self.layout = at = layout(k)
-        self.rows = np.zeros((4, at.size), dtype=np.float32)
+        self.xueliu = variant.winners_stay
+        self.layout = at = layout(k, self.xueliu)
+        self.rows = at.blank.copy()
         """Each seat's observation, but for what depends on the moment (:func:`encode_compact`)."""
         self.mv = floats(self.rows)
-        self.xueliu = variant.winners_stay
         self.phase = "exchange" if variant.has_exchange(game.rules) else "void" if variant.void else "turn"
         """``exchange``, ``void``, ``turn``, ``window`` (a claim or robbing window) or ``end``."""
         self.window: tuple[int, int, bool] | None = None
@@ -133,11 +141,6 @@ class Tracker:
         self.tiles = [0, 0, 0, 0]
         self.totals = [0, 0, 0, 0]
         self.log: list[tuple[int, int]] = []
-        mv = self.mv
-        for v in range(4):
-            mv[v * at.size + at.counts + XUELIU_AT] = float(self.xueliu)
-            for base in at.scalars[v]:
-                mv[base + VOID_INDEX[None]] = 1
         self.update()
 
     def voids_seen(self, seat: int) -> list[str | None]:
@@ -150,10 +153,10 @@ class Tracker:
         """Read the events logged since the last update."""
         events = self.game.events
         for ev in events[self.read:]:
-            shown = event_for(ev, ev.seat)  # as the event's own seat sees it (a spectator: no seat)
-            assert shown is not None
             apply = _APPLY.get(ev.type)
             if apply is not None:  # the others (a seat's own ``claim`` answer, ``exhausted``) change nothing seen
+                shown = event_for(ev, ev.seat)  # as the event's own seat sees it (a spectator: no seat)
+                assert shown is not None
                 apply(self, ev.seat, shown, ev.visibility == "public")
         self.read = len(events)
 
@@ -199,7 +202,8 @@ class Tracker:
 
     def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         at = seat * self.layout.size + HAND * self.kinds
-        self.rows.reshape(-1)[at:at + self.kinds] = to_counts(parse_tiles(ev["hand"]))[:self.kinds]
+        for t in parse_tiles(ev["hand"]):
+            self.mv[at + t] += 1
 
     def _deal_done(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         self.wall = ev["wall"]
@@ -393,10 +397,9 @@ def encode_compact(seats: Sequence[tuple[Tracker, int, bool]],
     under the same rules), written into the rows of ``out`` (``float32``, of shape
     ``(len(seats), *shape(kinds))``): each seat's row, and what depends on the moment."""
     flat = out.reshape(len(seats), -1)
-    for i, (tracker, me, _) in enumerate(seats):
-        flat[i] = tracker.rows[me]
     mv = floats(out)
     for i, (tracker, me, asked) in enumerate(seats):
+        flat[i] = tracker.rows[me]
         at = tracker.layout
         k = tracker.kinds
         row = i * at.size
