@@ -186,19 +186,13 @@ class Tracker:
         mv[base + VOID_INDEX[void]] = 1
         mv[base + VOID_CHOSEN] = 1
 
-    def _moment(self, at: int, at_seat: int, value: float) -> None:
-        """The moment's scalar ``at`` (:data:`~.compact.DEALER_AT`…) is ``value`` for ``at_seat``
-        (an absolute seat, placed relative to each viewer), in every seat's row."""
-        mv = self.mv
-        size, base = self.layout.size, self.layout.counts + at
-        for v in range(4):
-            mv[v * size + base + (at_seat - v) % 4] = value
-
     # ------------------------------------------------------------------ the events
 
     def _start(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
-        self.dealer = self.current = ev["dealer"]
-        self._moment(DEALER_AT, self.dealer, 1)
+        self.dealer = self.current = dealer = ev["dealer"]
+        size, base = self.layout.size, self.layout.counts + DEALER_AT
+        for v in range(4):
+            self.mv[v * size + base + (dealer - v) % 4] = 1
 
     def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         at = seat * self.layout.size + HAND * self.kinds
