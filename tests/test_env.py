@@ -15,13 +15,16 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from chuanma.encoding import ENCODERS, TRACKED_ENCODERS, UnknownEncoderError, encoder
-from chuanma.encoding.tracker import Private, Tracker
+from chuanma.encoding.tracker import Private, Tracker, UnknownEventError
 from chuanma.engine.actions import Action, Discard, Hu, IllegalActionError, Kong, Pass
+from chuanma.engine.events import Event
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, CHOWS, ActionIndexError, to_index
+from chuanma.engine.tables import TILE_TEXT, format_sequence
 from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
 from chuanma.env.table import NORMALISER, Table
 from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet
+from chuanma.tiles import parse_tiles
 from engine_play import hidden_swaps
 from engine_setup import XUELIU_DRAWS, robbing_game, rules, t
 
@@ -110,15 +113,83 @@ def _check_observations_hide_hidden_tiles(table: Table, encoder: str, rng: rando
 
 
 def _scrambled(rng: random.Random, honours: bool) -> Private:
-    """A seat's private part made up at random: another draw, exchange choice, void and
-    concealed kongs."""
+    """A seat's private part made up at random: another draw, exchange choice and void."""
     kinds = 34 if honours else 27
     own = Private()
     own.drawn = rng.randrange(kinds)
     own.exchange = sorted(rng.sample(range(9), 3))
     own.void = rng.choice("mps")
-    own.kongs = [rng.randrange(kinds)]
     return own
+
+
+class Replay:
+    """A hand's log read back event by event (what a tracker reads: the rules and the events)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.events: list[Event] = []
+
+
+def _made_up(ev: Event, rng: random.Random, kinds: int) -> Event:
+    """``ev`` with its private part (what only its seat sees) made up: other tiles, another suit."""
+    private = dict(ev.private)
+    for key, value in private.items():
+        if key == "tile":
+            private[key] = TILE_TEXT[rng.randrange(kinds)]
+        elif key in ("tiles", "hand"):
+            private[key] = format_sequence(sorted(rng.randrange(kinds) for _ in parse_tiles(value)))
+        elif key == "suit":
+            private[key] = rng.choice("mps")
+    return ev._replace(private=private)
+
+
+@settings(max_examples=16, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
+def test_tracker_writes_no_seat_anothers_secrets(preset: str, seed: int) -> None:
+    """Replaying a hand with the other seats' private parts of the events made up (their dealt
+    hands, draws, exchanges, voids, concealed kongs' tiles) leaves, after every event, a seat's
+    row, draw and known voids and everything public exactly as with the real events."""
+    ruleset = RuleSet.from_preset(preset)
+    table = Table(ruleset)
+    table.seed(seed)
+    game = table.deal()
+    rng = random.Random(seed)
+    while not game.finished:
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
+        eager = [a for a in legal if isinstance(a, Hu | Kong)]  # wins and kongs, rare at random
+        table.act(seat, to_index(rng.choice(eager if eager and rng.random() < 0.8 else legal)))
+    kinds = 34 if ruleset.honors else 27
+    me = rng.randrange(4)
+    real, fake = Replay(ruleset), Replay(ruleset)
+    made_up = 0
+    for i, ev in enumerate(game.events):
+        real.events.append(ev)
+        secret = ev.seat not in (None, me) and bool(ev.private)
+        fake.events.append(_made_up(ev, rng, kinds) if secret else ev)
+        made_up += secret
+        if i == 0:
+            trackers = Tracker(real), Tracker(fake)
+        for tracker in trackers:
+            tracker.update()
+        ours, theirs = trackers
+        assert np.array_equal(ours.rows[me], theirs.rows[me]), (ev.type, ev.seat)
+        assert ours.own[me].drawn == theirs.own[me].drawn and ours.voids_seen(me) == theirs.voids_seen(me)
+        assert (ours.tiles, ours.phase, ours.window, ours.wall, ours.current, ours.log) == (
+            theirs.tiles, theirs.phase, theirs.window, theirs.wall, theirs.current, theirs.log)
+    assert made_up >= 3  # at least the other seats' dealt hands
+
+
+def test_tracker_refuses_an_event_it_cannot_read_and_an_array_it_cannot_write() -> None:
+    game = Table(RuleSet.from_preset("xuezhan")).game
+    log = Replay(game.rules)
+    log.events = [*game.events, game.events[-1]._replace(seq=len(game.events), type="shuffle")]
+    with pytest.raises(UnknownEventError, match="'shuffle'"):
+        Tracker(log)
+    tracker = Tracker(game)
+    strided = np.zeros((1, 2 * encoder("compact")[1][0]), dtype=np.float32)[:, ::2]  # every other number
+    with pytest.raises(ValueError, match="C-contiguous"):
+        TRACKED_ENCODERS["compact"]([(tracker, 0, True)], strided)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -209,6 +280,38 @@ ROBBING: dict[str, tuple[dict[str, Any], list[tuple[int, Action]]]] = {
 }
 """Robbing windows, which random play almost never opens: seat 2 robs seat 1's added kong or lets
 it stand; in 血流 it then plays on locked, konges and wins again (the engine tests' set-ups)."""
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32))
+def test_tracked_observations_equal_the_views_when_a_seat_leaves(seed: int) -> None:
+    """A 血流 winner who leaves stops playing and the hand goes on; any other leaver ends the
+    hand: at every step after, for every seat and both encoders, the tracked observation is still
+    the encoding of the seat's view."""
+    tables = {name: Table(RuleSet.from_preset("xueliu"), name) for name in ENCODERS}
+    for table in tables.values():
+        table.seed(seed)
+        table.deal()
+    game = tables["compact"].game
+    rng = random.Random(seed)
+    left = False
+    while not game.finished:
+        seat = game.to_act()[0]
+        locked = [s for s in range(4) if game.state.public.locked[s] and not game.state.public.left[s]]
+        leaver = None if left else rng.choice(locked) if locked else seat if rng.random() < 0.01 else None
+        legal = game.legal_actions(seat)
+        action = to_index(rng.choice([a for a in legal if isinstance(a, Hu)] or legal))
+        for table in tables.values():
+            if leaver is not None:
+                table.game.leave(leaver)
+            else:
+                table.act(seat, action)
+        left = left or leaver is not None
+        for name, table in tables.items():
+            for s in range(4):
+                expected = ENCODERS[name][0](table.game.view(s))
+                assert np.array_equal(table.observe(s)["observation"], expected), (name, s)
+    assert left or not game.state.public.wins
 
 
 @pytest.mark.parametrize("script", sorted(ROBBING))

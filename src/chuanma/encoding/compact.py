@@ -53,6 +53,8 @@ HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN = range(5)
 SEAT_ROWS = 5
 """Row of relative seat ``r``'s melds: ``SEAT_ROWS + 4 * r``; river, win pile, shown hand follow."""
 ROWS = SEAT_ROWS + 4 * 4
+HELD, HIDDEN, WINS, OUT, LEFT, LOCKED, VOID_AT, VOID_CHOSEN, EXCHANGE_CHOSEN, SCORE = 0, 1, 2, 3, 4, 5, 6, 10, 11, 12
+"""Where each of a seat's scalars lies among them (the void one-hot: four, from ``VOID_AT``)."""
 SEAT_SCALARS = 13
 PHASE_AT = 4 * SEAT_SCALARS
 FROM_AT = PHASE_AT + len(PHASES)
@@ -85,9 +87,9 @@ SHAPE = shape()
 
 
 PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
-VOID_INDEX: dict[str | None, int] = {None: 9, **{v: 6 + i for i, v in enumerate(VOID_CODES)}}
+VOID_INDEX: dict[str | None, int] = {**{v: VOID_AT + i for i, v in enumerate(VOID_CODES)}, None: VOID_AT + 3}
 """Offset in a seat's scalars of its void one-hot (``None``: not known)."""
-SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.float32)
+_SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.float32)
 """The rows whose tiles the viewer sees (the sum of their counts is what is not unseen)."""
 DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
@@ -149,9 +151,16 @@ def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -
         if r and p.hand is not None:
             buf[at + k:at + 2 * k] = bytes(p.hand[:k])
         at = r * SEAT_SCALARS
-        sc[at:at + 6] = (p.tiles * HELD_SCALE, hidden, p.won, p.out, p.left, p.locked)
+        sc[at + HELD] = p.tiles * HELD_SCALE
+        sc[at + HIDDEN] = hidden
+        sc[at + WINS] = p.won
+        sc[at + OUT] = p.out
+        sc[at + LEFT] = p.left
+        sc[at + LOCKED] = p.locked
         sc[at + VOID_INDEX[p.void]] = 1
-        sc[at + 10:at + 13] = (p.void_chosen, p.exchange_chosen, totals[s] * SCORE_SCALE)
+        sc[at + VOID_CHOSEN] = p.void_chosen
+        sc[at + EXCHANGE_CHOSEN] = p.exchange_chosen
+        sc[at + SCORE] = totals[s] * SCORE_SCALE
     _moment(sc, me, view.phase, view.dealer, view.current, view.wall, view.direction, view.winners_stay)
     counts += buf
     scalars += sc
@@ -174,7 +183,7 @@ def count_unseen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     n = size - SCALARS
     rows = out[:, :n].reshape(b, ROWS, n // ROWS)
     unseen = rows[:, UNSEEN]
-    np.subtract(COPIES, np.matmul(SEEN, rows), out=unseen)
+    np.subtract(COPIES, np.matmul(_SEEN, rows), out=unseen)
     np.maximum(unseen, 0, out=unseen)
     return out
 

@@ -6,22 +6,25 @@ The tracker holds one ``float32`` row per seat in the compact encoder's layout
 (:mod:`.compact`), written as the events come: each event is read once, as its own seat sees it
 (a public event as everyone does). What only that seat may know (its hand, draw, exchange choice,
 void, concealed kongs) is written into that seat's row and private part alone; what every seat
-sees (melds, rivers, win piles, shown hands, tiles held, wins, voids once revealed, scores, the
-wall, the phase) into every row, and only from what every seat sees of the event: a concealed
-kong's tile, for one, only when the spectator's copy of the event names it. Reading an
-observation copies the seat's row, writes in what depends on the moment and on whether the seat
-is asked (the drawn tile, the tile on offer, the phase, the seat on turn, tiles held, the wall)
-and counts the unseen tiles. The leak tests of the environments scramble the other seats' rows
-and private parts and check that a seat's observation does not move;
-``test_tracked_observations_equal_the_views`` checks, at every step of many random hands, that it
-is the observation of the seat's view.
+sees (melds, rivers, win piles, shown hands, wins, voids once revealed, scores, the dealer, the
+exchange direction) into every row, each at its place relative to the row's seat, and only from
+what every seat sees of the event: a concealed kong's tile, for one, only when the spectator's
+copy of the event names it. Reading an observation copies the seat's row, writes in what depends
+on the moment and on whether the seat is asked (the drawn tile, the tile on offer, the phase, the
+seat on turn, tiles held, the wall) and counts the unseen tiles.
+
+``test_tracked_observations_equal_the_views`` checks, at every step of many random hands, that
+an observation is the encoding of the seat's view; ``test_tracker_writes_no_seat_anothers_secrets``
+replays hands with the other seats' private parts of the events made up, and checks that a seat's
+row does not move; the leak test of the environments scrambles the other seats' rows and private
+parts and checks that a seat's observation does not move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -34,62 +37,86 @@ from chuanma.encoding.compact import (
     DIRECTION_INDEX,
     DRAWN,
     EXCHANGE,
+    EXCHANGE_CHOSEN,
     FROM_AT,
     HAND,
+    HELD,
+    HIDDEN,
+    LEFT,
+    LOCKED,
+    OUT,
     PHASE_INDEX,
     ROB_AT,
     ROWS,
+    SCORE,
     SEAT_ROWS,
     SEAT_SCALARS,
+    VOID_CHOSEN,
     VOID_INDEX,
     WALL_AT,
+    WINS,
     XUELIU_AT,
     count_unseen,
     shape,
 )
-from chuanma.engine.game import Game
+from chuanma.engine.events import Event
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.variant import variant_of
 from chuanma.engine.views import event_for
+from chuanma.errors import ChuanmaError
 from chuanma.melds import Meld
+from chuanma.rules import RuleSet
 from chuanma.tiles import parse_tiles, to_counts
 
 TILE = {text: t for t, text in enumerate(TILE_TEXT)}
 """A tile's text in an event, as its number."""
 MELDS, RIVER, PILE, SHOWN = range(4)
 """A seat's four rows of counts, in order."""
-HELD, HIDDEN, WINS, OUT, LEFT, LOCKED = range(6)
-"""A seat's first scalars, in order (its void one-hot, void chosen, exchange chosen and score follow)."""
-VOID_CHOSEN, EXCHANGE_CHOSEN, SCORE = 10, 11, 12
+UNREAD = frozenset({"claim", "exhausted"})
+"""The events that change nothing an observation shows (a seat's own claim answer, the wall's end)."""
+
+
+class HandLog(Protocol):
+    """What a tracker reads of a hand (a :class:`~chuanma.engine.game.Game` is one): its rules and
+    its event log."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+
+    @property
+    def events(self) -> Sequence[Event]: ...
+
+
+class UnknownEventError(ChuanmaError, ValueError):
+    """An event a tracker does not know how to read."""
 
 
 class Private:
-    """What one seat alone knows besides its row: its draw, its exchange choice, its void and its
-    concealed kongs."""
+    """What one seat alone knows besides its row: its draw, its exchange choice and its void."""
 
-    __slots__ = ("drawn", "exchange", "kongs", "void")
+    __slots__ = ("drawn", "exchange", "void")
 
     def __init__(self) -> None:
         self.drawn: int | None = None
         self.exchange: list[int] | None = None
         self.void: str | None = None
-        self.kongs: list[int] = []
 
 
 def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
     """A flat view of a C-contiguous ``float32`` array, whose items Python reads and writes
     faster than NumPy's."""
+    if not array.flags.c_contiguous or array.dtype != np.float32:
+        raise ValueError("observations are written into a C-contiguous float32 array")
     return cast("memoryview[float]", array.reshape(-1).data)
 
 
 class Layout:
-    """Where things lie in the four rows of a tracker (flat offsets), for ``kinds`` tile kinds, and
+    """Where things lie in the four rows of a tracker (flat offsets), for ``k`` tile kinds, and
     the rows a hand begins with (``xueliu``: winners keep playing)."""
 
-    __slots__ = ("blank", "counts", "kinds", "rows", "scalars", "size")
+    __slots__ = ("blank", "counts", "rows", "scalars", "size")
 
-    def __init__(self, kinds: int, xueliu: bool) -> None:
-        self.kinds = k = kinds
+    def __init__(self, k: int, xueliu: bool) -> None:
         self.size = size = shape(k)[0]
         self.counts = ROWS * k
         self.rows = [[tuple(v * size + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for v in range(4))
@@ -114,17 +141,17 @@ class Tracker:
     """Every seat's knowledge of ``game`` (a hand nobody leaves: the environments' hands);
     :meth:`update` reads the events logged since the last call. Fields are by absolute seat."""
 
-    __slots__ = ("current", "dealer", "direction", "game", "kinds", "layout", "log", "mv", "own", "phase", "read",
+    __slots__ = ("current", "dealer", "game", "kinds", "lay", "log", "mv", "own", "phase", "read",
                  "rows", "tiles", "totals", "voids", "wall", "window", "xueliu")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: HandLog) -> None:
         self.game = game
         self.read = 0
         variant = variant_of(game.rules)
         self.kinds = k = kinds_of(game.rules)
         self.xueliu = variant.winners_stay
-        self.layout = at = layout(k, self.xueliu)
-        self.rows = at.blank.copy()
+        self.lay = layout(k, self.xueliu)
+        self.rows = self.lay.blank.copy()
         """Each seat's observation, but for what depends on the moment (:func:`encode_compact`)."""
         self.mv = floats(self.rows)
         self.phase = "exchange" if variant.has_exchange(game.rules) else "void" if variant.void else "turn"
@@ -133,7 +160,6 @@ class Tracker:
         """The open window's tile, from seat and whether it robs a kong."""
         self.dealer = self.current = 0
         self.wall = 0
-        self.direction: str | None = None
         self.own = [Private() for _ in range(4)]
         """Each seat's private part: only its own observation reads it."""
         self.voids: list[str | None] | None = None
@@ -154,10 +180,13 @@ class Tracker:
         events = self.game.events
         for ev in events[self.read:]:
             apply = _APPLY.get(ev.type)
-            if apply is not None:  # the others (a seat's own ``claim`` answer, ``exhausted``) change nothing seen
-                shown = event_for(ev, ev.seat)  # as the event's own seat sees it (a spectator: no seat)
-                assert shown is not None
-                apply(self, ev.seat, shown, ev.visibility == "public")
+            if apply is None:
+                if ev.type in UNREAD:
+                    continue
+                raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
+            shown = event_for(ev, ev.seat)  # as the event's own seat sees it (a spectator: no seat)
+            assert shown is not None
+            apply(self, ev.seat, shown, ev.visibility == "public")
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
@@ -165,22 +194,22 @@ class Tracker:
     def _add(self, seat: int, row: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every seat's row."""
         mv = self.mv
-        for base in self.layout.rows[seat][row]:
+        for base in self.lay.rows[seat][row]:
             mv[base + t] += n
 
     def _hand(self, seat: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` in ``seat``'s hand."""
-        self.mv[seat * self.layout.size + HAND * self.kinds + t] += n
+        self.mv[seat * self.lay.size + HAND * self.kinds + t] += n
 
     def _scalar(self, seat: int, at: int, value: float) -> None:
         """``seat``'s scalar ``at`` (:data:`HELD`…) is ``value``, in every seat's row."""
         mv = self.mv
-        for base in self.layout.scalars[seat]:
+        for base in self.lay.scalars[seat]:
             mv[base + at] = value
 
     def _void(self, viewer: int, seat: int, void: str) -> None:
         """``viewer`` knows ``seat``'s void."""
-        base = self.layout.scalars[seat][viewer]
+        base = self.lay.scalars[seat][viewer]
         mv = self.mv
         mv[base + VOID_INDEX[None]] = 0
         mv[base + VOID_INDEX[void]] = 1
@@ -190,12 +219,12 @@ class Tracker:
 
     def _start(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         self.dealer = self.current = dealer = ev["dealer"]
-        size, base = self.layout.size, self.layout.counts + DEALER_AT
+        size, base = self.lay.size, self.lay.counts + DEALER_AT
         for v in range(4):
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
     def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        at = seat * self.layout.size + HAND * self.kinds
+        at = seat * self.lay.size + HAND * self.kinds
         for t in parse_tiles(ev["hand"]):
             self.mv[at + t] += 1
 
@@ -207,18 +236,17 @@ class Tracker:
     def _exchange_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         self._scalar(seat, EXCHANGE_CHOSEN, 1)
         self.own[seat].exchange = tiles = parse_tiles(ev["tiles"])
-        at = seat * self.layout.size + EXCHANGE * self.kinds
+        at = seat * self.lay.size + EXCHANGE * self.kinds
         for t in tiles:
             self.mv[at + t] += 1
 
     def _exchange(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
-        self.direction = ev["direction"]
-        base = self.layout.counts + DIRECTION_INDEX[self.direction]
+        base = self.lay.counts + DIRECTION_INDEX[ev["direction"]]
         self.phase = "void"
         k = self.kinds
         for v, own in enumerate(self.own):
-            self.mv[v * self.layout.size + base] = 1
-            at = v * self.layout.size + EXCHANGE * k
+            self.mv[v * self.lay.size + base] = 1
+            at = v * self.lay.size + EXCHANGE * k
             self.rows.reshape(-1)[at:at + k] = 0  # the choice is shown until the exchange happens
             for t in own.exchange or ():
                 self._hand(v, t, -1)
@@ -302,17 +330,15 @@ class Tracker:
             self._leaves(seat, t)
             self._add(seat, MELDS, t, 1)
             return
-        size = self.layout.size  # a concealed kong's tile: in the public part, or in its owner's
+        size = self.lay.size  # a concealed kong's tile: in the public part, or in its owner's
         self.mv[seat * size + HAND * self.kinds + t] = 0
         self.tiles[seat] -= 4
         public_part = event_for(self.game.events[ev["seq"]], None)  # the kong as everyone sees it
         if public_part is not None and "tile" in public_part:
             self._add(seat, MELDS, t, 4)
         else:
-            own = self.own[seat]
-            own.kongs.append(t)
             self.mv[seat * size + SEAT_ROWS * self.kinds + t] += 4  # one's own melds row
-            for v, base in enumerate(self.layout.scalars[seat]):
+            for v, base in enumerate(self.lay.scalars[seat]):
                 if v != seat:
                     self.mv[base + HIDDEN] += 1
 
@@ -335,11 +361,16 @@ class Tracker:
                 self._add(ev["from"], RIVER, t, -1)
             self._add(seat, PILE, t, 1)
             self.window = None
-        for base in self.layout.scalars[seat]:
+        for base in self.lay.scalars[seat]:
             self.mv[base + WINS] += 1
         self._show(seat, ev["hand"])
         self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
+
+    def _leave(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+        self._scalar(seat, LEFT, 1)
+        if self.mv[self.lay.scalars[seat][seat] + LOCKED]:  # a 血流 winner stops playing
+            self._scalar(seat, OUT, 1)
 
     def _payment(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         totals = self.totals
@@ -359,18 +390,16 @@ class Tracker:
             for m in melds:
                 for t in Meld.from_dict(m).tiles:
                     row[t] += 1
-            for base in self.layout.rows[s][MELDS]:
+            for base in self.lay.rows[s][MELDS]:
                 flat[base:base + k] = row
             self._scalar(s, HIDDEN, 0)
-        for own in self.own:
-            own.kongs = []
 
     def _show(self, seat: int, hand: str) -> None:
         """``seat`` lays ``hand`` (an event's tiles) down: every other seat sees it."""
         k = self.kinds
         counts = to_counts(parse_tiles(hand))[:k]
         flat = self.rows.reshape(-1)
-        for v, base in enumerate(self.layout.rows[seat][SHOWN]):
+        for v, base in enumerate(self.lay.rows[seat][SHOWN]):
             if v != seat:  # one's own shown hand is one's hand
                 flat[base:base + k] = counts
 
@@ -381,7 +410,8 @@ _APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], bool], None]] = {
     "exchange_received": Tracker._exchange_received, "void_chosen": Tracker._void_chosen,
     "voids": Tracker._voids, "draw": Tracker._draw, "discard": Tracker._discard, "pong": Tracker._pong,
     "chow": Tracker._chow, "kong": Tracker._kong, "kong_declared": Tracker._kong_declared,
-    "kong_robbed": Tracker._kong_robbed, "hu": Tracker._hu, "payment": Tracker._payment, "end": Tracker._end,
+    "kong_robbed": Tracker._kong_robbed, "hu": Tracker._hu, "leave": Tracker._leave, "payment": Tracker._payment,
+    "end": Tracker._end,
 }
 
 
@@ -390,14 +420,14 @@ def encode_compact(seats: Sequence[tuple[Tracker, int, bool]],
     """The compact observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
     under the same rules), written into the rows of ``out`` (``float32``, of shape
     ``(len(seats), *shape(kinds))``): each seat's row, and what depends on the moment."""
+    mv = floats(out)  # refuses an array the writes would not reach
     flat = out.reshape(len(seats), -1)
-    mv = floats(out)
     for i, (tracker, me, asked) in enumerate(seats):
         flat[i] = tracker.rows[me]
-        at = tracker.layout
+        lay = tracker.lay
         k = tracker.kinds
-        row = i * at.size
-        sc = row + at.counts
+        row = i * lay.size
+        sc = row + lay.counts
         phase = tracker.phase
         current = tracker.current
         drawn = tracker.own[me].drawn
