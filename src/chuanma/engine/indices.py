@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
+from chuanma.engine.tables import CHOW, DISCARD, HU, KONG, PASS, PONG, VOID
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
 DISCARD_AT = 0
@@ -76,10 +77,11 @@ def to_index(action: Action) -> int:
 
 
 _ACTIONS: list[Action] = [
-    *(Discard(t) for t in range(NUM_KINDS)), *(Pong(t) for t in range(NUM_KINDS)),
-    *(Kong(t) for t in range(NUM_KINDS)), *(Chow(t) for t in CHOW_STARTS), Hu(), Pass(),
-    *(ChooseVoid(s) for s in SUITS), *(Exchange(c) for c in EXCHANGES),
+    *DISCARD, *PONG, *KONG, *(CHOW[t] for t in CHOW_STARTS), HU, PASS, *(VOID[s] for s in SUITS),
+    *(Exchange(c) for c in EXCHANGES),
 ]
+"""Each index's action: the engine's own objects where it keeps one per action (the legal lists
+hold those), so that checking an action against them finds it without comparing values."""
 
 
 def from_index(index: int) -> Action:
