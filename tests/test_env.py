@@ -175,8 +175,8 @@ def test_tracker_writes_no_seat_anothers_secrets(preset: str, seed: int) -> None
         ours, theirs = trackers
         assert np.array_equal(ours.rows[me], theirs.rows[me]), (ev.type, ev.seat)
         assert ours.own[me].drawn == theirs.own[me].drawn and ours.voids_seen(me) == theirs.voids_seen(me)
-        assert (ours.tiles, ours.phase, ours.window, ours.wall, ours.current, ours.log) == (
-            theirs.tiles, theirs.phase, theirs.window, theirs.wall, theirs.current, theirs.log)
+        assert (ours.tiles, ours.phase, ours.window, ours.wall, ours.current, ours.discarded) == (
+            theirs.tiles, theirs.phase, theirs.window, theirs.wall, theirs.current, theirs.discarded)
     assert made_up >= 3  # at least the other seats' dealt hands
 
 

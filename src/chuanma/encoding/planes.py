@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.encoding.common import KINDS, VOID_CODES, kinds_of
-from chuanma.encoding.compact import CLAIM, DRAWN, HAND, ROWS, SCALAR_NAMES, SCALARS, SEAT_ROWS, UNSEEN
+from chuanma.encoding.compact import CLAIM, DRAWN, EXCHANGE, HAND, ROWS, SCALAR_NAMES, SCALARS, SEAT_ROWS, UNSEEN
 from chuanma.encoding.compact import encode as compact_encode
 from chuanma.encoding.tracker import Tracker, encode_compact
 from chuanma.engine.views import SeatView
@@ -52,7 +52,6 @@ def shape(kinds: int = KINDS) -> tuple[int, int]:
 
 
 SHAPE = shape()
-_STEPS = np.arange(1, 5, dtype=np.uint8)[:, None]
 _VOID_AT = {v: 9 * i for i, v in enumerate(VOID_CODES)}
 """The first column of each void suit."""
 _SEAT_NAMES = ("self", "next", "opposite", "previous")
@@ -67,48 +66,57 @@ CHANNEL_NAMES: tuple[str, ...] = (
 """A short name for each channel, in order."""
 
 
-Recent = tuple[int, Sequence[tuple[int, int]], Sequence[str | None]]
-"""A viewer's seat, the discards of the hand in order (seat, tile) and the voids it sees."""
+Recent = tuple[int, Sequence[Sequence[int]], Sequence[str | None]]
+"""A viewer's seat, each seat's discards of the hand in order (claimed ones included) and the
+voids it sees."""
+
+
+def _count_channels() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+    """For each channel before the scalars: the compact count row it is made from, and what it
+    holds for each count 0–4 (the discard and void channels: nothing, they are written apart)."""
+    at_least = [[float(c >= n) for c in range(5)] for n in range(1, 5)]
+    copies = [float(c) for c in range(5)]
+    quarters = [c / 4 for c in range(5)]
+    nothing = [0.0] * 5
+    rows = [HAND] * 4 + [DRAWN, EXCHANGE, CLAIM] + [UNSEEN] * 4
+    values = [*at_least, copies, copies, copies, *at_least]
+    for r in range(4):
+        melds = SEAT_ROWS + 4 * r
+        rows += [melds] + [melds + 1] * 4 + [melds + 2, melds + 3] + [HAND] * (RECENT + 1)
+        values += [quarters, *at_least, copies, quarters] + [nothing] * (RECENT + 1)
+    return np.array(rows, dtype=np.intp), np.array(values, dtype=np.float32).reshape(-1)
+
+
+_ROW_OF, _TABLE = _count_channels()
+_AT = (np.arange(SCALARS_AT) * 5)[:, None]
+"""Where each channel's values begin in the table."""
 
 
 def _write(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
            out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """Write ``len(out)`` planes observations from their compact ones (``flat``) and, for each,
-    the viewer's seat, the discards of the hand in order and the voids it sees."""
+    the viewer's seat, each seat's discards in order and the voids it sees."""
     b, _, k = out.shape
     counts = flat[:, :ROWS * k].reshape(b, ROWS, k)
-    out[...] = 0
-    np.greater_equal(counts[:, HAND, None], _STEPS, out=out[:, 0:4])
-    out[:, 4:7] = counts[:, DRAWN:CLAIM + 1]
-    np.greater_equal(counts[:, UNSEEN, None], _STEPS, out=out[:, 7:11])
-    by_seat = counts[:, SEAT_ROWS:].reshape(b, 4, 4, k)  # relative seat; melds, river, win pile, shown hand
-    seats = out[:, SEAT_AT:SCALARS_AT].reshape(b, 4, SEAT_CHANNELS, k)
-    np.multiply(by_seat[:, :, 0], 0.25, out=seats[:, :, 0])
-    np.greater_equal(by_seat[:, :, 1, None], _STEPS, out=seats[:, :, 1:5])
-    seats[:, :, 5] = by_seat[:, :, 2]
-    np.multiply(by_seat[:, :, 3], 0.25, out=seats[:, :, 6])
+    at = np.take(counts.astype(np.intp), _ROW_OF, axis=1)
+    at += _AT
+    np.take(_TABLE, at, out=out[:, :SCALARS_AT], mode="clip")
+    out[:, SCALARS_AT:] = flat[:, ROWS * k:, None]
     ones: list[int] = []  # flat indices into ``out`` of the recent-discard and void ones
     size = CHANNELS * k
-    for i, (me, log, voids) in enumerate(recents):
-        at = i * size + SEAT_AT * k
-        recent = [0, 0, 0, 0]
-        left = 4 * RECENT
-        for s, t in reversed(log):  # each seat's last discards, most recent first
-            r = (s - me) % 4
-            n = recent[r]
-            if n < RECENT:
-                ones.append(at + (r * SEAT_CHANNELS + 7 + n) * k + t)
-                recent[r] = n + 1
-                left -= 1
-                if not left:
-                    break
+    for i, (me, discarded, voids) in enumerate(recents):
+        at0 = i * size + SEAT_AT * k
         for r in range(4):
-            void = voids[(me + r) % 4]
+            s = (me + r) % 4
+            channel = at0 + (r * SEAT_CHANNELS + 7) * k
+            for t in reversed(discarded[s][-RECENT:]):  # the seat's last discards, most recent first
+                ones.append(channel + t)
+                channel += k
+            void = voids[s]
             if void is not None:
-                v = at + (r * SEAT_CHANNELS + 7 + RECENT) * k + _VOID_AT[void]
+                v = at0 + (r * SEAT_CHANNELS + 7 + RECENT) * k + _VOID_AT[void]
                 ones.extend(range(v, v + 9))
     out.reshape(-1)[ones] = 1
-    out[:, SCALARS_AT:] = flat[:, ROWS * k:, None]
     return out
 
 
@@ -118,7 +126,7 @@ def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[
     ``(len(seats), *shape(kinds))``) in one NumPy pass."""
     k = out.shape[2]
     flat = encode_compact(seats, np.empty((len(seats), ROWS * k + SCALARS), dtype=np.float32))
-    recents = [(seat, tracker.log, tracker.voids_seen(seat)) for tracker, seat, _ in seats]
+    recents = [(seat, tracker.discarded, tracker.voids_seen(seat)) for tracker, seat, _ in seats]
     return _write(flat, recents, out)
 
 
@@ -131,7 +139,10 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     if out is None:
         out = np.empty(shape(k), dtype=np.float32)
     flat = compact_encode(view)[None]
-    _write(flat, [(me, view.discard_log, view.voids)], out[None])
+    discarded: list[list[int]] = [[], [], [], []]
+    for s, t in view.discard_log:
+        discarded[s].append(t)
+    _write(flat, [(me, discarded, view.voids)], out[None])
     return out
 
 

@@ -141,7 +141,7 @@ class Tracker:
     """Every seat's knowledge of ``game`` (a hand nobody leaves: the environments' hands);
     :meth:`update` reads the events logged since the last call. Fields are by absolute seat."""
 
-    __slots__ = ("current", "dealer", "game", "kinds", "lay", "log", "mv", "own", "phase", "read",
+    __slots__ = ("current", "dealer", "discarded", "game", "kinds", "lay", "mv", "own", "phase", "read",
                  "rows", "tiles", "totals", "voids", "wall", "window", "xueliu")
 
     def __init__(self, game: HandLog) -> None:
@@ -166,7 +166,8 @@ class Tracker:
         """Everyone's void, once revealed."""
         self.tiles = [0, 0, 0, 0]
         self.totals = [0, 0, 0, 0]
-        self.log: list[tuple[int, int]] = []
+        self.discarded: list[list[int]] = [[], [], [], []]
+        """Each seat's discards in order, claimed ones included."""
         self.update()
 
     def voids_seen(self, seat: int) -> list[str | None]:
@@ -289,7 +290,7 @@ class Tracker:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
-        self.log.append((seat, t))
+        self.discarded[seat].append(t)
         self.wall = ev["wall"]
         self.phase = "window"  # until a draw or a claim says that it closed
         self.window = (t, seat, False)
