@@ -66,6 +66,25 @@ def test_the_single_hand_lookup_reads_every_vector_as_the_tables_give_it() -> No
     assert lookup.part_value(bytes(8), False) is None
 
 
+def test_the_win_check_lists_every_part_a_winning_hand_can_hold_and_no_other() -> None:
+    """The shipped winning parts against the full tables: each holdable vector is listed exactly
+    when it is complete or all even, with those fields of its packed value and its size."""
+    lookup.load()
+    full = tables.tables()
+    for kinds, st in ((9, full.suit), (7, full.honor)):
+        vectors = np.indices((5,) * kinds).reshape(kinds, -1).T
+        keep = tables.holdable(kinds)
+        packed = st.packed[keep]
+        winning = (packed & tables.WIN_OR_EVEN) != 0
+        expected = {bytes(v): int(p) & tables.WIN_FIELDS
+                    for v, p in zip(vectors[keep][winning].astype(np.uint8), packed[winning], strict=True)}
+        assert lookup.WIN_FIELDS[kinds] == expected
+        assert 0 < len(expected) < keep.sum() // 10
+    assert bytes([1, 1, 1, 0, 0, 0, 0, 0, 0]) in lookup.WIN_FIELDS[9]
+    assert bytes([1, 1, 0, 0, 0, 0, 0, 0, 0]) not in lookup.WIN_FIELDS[9]
+    assert bytes([2, 0, 4, 0, 0, 0, 0, 0, 2]) in lookup.WIN_FIELDS[9]  # all even: seven pairs
+
+
 def test_the_package_names_only_what_it_has() -> None:
     with pytest.raises(AttributeError, match="no attribute 'shanten_fast'"):
         _ = chuanma.analysis.shanten_fast  # type: ignore[attr-defined]

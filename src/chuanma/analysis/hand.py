@@ -27,9 +27,9 @@ Counts = bytes | Sequence[int]
 # its packed value; filled by _learn on a miss, which also loads the tables on the first call.
 _SUIT: dict[bytes, int] = {}
 _HONOR: dict[bytes, int] = {}
-# the same with only the win, even and size fields: None (suits) or _NOT_WIN (honours) when the
-# part is neither complete nor all even, so the win check stops early
-_WIN: dict[bytes, int | None] = {}
+# each part a winning hand can hold → its win, even and size fields, filled on the first win check
+# (_win_parts); a suit part not listed is in no winning hand, an honour part not listed is _NOT_WIN
+_WIN: dict[bytes, int] = {}
 _WIN_HONOR: dict[bytes, int] = {}
 _NOT_WIN = 1 << 30
 # a suit part that 十三幺 can hold (its 1 and 9, one of them twice) is not None but this, so that a
@@ -40,7 +40,6 @@ _ORPHAN_SHAPES = (bytes([1, 0, 0, 0, 0, 0, 0, 0, 1]), bytes([2, 0, 0, 0, 0, 0, 0
 _F = pk.FIELD
 _S, _P, _O = pk.F_SIZE, pk.F_PAIRS, pk.F_ODD
 _W0, _W1 = pk.F_WAIT0, pk.F_WAIT1
-_WIN_OR_EVEN = (_F << pk.F_WIN) | (_F << pk.F_EVEN)
 _SEVEN_MASK = (_F << pk.F_EVEN) | (_F << _S)
 _SEVEN_VALUE = (4 << pk.F_EVEN) | (_MAX_TILES << _S)
 
@@ -55,14 +54,17 @@ def _learn(k: bytes) -> bool:
         value = part_value(part, honor)
         if value is None:
             return False
-        win = value & ((1 << _P) - 1) if value & _WIN_OR_EVEN else None
-        if honor:
-            _HONOR[part] = value
-            _WIN_HONOR[part] = _NOT_WIN if win is None else win
-        else:
-            _SUIT[part] = value
-            _WIN[part] = _ORPHAN_SUIT if part in _ORPHAN_SHAPES else win
+        (_HONOR if honor else _SUIT)[part] = value
     return True
+
+
+def _win_parts() -> None:
+    """Fill ``_WIN`` and ``_WIN_HONOR`` from the tables' winning parts (once, a few milliseconds)."""
+    lookup.load()
+    _WIN.update(lookup.WIN_FIELDS[9])
+    _WIN.update(dict.fromkeys(_ORPHAN_SHAPES, _ORPHAN_SUIT))
+    _WIN_HONOR.update(lookup.WIN_FIELDS[7])
+    _WIN_HONOR[b""] = _WIN_HONOR[bytes(7)]  # 27-kind counts: no honours
 
 
 def pack_counts(counts: Sequence[int]) -> bytes:
@@ -106,19 +108,19 @@ def is_win(counts: Counts) -> bool:
     Four identical tiles count as two pairs of a seven-pairs hand.
     """
     k = counts if type(counts) is bytes else pack_counts(counts)
-    try:
-        a = _WIN[k[:9]]
-        if a is None:
-            return False
-        b = _WIN[k[9:18]]
-        if b is None:
-            return False
-        c = _WIN[k[18:27]]
-        if c is None:
-            return False
-        s = a + b + c + _WIN_HONOR[k[27:]]
-    except KeyError:
-        return _learn(k) and is_win(k)
+    if not _WIN:
+        _win_parts()
+    win = _WIN.get
+    a = win(k[:9])
+    if a is None:
+        return False
+    b = win(k[9:18])
+    if b is None:
+        return False
+    c = win(k[18:27])
+    if c is None:
+        return False
+    s = a + b + c + _WIN_HONOR.get(k[27:], _NOT_WIN)
     if s >= _ORPHAN_SUIT:
         return is_thirteen_orphans(k)
     return (s & _F) == 7 or (s & _SEVEN_MASK) == _SEVEN_VALUE

@@ -45,6 +45,9 @@ _HIGH: dict[int, dict[bytes, tuple[int, list[int]]]] = {9: {}, 7: {}}
 place of the first stored vector starting so, and the row of ``below`` for the tiles left."""
 _LOW_CODE: dict[bytes, int] = {}
 """The counts of the last four ranks → their base-5 code."""
+WIN_FIELDS: dict[int, dict[bytes, int]] = {9: {}, 7: {}}
+"""By kinds: each part a winning hand can hold (complete, or all even for seven pairs) → the
+complete, even and size fields of its packed value. No other part is in a winning hand."""
 
 
 def _places() -> None:
@@ -79,6 +82,10 @@ def load() -> None:
     J3 = b"".join([rows3[j] for j in arrays["join2"][0].tolist()])
     DIST = b"".join([rows4[j] for j in arrays["join4"][0].tolist()])
     _places()
+    for kinds, name in ((9, "suit"), (7, "honor")):
+        shapes = arrays[f"{name}_win_shapes"][0].tobytes()
+        keys = [shapes[i : i + kinds] for i in range(0, len(shapes), kinds)]
+        WIN_FIELDS[kinds].update(zip(keys, arrays[f"{name}_win_fields"][0], strict=True))
     EMPTY, EMPTY_HONOR, N, NZ = _VALUES[9][0], _VALUES[7][0], n, nz
 
 

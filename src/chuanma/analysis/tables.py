@@ -208,17 +208,36 @@ def holdable(kinds: int) -> npt.NDArray[np.bool_]:
     return _sizes(kinds) <= MAX_TILES
 
 
+WIN_OR_EVEN = (FIELD << F_WIN) | (FIELD << F_EVEN)
+"""The fields of a packed value that a part of a winning hand sets: complete, or all even."""
+WIN_FIELDS = (1 << F_PAIRS) - 1
+"""The fields of a packed value that the win check reads: complete, all even, tile count."""
+
+
+def win_shapes(st: SuitTables) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+    """The suit vectors a winning hand can hold (complete, or all even for seven pairs), in code
+    order: their counts (a row each), and the :data:`WIN_FIELDS` of their packed values."""
+    packed = st.packed[holdable(st.kinds)]
+    places = np.flatnonzero(packed & WIN_OR_EVEN)
+    codes = np.flatnonzero(holdable(st.kinds))[places]
+    shapes = (codes[:, None] // code_weights(st.kinds)[None, :]) % 5
+    return shapes.astype(np.int8), packed[places] & WIN_FIELDS
+
+
 def encode(t: Tables) -> bytes:
     """The tables as the byte string the shipped file holds compressed (see :mod:`chuanma.analysis.datafile`).
 
     The packed values are stored only for the suit vectors a hand can hold, in code order (the
-    others are 0).
+    others are 0), and the vectors of :func:`win_shapes` besides, so that the win check's table
+    is built without reading every stored value.
     """
     arrays: dict[str, npt.NDArray[np.generic]] = {
         "suit_class_dist": t.suit.class_dist, "suit_packed": t.suit.packed[holdable(9)],
         "honor_class_dist": t.honor.class_dist, "honor_packed": t.honor.packed[holdable(7)],
         "join2": t.join2, "join3": t.join3, "join4": t.join4, "final": t.final,
     }
+    for name, st in (("suit", t.suit), ("honor", t.honor)):
+        arrays[f"{name}_win_shapes"], arrays[f"{name}_win_fields"] = win_shapes(st)
     little = {k: np.ascontiguousarray(a, a.dtype.newbyteorder("<")) for k, a in arrays.items()}
     listing = [[k, a.dtype.str, list(a.shape)] for k, a in little.items()]
     parts = [json.dumps({"format": FORMAT, "arrays": listing}).encode() + b"\n"]
