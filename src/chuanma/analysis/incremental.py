@@ -14,6 +14,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from functools import cache
+from itertools import compress
+from operator import mul
 
 from chuanma.analysis import lookup
 from chuanma.analysis import packing as pk
@@ -42,7 +44,12 @@ def load() -> None:
 
 
 _RANK_WEIGHT = [5 ** (8 - r) for r in range(9)]
+_BIT = [1 << t for t in range(NUM_KINDS)]
 _WEIGHT = [_RANK_WEIGHT[t % 9] for t in range(27)] + [5 ** (33 - t) for t in range(27, 34)]
+_RANKS = [[tuple((r, _WEIGHT[lo + r]) for r in range(kinds) if bits >> r & 1) for bits in range(1 << kinds)]
+          for lo, kinds in ((0, 9), (NUM_SUITED, NUM_KINDS - NUM_SUITED))]
+"""For a suit (``[0]``) and the honours (``[1]``), by a mask of ranks: each rank in it, and the
+weight of one tile of that rank in the part's code."""
 # bits of the tiles that may be shifted by one or two ranks up (U) or down (D) within their suit
 _U1 = sum(1 << t for t in range(27) if t % 9 <= 7)
 _U2 = sum(1 << t for t in range(27) if t % 9 <= 6)
@@ -67,12 +74,7 @@ class HandEval:
 
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
         load()
-        codes = []
-        for s in range(0, 27, 9):
-            c = 0
-            for r in range(9):
-                c = c * 5 + counts[s + r]
-            codes.append(c)
+        codes = [sum(map(mul, counts[s : s + 9], _RANK_WEIGHT)) for s in range(0, 27, 9)]
         z = _HONOURS
         honours = sum(counts[NUM_SUITED:])
         if honours:
@@ -88,11 +90,7 @@ class HandEval:
         # 1 and 9); with one honour at most it never beats seven pairs, so a hand without honours
         # that draws one need not be looked at either
         self.counts = [*counts, *[0] * (NUM_KINDS - len(counts))] if honours and vi < 0 else None
-        held = 0
-        for t in range(len(counts)):
-            if counts[t]:
-                held |= 1 << t
-        self.held = held
+        self.held = sum(compress(_BIT, counts))
 
     def _orphans(self, counts: list[int], sh: int, n: int, out: Tile = -1, into: Tile = -1) -> int:
         """``sh`` or, if lower, the 十三幺 shanten of ``counts`` (this hand's) less ``out`` plus
@@ -193,66 +191,58 @@ class HandEval:
             orphan_kinds = sum(1 for o in ORPHANS if work[o])
             orphan_pair = int(any(work[o] > 1 for o in ORPHANS))
             near |= _ORPHAN_BITS
+        if 4 in counts:  # a tile held four times (after the discard) is never drawn
+            for u in range(len(counts)):
+                if counts[u] - (u == t) >= 4:
+                    near &= ~(1 << u)
         packed, dist, j3 = _PACKED, lookup.DIST, lookup.J3
         n3, nz = lookup.N, lookup.NZ
-        a, b, c, z = self.parts
+        parts = self.parts.copy()
         if st != vi:
-            if st == 0:
-                a = packed[c0]
-            elif st == 1:
-                b = packed[c1]
-            elif st == 2:
-                c = packed[c2]
-            else:
-                z = packed[cz]
+            parts[st] = packed[(c0, c1, c2, cz)[st]]
+        a, b, c, z = parts
         ca, cb, cc, zc = a >> _C, b >> _C, c >> _C, z >> _C
-        j0 = j3[(ca * n3 + cb) * n3 + cc]
         sets = n // 3
+        total = a + b + c + z
         # seven pairs can only matter when one more pair brings it below ``sh``
-        seven_pairs = n >= 13 and 5 - ((a + b + c + z) >> _P & _F) < sh
+        seven_pairs = n >= 13 and 5 - (total >> _P & _F) < sh
+        stride, tail = nz * _SETS, zc * _SETS + sets
+        # a suit's candidates change only its own class: the join of the three suits' classes is
+        # j3[class * scale + rest], then the distance dist[join * stride + tail]; the honours' class
+        # enters after the join, dist[class * _SETS + rest]
         out = []
-        while near:
-            low = near & -near
-            near ^= low
-            u = low.bit_length() - 1
-            if counts[u] - (u == t) >= 4:
+        for su, code, part, scale, rest in (
+            (0, c0, a, n3 * n3, cb * n3 + cc), (1, c1, b, n3, ca * n3 * n3 + cc), (2, c2, c, 1, (ca * n3 + cb) * n3),
+            (3, cz, z, _SETS, j3[(ca * n3 + cb) * n3 + cc] * stride + sets),
+        ):
+            bits = (near >> (9 * su)) & (511 if su < 3 else 127)
+            if not bits:
                 continue
-            su = u // 9
-            wu = _WEIGHT[u]
-            if su == 0:
-                pa = packed[c0 + wu]
-                std = dist[(j3[((pa >> _C) * n3 + cb) * n3 + cc] * nz + zc) * _SETS + sets]
-                q = pa + b + c + z
-            elif su == 1:
-                pb = packed[c1 + wu]
-                std = dist[(j3[(ca * n3 + (pb >> _C)) * n3 + cc] * nz + zc) * _SETS + sets]
-                q = a + pb + c + z
-            elif su == 2:
-                pc = packed[c2 + wu]
-                std = dist[(j3[(ca * n3 + cb) * n3 + (pc >> _C)] * nz + zc) * _SETS + sets]
-                q = a + b + pc + z
-            else:
-                pz = packed[cz + wu]
-                std = dist[(j0 * nz + (pz >> _C)) * _SETS + sets]
-                q = a + b + c + pz
-            if seven_pairs:
-                need = 7 - ((q >> _P) & _F)
-                if need <= 0:
-                    std = 0
-                else:
-                    odd = (q >> _O) & _F
-                    seven = need + (need - odd if need > odd else 0)
-                    if seven < std:
-                        std = seven
-            if orphan_kinds >= 0:
-                held_u = counts[u] - (u == t)
-                orphan = u in ORPHANS
-                kinds = orphan_kinds + (orphan and not held_u)
-                orphans = 14 - kinds - (orphan_pair or (orphan and held_u > 0))
-                if orphans < std:
-                    std = orphans
-            if std - 1 < sh:
-                out.append(u)
+            low_tile = 9 * su
+            others = total - part
+            for r, weight in _RANKS[su == 3][bits]:
+                p = packed[code + weight]
+                std = dist[j3[(p >> _C) * scale + rest] * stride + tail] if su < 3 else dist[(p >> _C) * scale + rest]
+                if seven_pairs:
+                    q = others + p
+                    need = 7 - ((q >> _P) & _F)
+                    if need <= 0:
+                        std = 0
+                    else:
+                        odd = (q >> _O) & _F
+                        seven = need + (need - odd if need > odd else 0)
+                        if seven < std:
+                            std = seven
+                if orphan_kinds >= 0:
+                    u = low_tile + r
+                    held_u = counts[u] - (u == t)
+                    orphan = u in ORPHANS
+                    kinds = orphan_kinds + (orphan and not held_u)
+                    orphans = 14 - kinds - (orphan_pair or (orphan and held_u > 0))
+                    if orphans < std:
+                        std = orphans
+                if std - 1 < sh:
+                    out.append(low_tile + r)
         if len(_USEFUL) >= _USEFUL_LIMIT:
             _USEFUL.clear()
         found = _USEFUL[key] = tuple(out)

@@ -116,6 +116,8 @@ def claim_fan(st: HandState, seat: int) -> int:
     """The fan of the seat's win on the window's tile, with the window's situations."""
     w = st.public.claim
     assert w is not None
+    if w.fans is None:
+        w.fans = {}
     if seat not in w.fans:
         w.fans[seat] = score(st, seat, w.tile, self_drawn=False, situations=w.situations,
                              in_hand=False).total

@@ -104,8 +104,8 @@ class ClaimWindow:
     rob: bool
     kong: int | None = None
     """Index in ``Public.kongs`` of the kong the discarder declared this turn (呼叫转移)."""
-    fans: dict[int, int] = field(default_factory=dict, compare=False)
-    """Cache: each claimant's fan for a win on the tile."""
+    fans: dict[int, int] | None = field(default=None, compare=False)
+    """Cache: each claimant's fan for a win on the tile (made on the first question)."""
 
 
 @dataclass(slots=True)
