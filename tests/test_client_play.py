@@ -21,14 +21,17 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
-GRANT = 10_000
+GRANT = 40_000
+"""The players' starting chips: mid-range in 初级场 (2,000-100,000 at base 400), so that a hand lost
+heavily does not unseat the player before the test reads the settlement (from 10,000 a loss of 20
+base does: the table then closes and the page returns to the lobby)."""
 MAX_HANDS = 3
 """Hands played at most until the player has made a claim (pong, kong or win)."""
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    with live_server(tmp_path_factory.mktemp("client")) as run:
+    with live_server(tmp_path_factory.mktemp("client"), starting_grant=GRANT) as run:
         yield run
 
 
