@@ -114,11 +114,13 @@ class Layout:
     """Where things lie in the four rows of a tracker (flat offsets), for ``k`` tile kinds, and
     the rows a hand begins with (``xueliu``: winners keep playing)."""
 
-    __slots__ = ("blank", "counts", "rows", "scalars", "size")
+    __slots__ = ("blank", "counts", "hands", "rows", "scalars", "size")
 
     def __init__(self, k: int, xueliu: bool) -> None:
         self.size = size = shape(k)[0]
         self.counts = ROWS * k
+        self.hands = tuple(s * size + HAND * k for s in range(4))
+        """Where each seat's own concealed tiles begin, in its row."""
         self.rows = [[tuple(v * size + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for v in range(4))
                       for j in range(4)] for s in range(4)]
         """``rows[s][j]``: where seat ``s``'s row ``j`` (:data:`MELDS`…) begins, in each seat's row."""
@@ -179,15 +181,19 @@ class Tracker:
     def update(self) -> None:
         """Read the events logged since the last update."""
         events = self.game.events
-        for ev in events[self.read:]:
+        read = self.read
+        if read == len(events):
+            return
+        for ev in events[read:]:
             apply = _APPLY.get(ev.type)
             if apply is None:
                 if ev.type in UNREAD:
                     continue
                 raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
-            shown = event_for(ev, ev.seat)  # as the event's own seat sees it (a spectator: no seat)
+            seat = ev.seat
+            shown = event_for(ev, seat)  # as the event's own seat sees it (a spectator: no seat)
             assert shown is not None
-            apply(self, ev.seat, shown, ev.visibility == "public")
+            apply(self, seat, shown, ev.visibility == "public")
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
@@ -200,7 +206,7 @@ class Tracker:
 
     def _hand(self, seat: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` in ``seat``'s hand."""
-        self.mv[seat * self.lay.size + HAND * self.kinds + t] += n
+        self.mv[self.lay.hands[seat] + t] += n
 
     def _scalar(self, seat: int, at: int, value: float) -> None:
         """``seat``'s scalar ``at`` (:data:`HELD`…) is ``value``, in every seat's row."""
@@ -225,7 +231,7 @@ class Tracker:
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
     def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        at = seat * self.lay.size + HAND * self.kinds
+        at = self.lay.hands[seat]
         for t in parse_tiles(ev["hand"]):
             self.mv[at + t] += 1
 
@@ -273,7 +279,7 @@ class Tracker:
 
     def _draw(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         t = TILE[ev["tile"]]
-        self._hand(seat, t, 1)
+        self.mv[self.lay.hands[seat] + t] += 1
         self.own[seat].drawn = t
         self.tiles[seat] += 1
         self.wall = ev["wall"]
@@ -282,7 +288,7 @@ class Tracker:
 
     def _leaves(self, seat: int, t: int) -> None:
         """A tile leaves the seat's concealed tiles (its turn's draw, if any, is no longer apart)."""
-        self._hand(seat, t, -1)
+        self.mv[self.lay.hands[seat] + t] -= 1
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
@@ -332,7 +338,7 @@ class Tracker:
             self._add(seat, MELDS, t, 1)
             return
         size = self.lay.size  # a concealed kong's tile: in the public part, or in its owner's
-        self.mv[seat * size + HAND * self.kinds + t] = 0
+        self.mv[self.lay.hands[seat] + t] = 0
         self.tiles[seat] -= 4
         public_part = event_for(self.game.events[ev["seq"]], None)  # the kong as everyone sees it
         if public_part is not None and "tile" in public_part:
