@@ -29,7 +29,7 @@ from typing import Any, Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding.common import HELD_SCALE, SCORE_SCALE, WALL_SCALE, kinds_of
+from chuanma.encoding.common import HELD_SCALE, RECENT, SCORE_SCALE, WALL_SCALE, kinds_of
 from chuanma.encoding.compact import (
     CLAIM,
     CURRENT_AT,
@@ -92,14 +92,13 @@ class UnknownEventError(ChuanmaError, ValueError):
 
 
 class Private:
-    """What one seat alone knows besides its row: its draw, its exchange choice and its void."""
+    """What one seat alone knows besides its row: its draw and its exchange choice."""
 
-    __slots__ = ("drawn", "exchange", "void")
+    __slots__ = ("drawn", "exchange")
 
     def __init__(self) -> None:
         self.drawn: int | None = None
         self.exchange: list[int] | None = None
-        self.void: str | None = None
 
 
 def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
@@ -143,8 +142,8 @@ class Tracker:
     """Every seat's knowledge of ``game`` (a hand nobody leaves: the environments' hands);
     :meth:`update` reads the events logged since the last call. Fields are by absolute seat."""
 
-    __slots__ = ("current", "dealer", "discarded", "game", "kinds", "lay", "mv", "own", "phase", "read",
-                 "rows", "tiles", "totals", "voids", "wall", "window", "xueliu")
+    __slots__ = ("current", "dealer", "game", "kinds", "lay", "mv", "own", "phase", "read", "recent",
+                 "rows", "tiles", "totals", "wall", "window", "xueliu")
 
     def __init__(self, game: HandLog) -> None:
         self.game = game
@@ -164,19 +163,12 @@ class Tracker:
         self.wall = 0
         self.own = [Private() for _ in range(4)]
         """Each seat's private part: only its own observation reads it."""
-        self.voids: list[str | None] | None = None
-        """Everyone's void, once revealed."""
         self.tiles = [0, 0, 0, 0]
         self.totals = [0, 0, 0, 0]
-        self.discarded: list[list[int]] = [[], [], [], []]
-        """Each seat's discards in order, claimed ones included."""
+        self.recent = [[k] * RECENT for _ in range(4)]
+        """Each seat's last :data:`~chuanma.encoding.common.RECENT` discards, most recent first
+        (claimed ones included; ``kinds`` stands for none)."""
         self.update()
-
-    def voids_seen(self, seat: int) -> list[str | None]:
-        """The voids ``seat`` knows: everyone's once revealed, else its own alone."""
-        if self.voids is not None:
-            return self.voids
-        return [self.own[s].void if s == seat else None for s in range(4)]
 
     def update(self) -> None:
         """Read the events logged since the last update."""
@@ -263,14 +255,12 @@ class Tracker:
             self._hand(seat, t, 1)
 
     def _void_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        self.own[seat].void = ev["suit"]
         self._void(seat, seat, ev["suit"])
         if public:  # an automatic choice is the seat's own business until the voids are revealed
             self._scalar(seat, VOID_CHOSEN, 1)
 
     def _voids(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
-        self.voids = list(ev["voids"])
-        for s, void in enumerate(self.voids):
+        for s, void in enumerate(ev["voids"]):
             assert void is not None
             for v in range(4):
                 self._void(v, s, void)
@@ -296,7 +286,9 @@ class Tracker:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
-        self.discarded[seat].append(t)
+        recent = self.recent[seat]
+        recent.pop()
+        recent.insert(0, t)
         self.wall = ev["wall"]
         self.phase = "window"  # until a draw or a claim says that it closed
         self.window = (t, seat, False)
