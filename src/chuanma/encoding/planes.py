@@ -99,8 +99,8 @@ def _count_channels() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
 _ROW_OF, _TABLE = _count_channels()
 _AT = (np.arange(SCALARS_AT) * 5)[:, None]
 """Where each channel's values begin in the table."""
-_VOIDS = [r * SEAT_SCALARS + VOID_AT + v for r in range(4) for v in range(len(VOID_CODES))]
-"""Where each relative seat's void one-hot (m, p, s) lies among the compact scalars."""
+_VOIDS = slice(VOID_AT, VOID_AT + len(VOID_CODES))
+"""Where a seat's void one-hot (m, p, s) lies among its compact scalars."""
 _VOID_CHANNELS = slice(SEAT_AT + 7 + RECENT, SCALARS_AT, SEAT_CHANNELS)
 
 
@@ -135,7 +135,8 @@ def _write(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
     np.take(_TABLE, at, out=out[:, :SCALARS_AT], mode="clip")
     scalars = flat[:, ROWS * k:]
     out[:, SCALARS_AT:] = scalars[:, :, None]
-    np.matmul(scalars[:, _VOIDS].reshape(b, 4, len(VOID_CODES)), _suit_columns(k), out=out[:, _VOID_CHANNELS])
+    voids = scalars[:, :4 * SEAT_SCALARS].reshape(b, 4, SEAT_SCALARS)[:, :, _VOIDS]
+    np.matmul(voids, _suit_columns(k), out=out[:, _VOID_CHANNELS])
     tiles: list[int] = []  # each observation's seats' recent discards, in relative order
     for me, recent in recents:
         for s in _IN_ORDER[me]:
