@@ -137,9 +137,10 @@ def rlcard_steps(steps: int, seed: int = 1) -> float | None:
 def rates(steps: int, preset: str, encoder: str, tables: int) -> dict[str, float]:
     """Steps per CPU second of each environment in this process, RLCard's last (when installed).
 
-    Each is measured after a tenth as many steps untimed: the first steps a process plays run
-    slower (its memory and the interpreter's caches warming up), which would count against
-    whichever came first."""
+    A process's first steps run slower: the engine's caches of what it has met fill up over some
+    ten thousand steps, and each job's own objects warm up. So the engine first plays ``steps``
+    steps untimed, and each job is measured after a tenth as many of its own untimed; else
+    whichever job came first would pay for the warming."""
     jobs: dict[str, Callable[[int], float | None]] = {
         "AEC (PettingZoo, wrapped)": lambda n: aec_steps(n, preset, encoder),
         "AEC (raw_env)": lambda n: aec_steps(n, preset, encoder, wrapped=False),
@@ -148,6 +149,7 @@ def rates(steps: int, preset: str, encoder: str, tables: int) -> dict[str, float
         "engine alone (no observations)": lambda n: engine_steps(n, preset),
         "RLCard mahjong": rlcard_steps,
     }
+    engine_steps(steps, preset)
     out = {}
     for name, job in jobs.items():
         job(steps // 10)
