@@ -189,6 +189,9 @@ def test_tracker_refuses_an_event_it_cannot_read_and_an_array_it_cannot_write() 
     strided = np.zeros((1, 2 * encoder("compact")[1][0]), dtype=np.float32)[:, ::2]  # every other number
     with pytest.raises(ValueError, match="C-contiguous"):
         TRACKED_ENCODERS["compact"]([(tracker, 0, True)], strided)
+    longer = np.zeros((1, encoder("compact")[1][0] + 1), dtype=np.float32)  # another layout's rows
+    with pytest.raises(ValueError, match="not 645"):
+        TRACKED_ENCODERS["compact"]([(tracker, 0, True)], longer)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
