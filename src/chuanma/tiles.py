@@ -89,6 +89,11 @@ def tile_name(tile: Tile, lang: str = "zh") -> str:
     return f"{rank_of(tile)} {SUIT_NAMES_EN[suit]}"
 
 
+_TILE_OF = {(str(rank), suit): make_tile(rank, suit)
+            for suit in SUIT_LETTERS for rank in range(1, 8 if suit == "z" else 10)}
+"""Each tile by its rank digit and suit letter."""
+
+
 def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
     """Read ``123m45p`` (spaces allowed) into tiles, in the order written.
 
@@ -116,9 +121,12 @@ def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
                     "(the honours are 大众麻将's: rules dazhong)"
                 )
             for d in digits:
-                if d == "0":
-                    raise NotationError(f"no tile 0{ch}: ranks start at 1 (in {digits + ch!r})")
-                tiles.append(make_tile(int(d), ch))
+                t = _TILE_OF.get((d, ch))
+                if t is None:
+                    if d == "0":
+                        raise NotationError(f"no tile 0{ch}: ranks start at 1 (in {digits + ch!r})")
+                    t = make_tile(int(d), ch)  # refuses it, naming it
+                tiles.append(t)
             digits = ""
         else:
             raise NotationError(f"unknown character {ch!r} at position {pos}: use digits and m, p, s, z")

@@ -17,6 +17,8 @@ WALL_SCALE = 1 / 108
 SCORE_SCALE = 1 / 32
 """Scores so far are given in units of 32 base."""
 HELD_SCALE = 1 / 14
+RECENT = 6
+"""Discards of each seat that the planes encoder shows in order."""
 
 
 def kinds_of(rules: RuleSet) -> int:

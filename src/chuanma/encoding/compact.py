@@ -91,6 +91,8 @@ VOID_INDEX: dict[str | None, int] = {**{v: VOID_AT + i for i, v in enumerate(VOI
 """Offset in a seat's scalars of its void one-hot (``None``: not known)."""
 _SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.float32)
 """The rows whose tiles the viewer sees (the sum of their counts is what is not unseen)."""
+_COPIES, _ZERO = np.float32(COPIES), np.float32(0)
+"""As ``float32`` scalars, which NumPy applies without converting a Python number at each call."""
 DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
 
 
@@ -183,8 +185,8 @@ def count_unseen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     n = size - SCALARS
     rows = out[:, :n].reshape(b, ROWS, n // ROWS)
     unseen = rows[:, UNSEEN]
-    np.subtract(COPIES, np.matmul(_SEEN, rows), out=unseen)
-    np.maximum(unseen, 0, out=unseen)
+    np.subtract(_COPIES, np.matmul(_SEEN, rows), out=unseen)
+    np.maximum(unseen, _ZERO, out=unseen)
     return out
 
 

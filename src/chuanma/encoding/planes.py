@@ -28,18 +28,29 @@ first      count  channel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding.common import KINDS, VOID_CODES, kinds_of
-from chuanma.encoding.compact import CLAIM, DRAWN, EXCHANGE, HAND, ROWS, SCALAR_NAMES, SCALARS, SEAT_ROWS, UNSEEN
+from chuanma.encoding.common import KINDS, RECENT, VOID_CODES, kinds_of
+from chuanma.encoding.compact import (
+    CLAIM,
+    DRAWN,
+    EXCHANGE,
+    HAND,
+    ROWS,
+    SCALAR_NAMES,
+    SCALARS,
+    SEAT_ROWS,
+    SEAT_SCALARS,
+    UNSEEN,
+    VOID_AT,
+)
 from chuanma.encoding.compact import encode as compact_encode
 from chuanma.encoding.tracker import Tracker, encode_compact
 from chuanma.engine.views import SeatView
 
-RECENT = 6
-"""Discards of each seat shown in order."""
 SEAT_AT = 11
 SEAT_CHANNELS = 8 + RECENT
 SCALARS_AT = SEAT_AT + 4 * SEAT_CHANNELS
@@ -52,8 +63,6 @@ def shape(kinds: int = KINDS) -> tuple[int, int]:
 
 
 SHAPE = shape()
-_VOID_AT = {v: 9 * i for i, v in enumerate(VOID_CODES)}
-"""The first column of each void suit."""
 _SEAT_NAMES = ("self", "next", "opposite", "previous")
 CHANNEL_NAMES: tuple[str, ...] = (
     *(f"hand >={k}" for k in range(1, 5)), "drawn", "exchange choice", "claim tile",
@@ -66,9 +75,9 @@ CHANNEL_NAMES: tuple[str, ...] = (
 """A short name for each channel, in order."""
 
 
-Recent = tuple[int, Sequence[Sequence[int]], Sequence[str | None]]
-"""A viewer's seat, each seat's discards of the hand in order (claimed ones included) and the
-voids it sees."""
+Recent = tuple[int, Sequence[Sequence[int]]]
+"""A viewer's seat and each seat's last :data:`RECENT` discards (claimed ones included), most
+recent first, the number of tile kinds standing for none."""
 
 
 def _count_channels() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
@@ -90,33 +99,51 @@ def _count_channels() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
 _ROW_OF, _TABLE = _count_channels()
 _AT = (np.arange(SCALARS_AT) * 5)[:, None]
 """Where each channel's values begin in the table."""
+_VOIDS = slice(VOID_AT, VOID_AT + len(VOID_CODES))
+"""Where a seat's void one-hot (m, p, s) lies among its compact scalars."""
+_VOID_CHANNELS = slice(SEAT_AT + 7 + RECENT, SCALARS_AT, SEAT_CHANNELS)
+
+
+@cache
+def _suit_columns(k: int) -> npt.NDArray[np.float32]:
+    """For each void suit, ones on its nine columns (of ``k``)."""
+    columns = np.zeros((len(VOID_CODES), k), dtype=np.float32)
+    for v in range(len(VOID_CODES)):
+        columns[v, 9 * v:9 * v + 9] = 1
+    return columns
+
+
+@cache
+def _one_hot(k: int) -> npt.NDArray[np.float32]:
+    """Each tile kind's one-hot row (of ``k``), and a row of zeros for ``k`` (no tile)."""
+    return np.eye(k + 1, k, dtype=np.float32)
+
+
+_IN_ORDER = [[(me + r) % 4 for r in range(4)] for me in range(4)]
+"""Each viewer's seats in relative order."""
 
 
 def _write(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
            out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Write ``len(out)`` planes observations from their compact ones (``flat``) and, for each,
-    the viewer's seat, each seat's discards in order and the voids it sees."""
+    """Write ``len(out)`` planes observations from their compact ones (``flat``, whose void
+    one-hots give the void channels) and, for each, the viewer's seat and each seat's discards in
+    order."""
     b, _, k = out.shape
     counts = flat[:, :ROWS * k].reshape(b, ROWS, k)
     at = np.take(counts.astype(np.intp), _ROW_OF, axis=1)
     at += _AT
     np.take(_TABLE, at, out=out[:, :SCALARS_AT], mode="clip")
-    out[:, SCALARS_AT:] = flat[:, ROWS * k:, None]
-    ones: list[int] = []  # flat indices into ``out`` of the recent-discard and void ones
-    size = CHANNELS * k
-    for i, (me, discarded, voids) in enumerate(recents):
-        at0 = i * size + SEAT_AT * k
-        for r in range(4):
-            s = (me + r) % 4
-            channel = at0 + (r * SEAT_CHANNELS + 7) * k
-            for t in reversed(discarded[s][-RECENT:]):  # the seat's last discards, most recent first
-                ones.append(channel + t)
-                channel += k
-            void = voids[s]
-            if void is not None:
-                v = at0 + (r * SEAT_CHANNELS + 7 + RECENT) * k + _VOID_AT[void]
-                ones.extend(range(v, v + 9))
-    out.reshape(-1)[ones] = 1
+    scalars = flat[:, ROWS * k:]
+    out[:, SCALARS_AT:] = scalars[:, :, None]
+    voids = scalars[:, :4 * SEAT_SCALARS].reshape(b, 4, SEAT_SCALARS)[:, :, _VOIDS]
+    np.matmul(voids, _suit_columns(k), out=out[:, _VOID_CHANNELS])
+    tiles: list[int] = []  # each observation's seats' recent discards, in relative order
+    for me, recent in recents:
+        for s in _IN_ORDER[me]:
+            tiles += recent[s]
+    seats = out[:, SEAT_AT:SCALARS_AT].reshape(b, 4, SEAT_CHANNELS, k)
+    np.take(_one_hot(k), np.array(tiles, dtype=np.intp).reshape(b, 4, RECENT), axis=0,
+            out=seats[:, :, 7:7 + RECENT], mode="clip")
     return out
 
 
@@ -126,7 +153,7 @@ def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[
     ``(len(seats), *shape(kinds))``) in one NumPy pass."""
     k = out.shape[2]
     flat = encode_compact(seats, np.empty((len(seats), ROWS * k + SCALARS), dtype=np.float32))
-    recents = [(seat, tracker.discarded, tracker.voids_seen(seat)) for tracker, seat, _ in seats]
+    recents = [(seat, tracker.recent) for tracker, seat, _ in seats]
     return _write(flat, recents, out)
 
 
@@ -139,10 +166,10 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     if out is None:
         out = np.empty(shape(k), dtype=np.float32)
     flat = compact_encode(view)[None]
-    discarded: list[list[int]] = [[], [], [], []]
+    recent: list[list[int]] = [[k] * RECENT for _ in range(4)]
     for s, t in view.discard_log:
-        discarded[s].append(t)
-    _write(flat, [(me, discarded, view.voids)], out[None])
+        recent[s] = [t, *recent[s][:-1]]
+    _write(flat, [(me, recent)], out[None])
     return out
 
 

@@ -29,7 +29,7 @@ from typing import Any, Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding.common import HELD_SCALE, SCORE_SCALE, WALL_SCALE, kinds_of
+from chuanma.encoding.common import HELD_SCALE, RECENT, SCORE_SCALE, WALL_SCALE, kinds_of
 from chuanma.encoding.compact import (
     CLAIM,
     CURRENT_AT,
@@ -92,14 +92,13 @@ class UnknownEventError(ChuanmaError, ValueError):
 
 
 class Private:
-    """What one seat alone knows besides its row: its draw, its exchange choice and its void."""
+    """What one seat alone knows besides its row: its draw and its exchange choice."""
 
-    __slots__ = ("drawn", "exchange", "void")
+    __slots__ = ("drawn", "exchange")
 
     def __init__(self) -> None:
         self.drawn: int | None = None
         self.exchange: list[int] | None = None
-        self.void: str | None = None
 
 
 def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
@@ -114,11 +113,13 @@ class Layout:
     """Where things lie in the four rows of a tracker (flat offsets), for ``k`` tile kinds, and
     the rows a hand begins with (``xueliu``: winners keep playing)."""
 
-    __slots__ = ("blank", "counts", "rows", "scalars", "size")
+    __slots__ = ("blank", "counts", "hands", "rows", "scalars", "size")
 
     def __init__(self, k: int, xueliu: bool) -> None:
         self.size = size = shape(k)[0]
         self.counts = ROWS * k
+        self.hands = tuple(s * size + HAND * k for s in range(4))
+        """Where each seat's own concealed tiles begin, in its row."""
         self.rows = [[tuple(v * size + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for v in range(4))
                       for j in range(4)] for s in range(4)]
         """``rows[s][j]``: where seat ``s``'s row ``j`` (:data:`MELDS`…) begins, in each seat's row."""
@@ -141,8 +142,8 @@ class Tracker:
     """Every seat's knowledge of ``game`` (a hand nobody leaves: the environments' hands);
     :meth:`update` reads the events logged since the last call. Fields are by absolute seat."""
 
-    __slots__ = ("current", "dealer", "discarded", "game", "kinds", "lay", "mv", "own", "phase", "read",
-                 "rows", "tiles", "totals", "voids", "wall", "window", "xueliu")
+    __slots__ = ("current", "dealer", "game", "kinds", "lay", "mv", "own", "phase", "read", "recent",
+                 "rows", "tiles", "totals", "wall", "window", "xueliu")
 
     def __init__(self, game: HandLog) -> None:
         self.game = game
@@ -162,32 +163,29 @@ class Tracker:
         self.wall = 0
         self.own = [Private() for _ in range(4)]
         """Each seat's private part: only its own observation reads it."""
-        self.voids: list[str | None] | None = None
-        """Everyone's void, once revealed."""
         self.tiles = [0, 0, 0, 0]
         self.totals = [0, 0, 0, 0]
-        self.discarded: list[list[int]] = [[], [], [], []]
-        """Each seat's discards in order, claimed ones included."""
+        self.recent = [[k] * RECENT for _ in range(4)]
+        """Each seat's last :data:`~chuanma.encoding.common.RECENT` discards, most recent first
+        (claimed ones included; ``kinds`` stands for none)."""
         self.update()
-
-    def voids_seen(self, seat: int) -> list[str | None]:
-        """The voids ``seat`` knows: everyone's once revealed, else its own alone."""
-        if self.voids is not None:
-            return self.voids
-        return [self.own[s].void if s == seat else None for s in range(4)]
 
     def update(self) -> None:
         """Read the events logged since the last update."""
         events = self.game.events
-        for ev in events[self.read:]:
+        read = self.read
+        if read == len(events):
+            return
+        for ev in events[read:]:
             apply = _APPLY.get(ev.type)
             if apply is None:
                 if ev.type in UNREAD:
                     continue
                 raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
-            shown = event_for(ev, ev.seat)  # as the event's own seat sees it (a spectator: no seat)
+            seat = ev.seat
+            shown = event_for(ev, seat)  # as the event's own seat sees it (a spectator: no seat)
             assert shown is not None
-            apply(self, ev.seat, shown, ev.visibility == "public")
+            apply(self, seat, shown, ev.visibility == "public")
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
@@ -200,7 +198,7 @@ class Tracker:
 
     def _hand(self, seat: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` in ``seat``'s hand."""
-        self.mv[seat * self.lay.size + HAND * self.kinds + t] += n
+        self.mv[self.lay.hands[seat] + t] += n
 
     def _scalar(self, seat: int, at: int, value: float) -> None:
         """``seat``'s scalar ``at`` (:data:`HELD`…) is ``value``, in every seat's row."""
@@ -225,7 +223,7 @@ class Tracker:
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
     def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        at = seat * self.lay.size + HAND * self.kinds
+        at = self.lay.hands[seat]
         for t in parse_tiles(ev["hand"]):
             self.mv[at + t] += 1
 
@@ -257,14 +255,12 @@ class Tracker:
             self._hand(seat, t, 1)
 
     def _void_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        self.own[seat].void = ev["suit"]
         self._void(seat, seat, ev["suit"])
         if public:  # an automatic choice is the seat's own business until the voids are revealed
             self._scalar(seat, VOID_CHOSEN, 1)
 
     def _voids(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
-        self.voids = list(ev["voids"])
-        for s, void in enumerate(self.voids):
+        for s, void in enumerate(ev["voids"]):
             assert void is not None
             for v in range(4):
                 self._void(v, s, void)
@@ -273,7 +269,7 @@ class Tracker:
 
     def _draw(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         t = TILE[ev["tile"]]
-        self._hand(seat, t, 1)
+        self.mv[self.lay.hands[seat] + t] += 1
         self.own[seat].drawn = t
         self.tiles[seat] += 1
         self.wall = ev["wall"]
@@ -282,7 +278,7 @@ class Tracker:
 
     def _leaves(self, seat: int, t: int) -> None:
         """A tile leaves the seat's concealed tiles (its turn's draw, if any, is no longer apart)."""
-        self._hand(seat, t, -1)
+        self.mv[self.lay.hands[seat] + t] -= 1
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
@@ -290,7 +286,9 @@ class Tracker:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
-        self.discarded[seat].append(t)
+        recent = self.recent[seat]
+        recent.pop()
+        recent.insert(0, t)
         self.wall = ev["wall"]
         self.phase = "window"  # until a draw or a claim says that it closed
         self.window = (t, seat, False)
@@ -332,7 +330,7 @@ class Tracker:
             self._add(seat, MELDS, t, 1)
             return
         size = self.lay.size  # a concealed kong's tile: in the public part, or in its owner's
-        self.mv[seat * size + HAND * self.kinds + t] = 0
+        self.mv[self.lay.hands[seat] + t] = 0
         self.tiles[seat] -= 4
         public_part = event_for(self.game.events[ev["seq"]], None)  # the kong as everyone sees it
         if public_part is not None and "tile" in public_part:
@@ -391,14 +389,15 @@ class Tracker:
             for m in melds:
                 for t in Meld.from_dict(m).tiles:
                     row[t] += 1
+            counts = np.array(row, dtype=np.float32)  # converted once, copied into each row
             for base in self.lay.rows[s][MELDS]:
-                flat[base:base + k] = row
+                flat[base:base + k] = counts
             self._scalar(s, HIDDEN, 0)
 
     def _show(self, seat: int, hand: str) -> None:
         """``seat`` lays ``hand`` (an event's tiles) down: every other seat sees it."""
         k = self.kinds
-        counts = to_counts(parse_tiles(hand))[:k]
+        counts = np.array(to_counts(parse_tiles(hand))[:k], dtype=np.float32)
         flat = self.rows.reshape(-1)
         for v, base in enumerate(self.lay.rows[seat][SHOWN]):
             if v != seat:  # one's own shown hand is one's hand
@@ -424,10 +423,13 @@ def encode_compact(seats: Sequence[tuple[Tracker, int, bool]],
     mv = floats(out)  # refuses an array the writes would not reach
     flat = out.reshape(len(seats), -1)
     for i, (tracker, me, asked) in enumerate(seats):
-        flat[i] = tracker.rows[me]
         lay = tracker.lay
+        size = lay.size
+        if flat.shape[1] != size:
+            raise ValueError(f"observations of {size} numbers are written into rows of {size}, not {flat.shape[1]}")
+        row = i * size
+        mv[row:row + size] = tracker.mv[me * size:me * size + size]  # faster than NumPy's copy of a row
         k = tracker.kinds
-        row = i * lay.size
         sc = row + lay.counts
         phase = tracker.phase
         current = tracker.current

@@ -32,13 +32,34 @@ def raw_env(rules: str | RuleSet = "xuezhan", **options: Any) -> RawEnv:
 
 
 class OrderedEnv(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's call-order wrapper, whose :meth:`last` asks the bare environment at once
-    instead of reading its five attributes one by one through the wrapper."""
+    """PettingZoo's call-order wrapper, which asks the bare environment at once what a step reads
+    (:meth:`last`, :attr:`agents`, :attr:`agent_selection`) and steps it at once, with the wrapper's
+    checks, instead of going through the wrapper's attribute look-up and its layers of ``step``."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
+        self._check_reset("agent_selection")
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+    @property
+    def agents(self) -> list[str]:
+        self._check_reset("agents")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        self._check_reset("agent_selection")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # the wrapper's error or warning
+            super().step(action)
+
+    def _check_reset(self, name: str) -> None:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
 
 
 def env(rules: str | RuleSet = "xuezhan", **options: Any) -> Any:

@@ -85,8 +85,9 @@ class RawEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} owes a decision: give an action index 0-{ACTION_COUNT - 1}, not None")
         rewards = self.table.act(SEATS[agent], action)  # refuses a bad index, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict(zip(AGENTS, rewards, strict=True))
-        self._accumulate_rewards()
+        if any(rewards) or any(self.rewards.values()):  # else they are zeros already
+            self.rewards = dict(zip(AGENTS, rewards, strict=True))
+            self._accumulate_rewards()
         if self.table.game.finished:
             self.terminations = dict.fromkeys(AGENTS, True)
             self._deads_step_first()

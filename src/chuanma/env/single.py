@@ -10,7 +10,6 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.bots import BOTS, Bot, make_bot, needs_view
-from chuanma.engine.indices import to_index
 from chuanma.env.aec import spaces
 from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
@@ -82,6 +81,6 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
             legal = game.legal_actions(seat)
             bot = self.bots[seat]
             action = bot.choose(game.view(seat) if needs_view(bot) else None, legal)
-            reward += self.table.act(seat, to_index(action))[self.seat]
+            reward += self.table.play(seat, action)[self.seat]
         return reward
 

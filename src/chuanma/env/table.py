@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from chuanma.encoding import TRACKED_ENCODERS, encoder
 from chuanma.encoding.tracker import Tracker
+from chuanma.engine.actions import Action
 from chuanma.engine.game import DIRECTIONS, Direction, Game
 from chuanma.engine.indices import from_index, mask
 from chuanma.errors import ChuanmaError
@@ -103,10 +104,16 @@ class Table:
         :class:`~chuanma.engine.actions.IllegalActionError` (nothing changed) for an index that is
         not in the action space or not legal now.
         """
-        self.game.apply(seat, from_index(index))
-        if self.reward == "end" and not self.game.finished:
+        return self.play(seat, from_index(index))
+
+    def play(self, seat: int, action: Action) -> list[float]:
+        """Apply ``action`` for ``seat`` (as :meth:`act`, given the action itself)."""
+        game = self.game
+        game.apply(seat, action)
+        if self.reward == "end" and not game.finished:
             return [0.0, 0.0, 0.0, 0.0]
-        totals = self.game.deltas()
+        totals = game.deltas()
         out = [(totals[s] - self.paid[s]) * self.scale for s in range(4)]
         self.paid = totals
         return out
+

@@ -22,13 +22,13 @@ import numpy.typing as npt
 
 from chuanma.analysis.batch import shanten_batch
 from chuanma.encoding import compact, planes
-from chuanma.encoding.common import KINDS
+from chuanma.encoding.common import KINDS, RECENT
 from chuanma.tiles import NUM_KINDS
 
 COUNT = 3 * KINDS + 9
 USEFUL_SCALE = 1 / 20
 _VOID_AT = compact.ROWS * KINDS + 6  # the observer's void m/p/s one-hot among the compact scalars
-_PLANES_VOID = planes.SEAT_AT + 7 + planes.RECENT  # the observer's void channel
+_PLANES_VOID = planes.SEAT_AT + 7 + RECENT  # the observer's void channel
 _DRAWS = np.eye(NUM_KINDS, dtype=np.int8)[:KINDS]
 
 
