@@ -35,8 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PRELOAD = """
 from chuanma.analysis import is_win, shanten
-from chuanma.analysis.incremental import HandEval
-is_win(bytes(27)); shanten(bytes([1] * 13 + [0] * 14)); HandEval([0] * 27, None)
+is_win(bytes(27)); shanten(bytes([1] * 13 + [0] * 14))
+try:  # revisions before the look-ahead evaluator have none to load
+    from chuanma.analysis.incremental import HandEval
+except ImportError:
+    pass
+else:
+    HandEval([0] * 27, None)
 """
 
 ENGINE = """

@@ -10,7 +10,7 @@ import pytest
 
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval, useful_tiles
-from chuanma.tiles import SUITS, Tile
+from chuanma.tiles import SUITS, Tile, parse_tiles, to_counts
 from conftest import ORPHAN_KINDS
 
 
@@ -66,6 +66,40 @@ def test_hand_eval_matches_shanten(seed: int, kinds: int) -> None:
                 small[u] += 1
                 assert ev.with_(u) == shanten(bytes(small), void)
                 small[u] -= 1
+
+
+def _useful_by_brute_force(hand: list[int], void: str | None) -> tuple[Tile, ...]:
+    """The tiles whose draw lowers the shanten of the 3n+1 ``hand``, by trying every one."""
+    sh = shanten(bytes(hand), void)
+    out = []
+    for u in range(len(hand)):
+        if hand[u] < 4 and (void is None or SUITS[u // 9] != void):
+            hand[u] += 1
+            if shanten(bytes(hand), void) < sh:
+                out.append(u)
+            hand[u] -= 1
+    return tuple(out)
+
+
+@pytest.mark.parametrize("kinds", [27, 34], ids=["108 tiles", "136 tiles"])
+def test_useful_tiles_of_hands_holding_a_tile_four_times(kinds: int) -> None:
+    """A tile held four times is a set and a copy nothing can pair: a tile far from every held
+    tile can then be useful (444m 6666s: 1m drawn, the fourth 6s discarded, waits on 1m)."""
+    assert useful_tiles(to_counts(parse_tiles("444m6666s"))[:27], None) == _useful_by_brute_force(
+        to_counts(parse_tiles("444m6666s"))[:27], None)
+    assert 0 in useful_tiles(to_counts(parse_tiles("444m6666s"))[:27], None)  # 1m
+    rng = random.Random(kinds)
+    for _ in range(300):
+        size = rng.choice((13, 10, 7, 4))
+        quad = rng.randrange(kinds)
+        hand = [0] * kinds
+        hand[quad] = 4
+        while sum(hand) < size:
+            t = rng.randrange(kinds)
+            if hand[t] < 4:
+                hand[t] += 1
+        void = rng.choice((None, *[v for v in SUITS if SUITS.index(v) != quad // 9])) if kinds == 27 else None
+        assert useful_tiles(hand, void) == _useful_by_brute_force(hand, void), (hand, void)
 
 
 def test_greedy_pick_is_the_first_of_its_ranking() -> None:

@@ -13,9 +13,10 @@ import pytest
 
 import chuanma
 import chuanma.analysis
-from chuanma.analysis import datafile, is_win, lookup, shanten, tables
+from chuanma.analysis import datafile, is_win, lookup, packing, shanten, tables
 from chuanma.analysis.tables import Tables, build_tables
 from chuanma.errors import TileCountError
+from chuanma.tiles import parse_tiles, to_counts
 
 
 @pytest.fixture(scope="module")
@@ -67,22 +68,31 @@ def test_the_single_hand_lookup_reads_every_vector_as_the_tables_give_it() -> No
 
 
 def test_the_win_check_lists_every_part_a_winning_hand_can_hold_and_no_other() -> None:
-    """The shipped winning parts against the full tables: each holdable vector is listed exactly
-    when it is complete or all even, with those fields of its packed value and its size."""
-    lookup.load()
+    """The shipped winning parts against the full tables, read field by field: a holdable vector
+    is listed exactly when it is complete (with or without a pair) or all even, with those two
+    fields and its size."""
     full = tables.tables()
-    for kinds, st in ((9, full.suit), (7, full.honor)):
-        vectors = np.indices((5,) * kinds).reshape(kinds, -1).T
-        keep = tables.holdable(kinds)
-        packed = st.packed[keep]
-        winning = (packed & tables.WIN_OR_EVEN) != 0
-        expected = {bytes(v): int(p) & tables.WIN_FIELDS
-                    for v, p in zip(vectors[keep][winning].astype(np.uint8), packed[winning], strict=True)}
-        assert lookup.WIN_FIELDS[kinds] == expected
+    for honor, st in ((False, full.suit), (True, full.honor)):
+        vectors = np.indices((5,) * st.kinds).reshape(st.kinds, -1).T
+        keep = tables.holdable(st.kinds)
+        expected = {}
+        for v, p in zip(vectors[keep].astype(np.uint8), st.packed[keep].tolist(), strict=True):
+            win, even = (p >> packing.F_WIN) & packing.FIELD, (p >> packing.F_EVEN) & packing.FIELD
+            if win in (1, 4) or even == 1:
+                expected[bytes(v)] = win << packing.F_WIN | even << packing.F_EVEN | int(v.sum()) << packing.F_SIZE
+        assert lookup.win_parts(honor) == expected
         assert 0 < len(expected) < keep.sum() // 10
-    assert bytes([1, 1, 1, 0, 0, 0, 0, 0, 0]) in lookup.WIN_FIELDS[9]
-    assert bytes([1, 1, 0, 0, 0, 0, 0, 0, 0]) not in lookup.WIN_FIELDS[9]
-    assert bytes([2, 0, 4, 0, 0, 0, 0, 0, 2]) in lookup.WIN_FIELDS[9]  # all even: seven pairs
+    suits = lookup.win_parts(honor=False)
+    assert bytes([1, 1, 1, 0, 0, 0, 0, 0, 0]) in suits and bytes([2, 0, 0, 0, 0, 0, 0, 0, 0]) in suits
+    assert bytes([1, 1, 0, 0, 0, 0, 0, 0, 0]) not in suits
+    assert suits[bytes([2, 0, 4, 0, 0, 0, 0, 0, 2])] >> packing.F_EVEN & packing.FIELD == 1  # seven pairs
+
+
+def test_a_win_check_of_bytes_of_another_length_is_no_win() -> None:
+    """Counts as ``bytes`` are taken as :func:`pack_counts` makes them; a longer string holding a
+    十三幺 in its first 34 counts is still no win."""
+    orphans = bytes(to_counts(parse_tiles("19m19p19s12345677z")))
+    assert is_win(orphans) and not is_win(orphans + bytes(1)) and not is_win(orphans[:27])
 
 
 def test_the_package_names_only_what_it_has() -> None:

@@ -58,7 +58,7 @@ _D2 = sum(1 << t for t in range(27) if t % 9 >= 2)
 _SUIT_BITS = [511 << (9 * s) for s in range(3)]
 _ORPHAN_BITS = sum(1 << t for t in ORPHANS)
 _SUITED = (1 << NUM_SUITED) - 1
-_USEFUL: dict[tuple[int, int, int, int, int, int], tuple[Tile, ...]] = {}
+_USEFUL: dict[tuple[int, int, int, int, int, int, int], tuple[Tile, ...]] = {}
 _USEFUL_LIMIT = 100_000
 
 
@@ -75,12 +75,8 @@ class HandEval:
     def __init__(self, counts: Sequence[int], void: str | None) -> None:
         load()
         codes = [sum(map(mul, counts[s : s + 9], _RANK_WEIGHT)) for s in range(0, 27, 9)]
-        z = _HONOURS
         honours = sum(counts[NUM_SUITED:])
-        if honours:
-            for t in range(NUM_SUITED, NUM_KINDS):
-                z += counts[t] * _WEIGHT[t]
-        codes.append(z)
+        codes.append(_HONOURS + sum(map(mul, counts[NUM_SUITED:], _WEIGHT[NUM_SUITED:])))
         self.codes = codes
         self.vi = vi = SUITS.index(void) if void is not None else -1
         self.parts = [lookup.EMPTY if s == vi else _PACKED[codes[s]] for s in range(4)]
@@ -152,8 +148,9 @@ class HandEval:
     def useful_tiles(self, counts: Sequence[int], t: Tile, sh: int) -> tuple[Tile, ...]:
         """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
         within two ranks of a held tile (an honour: the same honour) can, unless the hand holds
-        tiles of its void suit (then any other tile can stand in for them) or is near 十三幺 (then
-        any orphan can). Remembered by hand (a hand recurs from one decision to the next)."""
+        tiles of its void suit or a tile four times (then any other tile can stand in for them) or
+        is near 十三幺 (then any orphan can). Remembered by hand (a hand recurs from one decision
+        to the next)."""
         codes = self.codes
         st = t // 9
         wt = _WEIGHT[t]
@@ -167,7 +164,7 @@ class HandEval:
         else:
             cz -= wt
         vi = self.vi
-        key = (c0, c1, c2, cz, vi, sh)
+        key = (c0, c1, c2, cz, vi, sh, len(counts))  # 27 or 34 kinds: honours may be drawn or not
         found = _USEFUL.get(key)
         if found is not None:
             return found
@@ -178,6 +175,12 @@ class HandEval:
             # the void-suit tiles held are dead weight: any other tile drawn can take their place
             # (a void exists only in Sichuan mahjong: any other suited tile)
             near = _SUITED & ~_SUIT_BITS[vi]
+        elif 4 in counts and (counts[t] != 4 or counts.count(4) > 1):
+            # a tile held four times is a set and a tile no copy can pair: any tile drawn that can
+            # pair (or join a set) may take that lone copy's place, near a held tile or not
+            near = (1 << len(counts)) - 1
+            if vi >= 0:
+                near &= ~_SUIT_BITS[vi]
         else:
             near = held | (held & _U1) << 1 | (held & _U2) << 2 | (held & _D1) >> 1 | (held & _D2) >> 2
             if vi >= 0:

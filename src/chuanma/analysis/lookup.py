@@ -8,7 +8,8 @@ The file stores the packed value (see :mod:`chuanma.analysis.packing`) only of t
 hand can hold (at most :data:`MAX_TILES` tiles), in the order of their base-5 codes (rank 1 the
 most significant digit). :func:`part_value` finds a vector's place in that list with two
 dictionary look-ups, one of the counts of the high ranks and one of the last four: no arithmetic
-over the digits, so the first look-up of a shape costs about what a remembered one does.
+over the digits, so the first look-up of a shape costs about what a remembered one does. The file
+also lists the vectors a winning hand can hold, with their win fields (:func:`win_parts`).
 """
 
 from __future__ import annotations
@@ -45,9 +46,6 @@ _HIGH: dict[int, dict[bytes, tuple[int, list[int]]]] = {9: {}, 7: {}}
 place of the first stored vector starting so, and the row of ``below`` for the tiles left."""
 _LOW_CODE: dict[bytes, int] = {}
 """The counts of the last four ranks → their base-5 code."""
-WIN_FIELDS: dict[int, dict[bytes, int]] = {9: {}, 7: {}}
-"""By kinds: each part a winning hand can hold (complete, or all even for seven pairs) → the
-complete, even and size fields of its packed value. No other part is in a winning hand."""
 
 
 def _places() -> None:
@@ -82,11 +80,19 @@ def load() -> None:
     J3 = b"".join([rows3[j] for j in arrays["join2"][0].tolist()])
     DIST = b"".join([rows4[j] for j in arrays["join4"][0].tolist()])
     _places()
-    for kinds, name in ((9, "suit"), (7, "honor")):
-        shapes = arrays[f"{name}_win_shapes"][0].tobytes()
-        keys = [shapes[i : i + kinds] for i in range(0, len(shapes), kinds)]
-        WIN_FIELDS[kinds].update(zip(keys, arrays[f"{name}_win_fields"][0], strict=True))
     EMPTY, EMPTY_HONOR, N, NZ = _VALUES[9][0], _VALUES[7][0], n, nz
+
+
+def win_parts(honor: bool) -> dict[bytes, int]:
+    """Each part a winning hand can hold (nine suit counts, or seven honour counts, as bytes:
+    complete, or all even for seven pairs) → the complete, even and size fields of its packed
+    value, read from the shipped file (a new dictionary each call: the win check keeps one). No
+    other part is in a winning hand."""
+    kinds, name = (7, "honor") if honor else (9, "suit")
+    arrays = shipped_arrays()
+    shapes = arrays[f"{name}_win_shapes"][0].tobytes()
+    keys = [shapes[i : i + kinds] for i in range(0, len(shapes), kinds)]
+    return dict(zip(keys, arrays[f"{name}_win_fields"][0], strict=True))
 
 
 def part_value(part: bytes, honor: bool) -> int | None:

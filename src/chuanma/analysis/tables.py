@@ -210,18 +210,18 @@ def holdable(kinds: int) -> npt.NDArray[np.bool_]:
 
 WIN_OR_EVEN = (FIELD << F_WIN) | (FIELD << F_EVEN)
 """The fields of a packed value that a part of a winning hand sets: complete, or all even."""
-WIN_FIELDS = (1 << F_PAIRS) - 1
+WIN_FIELD_MASK = (1 << F_PAIRS) - 1
 """The fields of a packed value that the win check reads: complete, all even, tile count."""
 
 
 def win_shapes(st: SuitTables) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     """The suit vectors a winning hand can hold (complete, or all even for seven pairs), in code
-    order: their counts (a row each), and the :data:`WIN_FIELDS` of their packed values."""
+    order: their counts (a row each), and the :data:`WIN_FIELD_MASK` of their packed values."""
     packed = st.packed[holdable(st.kinds)]
     places = np.flatnonzero(packed & WIN_OR_EVEN)
     codes = np.flatnonzero(holdable(st.kinds))[places]
     shapes = (codes[:, None] // code_weights(st.kinds)[None, :]) % 5
-    return shapes.astype(np.int8), packed[places] & WIN_FIELDS
+    return shapes.astype(np.int8), packed[places] & WIN_FIELD_MASK
 
 
 def encode(t: Tables) -> bytes:

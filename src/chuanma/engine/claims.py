@@ -19,7 +19,7 @@ from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import CHOW, HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
 from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import in_last_four, kong_allowed
-from chuanma.engine.wins import NEAR, completes, orphan_reach, score
+from chuanma.engine.wins import NEAR, ORPHAN, completes, orphan_reach, score
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, Tile
@@ -131,6 +131,7 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
     pub = st.public
     pub.claim = ClaimWindow(t, frm, situations, rob, kong)
     lo, hi = NEAR[t]
+    orphan = ORPHAN[t]
     seats = st.seats
     chower = chow_seat(st, frm, t, rob)
     anyone = False
@@ -139,7 +140,7 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
         seat.claim = None
         h = seat.hand
         # most seats hold no copy or neighbour of the tile (nor wait on it as 十三幺): nothing to ask them
-        if any(h[lo:hi]) or orphan_reach(h, t):
+        if any(h[lo:hi]) or (orphan and orphan_reach(h, t)):
             seat.claim_options = opts = options_for(st, rule, s, t, rob, chow=s == chower)
             if opts is not None:
                 anyone = True
