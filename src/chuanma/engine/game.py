@@ -36,7 +36,7 @@ from chuanma.engine.dealer import next_dealer
 from chuanma.engine.events import Event
 from chuanma.engine.indices import mask
 from chuanma.engine.ledger import Payment, Win
-from chuanma.engine.legal import can_self_win, legal_actions, offered, to_act
+from chuanma.engine.legal import legal_actions, offered, to_act
 from chuanma.engine.messages import explain
 from chuanma.engine.record_fields import record_of
 from chuanma.engine.settlement import end, escape_payments
@@ -277,7 +277,7 @@ class Game:
         start = len(st.events)
         st.decisions.append((seat, action))
         st.public.version += 1
-        self._do(seat, action)
+        self._do(seat, action, legal)
         self._run()
         return st.events[start:]
 
@@ -352,11 +352,12 @@ class Game:
             for s in to_act(st):
                 act: Action = HU if st.seats[s].claim_options == [HU] else PASS
                 st.autos.append((s, act))
-                self._do(s, act)
+                self._do(s, act, ())
             self._run()
         return st.events[start:]
 
-    def _do(self, seat: int, action: Action) -> None:
+    def _do(self, seat: int, action: Action, legal: Sequence[Action]) -> None:
+        """Carry out ``seat``'s ``action``, one of its ``legal`` actions."""
         st = self.state
         pub = st.public
         self._legal.clear()
@@ -365,9 +366,10 @@ class Game:
             st.emit("claim", seat, {}, {"claim": action.to_json()}, "private")
         elif type(action) is Discard or type(action) is Kong:
             # on one's own turn: under ``forever`` declining a self-drawn win (not 天胡) bars that tile
+            # (a self-drawn win the seat may declare is the first of its legal actions)
             drawn = st.seats[seat].drawn
             if (self.pass_rule.bars_declined_self_win and drawn is not None and not pub.turn.first
-                    and can_self_win(st, self.pass_rule, seat)):
+                    and legal[0] is HU):
                 self.pass_rule.declined_self_win(st.seats[seat], drawn)
             if type(action) is Discard:
                 turn.discard(st, seat, action.tile, self.pass_rule)

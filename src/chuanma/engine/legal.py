@@ -83,7 +83,7 @@ def can_self_win(st: HandState, rule: PassRule, seat: int) -> bool:
 
 
 def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
-    """The seat's choices on its own turn."""
+    """The seat's choices on its own turn (a self-drawn win it may declare first)."""
     pub = st.public
     s = st.seats[seat]
     h = s.hand
