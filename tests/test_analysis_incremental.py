@@ -10,7 +10,7 @@ import pytest
 
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval, useful_tiles
-from chuanma.tiles import SUITS, Tile, parse_tiles, to_counts
+from chuanma.tiles import NUM_SUITED, SUITS, Tile, parse_tiles, to_counts
 from conftest import ORPHAN_KINDS
 
 
@@ -69,10 +69,12 @@ def test_hand_eval_matches_shanten(seed: int, kinds: int) -> None:
 
 
 def _useful_by_brute_force(hand: list[int], void: str | None) -> tuple[Tile, ...]:
-    """The tiles whose draw lowers the shanten of the 3n+1 ``hand``, by trying every one."""
+    """The tiles whose draw lowers the shanten of the 3n+1 ``hand``, by trying every one: every
+    suited tile, and the honours when the hand holds one (34 counts with none may be a Sichuan
+    hand's, which draws no honour)."""
     sh = shanten(bytes(hand), void)
     out = []
-    for u in range(len(hand)):
+    for u in range(len(hand) if any(hand[NUM_SUITED:]) else NUM_SUITED):
         if hand[u] < 4 and (void is None or SUITS[u // 9] != void):
             hand[u] += 1
             if shanten(bytes(hand), void) < sh:
@@ -84,10 +86,13 @@ def _useful_by_brute_force(hand: list[int], void: str | None) -> tuple[Tile, ...
 @pytest.mark.parametrize("kinds", [27, 34], ids=["108 tiles", "136 tiles"])
 def test_useful_tiles_of_hands_holding_a_tile_four_times(kinds: int) -> None:
     """A tile held four times is a set and a copy nothing can pair: a tile far from every held
-    tile can then be useful (444m 6666s: 1m drawn, the fourth 6s discarded, waits on 1m)."""
-    assert useful_tiles(to_counts(parse_tiles("444m6666s"))[:27], None) == _useful_by_brute_force(
-        to_counts(parse_tiles("444m6666s"))[:27], None)
-    assert 0 in useful_tiles(to_counts(parse_tiles("444m6666s"))[:27], None)  # 1m
+    tile can then be useful (444m 6666s: 1m drawn, the fourth 6s discarded, waits on 1m); in 34
+    counts holding no honour (a Sichuan hand's, as the views give them) no honour is."""
+    sichuan = to_counts(parse_tiles("444m6666s"))
+    assert useful_tiles(sichuan, None) == useful_tiles(sichuan[:27], None) == _useful_by_brute_force(sichuan, None)
+    assert 0 in useful_tiles(sichuan, None) and max(useful_tiles(sichuan, None)) < NUM_SUITED  # 1m, no honour
+    dazhong = to_counts(parse_tiles("44m6666s1z"))  # holding an honour: the other honours may be drawn
+    assert useful_tiles(dazhong, None) == _useful_by_brute_force(dazhong, None)
     rng = random.Random(kinds)
     for _ in range(300):
         size = rng.choice((13, 10, 7, 4))

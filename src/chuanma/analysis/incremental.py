@@ -149,8 +149,9 @@ class HandEval:
         """The tiles that, drawn after discarding ``t``, lower the shanten ``sh``: only tiles
         within two ranks of a held tile (an honour: the same honour) can, unless the hand holds
         tiles of its void suit or a tile four times (then any other tile can stand in for them) or
-        is near 十三幺 (then any orphan can). Remembered by hand (a hand recurs from one decision
-        to the next)."""
+        is near 十三幺 (then any orphan can). An honour the hand does not hold is drawn only in a
+        hand holding some honour: 34 counts with none may be a Sichuan hand's, which has none to
+        draw. Remembered by hand (a hand recurs from one decision to the next)."""
         codes = self.codes
         st = t // 9
         wt = _WEIGHT[t]
@@ -177,8 +178,9 @@ class HandEval:
             near = _SUITED & ~_SUIT_BITS[vi]
         elif 4 in counts and (counts[t] != 4 or counts.count(4) > 1):
             # a tile held four times is a set and a tile no copy can pair: any tile drawn that can
-            # pair (or join a set) may take that lone copy's place, near a held tile or not
-            near = (1 << len(counts)) - 1
+            # pair (or join a set) may take that lone copy's place, near a held tile or not; the
+            # honours only in a hand holding one (counts without honours may be a Sichuan hand's)
+            near = _SUITED if self.honours - (st == 3) <= 0 else (1 << len(counts)) - 1
             if vi >= 0:
                 near &= ~_SUIT_BITS[vi]
         else:
