@@ -313,30 +313,34 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
         shown[win.seat] = win.hand
     hide_kongs = not (finished or st.rules.concealed_kong_shown)
     revealed = pub.voids_revealed
+    seats, all_melds, discards, win_piles, claimed_at = st.seats, pub.melds, pub.discards, pub.win_piles, pub.claimed_at
     players = []
     for s in range(4):
-        ss = st.seats[s]
+        ss = seats[s]
+        own = s == seat
         hand: tuple[int, ...] | None = None
-        if s == seat or finished:
+        if own or finished:
             hand = tuple(ss.hand)
         elif s in shown:
             hand = tuple(to_counts(shown[s]))
-        laid = pub.melds[s]
-        melds: tuple[Meld | None, ...] = tuple(laid)
-        if hide_kongs and laid and s != seat and any(m.kong == "concealed" for m in laid):
-            melds = tuple(None if m.kong == "concealed" else m for m in laid)
+        laid = all_melds[s]
+        melds: tuple[Meld | None, ...] = ()
+        if laid:
+            melds = tuple(laid)
+            if hide_kongs and not own and any(m.kong == "concealed" for m in laid):
+                melds = tuple(None if m.kong == "concealed" else m for m in laid)
         players.append(PlayerView(
-            s, melds, tuple(pub.discards[s]), tuple(pub.win_piles[s]), sum(ss.hand), won[s],
+            s, melds, tuple(discards[s]), tuple(win_piles[s]), sum(ss.hand), won[s],
             pub.out[s], pub.left[s], pub.locked[s], pub.exchanged[s],
-            pub.void_chosen[s] or (s == seat and ss.void is not None),
-            ss.void if revealed or s == seat else None, hand,
-            ss.exchange if s == seat and pub.direction is None else None,
-            tuple(pub.claimed_at[s]),
+            pub.void_chosen[s] or (own and ss.void is not None),
+            ss.void if revealed or own else None, hand,
+            ss.exchange if own and pub.direction is None else None,
+            tuple(claimed_at[s]),
         ))
     w = pub.claim
     on_turn = seat is not None and pub.phase == "turn" and pub.current == seat
-    kongs = tuple(KongView(k.seat, None if k.kind == "concealed" and hide_kongs and k.seat != seat else k.tile,
-                           k.kind, k.seq, tuple(k.payments), k.transferred) for k in pub.kongs)
+    kongs = tuple([KongView(k.seat, None if k.kind == "concealed" and hide_kongs and k.seat != seat else k.tile,
+                            k.kind, k.seq, tuple(k.payments), k.transferred) for k in pub.kongs]) if pub.kongs else ()
     return SeatView(
         seat, st.rules, phase, pub.dealer,
         pub.current if pub.phase in ("turn", "claim", "rob") else None,
