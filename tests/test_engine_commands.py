@@ -192,6 +192,16 @@ def test_no_such_seat(seat: Any) -> None:
     assert refused(g, seat, Leave()).code == "no_such_seat"
 
 
+@pytest.mark.parametrize("seat", [4, -1, "1", True, 1.0])
+def test_a_view_of_no_such_seat_is_refused(seat: Any) -> None:
+    g, rng = random_hand("xuezhan", 8)
+    play_some(g, rng, 20)
+    with pytest.raises(IllegalActionError) as refusal:
+        g.view(seat)
+    assert refusal.value.code == "no_such_seat"
+    assert g.view(None).seat is None and g.view(1).seat == 1
+
+
 @pytest.mark.parametrize("seat", [True, 1.0])
 def test_a_seat_that_is_not_a_whole_number_is_no_such_seat(seat: Any) -> None:
     g, rng = random_hand("xuezhan", 1)

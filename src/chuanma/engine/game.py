@@ -49,6 +49,11 @@ from chuanma.engine.wins import claim_wins, self_drawn_win
 from chuanma.rules import RuleSet
 
 
+def _no_such_seat(seat: object) -> IllegalActionError:
+    """The refusal of a seat that is not one of 0-3."""
+    return IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
+
+
 class Game:
     """One hand. Read it through :meth:`view` and :meth:`events_for`; change it only with
     :meth:`apply` (and :meth:`leave`). Its whole state is :attr:`state`."""
@@ -199,11 +204,16 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every decision ``seat`` may make now (empty when it has none to make)."""
         if type(seat) is not int:
-            raise IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
+            raise _no_such_seat(seat)
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        """The seat's legal actions, kept until the state changes (the kept list itself: read it,
+        hand out copies)."""
         hit = self._legal.get(seat)
         if hit is None:
             hit = self._legal[seat] = legal_actions(self.state, self.pass_rule, seat)
-        return list(hit)
+        return hit
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """:meth:`legal_actions` as a 0/1 array over the fixed action space (:mod:`.indices`)."""
@@ -211,7 +221,11 @@ class Game:
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know now (``None``: a spectator)."""
-        return redact(self.state, seat, self.legal_actions(seat) if seat is not None else None)
+        if seat is None:
+            return redact(self.state, None)
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise _no_such_seat(seat)
+        return redact(self.state, seat, self._legal_now(seat))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them."""
@@ -257,7 +271,7 @@ class Game:
         """
         st = self.state
         if type(seat) is not int or not 0 <= seat < 4:
-            raise IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
+            raise _no_such_seat(seat)
         if expected_version is not None:
             if type(expected_version) is not int:
                 raise IllegalActionError(
@@ -268,9 +282,7 @@ class Game:
                     f"version {st.public.version}", "stale_version", seat)
         if isinstance(action, Leave):
             return self.leave(seat)
-        legal = self._legal.get(seat)
-        if legal is None:
-            legal = self._legal[seat] = legal_actions(st, self.pass_rule, seat)
+        legal = self._legal_now(seat)
         if not offered(action, legal):
             code, reason = explain(st, legal, seat, action)
             raise IllegalActionError(reason, code, seat)
@@ -293,7 +305,7 @@ class Game:
         st = self.state
         pub = st.public
         if type(seat) is not int or not 0 <= seat < 4:
-            raise IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
+            raise _no_such_seat(seat)
         if pub.phase == "end":
             raise IllegalActionError("the hand is over", "hand_over", seat)
         if pub.left[seat]:
