@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import sub
 from typing import Any
 
 from chuanma.engine.actions import Action
@@ -221,9 +222,7 @@ class SeatView:
         or shown hand)."""
         left = list(_SET_COUNTS[self.rules.variant])
         if self.seat is not None:
-            for t, c in enumerate(self.hand):
-                if c:
-                    left[t] -= c
+            left = list(map(sub, left, self.hand))
         for p in self.players:
             for t in p.discards:
                 left[t] -= 1
@@ -238,9 +237,7 @@ class SeatView:
                 else:
                     left[m.tile] -= 3 if m.kind == "pong" else 4
             if p.seat != self.seat and p.hand is not None:
-                for t, c in enumerate(p.hand):
-                    if c:
-                        left[t] -= c
+                left = list(map(sub, left, p.hand))
         return [c if c > 0 else 0 for c in left]
 
     # ------------------------------------------------------------------ JSON
