@@ -132,9 +132,11 @@ class GreedyBot(SeededBot):
 
     def exchange(self, view: SeatView, legal: Sequence[Action]) -> Action:
         counts = view.hand
-        suit = cheapest_suit(counts, need=3)
-        choice = Exchange(weakest_three(counts, suit))
-        return choice if choice in legal else legal[0]
+        tiles = weakest_three(counts, cheapest_suit(counts, need=3))
+        for a in legal:  # the listed action itself: the simulator finds it by identity
+            if type(a) is Exchange and a.tiles == tiles:
+                return a
+        return legal[0]
 
     def claim(self, view: SeatView, legal: Sequence[Action]) -> Action:
         hand = list(view.hand)
