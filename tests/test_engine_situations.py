@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from chuanma.engine.actions import Discard, Hu, Kong, Pass
+from chuanma.engine.claims import options_for
 from chuanma.engine.game import Game
 from chuanma.engine.settlement import flower_pig
 from engine_setup import game, play, rules, run_out, t, wall_at
@@ -111,6 +112,32 @@ def test_forever_pass_never_wins_on_that_tile_again() -> None:
     assert g.phase == "turn" and g.current == 2  # no window: seat 3 cannot win on 5p
     run_out(g, lambda g: g.current == 3)
     assert g.state.seats[g.current].drawn == t("5p") and Hu() not in g.legal_actions(3)
+
+
+def _declined_self_win(pass_rule: str) -> Game:
+    """Seat 3 draws its winning 5p (its first draw; the dealer's void is s, so nobody may win on
+    the first discards) and discards it instead of winning."""
+    g = game(PASS, wall=wall_at(PASS, {2: "5p"}), voids="smmm", pass_rule=pass_rule,
+             dihu_on_dealer_discard=False)
+    play(g, (0, Discard(t("9s"))), (1, Discard(t("6m"))), (2, Discard(t("8m"))))
+    assert g.current == 3 and g.state.seats[3].drawn == t("5p") and g.legal_actions(3)[0] == Hu()
+    g.apply(3, Discard(t("5p")))
+    return g
+
+
+def test_forever_declining_a_self_drawn_win_bars_that_tile() -> None:
+    """过水不胡 under ``forever`` holds for a self-drawn win declined too: 5p is barred, so another
+    seat's 5p would offer seat 3 nothing (under ``none``: the win)."""
+    g = _declined_self_win("forever")
+    assert g.state.seats[3].banned == {t("5p")}
+    assert options_for(g.state, g.pass_rule, 3, t("5p"), rob=False, chow=False) is None
+    free = _declined_self_win("none")
+    assert options_for(free.state, free.pass_rule, 3, t("5p"), rob=False, chow=False) == [Hu(), Pass()]
+
+
+def test_same_turn_declining_a_self_drawn_win_bars_nothing() -> None:
+    assert _declined_self_win("same_turn").state.seats[3].banned == set()
+    assert _declined_self_win("none").state.seats[3].banned == set()
 
 
 def test_no_pass_rule_lets_a_passed_win_be_taken_later() -> None:
