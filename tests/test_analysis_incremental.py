@@ -10,6 +10,7 @@ import pytest
 
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval, useful_tiles
+from chuanma.errors import HandSizeError, TileCountError
 from chuanma.tiles import NUM_SUITED, SUITS, Tile, parse_tiles, to_counts
 from conftest import ORPHAN_KINDS
 
@@ -126,3 +127,9 @@ def test_greedy_pick_is_the_first_of_its_ranking() -> None:
     for i in range(4):
         play_hand(RuleSet.from_preset("xuezhan"), deal_for(2, i), [Checked(bot_seed(2, i, s)) for s in range(4)])
     assert checked > 50
+
+
+@pytest.mark.parametrize("counts", [[5] + [0] * 26, [1] * 26, [1] * 13 + [0] * 14 + [-1], [0] * 27])
+def test_useful_tiles_of_bad_counts_are_refused_by_name(counts: list[int]) -> None:
+    with pytest.raises(TileCountError if sum(counts) != 0 else HandSizeError):
+        useful_tiles(counts, None)

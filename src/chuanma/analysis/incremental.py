@@ -19,9 +19,11 @@ from operator import mul
 
 from chuanma.analysis import lookup
 from chuanma.analysis import packing as pk
+from chuanma.analysis.hand import pack_counts
 from chuanma.analysis.lookup import shanten_of_parts
 from chuanma.analysis.orphans import ORPHANS, thirteen_orphans_distance
 from chuanma.analysis.tables import tables
+from chuanma.errors import HandSizeError
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
 _C, _F, _P, _O = pk.F_CLASS, pk.FIELD, pk.F_PAIRS, pk.F_ODD
@@ -257,7 +259,11 @@ class HandEval:
 def useful_tiles(counts: Sequence[int], void: str | None) -> tuple[Tile, ...]:
     """The useful tiles of a 3n+1 hand (27 or 34 kinds): those that, drawn, lower its shanten
     (a tile held four times is never one). The one implementation: :meth:`HandEval.useful_tiles`
-    of the hand with a tile added and discarded again."""
+    of the hand with a tile added and discarded again. Counts that are not 0-4 of 27 or 34 kinds
+    raise :class:`TileCountError`, a hand of another size :class:`HandSizeError`."""
+    n = sum(pack_counts(counts))
+    if n % 3 != 1:
+        raise HandSizeError(f"useful tiles need 3n+1 concealed tiles, got {n}")
     probe = next(t for t in range(len(counts)) if counts[t] < 4)
     work = list(counts)
     work[probe] += 1
