@@ -17,12 +17,20 @@ one look-ahead evaluator before the loop starts. A revision that loads its table
 them already (those calls then cost nothing); one that loads them on first use otherwise pays
 that load inside the loop, so only these figures compare the two sides' play alone.
 
+With ``--instructions`` each side's loop runs once under valgrind's callgrind instead, which
+counts the machine instructions it executes: a figure that does not move from run to run, however
+busy the machine, for telling small changes apart (an instruction is not a fixed time, so the
+timed figures remain the measure of speed).
+
     python benchmarks/bench_revisions.py --against f5c68ee [--rounds 3] [--hands 400]
+    python benchmarks/bench_revisions.py --against f5c68ee --instructions --hands 100
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -61,12 +69,6 @@ def play():
         while not g.finished:
             seat = rng.choice(g.to_act())
             g.apply(seat, rng.choice(g.legal_actions(seat)))
-start = time.process_time()
-play()
-loop, whole = n / (time.process_time() - start), n / time.process_time()
-start = time.process_time()
-play()
-print(loop, whole, n / (time.process_time() - start))
 """
 
 GREEDY = """
@@ -77,19 +79,60 @@ from chuanma.sim.play import bot_seed, deal_for, play_hand
 rules = RuleSet.from_preset("xuezhan")
 n = {hands}
 deals = [deal_for(1, i) for i in range(n)]
-start = time.process_time()
-for i, deal in enumerate(deals):
-    play_hand(rules, deal, [make_bot("greedy", bot_seed(1, i, s)) for s in range(4)])
-print(n / (time.process_time() - start), n / time.process_time())
+def play():
+    for i, deal in enumerate(deals):
+        play_hand(rules, deal, [make_bot("greedy", bot_seed(1, i, s)) for s in range(4)])
 """
+
+TIMED = """
+start = time.process_time()
+play()
+loop, whole = n / (time.process_time() - start), n / time.process_time()
+start = time.process_time()
+play()
+print(loop, whole, n / (time.process_time() - start))
+"""
+"""After a job's definitions: the loop timed fresh (and over the whole process), then warm."""
+
+COUNTED = """
+eval("play()")
+"""
+"""After a job's definitions: the loop, fresh, as the only code that :func:`instructions` counts
+(callgrind counts inside the C function of ``eval`` alone)."""
 
 
 def run(src: Path, code: str) -> list[float]:
     """Hands per CPU second of the loop alone, of the whole process (start-up and imports
-    included: what a fresh worker costs), and for the engine of the warm loop."""
-    out = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(src)},
+    included: what a fresh worker costs), and of the warm loop: ``code`` is a job's definitions."""
+    out = subprocess.run([sys.executable, "-c", code + TIMED], env={"PYTHONPATH": str(src)},
                          capture_output=True, text=True, check=True)
     return [float(x) for x in out.stdout.strip().splitlines()[-1].split()]
+
+
+def instructions(src: Path, code: str) -> int:
+    """The machine instructions the fresh loop of ``code`` (a job's definitions) executes, counted
+    by valgrind's callgrind: the same on every run of the same code, however busy the machine
+    (though not a time: an instruction may take more or less)."""
+    if shutil.which("valgrind") is None:
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--toggle-collect=builtin_eval", f"--callgrind-out-file={tmp}/out",
+             sys.executable, "-c", code + COUNTED],
+            env={"PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}, capture_output=True, text=True, check=True)
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if found is None:
+        sys.exit(f"callgrind printed no count:\n{out.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def add_job_options(parser: argparse.ArgumentParser) -> None:
+    """The options of how the jobs run: ``--rounds``, ``--hands``, ``--instructions``."""
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--hands", type=int, default=400, help="hands per engine run (greedy runs a quarter)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each side's instructions once under valgrind instead of timing it "
+                             "(the same on any run: for a busy machine; use --hands 100, valgrind runs ~50x slower)")
 
 
 @contextmanager
@@ -108,14 +151,19 @@ def checkout(revision: str) -> Iterator[Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--against", required=True, help="the other revision (a commit, tag or branch)")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--hands", type=int, default=400, help="hands per engine run (greedy runs a quarter)")
+    add_job_options(parser)
     args = parser.parse_args()
     with checkout(args.against) as other:
         sides = {"this checkout": ROOT / "src", args.against: other}
         engine, greedy = ENGINE.format(hands=args.hands), GREEDY.format(hands=max(1, args.hands // 4))
         jobs = {"engine (random decisions)": engine, "engine, tables loaded first": PRELOAD + engine,
                 "simulator (4 greedy bots)": greedy, "simulator, tables loaded first": PRELOAD + greedy}
+        if args.instructions:
+            print(f"{'instructions, the loop':48} {'this checkout':>16} {args.against:>16} {'fewer':>7}")
+            for job, code in jobs.items():
+                here, there = (instructions(src, code) for src in sides.values())
+                print(f"{job:48} {here:>16,} {there:>16,} {there / here:>6.2f}×")
+            return
         figures: dict[tuple[str, str], list[list[float]]] = {}
         for r in range(args.rounds):
             for job, code in jobs.items():

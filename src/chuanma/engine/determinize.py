@@ -160,7 +160,8 @@ def _wall(size: int, live: int, rest: Sequence[Tile]) -> list[Tile]:
 def _check_tiles(st: HandState) -> None:
     counts = [0] * NUM_KINDS
     for seat in st.seats:
-        for t, c in enumerate(seat.hand):
+        hand: Sequence[int] = seat.hand  # typed so for mypyc, which cannot enumerate a bytearray
+        for t, c in enumerate(hand):
             counts[t] += c
     pub = st.public
     for s in range(4):

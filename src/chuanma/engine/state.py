@@ -18,6 +18,7 @@ demand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -194,7 +195,8 @@ class HandState:
 
     def tiles(self, seat: int) -> list[Tile]:
         """The seat's concealed tiles, sorted."""
-        return [t for t, c in enumerate(self.seats[seat].hand) if c for _ in range(c)]
+        hand: Sequence[int] = self.seats[seat].hand  # typed so for mypyc, which cannot enumerate a bytearray
+        return [t for t, c in enumerate(hand) if c for _ in range(c)]
 
     def deltas(self) -> list[int]:
         """Net result per seat so far, in units of base."""
@@ -339,8 +341,9 @@ def _action(action: Action | None) -> dict[str, Any] | None:
 
 
 def _seat_json(s: SeatState) -> dict[str, Any]:
+    hand: Sequence[int] = s.hand  # typed so for mypyc, which cannot enumerate a bytearray
     return {
-        "hand": format_tiles(t for t, c in enumerate(s.hand) for _ in range(c)),
+        "hand": format_tiles(t for t, c in enumerate(hand) for _ in range(c)),
         "drawn": None if s.drawn is None else tile_str(s.drawn),
         "exchange": None if s.exchange is None else format_tiles(s.exchange),
         "void": s.void,
