@@ -10,8 +10,9 @@ the process waits for a core on a busy machine is not counted, so both sides are
   reads the seat's view), one process.
 
 Each figure is given for the loop alone and for the whole process (its start-up and imports, such
-as tables loaded at import, counted too); the engine's also warm: the same hands played again in
-the same process, so that nothing met in the first pass (a table look-up, a cached choice) is new.
+as tables loaded at import, counted too), and warm: the same hands played again in the same
+process (the simulator's with new bots), so that nothing met in the first pass (a table look-up,
+a cached choice) is new.
 Each job also runs with its tables loaded first: the process makes one win check, one shanten and
 one look-ahead evaluator before the loop starts. A revision that loads its tables at import has
 them already (those calls then cost nothing); one that loads them on first use otherwise pays
@@ -20,7 +21,8 @@ that load inside the loop, so only these figures compare the two sides' play alo
 With ``--instructions`` each side's loop runs once under valgrind's callgrind instead, which
 counts the machine instructions it executes: a figure that does not move from run to run, however
 busy the machine, for telling small changes apart (an instruction is not a fixed time, so the
-timed figures remain the measure of speed).
+timed figures remain the measure of speed). Its ratio is the other side's count over this
+checkout's: above 1, this checkout executes fewer.
 
     python benchmarks/bench_revisions.py --against f5c68ee [--rounds 3] [--hands 400]
     python benchmarks/bench_revisions.py --against f5c68ee --instructions --hands 100
@@ -101,28 +103,39 @@ eval("play()")
 (callgrind counts inside the C function of ``eval`` alone)."""
 
 
+def child(command: list[str], src: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run a measuring process on ``src``; one that fails ends the benchmark with its error."""
+    done = subprocess.run(command, env={"PYTHONPATH": str(src), **env}, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"a measuring process on {src} failed:\n{done.stderr[-3000:]}")
+    return done
+
+
 def run(src: Path, code: str) -> list[float]:
     """Hands per CPU second of the loop alone, of the whole process (start-up and imports
     included: what a fresh worker costs), and of the warm loop: ``code`` is a job's definitions."""
-    out = subprocess.run([sys.executable, "-c", code + TIMED], env={"PYTHONPATH": str(src)},
-                         capture_output=True, text=True, check=True)
+    out = child([sys.executable, "-c", code + TIMED], src)
     return [float(x) for x in out.stdout.strip().splitlines()[-1].split()]
+
+
+def need_valgrind() -> None:
+    """End the benchmark with a clear message if ``--instructions`` cannot run."""
+    if shutil.which("valgrind") is None:
+        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
 
 
 def instructions(src: Path, code: str) -> int:
     """The machine instructions the fresh loop of ``code`` (a job's definitions) executes, counted
     by valgrind's callgrind: the same on every run of the same code, however busy the machine
     (though not a time: an instruction may take more or less)."""
-    if shutil.which("valgrind") is None:
-        sys.exit("--instructions needs valgrind (apt-get install valgrind)")
+    need_valgrind()
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--toggle-collect=builtin_eval", f"--callgrind-out-file={tmp}/out",
-             sys.executable, "-c", code + COUNTED],
-            env={"PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}, capture_output=True, text=True, check=True)
+        out = child(["valgrind", "--tool=callgrind", "--toggle-collect=builtin_eval",
+                     f"--callgrind-out-file={tmp}/out", sys.executable, "-c", code + COUNTED], src,
+                    PYTHONHASHSEED="0")
     found = re.search(r"Collected : (\d+)", out.stderr)
-    if found is None:
-        sys.exit(f"callgrind printed no count:\n{out.stderr[-2000:]}")
+    if found is None or found.group(1) == "0":
+        sys.exit("callgrind counted nothing (a Python without the symbol builtin_eval?):\n" + out.stderr[-2000:])
     return int(found.group(1))
 
 
@@ -159,7 +172,9 @@ def main() -> None:
         jobs = {"engine (random decisions)": engine, "engine, tables loaded first": PRELOAD + engine,
                 "simulator (4 greedy bots)": greedy, "simulator, tables loaded first": PRELOAD + greedy}
         if args.instructions:
-            print(f"{'instructions, the loop':48} {'this checkout':>16} {args.against:>16} {'fewer':>7}")
+            need_valgrind()
+            # the ratio is theirs / ours: above 1, this checkout executes fewer instructions
+            print(f"{'instructions, the loop':48} {'this checkout':>16} {args.against:>16} {'ratio':>7}")
             for job, code in jobs.items():
                 here, there = (instructions(src, code) for src in sides.values())
                 print(f"{job:48} {here:>16,} {there:>16,} {there / here:>6.2f}×")
