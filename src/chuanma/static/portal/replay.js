@@ -51,12 +51,19 @@ function render() {
   $("play").textContent = state.timer ? t("replay.pause") : t("replay.play");
   const dec = d.move > 0 ? d.decisions[d.move - 1] : null;
   $("decision").textContent = t("replay.decision", { text: dec ? decisionText(dec) : t("replay.deal") });
+  // the seat buttons are made once and updated in place: a render landing between a press and its
+  // release must not replace the button under the pointer (the click would be lost)
   const seats = $("seats");
-  seats.replaceChildren();
-  for (const s of ["0", "1", "2", "3", "all"]) {
-    seats.append(el("button", { type: "button", class: "btn btn-small", "aria-pressed": String(state.seat === s),
-      "data-testid": `view-${s}`, onclick: () => { state.seat = s; go(state.move); } },
-    s === "all" ? t("replay.all") : seatName(s)));
+  if (!seats.children.length) {
+    for (const s of ["0", "1", "2", "3", "all"]) {
+      seats.append(el("button", { type: "button", class: "btn btn-small", "data-seat": s, "data-testid": `view-${s}`,
+        onclick: () => { state.seat = s; go(state.move); } }));
+    }
+  }
+  for (const b of seats.children) {
+    const s = b.dataset.seat;
+    b.setAttribute("aria-pressed", String(state.seat === s));
+    b.textContent = s === "all" ? t("replay.all") : seatName(s);
   }
   $("wall").textContent = t("replay.wall", { n: d.view.wall });
   const shown = d.events.filter((ev) => ev.move <= d.move);
