@@ -195,6 +195,25 @@ def _wait_move(page: Any, move: int) -> None:
     page.wait_for_function(f'document.querySelector("[data-testid=slider]").value === "{move}"')
 
 
+def test_replay_seat_buttons_survive_a_render_so_a_press_during_a_load_still_clicks(
+        server: PortalServer, page: Any) -> None:
+    """A render that lands between a press and its release must not replace the button pressed:
+    the seat buttons are the same elements before and after a move is loaded."""
+    page.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=0")
+    page.click("#guest")
+    page.wait_for_selector('[data-testid="board"]')
+    button = page.query_selector('[data-testid="view-2"]')
+    page.click('[data-testid="next"]')
+    _wait_move(page, 1)
+    assert button.evaluate("b => b.isConnected")
+    button.dispatch_event("mousedown")
+    page.keyboard.press("ArrowRight")  # a load and its render between the press and the release
+    _wait_move(page, 2)
+    button.click()
+    page.wait_for_function('document.querySelector("[data-testid=view-2]").getAttribute("aria-pressed") === "true"')
+    assert button.evaluate("b => b.isConnected && b.getAttribute('aria-pressed')") == "true"
+
+
 def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) -> None:
     page.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=0")
     page.click("#guest")
