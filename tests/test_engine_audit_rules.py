@@ -16,6 +16,7 @@ from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, Il
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, replay, to_record
 from chuanma.engine.settlement import flower_pig
+from chuanma.engine.tables import format_counts
 from chuanma.engine.wall import build_wall
 from chuanma.melds import Meld
 from chuanma.tiles import parse_tiles, suit_of
@@ -138,6 +139,23 @@ def test_xueliu_winner_who_leaves_stops_playing_and_the_hand_goes_on() -> None:
     g.apply(0, Discard(t("3p")))
     assert g.current == 2 and g.state.seats[1].drawn is None  # seat 1 draws no more
     assert g.tile_total() == 108
+
+
+def test_xueliu_winner_who_leaves_holding_its_draw_is_left_out_of_the_exhaustive_settlement() -> None:
+    # as above, seat 1 leaves on its own turn, still holding the 5p it drew (14 tiles)
+    wall = wall_at(LOCKED, {0: "7p", 1: "3p", 2: "9p", 3: "5p", 4: "5p", 5: "1p", 6: "3p"})
+    g = game(LOCKED, wall=wall, voids="pmpp", ruleset=rules("xueliu"))
+    play(g, (0, Discard(t("5p"))), (1, Hu()),
+         (2, Discard(t("7p"))), (3, Discard(t("3p"))), (0, Discard(t("9p"))))
+    g.leave(1)
+    run_out(g)  # everyone discards what it draws: the hands below are those the wall runs out on
+    assert g.end_reason == "exhausted" and sum(g.state.seats[1].hand) == 14
+    assert [format_counts(g.state.seats[s].hand) for s in (0, 2, 3)] == [
+        "11112345678m99s", "24567899m24668s", "24566789m23558s"]
+    # 查大叫 among the seats still playing: the dealer waits on 6m/9m, at best 根 (1111m) 1 fan →
+    # 2^1 = 2 from each of seats 2 and 3, who are not ready; seat 1 has left: it pays and is paid
+    # nothing (no pigs, no kongs)
+    assert _ledger(g) == [(0, 1, 2**8, "dianpao"), (2, 0, 2, "chadajiao"), (3, 0, 2, "chadajiao")]
 
 
 def test_xueliu_non_winner_who_leaves_ends_the_hand_with_the_escape_penalty() -> None:

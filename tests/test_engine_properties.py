@@ -100,6 +100,7 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 @example("portal-xueliu", 20580)  # a seat leaves while another must win in the last four
+@example("doublewin-xueliu", 319)  # a 血流 winner leaves holding its draw; the wall runs out
 def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
     play_checked(preset, seed)
 

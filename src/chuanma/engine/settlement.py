@@ -46,13 +46,13 @@ def exhaustive_settlement(st: HandState, variant: Variant, seq: int) -> None:
     pig = {s: flower_pig(st, s) for s in range(4)}
     if not (rules.chadajiao or rules.refund or any(pig.values())):
         return  # nothing to settle (大众麻将's 荒庄不荒杠: no void, no 查大叫, kong money stands)
-    fan: dict[int, int | None] = {}
-    for s in range(4):
-        fan[s] = None if pig[s] else max_static_fan(rules, st.tiles(s), pub.melds[s], st.seats[s].void)
     won = {w.seat for w in pub.wins}
     # winners no longer playing but still at the table (血战) are paid by pigs when the rule says so
     winners_paid = [s for s in range(4) if pub.out[s] and not pub.left[s]] \
         if rules.flower_pig_pays_winners else []
+    # the fan of every seat that may be paid (a seat that left may hold the tile it drew: no fan)
+    fan = {s: None if pig[s] else max_static_fan(rules, st.tiles(s), pub.melds[s], st.seats[s].void)
+           for s in [*parts, *winners_paid]}
     cap_value = 2 ** rules.max_fan if rules.max_fan is not None else 16
     for p in parts:
         if not pig[p]:
