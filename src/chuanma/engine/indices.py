@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
-from chuanma.engine.tables import CHOW, DISCARD, HU, KONG, PASS, PONG, VOID
+from chuanma.engine.tables import CHOW, DISCARD, EXCHANGE, HU, KONG, PASS, PONG, VOID
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
 DISCARD_AT = 0
@@ -55,14 +55,15 @@ class ActionIndexError(ValueError):
     """An index outside the action space, or an action without an index (leaving)."""
 
 
+_TILE_ACTION_AT: dict[type, int] = {Discard: DISCARD_AT, Pong: PONG_AT, Kong: KONG_AT}
+"""Where the range of each action that is just a tile starts."""
+
+
 def to_index(action: Action) -> int:
     """The index of ``action``."""
-    if isinstance(action, Discard):
-        return DISCARD_AT + action.tile
-    if isinstance(action, Pong):
-        return PONG_AT + action.tile
-    if isinstance(action, Kong):
-        return KONG_AT + action.tile
+    at = _TILE_ACTION_AT.get(type(action))
+    if at is not None:
+        return at + action.tile  # type: ignore[union-attr]
     if isinstance(action, Chow):
         return CHOW_AT + action.tile // 9 * 7 + action.tile % 9
     if isinstance(action, Hu):
@@ -78,7 +79,7 @@ def to_index(action: Action) -> int:
 
 _ACTIONS: list[Action] = [
     *DISCARD, *PONG, *KONG, *(CHOW[t] for t in CHOW_STARTS), HU, PASS, *(VOID[s] for s in SUITS),
-    *(Exchange(c) for c in EXCHANGES),
+    *(EXCHANGE[c] for c in EXCHANGES),
 ]
 """Each index's action: the engine's own objects where it keeps one per action (the legal lists
 hold those), so that checking an action against them finds it without comparing values."""

@@ -83,15 +83,16 @@ def exchange_options(counts: Sequence[int]) -> list[Action]:
 
 
 _UP_TO_THREE = bytes([0, 1, 2, 3, 3]) + bytes(251)  # counts are 0-4
-_EXCHANGES = {tiles: Exchange(tiles) for tiles in combinations_with_replacement(range(NUM_SUITED), 3)
-              if tiles[0] // 9 == tiles[2] // 9}
+EXCHANGE = {tiles: Exchange(tiles) for tiles in combinations_with_replacement(range(NUM_SUITED), 3)
+            if tiles[0] // 9 == tiles[2] // 9}
+"""Each 换三张 choice (three sorted tiles of one suit) as the one object the legal lists hold."""
 
 
 @lru_cache(maxsize=1 << 14)
 def _suit_exchanges(lo: int, counts: bytes) -> tuple[Exchange, ...]:
     pool = [lo + i for i in range(9) if counts[i]]
     return tuple([
-        _EXCHANGES[a, b, c] for a, b, c in combinations_with_replacement(pool, 3)
+        EXCHANGE[a, b, c] for a, b, c in combinations_with_replacement(pool, 3)
         if (a != b or counts[a - lo] >= 2 + (b == c)) and (b != c or counts[b - lo] >= 2)
     ])
 

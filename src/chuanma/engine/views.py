@@ -15,9 +15,9 @@ Everything is revealed when the hand ends.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from functools import lru_cache
 from operator import sub
-from typing import Any
+from typing import Any, NamedTuple
 
 from chuanma.engine.actions import Action
 from chuanma.engine.events import Event
@@ -32,14 +32,14 @@ from chuanma.tiles import COPIES, NUM_KINDS, Tile, format_tiles, holds_suit, sui
 
 VIEW_SCHEMA = 1
 """Version of the view's and the events' JSON forms."""
+_new = tuple.__new__
 _SET_COUNTS = {name: tuple(COPIES if t < v.wall.size // COPIES else 0 for t in range(NUM_KINDS))
                for name, v in VARIANTS.items()}
 """Copies of each tile kind in each variant's set (no honours in the 108 tiles)."""
 
 
-@dataclass(slots=True)
-class PlayerView:
-    """One seat as the viewer sees it (a copy: changing it changes nothing in the hand)."""
+class PlayerView(NamedTuple):
+    """One seat as the viewer sees it (an immutable copy)."""
 
     seat: int
     melds: tuple[Meld | None, ...]
@@ -67,8 +67,7 @@ class PlayerView:
     """Tiles left in the wall at each of this seat's pongs and exposed kongs."""
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimView:
+class ClaimView(NamedTuple):
     """The tile on offer in an open claim window the viewer may answer."""
 
     tile: Tile
@@ -80,8 +79,7 @@ class ClaimView:
     """Index in ``SeatView.kongs`` of the kong the discarder declared this turn (呼叫转移)."""
 
 
-@dataclass(slots=True)
-class KongView:
+class KongView(NamedTuple):
     """A declared kong and the ledger entries it earned; ``tile`` is ``None`` for a concealed kong
     the viewer may not see."""
 
@@ -93,8 +91,7 @@ class KongView:
     transferred: bool
 
 
-@dataclass(slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """Everything ``seat`` (``None``: a spectator) may know now. Tiles are ints; seats 0–3."""
 
     seat: int | None
@@ -309,6 +306,8 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
         won[win.seat] += 1
         shown[win.seat] = win.hand
     hide_kongs = not (finished or st.rules.concealed_kong_shown)
+    # the seats whose concealed kongs the viewer may not see
+    hidden = {k.seat for k in pub.kongs if k.kind == "concealed" and k.seat != seat} if hide_kongs else ()
     revealed = pub.voids_revealed
     seats, all_melds, discards, win_piles, claimed_at = st.seats, pub.melds, pub.discards, pub.win_piles, pub.claimed_at
     players = []
@@ -319,37 +318,43 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
         if own or finished:
             hand = tuple(ss.hand)
         elif s in shown:
-            hand = tuple(to_counts(shown[s]))
+            hand = _counts(shown[s])
         laid = all_melds[s]
         melds: tuple[Meld | None, ...] = ()
         if laid:
-            melds = tuple(laid)
-            if hide_kongs and not own and any(m.kong == "concealed" for m in laid):
-                melds = tuple(None if m.kong == "concealed" else m for m in laid)
-        players.append(PlayerView(
+            melds = tuple([None if m.kong == "concealed" else m for m in laid]) if s in hidden else tuple(laid)
+        # tuple.__new__ skips the named tuple's Python-level constructor: same value, less time
+        players.append(_new(PlayerView, (
             s, melds, tuple(discards[s]), tuple(win_piles[s]), sum(ss.hand), won[s],
             pub.out[s], pub.left[s], pub.locked[s], pub.exchanged[s],
             pub.void_chosen[s] or (own and ss.void is not None),
             ss.void if revealed or own else None, hand,
             ss.exchange if own and pub.direction is None else None,
             tuple(claimed_at[s]),
-        ))
+        )))
     w = pub.claim
     on_turn = seat is not None and pub.phase == "turn" and pub.current == seat
-    kongs = tuple([KongView(k.seat, None if k.kind == "concealed" and hide_kongs and k.seat != seat else k.tile,
-                            k.kind, k.seq, tuple(k.payments), k.transferred) for k in pub.kongs]) if pub.kongs else ()
-    return SeatView(
+    kongs = tuple([_new(KongView, (k.seat, None if k.kind == "concealed" and k.seat in hidden else k.tile,
+                                   k.kind, k.seq, tuple(k.payments), k.transferred))
+                   for k in pub.kongs]) if pub.kongs else ()
+    return _new(SeatView, (
         seat, st.rules, phase, pub.dealer,
         pub.current if pub.phase in ("turn", "claim", "rob") else None,
         st.remaining, pub.direction, tuple(players), tuple(pub.wins), tuple(pub.ledger),
         tuple(st.deltas()), acting,
-        ClaimView(w.tile, w.from_seat, w.rob, w.situations, w.kong)
+        _new(ClaimView, (w.tile, w.from_seat, w.rob, w.situations, w.kong))
         if w is not None and phase in ("claim", "rob") else None,
         st.seats[seat].drawn if on_turn and seat is not None else None,
         tuple(legal or ()), tuple(pub.discard_log), revealed, pub.version, finished,
         kongs, copy_turn(pub.turn), copy_seat(st.seats[seat]) if seat is not None else None,
         pub.declared, pub.live_draws, pub.dealer_discards, pub.first_multi_from,
-    )
+    ))
+
+
+@lru_cache(maxsize=4096)
+def _counts(tiles: tuple[Tile, ...]) -> tuple[int, ...]:
+    """A shown hand's tiles as counts (a winner's hand is shown in every later view)."""
+    return tuple(to_counts(tiles))
 
 
 def event_for(ev: Event, seat: int | None) -> dict[str, Any] | None:
