@@ -159,6 +159,44 @@ def play_checked(preset: str, seed: int) -> None:
     assert again.result() == g.result()
 
 
+def test_views_hold_each_field_in_its_place() -> None:
+    """The views are named tuples built without their constructor: each has all its fields, and
+    each field holds what the state says it should (a field out of place would show here)."""
+    for preset in sorted(PRESETS):
+        for seed in range(25):
+            g, rng = random_hand(preset, seed)
+            while True:
+                st = g.state
+                for seat in (None, *range(4)):
+                    view = g.view(seat)
+                    records = [view, *view.players, *view.kongs, *([view.claim] if view.claim else [])]
+                    for r in records:
+                        assert len(r) == len(type(r)._fields) and type(r)._make(r) == r
+                    assert (view.seat, view.rules, view.dealer, view.wall, view.version, view.finished) == (
+                        seat, g.rules, st.public.dealer, st.remaining, st.public.version, g.finished)
+                    assert (list(view.totals), list(view.payments), list(view.wins)) == (
+                        g.deltas(), g.ledger, g.wins)
+                    assert list(view.discard_log) == st.public.discard_log
+                    assert view.voids_revealed == st.public.voids_revealed
+                    assert view.legal_actions == (tuple(g.legal_actions(seat)) if seat is not None else ())
+                    for s, p in enumerate(view.players):
+                        assert (p.seat, p.tiles, list(p.discards), list(p.win_pile), list(p.claimed_at)) == (
+                            s, sum(st.seats[s].hand), st.public.discards[s], st.public.win_piles[s],
+                            st.public.claimed_at[s])
+                        assert (p.out, p.left, p.locked, p.exchange_chosen) == (
+                            st.public.out[s], st.public.left[s], st.public.locked[s], st.public.exchanged[s])
+                    for k, record in zip(view.kongs, st.public.kongs, strict=True):
+                        assert (k.seat, k.kind, k.seq, list(k.payments), k.transferred) == (
+                            record.seat, record.kind, record.seq, record.payments, record.transferred)
+                    if view.claim is not None:
+                        w = st.public.claim
+                        assert w is not None and view.claim == (w.tile, w.from_seat, w.rob, w.situations, w.kong)
+                if g.finished:
+                    break
+                seat = rng.choice(g.to_act())
+                g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
+
+
 def test_many_hands_every_preset_replay_identically() -> None:
     for preset in sorted(PRESETS):
         total = len(full_wall(with_honors=RuleSet.from_preset(preset).honors))
