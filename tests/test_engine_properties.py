@@ -105,6 +105,16 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
     play_checked(preset, seed)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
+def test_hands_whose_winners_leave_keep_every_invariant(preset: str, seed: int) -> None:
+    """RULES §6: a winner who leaves stops playing and the hand goes on. Over hands where a winner
+    asked for a decision (in a claim window, or on its own turn holding the tile it drew: a
+    locked 血流 hand that may win again or kong) leaves instead at half of them, every invariant
+    holds to the end of the hand, the exhaustive draw included."""
+    play_checked(preset, seed, leaving=0.5, winners_leave=True)
+
+
 @pytest.mark.parametrize("preset", FIRST_WIN_PRESETS)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32))
@@ -114,10 +124,13 @@ def test_first_win_presets_keep_every_invariant(preset: str, seed: int) -> None:
     play_checked(preset, seed)
 
 
-def play_checked(preset: str, seed: int) -> None:
+def play_checked(preset: str, seed: int, *, leaving: float = 0.004, winners_leave: bool = False) -> None:
     """Play a random hand of ``preset``, checking every invariant of RULES §8 along the way:
     refused decisions change nothing, every legal decision applies, the whole tile set (108, or
-    136 for 大众麻将) and a zero sum at every step, views hiding what they must, exact replay."""
+    136 for 大众麻将) and a zero sum at every step, views hiding what they must, exact replay.
+
+    At each decision a seat leaves instead with probability ``leaving``: any seat; with
+    ``winners_leave`` only the seat asked, and only if it has won."""
     g, rng = random_hand(preset, seed, seeds={"server_seed": SECRET_SEED})
     total = len(full_wall(with_honors=g.rules.honors))
     steps = 0
@@ -139,8 +152,9 @@ def play_checked(preset: str, seed: int) -> None:
                 trial = copy.deepcopy(g)
                 trial.apply(seat, action)
                 assert trial.tile_total() == total and sum(trial.deltas()) == 0
-        if rng.random() < 0.004:  # 逃跑 now and then
-            leaver = rng.randrange(4)
+        won = winners_leave and any(w.seat == seat for w in g.wins)
+        if (won or not winners_leave) and rng.random() < leaving:  # 逃跑 now and then
+            leaver = seat if winners_leave else rng.randrange(4)
             if not g.state.public.left[leaver]:
                 g.leave(leaver)
         else:
