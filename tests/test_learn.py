@@ -1,22 +1,26 @@
-"""The NumPy learning agent: its gradients, its weights files, imitation, the training script's
-smoke run and the trained weights played as ``learned:PATH`` in simulate, league and play."""
+"""The PyTorch learning agent: its masked policy, PPO's update, its weights files, imitation, the
+training script's smoke run and the trained weights played as ``learned:PATH`` in simulate, league and play."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from typer.testing import CliRunner
 
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
 from chuanma.cli import app
 from chuanma.encoding import ENCODERS, compact, planes
 from chuanma.engine.indices import ACTION_COUNT
+from chuanma.learn import PolicyFileError
 from chuanma.learn.features import features
-from chuanma.learn.policy import Adam, Policy, PolicyFileError, load
-from chuanma.learn.train import imitate, imitation_samples, main
+from chuanma.learn.policy import Policy, load
+from chuanma.learn.train import Batch, imitate, imitation_samples, main, ppo_update
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_hand
 from chuanma.tiles import parse_tiles, to_counts
@@ -24,75 +28,98 @@ from chuanma.tiles import parse_tiles, to_counts
 runner = CliRunner()
 
 
-def _tiny_batch(rng: np.random.Generator, n: int = 5) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _tiny_batch(rng: np.random.Generator, n: int = 5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x = rng.random((n, 644), dtype=np.float32)
     m = (rng.random((n, ACTION_COUNT)) < 0.05).astype(np.int8)
     m[:, 7] = 1
     a = np.array([int(rng.choice(np.flatnonzero(r))) for r in m])
-    w = rng.standard_normal(n).astype(np.float32)
-    return x, m, a, w
-
-
-def test_policy_gradients_match_finite_differences() -> None:
-    rng = np.random.default_rng(0)
-    policy = Policy.new("compact", hidden=8, seed=3, analysis=False)
-    policy.w2 *= 100  # logits large enough for the finite differences to see
-    x, m, a, w = _tiny_batch(rng)
-    grads, _ = policy.grads(x, m, a, w)
-    eps = 1e-2
-    for param, grad in zip(policy.params(), grads, strict=True):
-        for _ in range(4):
-            i = tuple(int(rng.integers(s)) for s in param.shape)
-            old = param[i]
-            param[i] = old + eps
-            up = policy.grads(x, m, a, w)[1]
-            param[i] = old - eps
-            down = policy.grads(x, m, a, w)[1]
-            param[i] = old
-            assert (up - down) / (2 * eps) == pytest.approx(float(grad[i]), rel=0.05, abs=1e-3)
+    return x, m, a
 
 
 def test_policy_gives_illegal_actions_no_probability() -> None:
     rng = np.random.default_rng(1)
-    x, m, _, _ = _tiny_batch(rng)
-    p, _ = Policy.new("compact", hidden=16, analysis=False).forward(x, m)
-    assert np.all(p[m == 0] == 0) and np.allclose(p.sum(axis=1), 1)
+    x, m, _ = _tiny_batch(rng)
     policy = Policy.new("compact", hidden=16, analysis=False)
+    with torch.no_grad():
+        logp, value = policy(torch.from_numpy(x), torch.from_numpy(m))
+    p = logp.exp().numpy()
+    assert np.all(p[m == 0] == 0) and np.allclose(p.sum(axis=1), 1, atol=1e-6)
+    assert value.shape == (5,)
     assert all(m[0][policy.act(x[0], m[0], rng)] for _ in range(20))
+    assert m[0][policy.act(x[0], m[0])]
 
 
-def test_adam_lowers_the_imitation_loss() -> None:
-    rng = np.random.default_rng(2)
-    x, m, a, _ = _tiny_batch(rng, 40)
-    policy = Policy.new("compact", hidden=32, analysis=False)
-    ones = np.ones(len(a), np.float32)
-    first = policy.grads(x, m, a, ones)[1]
-    opt = Adam(1e-2)
-    for _ in range(30):
-        opt.step(policy, policy.grads(x, m, a, ones)[0])
-    assert policy.grads(x, m, a, ones)[1] < first / 2
+def test_policy_with_the_same_seed_has_the_same_weights() -> None:
+    a, b = Policy.new("compact", hidden=8, seed=4), Policy.new("compact", hidden=8, seed=4)
+    c = Policy.new("compact", hidden=8, seed=5)
+    assert all(torch.equal(u, v) for u, v in zip(a.state_dict().values(), b.state_dict().values(), strict=True))
+    assert not torch.equal(a.trunk.weight, c.trunk.weight)
+
+
+def _batch_of(policy: Policy, x: np.ndarray, m: np.ndarray, a: np.ndarray, returns: list[float]) -> Batch:
+    with torch.no_grad():
+        logp, value = policy(torch.from_numpy(x), torch.from_numpy(m))
+    return Batch(list(x), list(m), a.tolist(), logp.gather(1, torch.from_numpy(a)[:, None]).squeeze(1).tolist(),
+                 value.tolist(), returns)
+
+
+def test_ppo_makes_actions_of_won_hands_likelier_and_lost_ones_rarer() -> None:
+    """Half the decisions come from hands that won (+1), half from hands that lost (-1): after
+    the update the first are more probable, the second less, and the value moves toward each."""
+    rng = np.random.default_rng(3)
+    x, m, a = _tiny_batch(rng, 8)
+    policy = Policy.new("compact", hidden=32, seed=2, analysis=False)
+    returns = [1.0] * 4 + [-1.0] * 4
+    before = _batch_of(policy, x, m, a, returns)
+    ppo_update(policy, torch.optim.Adam(policy.parameters(), lr=1e-2), before, epochs=4)
+    after = _batch_of(policy, x, m, a, returns)
+    gain = np.array(after.logp) - np.array(before.logp)
+    assert (gain[:4] > 0).all() and (gain[4:] < 0).all()
+    assert np.mean(after.values[:4]) > np.mean(after.values[4:])
 
 
 def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
     policy = Policy.new("planes", hidden=4, seed=5)
-    path = tmp_path / "p.npz"
+    path = tmp_path / "p.pt"
     policy.save(path)
     back = load(path)
-    assert back.encoder == "planes" and back.analysis
-    assert all(np.array_equal(u, v) for u, v in zip(back.params(), policy.params(), strict=True))
-    (tmp_path / "text.npz").write_text("not weights")
+    assert back.encoder == "planes" and back.analysis and back.hidden == 4
+    assert all(torch.equal(u, v) for u, v in zip(back.state_dict().values(), policy.state_dict().values(),
+                                                  strict=True))
+    (tmp_path / "text.pt").write_text("not weights")
     with pytest.raises(PolicyFileError, match="cannot read the weights"):
-        load(tmp_path / "text.npz")
+        load(tmp_path / "text.pt")
     with pytest.raises(PolicyFileError, match="cannot read"):
-        load(tmp_path / "missing.npz")
-    np.savez(tmp_path / "other.npz", w1=np.zeros(3))
-    with pytest.raises(PolicyFileError, match="not a chuanma-policy/1 weights file"):
-        load(tmp_path / "other.npz")
-    with (tmp_path / "shapes.npz").open("wb") as f:
-        np.savez(f, format=np.array("chuanma-policy/1"), encoder=np.array("compact"), analysis=np.array(True),
-                 w1=policy.w1, b1=policy.b1, w2=policy.w2, b2=policy.b2)
+        load(tmp_path / "missing.pt")
+    torch.save({"w1": torch.zeros(3)}, tmp_path / "other.pt")
+    with pytest.raises(PolicyFileError, match="not a chuanma-policy/2 weights file"):
+        load(tmp_path / "other.pt")
+    np.savez(tmp_path / "old.npz", w1=np.zeros(3))  # the NumPy agent's weights of earlier releases
+    with pytest.raises(PolicyFileError, match="cannot read the weights"):
+        load(tmp_path / "old.npz")
+    small = Policy.new("compact", hidden=4)
+    torch.save({"format": "chuanma-policy/2", "encoder": "compact", "analysis": True, "hidden": 4,
+                "state": Policy.new("planes", hidden=4).state_dict()}, tmp_path / "shapes.pt")
     with pytest.raises(PolicyFileError, match="wrong shapes for the compact encoder"):
-        load(tmp_path / "shapes.npz")
+        load(tmp_path / "shapes.pt")
+    torch.save({"format": "chuanma-policy/2", "encoder": "compact", "analysis": True, "hidden": 0,
+                "state": small.state_dict()}, tmp_path / "hidden.pt")
+    with pytest.raises(PolicyFileError, match="hidden size"):
+        load(tmp_path / "hidden.pt")
+
+
+class _Payload:
+    """An object whose unpickling would run code: a weights file must never do so."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (print, ("ran code from a weights file",))
+
+
+def test_a_weights_file_runs_no_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    torch.save({"format": "chuanma-policy/2", "payload": _Payload()}, tmp_path / "evil.pt")
+    with pytest.raises(PolicyFileError, match="cannot read the weights"):
+        load(tmp_path / "evil.pt")
+    assert "ran code" not in capsys.readouterr().out
 
 
 def _compact_obs(tiles: str, void: str | None) -> np.ndarray:
@@ -134,8 +161,9 @@ def test_imitation_learns_the_defensive_bot() -> None:
     held = np.random.default_rng(0).permutation(len(a))[len(a) - int(len(a) * 0.2):]
     assert best > 2 * float((1 / m[held].sum(axis=1)).mean())  # well above a uniform legal choice
     # the weights kept are those of the best held-out epoch: they agree with the teacher as often
-    p, _ = policy.forward(policy.inputs(data[0][held]), m[held])
-    assert float((p.argmax(axis=1) == a[held]).mean()) == pytest.approx(best)
+    with torch.no_grad():
+        logp, _ = policy(torch.from_numpy(policy.inputs(data[0][held])), torch.from_numpy(m[held]))
+    assert float((logp.argmax(dim=1).numpy() == a[held]).mean()) == pytest.approx(best)
 
 
 @pytest.fixture(scope="module")
@@ -151,12 +179,13 @@ def test_training_script_writes_weights_checkpoints_and_curve(trained: Path) -> 
     curve = json.loads((trained / "curve.json").read_text())
     assert len(curve["imitation"]) == 1 and curve["imitation_samples"] > 0
     assert [row["hands"] for row in curve["policy_gradient"]] == [2, 4]
-    assert load(trained / "imitation.npz").w1.shape == (644 + 90, 16)
-    assert load(trained / "policy.npz").encoder == "compact"
+    assert {"policy_loss", "value_loss", "entropy"} <= set(curve["policy_gradient"][0])
+    assert load(trained / "imitation.pt").trunk.weight.shape == (16, 644 + 90)
+    assert load(trained / "policy.pt").encoder == "compact"
 
 
 def test_learned_bot_plays_legal_hands(trained: Path) -> None:
-    name = f"learned:{trained / 'policy.npz'}"
+    name = f"learned:{trained / 'policy.pt'}"
     check_bot_name(name)
     bots = [make_bot(name, 1), make_bot("random", 2), make_bot(name, 3), make_bot("greedy", 4)]
     result = play_hand(RuleSet.from_preset("xueliu"), deal_for(1, 0), bots)
@@ -164,7 +193,7 @@ def test_learned_bot_plays_legal_hands(trained: Path) -> None:
 
 
 def test_learned_bot_in_simulate_league_and_play(trained: Path) -> None:
-    name = f"learned:{trained / 'policy.npz'}"
+    name = f"learned:{trained / 'policy.pt'}"
     sim = runner.invoke(app, ["simulate", "--bots", f"{name},random", "-n", "4", "--json", "--seed", "2"])
     assert sim.exit_code == 0, sim.output
     assert name in json.loads(sim.stdout.strip().splitlines()[-1])["bots"]
@@ -178,7 +207,7 @@ def test_learned_bot_in_simulate_league_and_play(trained: Path) -> None:
 def test_a_learned_bot_is_refused_under_dazhong(trained: Path) -> None:
     """A policy over the 27-kind observations cannot read 大众麻将's 34: simulate, league and play
     refuse it before any hand, naming the bot."""
-    name = f"learned:{trained / 'policy.npz'}"
+    name = f"learned:{trained / 'policy.pt'}"
     with pytest.raises(UnknownBotError, match="27 tile kinds"):
         check_bot_name(name, RuleSet.from_preset("dazhong"))
     check_bot_name(name, RuleSet.from_preset("classic-normal"))
@@ -190,8 +219,20 @@ def test_a_learned_bot_is_refused_under_dazhong(trained: Path) -> None:
 
 def test_unreadable_learned_weights_are_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UnknownBotError, match="cannot read the weights"):
-        check_bot_name(f"learned:{tmp_path / 'none.npz'}")
-    for command in (["simulate", "-n", "1"], ["league", "-n", "4", "--bots", "random,learned:x.npz"], ["play"]):
-        args = command if "--bots" in command else [*command, "--bots", "learned:x.npz,random"]
+        check_bot_name(f"learned:{tmp_path / 'none.pt'}")
+    for command in (["simulate", "-n", "1"], ["league", "-n", "4", "--bots", "random,learned:x.pt"], ["play"]):
+        args = command if "--bots" in command else [*command, "--bots", "learned:x.pt,random"]
         res = runner.invoke(app, args)
-        assert res.exit_code == 2 and "learned:x.npz" in res.output, res.output
+        assert res.exit_code == 2 and "learned:x.pt" in res.output, res.output
+
+
+def test_a_learned_bot_without_pytorch_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots and the CLI import no PyTorch: only a learned bot needs it, and without it the bot
+    is refused with the extra to install."""
+    for name in ("torch", "chuanma.learn.policy"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if PyTorch were not installed
+    with pytest.raises(UnknownBotError, match=r"needs PyTorch: pip install 'chuanma\[learn\]'"):
+        check_bot_name("learned:no-torch.pt")
+    code = "import sys, chuanma.bots, chuanma.cli; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -17,7 +17,7 @@ from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.search import SearchBot
 from chuanma.engine.views import SeatView
 from chuanma.errors import ChuanmaError
-from chuanma.learn.policy import PolicyFileError
+from chuanma.learn import PolicyFileError
 from chuanma.rules import RuleSet
 
 BOTS: dict[str, Callable[[int], Bot]] = {

@@ -1,16 +1,24 @@
-"""``learned:PATH``: a bot that plays a trained policy (:mod:`chuanma.learn.policy`) greedily."""
+"""``learned:PATH``: a bot that plays a trained policy (:mod:`chuanma.learn.policy`) greedily.
+
+The policy is a PyTorch network (the ``learn`` extra); without PyTorch the bot is refused with
+a message saying what to install.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from chuanma.bots.base import SeededBot
 from chuanma.encoding import encoder
 from chuanma.engine.actions import Action
 from chuanma.engine.indices import from_index, mask
 from chuanma.engine.views import SeatView
-from chuanma.learn.policy import Policy, load
+from chuanma.learn import PolicyFileError
+
+if TYPE_CHECKING:
+    from chuanma.learn.policy import Policy
 
 PREFIX = "learned:"
 
@@ -18,6 +26,10 @@ PREFIX = "learned:"
 @lru_cache(maxsize=8)
 def cached_policy(path: str) -> Policy:
     """The policy at ``path``, read once per process."""
+    try:
+        from chuanma.learn.policy import load  # PyTorch: the learn extra, only for learned bots
+    except ImportError as exc:
+        raise PolicyFileError(f"a learned policy needs PyTorch: pip install 'chuanma[learn]' ({exc})") from None
     return load(path)
 
 

@@ -1,2 +1,16 @@
-"""A learning agent on NumPy: a small masked policy network (:mod:`.policy`) trained by imitating
-the ``defensive`` bot, then by policy gradient against the bots (:mod:`.train`). See docs/rl.md."""
+"""A learning agent on PyTorch (the ``learn`` extra): a small masked actor-critic network
+(:mod:`.policy`) trained by imitating the ``defensive`` bot, then by PPO against the bots
+(:mod:`.train`). See docs/rl.md.
+
+This package itself imports no PyTorch: :class:`PolicyFileError` is what a bot reports when a
+weights file cannot be played, PyTorch missing included.
+"""
+
+from chuanma.errors import ChuanmaError
+
+
+class PolicyFileError(ChuanmaError, ValueError):
+    """A weights file that cannot be read as a policy (the message says why)."""
+
+
+__all__ = ["PolicyFileError"]

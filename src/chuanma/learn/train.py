@@ -1,25 +1,29 @@
-"""Train the NumPy policy: imitate the ``defensive`` bot, then policy gradient against the bots.
+"""Train the policy: imitate the ``defensive`` bot, then PPO against the bots.
 
     python -m chuanma.learn.train --out runs/agent [--imitation-hands 400] [--epochs 6]
-        [--pg-hands 2000] [--opponents defensive,greedy,random] [--seed 1]
+        [--pg-hands 2000] [--pg-lr 1e-4] [--kl 0.5] [--opponents defensive,greedy,random] [--seed 1]
 
-Writes ``imitation.npz`` (after imitation), ``pg-<hands>.npz`` checkpoints, ``policy.npz`` (the
-final weights, playable as ``--bots learned:runs/agent/policy.npz``) and ``curve.json`` (the
-learning curve: imitation loss and accuracy per epoch, mean reward per policy-gradient batch).
-Needs the ``rl`` extra (the policy-gradient phase plays through :class:`chuanma.env.SingleSeatEnv`).
+Writes ``imitation.pt`` (after imitation), ``pg-<hands>.pt`` checkpoints, ``policy.pt`` (the
+final weights, playable as ``--bots learned:runs/agent/policy.pt``) and ``curve.json`` (the
+learning curve: imitation loss and accuracy per epoch; per batch of PPO hands, the mean result,
+the losses, the entropy and the divergence from the imitated policy). Needs the ``learn`` extra (PyTorch; the PPO phase
+plays through :class:`chuanma.env.SingleSeatEnv`).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import torch
 
 from chuanma.bots import BOTS, make_bot
 from chuanma.encoding import ENCODERS, encoder
@@ -27,11 +31,14 @@ from chuanma.engine.game import Game
 from chuanma.engine.indices import mask, to_index
 from chuanma.env import SingleSeatEnv
 from chuanma.errors import ChuanmaError
-from chuanma.learn.policy import Adam, Policy
+from chuanma.learn.policy import Policy
 from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, deal_for
 
 Samples = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
+RESULT_SCALE = 32
+"""The PPO phase's returns (what a decision was paid to the end of its hand) are in units of this
+many base."""
 
 
 def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, teacher: str = "defensive") -> Samples:
@@ -60,92 +67,155 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
 
 def imitate(policy: Policy, data: Samples, epochs: int, batch: int = 256, lr: float = 1e-3,
             seed: int = 0, weight_decay: float = 0.0, holdout: float = 0.1) -> list[dict[str, float]]:
-    """Fit ``policy`` to the teacher's choices (cross-entropy), keeping the weights of the epoch
-    that agrees best with the teacher on the ``holdout`` share of the samples it does not train
-    on; loss, training and held-out accuracy per epoch."""
+    """Fit ``policy`` to the teacher's choices (cross-entropy, AdamW), keeping the weights of the
+    epoch that agrees best with the teacher on the ``holdout`` share of the samples it does not
+    train on; loss, training and held-out accuracy per epoch."""
     obs, m, a = data
-    x = policy.inputs(obs)
+    x = torch.from_numpy(policy.inputs(obs))
+    masks, actions = torch.from_numpy(m), torch.from_numpy(a)
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(x))
     cut = len(x) - int(len(x) * holdout)
     train, held = order[:cut], order[cut:]
-    opt = Adam(lr, weight_decay)
-    ones = np.ones(batch, np.float32)
+    opt = torch.optim.AdamW(policy.parameters(), lr=lr, weight_decay=weight_decay)
     curve = []
-    best = (-1.0, [q.copy() for q in policy.params()])
+    best: tuple[float, dict[str, torch.Tensor]] = (-1.0, copy.deepcopy(policy.state_dict()))
     for epoch in range(epochs):
         losses = []
         for at in range(0, len(train), batch):
-            idx = train[at:at + batch]
-            grads, loss = policy.grads(x[idx], m[idx], a[idx], ones[:len(idx)])
-            opt.step(policy, grads)
-            losses.append(loss)
+            idx = torch.from_numpy(train[at:at + batch])
+            logp, _ = policy(x[idx], masks[idx])
+            loss = -logp.gather(1, actions[idx, None]).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
         rng.shuffle(train)
-        row = {"epoch": epoch + 1, "loss": float(np.mean(losses)), "accuracy": _agreement(policy, x, m, a, train)}
+        row = {"epoch": epoch + 1, "loss": float(np.mean(losses)),
+               "accuracy": agreement(policy, x, masks, actions, train)}
         if len(held):
-            row["held_out_accuracy"] = _agreement(policy, x, m, a, held)
+            row["held_out_accuracy"] = agreement(policy, x, masks, actions, held)
             if row["held_out_accuracy"] > best[0]:
-                best = (row["held_out_accuracy"], [q.copy() for q in policy.params()])
+                best = (row["held_out_accuracy"], copy.deepcopy(policy.state_dict()))
         curve.append(row)
     if len(held):
-        for q, kept in zip(policy.params(), best[1], strict=True):
-            q[...] = kept
+        policy.load_state_dict(best[1])
     return curve
 
 
-def _agreement(policy: Policy, x: npt.NDArray[np.float32], m: npt.NDArray[np.int8], a: npt.NDArray[np.int64],
-               rows: npt.NDArray[np.int64]) -> float:
-    """How often the policy's most probable action is the teacher's, over ``rows``."""
-    hits = 0
-    for at in range(0, len(rows), 8192):
-        part = rows[at:at + 8192]
-        p, _ = policy.forward(x[part], m[part])
-        hits += int((p.argmax(axis=1) == a[part]).sum())
-    return hits / max(len(rows), 1)
+def agreement(policy: Policy, x: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
+              rows: npt.NDArray[np.int64]) -> float:
+    """How often the policy's most probable action is ``actions``' (the teacher's), over ``rows``."""
+    idx = torch.from_numpy(rows)
+    with torch.no_grad():
+        logp, _ = policy(x[idx], masks[idx])
+    return float((logp.argmax(dim=1) == actions[idx]).float().mean()) if len(rows) else 0.0
 
 
-def reinforce(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str], *, seed: int,
-              batch_hands: int = 32, lr: float = 5e-5, checkpoint: Path | None = None) -> list[dict[str, float]]:
-    """REINFORCE with a running-mean baseline: the policy (sampling its actions) plays a random
-    seat against ``opponents``; each hand's result (÷ 32 base) weighs its decisions. Returns the
-    mean result in base units per batch of ``batch_hands`` hands."""
-    env = SingleSeatEnv(rules, opponents=list(opponents), seat="random", encoder=policy.encoder, normalize=True)
+@dataclass(slots=True)
+class Batch:
+    """The agent's decisions with a real choice over a batch of hands: inputs, masks, the actions
+    taken, their log-probabilities and values when taken, and the result of each one's hand."""
+
+    x: list[npt.NDArray[np.float32]] = field(default_factory=list)
+    masks: list[npt.NDArray[np.int8]] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    logp: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    returns: list[float] = field(default_factory=list)
+
+
+def ppo_update(policy: Policy, opt: torch.optim.Optimizer, batch: Batch, *, epochs: int = 4, clip: float = 0.2,
+               value_coef: float = 0.5, entropy_coef: float = 0.01, reference: Policy | None = None,
+               kl_coef: float = 0.0) -> dict[str, float]:
+    """PPO's clipped update on one batch: the advantage of a decision is what the agent was paid
+    from it to the end of the hand less the value the network gave it; ``epochs`` passes over the
+    whole batch. With a ``reference`` policy (the imitation's), ``kl_coef`` weighs the divergence
+    KL(reference ‖ policy), which keeps the policy near what it imitated. Returns the last pass's
+    policy loss, value loss, entropy and divergence."""
+    x = torch.from_numpy(np.stack(batch.x))
+    masks = torch.from_numpy(np.stack(batch.masks))
+    actions = torch.tensor(batch.actions)[:, None]
+    old_logp = torch.tensor(batch.logp)
+    returns = torch.tensor(batch.returns)
+    adv = returns - torch.tensor(batch.values)
+    if len(adv) > 1:
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    ref_p: torch.Tensor | None = None
+    if reference is not None:
+        with torch.no_grad():
+            ref_p = reference(x, masks)[0].exp()
+    stats: dict[str, float] = {}
+    for _ in range(epochs):
+        logp, value = policy(x, masks)
+        finite = logp.nan_to_num(neginf=0.0)  # illegal actions: probability 0, no term
+        ratio = (logp.gather(1, actions).squeeze(1) - old_logp).exp()
+        policy_loss = -torch.min(ratio * adv, ratio.clamp(1 - clip, 1 + clip) * adv).mean()
+        value_loss = (value - returns).pow(2).mean()
+        entropy = -(logp.exp() * finite).sum(dim=1).mean()
+        kl = torch.zeros(())
+        if ref_p is not None:
+            kl = (ref_p * (ref_p.clamp_min(1e-12).log() - finite)).sum(dim=1).mean()
+        loss = policy_loss + value_coef * value_loss - entropy_coef * entropy + kl_coef * kl
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+        opt.step()
+        stats = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(), "entropy": entropy.item(),
+                 "kl": kl.item()}
+    return stats
+
+
+def improve(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str], *, seed: int,
+            batch_hands: int = 32, lr: float = 1e-4, kl_coef: float = 0.0,
+            checkpoint: Path | None = None) -> list[dict[str, float]]:
+    """PPO against ``opponents``: the policy, sampling its actions, plays a random seat against
+    the three bots through :class:`SingleSeatEnv` for ``hands`` hands, paid as payments happen;
+    one update per ``batch_hands`` hands, held near the policy it starts from by ``kl_coef``.
+    Returns per batch the mean result in base units per hand and the update's losses; a
+    checkpoint every ten batches in ``checkpoint``."""
+    env = SingleSeatEnv(rules, opponents=list(opponents), seat="random", encoder=policy.encoder,
+                        reward="event")
+    reference = copy.deepcopy(policy) if kl_coef else None
     rng = np.random.default_rng(seed)
-    opt = Adam(lr)
-    baseline = 0.0
-    curve = []
-    xs: list[npt.NDArray[np.float32]] = []
-    ms: list[npt.NDArray[np.int8]] = []
-    acts: list[int] = []
-    rets: list[float] = []
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    curve: list[dict[str, float]] = []
+    batch = Batch()
     results: list[float] = []
     obs, info = env.reset(seed=seed)
     for hand in range(1, hands + 1):
-        ret = float(info["reward_before"])
-        first = len(acts)
+        paid = float(info["reward_before"])  # before the agent's first decision: nobody's doing
+        before: list[float] = []  # what the agent had been paid at each of its decisions
         done = False
         while not done:
             legal = obs["action_mask"]
-            action = policy.act(obs["observation"], legal, rng)
             if legal.sum() > 1:
-                xs.append(policy.inputs(obs["observation"][None])[0])
-                ms.append(legal)
-                acts.append(action)
+                x = policy.inputs(obs["observation"][None])
+                with torch.no_grad():
+                    logp, value = policy(torch.from_numpy(x), torch.from_numpy(legal[None]))
+                p = logp[0].exp().numpy().astype(np.float64)
+                action = int(rng.choice(len(p), p=p / p.sum()))
+                batch.x.append(x[0])
+                batch.masks.append(legal)
+                batch.actions.append(action)
+                batch.logp.append(float(logp[0, action]))
+                batch.values.append(float(value[0]))
+                before.append(paid)
+            else:
+                action = int(np.flatnonzero(legal)[0])
             obs, reward, done, _, info = env.step(action)
-            ret += float(reward)
-        rets.extend([ret] * (len(acts) - first))
-        results.append(ret)
+            paid += float(reward)
+        batch.returns.extend([(paid - b) / RESULT_SCALE for b in before])
+        results.append(paid)
         obs, info = env.reset()
         if hand % batch_hands == 0 or hand == hands:
-            if acts:
-                adv = np.array(rets, np.float32) - baseline
-                grads, _ = policy.grads(np.stack(xs), np.stack(ms), np.array(acts, np.int64), adv)
-                opt.step(policy, grads)
-            baseline = 0.9 * baseline + 0.1 * float(np.mean(results))
-            curve.append({"hands": hand, "mean_result": float(np.mean(results)) * 32})
-            xs, ms, acts, rets, results = [], [], [], [], []
+            row: dict[str, float] = {"hands": hand, "mean_result": float(np.mean(results))}
+            if batch.actions:
+                row.update(ppo_update(policy, opt, batch, reference=reference, kl_coef=kl_coef))
+            curve.append(row)
+            batch, results = Batch(), []
             if checkpoint is not None and hand % (batch_hands * 10) == 0:
-                policy.save(checkpoint / f"pg-{hand}.npz")
+                policy.save(checkpoint / f"pg-{hand}.pt")
     return curve
 
 
@@ -159,16 +229,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--imitation-hands", type=int, default=400)
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--weight-decay", type=float, default=0.0, help="AdamW weight decay of the imitation")
-    ap.add_argument("--pg-hands", type=int, default=2000)
-    ap.add_argument("--batch-hands", type=int, default=32)
-    ap.add_argument("--pg-lr", type=float, default=5e-5, help="learning rate of the policy gradient")
+    ap.add_argument("--pg-hands", type=int, default=2000, help="hands of the PPO phase")
+    ap.add_argument("--batch-hands", type=int, default=32, help="hands per PPO update")
+    ap.add_argument("--pg-lr", type=float, default=1e-4, help="learning rate of the PPO phase")
+    ap.add_argument("--kl", type=float, default=0.5, help="weight of the divergence from the imitated policy")
     ap.add_argument("--opponents", default="defensive,greedy,random", help="three bots, comma-separated")
+    ap.add_argument("--threads", type=int, default=1, help="PyTorch threads (the network is small: one is fastest)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     opponents = [n.strip() for n in args.opponents.split(",")]
     if len(opponents) != 3 or any(n not in BOTS for n in opponents):
         ap.error(f"--opponents: give three of {', '.join(BOTS)}, comma-separated")
-    for name in ("hidden", "imitation_hands", "pg_hands", "batch_hands"):
+    for name in ("hidden", "imitation_hands", "pg_hands", "batch_hands", "threads"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
     try:
@@ -179,6 +251,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         rules = RuleSet.from_preset(args.rules)
     except ChuanmaError as exc:
         ap.error(f"--rules: {exc}")
+    torch.set_num_threads(args.threads)
     curve: dict[str, Any] = {"rules": args.rules, "encoder": args.encoder, "hidden": args.hidden, "seed": args.seed,
                              "analysis": not args.no_analysis}
     start = time.perf_counter()
@@ -186,17 +259,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     data = imitation_samples(rules, args.imitation_hands, args.seed, args.encoder)
     curve["imitation_samples"] = len(data[2])
     curve["imitation"] = imitate(policy, data, args.epochs, seed=args.seed, weight_decay=args.weight_decay)
-    policy.save(args.out / "imitation.npz")
+    policy.save(args.out / "imitation.pt")
     last = curve["imitation"][-1] if curve["imitation"] else {}
+    curve["imitation_seconds"] = round(time.perf_counter() - start, 1)
     print(f"imitation: {len(data[2])} decisions, accuracy {last.get('accuracy', 0):.3f}, "
           f"held out {max((r.get('held_out_accuracy', 0) for r in curve['imitation']), default=0):.3f} "
-          f"({time.perf_counter() - start:.0f}s)", flush=True)
-    curve["policy_gradient"] = reinforce(policy, rules, args.pg_hands, opponents, seed=args.seed + 1,
-                                         batch_hands=args.batch_hands, lr=args.pg_lr, checkpoint=args.out)
-    policy.save(args.out / "policy.npz")
+          f"({curve['imitation_seconds']:.0f}s)", flush=True)
+    curve["policy_gradient"] = improve(policy, rules, args.pg_hands, opponents, seed=args.seed + 1,
+                                       batch_hands=args.batch_hands, lr=args.pg_lr, kl_coef=args.kl,
+                                       checkpoint=args.out)
+    policy.save(args.out / "policy.pt")
     curve["seconds"] = round(time.perf_counter() - start, 1)
     (args.out / "curve.json").write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
-    print(f"done in {curve['seconds']}s: {args.out / 'policy.npz'}")
+    print(f"done in {curve['seconds']}s: {args.out / 'policy.pt'}")
 
 
 if __name__ == "__main__":
