@@ -9,9 +9,10 @@ void, concealed kongs) is written into that seat's row and private part alone; w
 sees (melds, rivers, win piles, shown hands, wins, voids once revealed, scores, the dealer, the
 exchange direction) into every row, each at its place relative to the row's seat, and only from
 what every seat sees of the event: a concealed kong's tile, for one, only when the spectator's
-copy of the event names it. Reading an observation copies the seat's row, writes in what depends
-on the moment and on whether the seat is asked (the drawn tile, the tile on offer, the phase, the
-seat on turn, tiles held, the wall) and counts the unseen tiles.
+copy of the event names it. A seat's unseen row follows each write into the rows it sees (its
+hand, the melds, rivers, win piles and shown hands). Reading an observation copies the seat's row
+and writes in what depends on the moment and on whether the seat is asked (the drawn tile, the
+tile on offer, the phase, the seat on turn, tiles held, the wall).
 
 ``test_tracked_observations_equal_the_views`` checks, at every step of many random hands, that
 an observation is the encoding of the seat's view; ``test_tracker_writes_no_seat_anothers_secrets``
@@ -51,11 +52,13 @@ from chuanma.encoding.compact import (
     SCORE,
     SEAT_ROWS,
     SEAT_SCALARS,
+    UNSEEN,
     VOID_CHOSEN,
     VOID_INDEX,
     WALL_AT,
     WINS,
     XUELIU_AT,
+    count_seen,
     count_unseen,
     shape,
 )
@@ -66,7 +69,7 @@ from chuanma.engine.views import event_for
 from chuanma.errors import ChuanmaError
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.tiles import parse_tiles, to_counts
+from chuanma.tiles import COPIES, parse_tiles, to_counts
 
 TILE = {text: t for t, text in enumerate(TILE_TEXT)}
 """A tile's text in an event, as its number."""
@@ -113,13 +116,15 @@ class Layout:
     """Where things lie in the four rows of a tracker (flat offsets), for ``k`` tile kinds, and
     the rows a hand begins with (``xueliu``: winners keep playing)."""
 
-    __slots__ = ("blank", "counts", "hands", "rows", "scalars", "size")
+    __slots__ = ("blank", "counts", "hands", "rows", "scalars", "size", "unseen")
 
     def __init__(self, k: int, xueliu: bool) -> None:
         self.size = size = shape(k)[0]
         self.counts = ROWS * k
         self.hands = tuple(s * size + HAND * k for s in range(4))
         """Where each seat's own concealed tiles begin, in its row."""
+        self.unseen = tuple(s * size + UNSEEN * k for s in range(4))
+        """Where each seat's unseen counts begin, in its row."""
         self.rows = [[tuple(v * size + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for v in range(4))
                       for j in range(4)] for s in range(4)]
         """``rows[s][j]``: where seat ``s``'s row ``j`` (:data:`MELDS`…) begins, in each seat's row."""
@@ -127,7 +132,9 @@ class Layout:
                         for s in range(4)]
         """``scalars[s]``: where seat ``s``'s scalars begin, in each seat's row."""
         self.blank = np.zeros((4, size), dtype=np.float32)
-        """The rows before the first event: no void known, and whether winners keep playing."""
+        """The rows before the first event: every copy unseen, no void known, and whether winners
+        keep playing."""
+        self.blank[:, UNSEEN * k:UNSEEN * k + k] = COPIES
         blank = floats(self.blank)
         for v in range(4):
             blank[v * size + self.counts + XUELIU_AT] = float(xueliu)
@@ -143,7 +150,7 @@ class Tracker:
     :meth:`update` reads the events logged since the last call. Fields are by absolute seat."""
 
     __slots__ = ("current", "dealer", "game", "kinds", "lay", "mv", "own", "phase", "read", "recent",
-                 "rows", "tiles", "totals", "wall", "window", "xueliu")
+                 "rows", "seen", "tiles", "totals", "wall", "window", "xueliu")
 
     def __init__(self, game: HandLog) -> None:
         self.game = game
@@ -155,6 +162,9 @@ class Tracker:
         self.rows = self.lay.blank.copy()
         """Each seat's observation, but for what depends on the moment (:func:`encode_compact`)."""
         self.mv = floats(self.rows)
+        self.seen: list[float] = [0] * (4 * k)
+        """``seen[s * kinds + t]``: the copies of tile ``t`` that seat ``s`` sees (in its hand, any
+        meld, river, win pile or shown hand), which its unseen row is written from at once."""
         self.phase = "exchange" if variant.has_exchange(game.rules) else "void" if variant.void else "turn"
         """``exchange``, ``void``, ``turn``, ``window`` (a claim or robbing window) or ``end``."""
         self.window: tuple[int, int, bool] | None = None
@@ -192,13 +202,30 @@ class Tracker:
 
     def _add(self, seat: int, row: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every seat's row."""
-        mv = self.mv
-        for base in self.lay.rows[seat][row]:
+        mv, seen, k, unseen = self.mv, self.seen, self.kinds, self.lay.unseen
+        for v, base in enumerate(self.lay.rows[seat][row]):
             mv[base + t] += n
+            i = v * k + t
+            c = seen[i] = seen[i] + n
+            mv[unseen[v] + t] = COPIES - c if c < COPIES else 0
+
+    def _see(self, seat: int, t: int, n: int) -> None:
+        """``seat`` sees ``n`` more copies of tile ``t``: its unseen count follows (never below
+        zero)."""
+        i = seat * self.kinds + t
+        c = self.seen[i] = self.seen[i] + n
+        self.mv[self.lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
 
     def _hand(self, seat: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` in ``seat``'s hand."""
         self.mv[self.lay.hands[seat] + t] += n
+        self._see(seat, t, n)
+
+    def _recount(self) -> None:
+        """Count what every seat sees afresh from its row (after a hand is laid down: a shown hand
+        is written whole, not tile by tile)."""
+        self.seen = count_seen(self.rows).reshape(-1).tolist()
+        count_unseen(self.rows)
 
     def _scalar(self, seat: int, at: int, value: float) -> None:
         """``seat``'s scalar ``at`` (:data:`HELD`…) is ``value``, in every seat's row."""
@@ -223,9 +250,8 @@ class Tracker:
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
     def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        at = self.lay.hands[seat]
         for t in parse_tiles(ev["hand"]):
-            self.mv[at + t] += 1
+            self._hand(seat, t, 1)
 
     def _deal_done(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
         self.wall = ev["wall"]
@@ -269,7 +295,7 @@ class Tracker:
 
     def _draw(self, seat: int, ev: dict[str, Any], public: bool) -> None:
         t = TILE[ev["tile"]]
-        self.mv[self.lay.hands[seat] + t] += 1
+        self._hand(seat, t, 1)
         self.own[seat].drawn = t
         self.tiles[seat] += 1
         self.wall = ev["wall"]
@@ -278,7 +304,7 @@ class Tracker:
 
     def _leaves(self, seat: int, t: int) -> None:
         """A tile leaves the seat's concealed tiles (its turn's draw, if any, is no longer apart)."""
-        self.mv[self.lay.hands[seat] + t] -= 1
+        self._hand(seat, t, -1)
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
@@ -330,13 +356,14 @@ class Tracker:
             self._add(seat, MELDS, t, 1)
             return
         size = self.lay.size  # a concealed kong's tile: in the public part, or in its owner's
-        self.mv[self.lay.hands[seat] + t] = 0
+        self._hand(seat, t, -int(self.mv[self.lay.hands[seat] + t]))
         self.tiles[seat] -= 4
         public_part = event_for(self.game.events[ev["seq"]], None)  # the kong as everyone sees it
         if public_part is not None and "tile" in public_part:
             self._add(seat, MELDS, t, 4)
         else:
             self.mv[seat * size + SEAT_ROWS * self.kinds + t] += 4  # one's own melds row
+            self._see(seat, t, 4)
             for v, base in enumerate(self.lay.scalars[seat]):
                 if v != seat:
                     self.mv[base + HIDDEN] += 1
@@ -363,6 +390,7 @@ class Tracker:
         for base in self.lay.scalars[seat]:
             self.mv[base + WINS] += 1
         self._show(seat, ev["hand"])
+        self._recount()
         self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
 
@@ -393,6 +421,7 @@ class Tracker:
             for base in self.lay.rows[s][MELDS]:
                 flat[base:base + k] = counts
             self._scalar(s, HIDDEN, 0)
+        self._recount()
 
     def _show(self, seat: int, hand: str) -> None:
         """``seat`` lays ``hand`` (an event's tiles) down: every other seat sees it."""
@@ -454,5 +483,4 @@ def encode_compact(seats: Sequence[tuple[Tracker, int, bool]],
         tiles = tracker.tiles
         for r in range(4):
             mv[sc + r * SEAT_SCALARS + HELD] = tiles[(me + r) % 4] * HELD_SCALE
-    count_unseen(flat)
     return out
