@@ -1,10 +1,10 @@
-"""Every seat's compact observation of a hand, kept up to date from the hand's events as the
-engine redacts them (:func:`~chuanma.engine.views.event_for`), so that an observation is not
-rebuilt from a fresh view at every step.
+"""Every seat's compact observation of a hand, kept up to date from the hand's events, so that an
+observation is not rebuilt from a fresh view at every step.
 
 The tracker holds one ``float32`` row per seat in the compact encoder's layout
 (:mod:`.compact`), written as the events come: each event is read once, as its own seat sees it
-(a public event as everyone does). What only that seat may know (its hand, draw, exchange choice,
+(its data and private part, what :func:`~chuanma.engine.views.event_for` shows that seat; an
+event without a seat: its data). What only that seat may know (its hand, draw, exchange choice,
 void, concealed kongs) is written into that seat's row and private part alone; what every seat
 sees (melds, rivers, win piles, shown hands, wins, voids once revealed, scores, the dealer, the
 exchange direction) into every row, each at its place relative to the row's seat, and only from
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -107,9 +107,10 @@ class Private:
 def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
     """A flat view of a C-contiguous ``float32`` array, whose items Python reads and writes
     faster than NumPy's."""
-    if not array.flags.c_contiguous or array.dtype != np.float32:
+    view = array.data
+    if view.format != "f" or not view.c_contiguous:
         raise ValueError("observations are written into a C-contiguous float32 array")
-    return cast("memoryview[float]", array.reshape(-1).data)
+    return view.cast("B").cast("f")
 
 
 class Layout:
@@ -192,10 +193,8 @@ class Tracker:
                 if ev.type in UNREAD:
                     continue
                 raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
-            seat = ev.seat
-            shown = event_for(ev, seat)  # as the event's own seat sees it (a spectator: no seat)
-            assert shown is not None
-            apply(self, seat, shown, ev.visibility == "public")
+            seat = ev.seat  # the event as its own seat sees it (what event_for shows it; no seat: the data)
+            apply(self, seat, ev.data if seat is None else ev.data | ev.private, ev)
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
@@ -217,9 +216,11 @@ class Tracker:
         self.mv[self.lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
 
     def _hand(self, seat: int, t: int, n: int) -> None:
-        """``n`` more of tile ``t`` in ``seat``'s hand."""
-        self.mv[self.lay.hands[seat] + t] += n
-        self._see(seat, t, n)
+        """``n`` more of tile ``t`` in ``seat``'s hand (seen by it: its unseen count follows)."""
+        mv, i = self.mv, seat * self.kinds + t
+        mv[self.lay.hands[seat] + t] += n
+        c = self.seen[i] = self.seen[i] + n
+        mv[self.lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
 
     def _recount(self) -> None:
         """Count what every seat sees afresh from its row (after a hand is laid down: a shown hand
@@ -243,29 +244,29 @@ class Tracker:
 
     # ------------------------------------------------------------------ the events
 
-    def _start(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _start(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         self.dealer = self.current = dealer = ev["dealer"]
         size, base = self.lay.size, self.lay.counts + DEALER_AT
         for v in range(4):
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
-    def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _deal(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         for t in parse_tiles(ev["hand"]):
             self._hand(seat, t, 1)
 
-    def _deal_done(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _deal_done(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         self.wall = ev["wall"]
         hand = variant_of(self.game.rules).wall.hand
         self.tiles = [hand + (s == self.dealer) for s in range(4)]
 
-    def _exchange_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _exchange_chosen(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._scalar(seat, EXCHANGE_CHOSEN, 1)
         self.own[seat].exchange = tiles = parse_tiles(ev["tiles"])
         at = seat * self.lay.size + EXCHANGE * self.kinds
         for t in tiles:
             self.mv[at + t] += 1
 
-    def _exchange(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _exchange(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         base = self.lay.counts + DIRECTION_INDEX[ev["direction"]]
         self.phase = "void"
         k = self.kinds
@@ -276,16 +277,16 @@ class Tracker:
             for t in own.exchange or ():
                 self._hand(v, t, -1)
 
-    def _exchange_received(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _exchange_received(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         for t in parse_tiles(ev["tiles"]):
             self._hand(seat, t, 1)
 
-    def _void_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _void_chosen(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._void(seat, seat, ev["suit"])
-        if public:  # an automatic choice is the seat's own business until the voids are revealed
+        if event.visibility == "public":  # an automatic choice is the seat's own business until the voids are revealed
             self._scalar(seat, VOID_CHOSEN, 1)
 
-    def _voids(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _voids(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         for s, void in enumerate(ev["voids"]):
             assert void is not None
             for v in range(4):
@@ -293,7 +294,7 @@ class Tracker:
         self.phase = "turn"
         self.current = self.dealer
 
-    def _draw(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _draw(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._hand(seat, t, 1)
         self.own[seat].drawn = t
@@ -308,7 +309,7 @@ class Tracker:
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
-    def _discard(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _discard(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
@@ -333,15 +334,15 @@ class Tracker:
         self.phase = "turn"
         self.current = seat
 
-    def _pong(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _pong(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._take(seat, ev["from"], [t, t], (t, t, t))
 
-    def _chow(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _chow(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         claimed, run = TILE[ev["claimed"]], Meld("chow", TILE[ev["tile"]]).tiles
         self._take(seat, ev["from"], [t for t in run if t != claimed], run)
 
-    def _kong(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _kong(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         kind = ev["kind"]
         self.own[seat].drawn = None
         t = TILE[ev["tile"]]
@@ -358,7 +359,7 @@ class Tracker:
         size = self.lay.size  # a concealed kong's tile: in the public part, or in its owner's
         self._hand(seat, t, -int(self.mv[self.lay.hands[seat] + t]))
         self.tiles[seat] -= 4
-        public_part = event_for(self.game.events[ev["seq"]], None)  # the kong as everyone sees it
+        public_part = event_for(event, None)  # the kong as everyone sees it
         if public_part is not None and "tile" in public_part:
             self._add(seat, MELDS, t, 4)
         else:
@@ -368,16 +369,16 @@ class Tracker:
                 if v != seat:
                     self.mv[base + HIDDEN] += 1
 
-    def _kong_declared(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _kong_declared(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         if self.game.rules.robbing_kong:
             self.phase = "window"
             self.window = (TILE[ev["tile"]], seat, True)
             self.current = seat
 
-    def _kong_robbed(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _kong_robbed(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._leaves(seat, TILE[ev["tile"]])
 
-    def _hu(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _hu(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         if ev["self_drawn"]:
             self._leaves(seat, t)
@@ -394,18 +395,18 @@ class Tracker:
         self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
 
-    def _leave(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _leave(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._scalar(seat, LEFT, 1)
         if self.mv[self.lay.scalars[seat][seat] + LOCKED]:  # a 血流 winner stops playing
             self._scalar(seat, OUT, 1)
 
-    def _payment(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _payment(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         totals = self.totals
         for s, amount in ((ev["payer"], -ev["amount"]), (ev["payee"], ev["amount"])):
             totals[s] += amount
             self._scalar(s, SCORE, totals[s] * SCORE_SCALE)
 
-    def _end(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _end(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         """Everything is revealed: every hand and every meld."""
         self.phase = "end"
         self.window = None
@@ -433,7 +434,7 @@ class Tracker:
                 flat[base:base + k] = counts
 
 
-_APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], bool], None]] = {
+_APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], Event], None]] = {
     "start": Tracker._start, "deal": Tracker._deal, "deal_done": Tracker._deal_done,
     "exchange_chosen": Tracker._exchange_chosen, "exchange": Tracker._exchange,
     "exchange_received": Tracker._exchange_received, "void_chosen": Tracker._void_chosen,
