@@ -23,6 +23,7 @@ parts and checks that a seat's observation does not move.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, Protocol
@@ -117,7 +118,7 @@ class Layout:
     """Where things lie in the four rows of a tracker (flat offsets), for ``k`` tile kinds, and
     the rows a hand begins with (``xueliu``: winners keep playing)."""
 
-    __slots__ = ("blank", "counts", "hands", "rows", "scalars", "size", "unseen")
+    __slots__ = ("blank", "counts", "hands", "held", "rows", "scalars", "sees", "size", "unseen")
 
     def __init__(self, k: int, xueliu: bool) -> None:
         self.size = size = shape(k)[0]
@@ -129,6 +130,12 @@ class Layout:
         self.rows = [[tuple(v * size + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for v in range(4))
                       for j in range(4)] for s in range(4)]
         """``rows[s][j]``: where seat ``s``'s row ``j`` (:data:`MELDS`…) begins, in each seat's row."""
+        self.sees = [[tuple((base, v * k, self.unseen[v]) for v, base in enumerate(row)) for row in rows]
+                     for rows in self.rows]
+        """``sees[s][j]``: for each seat, where seat ``s``'s row ``j`` begins in its row, where its own
+        seen counts begin (:attr:`Tracker.seen`) and where its unseen row begins."""
+        self.held = [tuple((ROWS * k + r * SEAT_SCALARS + HELD, (s + r) % 4) for r in range(4)) for s in range(4)]
+        """``held[s]``: in seat ``s``'s observation, where each seat's tiles held lie, and that seat."""
         self.scalars = [tuple(v * size + ROWS * k + ((s - v) % 4) * SEAT_SCALARS for v in range(4))
                         for s in range(4)]
         """``scalars[s]``: where seat ``s``'s scalars begin, in each seat's row."""
@@ -201,12 +208,12 @@ class Tracker:
 
     def _add(self, seat: int, row: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every seat's row."""
-        mv, seen, k, unseen = self.mv, self.seen, self.kinds, self.lay.unseen
-        for v, base in enumerate(self.lay.rows[seat][row]):
+        mv, seen = self.mv, self.seen
+        for base, i, unseen in self.lay.sees[seat][row]:
             mv[base + t] += n
-            i = v * k + t
+            i += t
             c = seen[i] = seen[i] + n
-            mv[unseen[v] + t] = COPIES - c if c < COPIES else 0
+            mv[unseen + t] = COPIES - c if c < COPIES else 0
 
     def _see(self, seat: int, t: int, n: int) -> None:
         """``seat`` sees ``n`` more copies of tile ``t``: its unseen count follows (never below
@@ -410,28 +417,26 @@ class Tracker:
         """Everything is revealed: every hand and every meld."""
         self.phase = "end"
         self.window = None
-        k = self.kinds
-        flat = self.rows.reshape(-1)
+        k, mv = self.kinds, self.mv
         for s, (hand, melds) in enumerate(zip(ev["hands"], ev["melds"], strict=True)):
             self._show(s, hand)
             row = [0] * k
             for m in melds:
                 for t in Meld.from_dict(m).tiles:
                     row[t] += 1
-            counts = np.array(row, dtype=np.float32)  # converted once, copied into each row
+            counts = memoryview(array("f", row))  # converted once, copied into each row
             for base in self.lay.rows[s][MELDS]:
-                flat[base:base + k] = counts
+                mv[base:base + k] = counts
             self._scalar(s, HIDDEN, 0)
         self._recount()
 
     def _show(self, seat: int, hand: str) -> None:
         """``seat`` lays ``hand`` (an event's tiles) down: every other seat sees it."""
-        k = self.kinds
-        counts = np.array(to_counts(parse_tiles(hand))[:k], dtype=np.float32)
-        flat = self.rows.reshape(-1)
+        k, mv = self.kinds, self.mv
+        counts = memoryview(array("f", to_counts(parse_tiles(hand))[:k]))
         for v, base in enumerate(self.lay.rows[seat][SHOWN]):
             if v != seat:  # one's own shown hand is one's hand
-                flat[base:base + k] = counts
+                mv[base:base + k] = counts
 
 
 _APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], Event], None]] = {
@@ -482,6 +487,6 @@ def encode_compact(seats: Sequence[tuple[Tracker, int, bool]],
             mv[sc + CURRENT_AT + (current - me) % 4] = 1
         mv[sc + WALL_AT] = tracker.wall * WALL_SCALE
         tiles = tracker.tiles
-        for r in range(4):
-            mv[sc + r * SEAT_SCALARS + HELD] = tiles[(me + r) % 4] * HELD_SCALE
+        for at, s in lay.held[me]:
+            mv[row + at] = tiles[s] * HELD_SCALE
     return out
