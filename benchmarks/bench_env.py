@@ -49,7 +49,7 @@ def aec_steps(steps: int, preset: str, encoder: str, seed: int = 1, wrapped: boo
             if term or trunc:
                 e.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]
             e.step(int(legal[rng.randrange(len(legal))]))
             n += 1
         e.reset()
@@ -80,7 +80,7 @@ def gym_steps(steps: int, preset: str, encoder: str, seed: int = 1) -> float:
     n = 0
     start = time.process_time()
     while n < steps:
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = obs["action_mask"].nonzero()[0]
         obs, _, done, _, _ = g.step(int(legal[rng.randrange(len(legal))]))
         n += 1
         if done:

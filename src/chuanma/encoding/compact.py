@@ -178,14 +178,22 @@ def _write(counts: bytearray, scalars: list[float], out: npt.NDArray[np.float32]
     return count_unseen(out)
 
 
-def count_unseen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Write the unseen row of each observation in ``out`` (of shape ``(b, size)``) from its
-    other rows: every copy not in one's hand, any meld, river, win pile or shown hand."""
+def count_seen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The copies of each tile kind that each observation in ``out`` (of shape ``(b, size)``)
+    sees: in one's hand, any meld, river, win pile or shown hand (shape ``(b, kinds)``)."""
     b, size = out.shape
     n = size - SCALARS
-    rows = out[:, :n].reshape(b, ROWS, n // ROWS)
-    unseen = rows[:, UNSEEN]
-    np.subtract(_COPIES, np.matmul(_SEEN, rows), out=unseen)
+    seen: npt.NDArray[np.float32] = np.matmul(_SEEN, out[:, :n].reshape(b, ROWS, n // ROWS))
+    return seen
+
+
+def count_unseen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Write the unseen row of each observation in ``out`` (of shape ``(b, size)``) from its
+    other rows: every copy not seen (:func:`count_seen`), none below zero."""
+    b, size = out.shape
+    n = size - SCALARS
+    unseen = out[:, :n].reshape(b, ROWS, n // ROWS)[:, UNSEEN]
+    np.subtract(_COPIES, count_seen(out), out=unseen)
     np.maximum(unseen, _ZERO, out=unseen)
     return out
 

@@ -1,17 +1,18 @@
-"""Every seat's compact observation of a hand, kept up to date from the hand's events as the
-engine redacts them (:func:`~chuanma.engine.views.event_for`), so that an observation is not
-rebuilt from a fresh view at every step.
+"""Every seat's compact observation of a hand, kept up to date from the hand's events, so that an
+observation is not rebuilt from a fresh view at every step.
 
 The tracker holds one ``float32`` row per seat in the compact encoder's layout
 (:mod:`.compact`), written as the events come: each event is read once, as its own seat sees it
-(a public event as everyone does). What only that seat may know (its hand, draw, exchange choice,
+(its data and private part, what :func:`~chuanma.engine.views.event_for` shows that seat; an
+event without a seat: its data). What only that seat may know (its hand, draw, exchange choice,
 void, concealed kongs) is written into that seat's row and private part alone; what every seat
 sees (melds, rivers, win piles, shown hands, wins, voids once revealed, scores, the dealer, the
 exchange direction) into every row, each at its place relative to the row's seat, and only from
 what every seat sees of the event: a concealed kong's tile, for one, only when the spectator's
-copy of the event names it. Reading an observation copies the seat's row, writes in what depends
-on the moment and on whether the seat is asked (the drawn tile, the tile on offer, the phase, the
-seat on turn, tiles held, the wall) and counts the unseen tiles.
+copy of the event names it. A seat's unseen row follows each write into the rows it sees (its
+hand, the melds, rivers, win piles and shown hands). Reading an observation copies the seat's row
+and writes in what depends on the moment and on whether the seat is asked (the drawn tile, the
+tile on offer, the phase, the seat on turn, tiles held, the wall).
 
 ``test_tracked_observations_equal_the_views`` checks, at every step of many random hands, that
 an observation is the encoding of the seat's view; ``test_tracker_writes_no_seat_anothers_secrets``
@@ -22,9 +23,10 @@ parts and checks that a seat's observation does not move.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -51,11 +53,13 @@ from chuanma.encoding.compact import (
     SCORE,
     SEAT_ROWS,
     SEAT_SCALARS,
+    UNSEEN,
     VOID_CHOSEN,
     VOID_INDEX,
     WALL_AT,
     WINS,
     XUELIU_AT,
+    count_seen,
     count_unseen,
     shape,
 )
@@ -66,7 +70,7 @@ from chuanma.engine.views import event_for
 from chuanma.errors import ChuanmaError
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.tiles import parse_tiles, to_counts
+from chuanma.tiles import COPIES, parse_tiles, to_counts
 
 TILE = {text: t for t, text in enumerate(TILE_TEXT)}
 """A tile's text in an event, as its number."""
@@ -104,30 +108,41 @@ class Private:
 def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
     """A flat view of a C-contiguous ``float32`` array, whose items Python reads and writes
     faster than NumPy's."""
-    if not array.flags.c_contiguous or array.dtype != np.float32:
+    view = array.data
+    if view.format != "f" or not view.c_contiguous:
         raise ValueError("observations are written into a C-contiguous float32 array")
-    return cast("memoryview[float]", array.reshape(-1).data)
+    return view.cast("B").cast("f")
 
 
 class Layout:
     """Where things lie in the four rows of a tracker (flat offsets), for ``k`` tile kinds, and
     the rows a hand begins with (``xueliu``: winners keep playing)."""
 
-    __slots__ = ("blank", "counts", "hands", "rows", "scalars", "size")
+    __slots__ = ("blank", "counts", "hands", "held", "rows", "scalars", "sees", "size", "unseen")
 
     def __init__(self, k: int, xueliu: bool) -> None:
         self.size = size = shape(k)[0]
         self.counts = ROWS * k
         self.hands = tuple(s * size + HAND * k for s in range(4))
         """Where each seat's own concealed tiles begin, in its row."""
+        self.unseen = tuple(s * size + UNSEEN * k for s in range(4))
+        """Where each seat's unseen counts begin, in its row."""
         self.rows = [[tuple(v * size + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for v in range(4))
                       for j in range(4)] for s in range(4)]
         """``rows[s][j]``: where seat ``s``'s row ``j`` (:data:`MELDS`…) begins, in each seat's row."""
+        self.sees = [[tuple((base, v * k, self.unseen[v]) for v, base in enumerate(row)) for row in rows]
+                     for rows in self.rows]
+        """``sees[s][j]``: for each seat, where seat ``s``'s row ``j`` begins in its row, where its own
+        seen counts begin (:attr:`Tracker.seen`) and where its unseen row begins."""
+        self.held = [tuple((ROWS * k + r * SEAT_SCALARS + HELD, (s + r) % 4) for r in range(4)) for s in range(4)]
+        """``held[s]``: in seat ``s``'s observation, where each seat's tiles held lie, and that seat."""
         self.scalars = [tuple(v * size + ROWS * k + ((s - v) % 4) * SEAT_SCALARS for v in range(4))
                         for s in range(4)]
         """``scalars[s]``: where seat ``s``'s scalars begin, in each seat's row."""
         self.blank = np.zeros((4, size), dtype=np.float32)
-        """The rows before the first event: no void known, and whether winners keep playing."""
+        """The rows before the first event: every copy unseen, no void known, and whether winners
+        keep playing."""
+        self.blank[:, UNSEEN * k:UNSEEN * k + k] = COPIES
         blank = floats(self.blank)
         for v in range(4):
             blank[v * size + self.counts + XUELIU_AT] = float(xueliu)
@@ -143,7 +158,7 @@ class Tracker:
     :meth:`update` reads the events logged since the last call. Fields are by absolute seat."""
 
     __slots__ = ("current", "dealer", "game", "kinds", "lay", "mv", "own", "phase", "read", "recent",
-                 "rows", "tiles", "totals", "wall", "window", "xueliu")
+                 "rows", "seen", "tiles", "totals", "wall", "window", "xueliu")
 
     def __init__(self, game: HandLog) -> None:
         self.game = game
@@ -155,6 +170,9 @@ class Tracker:
         self.rows = self.lay.blank.copy()
         """Each seat's observation, but for what depends on the moment (:func:`encode_compact`)."""
         self.mv = floats(self.rows)
+        self.seen: list[float] = [0] * (4 * k)
+        """``seen[s * kinds + t]``: the copies of tile ``t`` that seat ``s`` sees (in its hand, any
+        meld, river, win pile or shown hand), which its unseen row is written from at once."""
         self.phase = "exchange" if variant.has_exchange(game.rules) else "void" if variant.void else "turn"
         """``exchange``, ``void``, ``turn``, ``window`` (a claim or robbing window) or ``end``."""
         self.window: tuple[int, int, bool] | None = None
@@ -182,23 +200,40 @@ class Tracker:
                 if ev.type in UNREAD:
                     continue
                 raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
-            seat = ev.seat
-            shown = event_for(ev, seat)  # as the event's own seat sees it (a spectator: no seat)
-            assert shown is not None
-            apply(self, seat, shown, ev.visibility == "public")
+            seat = ev.seat  # the event as its own seat sees it (what event_for shows it; no seat: the data)
+            apply(self, seat, ev.data if seat is None else ev.data | ev.private, ev)
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
 
     def _add(self, seat: int, row: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every seat's row."""
-        mv = self.mv
-        for base in self.lay.rows[seat][row]:
+        mv, seen = self.mv, self.seen
+        for base, i, unseen in self.lay.sees[seat][row]:
             mv[base + t] += n
+            i += t
+            c = seen[i] = seen[i] + n
+            mv[unseen + t] = COPIES - c if c < COPIES else 0
+
+    def _see(self, seat: int, t: int, n: int) -> None:
+        """``seat`` sees ``n`` more copies of tile ``t``: its unseen count follows (never below
+        zero)."""
+        i = seat * self.kinds + t
+        c = self.seen[i] = self.seen[i] + n
+        self.mv[self.lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
 
     def _hand(self, seat: int, t: int, n: int) -> None:
-        """``n`` more of tile ``t`` in ``seat``'s hand."""
-        self.mv[self.lay.hands[seat] + t] += n
+        """``n`` more of tile ``t`` in ``seat``'s hand (seen by it: its unseen count follows)."""
+        mv, i = self.mv, seat * self.kinds + t
+        mv[self.lay.hands[seat] + t] += n
+        c = self.seen[i] = self.seen[i] + n
+        mv[self.lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
+
+    def _recount(self) -> None:
+        """Count what every seat sees afresh from its row (after a hand is laid down: a shown hand
+        is written whole, not tile by tile)."""
+        self.seen = count_seen(self.rows).reshape(-1).tolist()
+        count_unseen(self.rows)
 
     def _scalar(self, seat: int, at: int, value: float) -> None:
         """``seat``'s scalar ``at`` (:data:`HELD`…) is ``value``, in every seat's row."""
@@ -216,30 +251,29 @@ class Tracker:
 
     # ------------------------------------------------------------------ the events
 
-    def _start(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _start(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         self.dealer = self.current = dealer = ev["dealer"]
         size, base = self.lay.size, self.lay.counts + DEALER_AT
         for v in range(4):
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
-    def _deal(self, seat: int, ev: dict[str, Any], public: bool) -> None:
-        at = self.lay.hands[seat]
+    def _deal(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         for t in parse_tiles(ev["hand"]):
-            self.mv[at + t] += 1
+            self._hand(seat, t, 1)
 
-    def _deal_done(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _deal_done(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         self.wall = ev["wall"]
         hand = variant_of(self.game.rules).wall.hand
         self.tiles = [hand + (s == self.dealer) for s in range(4)]
 
-    def _exchange_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _exchange_chosen(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._scalar(seat, EXCHANGE_CHOSEN, 1)
         self.own[seat].exchange = tiles = parse_tiles(ev["tiles"])
         at = seat * self.lay.size + EXCHANGE * self.kinds
         for t in tiles:
             self.mv[at + t] += 1
 
-    def _exchange(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _exchange(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         base = self.lay.counts + DIRECTION_INDEX[ev["direction"]]
         self.phase = "void"
         k = self.kinds
@@ -250,16 +284,16 @@ class Tracker:
             for t in own.exchange or ():
                 self._hand(v, t, -1)
 
-    def _exchange_received(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _exchange_received(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         for t in parse_tiles(ev["tiles"]):
             self._hand(seat, t, 1)
 
-    def _void_chosen(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _void_chosen(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._void(seat, seat, ev["suit"])
-        if public:  # an automatic choice is the seat's own business until the voids are revealed
+        if event.visibility == "public":  # an automatic choice is the seat's own business until the voids are revealed
             self._scalar(seat, VOID_CHOSEN, 1)
 
-    def _voids(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _voids(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         for s, void in enumerate(ev["voids"]):
             assert void is not None
             for v in range(4):
@@ -267,9 +301,9 @@ class Tracker:
         self.phase = "turn"
         self.current = self.dealer
 
-    def _draw(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _draw(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
-        self.mv[self.lay.hands[seat] + t] += 1
+        self._hand(seat, t, 1)
         self.own[seat].drawn = t
         self.tiles[seat] += 1
         self.wall = ev["wall"]
@@ -278,11 +312,11 @@ class Tracker:
 
     def _leaves(self, seat: int, t: int) -> None:
         """A tile leaves the seat's concealed tiles (its turn's draw, if any, is no longer apart)."""
-        self.mv[self.lay.hands[seat] + t] -= 1
+        self._hand(seat, t, -1)
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
-    def _discard(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _discard(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
@@ -307,15 +341,15 @@ class Tracker:
         self.phase = "turn"
         self.current = seat
 
-    def _pong(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _pong(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._take(seat, ev["from"], [t, t], (t, t, t))
 
-    def _chow(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _chow(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         claimed, run = TILE[ev["claimed"]], Meld("chow", TILE[ev["tile"]]).tiles
         self._take(seat, ev["from"], [t for t in run if t != claimed], run)
 
-    def _kong(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _kong(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         kind = ev["kind"]
         self.own[seat].drawn = None
         t = TILE[ev["tile"]]
@@ -330,27 +364,28 @@ class Tracker:
             self._add(seat, MELDS, t, 1)
             return
         size = self.lay.size  # a concealed kong's tile: in the public part, or in its owner's
-        self.mv[self.lay.hands[seat] + t] = 0
+        self._hand(seat, t, -int(self.mv[self.lay.hands[seat] + t]))
         self.tiles[seat] -= 4
-        public_part = event_for(self.game.events[ev["seq"]], None)  # the kong as everyone sees it
+        public_part = event_for(event, None)  # the kong as everyone sees it
         if public_part is not None and "tile" in public_part:
             self._add(seat, MELDS, t, 4)
         else:
             self.mv[seat * size + SEAT_ROWS * self.kinds + t] += 4  # one's own melds row
+            self._see(seat, t, 4)
             for v, base in enumerate(self.lay.scalars[seat]):
                 if v != seat:
                     self.mv[base + HIDDEN] += 1
 
-    def _kong_declared(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _kong_declared(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         if self.game.rules.robbing_kong:
             self.phase = "window"
             self.window = (TILE[ev["tile"]], seat, True)
             self.current = seat
 
-    def _kong_robbed(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _kong_robbed(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._leaves(seat, TILE[ev["tile"]])
 
-    def _hu(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _hu(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         if ev["self_drawn"]:
             self._leaves(seat, t)
@@ -363,48 +398,48 @@ class Tracker:
         for base in self.lay.scalars[seat]:
             self.mv[base + WINS] += 1
         self._show(seat, ev["hand"])
+        self._recount()
         self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
 
-    def _leave(self, seat: int, ev: dict[str, Any], public: bool) -> None:
+    def _leave(self, seat: int, ev: dict[str, Any], event: Event) -> None:
         self._scalar(seat, LEFT, 1)
         if self.mv[self.lay.scalars[seat][seat] + LOCKED]:  # a 血流 winner stops playing
             self._scalar(seat, OUT, 1)
 
-    def _payment(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _payment(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         totals = self.totals
         for s, amount in ((ev["payer"], -ev["amount"]), (ev["payee"], ev["amount"])):
             totals[s] += amount
             self._scalar(s, SCORE, totals[s] * SCORE_SCALE)
 
-    def _end(self, seat: int | None, ev: dict[str, Any], public: bool) -> None:
+    def _end(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
         """Everything is revealed: every hand and every meld."""
         self.phase = "end"
         self.window = None
-        k = self.kinds
-        flat = self.rows.reshape(-1)
+        k, mv = self.kinds, self.mv
         for s, (hand, melds) in enumerate(zip(ev["hands"], ev["melds"], strict=True)):
             self._show(s, hand)
             row = [0] * k
             for m in melds:
                 for t in Meld.from_dict(m).tiles:
                     row[t] += 1
-            counts = np.array(row, dtype=np.float32)  # converted once, copied into each row
+            counts = memoryview(array("f", row))  # converted once, copied into each row
             for base in self.lay.rows[s][MELDS]:
-                flat[base:base + k] = counts
+                mv[base:base + k] = counts
             self._scalar(s, HIDDEN, 0)
+        self._recount()
 
     def _show(self, seat: int, hand: str) -> None:
         """``seat`` lays ``hand`` (an event's tiles) down: every other seat sees it."""
-        k = self.kinds
-        counts = np.array(to_counts(parse_tiles(hand))[:k], dtype=np.float32)
-        flat = self.rows.reshape(-1)
+        k, mv = self.kinds, self.mv
+        counts = memoryview(array("f", to_counts(parse_tiles(hand))[:k]))
         for v, base in enumerate(self.lay.rows[seat][SHOWN]):
             if v != seat:  # one's own shown hand is one's hand
-                flat[base:base + k] = counts
+                mv[base:base + k] = counts
 
 
-_APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], bool], None]] = {
+_APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], Event], None]] = {
     "start": Tracker._start, "deal": Tracker._deal, "deal_done": Tracker._deal_done,
     "exchange_chosen": Tracker._exchange_chosen, "exchange": Tracker._exchange,
     "exchange_received": Tracker._exchange_received, "void_chosen": Tracker._void_chosen,
@@ -452,7 +487,6 @@ def encode_compact(seats: Sequence[tuple[Tracker, int, bool]],
             mv[sc + CURRENT_AT + (current - me) % 4] = 1
         mv[sc + WALL_AT] = tracker.wall * WALL_SCALE
         tiles = tracker.tiles
-        for r in range(4):
-            mv[sc + r * SEAT_SCALARS + HELD] = tiles[(me + r) % 4] * HELD_SCALE
-    count_unseen(flat)
+        for at, s in lay.held[me]:
+            mv[row + at] = tiles[s] * HELD_SCALE
     return out

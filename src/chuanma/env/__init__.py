@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from chuanma.env.aec import AGENTS, RawEnv
 from chuanma.env.batch import BatchEnv
@@ -33,8 +34,14 @@ def raw_env(rules: str | RuleSet = "xuezhan", **options: Any) -> RawEnv:
 
 class OrderedEnv(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's call-order wrapper, which asks the bare environment at once what a step reads
-    (:meth:`last`, :attr:`agents`, :attr:`agent_selection`) and steps it at once, with the wrapper's
-    checks, instead of going through the wrapper's attribute look-up and its layers of ``step``."""
+    (:meth:`last`, :attr:`agents`, :attr:`agent_selection`, the seat :meth:`agent_iter` yields) and
+    steps it at once, with the wrapper's checks, instead of going through the wrapper's attribute
+    look-up and its layers of ``step``."""
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            super().agent_iter(max_iter)  # the wrapper's error
+        return OrderedIterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._check_reset("agent_selection")
@@ -60,6 +67,27 @@ class OrderedEnv(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def _check_reset(self, name: str) -> None:
         if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
+
+
+class OrderedIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    """:meth:`OrderedEnv.agent_iter`'s iterable."""
+
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return OrderedIterator(self.env, self.max_iter)
+
+
+class OrderedIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-checking iterator over the seats asked, reading the bare environment."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        bare = wrapper.env
+        if not bare.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return bare.agent_selection  # type: ignore[no-any-return]
 
 
 def env(rules: str | RuleSet = "xuezhan", **options: Any) -> Any:

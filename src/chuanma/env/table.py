@@ -2,7 +2,7 @@
 
 The AEC environment, the Gymnasium wrapper and the batch all play through a :class:`Table`, which
 reads the hand only through the engine's public API: an observation is made from the hand's
-events as the engine redacts them (a :class:`~chuanma.encoding.tracker.Tracker`, read on) and
+events, each as its own seat sees it (a :class:`~chuanma.encoding.tracker.Tracker`, read on) and
 ``Game.legal_actions(seat)``; it is the encoding of ``Game.view(seat)``.
 """
 
