@@ -3,8 +3,8 @@ observation is not rebuilt from a fresh view at every step.
 
 The tracker holds one ``float32`` row per seat in the compact encoder's layout
 (:mod:`.compact`), written as the events come: each event is read once, as its own seat sees it
-(its data and private part, what :func:`~chuanma.engine.views.event_for` shows that seat; an
-event without a seat: its data). What only that seat may know (its hand, draw, exchange choice,
+(:func:`~chuanma.engine.views.shown_parts`, the redaction's rule; an event without a seat as
+everyone does). What only that seat may know (its hand, draw, exchange choice,
 void, concealed kongs) is written into that seat's row and private part alone; what every seat
 sees (melds, rivers, win piles, shown hands, wins, voids once revealed, scores, the dealer, the
 exchange direction) into every row, each at its place relative to the row's seat, and only from
@@ -24,7 +24,7 @@ parts and checks that a seat's observation does not move.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol
 
@@ -66,7 +66,7 @@ from chuanma.encoding.compact import (
 from chuanma.engine.events import Event
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.variant import variant_of
-from chuanma.engine.views import event_for
+from chuanma.engine.views import event_for, shown_parts
 from chuanma.errors import ChuanmaError
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
@@ -200,8 +200,11 @@ class Tracker:
                 if ev.type in UNREAD:
                     continue
                 raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
-            seat = ev.seat  # the event as its own seat sees it (what event_for shows it; no seat: the data)
-            apply(self, seat, ev.data if seat is None else ev.data | ev.private, ev)
+            seat = ev.seat
+            parts = shown_parts(ev, seat)  # as its own seat sees it (an event without a seat: as everyone does)
+            assert parts is not None
+            data, private = parts
+            apply(self, seat, {**data, **private} if private else data, ev)
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
@@ -251,29 +254,29 @@ class Tracker:
 
     # ------------------------------------------------------------------ the events
 
-    def _start(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
+    def _start(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
         self.dealer = self.current = dealer = ev["dealer"]
         size, base = self.lay.size, self.lay.counts + DEALER_AT
         for v in range(4):
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
-    def _deal(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _deal(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         for t in parse_tiles(ev["hand"]):
             self._hand(seat, t, 1)
 
-    def _deal_done(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
+    def _deal_done(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
         self.wall = ev["wall"]
         hand = variant_of(self.game.rules).wall.hand
         self.tiles = [hand + (s == self.dealer) for s in range(4)]
 
-    def _exchange_chosen(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _exchange_chosen(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         self._scalar(seat, EXCHANGE_CHOSEN, 1)
         self.own[seat].exchange = tiles = parse_tiles(ev["tiles"])
         at = seat * self.lay.size + EXCHANGE * self.kinds
         for t in tiles:
             self.mv[at + t] += 1
 
-    def _exchange(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
+    def _exchange(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
         base = self.lay.counts + DIRECTION_INDEX[ev["direction"]]
         self.phase = "void"
         k = self.kinds
@@ -284,16 +287,16 @@ class Tracker:
             for t in own.exchange or ():
                 self._hand(v, t, -1)
 
-    def _exchange_received(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _exchange_received(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         for t in parse_tiles(ev["tiles"]):
             self._hand(seat, t, 1)
 
-    def _void_chosen(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _void_chosen(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         self._void(seat, seat, ev["suit"])
         if event.visibility == "public":  # an automatic choice is the seat's own business until the voids are revealed
             self._scalar(seat, VOID_CHOSEN, 1)
 
-    def _voids(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
+    def _voids(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
         for s, void in enumerate(ev["voids"]):
             assert void is not None
             for v in range(4):
@@ -301,7 +304,7 @@ class Tracker:
         self.phase = "turn"
         self.current = self.dealer
 
-    def _draw(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _draw(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._hand(seat, t, 1)
         self.own[seat].drawn = t
@@ -316,7 +319,7 @@ class Tracker:
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
-    def _discard(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _discard(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
@@ -341,15 +344,15 @@ class Tracker:
         self.phase = "turn"
         self.current = seat
 
-    def _pong(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _pong(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         self._take(seat, ev["from"], [t, t], (t, t, t))
 
-    def _chow(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _chow(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         claimed, run = TILE[ev["claimed"]], Meld("chow", TILE[ev["tile"]]).tiles
         self._take(seat, ev["from"], [t for t in run if t != claimed], run)
 
-    def _kong(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _kong(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         kind = ev["kind"]
         self.own[seat].drawn = None
         t = TILE[ev["tile"]]
@@ -376,16 +379,16 @@ class Tracker:
                 if v != seat:
                     self.mv[base + HIDDEN] += 1
 
-    def _kong_declared(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _kong_declared(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         if self.game.rules.robbing_kong:
             self.phase = "window"
             self.window = (TILE[ev["tile"]], seat, True)
             self.current = seat
 
-    def _kong_robbed(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _kong_robbed(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         self._leaves(seat, TILE[ev["tile"]])
 
-    def _hu(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _hu(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         t = TILE[ev["tile"]]
         if ev["self_drawn"]:
             self._leaves(seat, t)
@@ -402,18 +405,18 @@ class Tracker:
         self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
 
-    def _leave(self, seat: int, ev: dict[str, Any], event: Event) -> None:
+    def _leave(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
         self._scalar(seat, LEFT, 1)
         if self.mv[self.lay.scalars[seat][seat] + LOCKED]:  # a 血流 winner stops playing
             self._scalar(seat, OUT, 1)
 
-    def _payment(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
+    def _payment(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
         totals = self.totals
         for s, amount in ((ev["payer"], -ev["amount"]), (ev["payee"], ev["amount"])):
             totals[s] += amount
             self._scalar(s, SCORE, totals[s] * SCORE_SCALE)
 
-    def _end(self, seat: int | None, ev: dict[str, Any], event: Event) -> None:
+    def _end(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
         """Everything is revealed: every hand and every meld."""
         self.phase = "end"
         self.window = None
@@ -439,7 +442,7 @@ class Tracker:
                 mv[base:base + k] = counts
 
 
-_APPLY: dict[str, Callable[[Tracker, Any, dict[str, Any], Event], None]] = {
+_APPLY: dict[str, Callable[[Tracker, Any, Mapping[str, Any], Event], None]] = {
     "start": Tracker._start, "deal": Tracker._deal, "deal_done": Tracker._deal_done,
     "exchange_chosen": Tracker._exchange_chosen, "exchange": Tracker._exchange,
     "exchange_received": Tracker._exchange_received, "void_chosen": Tracker._void_chosen,

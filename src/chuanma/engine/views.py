@@ -1,8 +1,9 @@
 """The redaction: what one seat (or a spectator) may know of a hand. The anti-cheat boundary.
 
-:func:`redact` makes a typed :class:`SeatView` from the state; :func:`event_for` shows a logged
-event to a seat. Every reader — the CLI, the bots, the simulator, records' replays, the server
-and the RL environment — sees a hand only through these two functions.
+:func:`redact` makes a typed :class:`SeatView` from the state; :func:`shown_parts` says what of a
+logged event a seat may see, and :func:`event_for` shows it to the seat as one message. Every
+reader — the CLI, the bots, the simulator, records' replays, the server and the RL environment —
+sees a hand only through these functions.
 
 A seat sees its own concealed tiles and draws; everyone's melds (a concealed kong's tile only for
 its owner, or for everyone under ``concealed_kong_shown``), discards, win piles, the wall count,
@@ -14,9 +15,10 @@ Everything is revealed when the hand ends.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from operator import sub
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from chuanma.engine.actions import Action
@@ -357,19 +359,32 @@ def _counts(tiles: tuple[Tile, ...]) -> tuple[int, ...]:
     return tuple(to_counts(tiles))
 
 
-def event_for(ev: Event, seat: int | None) -> dict[str, Any] | None:
-    """The logged event as ``seat`` (``None``: a spectator) may see it; ``None`` when hidden.
+_NO_PRIVATE: Mapping[str, Any] = MappingProxyType({})
+
+
+def shown_parts(ev: Event, seat: int | None) -> tuple[Mapping[str, Any], Mapping[str, Any]] | None:
+    """What of the logged event ``seat`` (``None``: a spectator) may see: its data and its private
+    part (empty unless the event is the seat's own); ``None`` when the event is hidden from it.
 
     Public events show their ``data`` to everyone and their ``private`` part to their own seat
-    only; private events are shown to their own seat only.
+    only; private events are shown to their own seat only. The parts are the event's own
+    mappings: read them, do not change them.
     """
     own = seat is not None and seat == ev.seat
     if ev.visibility != "public" and not own:
         return None
+    return ev.data, ev.private if own else _NO_PRIVATE
+
+
+def event_for(ev: Event, seat: int | None) -> dict[str, Any] | None:
+    """The logged event as ``seat`` (``None``: a spectator) may see it (:func:`shown_parts`), as one
+    message; ``None`` when hidden."""
+    parts = shown_parts(ev, seat)
+    if parts is None:
+        return None
     out: dict[str, Any] = {"schema": VIEW_SCHEMA, "seq": ev.seq, "type": ev.type}
     if ev.seat is not None:
         out["seat"] = ev.seat
-    out.update(ev.data)
-    if own:
-        out.update(ev.private)
+    out.update(parts[0])
+    out.update(parts[1])
     return out
