@@ -292,6 +292,30 @@ def test_a_worked_example_opens_in_the_replay_viewer(server: PortalServer, deskt
     desktop.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
 
 
+GUIDES = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"]
+
+
+def test_worked_examples_are_named_and_their_rules_worded_not_shown_as_ids_and_json(
+        server: PortalServer, desktop: Any) -> None:
+    for topic in GUIDES:
+        desktop.goto(server.base + f"/guide/{topic}")
+        desktop.wait_for_selector('[data-testid^="example-"] h2')
+        ids = desktop.eval_on_selector_all('[data-testid^="example-"]', "s => s.map(x => x.dataset.testid.slice(8))")
+        for x in ids:
+            heading = desktop.text_content(f'[data-testid="example-{x}"] h2')
+            rules = desktop.text_content(f'[data-testid="example-{x}"] > p.muted')
+            assert heading.startswith("Worked example, computed by the engine: ") and not heading.endswith(f": {x}")
+            assert "{" not in rules and ("[xuezhan]" in rules or "[xueliu]" in rules), rules
+    desktop.goto(server.base + "/guide/kongs")
+    desktop.wait_for_selector('[data-testid="example-concealed_kong"] h2')
+    assert desktop.text_content('[data-testid="example-concealed_kong"] > p.muted') == (
+        "Rules: Bloody battle (血战) [xuezhan], exchange: off")
+    desktop.click(".lang-switch")
+    assert desktop.text_content('[data-testid="example-concealed_kong"] h2') == "引擎算出的例子: 暗杠（下雨）"
+    assert desktop.text_content('[data-testid="example-concealed_kong"] > p.muted') == (
+        "规则：血战到底 [xuezhan], exchange: off")
+
+
 @pytest.mark.parametrize("path", ["/calc", "/rules", f"/replay/{SETTLED}?move=30"])
 def test_no_serious_accessibility_violations(server: PortalServer, browser: Any, path: str) -> None:
     axe = pytest.importorskip("axe_playwright_python.sync_playwright")

@@ -66,6 +66,20 @@ function hands(list, melds) {
     ...(melds ? melds[s].map((m) => el("span", { class: "meld tiles-sm" }, tileRow(Array(m.kind === "kong" ? 4 : 3).fill(m.tile)))) : []))));
 }
 
+/** The string for key, or fallback when there is none. */
+function known(key, fallback) {
+  const s = t(key);
+  return s === key ? fallback : s;
+}
+
+/** The rules an example is played under: the preset (named, with its id) and each option it changes. */
+function rulesText(rules) {
+  const { preset, options } = typeof rules === "string" ? { preset: rules, options: {} } : rules;
+  const words = (v) => (v === true ? "on" : v === false ? "off" : String(v));
+  return [`${known(`preset.${preset}`, preset)} [${preset}]`,
+    ...Object.entries(options).map(([name, v]) => `${name}: ${words(v)}`)].join(", ");
+}
+
 function example(x) {
   const steps = el("ol", { class: "steps" });
   for (const step of x.steps) {
@@ -77,10 +91,10 @@ function example(x) {
       if (text) steps.append(el("li", { class: ev.type === "payment" ? "pay" : "" }, text));
     }
   }
-  const rules = typeof x.rules === "string" ? x.rules : `${x.rules.preset} ${JSON.stringify(x.rules.options)}`;
   const result = el("p", { "data-testid": `deltas-${x.id}` }, x.deltas.map((d, s) => `${seatName(s)} ${d > 0 ? "+" : ""}${d}`).join(" · "));
   return el("section", { class: "card", "data-testid": `example-${x.id}` },
-    el("h2", {}, `${t("guide.example")}: ${x.id}`), el("p", { class: "muted" }, t("guide.rules", { rules })),
+    el("h2", {}, `${t("guide.example")}: ${known(`guide.ex.${x.id}`, x.id)}`),
+    el("p", { class: "muted" }, t("guide.rules", { rules: rulesText(x.rules) })),
     el("h3", {}, t("guide.hands")), hands(x.hands),
     el("h3", {}, t("guide.steps")), steps,
     el("h3", {}, t("guide.after")), hands(x.hands_after, x.melds),
