@@ -226,6 +226,11 @@ def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) 
     _wait_move(page, moves)
     page.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
     assert page.text_content('[data-testid="deltas"]').count("Seat") == 4
+    heads = page.eval_on_selector_all('[data-testid="payments"] th', "s => s.map(x => x.textContent)")
+    assert heads == ["Reason", "Payer → payee", "Units of base"]  # who pays whom is said, not guessed
+    first = server.record["result"]["payments"][0]
+    assert page.text_content('[data-testid="payments"] tbody tr td:nth-child(2)') == (
+        f"Seat {first['payer']} → Seat {first['payee']}")
     page.fill('[data-testid="move-input"]', "10")
     page.dispatch_event('[data-testid="move-input"]', "change")
     _wait_move(page, 10)
