@@ -200,6 +200,8 @@ def test_client_language_switch_is_remembered(browser: Any, server: Running) -> 
     assert page.locator("html").get_attribute("lang") == switched
     title = page.locator("#rooms-title").inner_text()
     assert title == ("房间" if switched == "zh-CN" else "Rooms")
+    cap = page.locator("label[for=max-fan]").inner_text()  # the private table's 封顶, not the option's id
+    assert cap == ("封顶（番）" if switched == "zh-CN" else "Fan cap (封顶)")
 
 
 def test_client_lobby_and_table_have_no_serious_accessibility_violations(browser: Any, server: Running) -> None:
