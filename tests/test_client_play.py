@@ -249,3 +249,37 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     assert seen["seat"] is None and all("hand" not in p or p["won"] for p in seen["players"])
     assert watcher.page.locator("[data-testid=hand]").count() == 0
     assert not host.errors and not watcher.errors  # type: ignore[attr-defined]
+
+
+SETTLED_WINS = """async () => {
+  const { settlement } = await import("/static/app/settle.js");
+  const { setLang } = await import("/static/app/i18n.js");
+  const win = (seat, situations, robbed) => ({ seat, seq: seat, self_drawn: false, from: 0, tile: "3m", fans: [],
+    total: 0, multiplier: 1, jipin: false, situations, robbed_kong: robbed });
+  const msg = { hand: 0, end_reason: "three_won", chips: [-3, 1, 1, 1], balances: [0, 0, 0, 0], record: "",
+    hand_id: "h", result: { deltas: [-3, 1, 1, 1], payments: [],
+      winners: [win(1, ["last_tile"], false), win(2, ["robbing_kong"], true), win(3, [], true)] } };
+  const table = { name: (s) => `P${s}`, base: () => 1, closedReason: null, spectating: false };
+  const hows = {};
+  for (const lang of ["en", "zh"]) {
+    setLang(lang);
+    const box = document.createElement("div");
+    box.innerHTML = settlement(msg, table).parts.map(([, html]) => html).join("");
+    hows[lang] = [...box.querySelectorAll(".settle-win > p:first-of-type")].map((p) => p.textContent);
+  }
+  return hows;
+}"""
+
+
+def test_client_settlement_words_each_wins_situations(browser: Any, server: Running) -> None:
+    """海底, 抢杠胡 …: a win's situations are named in the page's language, never by their ids."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.base + "/")
+        hows = page.evaluate(SETTLED_WINS)
+    finally:
+        context.close()
+    assert hows["en"] == ["dealt in by P0 · 海底 the last tile", "dealt in by P0 · 抢杠胡 robbing a kong",
+                          "dealt in by P0 · 抢杠胡 robbing a kong"]
+    assert hows["zh"][0].endswith(" · 海底（最后一张）") and hows["zh"][1].endswith(" · 抢杠胡")

@@ -56,7 +56,7 @@ export function settlement(msg, table) {
     return ["wins", `<div class="settle-win${w.jipin ? " jipin" : ""}" data-testid="win">
       <h3>${esc(t("settle.win", { who: name(w.seat), tile: "" }))}${tileText(w.tile)}
         ${w.jipin ? `<span class="jipin-mark">★ ${esc(t("settle.jipin"))}</span>` : ""}</h3>
-      <p>${esc(how)}${w.robbed_kong ? " · " + esc(t("settle.robbed")) : ""}${(w.situations || []).length ? " · " + esc(w.situations.join(", ")) : ""}</p>
+      <p>${[how, ...situations(w)].map(esc).join(" · ")}</p>
       <ul class="fan-list">${fans || `<li>${esc(t("settle.plain"))}</li>`}</ul>
       <p><strong>${esc(t("settle.fan_total", { n: w.total }))}</strong> → ${esc(t("settle.multiplier", { n: w.multiplier }))}
         × ${esc(t("settle.base", { n: fmt(base) }))}</p>
@@ -109,6 +109,13 @@ export function drawInParts(root, parts) {
 function payRow(p, name, base) {
   return `<tr><td>${esc(reasonText(p.reason))}</td><td>${esc(name(p.payer))} → ${esc(name(p.payee))}</td>
     <td class="num">${fmt(p.amount)} × ${fmt(base)} = ${fmt(p.amount * base)}</td></tr>`;
+}
+
+/** The situations of a win (海底, 杠上花, 抢杠胡 …) in words, a robbed kong among them. */
+function situations(w) {
+  const ids = [...(w.situations || [])];
+  if (w.robbed_kong && !ids.includes("robbing_kong")) ids.push("robbing_kong");
+  return ids.map((s) => t(`sit.${s}`));
 }
 
 /** Point a "verify" link at the verifier page with the record in its address (fetched once). */

@@ -84,7 +84,7 @@ function drawSituations() {
       onchange: (e) => {
         state.situations = e.target.checked ? [...state.situations, s] : state.situations.filter((x) => x !== s);
         update();
-      } }), t(`calc.sit.${s}`))));
+      } }), t(`sit.${s}`))));
 }
 
 function optionInput(o) {
