@@ -321,6 +321,26 @@ def test_worked_examples_are_named_and_their_rules_worded_not_shown_as_ids_and_j
         "规则：血战到底 [xuezhan], exchange: off")
 
 
+def test_guide_opens_its_first_topic_and_an_unknown_topic_names_the_topics(
+        server: PortalServer, desktop: Any) -> None:
+    desktop.goto(server.base + "/guide")
+    assert desktop.url == server.base + "/guide/exchange"
+    desktop.wait_for_selector('[data-testid="example-exchange"]')
+    answer = desktop.goto(server.base + "/guide/nope")
+    assert answer is not None and answer.status == 404
+    assert desktop.text_content("h1") == "No such topic"
+    said = desktop.text_content('[data-testid="no-topic"]')
+    assert said == ("There is no topic “nope”. The topics are: 换三张 Exchange three, 定缺 Void suit, "
+                    "刮风下雨 Kong money, 呼叫转移 Call transfer, 查花猪 Flower pig, 查大叫 Not-ready check, "
+                    "退税 Kong refund, 血战 vs 血流.")
+    assert desktop.eval_on_selector_all("#topics a", "s => s.map(a => a.getAttribute('href'))") == [
+        f"/guide/{topic}" for topic in GUIDES]
+    desktop.click(".lang-switch")
+    assert desktop.text_content("h1") == "没有这个主题"
+    assert desktop.text_content('[data-testid="no-topic"]') == (
+        "没有“nope”这个主题。主题有：换三张、定缺、刮风下雨、呼叫转移、查花猪、查大叫、退税、血战与血流。")
+
+
 @pytest.mark.parametrize("path", ["/calc", "/rules", f"/replay/{SETTLED}?move=30"])
 def test_no_serious_accessibility_violations(server: PortalServer, browser: Any, path: str) -> None:
     axe = pytest.importorskip("axe_playwright_python.sync_playwright")

@@ -4,9 +4,12 @@ import { t, applyI18n, languageButton, onLangChange, getLang, optionText } from 
 import { tileElement } from "/static/app/tiles.js";
 import "./strings.js";
 
+/** The topics of the rules explained (/guide/<topic>), in order: chuanma.portal.examples.TOPICS. */
+export const GUIDE_TOPICS = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"];
+
 /** The portal's pages, for any header or nav: [href, string key]. */
 export const PORTAL_LINKS = [
-  ["/calc", "portal.nav.calc"], ["/rules", "portal.nav.rules"], ["/guide/exchange", "portal.nav.guide"],
+  ["/calc", "portal.nav.calc"], ["/rules", "portal.nav.rules"], [`/guide/${GUIDE_TOPICS[0]}`, "portal.nav.guide"],
   ["/replay", "portal.nav.replay"],
 ];
 

@@ -1,13 +1,13 @@
 // The rules explained (换三张, 定缺, 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税, 血战 vs 血流), each with
 // worked examples the server plays through the engine (/api/portal/examples/<topic>).
-import { api, el, frame, getLang, onLangChange, seatName, suitName, t, tileRow } from "./common.js";
+import { GUIDE_TOPICS, api, el, frame, getLang, onLangChange, seatName, suitName, t, tileRow } from "./common.js";
 import { narrate } from "/static/app/narrate.js";
 import { splitTiles } from "/static/app/tiles.js";
 
 frame("/guide");
 
-const TOPICS = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"];
 const topic = location.pathname.split("/")[2];
+const isTopic = GUIDE_TOPICS.includes(topic);
 
 const TEXT = {
   exchange: {
@@ -105,9 +105,19 @@ function example(x) {
 
 let data = null;
 
+/** The page for an unknown topic (the server answers it with status 404): says so and names the topics. */
+function unknownTopic() {
+  let name = topic;
+  try { name = decodeURIComponent(topic); } catch { /* shown as typed */ }
+  const topics = GUIDE_TOPICS.map((n) => t(`topic.${n}`)).join(getLang() === "zh" ? "、" : ", ");
+  $("title").textContent = t("guide.none_title");
+  $("text").replaceChildren(el("p", { "data-testid": "no-topic" }, t("guide.none", { name, topics })));
+}
+
 function render() {
-  $("topics").replaceChildren(...TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small",
+  $("topics").replaceChildren(...GUIDE_TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small",
     "aria-current": name === topic ? "page" : null }, t(`topic.${name}`))));
+  if (!isTopic) { unknownTopic(); return; }
   $("title").textContent = t(`topic.${topic}`);
   $("text").replaceChildren(...TEXT[topic][getLang()].map((p) => el("p", {}, p)));
   if (data) $("examples").replaceChildren(...data.examples.map(example));
@@ -117,5 +127,7 @@ function $(id) { return document.getElementById(id); }
 
 onLangChange(render);
 render();
-const res = await api(`/api/portal/examples/${topic}`);
-if (res.ok) { data = res.data; render(); } else $("error").textContent = res.data.message;
+if (isTopic) {
+  const res = await api(`/api/portal/examples/${topic}`);
+  if (res.ok) { data = res.data; render(); } else $("error").textContent = res.data.message;
+}

@@ -1,10 +1,9 @@
 // The fan table and every option of every preset, as the server's definitions give them
 // (/api/portal/fans: chuanma.scoring.FANS; /api/portal/presets: chuanma.rules).
-import { api, el, frame, getLang, onLangChange, optionText, t } from "./common.js";
+import { GUIDE_TOPICS, api, el, frame, getLang, onLangChange, optionText, t } from "./common.js";
 
 frame("/rules");
 
-const TOPICS = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"];
 const $ = (id) => document.getElementById(id);
 let fans = null;
 let presets = null;
@@ -13,7 +12,7 @@ const show = (v) => (typeof v === "boolean" ? (v ? "on" : "off") : v === null ? 
 
 function render() {
   const zh = getLang() === "zh";
-  $("guides").replaceChildren(...TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small" }, t(`topic.${name}`))));
+  $("guides").replaceChildren(...GUIDE_TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small" }, t(`topic.${name}`))));
   if (fans) {
     $("fans").replaceChildren(
       el("thead", {}, el("tr", {}, ...["rules.name", "rules.fan", "rules.when", "rules.option", "rules.id"].map((k) => el("th", { scope: "col" }, t(k))))),
