@@ -248,6 +248,17 @@ def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) 
     page.wait_for_function('document.querySelector("[data-testid=slider]").value !== "10"')
 
 
+def test_replay_link_to_the_end_opens_the_last_move(server: PortalServer, desktop: Any) -> None:
+    desktop.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=end")
+    desktop.click("#guest")
+    moves = replay_view(server.record, "all", None)["moves"]
+    _wait_move(desktop, moves)
+    desktop.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+    desktop.click("#prev")  # and steps on from there
+    _wait_move(desktop, moves - 1)
+    assert f"move={moves - 1}" in desktop.url
+
+
 def test_replay_of_an_uploaded_record(server: PortalServer, desktop: Any, tmp_path: Path) -> None:
     import json
 

@@ -10,7 +10,9 @@ frame("/replay");
 const $ = (id) => document.getElementById(id);
 const handId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
-const state = { seat: params.get("seat") ?? "all", move: Number(params.get("move") ?? 0) || 0, data: null,
+// move=end opens the last move (the server reads "end" as the last)
+const state = { seat: params.get("seat") ?? "all",
+  move: params.get("move") === "end" ? "end" : Number(params.get("move") ?? 0) || 0, data: null,
   record: null, timer: null, seq: 0 };
 
 /** A decision of a record ({"seat": 0, "discard": "5m"}) as text. */
