@@ -297,3 +297,17 @@ def test_pages_are_served(http: httpx.Client, path: str) -> None:
     r = http.get(path)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert '<script type="module" src="/static/portal/' in r.text
+
+
+@pytest.mark.parametrize("path", ["/", "/calc", "/rules", "/guide/kongs", "/replay", f"/replay/{SETTLED}"])
+def test_pages_declare_an_icon_the_server_serves(http: httpx.Client, path: str) -> None:
+    icon = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', http.get(path).text)
+    assert icon is not None
+    r = http.get(icon[1])
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml" and r.text.startswith("<svg")
+
+
+def test_favicon_ico_is_the_icon_not_a_404(http: httpx.Client) -> None:
+    r = http.get("/favicon.ico")  # asked for by browsers on pages that declare none (verify.html, JSON)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.content == (STATIC / "favicon.svg").read_bytes() and len(r.content) < 1024

@@ -44,6 +44,7 @@ HEAD = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>川麻 chuanma</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/app/style.css">
 <link rel="stylesheet" href="/static/portal/portal.css">
 <link rel="modulepreload" href="/static/app/i18n.js">
