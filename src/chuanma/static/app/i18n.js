@@ -182,6 +182,20 @@ export function optionText(opt) {
   return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
 }
 
+const FAN_EN = new Map();
+
+/** Learn every fan's English name from the fan table (/api/portal/fans: chuanma.scoring.FANS). */
+export function addFanNames(table) {
+  for (const f of table.fans) FAN_EN.set(f.id, f.en);
+}
+
+/** A fan ({id, name, en?}) by name, never its id: 清一色 in Chinese, 清一色 Pure suit in English (its
+ * own en, or the fan table's once addFanNames has it). */
+export function fanName(fan) {
+  const en = fan.en ?? FAN_EN.get(fan.id);
+  return lang === "zh" || !en ? fan.name : `${fan.name} ${en}`;
+}
+
 /** The string for key in the current language with {name} placeholders filled. */
 export function t(key, vars = {}) {
   const s = STRINGS[lang][key] ?? STRINGS.zh[key] ?? key;

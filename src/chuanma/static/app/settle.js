@@ -1,7 +1,7 @@
 // The settlement panel (every chip explained) and the fairness panel, shown as dialogs.
 
 import { tileImg, tileName } from "./tiles.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, fanName } from "./i18n.js";
 import { esc, fmt, base64url } from "./util.js";
 import { reasonName } from "./narrate.js";
 
@@ -51,7 +51,7 @@ export function settlement(msg, table) {
   const result = msg.result;
   const wins = result.winners.map((w) => {
     const own = result.payments.filter((p) => p.seq === w.seq && p.payee === w.seat);
-    const fans = w.fans.map((f) => `<li>${esc(f.name)} <small class="muted">(${esc(f.id)})</small> — ${f.fan} ${esc(t("settle.fan_unit"))}</li>`).join("");
+    const fans = w.fans.map((f) => `<li>${esc(fanName(f))} — ${f.fan} ${esc(t("settle.fan_unit"))}</li>`).join("");
     const how = w.self_drawn ? t("settle.zimo") : t("settle.from", { who: name(w.from) });
     return ["wins", `<div class="settle-win${w.jipin ? " jipin" : ""}" data-testid="win">
       <h3>${esc(t("settle.win", { who: name(w.seat), tile: "" }))}${tileText(w.tile)}

@@ -1,6 +1,6 @@
 // The fan table and every option of every preset, as the server's definitions give them
 // (/api/portal/fans: chuanma.scoring.FANS; /api/portal/presets: chuanma.rules).
-import { GUIDE_TOPICS, api, el, frame, getLang, onLangChange, optionText, t } from "./common.js";
+import { GUIDE_TOPICS, api, el, fanName, frame, getLang, onLangChange, optionText, t } from "./common.js";
 
 frame("/rules");
 
@@ -17,7 +17,7 @@ function render() {
     $("fans").replaceChildren(
       el("thead", {}, el("tr", {}, ...["rules.name", "rules.fan", "rules.when", "rules.option", "rules.id"].map((k) => el("th", { scope: "col" }, t(k))))),
       el("tbody", {}, fans.fans.map((f) => el("tr", { "data-testid": `fan-row-${f.id}` },
-        el("td", {}, f.name, zh ? "" : ` ${f.en}`, f.house ? el("span", { class: "badge badge-void" }, t("rules.house")) : null),
+        el("td", {}, fanName(f), f.house ? el("span", { class: "badge badge-void" }, t("rules.house")) : null),
         el("td", { class: "num" }, f.id === "gen" ? `+${f.fan}` : String(f.fan)),
         el("td", {}, zh ? f.when_zh : f.when_en), el("td", {}, el("code", {}, f.option || "")),
         el("td", {}, el("code", {}, f.id))))));
