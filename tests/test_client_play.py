@@ -14,6 +14,7 @@ import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS
 from chuanma.fairness import verify_record
+from chuanma.scoring import FANS
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
 
@@ -200,6 +201,8 @@ def test_client_language_switch_is_remembered(browser: Any, server: Running) -> 
     assert page.locator("html").get_attribute("lang") == switched
     title = page.locator("#rooms-title").inner_text()
     assert title == ("房间" if switched == "zh-CN" else "Rooms")
+    cap = page.locator("label[for=max-fan]").inner_text()  # the private table's 封顶, not the option's id
+    assert cap == ("封顶（番）" if switched == "zh-CN" else "Fan cap (封顶)")
 
 
 def test_client_lobby_and_table_have_no_serious_accessibility_violations(browser: Any, server: Running) -> None:
@@ -247,3 +250,72 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     assert seen["seat"] is None and all("hand" not in p or p["won"] for p in seen["players"])
     assert watcher.page.locator("[data-testid=hand]").count() == 0
     assert not host.errors and not watcher.errors  # type: ignore[attr-defined]
+
+
+SETTLED_WINS = """async () => {
+  const { settlement } = await import("/static/app/settle.js");
+  const { setLang } = await import("/static/app/i18n.js");
+  const win = (seat, situations, robbed) => ({ seat, seq: seat, self_drawn: false, from: 0, tile: "3m", fans: [],
+    total: 0, multiplier: 1, jipin: false, situations, robbed_kong: robbed });
+  const msg = { hand: 0, end_reason: "three_won", chips: [-3, 1, 1, 1], balances: [0, 0, 0, 0], record: "",
+    hand_id: "h", result: { deltas: [-3, 1, 1, 1], payments: [],
+      winners: [win(1, ["last_tile"], false), win(2, ["robbing_kong"], true), win(3, [], true)] } };
+  const table = { name: (s) => `P${s}`, base: () => 1, closedReason: null, spectating: false };
+  const hows = {};
+  for (const lang of ["en", "zh"]) {
+    setLang(lang);
+    const box = document.createElement("div");
+    box.innerHTML = settlement(msg, table).parts.map(([, html]) => html).join("");
+    hows[lang] = [...box.querySelectorAll(".settle-win > p:first-of-type")].map((p) => p.textContent);
+  }
+  return hows;
+}"""
+
+
+def test_client_settlement_words_each_wins_situations(browser: Any, server: Running) -> None:
+    """海底, 抢杠胡 …: a win's situations are named in the page's language, never by their ids."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.base + "/")
+        hows = page.evaluate(SETTLED_WINS)
+    finally:
+        context.close()
+    assert hows["en"] == ["dealt in by P0 · 海底 the last tile", "dealt in by P0 · 抢杠胡 robbing a kong",
+                          "dealt in by P0 · 抢杠胡 robbing a kong"]
+    assert hows["zh"][0].endswith(" · 海底（最后一张）") and hows["zh"][1].endswith(" · 抢杠胡")
+
+
+SETTLED_FANS = """async () => {
+  await window.chuanmaClient.fanNames;  // the fan table the page fetches when it opens
+  const { settlement } = await import("/static/app/settle.js");
+  const { setLang } = await import("/static/app/i18n.js");
+  const fans = [{ id: "duanyaojiu", name: "断幺九", fan: 1 }, { id: "qingyise", name: "清一色", fan: 2 }];
+  const msg = { hand: 0, end_reason: "three_won", chips: [-8, 8, 0, 0], balances: [0, 0, 0, 0], record: "",
+    hand_id: "h", result: { deltas: [-8, 8, 0, 0], payments: [], winners: [{ seat: 1, seq: 1, self_drawn: false,
+      from: 0, tile: "3m", fans, total: 3, multiplier: 8, jipin: false, situations: [], robbed_kong: false }] } };
+  const table = { name: (s) => `P${s}`, base: () => 1, closedReason: null, spectating: false };
+  const shown = {};
+  for (const lang of ["en", "zh"]) {
+    setLang(lang);
+    const box = document.createElement("div");
+    box.innerHTML = settlement(msg, table).parts.map(([, html]) => html).join("");
+    shown[lang] = [...box.querySelectorAll(".fan-list li")].map((li) => li.textContent);
+  }
+  return shown;
+}"""
+
+
+def test_client_settlement_names_fans_in_the_pages_language_not_by_id(browser: Any, server: Running) -> None:
+    """A hand's result names its fans by id and Chinese name; the settlement shows the fan table's
+    English name in English, never the id."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_function("() => window.chuanmaClient")
+        shown = page.evaluate(SETTLED_FANS)
+    finally:
+        context.close()
+    assert shown["en"] == [f"断幺九 {FANS['duanyaojiu'].en} — 1 fan", f"清一色 {FANS['qingyise'].en} — 2 fan"]
+    assert shown["zh"] == ["断幺九 — 1 番", "清一色 — 2 番"]

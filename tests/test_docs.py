@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from chuanma.portal.examples import TOPICS, example_ids
 from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
 from chuanma.scoring import FAN_NAMES, SITUATIONS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+PORTAL = DOCS.with_name("portal.md")
 
 
 def test_rules_doc_lists_every_option_preset_fan_and_situation() -> None:
@@ -22,3 +25,13 @@ def test_rules_doc_gives_the_house_fan_defaults() -> None:
     for fan_id, value in HOUSE_FAN_DEFAULTS.items():
         row = next(line for line in text.splitlines() if line.startswith(f"| `{fan_id}` |"))
         assert f"| {value} |" in row
+
+
+def test_portal_doc_lists_the_examples_each_guide_topic_plays() -> None:
+    lines = PORTAL.read_text(encoding="utf-8").splitlines()
+    start = lines.index("| topic | examples (preset) | what the engine shows |") + 2
+    listed: dict[str, list[str]] = {}
+    for row in lines[start:lines.index("", start)]:
+        topics, examples = (re.findall(r"`(\w+)`", cell) for cell in row.split("|")[1:3])
+        listed.update((name, examples) for name in topics)
+    assert listed == {name: example_ids([name]) for name in TOPICS}

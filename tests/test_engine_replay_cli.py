@@ -65,6 +65,15 @@ def test_unreadable_record(tmp_path: Path) -> None:
     assert out.exit_code == 1
 
 
+
+def test_a_file_without_a_format_is_refused_naming_the_field_and_the_format(tmp_path: Path) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text("{}", encoding="utf-8")
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.exit_code == 1 and "None" not in out.output
+    assert out.output.strip() == f'error: {path} has no "format" field; chuanma replay reads "chuanma-record/1" records'
+
+
 VIEWS = (None, 0, 1, 2, 3)
 SEEDS = range(200)
 CLAIMED_LOCKED_DISCARD = {32, 71, 78, 82, 98, 164, 198}

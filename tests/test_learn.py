@@ -200,7 +200,7 @@ def test_learned_bot_in_simulate_league_and_play(trained: Path) -> None:
     league = runner.invoke(app, ["league", "--bots", f"{name},greedy", "-n", "4", "--json"])
     assert league.exit_code == 0, league.output
     assert {r["bot"] for r in json.loads(league.stdout.strip().splitlines()[-1])["ranking"]} == {name, "greedy"}
-    play = runner.invoke(app, ["play", "--seed", "2", "--bots", f"{name},random"], input="1\n" * 400)
+    play = runner.invoke(app, ["play", "--seed", "2", "--bots", f"{name},random,{name}"], input="1\n" * 400)
     assert play.exit_code == 0, play.output
 
 

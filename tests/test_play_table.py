@@ -21,6 +21,7 @@ from chuanma.terminal.board import board
 from chuanma.terminal.seat import Human
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
+from chuanma.terminal.words import END_WORDS
 from chuanma.tiles import parse_tile
 
 NAMES = ["you", "east", "north", "west"]
@@ -251,7 +252,7 @@ def test_settlement_names_a_concealed_kongs_tile_once_the_hand_is_over() -> None
     viewer = (kong.seat + 1) % 4  # the kong's owner is this viewer's 上家
     text = rendered(Settlement(game.view(viewer), game.events_for(viewer), NAMES).render([0] * 4), width=200)
     tile = kong.private["tile"]
-    assert f"暗杠 {tile[0]}{'万筒条'['mps'.index(tile[1])]} of 上家 {NAMES[kong.seat]}" in text
+    assert f"上家 {NAMES[kong.seat]}'s 暗杠 {tile[0]}{'万筒条'['mps'.index(tile[1])]}" in text
 
 
 def test_enter_declares_a_win_rather_than_throwing_it_away() -> None:
@@ -286,3 +287,20 @@ def test_settlement_explains_a_fixed_flower_pig_penalty() -> None:
     pay = next(p for p in game.ledger if p.reason == "flower_pig")
     hands = text.split("hands revealed")[1].split("wins")[0].split("查花猪")[0]
     assert f"the fixed 花猪 penalty {pay.amount}" in text and " 花猪" in hands
+
+
+def test_ticker_and_settlement_speak_of_the_viewer_in_the_second_person_and_say_why_the_hand_ended() -> None:
+    for seed in range(40):
+        game = bots_game("xuezhan", seed)
+        dealt_in = [w for w in game.wins if w.from_seat is not None and not w.robbed]
+        if dealt_in:
+            break
+    else:
+        pytest.fail("no win on a discard in 40 hands")
+    me = dealt_in[0].from_seat
+    assert me is not None
+    lines = Ticker(me, game.rules, NAMES).lines(game.events_for(me))
+    text = "\n".join(lines) + rendered(Settlement(game.view(me), game.events_for(me), NAMES).render([0] * 4), width=200)
+    assert "you's" not in text and "you is" not in text
+    assert "on your discard" in text and any(" on your " in line for line in lines if " 胡 " in line)
+    assert lines[-1] == f"hand over: {END_WORDS[game.end_reason or '']}"

@@ -3,6 +3,8 @@ and the replays of finished hands (good input and bad; bad input is a 400 that c
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,8 +13,10 @@ import httpx
 import pytest
 
 from chuanma.engine.record import replay
+from chuanma.portal.examples import TOPICS
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FANS, score_hand
+from chuanma.server.app import STATIC
 from chuanma.tiles import parse_tile, parse_tiles
 from portal_harness import PLAYING, SETTLED, PortalServer, portal_server
 
@@ -203,7 +207,20 @@ def test_example_xuezhan_winner_leaves_xueliu_winner_wins_again(http: httpx.Clie
 def test_examples_refuse_an_unknown_topic(http: httpx.Client) -> None:
     r = http.get("/api/portal/examples/mahjong")
     assert r.status_code == 404 and r.json()["code"] == "no_topic"
-    assert http.get("/guide/mahjong").status_code == 404
+
+
+def test_guide_opens_the_first_topic_and_an_unknown_topic_is_an_html_page(http: httpx.Client) -> None:
+    r = http.get("/guide", follow_redirects=False)
+    assert r.is_redirect and r.headers["location"] == f"/guide/{TOPICS[0]}"
+    page = http.get("/guide/mahjong")  # the guide page, which says so; not the API's JSON
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/portal/guide.js">' in page.text
+
+
+def test_the_pages_know_the_same_guide_topics_as_the_server() -> None:
+    common = (STATIC / "portal" / "common.js").read_text(encoding="utf-8")
+    listed = re.search(r"export const GUIDE_TOPICS = \[(.*?)\];", common)
+    assert listed is not None and json.loads(f"[{listed[1]}]") == list(TOPICS)
 
 
 # ------------------------------------------------------------------ replays
@@ -280,3 +297,17 @@ def test_pages_are_served(http: httpx.Client, path: str) -> None:
     r = http.get(path)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert '<script type="module" src="/static/portal/' in r.text
+
+
+@pytest.mark.parametrize("path", ["/", "/calc", "/rules", "/guide/kongs", "/replay", f"/replay/{SETTLED}"])
+def test_pages_declare_an_icon_the_server_serves(http: httpx.Client, path: str) -> None:
+    icon = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', http.get(path).text)
+    assert icon is not None
+    r = http.get(icon[1])
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml" and r.text.startswith("<svg")
+
+
+def test_favicon_ico_is_the_icon_not_a_404(http: httpx.Client) -> None:
+    r = http.get("/favicon.ico")  # asked for by browsers on pages that declare none (verify.html, JSON)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.content == (STATIC / "favicon.svg").read_bytes() and len(r.content) < 1024

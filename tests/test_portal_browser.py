@@ -226,6 +226,11 @@ def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) 
     _wait_move(page, moves)
     page.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
     assert page.text_content('[data-testid="deltas"]').count("Seat") == 4
+    heads = page.eval_on_selector_all('[data-testid="payments"] th', "s => s.map(x => x.textContent)")
+    assert heads == ["Reason", "Payer → payee", "Units of base"]  # who pays whom is said, not guessed
+    first = server.record["result"]["payments"][0]
+    assert page.text_content('[data-testid="payments"] tbody tr td:nth-child(2)') == (
+        f"Seat {first['payer']} → Seat {first['payee']}")
     page.fill('[data-testid="move-input"]', "10")
     page.dispatch_event('[data-testid="move-input"]', "change")
     _wait_move(page, 10)
@@ -241,6 +246,17 @@ def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) 
     assert all(None not in _tiles(page, f"hand-{s}") for s in range(4))
     page.click('[data-testid="events"] li:nth-child(3) button')  # an event jumps to its move
     page.wait_for_function('document.querySelector("[data-testid=slider]").value !== "10"')
+
+
+def test_replay_link_to_the_end_opens_the_last_move(server: PortalServer, desktop: Any) -> None:
+    desktop.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=end")
+    desktop.click("#guest")
+    moves = replay_view(server.record, "all", None)["moves"]
+    _wait_move(desktop, moves)
+    desktop.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+    desktop.click("#prev")  # and steps on from there
+    _wait_move(desktop, moves - 1)
+    assert f"move={moves - 1}" in desktop.url
 
 
 def test_replay_of_an_uploaded_record(server: PortalServer, desktop: Any, tmp_path: Path) -> None:
@@ -290,6 +306,50 @@ def test_a_worked_example_opens_in_the_replay_viewer(server: PortalServer, deskt
     desktop.wait_for_selector('[data-testid="board"]')
     desktop.click('[data-testid="last"]')
     desktop.wait_for_selector('[data-testid="settlement"]:not(.hidden)')
+
+
+GUIDES = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"]
+
+
+def test_worked_examples_are_named_and_their_rules_worded_not_shown_as_ids_and_json(
+        server: PortalServer, desktop: Any) -> None:
+    for topic in GUIDES:
+        desktop.goto(server.base + f"/guide/{topic}")
+        desktop.wait_for_selector('[data-testid^="example-"] h2')
+        ids = desktop.eval_on_selector_all('[data-testid^="example-"]', "s => s.map(x => x.dataset.testid.slice(8))")
+        for x in ids:
+            heading = desktop.text_content(f'[data-testid="example-{x}"] h2')
+            rules = desktop.text_content(f'[data-testid="example-{x}"] > p.muted')
+            assert heading.startswith("Worked example, computed by the engine: ") and not heading.endswith(f": {x}")
+            assert "{" not in rules and ("[xuezhan]" in rules or "[xueliu]" in rules), rules
+    desktop.goto(server.base + "/guide/kongs")
+    desktop.wait_for_selector('[data-testid="example-concealed_kong"] h2')
+    assert desktop.text_content('[data-testid="example-concealed_kong"] > p.muted') == (
+        "Rules: Bloody battle (血战) [xuezhan], exchange: off")
+    desktop.click(".lang-switch")
+    assert desktop.text_content('[data-testid="example-concealed_kong"] h2') == "引擎算出的例子: 暗杠（下雨）"
+    assert desktop.text_content('[data-testid="example-concealed_kong"] > p.muted') == (
+        "规则：血战到底 [xuezhan], exchange: off")
+
+
+def test_guide_opens_its_first_topic_and_an_unknown_topic_names_the_topics(
+        server: PortalServer, desktop: Any) -> None:
+    desktop.goto(server.base + "/guide")
+    assert desktop.url == server.base + "/guide/exchange"
+    desktop.wait_for_selector('[data-testid="example-exchange"]')
+    answer = desktop.goto(server.base + "/guide/nope")
+    assert answer is not None and answer.status == 404
+    assert desktop.text_content("h1") == "No such topic"
+    said = desktop.text_content('[data-testid="no-topic"]')
+    assert said == ("There is no topic “nope”. The topics are: 换三张 Exchange three, 定缺 Void suit, "
+                    "刮风下雨 Kong money, 呼叫转移 Call transfer, 查花猪 Flower pig, 查大叫 Not-ready check, "
+                    "退税 Kong refund, 血战 vs 血流.")
+    assert desktop.eval_on_selector_all("#topics a", "s => s.map(a => a.getAttribute('href'))") == [
+        f"/guide/{topic}" for topic in GUIDES]
+    desktop.click(".lang-switch")
+    assert desktop.text_content("h1") == "没有这个主题"
+    assert desktop.text_content('[data-testid="no-topic"]') == (
+        "没有“nope”这个主题。主题有：换三张、定缺、刮风下雨、呼叫转移、查花猪、查大叫、退税、血战与血流。")
 
 
 @pytest.mark.parametrize("path", ["/calc", "/rules", f"/replay/{SETTLED}?move=30"])

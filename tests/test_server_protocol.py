@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,43 @@ def test_rooms_follow_the_rules_room_table() -> None:
 def test_serve_refuses_bad_timers() -> None:
     result = CliRunner().invoke(cli, ["serve", "--turn-seconds", "0"])
     assert result.exit_code == 2 and "timers" in result.output
+
+
+def _serve(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "chuanma", "serve", *args], cwd=cwd, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--port", "99999"], "less than or equal to 65535"),  # was taken modulo 65536: port 34463
+    (["--port", "-5"], "greater than or equal to 0"),
+    (["--data", "{file}"], "--data: cannot create"),
+    (["--db", "bogus://x"], "--db: cannot open the database: Can't load plugin"),
+    (["--db", "not a url"], "--db: Could not parse"),
+    (["--db", "sqlite:///{file}/x.db"], "--db: cannot open the database: unable to open database file"),
+])
+def test_serve_refuses_a_bad_port_data_directory_or_database_without_a_traceback(
+        tmp_path: Path, args: list[str], words: str) -> None:
+    file = tmp_path / "a-file"
+    file.write_text("")
+    proc = _serve([a.format(file=file) for a in args], tmp_path)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 2 and words in " ".join(err.split()) and "Traceback" not in err, err
+    assert out == ""
+
+
+def test_serve_names_the_database_it_was_given(tmp_path: Path) -> None:
+    proc = _serve(["--port", "0", "--data", str(tmp_path), "--db", f"sqlite:///{tmp_path / 'chips.db'}"], tmp_path)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert line.startswith("chuanma server: open http://127.0.0.1:") and "database: SQLite" in line, line
 
 
 def test_logs_are_json_lines_without_unlisted_fields() -> None:

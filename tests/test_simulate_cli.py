@@ -132,6 +132,20 @@ def test_play_a_hand_from_stdin() -> None:
     assert "settlement" in res.output and "this hand" in res.output
 
 
+@pytest.mark.parametrize("bots", ["random,greedy", "greedy,greedy,random,defensive", ","])
+def test_play_takes_three_bots_or_one_for_all_three(bots: str) -> None:
+    res = runner.invoke(app, ["play", "--seed", "2", "--bots", bots], input="1\n" * 400)
+    said = " ".join(res.output.replace("│", " ").split())  # as one line, unboxed
+    assert res.exit_code == 2 and "your hand" not in said
+    assert "Invalid value for --bots: give three bots, comma-separated, or one for all three; got " in said
+
+
+def test_play_one_bot_name_plays_all_three_seats() -> None:
+    res = runner.invoke(app, ["play", "--seed", "2", "--bots", "random"], input="1\n" * 400)
+    assert res.exit_code == 0, res.output
+    assert res.output.count("random") >= 3 and "greedy" not in res.output
+
+
 def test_play_a_session_rejects_bad_choices() -> None:
     res = runner.invoke(app, ["play", "--hands", "2", "--seat", "2", "--rules", "xueliu"],
                         input="99\nx\n" + "1\n" * 800)

@@ -71,7 +71,8 @@ def summary(console: Console, names: Sequence[str], totals: Sequence[int], playe
 
 def play(
     bots: Annotated[str, typer.Option(
-        "--bots", "-b", help="The three opponents, comma-separated (learned:PATH: trained weights).")] = "greedy",
+        "--bots", "-b", help="The three opponents, comma-separated, or one name for all three "
+                             "(learned:PATH: trained weights).")] = "greedy",
     seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands in the session.")] = 1,
     rules: RulesOption = "xuezhan",
@@ -101,8 +102,9 @@ def play(
             check_bot_name(n, ruleset)
         except UnknownBotError as exc:
             raise typer.BadParameter(str(exc)) from None
-    if not opp:
-        raise typer.BadParameter("give at least one bot")
+    if len(opp) not in (1, 3):
+        raise typer.BadParameter(f"give three bots, comma-separated, or one for all three; got "
+                                 f"{', '.join(opp) or 'none'}", param_hint="--bots")
     if record is not None:
         try:
             record.mkdir(parents=True, exist_ok=True)
@@ -113,7 +115,7 @@ def play(
     others = [s for s in range(4) if s != seat]
     names = ["you"] * 4
     for i, s in enumerate(others):
-        names[s] = opp[i % len(opp)]
+        names[s] = opp[i if len(opp) == 3 else 0]
     console.print(f"[bold]session seed {seed}[/] · play it again with --seed {seed}")
     totals = [0] * 4
     records: list[dict[str, Any]] = []

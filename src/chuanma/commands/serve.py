@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from pathlib import Path
 from typing import Annotated
@@ -18,7 +19,7 @@ default it came every 6 s there (p99 of a decision 170–210 ms), at 100 about e
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on (0: any free port)")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on (0: any free port)")] = 8000,
     data: Annotated[Path, typer.Option(help="data directory (created if missing): the SQLite database")] = Path(
         "chuanma-data"),
     db: Annotated[str | None, typer.Option(
@@ -43,10 +44,14 @@ def serve(
 
     if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
         raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
-    data.mkdir(parents=True, exist_ok=True)
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
+    database = check_database(config.db_url)
     setup_logging()
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
                                            ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
@@ -63,7 +68,33 @@ def serve(
             gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
             bound = server.servers[0].sockets[0].getsockname()
             typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
-                       f"database: {'PostgreSQL' if db else 'SQLite'})", err=False)
+                       f"database: {database})", err=False)
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+def check_database(url: str) -> str:
+    """Open the database at ``url`` (bringing its schema up to date) and close it again, so that a
+    bad URL or a database that cannot be opened is refused in one line before the server starts;
+    returns the database's name as the start-up line says it (SQLite, PostgreSQL, …)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+
+    from chuanma.server.store import open_store
+
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError as exc:
+        raise typer.BadParameter(f"--db: {exc}") from None
+
+    async def probe() -> None:
+        store = await open_store(url)
+        await store.close()
+
+    try:
+        asyncio.run(probe())
+    except (SQLAlchemyError, OSError, ImportError) as exc:
+        why = exc.orig if isinstance(exc, DBAPIError) else exc
+        raise typer.BadParameter(f"--db: cannot open the database: {str(why).splitlines()[0]}") from None
+    return {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(backend, backend)

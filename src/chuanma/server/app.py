@@ -151,6 +151,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         """The browser client (docs/client.md): plain ES modules under ``/static/app``."""
         return FileResponse(STATIC / "app" / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/favicon.ico", response_class=FileResponse, include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """The icon (``static/favicon.svg``, which the pages declare) for a browser that asks here."""
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def sign_in(request: Request, body: Credentials, status: int) -> JSONResponse:
         """Register (``status`` 400 on refusal) or log in (401): the session cookie and a bearer token."""
         limit(request)

@@ -1,7 +1,8 @@
 """The 算番 portal and the replay viewer: their pages and JSON endpoints (docs/portal.md).
 
 Pages: ``/calc`` (the fan calculator), ``/rules`` (fan table and presets), ``/guide/<topic>``
-(worked examples), ``/replay`` (an uploaded record) and ``/replay/<hand id>``. Endpoints:
+(worked examples; ``/guide`` opens the first topic, an unknown topic is the guide page saying so,
+status 404), ``/replay`` (an uploaded record) and ``/replay/<hand id>``. Endpoints:
 ``POST /api/portal/score``, ``GET /api/portal/fans``, ``GET /api/portal/presets``,
 ``GET /api/portal/examples/<topic>``, ``GET /api/replay/<hand id>?seat=&move=`` (finished hands
 only) and ``POST /api/replay`` (a record in the body). Bad input: status 400 with
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from chuanma.engine.record import RecordError
 from chuanma.errors import ChuanmaError, InputError
@@ -43,6 +44,7 @@ HEAD = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>川麻 chuanma</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/app/style.css">
 <link rel="stylesheet" href="/static/portal/portal.css">
 <link rel="modulepreload" href="/static/app/i18n.js">
@@ -61,8 +63,8 @@ def page_html(name: str) -> str:
     return HEAD.replace("{name}", name) + (PAGES / f"{name}.html").read_text(encoding="utf-8")
 
 
-def _page(name: str) -> HTMLResponse:
-    return HTMLResponse(page_html(name), headers={"Cache-Control": "no-cache"})
+def _page(name: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(page_html(name), status_code=status, headers={"Cache-Control": "no-cache"})
 
 
 async def _json_body(request: Request) -> Any:
@@ -98,11 +100,14 @@ def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRoute
     async def rules_page() -> HTMLResponse:
         return _page("rules")
 
-    @router.get("/guide/{name}", include_in_schema=False, response_model=None)
-    async def guide_page(name: str) -> HTMLResponse | JSONResponse:
-        if name not in TOPICS:
-            return _error(404, "no_topic", f"no rules page {name[:40]!r}; pages: {', '.join(TOPICS)}")
-        return _page("guide")
+    @router.get("/guide", include_in_schema=False)
+    async def first_guide() -> RedirectResponse:
+        return RedirectResponse(f"/guide/{TOPICS[0]}")
+
+    @router.get("/guide/{name}", include_in_schema=False)
+    async def guide_page(name: str) -> HTMLResponse:
+        """The topic's page; an unknown topic gets the same page, which says so (status 404)."""
+        return _page("guide", 200 if name in TOPICS else 404)
 
     @router.get("/replay", include_in_schema=False)
     async def upload_page() -> HTMLResponse:

@@ -15,7 +15,7 @@ from rich.text import Text
 from chuanma.analysis import waits
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.views import SeatView
-from chuanma.terminal.words import KONG_WORDS, melds_text, relative, tile_label, tiles_text
+from chuanma.terminal.words import KONG_WORDS, melds_text, seat_name, seat_possessive, tile_label, tiles_text
 from chuanma.tiles import SUIT_NAMES_ZH, from_counts, holds_suit, parse_tile
 
 WIN_REASONS = ("zimo", "dianpao", "qianggang", "call_transfer")
@@ -38,8 +38,11 @@ class Settlement:
 
     def who(self, seat: int) -> str:
         assert self.view.seat is not None
-        rel = relative(seat, self.view.seat)
-        return "you" if rel == "you" else f"{rel} {self.names[seat]}"
+        return seat_name(seat, self.view.seat, self.names)
+
+    def whose(self, seat: int) -> str:
+        assert self.view.seat is not None
+        return seat_possessive(seat, self.view.seat, self.names)
 
     def pay_line(self, p: Payment, why: str = "") -> Text:
         verb = "pay" if p.payer == self.view.seat else "pays"
@@ -48,8 +51,8 @@ class Settlement:
 
     def win_lines(self, win: Win) -> list[RenderableType]:
         how = "自摸 self-drawn" if win.from_seat is None else (
-            f"抢杠 on {self.who(win.from_seat)}'s kong" if win.robbed
-            else f"点炮 on {self.who(win.from_seat)}'s discard")
+            f"抢杠 on {self.whose(win.from_seat)} kong" if win.robbed
+            else f"点炮 on {self.whose(win.from_seat)} discard")
         fans = " + ".join(f"{name} {fan}" for _, name, fan in win.fans) or "平胡 0"
         head = Text(f"{self.who(win.seat)} 胡 ", style="bold green").append_text(tiles_text([win.tile]))
         head.append(f" {how}: {fans} = {self.view.rules.fan_label(win.total)} fan → ×{win.multiplier}")
@@ -66,13 +69,16 @@ class Settlement:
         """The hand and fan behind a 查花猪 / 查大叫 amount, the kong behind kong money."""
         if p.reason.startswith("kong_"):
             tile = self.kong_tiles.get(p.seq)
-            return f"{KONG_WORDS[p.reason[5:]]} {tile_label(tile) if tile is not None else ''} of {self.who(p.payee)}"
+            return f"{self.whose(p.payee)} {KONG_WORDS[p.reason[5:]]} {tile_label(tile) if tile is not None else ''}"
+        you = p.payer == self.view.seat
+        who, its = ("you", "your") if you else (self.who(p.payer), "its")
         if p.reason == "refund":
-            return f"{self.who(p.payer)} is not ready: its kong money goes back"
+            return f"{who} {'are' if you else 'is'} not ready: {its} kong money goes back"
         if p.reason == "flower_pig" and self.view.rules.flower_pig == "fixed":
             void = self.view.players[p.payer].void
-            held = f"holds {SUIT_NAMES_ZH[void]}, its void" if void else "is a flower pig"
-            return f"{self.who(p.payer)} {held}: the fixed 花猪 penalty {p.amount}"
+            held = (f"{'hold' if you else 'holds'} {SUIT_NAMES_ZH[void]}, {its} void" if void
+                    else f"{'are' if you else 'is'} a flower pig")
+            return f"{who} {held}: the fixed 花猪 penalty {p.amount}"
         if p.reason in ("flower_pig", "chadajiao"):
             seat = p.payee
             hand = self.view.players[seat].hand or ()

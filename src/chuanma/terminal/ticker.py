@@ -10,7 +10,7 @@ from typing import Any
 from chuanma.engine.wall import in_last_four
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.terminal.words import DIRECTION_WORDS, KONG_WORDS, relative, zh
+from chuanma.terminal.words import DIRECTION_WORDS, END_WORDS, KONG_WORDS, seat_name, seat_possessive, zh
 from chuanma.tiles import SUIT_NAMES_ZH, format_tiles, parse_tile
 
 REASON_WORDS = {
@@ -24,7 +24,7 @@ REASON_WORDS = {
 TEMPLATES = {
     "pong": "{who} 碰 {tile} from {from}",
     "kong_declared": "{who} adds {tile} to a pong (巴杠): it can be robbed",
-    "kong_robbed": "{who}'s 巴杠 of {tile} is robbed (抢杠)",
+    "kong_robbed": "{whose} 巴杠 of {tile} is robbed (抢杠)",
     "leave": "{who} leaves the table (逃跑)",
     "exhausted": "the wall is exhausted: 查花猪, 查大叫, 退税",
 }
@@ -43,8 +43,10 @@ class Ticker:
     gave: str = ""
 
     def who(self, seat: int) -> str:
-        rel = relative(seat, self.me)
-        return "you" if rel == "you" else f"{rel} {self.names[seat]}"
+        return seat_name(seat, self.me, self.names)
+
+    def whose(self, seat: int) -> str:
+        return seat_possessive(seat, self.me, self.names)
 
     def lines(self, events: Sequence[dict[str, Any]]) -> list[str]:
         out = []
@@ -59,6 +61,7 @@ class Ticker:
         if "wall" in ev and kind != "start":
             self.wall = ev["wall"]
         fields = {"who": self.who(ev["seat"]) if "seat" in ev else "",
+                  "whose": self.whose(ev["seat"]) if "seat" in ev else "",
                   "tile": zh(ev["tile"]) if isinstance(ev.get("tile"), str) else "(face down)",
                   "from": self.who(ev["from"]) if isinstance(ev.get("from"), int) else ""}
         if kind in TEMPLATES:
@@ -113,13 +116,13 @@ class Ticker:
                 f"({REASON_WORDS.get(ev['reason'], ev['reason'])})")
 
     def _end(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        return f"hand over ({ev['reason']})"
+        return f"hand over: {END_WORDS.get(ev['reason'], ev['reason'])}"
 
     def _hu(self, ev: dict[str, Any], f: dict[str, str]) -> str:
         who = f["who"]
-        how = "自摸 self-drawn" if ev["self_drawn"] else f"on {self.who(ev['from'])}'s {zh(ev['tile'])}"
+        how = "自摸 self-drawn" if ev["self_drawn"] else f"on {self.whose(ev['from'])} {zh(ev['tile'])}"
         if ev.get("robbed_kong"):
-            how = f"抢杠 robbing {self.who(ev['from'])}'s kong"
+            how = f"抢杠 robbing {self.whose(ev['from'])} kong"
         fans = " + ".join(f"{fan['name']} {fan['fan']}" for fan in ev["fans"]) or "平胡"
         why = ""
         if self.rules.forced_win_in_last_four and in_last_four(self.wall):

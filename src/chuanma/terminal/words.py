@@ -19,11 +19,27 @@ DIRECTION_WORDS = {
     "opposite": "对家: each gives across the table",
 }
 KONG_WORDS = {"exposed": "明杠", "added": "巴杠", "concealed": "暗杠"}
+END_WORDS = {
+    "three_won": "three players have won", "too_few_players": "too few players left to go on",
+    "won": "a player has won", "exhausted": "the wall is exhausted", "escape": "a player left (逃跑)",
+}
+"""Why a hand ended (the engine's ``end`` reasons), in words."""
 
 
 def relative(seat: int, me: int) -> str:
     """``下家``, ``对家``, ``上家`` or ``you``: ``seat`` as the player at ``me`` calls it."""
     return RELATIVE[(seat - me) % 4]
+
+
+def seat_name(seat: int, me: int, names: Sequence[str]) -> str:
+    """``you``, or ``下家 east``: a seat as the player at ``me`` reads it, with its player's name."""
+    rel = relative(seat, me)
+    return "you" if rel == "you" else f"{rel} {names[seat]}"
+
+
+def seat_possessive(seat: int, me: int, names: Sequence[str]) -> str:
+    """``your``, or ``下家 east's``: what belongs to a seat, as the player at ``me`` reads it."""
+    return "your" if seat == me else f"{seat_name(seat, me, names)}'s"
 
 
 def tile_label(tile: Tile) -> str:

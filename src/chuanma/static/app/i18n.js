@@ -19,7 +19,7 @@ export const STRINGS = {
     "lobby.too_rich": "筹码超出上限 {high}", "lobby.private": "私人牌桌", "lobby.create": "创建牌桌",
     "lobby.invite": "邀请码", "lobby.join_invite": "加入", "lobby.watch": "观战",
     "lobby.table_id": "牌桌编号", "lobby.history": "我的牌局", "lobby.no_history": "还没有打完的牌局。",
-    "lobby.preset": "规则", "lobby.hands": "局数", "lobby.bots": "机器人座位", "lobby.options": "规则选项",
+    "lobby.preset": "规则", "lobby.hands": "局数", "lobby.bots": "机器人座位", "lobby.max_fan": "封顶（番）", "lobby.options": "规则选项",
     "lobby.invite_link": "邀请链接", "lobby.copy": "复制", "lobby.copied": "已复制",
     "lobby.waiting": "等待玩家… {waiting} 人在等", "lobby.bots_in": "{s} 秒后机器人入座",
     "lobby.resume": "回到牌桌", "lobby.bots_allowed": "允许机器人",
@@ -58,7 +58,9 @@ export const STRINGS = {
     "reason.chadajiao": "查大叫", "reason.refund": "退税", "reason.escape": "逃跑罚分",
     "end.exhausted": "流局（牌摸完）", "end.three_won": "三家胡牌", "end.too_few_players": "牌桌上人不够了", "end.escape": "有人逃跑",
     "end.won": "有人胡了",
-    "settle.fan_unit": "番", "settle.robbed": "抢杠胡", "settle.plain": "平胡", "settle.base": "底分 {n}",
+    "sit.kong_replacement": "杠上花", "sit.consecutive_kongs": "连杠（杠上双花）", "sit.after_kong": "杠上炮",
+    "sit.robbing_kong": "抢杠胡", "sit.last_tile": "海底（最后一张）", "sit.tianhu": "天胡", "sit.dihu": "地胡",
+    "settle.fan_unit": "番", "settle.plain": "平胡", "settle.base": "底分 {n}",
     "settle.no_win": "本局无人胡牌。", "settle.reason": "原因", "settle.who_pays": "付 → 收", "settle.amount": "筹码",
     "settle.hand_total": "本局", "settle.capped": "筹码不会低于零：不够付的部分按比例分摊（所以实际输赢可能小于本局计分）。",
     "fair.explain": "发牌前服务器公布种子的哈希（承诺）；四家种子一起决定牌墙；结束后公开服务器种子，任何人都能重算这一局。",
@@ -85,7 +87,8 @@ export const STRINGS = {
     "lobby.too_rich": "Too many chips: the limit is {high}", "lobby.private": "Private table", "lobby.create": "Create table",
     "lobby.invite": "Invite code", "lobby.join_invite": "Join", "lobby.watch": "Watch",
     "lobby.table_id": "Table id", "lobby.history": "My hands", "lobby.no_history": "No finished hands yet.",
-    "lobby.preset": "Rules", "lobby.hands": "Hands", "lobby.bots": "Bot seats", "lobby.options": "Rule options",
+    "lobby.preset": "Rules", "lobby.hands": "Hands", "lobby.bots": "Bot seats", "lobby.max_fan": "Fan cap (封顶)",
+    "lobby.options": "Rule options",
     "lobby.invite_link": "Invite link", "lobby.copy": "Copy", "lobby.copied": "Copied",
     "lobby.waiting": "Waiting for players… {waiting} waiting", "lobby.bots_in": "bots sit down in {s} s",
     "lobby.resume": "Back to my table", "lobby.bots_allowed": "Allow bots",
@@ -124,7 +127,10 @@ export const STRINGS = {
     "reason.chadajiao": "not ready at the end (查大叫)", "reason.refund": "kong money returned (退税)", "reason.escape": "escape penalty (逃跑)",
     "end.exhausted": "wall exhausted", "end.three_won": "three have won", "end.too_few_players": "too few players left", "end.escape": "a player escaped",
     "end.won": "a player has won",
-    "settle.fan_unit": "fan", "settle.robbed": "robbing a kong", "settle.plain": "plain win", "settle.base": "base {n}",
+    "sit.kong_replacement": "杠上花 win on a kong's replacement", "sit.consecutive_kongs": "连杠 after consecutive kongs",
+    "sit.after_kong": "杠上炮 discard after a kong", "sit.robbing_kong": "抢杠胡 robbing a kong",
+    "sit.last_tile": "海底 the last tile", "sit.tianhu": "天胡 heavenly hand", "sit.dihu": "地胡 earthly hand",
+    "settle.fan_unit": "fan", "settle.plain": "plain win", "settle.base": "base {n}",
     "settle.no_win": "Nobody won this hand.", "settle.reason": "Reason", "settle.who_pays": "Payer → payee", "settle.amount": "Chips",
     "settle.hand_total": "Hand", "settle.capped": "Chips never go below zero: a shortfall is shared in proportion (so chips moved can be less than the hand's score).",
     "fair.explain": "Before the deal the server shows a hash of its seed (the commitment); the four seeds together make the wall; after the hand the server seed is revealed, so anyone can recompute the hand.",
@@ -174,6 +180,20 @@ export function addStrings(more) {
 /** A rule option's description (from /api/presets) in the current language. */
 export function optionText(opt) {
   return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
+}
+
+const FAN_EN = new Map();
+
+/** Learn every fan's English name from the fan table (/api/portal/fans: chuanma.scoring.FANS). */
+export function addFanNames(table) {
+  for (const f of table.fans) FAN_EN.set(f.id, f.en);
+}
+
+/** A fan ({id, name, en?}) by name, never its id: 清一色 in Chinese, 清一色 Pure suit in English (its
+ * own en, or the fan table's once addFanNames has it). */
+export function fanName(fan) {
+  const en = fan.en ?? FAN_EN.get(fan.id);
+  return lang === "zh" || !en ? fan.name : `${fan.name} ${en}`;
 }
 
 /** The string for key in the current language with {name} placeholders filled. */

@@ -194,7 +194,7 @@ export class LobbyPage {
             <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>
-            <div><label for="max-fan">max_fan</label><select id="max-fan">
+            <div><label for="max-fan">${esc(t("lobby.max_fan"))}</label><select id="max-fan">
               ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}" ${n === (this.presets?.presets[this.preset]?.max_fan ?? null) ? "selected" : ""}>${n ?? "—"}</option>`).join("")}</select></div>
           </div>
           <details><summary>${esc(t("lobby.options"))}</summary><div class="grid">${optionFields}</div></details>

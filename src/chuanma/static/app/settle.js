@@ -1,7 +1,7 @@
 // The settlement panel (every chip explained) and the fairness panel, shown as dialogs.
 
 import { tileImg, tileName } from "./tiles.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, fanName } from "./i18n.js";
 import { esc, fmt, base64url } from "./util.js";
 import { reasonName } from "./narrate.js";
 
@@ -51,12 +51,12 @@ export function settlement(msg, table) {
   const result = msg.result;
   const wins = result.winners.map((w) => {
     const own = result.payments.filter((p) => p.seq === w.seq && p.payee === w.seat);
-    const fans = w.fans.map((f) => `<li>${esc(f.name)} <small class="muted">(${esc(f.id)})</small> — ${f.fan} ${esc(t("settle.fan_unit"))}</li>`).join("");
+    const fans = w.fans.map((f) => `<li>${esc(fanName(f))} — ${f.fan} ${esc(t("settle.fan_unit"))}</li>`).join("");
     const how = w.self_drawn ? t("settle.zimo") : t("settle.from", { who: name(w.from) });
     return ["wins", `<div class="settle-win${w.jipin ? " jipin" : ""}" data-testid="win">
       <h3>${esc(t("settle.win", { who: name(w.seat), tile: "" }))}${tileText(w.tile)}
         ${w.jipin ? `<span class="jipin-mark">★ ${esc(t("settle.jipin"))}</span>` : ""}</h3>
-      <p>${esc(how)}${w.robbed_kong ? " · " + esc(t("settle.robbed")) : ""}${(w.situations || []).length ? " · " + esc(w.situations.join(", ")) : ""}</p>
+      <p>${[how, ...situations(w)].map(esc).join(" · ")}</p>
       <ul class="fan-list">${fans || `<li>${esc(t("settle.plain"))}</li>`}</ul>
       <p><strong>${esc(t("settle.fan_total", { n: w.total }))}</strong> → ${esc(t("settle.multiplier", { n: w.multiplier }))}
         × ${esc(t("settle.base", { n: fmt(base) }))}</p>
@@ -109,6 +109,13 @@ export function drawInParts(root, parts) {
 function payRow(p, name, base) {
   return `<tr><td>${esc(reasonText(p.reason))}</td><td>${esc(name(p.payer))} → ${esc(name(p.payee))}</td>
     <td class="num">${fmt(p.amount)} × ${fmt(base)} = ${fmt(p.amount * base)}</td></tr>`;
+}
+
+/** The situations of a win (海底, 杠上花, 抢杠胡 …) in words, a robbed kong among them. */
+function situations(w) {
+  const ids = [...(w.situations || [])];
+  if (w.robbed_kong && !ids.includes("robbing_kong")) ids.push("robbing_kong");
+  return ids.map((s) => t(`sit.${s}`));
 }
 
 /** Point a "verify" link at the verifier page with the record in its address (fetched once). */

@@ -1,6 +1,6 @@
 // The fan calculator: a hand built by clicking tiles, scored by the server's engine
 // (POST /api/portal/score, the same scoring as chuanma score). Nothing is computed here.
-import { api, el, frame, getLang, onLangChange, optionText, seatName, t, tileRow } from "./common.js";
+import { api, el, fanName, frame, getLang, onLangChange, optionText, seatName, t, tileRow } from "./common.js";
 import { allKinds, run, tileElement, tileName, tileOrder } from "/static/app/tiles.js";
 
 frame("/calc");
@@ -84,7 +84,7 @@ function drawSituations() {
       onchange: (e) => {
         state.situations = e.target.checked ? [...state.situations, s] : state.situations.filter((x) => x !== s);
         update();
-      } }), t(`calc.sit.${s}`))));
+      } }), t(`sit.${s}`))));
 }
 
 function optionInput(o) {
@@ -148,7 +148,7 @@ function showResult(r) {
   const fans = el("table", { class: "fan-table" },
     el("thead", {}, el("tr", {}, el("th", {}, t("calc.fan")), el("th", {}, t("calc.value")), el("th", {}, t("calc.why")))),
     el("tbody", {}, r.fans.map((f) => el("tr", { "data-testid": `fan-${f.id}` },
-      el("td", {}, `${f.name}${zh ? "" : ` ${f.en}`}`), el("td", { class: "num" }, String(f.fan)),
+      el("td", {}, fanName(f)), el("td", { class: "num" }, String(f.fan)),
       el("td", {}, zh ? f.when_zh : f.when_en)))));
   const total = el("p", { class: "total", "data-testid": "total", "data-total": String(r.total) },
     t("calc.total", { total: r.total }), " ",

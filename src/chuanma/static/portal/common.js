@@ -1,12 +1,15 @@
 // The portal pages' frame and helpers: the header with the portal's links, JSON fetches,
 // element and tile builders. Strings are in strings.js; tiles come from the client's tiles.js.
-import { t, applyI18n, languageButton, onLangChange, getLang, optionText } from "/static/app/i18n.js";
+import { t, applyI18n, languageButton, onLangChange, getLang, optionText, fanName } from "/static/app/i18n.js";
 import { tileElement } from "/static/app/tiles.js";
 import "./strings.js";
 
+/** The topics of the rules explained (/guide/<topic>), in order: chuanma.portal.examples.TOPICS. */
+export const GUIDE_TOPICS = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"];
+
 /** The portal's pages, for any header or nav: [href, string key]. */
 export const PORTAL_LINKS = [
-  ["/calc", "portal.nav.calc"], ["/rules", "portal.nav.rules"], ["/guide/exchange", "portal.nav.guide"],
+  ["/calc", "portal.nav.calc"], ["/rules", "portal.nav.rules"], [`/guide/${GUIDE_TOPICS[0]}`, "portal.nav.guide"],
   ["/replay", "portal.nav.replay"],
 ];
 
@@ -65,4 +68,4 @@ export function seatName(seat) { return t("portal.seat", { n: seat }); }
 /** A suit's name: 万 / Characters. */
 export function suitName(suit) { return t(`suit.${suit}`); }
 
-export { t, getLang, onLangChange, optionText };
+export { t, getLang, onLangChange, optionText, fanName };

@@ -1,13 +1,13 @@
 // The rules explained (换三张, 定缺, 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税, 血战 vs 血流), each with
 // worked examples the server plays through the engine (/api/portal/examples/<topic>).
-import { api, el, frame, getLang, onLangChange, seatName, suitName, t, tileRow } from "./common.js";
+import { GUIDE_TOPICS, api, el, frame, getLang, onLangChange, seatName, suitName, t, tileRow } from "./common.js";
 import { narrate } from "/static/app/narrate.js";
 import { splitTiles } from "/static/app/tiles.js";
 
 frame("/guide");
 
-const TOPICS = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"];
 const topic = location.pathname.split("/")[2];
+const isTopic = GUIDE_TOPICS.includes(topic);
 
 const TEXT = {
   exchange: {
@@ -66,6 +66,20 @@ function hands(list, melds) {
     ...(melds ? melds[s].map((m) => el("span", { class: "meld tiles-sm" }, tileRow(Array(m.kind === "kong" ? 4 : 3).fill(m.tile)))) : []))));
 }
 
+/** The string for key, or fallback when there is none. */
+function known(key, fallback) {
+  const s = t(key);
+  return s === key ? fallback : s;
+}
+
+/** The rules an example is played under: the preset (named, with its id) and each option it changes. */
+function rulesText(rules) {
+  const { preset, options } = typeof rules === "string" ? { preset: rules, options: {} } : rules;
+  const words = (v) => (v === true ? "on" : v === false ? "off" : String(v));
+  return [`${known(`preset.${preset}`, preset)} [${preset}]`,
+    ...Object.entries(options).map(([name, v]) => `${name}: ${words(v)}`)].join(", ");
+}
+
 function example(x) {
   const steps = el("ol", { class: "steps" });
   for (const step of x.steps) {
@@ -77,10 +91,10 @@ function example(x) {
       if (text) steps.append(el("li", { class: ev.type === "payment" ? "pay" : "" }, text));
     }
   }
-  const rules = typeof x.rules === "string" ? x.rules : `${x.rules.preset} ${JSON.stringify(x.rules.options)}`;
   const result = el("p", { "data-testid": `deltas-${x.id}` }, x.deltas.map((d, s) => `${seatName(s)} ${d > 0 ? "+" : ""}${d}`).join(" · "));
   return el("section", { class: "card", "data-testid": `example-${x.id}` },
-    el("h2", {}, `${t("guide.example")}: ${x.id}`), el("p", { class: "muted" }, t("guide.rules", { rules })),
+    el("h2", {}, `${t("guide.example")}: ${known(`guide.ex.${x.id}`, x.id)}`),
+    el("p", { class: "muted" }, t("guide.rules", { rules: rulesText(x.rules) })),
     el("h3", {}, t("guide.hands")), hands(x.hands),
     el("h3", {}, t("guide.steps")), steps,
     el("h3", {}, t("guide.after")), hands(x.hands_after, x.melds),
@@ -91,9 +105,19 @@ function example(x) {
 
 let data = null;
 
+/** The page for an unknown topic (the server answers it with status 404): says so and names the topics. */
+function unknownTopic() {
+  let name = topic;
+  try { name = decodeURIComponent(topic); } catch { /* shown as typed */ }
+  const topics = GUIDE_TOPICS.map((n) => t(`topic.${n}`)).join(getLang() === "zh" ? "、" : ", ");
+  $("title").textContent = t("guide.none_title");
+  $("text").replaceChildren(el("p", { "data-testid": "no-topic" }, t("guide.none", { name, topics })));
+}
+
 function render() {
-  $("topics").replaceChildren(...TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small",
+  $("topics").replaceChildren(...GUIDE_TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small",
     "aria-current": name === topic ? "page" : null }, t(`topic.${name}`))));
+  if (!isTopic) { unknownTopic(); return; }
   $("title").textContent = t(`topic.${topic}`);
   $("text").replaceChildren(...TEXT[topic][getLang()].map((p) => el("p", {}, p)));
   if (data) $("examples").replaceChildren(...data.examples.map(example));
@@ -103,5 +127,7 @@ function $(id) { return document.getElementById(id); }
 
 onLangChange(render);
 render();
-const res = await api(`/api/portal/examples/${topic}`);
-if (res.ok) { data = res.data; render(); } else $("error").textContent = res.data.message;
+if (isTopic) {
+  const res = await api(`/api/portal/examples/${topic}`);
+  if (res.ok) { data = res.data; render(); } else $("error").textContent = res.data.message;
+}

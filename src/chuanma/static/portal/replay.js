@@ -10,7 +10,9 @@ frame("/replay");
 const $ = (id) => document.getElementById(id);
 const handId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
-const state = { seat: params.get("seat") ?? "all", move: Number(params.get("move") ?? 0) || 0, data: null,
+// move=end opens the last move (the server reads "end" as the last)
+const state = { seat: params.get("seat") ?? "all",
+  move: params.get("move") === "end" ? "end" : Number(params.get("move") ?? 0) || 0, data: null,
   record: null, timer: null, seq: 0 };
 
 /** A decision of a record ({"seat": 0, "discard": "5m"}) as text. */
@@ -91,10 +93,12 @@ function settlement(d) {
   if (d.move !== d.moves) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   const rows = d.result.payments.map((p) => el("tr", {},
-    el("td", {}, seatName(p.payer)), el("td", {}, seatName(p.payee)), el("td", { class: "num" }, String(p.amount)),
-    el("td", {}, reasonName(p.reason))));
+    el("td", {}, reasonName(p.reason)), el("td", {}, `${seatName(p.payer)} → ${seatName(p.payee)}`),
+    el("td", { class: "num" }, String(p.amount))));
+  const head = el("tr", {}, el("th", { scope: "col" }, t("settle.reason")), el("th", { scope: "col" }, t("settle.who_pays")),
+    el("th", { scope: "col", class: "num" }, t("calc.amount")));
   box.replaceChildren(el("h2", {}, t("replay.result")),
-    el("table", { class: "pay-table" }, el("tbody", {}, rows)),
+    el("table", { class: "pay-table", "data-testid": "payments" }, el("thead", {}, head), el("tbody", {}, rows)),
     el("p", { "data-testid": "deltas" }, d.result.deltas.map((x, i) => `${seatName(i)} ${x > 0 ? "+" : ""}${x}`).join(" · ")));
 }
 

@@ -1,10 +1,9 @@
 // The fan table and every option of every preset, as the server's definitions give them
 // (/api/portal/fans: chuanma.scoring.FANS; /api/portal/presets: chuanma.rules).
-import { api, el, frame, getLang, onLangChange, optionText, t } from "./common.js";
+import { GUIDE_TOPICS, api, el, fanName, frame, getLang, onLangChange, optionText, t } from "./common.js";
 
 frame("/rules");
 
-const TOPICS = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"];
 const $ = (id) => document.getElementById(id);
 let fans = null;
 let presets = null;
@@ -13,12 +12,12 @@ const show = (v) => (typeof v === "boolean" ? (v ? "on" : "off") : v === null ? 
 
 function render() {
   const zh = getLang() === "zh";
-  $("guides").replaceChildren(...TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small" }, t(`topic.${name}`))));
+  $("guides").replaceChildren(...GUIDE_TOPICS.map((name) => el("a", { href: `/guide/${name}`, class: "btn btn-small" }, t(`topic.${name}`))));
   if (fans) {
     $("fans").replaceChildren(
       el("thead", {}, el("tr", {}, ...["rules.name", "rules.fan", "rules.when", "rules.option", "rules.id"].map((k) => el("th", { scope: "col" }, t(k))))),
       el("tbody", {}, fans.fans.map((f) => el("tr", { "data-testid": `fan-row-${f.id}` },
-        el("td", {}, f.name, zh ? "" : ` ${f.en}`, f.house ? el("span", { class: "badge badge-void" }, t("rules.house")) : null),
+        el("td", {}, fanName(f), f.house ? el("span", { class: "badge badge-void" }, t("rules.house")) : null),
         el("td", { class: "num" }, f.id === "gen" ? `+${f.fan}` : String(f.fan)),
         el("td", {}, zh ? f.when_zh : f.when_en), el("td", {}, el("code", {}, f.option || "")),
         el("td", {}, el("code", {}, f.id))))));
