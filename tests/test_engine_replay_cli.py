@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from chuanma.cli import app
 from chuanma.engine import Action, Discard, Game, Hu, action_from_json, replay, to_record
+from chuanma.engine.record import RecordError
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall, parse_tile
 
@@ -71,7 +72,15 @@ def test_a_file_without_a_format_is_refused_naming_the_field_and_the_format(tmp_
     path.write_text("{}", encoding="utf-8")
     out = runner.invoke(app, ["replay", str(path)])
     assert out.exit_code == 1 and "None" not in out.output
-    assert out.output.strip() == f'error: {path} has no "format" field; chuanma replay reads "chuanma-record/1" records'
+    assert out.output.strip() == 'error: a record has no "format" field: expected "chuanma-record/1"'
+    path.write_text('{"format": null}', encoding="utf-8")
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.output.strip() == 'error: unknown record format null: expected "chuanma-record/1"'
+
+
+def test_a_replay_upload_without_a_format_names_the_field() -> None:
+    with pytest.raises(RecordError, match=r'^a record has no "format" field: expected "chuanma-record/1"$'):
+        replay({})
 
 
 VIEWS = (None, 0, 1, 2, 3)

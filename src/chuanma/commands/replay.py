@@ -13,7 +13,6 @@ from rich.table import Table
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, load
 from chuanma.engine.record import replay as replay_record
-from chuanma.engine.record_fields import FORMAT
 from chuanma.rules import RuleSet
 
 _SEAT = "seat {}"
@@ -76,22 +75,13 @@ def _show(game: Game, console: Console) -> None:
     console.print(table)
 
 
-def read_record(path: Path) -> dict[str, Any]:
-    """The record in the file ``path``, refused (:class:`RecordError`) if it has no ``format``
-    field, which the replay's own check would show as the Python value ``None``."""
-    data = load(str(path))
-    if "format" not in data:
-        raise RecordError(f'{path} has no "format" field; chuanma replay reads "{FORMAT}" records')
-    return data
-
-
 def replay(
     record: Annotated[Path, typer.Argument(help="a chuanma-record/1 JSON file")],
     as_json: Annotated[bool, typer.Option("--json", help="print events and result as JSON")] = False,
 ) -> None:
     """Replay a hand record: every event and payment, or the reason it is refused."""
     try:
-        game = replay_record(read_record(record))
+        game = replay_record(load(str(record)))
     except RecordError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -70,9 +70,13 @@ class RecordFields:
 def _mapping(record: object, *, format_required: bool = True) -> Mapping[str, Any]:
     if not isinstance(record, Mapping):
         raise RecordError("a record is a JSON object")
-    fmt = record.get("format", None if format_required else FORMAT)
+    if "format" not in record:
+        if format_required:
+            raise RecordError(f'a record has no "format" field: expected "{FORMAT}"')
+        return record
+    fmt = record["format"]
     if fmt != FORMAT:
-        raise RecordError(f'unknown record format {shown(fmt)}: expected "{FORMAT}"')
+        raise RecordError(f'unknown record format {"null" if fmt is None else shown(fmt)}: expected "{FORMAT}"')
     return record
 
 
