@@ -3,6 +3,7 @@ training script's smoke run and the trained weights played as ``learned:PATH`` i
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -78,6 +79,22 @@ def test_ppo_makes_actions_of_won_hands_likelier_and_lost_ones_rarer() -> None:
     assert np.mean(after.values[:4]) > np.mean(after.values[4:])
 
 
+def test_ppo_divergence_from_the_reference_starts_at_zero_and_stays_finite_under_masks() -> None:
+    """KL(reference ‖ policy) is 0 for a policy equal to its reference, and the update's losses and
+    weights stay finite although most actions are masked out (log-probability -inf)."""
+    rng = np.random.default_rng(4)
+    x, m, a = _tiny_batch(rng, 8)
+    policy = Policy.new("compact", hidden=16, seed=6, analysis=False)
+    batch = _batch_of(policy, x, m, a, [1.0, -1.0] * 4)
+    stats = ppo_update(policy, torch.optim.Adam(policy.parameters(), lr=1e-2), batch, epochs=1,
+                       reference=copy.deepcopy(policy), kl_coef=1.0)
+    assert stats["kl"] == pytest.approx(0.0, abs=1e-6)
+    stats = ppo_update(policy, torch.optim.Adam(policy.parameters(), lr=1e-2), batch, epochs=3,
+                       reference=Policy.new("compact", hidden=16, seed=7, analysis=False), kl_coef=1.0)
+    assert stats["kl"] > 0 and all(np.isfinite(v) for v in stats.values())
+    assert all(torch.isfinite(q).all() for q in policy.parameters())
+
+
 def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: Path) -> None:
     policy = Policy.new("planes", hidden=4, seed=5)
     path = tmp_path / "p.pt"
@@ -100,12 +117,28 @@ def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: Path) -> 
     small = Policy.new("compact", hidden=4)
     torch.save({"format": "chuanma-policy/2", "encoder": "compact", "analysis": True, "hidden": 4,
                 "state": Policy.new("planes", hidden=4).state_dict()}, tmp_path / "shapes.pt")
-    with pytest.raises(PolicyFileError, match="wrong shapes for the compact encoder"):
+    with pytest.raises(PolicyFileError, match="wrong shapes or kinds for the compact encoder"):
         load(tmp_path / "shapes.pt")
     torch.save({"format": "chuanma-policy/2", "encoder": "compact", "analysis": True, "hidden": 0,
                 "state": small.state_dict()}, tmp_path / "hidden.pt")
     with pytest.raises(PolicyFileError, match="hidden size"):
         load(tmp_path / "hidden.pt")
+    # a policy too large to build is refused by its shapes, before any weight is allocated
+    torch.save({"format": "chuanma-policy/2", "encoder": "compact", "analysis": True, "hidden": 10**9,
+                "state": small.state_dict()}, tmp_path / "huge.pt")
+    with pytest.raises(PolicyFileError, match="wrong shapes or kinds"):
+        load(tmp_path / "huge.pt")
+    torch.save({"format": "chuanma-policy/2", "encoder": ["compact"], "analysis": True, "hidden": 4,
+                "state": small.state_dict()}, tmp_path / "encoder.pt")
+    with pytest.raises(PolicyFileError, match="unknown encoder"):
+        load(tmp_path / "encoder.pt")
+    torch.save({"format": "chuanma-policy/2", "encoder": "compact", "analysis": True, "hidden": 4,
+                "state": {k: v.to(torch.int64) for k, v in small.state_dict().items()}}, tmp_path / "ints.pt")
+    with pytest.raises(PolicyFileError, match="wrong shapes or kinds"):
+        load(tmp_path / "ints.pt")
+    (tmp_path / "empty.pt").write_bytes(b"")
+    with pytest.raises(PolicyFileError, match=r"cannot read the weights: \S"):
+        load(tmp_path / "empty.pt")
 
 
 class _Payload:
@@ -171,15 +204,17 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The training script's smoke run: a few hands of each phase."""
     out = tmp_path_factory.mktemp("agent")
     main(["--out", str(out), "--imitation-hands", "3", "--epochs", "1", "--hidden", "16",
-          "--pg-hands", "4", "--batch-hands", "2", "--opponents", "random,greedy,defensive"])
+          "--pg-hands", "20", "--batch-hands", "2", "--opponents", "random,greedy,defensive"])
     return out
 
 
 def test_training_script_writes_weights_checkpoints_and_curve(trained: Path) -> None:
     curve = json.loads((trained / "curve.json").read_text())
     assert len(curve["imitation"]) == 1 and curve["imitation_samples"] > 0
-    assert [row["hands"] for row in curve["policy_gradient"]] == [2, 4]
-    assert {"policy_loss", "value_loss", "entropy"} <= set(curve["policy_gradient"][0])
+    assert [row["hands"] for row in curve["policy_gradient"]] == list(range(2, 21, 2))
+    for row in curve["policy_gradient"]:
+        assert all(np.isfinite(row[k]) for k in ("mean_result", "policy_loss", "value_loss", "entropy", "kl"))
+    assert [f.name for f in trained.glob("pg-*.pt")] == ["pg-20.pt"]  # a checkpoint every ten batches
     assert load(trained / "imitation.pt").trunk.weight.shape == (16, 644 + 90)
     assert load(trained / "policy.pt").encoder == "compact"
 

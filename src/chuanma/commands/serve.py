@@ -85,7 +85,7 @@ def check_database(url: str) -> str:
 
     try:
         backend = make_url(url).get_backend_name()
-    except ArgumentError as exc:
+    except (ArgumentError, ValueError) as exc:  # ValueError: a part such as the port that is not valid
         raise typer.BadParameter(f"--db: {exc}") from None
 
     async def probe() -> None:
@@ -94,7 +94,7 @@ def check_database(url: str) -> str:
 
     try:
         asyncio.run(probe())
-    except (SQLAlchemyError, OSError, ImportError) as exc:
+    except (SQLAlchemyError, OSError, ImportError, ValueError, OverflowError) as exc:  # the last two: a bad port
         why = exc.orig if isinstance(exc, DBAPIError) else exc
         raise typer.BadParameter(f"--db: cannot open the database: {str(why).splitlines()[0]}") from None
     return {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(backend, backend)

@@ -66,11 +66,15 @@ from chuanma.encoding.compact import (
 from chuanma.engine.events import Event
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.variant import variant_of
-from chuanma.engine.views import event_for, shown_parts
+from chuanma.engine.views import shown_parts
 from chuanma.errors import ChuanmaError
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import COPIES, parse_tiles, to_counts
+
+Shown = Mapping[str, Any]
+"""What of an event a seat sees (:func:`~chuanma.engine.views.shown_parts`): its data, and its private
+part merged in for the event's own seat."""
 
 TILE = {text: t for t, text in enumerate(TILE_TEXT)}
 """A tile's text in an event, as its number."""
@@ -201,10 +205,11 @@ class Tracker:
                     continue
                 raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
             seat = ev.seat
-            parts = shown_parts(ev, seat)  # as its own seat sees it (an event without a seat: as everyone does)
+            public = shown_parts(ev, None)  # what every seat sees of it (None: nothing)
+            parts = public if seat is None else shown_parts(ev, seat)  # as its own seat sees it
             assert parts is not None
             data, private = parts
-            apply(self, seat, {**data, **private} if private else data, ev)
+            apply(self, seat, {**data, **private} if private else data, None if public is None else public[0])
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
@@ -254,29 +259,29 @@ class Tracker:
 
     # ------------------------------------------------------------------ the events
 
-    def _start(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
+    def _start(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
         self.dealer = self.current = dealer = ev["dealer"]
         size, base = self.lay.size, self.lay.counts + DEALER_AT
         for v in range(4):
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
-    def _deal(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _deal(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         for t in parse_tiles(ev["hand"]):
             self._hand(seat, t, 1)
 
-    def _deal_done(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
+    def _deal_done(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
         self.wall = ev["wall"]
         hand = variant_of(self.game.rules).wall.hand
         self.tiles = [hand + (s == self.dealer) for s in range(4)]
 
-    def _exchange_chosen(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _exchange_chosen(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         self._scalar(seat, EXCHANGE_CHOSEN, 1)
         self.own[seat].exchange = tiles = parse_tiles(ev["tiles"])
         at = seat * self.lay.size + EXCHANGE * self.kinds
         for t in tiles:
             self.mv[at + t] += 1
 
-    def _exchange(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
+    def _exchange(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
         base = self.lay.counts + DIRECTION_INDEX[ev["direction"]]
         self.phase = "void"
         k = self.kinds
@@ -287,16 +292,16 @@ class Tracker:
             for t in own.exchange or ():
                 self._hand(v, t, -1)
 
-    def _exchange_received(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _exchange_received(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         for t in parse_tiles(ev["tiles"]):
             self._hand(seat, t, 1)
 
-    def _void_chosen(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _void_chosen(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         self._void(seat, seat, ev["suit"])
-        if event.visibility == "public":  # an automatic choice is the seat's own business until the voids are revealed
+        if everyone is not None:  # an automatic choice is the seat's own business until the voids are revealed
             self._scalar(seat, VOID_CHOSEN, 1)
 
-    def _voids(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
+    def _voids(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
         for s, void in enumerate(ev["voids"]):
             assert void is not None
             for v in range(4):
@@ -304,7 +309,7 @@ class Tracker:
         self.phase = "turn"
         self.current = self.dealer
 
-    def _draw(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _draw(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         t = TILE[ev["tile"]]
         self._hand(seat, t, 1)
         self.own[seat].drawn = t
@@ -319,7 +324,7 @@ class Tracker:
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
-    def _discard(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _discard(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         t = TILE[ev["tile"]]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
@@ -344,15 +349,15 @@ class Tracker:
         self.phase = "turn"
         self.current = seat
 
-    def _pong(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _pong(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         t = TILE[ev["tile"]]
         self._take(seat, ev["from"], [t, t], (t, t, t))
 
-    def _chow(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _chow(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         claimed, run = TILE[ev["claimed"]], Meld("chow", TILE[ev["tile"]]).tiles
         self._take(seat, ev["from"], [t for t in run if t != claimed], run)
 
-    def _kong(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _kong(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         kind = ev["kind"]
         self.own[seat].drawn = None
         t = TILE[ev["tile"]]
@@ -369,8 +374,7 @@ class Tracker:
         size = self.lay.size  # a concealed kong's tile: in the public part, or in its owner's
         self._hand(seat, t, -int(self.mv[self.lay.hands[seat] + t]))
         self.tiles[seat] -= 4
-        public_part = event_for(event, None)  # the kong as everyone sees it
-        if public_part is not None and "tile" in public_part:
+        if everyone is not None and "tile" in everyone:  # the kong as everyone sees it names its tile
             self._add(seat, MELDS, t, 4)
         else:
             self.mv[seat * size + SEAT_ROWS * self.kinds + t] += 4  # one's own melds row
@@ -379,16 +383,16 @@ class Tracker:
                 if v != seat:
                     self.mv[base + HIDDEN] += 1
 
-    def _kong_declared(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _kong_declared(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         if self.game.rules.robbing_kong:
             self.phase = "window"
             self.window = (TILE[ev["tile"]], seat, True)
             self.current = seat
 
-    def _kong_robbed(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _kong_robbed(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         self._leaves(seat, TILE[ev["tile"]])
 
-    def _hu(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _hu(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         t = TILE[ev["tile"]]
         if ev["self_drawn"]:
             self._leaves(seat, t)
@@ -405,18 +409,18 @@ class Tracker:
         self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
 
-    def _leave(self, seat: int, ev: Mapping[str, Any], event: Event) -> None:
+    def _leave(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
         self._scalar(seat, LEFT, 1)
         if self.mv[self.lay.scalars[seat][seat] + LOCKED]:  # a 血流 winner stops playing
             self._scalar(seat, OUT, 1)
 
-    def _payment(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
+    def _payment(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
         totals = self.totals
         for s, amount in ((ev["payer"], -ev["amount"]), (ev["payee"], ev["amount"])):
             totals[s] += amount
             self._scalar(s, SCORE, totals[s] * SCORE_SCALE)
 
-    def _end(self, seat: int | None, ev: Mapping[str, Any], event: Event) -> None:
+    def _end(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
         """Everything is revealed: every hand and every meld."""
         self.phase = "end"
         self.window = None
@@ -442,7 +446,7 @@ class Tracker:
                 mv[base:base + k] = counts
 
 
-_APPLY: dict[str, Callable[[Tracker, Any, Mapping[str, Any], Event], None]] = {
+_APPLY: dict[str, Callable[[Tracker, Any, Shown, Shown | None], None]] = {
     "start": Tracker._start, "deal": Tracker._deal, "deal_done": Tracker._deal_done,
     "exchange_chosen": Tracker._exchange_chosen, "exchange": Tracker._exchange,
     "exchange_received": Tracker._exchange_received, "void_chosen": Tracker._void_chosen,

@@ -91,23 +91,24 @@ def load(path: str | Path) -> Policy:
     p = Path(path)
     try:
         data: Any = torch.load(p, map_location="cpu", weights_only=True)
-    except (OSError, RuntimeError, ValueError, EOFError) as exc:
-        raise PolicyFileError(f"{p}: cannot read the weights: {exc}") from None
-    except Exception as exc:  # the unpickler's own errors: a file of another kind
-        raise PolicyFileError(f"{p}: cannot read the weights: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # OSError, or the unpickler's own errors: a file of another kind
+        raise PolicyFileError(f"{p}: cannot read the weights: {str(exc) or type(exc).__name__}") from None
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt != FORMAT:
         raise PolicyFileError(f"{p}: not a {FORMAT} weights file (format {fmt!r})")
-    encoder, analysis, hidden = data.get("encoder"), data.get("analysis"), data.get("hidden")
-    if encoder not in ENCODERS:
+    encoder, analysis, hidden, state = (data.get(k) for k in ("encoder", "analysis", "hidden", "state"))
+    if not isinstance(encoder, str) or encoder not in ENCODERS:
         raise PolicyFileError(f"{p}: unknown encoder {encoder!r}")
     if not isinstance(analysis, bool) or not isinstance(hidden, int) or isinstance(hidden, bool) or hidden < 1:
         raise PolicyFileError(f"{p}: the analysis flag or the hidden size is missing or not valid")
+    with torch.device("meta"):  # the shapes such a policy has, without allocating its weights
+        shapes = {k: v.shape for k, v in Policy(encoder, hidden, analysis).state_dict().items()}
+    if not (isinstance(state, dict) and state.keys() == shapes.keys()
+            and all(isinstance(v, torch.Tensor) and v.is_floating_point() and v.shape == shapes[k]
+                    for k, v in state.items())):
+        raise PolicyFileError(f"{p}: weights of the wrong shapes or kinds for the {encoder} encoder")
     policy = Policy(encoder, hidden, analysis)
-    try:
-        policy.load_state_dict(data.get("state"))
-    except (RuntimeError, TypeError, AttributeError):
-        raise PolicyFileError(f"{p}: weights of the wrong shapes for the {encoder} encoder") from None
+    policy.load_state_dict(state)
     policy.eval()
     return policy
 

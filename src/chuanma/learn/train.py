@@ -106,10 +106,12 @@ def imitate(policy: Policy, data: Samples, epochs: int, batch: int = 256, lr: fl
 def agreement(policy: Policy, x: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
               rows: npt.NDArray[np.int64]) -> float:
     """How often the policy's most probable action is ``actions``' (the teacher's), over ``rows``."""
-    idx = torch.from_numpy(rows)
+    hits = 0
     with torch.no_grad():
-        logp, _ = policy(x[idx], masks[idx])
-    return float((logp.argmax(dim=1) == actions[idx]).float().mean()) if len(rows) else 0.0
+        for at in range(0, len(rows), 8192):  # in chunks: a forward pass holds rows × 623 numbers
+            idx = torch.from_numpy(rows[at:at + 8192])
+            hits += int((policy(x[idx], masks[idx])[0].argmax(dim=1) == actions[idx]).sum())
+    return hits / max(len(rows), 1)
 
 
 @dataclass(slots=True)
