@@ -252,70 +252,55 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     assert not host.errors and not watcher.errors  # type: ignore[attr-defined]
 
 
-SETTLED_WINS = """async () => {
-  const { settlement } = await import("/static/app/settle.js");
-  const { setLang } = await import("/static/app/i18n.js");
-  const win = (seat, situations, robbed) => ({ seat, seq: seat, self_drawn: false, from: 0, tile: "3m", fans: [],
-    total: 0, multiplier: 1, jipin: false, situations, robbed_kong: robbed });
-  const msg = { hand: 0, end_reason: "three_won", chips: [-3, 1, 1, 1], balances: [0, 0, 0, 0], record: "",
-    hand_id: "h", result: { deltas: [-3, 1, 1, 1], payments: [],
-      winners: [win(1, ["last_tile"], false), win(2, ["robbing_kong"], true), win(3, [], true)] } };
-  const table = { name: (s) => `P${s}`, base: () => 1, closedReason: null, spectating: false };
-  const hows = {};
-  for (const lang of ["en", "zh"]) {
-    setLang(lang);
-    const box = document.createElement("div");
-    box.innerHTML = settlement(msg, table).parts.map(([, html]) => html).join("");
-    hows[lang] = [...box.querySelectorAll(".settle-win > p:first-of-type")].map((p) => p.textContent);
-  }
-  return hows;
-}"""
-
-
-def test_client_settlement_words_each_wins_situations(browser: Any, server: Running) -> None:
-    """海底, 抢杠胡 …: a win's situations are named in the page's language, never by their ids."""
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.goto(server.base + "/")
-        hows = page.evaluate(SETTLED_WINS)
-    finally:
-        context.close()
-    assert hows["en"] == ["dealt in by P0 · 海底 the last tile", "dealt in by P0 · 抢杠胡 robbing a kong",
-                          "dealt in by P0 · 抢杠胡 robbing a kong"]
-    assert hows["zh"][0].endswith(" · 海底（最后一张）") and hows["zh"][1].endswith(" · 抢杠胡")
-
-
-SETTLED_FANS = """async () => {
+SETTLED = """async ([winners, selector]) => {
   await window.chuanmaClient.fanNames;  // the fan table the page fetches when it opens
   const { settlement } = await import("/static/app/settle.js");
   const { setLang } = await import("/static/app/i18n.js");
-  const fans = [{ id: "duanyaojiu", name: "断幺九", fan: 1 }, { id: "qingyise", name: "清一色", fan: 2 }];
-  const msg = { hand: 0, end_reason: "three_won", chips: [-8, 8, 0, 0], balances: [0, 0, 0, 0], record: "",
-    hand_id: "h", result: { deltas: [-8, 8, 0, 0], payments: [], winners: [{ seat: 1, seq: 1, self_drawn: false,
-      from: 0, tile: "3m", fans, total: 3, multiplier: 8, jipin: false, situations: [], robbed_kong: false }] } };
+  const deltas = [-winners.length, ...[1, 2, 3].map((s) => winners.filter((w) => w.seat === s).length)];
+  const msg = { hand: 0, end_reason: "three_won", chips: deltas, balances: [0, 0, 0, 0], record: "", hand_id: "h",
+    result: { deltas, payments: [], winners: winners.map((w) => ({ seq: w.seat, self_drawn: false, from: 0,
+      tile: "3m", fans: [], total: 0, multiplier: 1, jipin: false, situations: [], robbed_kong: false, ...w })) } };
   const table = { name: (s) => `P${s}`, base: () => 1, closedReason: null, spectating: false };
   const shown = {};
   for (const lang of ["en", "zh"]) {
     setLang(lang);
     const box = document.createElement("div");
     box.innerHTML = settlement(msg, table).parts.map(([, html]) => html).join("");
-    shown[lang] = [...box.querySelectorAll(".fan-list li")].map((li) => li.textContent);
+    shown[lang] = [...box.querySelectorAll(selector)].map((e) => e.textContent);
   }
   return shown;
 }"""
+"""The settlement of a hand won by ``winners`` (seat 0 dealing in), in English and in Chinese: the
+text of each element ``selector`` finds."""
 
 
-def test_client_settlement_names_fans_in_the_pages_language_not_by_id(browser: Any, server: Running) -> None:
-    """A hand's result names its fans by id and Chinese name; the settlement shows the fan table's
-    English name in English, never the id."""
+def settled_texts(browser: Any, server: Running, winners: list[dict[str, Any]], selector: str) -> dict[str, list[str]]:
+    """:data:`SETTLED` evaluated in the client's page."""
     context = browser.new_context()
     try:
         page = context.new_page()
         page.goto(server.base + "/")
         page.wait_for_function("() => window.chuanmaClient")
-        shown = page.evaluate(SETTLED_FANS)
+        shown: dict[str, list[str]] = page.evaluate(SETTLED, [winners, selector])
     finally:
         context.close()
+    return shown
+
+
+def test_client_settlement_words_each_wins_situations(browser: Any, server: Running) -> None:
+    """海底, 抢杠胡 …: a win's situations are named in the page's language, never by their ids."""
+    winners = [{"seat": 1, "situations": ["last_tile"]},
+               {"seat": 2, "situations": ["robbing_kong"], "robbed_kong": True}, {"seat": 3, "robbed_kong": True}]
+    hows = settled_texts(browser, server, winners, ".settle-win > p:first-of-type")
+    assert hows["en"] == ["dealt in by P0 · 海底 the last tile", "dealt in by P0 · 抢杠胡 robbing a kong",
+                          "dealt in by P0 · 抢杠胡 robbing a kong"]
+    assert hows["zh"][0].endswith(" · 海底（最后一张）") and hows["zh"][1].endswith(" · 抢杠胡")
+
+
+def test_client_settlement_names_fans_in_the_pages_language_not_by_id(browser: Any, server: Running) -> None:
+    """A hand's result names its fans by id and Chinese name; the settlement shows the fan table's
+    English name in English, never the id."""
+    fans = [{"id": "duanyaojiu", "name": "断幺九", "fan": 1}, {"id": "qingyise", "name": "清一色", "fan": 2}]
+    shown = settled_texts(browser, server, [{"seat": 1, "fans": fans, "total": 3, "multiplier": 8}], ".fan-list li")
     assert shown["en"] == [f"断幺九 {FANS['duanyaojiu'].en} — 1 fan", f"清一色 {FANS['qingyise'].en} — 2 fan"]
     assert shown["zh"] == ["断幺九 — 1 番", "清一色 — 2 番"]
