@@ -91,8 +91,11 @@ def load(path: str | Path) -> Policy:
     p = Path(path)
     try:
         data: Any = torch.load(p, map_location="cpu", weights_only=True)
-    except Exception as exc:  # OSError, or the unpickler's own errors: a file of another kind
-        raise PolicyFileError(f"{p}: cannot read the weights: {str(exc) or type(exc).__name__}") from None
+    except OSError as exc:
+        raise PolicyFileError(f"{p}: cannot read the weights: {exc.strerror or exc}") from None
+    except Exception as exc:  # the unpickler's own errors (their text advises loading unsafely): another kind of file
+        raise PolicyFileError(f"{p}: cannot read the weights: not tensors and plain values written by torch.save "
+                              f"({type(exc).__name__})") from None
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt != FORMAT:
         raise PolicyFileError(f"{p}: not a {FORMAT} weights file (format {fmt!r})")
