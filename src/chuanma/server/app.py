@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest, start_http_server
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet, option_schema
@@ -53,7 +53,7 @@ class Credentials(BaseModel):
 
 class Logout(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    everywhere: bool = Field(False, alias="all")
+    everywhere: StrictBool = Field(False, alias="all")
 
 
 class PrivateTable(BaseModel):
