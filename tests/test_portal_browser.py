@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS
+from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
 from chuanma.melds import parse_meld
 from chuanma.portal.replays import replay_view
 from chuanma.rules import RuleSet
@@ -78,6 +78,7 @@ def _page(browser: Any, size: str) -> Iterator[Any]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    refused_by_policy(context, errors)
     try:
         yield pg
     finally:

@@ -148,13 +148,26 @@ def test_logout_ends_one_session_or_with_all_every_session_of_the_account(db_url
             async def works(token: str) -> bool:
                 return (await http.get("/api/me", headers=_bearer(token))).status_code == 200
 
+            async def closed(socket: Client) -> int | None:
+                with pytest.raises(ConnectionClosed) as info:
+                    await socket.expect("never sent")
+                return info.value.rcvd.code if info.value.rcvd else None
+
+            on_a, on_b, on_c, on_other = [await Client.open(run.base, t) for t in (a, b, c, other)]
             assert (await http.post("/api/logout", headers=_bearer(a))).status_code == 200
             assert [await works(t) for t in (a, b, c, other)] == [False, True, True, True]
+            assert await closed(on_a) == 4401  # this session's socket, not the others'
             bad = await http.post("/api/logout", headers=_bearer(b), json={"all": "yes"})
             assert bad.status_code == 400 and bad.json()["code"] == "bad_request" and "all" in bad.json()["message"]
             assert [await works(t) for t in (b, c)] == [True, True]  # the refusal changed nothing
+            for socket in (on_b, on_c, on_other):
+                await socket.send("ping")
+                await socket.expect("pong")
             assert (await http.post("/api/logout", headers=_bearer(b), json={"all": True})).status_code == 200
             assert [await works(t) for t in (b, c, other)] == [False, False, True]
+            assert [await closed(on_b), await closed(on_c)] == [4401, 4401]
+            await on_other.send("ping")
+            assert (await on_other.expect("pong"))["type"] == "pong"
     asyncio.run(scenario())
 
 

@@ -35,7 +35,7 @@ from chuanma.server.portal import portal_router
 from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row, open_store
-from chuanma.server.ws import serve_socket
+from chuanma.server.ws import UNAUTHORIZED, serve_socket
 
 COOKIE = "chuanma_session"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -142,6 +142,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.state.ready = False
     origins = frozenset(o.rstrip("/").lower() for o in config.allowed_origins)
+    sockets: dict[WebSocket, tuple[int, str]] = {}
+    """Every open socket: its user and the token it was opened with (a logout closes it)."""
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -217,11 +219,17 @@ def create_app(config: ServerConfig) -> FastAPI:
         return _session(config, request, user, token)
 
     @app.post("/api/logout")
-    async def logout(request: Request, _user: User, body: Logout | None = None) -> JSONResponse:
-        """End this session or, with ``{"all": true}``, every session of the account."""
+    async def logout(request: Request, user: User, body: Logout | None = None) -> JSONResponse:
+        """End this session or, with ``{"all": true}``, every session of the account: their tokens stop
+        working and their open sockets are closed (code 4401)."""
         token = token_of(request)
         assert token is not None
-        await server_of(request).accounts.logout(token, body is not None and body.everywhere)
+        everywhere = body is not None and body.everywhere
+        await server_of(request).accounts.logout(token, everywhere)
+        ended = [ws for ws, (user_id, used) in sockets.items()
+                 if user_id == user["id"] and (everywhere or used == token)]
+        for ws in ended:
+            await ws.close(code=UNAUTHORIZED, reason="logged out")
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE)
         return response
@@ -276,6 +284,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             await ws.close(code=FOREIGN_ORIGIN, reason="a page of another origin may not open this socket")
             return
         server: Server = ws.app.state.server
-        await serve_socket(ws, await server.accounts.user(token_of(ws)), server)
+        token = token_of(ws)
+        user = await server.accounts.user(token)
+        if user is not None and token is not None:
+            sockets[ws] = (int(user["id"]), token)
+        try:
+            await serve_socket(ws, user, server)
+        finally:
+            sockets.pop(ws, None)
 
     return app
