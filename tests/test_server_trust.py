@@ -5,6 +5,7 @@ OpenAPI pages and ``/metrics`` kept private, and ``chuanma serve``'s options for
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -329,3 +330,11 @@ def test_metrics_answer_loopback_clients_only_or_only_on_their_own_port(tmp_path
 def test_serve_refuses_bad_trust_options_in_one_line(tmp_path: Path, args: list[str], words: str) -> None:
     result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), *args])
     assert result.exit_code == 2 and words in result.output
+
+
+def test_serve_refuses_a_metrics_port_in_use_in_one_line(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--metrics-port", str(port)])
+    assert result.exit_code == 2 and "--metrics-port: cannot listen on" in result.output
+    assert "Traceback" not in result.output

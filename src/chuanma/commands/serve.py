@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import socket
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
@@ -65,6 +66,8 @@ def serve(
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
+    if metrics_port is not None:
+        check_port(metrics_host, metrics_port)
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
@@ -94,6 +97,16 @@ def serve(
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse in one line a ``--metrics-port`` that cannot be listened on (in use, a bad address), before
+    the server starts: the metrics exporter starts with the app, where it would end in a traceback."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise typer.BadParameter(f"--metrics-port: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def check_database(url: str) -> str:
