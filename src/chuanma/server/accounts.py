@@ -27,7 +27,6 @@ LOGIN_FAILED = "wrong username or password"
 """The only answer to a failed login: it never says whether the username exists."""
 
 
-
 class AccountError(ValueError):
     """A registration or login refused; the message names the field and is safe to show."""
 
@@ -66,10 +65,10 @@ class Accounts:
 
     async def register(self, username: object, password: object) -> tuple[Row, str]:
         name, pw = check_username(username), check_password(password)
-        if await self.store.user_by_name(name) is not None:  # no hash spent on a name taken
-            raise AccountError("username: choose another name", "bad_username")
-        user_id = await self.store.create_user(name, await self.passwords.hash(pw), "player",
-                                               self.starting_grant, self.clock.now())
+        user_id = None
+        if await self.store.user_by_name(name) is None:  # no hash spent on a name taken
+            user_id = await self.store.create_user(name, await self.passwords.hash(pw), "player",
+                                                   self.starting_grant, self.clock.now())
         if user_id is None:
             # registering cannot hide that a name is taken; logging in never tells
             raise AccountError("username: choose another name", "bad_username")

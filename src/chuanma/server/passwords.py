@@ -34,8 +34,8 @@ class PasswordsBusy(RuntimeError):
 class Passwords:
     """Hash and verify passwords in ``threads`` worker threads, at most ``limit`` jobs at a time."""
 
-    def __init__(self, threads: int, limit: int, hasher: PasswordHasher | None = None) -> None:
-        self.hasher = hasher or PasswordHasher()
+    def __init__(self, threads: int, limit: int) -> None:
+        self.hasher = PasswordHasher()
         self.limit = limit
         self.pending = 0
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="argon2")
