@@ -10,13 +10,13 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from alembic import command
 from alembic.config import Config
 from argon2 import PasswordHasher
+from fastapi import FastAPI
 from sqlalchemy import Connection, create_engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -45,16 +45,15 @@ def _bearer(token: str) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def _in_process(config: ServerConfig, base: str = "http://testserver",
-                      client: tuple[str, int] = ("127.0.0.1", 50000)) -> AsyncIterator[httpx.AsyncClient]:
+async def _in_process(config: ServerConfig, base: str = "http://testserver", client: tuple[str, int] = (
+        "127.0.0.1", 50000)) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
     """The app started (its lifespan run) and an HTTP client calling it directly, as if from ``client``
     and over ``base``'s scheme (``https``: as a request that came over TLS)."""
     app = create_app(config)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, client=client)
         async with httpx.AsyncClient(transport=transport, base_url=base) as http:
-            http.app = app  # type: ignore[attr-defined]
-            yield http
+            yield app, http
 
 
 # ---------------------------------------------------------------- Argon2 off the event loop
@@ -252,7 +251,7 @@ def test_every_response_has_the_security_headers_and_the_verifier_keeps_its_inli
 
 def test_the_session_cookie_is_secure_over_tls_or_when_configured(tmp_path: Path) -> None:
     async def secure(config: ServerConfig, base: str) -> bool:
-        async with _in_process(config, base) as http:
+        async with _in_process(config, base) as (_, http):
             r = await http.post("/api/guest")
             assert r.status_code == 200
             return "; secure" in r.headers["set-cookie"].lower()
@@ -293,7 +292,7 @@ def test_a_page_of_another_origin_cannot_open_the_socket(db_url: str) -> None:
 
 def test_the_api_pages_are_off_unless_asked_for(tmp_path: Path) -> None:
     async def statuses(config: ServerConfig) -> list[int]:
-        async with _in_process(config) as http:
+        async with _in_process(config) as (_, http):
             return [(await http.get(path)).status_code for path in ("/docs", "/redoc", "/openapi.json")]
 
     async def scenario() -> None:
@@ -303,19 +302,18 @@ def test_the_api_pages_are_off_unless_asked_for(tmp_path: Path) -> None:
 
 
 def test_metrics_answer_loopback_clients_only_or_only_on_their_own_port(tmp_path: Path) -> None:
-    async def metrics(config: ServerConfig, client: str) -> tuple[int, Any]:
-        async with _in_process(config, client=(client, 40000)) as http:
-            return (await http.get("/metrics")).status_code, http.app  # type: ignore[attr-defined]
+    async def metrics(config: ServerConfig, client: str) -> int:
+        async with _in_process(config, client=(client, 40000)) as (_, http):
+            return (await http.get("/metrics")).status_code
 
     async def scenario() -> None:
         url = sqlite_url(tmp_path)
-        assert (await metrics(make_config(url), "127.0.0.1"))[0] == 200
-        assert (await metrics(make_config(url), "::1"))[0] == 200
-        assert (await metrics(make_config(url), "203.0.113.7"))[0] == 404
-        config = make_config(url, metrics_port=0)
-        async with _in_process(config) as http:
+        assert await metrics(make_config(url), "127.0.0.1") == 200
+        assert await metrics(make_config(url), "::1") == 200
+        assert await metrics(make_config(url), "203.0.113.7") == 404
+        async with _in_process(make_config(url, metrics_port=0)) as (app, http):
             assert (await http.get("/metrics")).status_code == 404  # not on the main port at all
-            port = http.app.state.metrics_port  # type: ignore[attr-defined]
+            port = app.state.metrics_port
             async with _http(f"http://127.0.0.1:{port}") as own:
                 r = await own.get("/metrics")
                 assert r.status_code == 200 and "chuanma_connected_players" in r.text
