@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS
+from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
 from chuanma.fairness import verify_record
 from chuanma.scoring import FANS
 from client_driver import WAIT_MS, Player, live_server
@@ -52,6 +52,7 @@ def new_player(browser: Any, server: Running, name: str, width: int = 1280, heig
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    refused_by_policy(context, errors)
     player = Player(page, server.base, keys=keys)
     player.errors = errors  # type: ignore[attr-defined]
     player.register(name)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS
+from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
 from chuanma.melds import parse_meld
 from chuanma.portal.replays import replay_view
 from chuanma.rules import RuleSet
@@ -78,6 +78,7 @@ def _page(browser: Any, size: str) -> Iterator[Any]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    refused_by_policy(context, errors)
     try:
         yield pg
     finally:
@@ -192,7 +193,7 @@ def _move(page: Any) -> int:
 
 
 def _wait_move(page: Any, move: int) -> None:
-    page.wait_for_function(f'document.querySelector("[data-testid=slider]").value === "{move}"')
+    page.wait_for_function(f'() => document.querySelector("[data-testid=slider]").value === "{move}"')
 
 
 def test_replay_seat_buttons_survive_a_render_so_a_press_during_a_load_still_clicks(
@@ -210,7 +211,7 @@ def test_replay_seat_buttons_survive_a_render_so_a_press_during_a_load_still_cli
     page.keyboard.press("ArrowRight")  # a load and its render between the press and the release
     _wait_move(page, 2)
     button.click()
-    page.wait_for_function('document.querySelector("[data-testid=view-2]").getAttribute("aria-pressed") === "true"')
+    page.wait_for_selector('[data-testid=view-2][aria-pressed="true"]')
     assert button.evaluate("b => b.isConnected && b.getAttribute('aria-pressed')") == "true"
 
 
@@ -236,16 +237,16 @@ def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) 
     _wait_move(page, 10)
     assert "move=10" in page.url
     page.click('[data-testid="view-1"]')
-    page.wait_for_function('document.querySelector("[data-testid=view-1]").getAttribute("aria-pressed") === "true"')
+    page.wait_for_selector('[data-testid=view-1][aria-pressed="true"]')
     engine = replay_view(server.record, 1, 10)["view"]
     shown = sorted(t for t in _tiles(page, "hand-1") if t is not None)
     assert shown == sorted(tile_str(t) for t in parse_tiles(engine["players"][1]["hand"]))
     assert set(_tiles(page, "hand-0")) == {None}  # another seat's tiles face down
     page.click('[data-testid="view-all"]')
-    page.wait_for_function('document.querySelector("[data-testid=view-all]").getAttribute("aria-pressed") === "true"')
+    page.wait_for_selector('[data-testid=view-all][aria-pressed="true"]')
     assert all(None not in _tiles(page, f"hand-{s}") for s in range(4))
     page.click('[data-testid="events"] li:nth-child(3) button')  # an event jumps to its move
-    page.wait_for_function('document.querySelector("[data-testid=slider]").value !== "10"')
+    page.wait_for_function('() => document.querySelector("[data-testid=slider]").value !== "10"')
 
 
 def test_replay_link_to_the_end_opens_the_last_move(server: PortalServer, desktop: Any) -> None:
@@ -273,7 +274,7 @@ def test_replay_of_an_uploaded_record(server: PortalServer, desktop: Any, tmp_pa
     bad = tmp_path / "not-a-record.json"
     bad.write_text("[1, 2]")
     page.set_input_files('[data-testid="upload"]', str(bad))
-    page.wait_for_function('document.querySelector("[data-testid=error]").textContent.length > 0')
+    page.wait_for_function('() => document.querySelector("[data-testid=error]").textContent.length > 0')
 
 
 def test_replay_of_a_dazhong_record_tells_its_chows(server: PortalServer, desktop: Any, tmp_path: Path) -> None:

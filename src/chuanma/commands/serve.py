@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import socket
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 
@@ -30,6 +32,15 @@ def serve(
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
     messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    session_days: Annotated[float, typer.Option(help="days a session token may go unused before it expires")] = 30.0,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="another origin whose pages may open /ws, e.g. https://example.com (repeatable)")] = None,
+    secure_cookies: Annotated[bool, typer.Option(
+        help="always mark the session cookie Secure (it is over https anyway)")] = False,
+    api_docs: Annotated[bool, typer.Option(help="serve the OpenAPI pages /docs, /redoc and /openapi.json")] = False,
+    metrics_port: Annotated[int | None, typer.Option(
+        min=0, max=65535, help="serve /metrics on this port only (default: on --port, to loopback clients)")] = None,
+    metrics_host: Annotated[str, typer.Option(help="address --metrics-port listens on")] = "127.0.0.1",
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -44,16 +55,28 @@ def serve(
 
     if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
         raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
+    if not session_days > 0:
+        raise typer.BadParameter("--session-days must be positive")
+    origins = tuple(allow_origin or ())
+    for origin in origins:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
+            raise typer.BadParameter(f"--allow-origin: {origin!r} is not an origin such as https://example.com")
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
+    if metrics_port is not None:
+        check_port(metrics_host, metrics_port)
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
-                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
+                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
+                          session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
+                          api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host)
     database = check_database(config.db_url)
     setup_logging()
-    server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
+    app = create_app(config)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
                                            ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
     original = server.startup
 
@@ -69,9 +92,21 @@ def serve(
             bound = server.servers[0].sockets[0].getsockname()
             typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
                        f"database: {database})", err=False)
+            if metrics_port is not None:
+                typer.echo(f"metrics: http://{metrics_host}:{app.state.metrics_port}/metrics")
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse in one line a ``--metrics-port`` that cannot be listened on (in use, a bad address), before
+    the server starts: the metrics exporter starts with the app, where it would end in a traceback."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise typer.BadParameter(f"--metrics-port: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def check_database(url: str) -> str:

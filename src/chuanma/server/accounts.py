@@ -1,4 +1,9 @@
-"""Accounts: usernames, Argon2 password hashes, session tokens, guests, grants and rate limits."""
+"""Accounts: usernames, Argon2 password hashes, session tokens, guests, grants and rate limits.
+
+Usernames are unique without regard to case (the database holds a unique index on the lower-cased
+name) and a login finds its account whatever the case typed; the name keeps the case it was
+registered with. A session token expires after ``session_seconds`` without use (sliding).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,8 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-
 from chuanma.server.clock import Clock
+from chuanma.server.passwords import Passwords
 from chuanma.server.rooms import LOWEST_ENTRY
 from chuanma.server.store import Row, Store
 
@@ -22,9 +25,6 @@ MAX_PASSWORD = 256
 DAY = 86_400.0
 LOGIN_FAILED = "wrong username or password"
 """The only answer to a failed login: it never says whether the username exists."""
-
-_hasher = PasswordHasher()
-_DUMMY_HASH = _hasher.hash("not a password of anyone")
 
 
 class AccountError(ValueError):
@@ -58,12 +58,17 @@ class Accounts:
 
     store: Store
     clock: Clock
+    passwords: Passwords
     starting_grant: int
+    session_seconds: float
+    """A token unused this long stops working (each use starts the period again)."""
 
     async def register(self, username: object, password: object) -> tuple[Row, str]:
         name, pw = check_username(username), check_password(password)
-        user_id = await self.store.create_user(name, _hasher.hash(pw), "player", self.starting_grant,
-                                               self.clock.now())
+        user_id = None
+        if await self.store.user_by_name(name) is None:  # no hash spent on a name taken
+            user_id = await self.store.create_user(name, await self.passwords.hash(pw), "player",
+                                                   self.starting_grant, self.clock.now())
         if user_id is None:
             # registering cannot hide that a name is taken; logging in never tells
             raise AccountError("username: choose another name", "bad_username")
@@ -77,13 +82,11 @@ class Accounts:
                 return await self._issue(user_id)
 
     async def login(self, username: object, password: object) -> tuple[Row, str]:
-        row = await self.store.user_by_name(username) if isinstance(username, str) else None
+        row = None
+        if isinstance(username, str) and USERNAME.fullmatch(username):  # else no name to look up
+            row = await self.store.user_by_name(username)
         stored = row["password_hash"] if row is not None else None
-        try:
-            _hasher.verify(stored or _DUMMY_HASH, password if isinstance(password, str) else "")
-        except (VerificationError, InvalidHashError):
-            raise AccountError(LOGIN_FAILED, "login_failed") from None
-        if row is None or stored is None:
+        if not await self.passwords.verify(stored, password if isinstance(password, str) else "") or row is None:
             raise AccountError(LOGIN_FAILED, "login_failed")
         return await self._issue(int(row["id"]))
 
@@ -94,10 +97,15 @@ class Accounts:
         return row, token
 
     async def user(self, token: str | None) -> Row | None:
-        return None if not token else await self.store.user_for_token(token_digest(token))
+        """The token's user, if the token exists and was used within ``session_seconds`` (this use
+        starts the period again)."""
+        if not token:
+            return None
+        return await self.store.user_for_token(token_digest(token), self.clock.now(), self.session_seconds)
 
-    async def logout(self, token: str) -> None:
-        await self.store.drop_token(token_digest(token))
+    async def logout(self, token: str, everywhere: bool = False) -> None:
+        """End this token's session or, ``everywhere``, every session of its user."""
+        await self.store.drop_token(token_digest(token), everywhere)
 
     async def top_up(self, user_id: int) -> Row:
         """The daily top-up: a player below the lowest room gets back to the starting grant once a day."""

@@ -1,7 +1,10 @@
 """The ASGI app: HTTP routes for accounts, rooms, private tables and history; ``/ws``; health and metrics.
 
 :func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations, resumes
-every unfinished table from the database, and only then does ``/healthz`` answer 200.
+every unfinished table from the database, and only then does ``/healthz`` answer 200. Every HTTP
+response carries the security headers of :mod:`chuanma.server.guards`; ``/ws`` refuses a page of
+another origin; ``/metrics`` answers local clients only (or is on its own port) and the OpenAPI
+pages exist only with ``api_docs``.
 """
 
 from __future__ import annotations
@@ -17,31 +20,40 @@ from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from pydantic import BaseModel, ConfigDict, Field
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest, start_http_server
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet, option_schema
-from chuanma.server.accounts import AccountError, Accounts, RateLimiter
+from chuanma.server.accounts import DAY, AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
+from chuanma.server.guards import SecurityHeaders, loopback, origin_allowed
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
+from chuanma.server.passwords import Passwords, PasswordsBusy
 from chuanma.server.portal import portal_router
 from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row, open_store
-from chuanma.server.ws import serve_socket
+from chuanma.server.ws import UNAUTHORIZED, serve_socket
 
 COOKIE = "chuanma_session"
 STATIC = Path(__file__).resolve().parent.parent / "static"
 """The browser client and the verifier page, served under ``/static``."""
 MAX_PRIVATE_HANDS = 64
+FOREIGN_ORIGIN = 4403
+"""The close code refusing a WebSocket opened by a page of another origin (the handshake answers 403)."""
 
 
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
     username: str = Field(max_length=64)
     password: str = Field(max_length=256)
+
+
+class Logout(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    everywhere: StrictBool = Field(False, alias="all")
 
 
 class PrivateTable(BaseModel):
@@ -85,9 +97,11 @@ def public_user(user: Row) -> dict[str, Any]:
     return {"id": user["id"], "username": user["username"], "kind": user["kind"], "balance": user["balance"]}
 
 
-def _session(config: ServerConfig, user: Row, token: str) -> JSONResponse:
+def _session(config: ServerConfig, request: Request, user: Row, token: str) -> JSONResponse:
+    """The answer to a login: the token, and the session cookie (``Secure`` over TLS or when configured)."""
     response = JSONResponse({"user": public_user(user), "token": token})
-    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", secure=config.secure_cookies)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="lax",
+                        secure=config.secure_cookies or request.url.scheme == "https")
     return response
 
 
@@ -99,9 +113,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         store = await open_store(config.db_url)
         metrics = Metrics()
         host = LocalHost(store, config, metrics)
-        app.state.server = Server(config, store, Accounts(store, config.clock, config.starting_grant), host,
-                                  Lobby(host), metrics,
+        passwords = Passwords(config.password_threads, config.password_jobs)
+        accounts = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY)
+        app.state.server = Server(config, store, accounts, host, Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute))
+        exporter = None
+        if config.metrics_port is not None:
+            exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
+            app.state.metrics_port = exporter.server_port
         await host.resume_all()
         app.state.ready = True
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
@@ -109,12 +128,22 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             app.state.ready = False
+            if exporter is not None:
+                exporter.shutdown()
+                exporter.server_close()
             await host.stop()
             await store.close()
+            passwords.close()
             gc.callbacks.remove(watch_gc)
 
-    app = FastAPI(title="chuanma", lifespan=lifespan)
+    docs = config.api_docs
+    app = FastAPI(title="chuanma", lifespan=lifespan, docs_url="/docs" if docs else None,
+                  redoc_url="/redoc" if docs else None, openapi_url="/openapi.json" if docs else None)
+    app.add_middleware(SecurityHeaders)
     app.state.ready = False
+    origins = frozenset(o.rstrip("/").lower() for o in config.allowed_origins)
+    sockets: dict[WebSocket, tuple[int, str]] = {}
+    """Every open socket: its user and the token it was opened with (a logout closes it)."""
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -125,6 +154,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"][1:]) or "body"
         return JSONResponse({"code": "bad_request", "message": f"{where}: {first['msg']}"}, status_code=400)
+
+    @app.exception_handler(PasswordsBusy)
+    async def busy(_request: Request, _exc: PasswordsBusy) -> JSONResponse:
+        return JSONResponse({"code": "busy", "message": "too many logins at once: try again in a few seconds"},
+                            status_code=503, headers={"Retry-After": "2"})
 
     def limit(request: Request) -> None:
         client = request.client.host if request.client else "?"
@@ -139,8 +173,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         await server.store.ping()
         return JSONResponse({"status": "ok", "tables": len(server.host.tables)})
 
-    @app.get("/metrics")
+    @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:
+        """The Prometheus metrics, to clients on the loopback interface (none with ``metrics_port``)."""
+        if config.metrics_port is not None or not loopback(request.client.host if request.client else None):
+            raise ApiError(404, "not_found", "Not Found")
         return Response(generate_latest(server_of(request).metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -165,7 +202,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             user, token = await action(body.username, body.password)
         except AccountError as exc:
             raise ApiError(status, exc.code, str(exc)) from None
-        return _session(config, user, token)
+        return _session(config, request, user, token)
 
     @app.post("/api/register")
     async def register(request: Request, body: Credentials) -> JSONResponse:
@@ -179,13 +216,20 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def guest(request: Request) -> JSONResponse:
         limit(request)
         user, token = await server_of(request).accounts.guest()
-        return _session(config, user, token)
+        return _session(config, request, user, token)
 
     @app.post("/api/logout")
-    async def logout(request: Request, _user: User) -> JSONResponse:
+    async def logout(request: Request, user: User, body: Logout | None = None) -> JSONResponse:
+        """End this session or, with ``{"all": true}``, every session of the account: their tokens stop
+        working and their open sockets are closed (code 4401)."""
         token = token_of(request)
         assert token is not None
-        await server_of(request).accounts.logout(token)
+        everywhere = body is not None and body.everywhere
+        await server_of(request).accounts.logout(token, everywhere)
+        ended = [ws for ws, (user_id, used) in sockets.items()
+                 if user_id == user["id"] and (everywhere or used == token)]
+        for ws in ended:
+            await ws.close(code=UNAUTHORIZED, reason="logged out")
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE)
         return response
@@ -236,7 +280,17 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), origins):
+            await ws.close(code=FOREIGN_ORIGIN, reason="a page of another origin may not open this socket")
+            return
         server: Server = ws.app.state.server
-        await serve_socket(ws, await server.accounts.user(token_of(ws)), server)
+        token = token_of(ws)
+        user = await server.accounts.user(token)
+        if user is not None and token is not None:
+            sockets[ws] = (int(user["id"]), token)
+        try:
+            await serve_socket(ws, user, server)
+        finally:
+            sockets.pop(ws, None)
 
     return app

@@ -34,3 +34,21 @@ class ServerConfig:
     bot_name: str = "greedy"
     """The bot that fills seats and plays for a player on 托管."""
     secure_cookies: bool = False
+    """Always mark the session cookie ``Secure``; without it the cookie is ``Secure`` when the request
+    came over TLS (``https``, as uvicorn sees it: behind a TLS proxy, when it forwards the scheme)."""
+    session_days: float = 30.0
+    """A session token unused this many days stops working; every use starts the period again."""
+    password_threads: int = 2
+    """Threads hashing and verifying passwords (Argon2, about half a second each), off the event loop."""
+    password_jobs: int = 16
+    """Password hashes and verifications running or waiting at once; beyond that a login or a
+    registration is answered 503 (try again shortly) instead of queueing without bound."""
+    allowed_origins: tuple[str, ...] = ()
+    """Pages on these origins (``https://example.com``) may open ``/ws`` besides the server's own."""
+    api_docs: bool = False
+    """Serve FastAPI's ``/docs``, ``/redoc`` and ``/openapi.json``."""
+    metrics_port: int | None = None
+    """Serve ``/metrics`` on this port (of ``metrics_host``) only; without it ``/metrics`` is on the
+    main port, to clients on the loopback interface only."""
+    metrics_host: str = "127.0.0.1"
+    """The address ``metrics_port`` listens on."""

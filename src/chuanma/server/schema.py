@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text, func
 
 metadata = MetaData()
 
@@ -16,12 +16,15 @@ users = Table(
     Column("last_grant", Float, nullable=False),
     Column("created_at", Float, nullable=False),
 )
+USERNAME_KEY = Index("ix_users_username_lower", func.lower(users.c.username), unique=True)
+"""Names unique without regard to case (migration 0003), enforced by the database itself."""
 
 tokens = Table(
     "tokens", metadata,
     Column("digest", String(64), primary_key=True),  # SHA-256 of the token: the token itself is never stored
     Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
     Column("created_at", Float, nullable=False),
+    Column("last_used", Float, nullable=False),  # sliding expiry (migration 0003)
 )
 
 ledger = Table(

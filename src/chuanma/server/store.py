@@ -21,8 +21,9 @@ from typing import Any, Protocol, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, select, update
+from sqlalchemy import ColumnElement, Connection, Engine, bindparam, create_engine, event, func, select, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from chuanma.server.schema import decisions, hands, ledger, tables, tokens, users
@@ -143,8 +144,15 @@ def _all(rows: Any) -> list[Row]:
     return [dict(r._mapping) for r in rows]
 
 
+TOKEN_TOUCH = 60.0
+"""A token's last use is written at most once a minute: the expiry is that much coarse."""
 BALANCES = select(users.c.id, users.c.balance).where(users.c.id.in_(bindparam("ids", expanding=True)))
 """Built once: building a statement costs about as much as running it (read at every deal and settlement)."""
+
+
+def _named(username: str) -> ColumnElement[bool]:
+    """The account named ``username`` without regard to case (what the unique index holds)."""
+    return func.lower(users.c.username) == username.lower()
 
 
 def _balances(conn: Connection, user_ids: Iterable[int]) -> dict[int, int]:
@@ -178,9 +186,10 @@ class Store:
 
     async def create_user(self, username: str, password_hash: str | None, kind: str, grant: int,
                           now: float) -> int | None:
-        """A new account with its starting ``grant`` (logged); ``None`` if the name is taken."""
+        """A new account with its starting ``grant`` (logged); ``None`` if the name is taken in any
+        case (the database's unique index decides when two registrations race)."""
         def work(conn: Connection) -> int | None:
-            if conn.execute(select(users.c.id).where(users.c.username == username)).first() is not None:
+            if conn.execute(select(users.c.id).where(_named(username))).first() is not None:
                 return None
             res = conn.execute(users.insert().values(
                 username=username, password_hash=password_hash, kind=kind, balance=0,
@@ -188,11 +197,14 @@ class Store:
             user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
             self._grant(conn, user_id, grant, now)
             return user_id
-        return await self.write(work)
+        try:
+            return await self.write(work)
+        except IntegrityError:
+            return None
 
     async def user_by_name(self, username: str) -> Row | None:
-        return await self.read(lambda conn: _one(conn.execute(select(users).where(users.c.username == username))
-                                                 .first()))
+        """The account named ``username`` in any case."""
+        return await self.read(lambda conn: _one(conn.execute(select(users).where(_named(username))).first()))
 
     async def user(self, user_id: int) -> Row | None:
         return await self.read(lambda conn: _one(conn.execute(select(users).where(users.c.id == user_id)).first()))
@@ -206,14 +218,35 @@ class Store:
 
     async def add_token(self, digest: str, user_id: int, now: float) -> None:
         await self.write(lambda conn: conn.execute(tokens.insert().values(digest=digest, user_id=user_id,
-                                                                          created_at=now)))
+                                                                          created_at=now, last_used=now)))
 
-    async def user_for_token(self, digest: str) -> Row | None:
-        q = select(users).join(tokens, tokens.c.user_id == users.c.id).where(tokens.c.digest == digest)
-        return await self.read(lambda conn: _one(conn.execute(q).first()))
+    async def user_for_token(self, digest: str, now: float, idle: float) -> Row | None:
+        """The user of the token with this ``digest`` if it was last used less than ``idle`` seconds
+        before ``now``; marks it used now (at most once every :data:`TOKEN_TOUCH` seconds: most
+        requests only read). An expired token is deleted."""
+        q = select(users, tokens.c.last_used).join(tokens, tokens.c.user_id == users.c.id).where(
+            tokens.c.digest == digest)
+        row = await self.read(lambda conn: _one(conn.execute(q).first()))
+        if row is None:
+            return None
+        last_used = row.pop("last_used")
+        if now - last_used >= idle:
+            await self.write(lambda conn: conn.execute(tokens.delete().where(tokens.c.digest == digest)))
+            return None
+        if now - last_used >= TOKEN_TOUCH:
+            await self.write(lambda conn: conn.execute(update(tokens).where(tokens.c.digest == digest)
+                                                       .values(last_used=now)))
+        return row
 
-    async def drop_token(self, digest: str) -> None:
-        await self.write(lambda conn: conn.execute(tokens.delete().where(tokens.c.digest == digest)))
+    async def drop_token(self, digest: str, every: bool = False) -> None:
+        """Delete the token with this ``digest`` or, with ``every``, every token of its user."""
+        def work(conn: Connection) -> None:
+            if every:
+                owner = select(tokens.c.user_id).where(tokens.c.digest == digest).scalar_subquery()
+                conn.execute(tokens.delete().where(tokens.c.user_id == owner))
+            else:
+                conn.execute(tokens.delete().where(tokens.c.digest == digest))
+        await self.write(work)
 
     # ------------------------------------------------------------------ chips
 
