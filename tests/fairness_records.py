@@ -44,10 +44,12 @@ def vrf_record_136() -> dict[str, Any]:
     return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), "table-12", 7, honors=True))
 
 
-def played_record(seed: int = 11, preset: str = "xuezhan") -> dict[str, Any]:
+def played_record(seed: int = 11, preset: str = "xuezhan", server_seed: bytes | None = None) -> dict[str, Any]:
     """A whole hand dealt by the fairness protocol (on the preset's tile set) and played with
-    random legal decisions."""
-    fair = FairHand.new(nonce=seed, honors=RuleSet.from_preset(preset).honors)
+    random legal decisions; the server seed is a fresh one unless given."""
+    honors = RuleSet.from_preset(preset).honors
+    fair = (FairHand.new(nonce=seed, honors=honors) if server_seed is None
+            else FairHand(seed, server_seed=server_seed, honors=honors))
     for seat, client_seed in enumerate(SEEDS):
         fair.add_client_seed(seat, client_seed)
     deal = fair.deal()
