@@ -30,6 +30,8 @@ def serve(
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
     messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    key: Annotated[Path | None, typer.Option(
+        help="the dealer's key file (chuanma fair keygen); default: dealer.key in --data, made on first start")] = None,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -39,6 +41,8 @@ def serve(
     except ImportError as exc:
         raise typer.BadParameter(
             f"the server needs the 'server' extra: pip install 'chuanma[server]' ({exc})") from None
+    from chuanma.fairness import FairnessError
+    from chuanma.server.dealer import dealer_key
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
@@ -48,11 +52,16 @@ def serve(
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
-    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
+    setup_logging()
+    try:
+        dealer = dealer_key(key, data)
+    except FairnessError as exc:
+        raise typer.BadParameter(f"dealer key: {exc}") from None
+    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, dealer_key=dealer,
+                          turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
     database = check_database(config.db_url)
-    setup_logging()
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
                                            ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
     original = server.startup
@@ -68,7 +77,7 @@ def serve(
             gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
             bound = server.servers[0].sockets[0].getsockname()
             typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
-                       f"database: {database})", err=False)
+                       f"database: {database}, dealer's public key: {dealer.public_key.hex()})", err=False)
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()

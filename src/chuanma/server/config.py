@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chuanma.fairness.vrf import VRFKey
 from chuanma.server.clock import Clock, SystemClock
 
 
@@ -34,3 +35,6 @@ class ServerConfig:
     bot_name: str = "greedy"
     """The bot that fills seats and plays for a player on 托管."""
     secure_cookies: bool = False
+    dealer_key: VRFKey | None = None
+    """The dealer's VRF key (deals every hand, signs every record); ``None``: ``dealer.key`` in
+    ``data_dir``, created on first start (a fresh key for this process without a data directory)."""
