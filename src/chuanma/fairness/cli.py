@@ -163,8 +163,11 @@ def verify_command(
         for path, verdict in zip(records, verdicts, strict=True):
             _print_verdict(path.name, verdict)
         if len(records) > 1:
-            counts = ", ".join(f"{sum(v.level is level for v in verdicts)} {level.value}" for level in Level)
-            _out.print(f"[{LEVEL_STYLE[worst]}]{len(records)} records: {counts}[/]")
+            tally = [(sum(v.level is level for v in verdicts), level.value) for level in Level]
+            counts = ", ".join(f"{n} {name}" for n, name in tally if n)
+            failed = [p.name for p, v in zip(records, verdicts, strict=True) if v.level is Level.FAILED]
+            named = f": {', '.join(failed)}" if failed else ""
+            _out.print(f"[{LEVEL_STYLE[worst]}]{len(records)} records: {escape(counts + named)}[/]")
     if worst is not Level.VERIFIED:
         raise typer.Exit(EXIT_MISMATCH if worst is Level.FAILED else EXIT_UNVERIFIED)
 
