@@ -213,6 +213,14 @@ async def seat_four(run: Running, room: str = "chuji-xuezhan") -> list[Client]:
     return clients
 
 
+async def deal(clients: list[Client]) -> dict[str, Any]:
+    """Every client gets ready with its seed; returns the ``hand_start`` of the deal (to the first)."""
+    await asyncio.gather(*(c.send("ready", client_seed=f"seed-{c.name}") for c in clients))
+    while not (start := await clients[0].expect("hand_start")).get("dealt"):
+        pass
+    return start
+
+
 async def play_hands(clients: list[Client], hands: int = 1) -> list[list[dict[str, Any]]]:
     """Every client plays ``hands`` hands; returns each hand's ``hand_end`` per client."""
     ends = []

@@ -14,9 +14,19 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from chuanma.fairness import KeyFileError, Level, VRFKey, generate_key, verify_record
+from chuanma.fairness import (
+    SCHEME_HMAC,
+    KeyFileError,
+    Level,
+    VRFKey,
+    commitment,
+    derive_deal,
+    generate_key,
+    join_client_seeds,
+    verify_record,
+)
 from chuanma.fairness.chain import verify_records
 from chuanma.server.app import create_app
 from chuanma.server.dealer import KEY_FILE, dealer_key
@@ -25,6 +35,7 @@ from server_harness import (
     DEALER_KEY,
     TIMEOUT,
     db_url,
+    deal,
     make_config,
     pg_database,
     play_hands,
@@ -85,11 +96,7 @@ def test_a_resumed_hand_deals_the_same_wall_and_another_key_is_refused(db_url: s
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
             clients = await seat_four(run)
-            for c in clients:
-                await c.send("ready", client_seed=f"seed-{c.name}")
-            dealt = await clients[0].expect("hand_start")
-            while not dealt.get("dealt"):
-                dealt = await clients[0].expect("hand_start")
+            await deal(clients)
             table = clients[0].table
             assert table is not None
             wall = list(run.server.host.tables[table].game.wall)
@@ -102,6 +109,30 @@ def test_a_resumed_hand_deals_the_same_wall_and_another_key_is_refused(db_url: s
         async with running(make_config(db_url)) as run:
             resumed = run.server.host.tables[table]
             assert resumed.game is not None and list(resumed.game.wall) == wall
+    asyncio.run(scenario())
+
+
+def test_a_hand_opened_before_the_server_had_a_key_resumes_from_its_server_seed(db_url: str) -> None:
+    """A hand stored by an older server (a server seed and its commitment, no public key) is dealt
+    again from that seed after the upgrade."""
+    server_seed = bytes(range(32))
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run)
+            await deal(clients)
+            table = clients[0].table
+            store = run.server.store
+            await store.write(lambda conn: conn.execute(update(hands).where(hands.c.table_id == table).values(
+                public_key=None, server_seed=server_seed.hex(), commitment=commitment(server_seed))))
+            for c in clients:
+                await c.close()
+        async with running(make_config(db_url)) as run:
+            resumed = run.server.host.tables[table]
+            row = await run.server.store.last_hand(table)
+            assert resumed.fair is not None and resumed.fair.scheme == SCHEME_HMAC and resumed.game is not None
+            want = derive_deal(server_seed, join_client_seeds(row["client_seeds"]), 0)
+            assert list(resumed.game.wall) == list(want.wall)
     asyncio.run(scenario())
 
 
