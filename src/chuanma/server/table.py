@@ -349,7 +349,7 @@ class LiveTable:
         self.broadcast(lambda _s: message)
 
     def dealt(self) -> dict[str, Any]:
-        """The second ``hand_start``: the commitment and the client seeds the hand was dealt with."""
+        """The second ``hand_start``: what binds the deal (:meth:`committed`) and the client seeds."""
         assert self.fair is not None
         return p.server_message("hand_start", table=self.id, hand=self.number, **self.committed(),
                                 client_seeds=list(self.fair.client_seeds), dealt=True)
