@@ -223,3 +223,15 @@ def test_page_requires_the_dealers_key_when_given(page: Any, tmp_path: Path) -> 
         assert other["statuses"]["signature"] == "failed" and "not by the required key" in page.inner_text("#checks")
     finally:
         page.fill("#public-key", "")
+
+
+def test_page_refuses_a_duplicated_key(page: Any, tmp_path: Path) -> None:
+    """Like fair verify: a stake written twice is ambiguous, whichever comes last."""
+    text = json.dumps(sign_record(fixed_played(SEED), KEY))
+    doubled = {"first": '{"base": 1000, ' + text[1:], "last": text[:-1] + ', "base": 1000}',
+               "escaped": text[:-1] + ', "b\\u0061se": 1000}'}
+    for name, body in doubled.items():
+        result = _check_in_page(page, tmp_path, body, f"doubled-{name}.json")
+        assert "has the key 'base' twice in one object" in result["error"] and result["statuses"] == {}
+    nested = _check_in_page(page, tmp_path, text[:-1] + ', "x": [{"base": 1}, {"base": 2}]}', "nested.json")
+    assert nested["error"] == ""  # one key in each of two objects

@@ -15,7 +15,9 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import select, update
+from typer.testing import CliRunner
 
+from chuanma.cli import app as cli
 from chuanma.fairness import (
     SCHEME_HMAC,
     KeyFileError,
@@ -158,3 +160,9 @@ def test_the_key_file_is_never_created_through_a_symbolic_link(tmp_path: Path) -
     with pytest.raises(KeyFileError):
         dealer_key(None, data)
     assert not target.exists()
+
+
+def test_serve_refuses_a_key_it_cannot_read_in_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--key", str(tmp_path / "none.key")])
+    assert result.exit_code == 2 and "dealer key: no key file at" in result.output
+    assert not (tmp_path / KEY_FILE).exists()  # a key given is never replaced by a new one
