@@ -10,7 +10,9 @@ from functools import cache
 from typing import Any
 
 from chuanma.engine.game import Game
-from chuanma.fairness import FairHand, VRFKey
+from chuanma.engine.record import replay
+from chuanma.fairness import FairHand, VRFKey, sign_record, verify_record
+from chuanma.fairness.signing import SIGNATURE_FIELD
 from chuanma.rules import RuleSet
 
 VRF_SECRET = bytes(range(100, 132))
@@ -44,10 +46,12 @@ def vrf_record_136() -> dict[str, Any]:
     return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), "table-12", 7, honors=True))
 
 
-def played_record(seed: int = 11, preset: str = "xuezhan") -> dict[str, Any]:
+def played_record(seed: int = 11, preset: str = "xuezhan", server_seed: bytes | None = None) -> dict[str, Any]:
     """A whole hand dealt by the fairness protocol (on the preset's tile set) and played with
-    random legal decisions."""
-    fair = FairHand.new(nonce=seed, honors=RuleSet.from_preset(preset).honors)
+    random legal decisions; the server seed is a fresh one unless given."""
+    honors = RuleSet.from_preset(preset).honors
+    fair = (FairHand.new(nonce=seed, honors=honors) if server_seed is None
+            else FairHand(seed, server_seed=server_seed, honors=honors))
     for seat, client_seed in enumerate(SEEDS):
         fair.add_client_seed(seat, client_seed)
     deal = fair.deal()
@@ -159,4 +163,73 @@ def build(case: str) -> dict[str, Any]:
     record = copy.deepcopy(make())
     if tamper is not None:
         tamper(record)
+    return record
+
+
+# ---------------------------------------------- played records changed where only the replay or the signature sees
+
+KEY = VRFKey(bytes(range(1, 33)))
+"""The dealer key that signs the mutated records."""
+SEED = 4
+"""With :func:`fixed_played`: a hand with a win and payments."""
+
+
+def fixed_played(seed: int) -> dict[str, Any]:
+    """``played_record(seed)`` dealt from :data:`SERVER_SEED`: the same record on every run."""
+    return played_record(seed, server_seed=SERVER_SEED)
+
+
+def _exchanged(r: dict[str, Any]) -> None:
+    """Seat 0 exchanges three other tiles of its hand (a legal exchange, other play follows)."""
+    first = next(i for i, d in enumerate(r["decisions"]) if "exchange" in d)
+    game = replay({**r, "decisions": r["decisions"][:first]}, complete=False)
+    seat = r["decisions"][first]["seat"]
+    options = sorted(json.dumps(a.to_json()) for a in game.legal_actions(seat))
+    other = next(o for o in options if json.loads(o) != {k: v for k, v in r["decisions"][first].items() if k != "seat"})
+    r["decisions"][first] = {"seat": seat, **json.loads(other)}
+
+
+def _same_payments(r: dict[str, Any]) -> None:
+    """Another legal discard, found from the end of the hand, whose replay gives the same result."""
+    unsigned = {k: v for k, v in r.items() if k != SIGNATURE_FIELD}
+    for i in range(len(r["decisions"]) - 1, -1, -1):
+        decision = r["decisions"][i]
+        if "discard" not in decision:
+            continue
+        game = replay({**unsigned, "decisions": r["decisions"][:i]}, complete=False)
+        for action in sorted(game.legal_actions(decision["seat"]), key=lambda a: json.dumps(a.to_json())):
+            other = {"seat": decision["seat"], **action.to_json()}
+            if "discard" not in other or other == decision:
+                continue
+            changed = {**unsigned, "decisions": [*r["decisions"][:i], other, *r["decisions"][i + 1:]]}
+            verdict = verify_record(changed)
+            if verdict["replay"].passed and verdict["result"].passed:
+                r["decisions"] = changed["decisions"]
+                return
+    raise AssertionError("no other discard with the same payments")
+
+
+def _payment(r: dict[str, Any]) -> None:
+    r["result"]["payments"][0]["amount"] += 1
+
+
+MUTATIONS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "decisions emptied": lambda r: r.__setitem__("decisions", []),
+    "decisions deleted": lambda r: r.pop("decisions"),
+    "base 1000": lambda r: r.__setitem__("base", 1000),
+    "base deleted": lambda r: r.pop("base"),
+    "payment changed": _payment,
+    "exchange changed": _exchanged,
+    "same payments, other play": _same_payments,
+}
+CANNOT_REPRODUCE = {"decisions emptied", "decisions deleted", "payment changed", "exchange changed"}
+"""Mutations after which the record states a result its decisions do not give."""
+
+
+def mutated_record(name: str, *, signed: bool) -> dict[str, Any]:
+    """The hand of :data:`SEED`, signed by :data:`KEY` or not, then changed by ``MUTATIONS[name]``."""
+    record = fixed_played(SEED)
+    if signed:
+        record = sign_record(record, KEY)
+    MUTATIONS[name](record)
     return record

@@ -18,6 +18,7 @@ import pytest
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from chuanma.fairness import VRFKey
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
 from chuanma.server.config import ServerConfig
@@ -25,6 +26,8 @@ from chuanma.server.store import sqlite_url
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 TIMEOUT = 60.0
+DEALER_KEY = VRFKey(bytes(range(7, 39)))
+"""The dealer's key of the servers the tests start (the same after a restart)."""
 """Real seconds a test waits for a message before failing (the game's own timers use a ManualClock)."""
 
 
@@ -61,7 +64,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def make_config(db_url: str, **overrides: Any) -> ServerConfig:
     settings: dict[str, Any] = {"clock": ManualClock(), "bot_wait": 5.0, "auth_per_minute": 1000,
-                                "messages_per_second": 1000.0}
+                                "messages_per_second": 1000.0, "dealer_key": DEALER_KEY}
     settings.update(overrides)
     return ServerConfig(db_url=db_url, **settings)
 
@@ -208,6 +211,14 @@ async def seat_four(run: Running, room: str = "chuji-xuezhan") -> list[Client]:
         await client.expect("seated")
     assert len({c.table for c in clients}) == 1
     return clients
+
+
+async def deal(clients: list[Client]) -> dict[str, Any]:
+    """Every client gets ready with its seed; returns the ``hand_start`` of the deal (to the first)."""
+    await asyncio.gather(*(c.send("ready", client_seed=f"seed-{c.name}") for c in clients))
+    while not (start := await clients[0].expect("hand_start")).get("dealt"):
+        pass
+    return start
 
 
 async def play_hands(clients: list[Client], hands: int = 1) -> list[list[dict[str, Any]]]:

@@ -101,6 +101,11 @@ def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree
     verifier = opened.value
     verifier.wait_for_selector("#verdict[data-ok]", timeout=WAIT_MS)
     assert verifier.locator("#verdict").get_attribute("data-ok") == "true"
+    # signed by the server's dealer key, which the page shows and requires (the play is not replayed there)
+    key = page.request.get(server.base + "/api/fairness/key").json()["public_key"]
+    assert verifier.inner_text("#server-key-value") == key == record["signature"]["public_key"]
+    assert verifier.get_attribute("[data-check=signature]", "data-status") == "passed"
+    assert verifier.locator("#verdict").get_attribute("data-level") == "consistent"
     assert not player.errors  # type: ignore[attr-defined]
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS
-from chuanma.fairness import verifier_page_path, verify_record
+from chuanma.fairness import sign_record, verifier_page_path, verify_record
 from chuanma.rules import RuleSet
-from fairness_records import CASES, build
+from fairness_records import CASES, KEY, MUTATIONS, SEED, build, fixed_played, mutated_record
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
@@ -54,6 +54,8 @@ def _check_in_page(page: Any, tmp_path: Path, record: Any, name: str) -> dict[st
     return {
         "statuses": dict(rows),
         "ok": page.get_attribute("#verdict", "data-ok"),
+        "level": page.get_attribute("#verdict", "data-level"),
+        "verdict": page.inner_text("#verdict"),
         "error": page.inner_text("#error"),
     }
 
@@ -62,9 +64,11 @@ def _check_in_page(page: Any, tmp_path: Path, record: Any, name: str) -> dict[st
 def test_page_verdicts_match_python(page: Any, tmp_path: Path, case: str) -> None:
     record = build(case)
     result = _check_in_page(page, tmp_path, record, f"{case}.json")
-    expected = {c.name: c.status.value for c in verify_record(record).checks}
+    verdict = verify_record(record)
+    expected = {c.name: c.status.value for c in verdict.checks}
     assert result["error"] == ""
     assert result["statuses"] == expected
+    assert result["level"] == verdict.level.value and result["verdict"].startswith("Verdict: ")
     _, _, must_fail, _ = CASES[case]
     assert result["ok"] == ("false" if must_fail else "true")
     failed = {n for n, s in result["statuses"].items() if s == "failed"}
@@ -191,3 +195,43 @@ def test_page_canonical_json_and_dealer_rules_match_python(page: Any) -> None:
              {"preset": "portal-xueliu", "options": {"dealer": "random"}}]
     got_rules = page.evaluate("rs => rs.map(r => window.chuanmaFair.dealerOption({rules: r}))", rules)
     assert got_rules == [RuleSet.from_json(r).dealer for r in rules]
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_page_never_passes_a_changed_record(page: Any, tmp_path: Path, name: str) -> None:
+    """Signed, any change fails the signature; unsigned, the page says nothing binds the play or the
+    stake, and that it did not replay the hand (it used to say "no check failed")."""
+    signed = _check_in_page(page, tmp_path, mutated_record(name, signed=True), f"signed-{name}.json")
+    assert signed["level"] == "failed" and signed["statuses"]["signature"] == "failed"
+    unsigned = _check_in_page(page, tmp_path, mutated_record(name, signed=False), f"unsigned-{name}.json")
+    assert unsigned["level"] == "consistent"
+    assert unsigned["verdict"].startswith("Verdict: CONSISTENT BUT UNSIGNED") and "nothing binds" in unsigned["verdict"]
+    assert unsigned["verdict"].endswith("not checked: replay, result")
+
+
+def test_page_requires_the_dealers_key_when_given(page: Any, tmp_path: Path) -> None:
+    record = sign_record(fixed_played(SEED), KEY)
+    page.fill("#public-key", KEY.public_key.hex())
+    try:
+        good = _check_in_page(page, tmp_path, record, "signed.json")
+        assert good["statuses"]["signature"] == "passed" and good["level"] == "consistent"
+        assert good["verdict"] == "Verdict: CONSISTENT BUT NOT VERIFIED; not checked: replay, result"
+        unsigned = _check_in_page(page, tmp_path, fixed_played(SEED), "unsigned.json")
+        assert unsigned["statuses"]["signature"] == "failed" and unsigned["level"] == "failed"
+        page.fill("#public-key", bytes(range(32)).hex())
+        other = _check_in_page(page, tmp_path, record, "other.json")
+        assert other["statuses"]["signature"] == "failed" and "not by the required key" in page.inner_text("#checks")
+    finally:
+        page.fill("#public-key", "")
+
+
+def test_page_refuses_a_duplicated_key(page: Any, tmp_path: Path) -> None:
+    """Like fair verify: a stake written twice is ambiguous, whichever comes last."""
+    text = json.dumps(sign_record(fixed_played(SEED), KEY))
+    doubled = {"first": '{"base": 1000, ' + text[1:], "last": text[:-1] + ', "base": 1000}',
+               "escaped": text[:-1] + ', "b\\u0061se": 1000}'}
+    for name, body in doubled.items():
+        result = _check_in_page(page, tmp_path, body, f"doubled-{name}.json")
+        assert "has the key 'base' twice in one object" in result["error"] and result["statuses"] == {}
+    nested = _check_in_page(page, tmp_path, text[:-1] + ', "x": [{"base": 1}, {"base": 2}]}', "nested.json")
+    assert nested["error"] == ""  # one key in each of two objects

@@ -12,6 +12,7 @@ from chuanma.cli import app
 from chuanma.engine.game import Game
 from chuanma.engine.record import to_record
 from chuanma.fairness import FairHand, Status, verify_record
+from chuanma.fairness.cli import EXIT_UNVERIFIED
 from chuanma.rules import RuleSet
 from chuanma.tiles import tile_str
 from fairness_records import SEEDS, played_record
@@ -51,8 +52,8 @@ def test_fair_verify_command_reports_the_replay(tmp_path: Path) -> None:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(played_record()), encoding="utf-8")
     result = CliRunner().invoke(app, ["fair", "verify", str(path)])
-    assert result.exit_code == 0, result.output
-    assert "replay" in result.output
+    assert result.exit_code == EXIT_UNVERIFIED, result.output  # consistent, but unsigned
+    assert "replay" in result.output and "CONSISTENT BUT UNSIGNED" in result.output
 
 
 def test_no_seat_or_spectator_sees_the_seed_or_the_wall_before_the_hand_ends() -> None:

@@ -24,6 +24,7 @@ from chuanma.fairness import (
     verifier_page_path,
     verify_record,
 )
+from chuanma.fairness.cli import EXIT_UNVERIFIED
 from fairness_records import CASES, build, hmac_record
 
 runner = CliRunner()
@@ -155,7 +156,7 @@ def _write(tmp_path: Path, record: Any, name: str = "record.json") -> str:
 
 def test_cli_verify_genuine_and_tampered(tmp_path: Path) -> None:
     ok = runner.invoke(app, ["fair", "verify", _write(tmp_path, build("vrf-genuine"))])
-    assert ok.exit_code == 0, ok.output
+    assert ok.exit_code == EXIT_UNVERIFIED, ok.output  # a deal only, unsigned: not verified
     assert "PASSED" in ok.stdout and "NOT RUN" in ok.stdout and "FAILED" not in ok.stdout
     bad = runner.invoke(app, ["fair", "verify", _write(tmp_path, build("hmac-wrong-server-seed"))])
     assert bad.exit_code == 1

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from chuanma.cli import app
 from chuanma.engine import RecordError, replay
 from chuanma.errors import RuleSetError
+from chuanma.fairness.cli import EXIT_UNVERIFIED
 from chuanma.rules import MAX_BASE, RuleSet
 from fairness_records import played_copy
 
@@ -139,4 +140,4 @@ def test_a_valid_record_still_replays_and_verifies(tmp_path: Path) -> None:
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(fresh()), encoding="utf-8")
     assert _cli(["replay", "--json", str(path)])[0] == 0
-    assert _cli(["fair", "verify", str(path)])[0] == 0
+    assert _cli(["fair", "verify", str(path)])[0] == EXIT_UNVERIFIED  # unsigned: consistent, not verified

@@ -13,7 +13,20 @@ from typer.testing import CliRunner
 
 from chuanma.cli import app as cli
 from chuanma.engine import replay, settle_chips
-from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, play_hands, running, seat_four
+from chuanma.fairness import SCHEME_VRF, join_client_seeds, vrf_alpha
+from chuanma.fairness.vrf import verify as vrf_verify
+from server_harness import (
+    DEALER_KEY,
+    TIMEOUT,
+    Client,
+    account,
+    db_url,
+    make_config,
+    pg_database,
+    play_hands,
+    running,
+    seat_four,
+)
 
 __all__ = ["db_url", "pg_database"]  # pytest fixtures used here
 
@@ -55,12 +68,12 @@ async def _full_hand(db_url: str, room: str, tmp: Path) -> None:
             for c in clients:
                 me = (await http.get("/api/me", headers={"authorization": f"Bearer {c.token}"})).json()
                 assert me["balance"] == end["balances"][c.seat]
-        assert record["seeds"]["server_seed"] == end["seeds"]["server_seed"]
+        assert record["seeds"]["proof"] == end["seeds"]["proof"]
         assert record["seeds"]["client_seeds"][clients[0].seat] == f"seed-{clients[0].name}"
         path = tmp / "hand.json"
         path.write_text(json.dumps(record))
-        result = CliRunner().invoke(cli, ["fair", "verify", str(path)])
-        assert result.exit_code == 0, result.output
+        result = CliRunner().invoke(cli, ["fair", "verify", str(path), "--public-key", DEALER_KEY.public_key.hex()])
+        assert result.exit_code == 0 and "VERIFIED" in result.stdout, result.output
         for c in clients:
             await c.close()
 
@@ -107,17 +120,17 @@ def test_bots_play_the_dazhong_and_classic_normal_rooms_end_to_end(db_url: str) 
     asyncio.run(scenario())
 
 
-def test_commitment_is_shown_before_the_seeds_and_matches_the_reveal(db_url: str) -> None:
+def test_dealer_key_is_shown_before_the_seeds_and_its_proof_after_the_hand(db_url: str) -> None:
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
             clients = await seat_four(run)
             start = await clients[0].expect("hand_start")
+            assert start["public_key"] == DEALER_KEY.public_key.hex() and start["scheme"] == SCHEME_VRF
+            assert "client_seeds" not in start and "proof" not in json.dumps(clients[0].seen)
             [ends] = await play_hands(clients)
-            import hashlib
-
-            seed = bytes.fromhex(ends[0]["seeds"]["server_seed"])
-            assert hashlib.sha256(seed).hexdigest() == start["commitment"]
-            assert "client_seeds" not in start
+            seeds = ends[0]["seeds"]
+            alpha = vrf_alpha(clients[0].table or "", start["hand"], join_client_seeds(seeds["client_seeds"]))
+            assert vrf_verify(DEALER_KEY.public_key, alpha, bytes.fromhex(seeds["proof"])) is not None
     asyncio.run(scenario())
 
 

@@ -8,6 +8,7 @@ import contextlib
 import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import httpx
 from sqlalchemy import select
 
 from chuanma.engine import replay
+from chuanma.fairness import Level, verify_record
 from chuanma.server.host import MAX_RESTARTS
 from chuanma.server.schema import decisions
 from chuanma.server.store import open_store
@@ -91,7 +93,10 @@ def test_kill_and_restart_mid_hand_resumes_it(db_url: str, tmp_path: Path) -> No
             assert end["type"] == "hand_end" and sum(end["chips"]) == 0
             async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, verify=False) as http:
                 record = (await http.get(end["record"], headers={"authorization": f"Bearer {back[0].token}"})).json()
-            assert record["seeds"]["commitment"] == start["commitment"]
+                key = (await http.get("/api/fairness/key")).json()
+            assert record["seeds"]["public_key"] == start["public_key"] == key["public_key"]
+            assert verify_record(record, public_key=bytes.fromhex(key["public_key"])).level is Level.VERIFIED
+            assert stat.S_IMODE((tmp_path / "dealer.key").stat().st_mode) == 0o600
             assert all(record["seeds"]["client_seeds"][c.seat] == f"seed{i}" for i, c in enumerate(clients))
             stored = [(r["seat"], r["action"]) for r in before]
             played = [(d["seat"], {k: v for k, v in d.items() if k != "seat"}) for d in record["decisions"]]

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
 
 from chuanma.engine import replay
+from chuanma.fairness.vrf import proof_to_hash
 from chuanma.server.schema import tokens, users
 from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running, seat_four
 
@@ -82,10 +83,10 @@ def test_no_seat_receives_concealed_tiles_the_wall_or_the_seed_and_chips_add_up(
                 hands = _hands(c.seen)
                 assert len(hands) == hands_per_table
                 for messages, end in hands:
-                    seed = end["seeds"]["server_seed"]
+                    proof = bytes.fromhex(end["seeds"]["proof"])
                     before = [m for m in messages if m["type"] != "hand_end"]
                     text = json.dumps(before)
-                    assert seed not in text
+                    assert proof.hex() not in text and proof_to_hash(proof).hex() not in text
                     assert not _walls(before)
                     record = await _record(run, c.token, end["record"])
                     seat = c.seat

@@ -16,6 +16,7 @@ from chuanma.cli import app
 from chuanma.engine.record import replay
 from chuanma.fairness import Deal, RecordError, SessionHand, Status, verify_record
 from chuanma.fairness.chain import verify_records
+from chuanma.fairness.cli import EXIT_UNVERIFIED
 from chuanma.rules import RuleSet
 from chuanma.sim.play import HandResult, bot_seed, deal_for
 from chuanma.sim.runner import SimSpec, chunks, run_chunks, simulate_chunk
@@ -152,11 +153,11 @@ def test_simulate_records_all_verify_and_a_tampered_one_fails(tmp_path: Path) ->
     files = sorted(str(p) for p in tmp_path.glob("hand-*.json"))
     assert len(files) == 6
     together = runner.invoke(app, ["fair", "verify", "--json", *files])
-    assert together.exit_code == 0, together.output
+    assert together.exit_code == EXIT_UNVERIFIED, together.output  # no check failed; unsigned
     out = json.loads(together.stdout)
-    assert out["ok"] and len(out["records"]) == 6
+    assert out["ok"] and out["level"] == "consistent" and len(out["records"]) == 6
     for f in files:
-        assert runner.invoke(app, ["fair", "verify", f]).exit_code == 0
+        assert runner.invoke(app, ["fair", "verify", f]).exit_code == EXIT_UNVERIFIED
     data = json.loads(Path(files[2]).read_text(encoding="utf-8"))
     assert data["session"]["hand"] == 2 and data["seeds"]["client_seeds"] == ["sim"] * 4
     data["result"]["payments"][0]["amount"] += 1
@@ -164,7 +165,7 @@ def test_simulate_records_all_verify_and_a_tampered_one_fails(tmp_path: Path) ->
     tampered = runner.invoke(app, ["fair", "verify", *files])
     assert tampered.exit_code == 1
     # hand 2 fails its result; hand 3, which names hand 2's record, fails its session check
-    assert "2 of 6 records FAILED: hand-0000002.json, hand-0000003.json" in tampered.stdout
+    assert "6 records: 4 consistent, 2 failed: hand-0000002.json, hand-0000003.json" in tampered.stdout
     assert "FAILED (result)" in tampered.stdout and "FAILED (session)" in tampered.stdout
 
 

@@ -1,7 +1,8 @@
 """Reading JSON input (files, lines, option values) with a clear :class:`InputError` for bad input.
 
 Besides text that is not JSON, this refuses what would crash or stall later processing: a file
-that is not UTF-8, values nested deeper than :data:`MAX_DEPTH` and numbers too long to read.
+that is not UTF-8, values nested deeper than :data:`MAX_DEPTH`, numbers too long to read and an
+object with a key twice (parsers keep one or the other: what it says is ambiguous).
 """
 
 from __future__ import annotations
@@ -16,10 +17,26 @@ MAX_DEPTH = 32
 """The deepest nesting of lists and objects accepted (records and score lines need 4)."""
 
 
+class _DuplicateKeyError(Exception):
+    """An object of the input holds a key twice (``args[0]`` is the key)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of ``pairs``; :class:`_DuplicateKeyError` if a key comes twice."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(key)
+        out[key] = value
+    return out
+
+
 def parse_json(text: str, where: str) -> Any:
     """The JSON value of ``text``; ``where`` names it in error messages (``line 3``, a path)."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKeyError as exc:
+        raise InputError(f"{where} has the key {exc.args[0]!r} twice in one object") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{where} is not valid JSON: {exc}") from None
     except RecursionError:

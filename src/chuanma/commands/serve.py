@@ -41,6 +41,8 @@ def serve(
     metrics_port: Annotated[int | None, typer.Option(
         min=0, max=65535, help="serve /metrics on this port only (default: on --port, to loopback clients)")] = None,
     metrics_host: Annotated[str, typer.Option(help="address --metrics-port listens on")] = "127.0.0.1",
+    key: Annotated[Path | None, typer.Option(
+        help="the dealer's key file (chuanma fair keygen); default: dealer.key in --data, made on first start")] = None,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -50,6 +52,8 @@ def serve(
     except ImportError as exc:
         raise typer.BadParameter(
             f"the server needs the 'server' extra: pip install 'chuanma[server]' ({exc})") from None
+    from chuanma.fairness import FairnessError
+    from chuanma.server.dealer import dealer_key
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
@@ -68,7 +72,12 @@ def serve(
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
     if metrics_port is not None:
         check_port(metrics_host, metrics_port)
-    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
+    try:
+        dealer = dealer_key(key, data)
+    except FairnessError as exc:
+        raise typer.BadParameter(f"dealer key: {exc}") from None
+    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, dealer_key=dealer,
+                          turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
                           session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
@@ -91,7 +100,7 @@ def serve(
             gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
             bound = server.servers[0].sockets[0].getsockname()
             typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
-                       f"database: {database})", err=False)
+                       f"database: {database}, dealer's public key: {dealer.public_key.hex()})", err=False)
             if metrics_port is not None:
                 typer.echo(f"metrics: http://{metrics_host}:{app.state.metrics_port}/metrics")
 

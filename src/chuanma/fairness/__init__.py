@@ -1,7 +1,7 @@
 """Provably fair dealing: seeds, commitment, the HMAC-SHA256 stream, the shuffle, the VRF and
 the verifier. See ``docs/fairness.md`` for the algorithm, fixed to the byte."""
 
-from chuanma.fairness.checks import Check, Status, Verdict
+from chuanma.fairness.checks import Check, Level, Status, Verdict
 from chuanma.fairness.derive import DIRECTIONS, Deal, derive_deal, shuffled_indices
 from chuanma.fairness.errors import (
     ClientSeedError,
@@ -44,6 +44,7 @@ __all__ = [
     "HandPhase",
     "HandStateError",
     "KeyFileError",
+    "Level",
     "RandomStream",
     "RecordCheck",
     "RecordError",

@@ -1,10 +1,27 @@
-"""The verdict of a verification: named checks that passed, failed or could not run."""
+"""The verdict of a verification: named checks that passed, failed or could not run, and the
+level they add up to (:class:`Level`)."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
 from typing import Any
+
+
+class Level(enum.Enum):
+    """What a verdict establishes: ``verified`` (the deal, the play and the result checked, and
+    the record signed), ``consistent`` (no check failed, but not all of that was shown) or
+    ``failed``."""
+
+    VERIFIED = "verified"
+    CONSISTENT = "consistent"
+    FAILED = "failed"
+
+
+VERIFIED_BY = ("replay", "result", "signature")
+"""The checks a record needs passed, besides every deal check, to be verified."""
+UNSIGNED = ("consistent but unsigned: no check failed, but nothing binds the decisions, the result "
+            "or the stake (base) to the dealer: anyone could rewrite them consistently")
 
 
 class Status(enum.Enum):
@@ -44,6 +61,34 @@ class Verdict:
     def failed(self) -> tuple[Check, ...]:
         return tuple(c for c in self.checks if c.status is Status.FAILED)
 
+    @property
+    def level(self) -> Level:
+        """Failed if a check failed; verified if every check passed (the session check may be
+        not run: it needs the previous hand's record) and the play, result and signature were
+        among them; consistent otherwise."""
+        if self.failed:
+            return Level.FAILED
+        passed = {c.name for c in self.checks if c.passed}
+        if all(name in passed for name in VERIFIED_BY) and all(
+                c.passed or c.name == "session" for c in self.checks):
+            return Level.VERIFIED
+        return Level.CONSISTENT
+
+    @property
+    def summary(self) -> str:
+        """The level in words: what failed, who signed, what was not checked."""
+        level = self.level
+        if level is Level.FAILED:
+            return f"failed ({', '.join(c.name for c in self.failed)})"
+        skipped = [c.name for c in self.checks if c.status is Status.NOT_RUN]
+        unsigned = "signature" in skipped and level is Level.CONSISTENT
+        rest = [name for name in skipped if not (unsigned and name == "signature")]
+        unchecked = f"; not checked: {', '.join(rest)}" if rest else ""
+        if level is Level.VERIFIED:
+            return (f"verified: dealt as the seeds give, played and paid as recorded, "
+                    f"{self['signature'].message}{unchecked}")
+        return (UNSIGNED if unsigned else "consistent but not verified") + unchecked
+
     def __getitem__(self, name: str) -> Check:
         for c in self.checks:
             if c.name == name:
@@ -51,4 +96,5 @@ class Verdict:
         raise KeyError(name)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "checks": [c.to_json() for c in self.checks]}
+        return {"ok": self.ok, "level": self.level.value, "summary": self.summary,
+                "checks": [c.to_json() for c in self.checks]}

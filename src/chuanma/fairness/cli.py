@@ -13,7 +13,7 @@ from rich.table import Table
 
 from chuanma.errors import InputError
 from chuanma.fairness.chain import verify_records
-from chuanma.fairness.checks import Status, Verdict
+from chuanma.fairness.checks import Level, Status, Verdict
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
 from chuanma.fairness.fields import parse_hex
@@ -32,7 +32,11 @@ fair_app = typer.Typer(
 )
 
 EXIT_MISMATCH = 1
+"""``fair verify``: a check failed."""
 EXIT_BAD_INPUT = 2
+EXIT_UNVERIFIED = 3
+"""``fair verify``: no check failed, but a record is not verified (unsigned, or a deal only)."""
+LEVEL_STYLE = {Level.VERIFIED: "bold green", Level.CONSISTENT: "bold yellow", Level.FAILED: "bold red"}
 
 _out = Console(highlight=False)
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -106,11 +110,9 @@ def _print_verdict(name: str, verdict: Verdict) -> None:
             check.name, f"[{style[check.status]}]{label[check.status]}[/]", escape(check.message)
         )
     _out.print(table)
-    if verdict.ok:
-        _out.print("[bold green]verdict: no check failed[/]")
-    else:
-        names = ", ".join(c.name for c in verdict.failed)
-        _out.print(f"[bold red]verdict: FAILED ({names})[/]")
+    summary = verdict.summary
+    words = len(summary) - len(summary.lstrip("abcdefghijklmnopqrstuvwxyz "))  # the level, in words
+    _out.print(f"[{LEVEL_STYLE[verdict.level]}]verdict: {escape(summary[:words].upper() + summary[words:])}[/]")
 
 
 def _public_key(text: str | None) -> bytes | None:
@@ -136,7 +138,9 @@ def verify_command(
     """Check hand records: seeds, dealer, direction, wall, the replay of the decisions, the
     result, the signature and, for records of one session given together, their chain.
 
-    Exit status: 0 when no check failed, 1 when one did, 2 when a record cannot be read.
+    Exit status: 0 when every record is verified (signed, and its play and result checked), 3 when
+    none failed but one is not verified (unsigned, or a deal only), 1 when a check failed, 2 when
+    a record cannot be read.
     """
     key = _public_key(public_key)
     data = [_read_record(path) for path in records]
@@ -144,24 +148,28 @@ def verify_command(
         verdicts = verify_records(data, public_key=key, names=[str(p) for p in records])
     except FairnessError as exc:
         raise _fail(str(exc)) from None
+    levels = {v.level for v in verdicts}
+    worst = next(level for level in (Level.FAILED, Level.CONSISTENT, Level.VERIFIED)
+                 if level in levels)
     if as_json:
         if len(records) == 1:
             typer.echo(json.dumps(verdicts[0].to_json()))
         else:
             typer.echo(json.dumps({
-                "ok": all(v.ok for v in verdicts),
+                "ok": all(v.ok for v in verdicts), "level": worst.value,
                 "records": [{"file": str(p), **v.to_json()} for p, v in zip(records, verdicts, strict=True)],
             }))
     else:
         for path, verdict in zip(records, verdicts, strict=True):
             _print_verdict(path.name, verdict)
         if len(records) > 1:
-            failed = [p.name for p, v in zip(records, verdicts, strict=True) if not v.ok]
-            summary = f"{len(failed)} of {len(records)} records FAILED: {', '.join(failed)}" if failed \
-                else f"all {len(records)} records: no check failed"
-            _out.print(f"[bold {'red' if failed else 'green'}]{escape(summary)}[/]")
-    if not all(v.ok for v in verdicts):
-        raise typer.Exit(EXIT_MISMATCH)
+            tally = [(sum(v.level is level for v in verdicts), level.value) for level in Level]
+            counts = ", ".join(f"{n} {name}" for n, name in tally if n)
+            failed = [p.name for p, v in zip(records, verdicts, strict=True) if v.level is Level.FAILED]
+            named = f": {', '.join(failed)}" if failed else ""
+            _out.print(f"[{LEVEL_STYLE[worst]}]{len(records)} records: {escape(counts + named)}[/]")
+    if worst is not Level.VERIFIED:
+        raise typer.Exit(EXIT_MISMATCH if worst is Level.FAILED else EXIT_UNVERIFIED)
 
 
 @fair_app.command("sign")

@@ -23,10 +23,11 @@ def replay_checks(record: Mapping[str, Any]) -> list[Check]:
 
     Together with the ``wall`` check (the record's wall is the one the seeds give), this shows
     that the hand was played on the fairly dealt wall, with the stated outcome. A record without
-    decisions (a deal only) is not replayed.
+    decisions or result (a deal only) is not replayed; one that states a result is, decisions or
+    none.
     """
-    decisions = record.get("decisions")
-    if not decisions:
+    decisions = record.get("decisions") or []
+    if not decisions and RESULT_FIELD not in record:
         reason = "not checked: the record has no decisions (a deal only)"
         return [Check("replay", Status.NOT_RUN, reason), Check("result", Status.NOT_RUN, reason)]
     try:

@@ -9,6 +9,7 @@ pages exist only with ``api_docs``.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import secrets
 from collections.abc import AsyncIterator
@@ -24,9 +25,12 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest, start_http_s
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from chuanma.errors import ChuanmaError
+from chuanma.fairness import SCHEME_VRF
+from chuanma.fairness.signing import SIGNATURE_SCHEME
 from chuanma.rules import PRESETS, RuleSet, option_schema
 from chuanma.server.accounts import DAY, AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
+from chuanma.server.dealer import dealer_key
 from chuanma.server.guards import SecurityHeaders, loopback, origin_allowed
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
@@ -106,7 +110,10 @@ def _session(config: ServerConfig, request: Request, user: Row, token: str) -> J
 
 
 def create_app(config: ServerConfig) -> FastAPI:
-    """The server's ASGI app."""
+    """The server's ASGI app (with the dealer's key of ``config``, or the one :func:`dealer_key` finds)."""
+    key = config.dealer_key if config.dealer_key is not None else dealer_key(None, config.data_dir)
+    config = dataclasses.replace(config, dealer_key=key)
+    public_key = key.public_key.hex()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -240,6 +247,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         row = await server.accounts.top_up(int(user["id"]))
         return {**public_user(row), "table": server.host.table_of(int(user["id"])),
                 "grant": {"below": LOWEST_ENTRY, "to": config.starting_grant}}
+
+    @app.get("/api/fairness/key")
+    async def fairness_key() -> dict[str, str]:
+        """The dealer's public key: it checks every hand's VRF proof and every record's signature."""
+        return {"public_key": public_key, "vrf": SCHEME_VRF, "signature": SIGNATURE_SCHEME}
 
     @app.get("/api/rooms")
     async def rooms() -> list[dict[str, object]]:

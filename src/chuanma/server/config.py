@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chuanma.fairness.vrf import VRFKey
 from chuanma.server.clock import Clock, SystemClock
 
 
@@ -52,3 +53,6 @@ class ServerConfig:
     main port, to clients on the loopback interface only."""
     metrics_host: str = "127.0.0.1"
     """The address ``metrics_port`` listens on."""
+    dealer_key: VRFKey | None = None
+    """The dealer's VRF key (deals every hand, signs every record); ``None``: ``dealer.key`` in
+    ``data_dir``, created on first start (a fresh key for this process without a data directory)."""

@@ -29,7 +29,7 @@ def _inline_hashes(page: str, tag: str) -> str:
 def _verify_policy() -> str:
     page = verifier_page_html()
     return (f"default-src 'none'; script-src {_inline_hashes(page, 'script')}; "
-            f"style-src {_inline_hashes(page, 'style')}; base-uri 'none'; form-action 'none'; "
+            f"style-src {_inline_hashes(page, 'style')}; connect-src 'self'; base-uri 'none'; form-action 'none'; "
             "frame-ancestors 'none'")
 
 

@@ -54,8 +54,9 @@ hands = Table(
     Column("id", String(40), primary_key=True),
     Column("table_id", String(40), ForeignKey("tables.id"), nullable=False, index=True),
     Column("number", Integer, nullable=False),
-    Column("server_seed", String(64), nullable=False),
-    Column("commitment", String(64), nullable=False),
+    Column("server_seed", String(64), nullable=False),  # "" for a hand dealt by the dealer's VRF key
+    Column("commitment", String(64), nullable=False),  # "" likewise: the public key commits instead
+    Column("public_key", String(64), nullable=True),  # the dealer key that deals the hand (VRF), hex
     Column("session", JSON, nullable=False),
     Column("seats", JSON, nullable=False),  # user id per seat when dealt
     Column("client_seeds", JSON, nullable=True),

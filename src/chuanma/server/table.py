@@ -22,7 +22,7 @@ from chuanma.bots import Bot, make_bot, needs_view
 from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
 from chuanma.engine.actions import Action
 from chuanma.errors import ChuanmaError
-from chuanma.fairness import FairHand
+from chuanma.fairness import FairHand, HandStateError, VRFKey
 from chuanma.fairness.seeds import validate_client_seed
 from chuanma.fairness.session import SessionHand
 from chuanma.rules import RuleSet
@@ -38,7 +38,6 @@ log = logging.getLogger("chuanma.server.table")
 
 Send = Callable[[dict[str, Any]], None]
 """A connection's way to receive a message (it queues it; it never blocks the table)."""
-SEED_BYTES = 32
 
 
 @dataclass(slots=True)
@@ -271,7 +270,8 @@ class LiveTable:
     # ------------------------------------------------------------------ a hand
 
     async def open_hand(self) -> bool:
-        """Start the next hand: a fresh server seed whose commitment is shown before anyone is ready."""
+        """Start the next hand, dealt by the dealer's VRF key (its public key is shown before anyone
+        is ready) from this table's id, the hand's number and the client seeds."""
         if not self.humans() or (self.hands_limit is not None and self.number + 1 >= self.hands_limit):
             await self.close("no players left" if not self.humans() else "all hands played")
             return False
@@ -291,15 +291,20 @@ class LiveTable:
         else:
             record, next_dealer = self.previous if self.previous is not None else (None, 0)
             session = self.session.following(record, next_dealer)
-        server_seed = secrets.token_bytes(SEED_BYTES)
-        fair = FairHand(number, server_seed=server_seed, honors=self.rules.honors)
+        key = self.dealer_key()
+        fair = FairHand.with_vrf(key, self.id, number, honors=self.rules.honors)
         hand_id = f"{self.id}-{number}"
         await self.store.create_hand({
-            "id": hand_id, "table_id": self.id, "number": number, "server_seed": server_seed.hex(),
-            "commitment": fair.commitment, "session": session.to_json(),
+            "id": hand_id, "table_id": self.id, "number": number, "server_seed": "", "commitment": "",
+            "public_key": key.public_key.hex(), "session": session.to_json(),
             "seats": [s.user_id if s else None for s in self.seats], "status": "collecting"})
         self.begin_collecting(number, hand_id, fair, session)
         return True
+
+    def dealer_key(self) -> VRFKey:
+        key = self.config.dealer_key
+        assert key is not None, "the app gives every table the dealer's key"
+        return key
 
     def begin_collecting(self, number: int, hand_id: str, fair: FairHand, session: SessionHand) -> None:
         self.number, self.hand_id, self.fair, self.session = number, hand_id, fair, session
@@ -311,8 +316,16 @@ class LiveTable:
 
     def hand_start(self) -> dict[str, Any]:
         assert self.fair is not None
-        return p.server_message("hand_start", table=self.id, hand=self.number, commitment=self.fair.commitment,
+        return p.server_message("hand_start", table=self.id, hand=self.number, **self.committed(),
                                 ready_in=self.config.ready_seconds)
+
+    def committed(self) -> dict[str, Any]:
+        """What binds the hand's deal before the client seeds: the dealer's public key (VRF), or the
+        server seed's commitment for a hand dealt before the server had its key."""
+        assert self.fair is not None
+        seeds = self.fair.seeds_record()
+        return {"scheme": seeds["scheme"], "commitment": seeds.get("commitment"),
+                "public_key": seeds.get("public_key")}
 
     def seeded(self) -> tuple[FairHand, SessionHand, Game]:
         """Give the client seeds to the fair hand and make the game of its deal."""
@@ -336,9 +349,9 @@ class LiveTable:
         self.broadcast(lambda _s: message)
 
     def dealt(self) -> dict[str, Any]:
-        """The second ``hand_start``: the commitment and the client seeds the hand was dealt with."""
+        """The second ``hand_start``: what binds the deal (:meth:`committed`) and the client seeds."""
         assert self.fair is not None
-        return p.server_message("hand_start", table=self.id, hand=self.number, commitment=self.fair.commitment,
+        return p.server_message("hand_start", table=self.id, hand=self.number, **self.committed(),
                                 client_seeds=list(self.fair.client_seeds), dealt=True)
 
     async def play(self) -> None:
@@ -441,7 +454,7 @@ class LiveTable:
         ids, sat_down = self.sat_down
         names = [s.name if s else "" for s in self.seats]
         record = fair.finish(game, session=session, extra={"table": self.id, "hand_id": self.hand_id,
-                                                           "players": names})
+                                                           "players": names}, signing_key=self.dealer_key())
         base = self.rules.base
         deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
         escaped = {ids[pay.payer] for pay in game.ledger if pay.reason == "escape"}
@@ -615,13 +628,12 @@ class LiveTable:
             return
         number = int(hand["number"])
         session = SessionHand.from_json(hand["session"])
-        fair = FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), honors=self.rules.honors)
         if hand["status"] == "settled":
             finished = replay(hand["record"])
             self.number, self.session = number, session
             self.previous = (hand["record"], finished.next_dealer())
             return
-        self.begin_collecting(number, hand["id"], fair, session)
+        self.begin_collecting(number, hand["id"], self.resumed_fair(hand), session)
         if hand["status"] == "collecting":
             return
         self.sat_down = (list(hand["seats"]), list(hand["balances"]))
@@ -635,3 +647,16 @@ class LiveTable:
         self.start_game(game)
         self.sent = len(game.events)
         log.info("table resumed", extra={"table": self.id, "hand": hand["id"], "decisions": len(game.decisions)})
+
+    def resumed_fair(self, hand: Row) -> FairHand:
+        """The fair hand of a stored, unfinished hand: dealt by the key it was opened with (refused if
+        the server now holds another, which would deal another wall), or by its stored server seed."""
+        number = int(hand["number"])
+        if not hand.get("public_key"):
+            return FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), honors=self.rules.honors)
+        key = self.dealer_key()
+        if key.public_key.hex() != hand["public_key"]:
+            raise HandStateError(
+                f"hand {hand['id']} was opened with the dealer key {hand['public_key']}, but this server holds "
+                f"{key.public_key.hex()}: start it with the key the hand was opened with")
+        return FairHand.with_vrf(key, self.id, number, honors=self.rules.honors)

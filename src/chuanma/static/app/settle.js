@@ -136,12 +136,12 @@ export function fairnessHTML(table) {
   return `<h2>${esc(t("fair.title"))} · ${esc(t("table.hand", { n: (table.hand ?? 0) + 1 }))}</h2>
     <p>${esc(t("fair.explain"))}</p>
     <dl class="fair">
-      <dt>${esc(t("fair.commitment"))}</dt><dd class="mono" data-testid="commitment">${esc(table.commitment || "—")}</dd>
+      <dt>${esc(t(table.vrf ? "fair.public_key" : "fair.commitment"))}</dt><dd class="mono" data-testid="commitment">${esc(table.commitment || "—")}</dd>
       <dt><label for="seed-input">${esc(t("fair.client_seed"))}</label></dt>
       <dd>${table.spectating ? "—" : `<input id="seed-input" maxlength="64" value="${esc(table.seedValue())}" ${editable ? "" : "disabled"}>
         <div class="muted">${esc(t("fair.seed_help"))}</div>`}</dd>
       <dt>${esc(t("fair.seeds"))}</dt><dd class="mono">${seeds ? seeds.map(esc).join(" · ") : esc(t("fair.after_deal"))}</dd>
-      <dt>${esc(t("fair.reveal"))}</dt><dd class="mono" data-testid="reveal">${end ? esc(end.seeds.server_seed) : esc(t("fair.pending"))}</dd>
+      <dt>${esc(t(table.vrf ? "fair.proof" : "fair.reveal"))}</dt><dd class="mono" data-testid="reveal">${end ? esc(end.seeds.proof || end.seeds.server_seed) : esc(t("fair.pending"))}</dd>
     </dl>
     <div class="buttons">
       ${editable ? `<button class="btn btn-primary" data-fair="ready">${esc(t("fair.ready"))}</button>` : ""}

@@ -65,7 +65,7 @@ export class TablePage {
   reset() {
     this.table = null; this.seat = null; this.players = []; this.rules = null; this.room = null;
     this.hand = null; this.lastSeq = -1; this.view = null; this.hints = null; this.suggest = null;
-    this.prompt = null; this.promptAt = 0; this.commitment = null; this.clientSeeds = null; this.dealt = false;
+    this.prompt = null; this.promptAt = 0; this.commitment = null; this.vrf = false; this.clientSeeds = null; this.dealt = false;
     this.auto = [false, false, false, false]; this.ticker = []; this.lastDiscard = null; this.selected = [];
     this.handEnd = null; this.readySent = false; this.direction = null; this.readyIn = null; this.readyAt = 0;
     this.startBase = null; this.awaitingStart = false; this.wantReady = null;
@@ -111,7 +111,8 @@ export class TablePage {
       this.lastDiscard = null; this.readySent = false; this.direction = null;
       this.clientSeeds = null; this.dealt = false; this.startBase = null;
     }
-    this.commitment = msg.commitment;
+    // what binds the deal before the seeds: the dealer's public key (VRF), or the server seed's hash
+    this.vrf = Boolean(msg.public_key); this.commitment = msg.public_key || msg.commitment;
     this.awaitingStart = false;
     if (!msg.dealt && this.wantReady) { const seed = this.wantReady; this.wantReady = null; this.ready(seed); }
     if (msg.dealt) {  // the deal, or on a resume the hand being played (kept as it is)
@@ -525,7 +526,7 @@ export class TablePage {
     }
     if (!this.dealt && this.commitment && !this.handEnd) {
       parts.push(`<p>${esc(t("table.before_deal"))}</p>
-        <p class="mono" title="${esc(t("fair.commitment"))}">${esc(this.commitment.slice(0, 16))}…</p>
+        <p class="mono" title="${esc(t(this.vrf ? "fair.public_key" : "fair.commitment"))}">${esc(this.commitment.slice(0, 16))}…</p>
         ${this.spectating ? "" : `<button class="btn btn-primary" data-act="ready" data-testid="ready" ${this.readySent ? "disabled" : ""}>
           ${esc(t(this.readySent ? "table.ready_sent" : "fair.ready"))}</button>
           <button class="btn btn-small" data-act="fair">${esc(t("fair.client_seed"))}</button>`}`);

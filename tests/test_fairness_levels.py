@@ -1,0 +1,97 @@
+"""The verdict's levels (verified, consistent but not verified, failed) on records mutated in
+ways that the deal checks alone cannot see: deleted decisions, another stake, another payment,
+another exchange, other play with the same payments."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from chuanma.cli import app
+from chuanma.fairness import Level, sign_record, verify_record
+from chuanma.fairness.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_UNVERIFIED
+from fairness_records import CANNOT_REPRODUCE, KEY, MUTATIONS, SEED, fixed_played, mutated_record
+
+runner = CliRunner()
+def test_genuine_signed_record_is_verified_and_unsigned_one_is_not() -> None:
+    signed = verify_record(sign_record(fixed_played(SEED), KEY), public_key=KEY.public_key)
+    assert signed.level is Level.VERIFIED
+    assert signed.summary.startswith("verified") and KEY.public_key.hex() in signed.summary
+    unsigned = verify_record(fixed_played(SEED))
+    assert unsigned.level is Level.CONSISTENT and unsigned.ok
+    assert unsigned.summary.startswith("consistent but unsigned")
+    assert "nothing binds the decisions" in unsigned.summary and "base" in unsigned.summary
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_a_signed_record_changed_fails(name: str) -> None:
+    verdict = verify_record(mutated_record(name, signed=True), public_key=KEY.public_key)
+    assert verdict.level is Level.FAILED
+    assert "signature" in {c.name for c in verdict.failed}
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_an_unsigned_record_changed_is_never_verified(name: str) -> None:
+    verdict = verify_record(mutated_record(name, signed=False))
+    assert verdict.level is not Level.VERIFIED
+    if name in CANNOT_REPRODUCE:
+        assert verdict.level is Level.FAILED
+        assert {c.name for c in verdict.failed} & {"replay", "result"}
+
+
+def test_a_record_stating_a_result_without_decisions_fails() -> None:
+    verdict = verify_record(mutated_record("decisions deleted", signed=False))
+    assert verdict["replay"].status.value == "failed"
+    assert "ends before the hand is over" in verdict["replay"].message
+
+
+def test_the_signature_covers_the_stake_and_the_rules() -> None:
+    record = sign_record(fixed_played(SEED), KEY)
+    for field, value in (("base", 2), ("rules", "xueliu")):
+        changed = copy.deepcopy(record)
+        changed[field] = value
+        assert not verify_record(changed)["signature"].passed, field
+
+
+def _cli(path: Path, *extra: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["fair", "verify", str(path), *extra])
+    return result.exit_code, result.stdout
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_cli_verdicts_on_changed_records(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(mutated_record(name, signed=True)))
+    code, out = _cli(path, "--public-key", KEY.public_key.hex())
+    assert code == EXIT_MISMATCH and "verdict: FAILED" in out
+    path.write_text(json.dumps(mutated_record(name, signed=False)))
+    code, out = _cli(path)
+    assert code == (EXIT_MISMATCH if name in CANNOT_REPRODUCE else EXIT_UNVERIFIED), out
+    assert "VERIFIED" not in out
+
+
+def test_cli_levels_and_exit_codes(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(sign_record(fixed_played(SEED), KEY)))
+    code, out = _cli(path, "--public-key", KEY.public_key.hex())
+    assert code == 0 and "verdict: VERIFIED" in out
+    path.write_text(json.dumps(fixed_played(SEED)))
+    code, out = _cli(path)
+    assert code == EXIT_UNVERIFIED and "CONSISTENT BUT UNSIGNED" in out
+    as_json = json.loads(runner.invoke(app, ["fair", "verify", "--json", str(path)]).stdout)
+    assert as_json["level"] == "consistent" and as_json["summary"].startswith("consistent but unsigned")
+
+
+def test_cli_refuses_a_duplicated_key(tmp_path: Path) -> None:
+    """A stake written twice is ambiguous (parsers keep one or the other): refused, not judged."""
+    text = json.dumps(sign_record(fixed_played(SEED), KEY))
+    path = tmp_path / "r.json"
+    for doubled in ('{"base": 1000, ' + text[1:], text[:-1] + ', "base": 1000}'):
+        path.write_text(doubled)
+        code, _ = _cli(path, "--public-key", KEY.public_key.hex())
+        result = runner.invoke(app, ["fair", "verify", str(path)])
+        assert code == EXIT_BAD_INPUT and "'base' twice" in result.output

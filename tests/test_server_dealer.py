@@ -1,0 +1,168 @@
+"""The dealer's key at the server: it deals every hand by the VRF, signs every stored record, is
+published at ``/api/fairness/key`` and never leaves the server; a resumed hand deals the same wall."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import logging
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select, update
+from typer.testing import CliRunner
+
+from chuanma.cli import app as cli
+from chuanma.fairness import (
+    SCHEME_HMAC,
+    KeyFileError,
+    Level,
+    VRFKey,
+    commitment,
+    derive_deal,
+    generate_key,
+    join_client_seeds,
+    verify_record,
+)
+from chuanma.fairness.chain import verify_records
+from chuanma.server.app import create_app
+from chuanma.server.dealer import KEY_FILE, dealer_key
+from chuanma.server.schema import hands
+from server_harness import (
+    DEALER_KEY,
+    TIMEOUT,
+    db_url,
+    deal,
+    make_config,
+    pg_database,
+    play_hands,
+    running,
+    seat_four,
+)
+
+__all__ = ["db_url", "pg_database"]
+OTHER_KEY = VRFKey(bytes(range(50, 82)))
+
+
+def _tampered(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The record with its stake, a payment (or, with none, a delta) and a decision changed."""
+    out = {name: copy.deepcopy(record) for name in ("base", "payment", "decision")}
+    out["base"]["base"] = 1000
+    payments = out["payment"]["result"]["payments"]
+    if payments:
+        payments[0]["amount"] += 1
+    else:
+        out["payment"]["result"]["deltas"][0] += 1
+    del out["decision"]["decisions"][-1]
+    return out
+
+
+def test_records_are_dealt_by_the_vrf_signed_and_the_key_stays_secret(db_url: str,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    secret = DEALER_KEY.secret.hex()
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run)
+            ends = await play_hands(clients, 2)
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                key = (await http.get("/api/fairness/key")).json()
+                auth = {"authorization": f"Bearer {clients[0].token}"}
+                records = [(await http.get(end[0]["record"], headers=auth)).json() for end in ends]
+            assert key["public_key"] == DEALER_KEY.public_key.hex()
+            public = bytes.fromhex(key["public_key"])
+            verdicts = verify_records(records, public_key=public)
+            assert [v.level for v in verdicts] == [Level.VERIFIED] * 2, [v.summary for v in verdicts]
+            assert all(r["seeds"]["public_key"] == key["public_key"] for r in records)
+            for name, changed in _tampered(records[0]).items():
+                verdict = verify_record(changed, public_key=public)
+                assert verdict.level is Level.FAILED and not verdict["signature"].passed, name
+            rows = await run.server.store.read(lambda conn: [dict(r._mapping) for r in conn.execute(select(hands))])
+            assert {r["public_key"] for r in rows} == {key["public_key"]} and {r["server_seed"] for r in rows} == {""}
+            seen = json.dumps([c.seen for c in clients])
+            assert secret not in seen and secret not in json.dumps(rows, default=str) and secret not in json.dumps(key)
+            logged = "\n".join(r.getMessage() + repr(r.__dict__) for r in caplog.records)
+            assert "hand settled" in logged and secret not in logged
+            for c in clients:
+                await c.close()
+    with caplog.at_level(logging.DEBUG):
+        asyncio.run(scenario())
+
+
+def test_a_resumed_hand_deals_the_same_wall_and_another_key_is_refused(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run)
+            await deal(clients)
+            table = clients[0].table
+            assert table is not None
+            wall = list(run.server.host.tables[table].game.wall)
+            for c in clients:
+                await c.close()
+        refused = create_app(make_config(db_url, dealer_key=OTHER_KEY))
+        with pytest.raises(Exception, match="opened with the dealer key"):
+            async with refused.router.lifespan_context(refused):
+                pass
+        async with running(make_config(db_url)) as run:
+            resumed = run.server.host.tables[table]
+            assert resumed.game is not None and list(resumed.game.wall) == wall
+    asyncio.run(scenario())
+
+
+def test_a_hand_opened_before_the_server_had_a_key_resumes_from_its_server_seed(db_url: str) -> None:
+    """A hand stored by an older server (a server seed and its commitment, no public key) is dealt
+    again from that seed after the upgrade."""
+    server_seed = bytes(range(32))
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            clients = await seat_four(run)
+            await deal(clients)
+            table = clients[0].table
+            store = run.server.store
+            await store.write(lambda conn: conn.execute(update(hands).where(hands.c.table_id == table).values(
+                public_key=None, server_seed=server_seed.hex(), commitment=commitment(server_seed))))
+            for c in clients:
+                await c.close()
+        async with running(make_config(db_url)) as run:
+            resumed = run.server.host.tables[table]
+            row = await run.server.store.last_hand(table)
+            assert resumed.fair is not None and resumed.fair.scheme == SCHEME_HMAC and resumed.game is not None
+            want = derive_deal(server_seed, join_client_seeds(row["client_seeds"]), 0)
+            assert list(resumed.game.wall) == list(want.wall)
+    asyncio.run(scenario())
+
+
+def test_the_key_file_is_created_once_with_mode_0600(tmp_path: Path) -> None:
+    first = dealer_key(None, tmp_path)
+    path = tmp_path / KEY_FILE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert dealer_key(None, tmp_path).secret == first.secret
+    given = tmp_path / "given.key"
+    given.write_text(OTHER_KEY.secret.hex() + "\n")
+    given.chmod(0o600)
+    assert dealer_key(given, tmp_path).secret == OTHER_KEY.secret
+    with pytest.raises(KeyFileError, match="no key file"):
+        dealer_key(tmp_path / "missing.key", tmp_path)
+    assert dealer_key(None, None).secret != generate_key().secret  # a fresh key, without a data directory
+
+
+def test_the_key_file_is_never_created_through_a_symbolic_link(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    target = tmp_path / "elsewhere.key"
+    os.symlink(target, data / KEY_FILE)
+    with pytest.raises(KeyFileError):
+        dealer_key(None, data)
+    assert not target.exists()
+
+
+def test_serve_refuses_a_key_it_cannot_read_in_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--key", str(tmp_path / "none.key")])
+    assert result.exit_code == 2 and "dealer key: no key file at" in result.output
+    assert not (tmp_path / KEY_FILE).exists()  # a key given is never replaced by a new one
