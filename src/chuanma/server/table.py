@@ -219,13 +219,19 @@ class LiveTable:
         self.queue.put_nowait(cmd)
 
     def arm(self, deadline: float | None) -> None:
-        """Have the clock wake this table at ``deadline`` (one timer, replaced only when it moves)."""
+        """Have the clock wake this table at ``deadline``: one timer, replaced when the deadline moves
+        and set again once it has fired (a wake before the deadline, and :meth:`expire` does nothing)."""
         if deadline == self.armed[0]:
             return
         if self.armed[1] is not None:
             self.armed[1].cancel()
-        timer = None if deadline is None else self.clock.call_at(deadline, lambda: self.queue.put_nowait(None))
+        timer = None if deadline is None else self.clock.call_at(deadline, self.wake)
         self.armed = (deadline, timer)
+
+    def wake(self) -> None:
+        """The timer fired: no timer is pending any more; the table looks at its deadlines."""
+        self.armed = (None, None)
+        self.queue.put_nowait(None)
 
     def deadline(self) -> float | None:
         if self.game is None:
