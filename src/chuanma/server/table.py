@@ -487,6 +487,7 @@ class LiveTable:
 
     async def handle(self, cmd: Command) -> None:
         if cmd.kind == "watch":
+            self.unwatch(cmd.send)  # watching again replaces the first watch
             self.spectators.append(cmd.send)
             if cmd.message is not None and cmd.message.views:
                 self.spectator_views.append(cmd.send)
@@ -496,9 +497,7 @@ class LiveTable:
             for seat in self.seats:
                 if seat is not None and cmd.send in seat.sends:
                     seat.sends.remove(cmd.send)
-            for watchers in (self.spectators, self.spectator_views):
-                if cmd.send in watchers:
-                    watchers.remove(cmd.send)
+            self.unwatch(cmd.send)
             return
         if cmd.kind == "sit" and self.seat_of(cmd.user_id) is None:
             await self.sit(cmd)
@@ -528,6 +527,11 @@ class LiveTable:
                 cmd.send(self.view_message(index))
         elif cmd.kind == "leave":
             await self.leave(index)
+
+    def unwatch(self, send: Send) -> None:
+        for watchers in (self.spectators, self.spectator_views):
+            if send in watchers:
+                watchers.remove(send)
 
     async def sit(self, cmd: Command) -> None:
         free = [i for i, s in enumerate(self.seats) if s is None]

@@ -46,6 +46,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     send: Send = out.put_nowait
     writer = asyncio.create_task(_write(ws, out))
     limiter = RateLimiter(time.monotonic, server.config.messages_per_second, 2 * server.config.messages_per_second)
+    watching: set[str] = set()
     server.metrics.connected.inc()
     send(p.server_message("hello", user=user["username"], balance=user["balance"],
                           table=server.host.table_of(user_id)))
@@ -63,7 +64,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
                                           "too_large")
                 if not limiter.allow("messages"):
                     raise p.ProtocolError("too many messages: slow down", "rate_limited")
-                await _route(p.parse_client(text), user_id, send, server)
+                await _route(p.parse_client(text), user_id, send, server, watching)
             except (p.ProtocolError, RefusedError) as exc:
                 server.metrics.errors.labels(exc.code).inc()
                 send(p.error(exc.code, str(exc)))
@@ -72,15 +73,16 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     finally:
         server.metrics.connected.dec()
         server.lobby.drop(user_id)
-        table = server.host.table_of(user_id)
-        if table is not None:
-            with contextlib.suppress(RefusedError):
+        seated = server.host.table_of(user_id)
+        for table in watching | ({seated} if seated is not None else set()):
+            with contextlib.suppress(RefusedError):  # a table closed since
                 server.host.submit(table, Command("detach", user_id, send))
         out.put_nowait(None)
         writer.cancel()
 
 
-async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server) -> None:
+async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server, watching: set[str]) -> None:
+    """Carry out ``msg``; the tables this connection watches are added to ``watching``."""
     host: TableHost = server.host  # connections reach tables only through this seam
     if isinstance(msg, p.Ping):
         send(p.server_message("pong"))
@@ -101,6 +103,7 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server)
         host.submit(row["id"], Command("sit", user_id, send))
     elif isinstance(msg, p.Watch):
         host.submit(msg.table, Command("watch", user_id, send, msg))
+        watching.add(msg.table)
     elif isinstance(msg, p.Resume):
         if host.table_of(user_id) != msg.table:
             raise RefusedError("not_seated", f"you have no seat at table {msg.table}")
