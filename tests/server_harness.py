@@ -18,6 +18,7 @@ import pytest
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from chuanma.commands.serve import uvicorn_config
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
 from chuanma.server.config import ServerConfig
@@ -84,10 +85,9 @@ class Running:
 
 @asynccontextmanager
 async def running(config: ServerConfig) -> AsyncIterator[Running]:
-    """The server under uvicorn in this event loop, on a free port."""
+    """The server under uvicorn (as ``chuanma serve`` runs it) in this event loop, on a free port."""
     app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                           ws_max_size=1 << 20, lifespan="on"))
+    server = uvicorn.Server(uvicorn_config(app, config, "127.0.0.1", 0))
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import httpx
+
 from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
@@ -49,4 +51,22 @@ def test_a_closed_connection_stops_watching_every_table(db_url: str) -> None:
             await eventually(lambda: not (one.spectators or one.spectator_views or two.spectators
                                           or two.spectator_views or seat.sends))
             assert len(one.seats[first.seat].sends) == 1  # the player still connected keeps its seat's messages
+    asyncio.run(scenario())
+
+
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy(db_url: str) -> None:
+    """Three logins a minute per address: by default ``X-Forwarded-For`` is ignored, so a client
+    cannot get a fresh allowance by naming another address; behind a trusted proxy the address it
+    forwards is the one counted."""
+    async def guests(run_base: str, addresses: list[str]) -> list[int]:
+        async with httpx.AsyncClient(base_url=run_base, timeout=TIMEOUT) as http:
+            return [(await http.post("/api/guest", headers={"x-forwarded-for": a})).status_code for a in addresses]
+
+    async def scenario() -> None:
+        spoofed = [f"203.0.113.{i}" for i in range(4)]
+        async with running(make_config(db_url, auth_per_minute=3)) as run:
+            assert await guests(run.base, spoofed) == [200, 200, 200, 429]
+        async with running(make_config(db_url, auth_per_minute=3, forwarded_allow_ips="127.0.0.1")) as run:
+            assert await guests(run.base, spoofed) == [200] * 4
+            assert await guests(run.base, spoofed[:1] * 3) == [200, 200, 429]
     asyncio.run(scenario())

@@ -77,6 +77,11 @@ def test_serve_refuses_bad_timers() -> None:
     assert result.exit_code == 2 and "timers" in result.output
 
 
+def test_serve_refuses_a_proxy_that_is_not_an_address() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--forwarded-allow-ips", "10.0.0.0/8, proxy.local"])
+    assert result.exit_code == 2 and "--forwarded-allow-ips: 'proxy.local' is not an address" in result.output
+
+
 def _serve(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "chuanma", "serve", *args], cwd=cwd, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from chuanma.server.config import ServerConfig
+
+if TYPE_CHECKING:
+    import uvicorn
 
 FULL_COLLECTION_EVERY = 100
 """Young-generation collections between two full ones (Python's default: 10). A full collection
@@ -30,6 +34,9 @@ def serve(
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
     messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="trust X-Forwarded-For/-Proto from these proxies (addresses or networks, comma-separated, "
+             "or *); by default from nobody")] = None,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -44,17 +51,19 @@ def serve(
 
     if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
         raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
+    if forwarded_allow_ips is not None:
+        check_proxies(forwarded_allow_ips)
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
-                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
+                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
+                          forwarded_allow_ips=forwarded_allow_ips)
     database = check_database(config.db_url)
     setup_logging()
-    server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
-                                           ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
+    server = uvicorn.Server(uvicorn_config(create_app(config), config, host, port))
     original = server.startup
 
     async def startup(sockets: object = None) -> None:
@@ -72,6 +81,28 @@ def serve(
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+def uvicorn_config(app: Any, config: ServerConfig, host: str, port: int) -> uvicorn.Config:
+    """How uvicorn serves ``app``: proxy headers are read only from ``config.forwarded_allow_ips``."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
+                          ws_per_message_deflate=False, lifespan="on",
+                          proxy_headers=config.forwarded_allow_ips is not None,
+                          forwarded_allow_ips=config.forwarded_allow_ips)
+
+
+def check_proxies(value: str) -> None:
+    """Refuse a ``--forwarded-allow-ips`` that is not ``*`` or a list of addresses and networks."""
+    if value.strip() == "*":
+        return
+    for item in value.split(","):
+        try:
+            ipaddress.ip_network(item.strip(), strict=False)
+        except ValueError:
+            raise typer.BadParameter(f"--forwarded-allow-ips: {item.strip()!r} is not an address or a "
+                                     "network (give them comma-separated, or *)") from None
 
 
 def check_database(url: str) -> str:

@@ -34,3 +34,7 @@ class ServerConfig:
     bot_name: str = "greedy"
     """The bot that fills seats and plays for a player on 托管."""
     secure_cookies: bool = False
+    forwarded_allow_ips: str | None = None
+    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``: addresses or networks, comma-separated, or ``*``); ``None``: nobody's,
+    so a client's address (which the login rate limit counts) is the one that connected."""
