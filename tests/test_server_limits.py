@@ -8,9 +8,14 @@ from collections.abc import Callable
 
 import httpx
 
+from chuanma.server import protocol as p
+from chuanma.server.accounts import RateLimiter
+from chuanma.server.config import ServerConfig
+from chuanma.server.ws import MAX_OWED, Budget
 from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
+DEFAULT_RATE = ServerConfig(db_url="").messages_per_second
 
 
 async def eventually(condition: Callable[[], bool]) -> None:
@@ -70,3 +75,35 @@ def test_a_forwarded_address_counts_only_from_a_trusted_proxy(db_url: str) -> No
             assert await guests(run.base, spoofed) == [200] * 4
             assert await guests(run.base, spoofed[:1] * 3) == [200, 200, 429]
     asyncio.run(scenario())
+
+
+def test_a_player_answering_every_prompt_at_once_is_never_refused_but_a_flood_is(db_url: str) -> None:
+    """At the default message rate: against three bots a player who answers each prompt the
+    moment it comes sends far more than 20 messages a second, and all are answers the server
+    asked for, so none is refused; 200 pings at once are refused beyond the burst."""
+    async def scenario() -> None:
+        async with running(make_config(db_url, bot_wait=0.0, messages_per_second=DEFAULT_RATE)) as run:
+            c = await seated_with_bots(run.base)
+            for _ in range(6):
+                end = await c.play_hand()  # any error but a stale decision fails it
+                assert end["type"] == "hand_end"
+            assert c.acts > 2 * DEFAULT_RATE  # more than the steady rate's burst
+            for _ in range(200):
+                await c.send("ping")
+            replies = [await c.expect("pong", "error") for _ in range(200)]
+            refused = [r for r in replies if r["type"] == "error"]
+            assert refused and {r["code"] for r in refused} == {"rate_limited"}
+    asyncio.run(scenario())
+
+
+def test_each_answer_asked_for_is_allowed_beyond_the_rate_and_no_more() -> None:
+    budget = Budget(RateLimiter(lambda: 0.0, 1.0, 2.0))  # the time stands still: no refill
+    assert [budget.allow() for _ in range(3)] == [True, True, False]
+    budget.asked(p.server_message("prompt", table="t", hand=0, seat=0, version=3, legal=[], seconds=8.0))
+    budget.asked(p.server_message("hand_start", table="t", hand=1, commitment="c"))
+    budget.asked(p.server_message("hand_start", table="t", hand=1, commitment="c", client_seeds=[], dealt=True))
+    budget.asked(p.server_message("events", table="t", hand=1, events=[]))
+    assert [budget.allow() for _ in range(3)] == [True, True, False]  # a prompt and a hand to get ready for
+    for _ in range(3 * MAX_OWED):
+        budget.asked(p.server_message("prompt", table="t", hand=0, seat=0, version=3, legal=[], seconds=8.0))
+    assert sum(budget.allow() for _ in range(3 * MAX_OWED)) == MAX_OWED

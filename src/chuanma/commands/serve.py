@@ -33,7 +33,8 @@ def serve(
     ready_seconds: Annotated[float, typer.Option(help="time to get ready for the next hand")] = 60.0,
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
-    messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    messages_per_second: Annotated[float, typer.Option(
+        help="messages per second a connection may send beyond the answers asked of it")] = 20.0,
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="trust X-Forwarded-For/-Proto from these proxies (addresses or networks, comma-separated, "
              "or *); by default from nobody")] = None,

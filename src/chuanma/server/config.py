@@ -28,7 +28,8 @@ class ServerConfig:
     auth_per_minute: int = 20
     """Login and registration attempts allowed per client address per minute."""
     messages_per_second: float = 20.0
-    """Steady message rate allowed per WebSocket connection (bursts of twice that)."""
+    """Steady message rate allowed per WebSocket connection (bursts of twice that), beyond the
+    answers the server asks for (an ``act`` per prompt, a ``ready`` per hand), which are always allowed."""
     max_frame: int = 4096
     """Largest WebSocket message accepted, in bytes."""
     bot_name: str = "greedy"
