@@ -194,6 +194,16 @@ class Client:
         await self.ws.close()
 
 
+async def seated_with_bots(base: str) -> Client:
+    """A new player quick-joins 经典场 with bots allowed and is seated (with a bot wait of 0, at
+    once, with three bots; base 6: a few hands never take a balance out of the room's range)."""
+    acc = await account(base)
+    client = await Client.open(base, acc["token"], acc["user"]["username"])
+    await client.send("join", room="classic", bots=True)
+    await client.expect("seated")
+    return client
+
+
 async def seat_four(run: Running, room: str = "chuji-xuezhan") -> list[Client]:
     """Four new players quick-join ``room`` (no bots) and are seated at one table."""
     clients = []

@@ -12,7 +12,7 @@ from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.ws import MAX_OWED, Budget
-from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
+from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running, seated_with_bots
 
 __all__ = ["db_url", "pg_database"]
 DEFAULT_RATE = ServerConfig(db_url="").messages_per_second
@@ -24,14 +24,6 @@ async def eventually(condition: Callable[[], bool]) -> None:
     async with asyncio.timeout(TIMEOUT):
         while not condition():
             await asyncio.sleep(0.01)
-
-
-async def seated_with_bots(base: str) -> Client:
-    acc = await account(base)
-    client = await Client.open(base, acc["token"], acc["user"]["username"])
-    await client.send("join", room="classic", bots=True)
-    await client.expect("seated")
-    return client
 
 
 def test_a_closed_connection_stops_watching_every_table(db_url: str) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from chuanma.server.clock import EarlyClock, ManualClock
-from server_harness import Client, account, db_url, make_config, pg_database, running
+from server_harness import db_url, make_config, pg_database, running, seated_with_bots
 
 __all__ = ["db_url", "pg_database"]
 BOUND = 60.0
@@ -25,15 +25,6 @@ def run_on_uvloop(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
         return
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(main())
-
-
-async def quick_join(base: str) -> Client:
-    """A new player seated with three bots in 经典场 (base 6: no balance leaves its range; the bot wait is 0)."""
-    acc = await account(base)
-    client = await Client.open(base, acc["token"], acc["user"]["username"])
-    await client.send("join", room="classic", bots=True)
-    await client.expect("seated")
-    return client
 
 
 def test_a_timer_run_early_by_the_loop_waits_for_its_moment() -> None:
@@ -74,7 +65,7 @@ def test_a_table_woken_before_its_deadline_sets_its_timer_again(db_url: str) -> 
     async def main() -> None:
         async with running(make_config(db_url, clock=clock, bot_wait=0.0, turn_seconds=20.0,
                                         ready_seconds=60.0)) as run:
-            c = await quick_join(run.base)
+            c = await seated_with_bots(run.base)
             await c.send("ready")
             await c.expect("prompt")
             clock.advance(19.5)  # the timer fires (early); the deadline has not passed
@@ -98,7 +89,7 @@ def test_a_table_woken_before_its_deadline_sets_its_timer_again(db_url: str) -> 
 async def idle_player(base: str, hands: int) -> str:
     """A player who never decides: ready for ``hands`` hands, 托管 turned off each time the
     deadline turned it on, then not ready; returns why the table let it go."""
-    c = await quick_join(base)
+    c = await seated_with_bots(base)
     ready = 0
     while True:
         msg = await c.expect("hand_start", "auto", "table_closed")
