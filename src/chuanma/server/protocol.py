@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 VERSION = 1
 MAX_DEPTH = 8
 """The deepest nesting of objects and lists a client message may have (a decision has 2)."""
+TOO_DEEP = f"message nested too deeply: at most {MAX_DEPTH} levels of objects and lists"
 
 
 class _Message(BaseModel):
@@ -126,16 +127,14 @@ def depth(data: Any) -> int:
 
 def parse_client(text: str) -> ClientMessage:
     """The client message in ``text``, or :class:`ProtocolError` naming what is wrong."""
-    too_deep = ProtocolError(f"message nested too deeply: at most {MAX_DEPTH} levels of objects and lists",
-                             "too_deep")
     try:
         data = json.loads(text)
     except RecursionError:
-        raise too_deep from None
+        raise ProtocolError(TOO_DEEP, "too_deep") from None
     except ValueError as exc:
         raise ProtocolError(f"malformed JSON: {exc}", "bad_json") from None
     if depth(data) > MAX_DEPTH:
-        raise too_deep
+        raise ProtocolError(TOO_DEEP, "too_deep")
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object", "bad_message")
     kind = data.get("type")
