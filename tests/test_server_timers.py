@@ -104,10 +104,10 @@ async def idle_player(base: str, hands: int) -> str:
 
 
 def test_many_tables_with_tiny_timers_on_an_early_loop_all_keep_playing(db_url: str) -> None:
-    """24 tables of three bots and a player who never decides, 0.05 s to decide and 0.1 s to get
+    """20 tables of three bots and a player who never decides, 0.05 s to decide and 0.1 s to get
     ready, on a loop that runs every timer up to 20 ms early: every decision of the player times
     out, 托管 plays it, and after two hands each table lets its player go for not being ready."""
-    tables, hands = 24, 2
+    tables, hands = 20, 2
     config = make_config(db_url, clock=EarlyClock(0.02, seed=2), bot_wait=0.0, turn_seconds=0.05,
                          claim_seconds=0.05, ready_seconds=0.1)
 
