@@ -67,7 +67,7 @@ def start_server(data: Path, db: str | None, profile: str | None,
     """The server in a subprocess, its log (stderr) written to ``log``; returns it and its address."""
     python = [sys.executable, str(Path(__file__).with_name("profiler.py")), profile] if profile else [sys.executable]
     cmd = [*python, "-m", "chuanma", "serve", "--port", "0", "--data", str(data),
-           "--auth-per-minute", "100000", "--messages-per-second", "1000",
+           "--auth-per-minute", "100000",
            "--turn-seconds", "600", "--claim-seconds", "600"]
     if db:
         cmd += ["--db", db]

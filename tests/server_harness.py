@@ -18,6 +18,7 @@ import pytest
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from chuanma.commands.serve import uvicorn_config
 from chuanma.fairness import VRFKey
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
@@ -87,10 +88,9 @@ class Running:
 
 @asynccontextmanager
 async def running(config: ServerConfig) -> AsyncIterator[Running]:
-    """The server under uvicorn in this event loop, on a free port."""
+    """The server under uvicorn (as ``chuanma serve`` runs it) in this event loop, on a free port."""
     app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                           ws_max_size=1 << 20, lifespan="on"))
+    server = uvicorn.Server(uvicorn_config(app, config, "127.0.0.1", 0))
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():
@@ -195,6 +195,16 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def seated_with_bots(base: str) -> Client:
+    """A new player quick-joins 经典场 with bots allowed and is seated (with a bot wait of 0, at
+    once, with three bots; base 6: a few hands never take a balance out of the room's range)."""
+    acc = await account(base)
+    client = await Client.open(base, acc["token"], acc["user"]["username"])
+    await client.send("join", room="classic", bots=True)
+    await client.expect("seated")
+    return client
 
 
 async def seat_four(run: Running, room: str = "chuji-xuezhan") -> list[Client]:

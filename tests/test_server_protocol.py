@@ -49,11 +49,19 @@ def test_protocol_doc_client_examples_are_valid_messages() -> None:
     ('{"type": "act", "v": 1, "table": "t", "version": "3", "action": {}}', "bad_message"),
     ('{"type": "act", "v": 1, "table": "t", "version": -1, "action": {}}', "bad_message"),
     ('{"type": "ready", "v": 1, "client_seed": "' + "x" * 65 + '"}', "bad_message"),
+    ('{"type": "ping", "v": 1, "x": ' + "[" * 2000 + "]" * 2000 + "}", "too_deep"),  # deeper than json can parse
+    ('{"type": "act", "v": 1, "table": "t", "version": 3, "action": {"a": ' + "[" * 7 + "]" * 7 + "}}", "too_deep"),
 ])
 def test_protocol_refuses_bad_messages_naming_the_problem(text: str, code: str) -> None:
     with pytest.raises(p.ProtocolError) as info:
         p.parse_client(text)
     assert info.value.code == code and str(info.value)
+
+
+def test_nesting_up_to_the_limit_is_parsed() -> None:
+    deepest = {"type": "act", "v": 1, "table": "t", "version": 3, "action": {"a": [[[[[[]]]]]]}}
+    assert p.depth(deepest) == p.MAX_DEPTH and p.depth([]) == 1 and p.depth(3) == 0
+    assert p.parse_client(json.dumps(deepest)).type == "act"
 
 
 def test_rooms_follow_the_rules_room_table() -> None:
@@ -67,6 +75,11 @@ def test_rooms_follow_the_rules_room_table() -> None:
 def test_serve_refuses_bad_timers() -> None:
     result = CliRunner().invoke(cli, ["serve", "--turn-seconds", "0"])
     assert result.exit_code == 2 and "timers" in result.output
+
+
+def test_serve_refuses_a_proxy_that_is_not_an_address() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--forwarded-allow-ips", "10.0.0.0/8, proxy.local"])
+    assert result.exit_code == 2 and "--forwarded-allow-ips: 'proxy.local' is not an address" in result.output
 
 
 def _serve(args: list[str], cwd: Path) -> subprocess.Popen[str]:

@@ -176,6 +176,7 @@ def test_bad_input_gets_a_clear_error_and_the_connection_stays_usable(db_url: st
                 ('{"type": "join", "v": 1}', "bad_message", "room"),
                 (json.dumps({"type": "ping", "v": 1, "pad": "x" * 5000}), "too_large", "2048 bytes"),
                 (b"\x00\x01", "bad_frame", "text frames"),
+                ('{"type": "ping", "v": 1, "x": ' + "[" * 1000 + "]" * 1000 + "}", "too_deep", "nested too deeply"),
                 (json.dumps({"type": "ready", "v": 1, "client_seed": "a|b"}), "bad_seed", "client_seed"),
                 (json.dumps({"type": "act", "v": 1, "table": c.table, "version": 0, "action": {"discard": "5m"}}),
                  "no_hand", "no hand"),

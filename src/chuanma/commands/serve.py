@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 import typer
 
 from chuanma.server.config import ServerConfig
+
+if TYPE_CHECKING:
+    import uvicorn
 
 FULL_COLLECTION_EVERY = 100
 """Young-generation collections between two full ones (Python's default: 10). A full collection
@@ -31,7 +35,8 @@ def serve(
     ready_seconds: Annotated[float, typer.Option(help="time to get ready for the next hand")] = 60.0,
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
-    messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    messages_per_second: Annotated[float, typer.Option(
+        help="messages per second a connection may send beyond the answers asked of it")] = 20.0,
     session_days: Annotated[float, typer.Option(help="days a session token may go unused before it expires")] = 30.0,
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="another origin whose pages may open /ws, e.g. https://example.com (repeatable)")] = None,
@@ -43,6 +48,9 @@ def serve(
     metrics_host: Annotated[str, typer.Option(help="address --metrics-port listens on")] = "127.0.0.1",
     key: Annotated[Path | None, typer.Option(
         help="the dealer's key file (chuanma fair keygen); default: dealer.key in --data, made on first start")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="trust X-Forwarded-For/-Proto from these proxies (addresses or networks, comma-separated, "
+             "or *); by default from nobody")] = None,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -66,6 +74,8 @@ def serve(
         parts = urlsplit(origin)
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
             raise typer.BadParameter(f"--allow-origin: {origin!r} is not an origin such as https://example.com")
+    if forwarded_allow_ips is not None:
+        check_proxies(forwarded_allow_ips)
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -81,12 +91,12 @@ def serve(
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
                           session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
-                          api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host)
+                          api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,
+                          forwarded_allow_ips=forwarded_allow_ips)
     database = check_database(config.db_url)
     setup_logging()
     app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                           ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
+    server = uvicorn.Server(uvicorn_config(app, config, host, port))
     original = server.startup
 
     async def startup(sockets: object = None) -> None:
@@ -116,6 +126,28 @@ def check_port(host: str, port: int) -> None:
             pass
     except OSError as exc:
         raise typer.BadParameter(f"--metrics-port: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def uvicorn_config(app: Any, config: ServerConfig, host: str, port: int) -> uvicorn.Config:
+    """How uvicorn serves ``app``: proxy headers are read only from ``config.forwarded_allow_ips``."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
+                          ws_per_message_deflate=False, lifespan="on",
+                          proxy_headers=config.forwarded_allow_ips is not None,
+                          forwarded_allow_ips=config.forwarded_allow_ips)
+
+
+def check_proxies(value: str) -> None:
+    """Refuse a ``--forwarded-allow-ips`` that is not ``*`` or a list of addresses and networks."""
+    if value.strip() == "*":
+        return
+    for item in value.split(","):
+        try:
+            ipaddress.ip_network(item.strip(), strict=False)
+        except ValueError:
+            raise typer.BadParameter(f"--forwarded-allow-ips: {item.strip()!r} is not an address or a "
+                                     "network (give them comma-separated, or *)") from None
 
 
 def check_database(url: str) -> str:

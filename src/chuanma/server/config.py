@@ -29,7 +29,8 @@ class ServerConfig:
     auth_per_minute: int = 20
     """Login and registration attempts allowed per client address per minute."""
     messages_per_second: float = 20.0
-    """Steady message rate allowed per WebSocket connection (bursts of twice that)."""
+    """Steady message rate allowed per WebSocket connection (bursts of twice that), beyond the
+    answers the server asks for (an ``act`` per prompt, a ``ready`` per hand), which are always allowed."""
     max_frame: int = 4096
     """Largest WebSocket message accepted, in bytes."""
     bot_name: str = "greedy"
@@ -56,3 +57,7 @@ class ServerConfig:
     dealer_key: VRFKey | None = None
     """The dealer's VRF key (deals every hand, signs every record); ``None``: ``dealer.key`` in
     ``data_dir``, created on first start (a fresh key for this process without a data directory)."""
+    forwarded_allow_ips: str | None = None
+    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``: addresses or networks, comma-separated, or ``*``); ``None``: nobody's,
+    so a client's address (which the login rate limit counts) is the one that connected."""

@@ -12,6 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 VERSION = 1
+MAX_DEPTH = 8
+"""The deepest nesting of objects and lists a client message may have (a decision has 2)."""
+TOO_DEEP = f"message nested too deeply: at most {MAX_DEPTH} levels of objects and lists"
 
 
 class _Message(BaseModel):
@@ -110,12 +113,28 @@ class ProtocolError(ValueError):
         self.code = code
 
 
+def depth(data: Any) -> int:
+    """How deeply objects and lists nest in ``data`` (a scalar: 0), without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
 def parse_client(text: str) -> ClientMessage:
     """The client message in ``text``, or :class:`ProtocolError` naming what is wrong."""
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise ProtocolError(TOO_DEEP, "too_deep") from None
     except ValueError as exc:
         raise ProtocolError(f"malformed JSON: {exc}", "bad_json") from None
+    if depth(data) > MAX_DEPTH:
+        raise ProtocolError(TOO_DEEP, "too_deep")
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object", "bad_message")
     kind = data.get("type")

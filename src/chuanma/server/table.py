@@ -218,13 +218,19 @@ class LiveTable:
         self.queue.put_nowait(cmd)
 
     def arm(self, deadline: float | None) -> None:
-        """Have the clock wake this table at ``deadline`` (one timer, replaced only when it moves)."""
+        """Have the clock wake this table at ``deadline``: one timer, replaced when the deadline moves
+        and set again once it has fired (a wake before the deadline, and :meth:`expire` does nothing)."""
         if deadline == self.armed[0]:
             return
         if self.armed[1] is not None:
             self.armed[1].cancel()
-        timer = None if deadline is None else self.clock.call_at(deadline, lambda: self.queue.put_nowait(None))
+        timer = None if deadline is None else self.clock.call_at(deadline, self.wake)
         self.armed = (deadline, timer)
+
+    def wake(self) -> None:
+        """The timer fired: no timer is pending any more; the table looks at its deadlines."""
+        self.armed = (None, None)
+        self.queue.put_nowait(None)
 
     def deadline(self) -> float | None:
         if self.game is None:
@@ -494,6 +500,7 @@ class LiveTable:
 
     async def handle(self, cmd: Command) -> None:
         if cmd.kind == "watch":
+            self.unwatch(cmd.send)  # watching again replaces the first watch
             self.spectators.append(cmd.send)
             if cmd.message is not None and cmd.message.views:
                 self.spectator_views.append(cmd.send)
@@ -503,9 +510,7 @@ class LiveTable:
             for seat in self.seats:
                 if seat is not None and cmd.send in seat.sends:
                     seat.sends.remove(cmd.send)
-            for watchers in (self.spectators, self.spectator_views):
-                if cmd.send in watchers:
-                    watchers.remove(cmd.send)
+            self.unwatch(cmd.send)
             return
         if cmd.kind == "sit" and self.seat_of(cmd.user_id) is None:
             await self.sit(cmd)
@@ -535,6 +540,11 @@ class LiveTable:
                 cmd.send(self.view_message(index))
         elif cmd.kind == "leave":
             await self.leave(index)
+
+    def unwatch(self, send: Send) -> None:
+        for watchers in (self.spectators, self.spectator_views):
+            if send in watchers:
+                watchers.remove(send)
 
     async def sit(self, cmd: Command) -> None:
         free = [i for i, s in enumerate(self.seats) if s is None]

@@ -1,8 +1,8 @@
 """One WebSocket connection: authenticate, validate every message, route it, send what comes back.
 
 Messages to the client go through a queue and a writer task, so a slow client never holds up a
-table. Each connection has a message rate limit and a frame size limit; a refused message gets an
-``error`` naming the problem and the connection stays open.
+table. Each connection has a message budget (:class:`Budget`) and a frame size limit; a refused
+message gets an ``error`` naming the problem and the connection stays open.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -24,6 +25,29 @@ from chuanma.server.store import Row
 from chuanma.server.table import Command, RefusedError, Send
 
 UNAUTHORIZED = 4401
+MAX_OWED = 8
+"""Answers the server asked for that a connection may still send beyond its message rate."""
+
+
+@dataclass(slots=True)
+class Budget:
+    """What one connection may send: every answer the server asks for (an ``act`` for each
+    ``prompt``, a ``ready`` for each hand to get ready for; up to :data:`MAX_OWED` not yet sent),
+    however fast it comes, and beyond those ``limiter``'s steady rate and bursts."""
+
+    limiter: RateLimiter
+    owed: int = 0
+
+    def asked(self, msg: dict[str, Any]) -> None:
+        """Note a server message: one that asks for an answer allows one more message."""
+        if msg["type"] == "prompt" or (msg["type"] == "hand_start" and not msg.get("dealt")):
+            self.owed = min(MAX_OWED, self.owed + 1)
+
+    def allow(self) -> bool:
+        if self.owed:
+            self.owed -= 1
+            return True
+        return self.limiter.allow("messages")
 
 
 async def _write(ws: WebSocket, out: asyncio.Queue[dict[str, Any] | None]) -> None:
@@ -43,9 +67,15 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     await ws.accept()
     user_id = int(user["id"])
     out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-    send: Send = out.put_nowait
+    rate = server.config.messages_per_second
+    budget = Budget(RateLimiter(time.monotonic, rate, 2 * rate))
+
+    def send(msg: dict[str, Any]) -> None:
+        budget.asked(msg)
+        out.put_nowait(msg)
+
     writer = asyncio.create_task(_write(ws, out))
-    limiter = RateLimiter(time.monotonic, server.config.messages_per_second, 2 * server.config.messages_per_second)
+    watching: set[str] = set()
     server.metrics.connected.inc()
     send(p.server_message("hello", user=user["username"], balance=user["balance"],
                           table=server.host.table_of(user_id)))
@@ -61,9 +91,9 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
                 if len(text.encode()) > server.config.max_frame:
                     raise p.ProtocolError(f"message too large: the limit is {server.config.max_frame} bytes",
                                           "too_large")
-                if not limiter.allow("messages"):
+                if not budget.allow():
                     raise p.ProtocolError("too many messages: slow down", "rate_limited")
-                await _route(p.parse_client(text), user_id, send, server)
+                await _route(p.parse_client(text), user_id, send, server, watching)
             except (p.ProtocolError, RefusedError) as exc:
                 server.metrics.errors.labels(exc.code).inc()
                 send(p.error(exc.code, str(exc)))
@@ -72,15 +102,16 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     finally:
         server.metrics.connected.dec()
         server.lobby.drop(user_id)
-        table = server.host.table_of(user_id)
-        if table is not None:
-            with contextlib.suppress(RefusedError):
+        seated = server.host.table_of(user_id)
+        for table in watching | ({seated} if seated is not None else set()):
+            with contextlib.suppress(RefusedError):  # a table closed since
                 server.host.submit(table, Command("detach", user_id, send))
         out.put_nowait(None)
         writer.cancel()
 
 
-async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server) -> None:
+async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server, watching: set[str]) -> None:
+    """Carry out ``msg``; the tables this connection watches are added to ``watching``."""
     host: TableHost = server.host  # connections reach tables only through this seam
     if isinstance(msg, p.Ping):
         send(p.server_message("pong"))
@@ -101,6 +132,7 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server)
         host.submit(row["id"], Command("sit", user_id, send))
     elif isinstance(msg, p.Watch):
         host.submit(msg.table, Command("watch", user_id, send, msg))
+        watching.add(msg.table)
     elif isinstance(msg, p.Resume):
         if host.table_of(user_id) != msg.table:
             raise RefusedError("not_seated", f"you have no seat at table {msg.table}")
