@@ -151,6 +151,13 @@ def _balances(conn: Connection, user_ids: Iterable[int]) -> dict[int, int]:
     return {int(r.id): int(r.balance) for r in conn.execute(BALANCES, {"ids": list(user_ids)})}
 
 
+def grant_chips(conn: Connection, user_id: int, amount: int, now: float) -> None:
+    """In the transaction of ``conn``: give ``user_id`` ``amount`` chips, with its ledger row."""
+    conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
+    conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount,
+                                                                    last_grant=now))
+
+
 class Store:
     """Typed queries over the server's tables."""
 
@@ -186,7 +193,7 @@ class Store:
                 username=username, password_hash=password_hash, kind=kind, balance=0,
                 last_grant=now, created_at=now))
             user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
-            self._grant(conn, user_id, grant, now)
+            grant_chips(conn, user_id, grant, now)
             return user_id
         return await self.write(work)
 
@@ -199,10 +206,6 @@ class Store:
 
     async def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
         return await self.read(lambda conn: _balances(conn, user_ids))
-
-    async def bots(self) -> list[Row]:
-        return await self.read(lambda conn: _all(conn.execute(select(users).where(users.c.kind == "bot")
-                                                              .order_by(users.c.id))))
 
     async def add_token(self, digest: str, user_id: int, now: float) -> None:
         await self.write(lambda conn: conn.execute(tokens.insert().values(digest=digest, user_id=user_id,
@@ -217,15 +220,9 @@ class Store:
 
     # ------------------------------------------------------------------ chips
 
-    @staticmethod
-    def _grant(conn: Connection, user_id: int, amount: int, now: float) -> None:
-        conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
-        conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount,
-                                                                        last_grant=now))
-
     async def grant(self, user_id: int, amount: int, now: float) -> None:
         """Give ``user_id`` ``amount`` chips of play money, logged as a grant."""
-        await self.write(lambda conn: self._grant(conn, user_id, amount, now))
+        await self.write(lambda conn: grant_chips(conn, user_id, amount, now))
 
     async def settle(self, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
                      kinds: Mapping[int, str], now: float) -> dict[int, int] | None:
@@ -273,9 +270,6 @@ class Store:
 
     async def create_table(self, row: Mapping[str, Any]) -> None:
         await self.write(lambda conn: conn.execute(tables.insert().values(**row)))
-
-    async def update_table(self, table_id: str, **values: Any) -> None:
-        await self.write(lambda conn: conn.execute(update(tables).where(tables.c.id == table_id).values(**values)))
 
     async def open_tables(self) -> list[Row]:
         return await self.read(lambda conn: _all(conn.execute(select(tables).where(tables.c.status == "open"))))

@@ -71,7 +71,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
         pass
     finally:
         server.metrics.connected.dec()
-        server.lobby.drop(user_id)
+        await server.lobby.drop(user_id)
         table = server.host.table_of(user_id)
         if table is not None:
             with contextlib.suppress(RefusedError):

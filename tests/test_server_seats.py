@@ -1,0 +1,224 @@
+"""Who may sit where: one table per player, bounded private tables, voided settlements and who
+may read a private table's hands."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from chuanma.rules import RuleSet
+from chuanma.server.schema import ledger, tables, users
+from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running
+
+__all__ = ["db_url", "pg_database"]
+
+
+async def _private(run: Running, token: str, **body: Any) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+        return await http.post("/api/tables", json={"preset": "xuezhan", "hands": 4, **body},
+                               headers={"authorization": f"Bearer {token}"})
+
+
+async def _guest(run: Running) -> Client:
+    acc = await account(run.base)
+    return await Client.open(run.base, acc["token"], acc["user"]["username"])
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    """Let the server run until ``done()`` (failing after TIMEOUT real seconds)."""
+    async def wait() -> None:
+        while not done():
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(wait(), TIMEOUT)
+
+
+async def _count(run: Running, query: Any) -> int:
+    found: int = await run.server.store.read(lambda conn: conn.execute(query).scalar_one())
+    return found
+
+
+BOTS = select(func.count()).where(users.c.kind == "bot")
+GRANTS = select(func.count()).where(ledger.c.kind == "grant")
+
+
+async def _tables_of(run: Running, user_id: int) -> list[str]:
+    """The open tables whose stored seats hold ``user_id``."""
+    rows = await run.server.store.read(lambda conn: conn.execute(
+        select(tables.c.id, tables.c.seats).where(tables.c.status == "open")).all())
+    return [r.id for r in rows if user_id in r.seats]
+
+
+def test_a_queued_player_cannot_also_sit_at_a_private_table(db_url: str) -> None:
+    """Queue for a room, then join a private table by invite before the bots come: the invite is
+    refused, and when the bots fill the room's table the player sits at that one table only."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = await _guest(run)
+            made = (await _private(run, host.token, bots=3)).json()
+            c = await _guest(run)
+            user_id = int((await run.server.store.user_by_name(c.name))["id"])
+            await c.send("join", room="chuji-xuezhan", bots=True)
+            await c.expect("queued")
+            await c.send("join_private", invite=made["invite"])
+            msg = await c.expect("seated", "error")
+            assert msg["type"] == "error" and msg["code"] == "already_queued", msg
+            run.clock.advance(5.0)
+            seated = await c.expect("seated")
+            assert await _tables_of(run, user_id) == [seated["table"]]
+    asyncio.run(scenario())
+
+
+def test_two_invites_at_once_seat_a_player_once(db_url: str) -> None:
+    """Two sockets of one player send ``join_private`` for two tables at the same moment."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = await _guest(run)
+            invites = [(await _private(run, host.token, bots=3)).json()["invite"] for _ in range(2)]
+            acc = await account(run.base)
+            sockets = [await Client.open(run.base, acc["token"]) for _ in range(2)]
+            await asyncio.gather(*(s.send("join_private", invite=i) for s, i in zip(sockets, invites, strict=True)))
+            answers = [await s.expect("seated", "error") for s in sockets]
+            assert sorted(a["type"] for a in answers) == ["error", "seated"], answers
+            assert next(a for a in answers if a["type"] == "error")["code"] == "already_seated"
+            assert len(await _tables_of(run, int(acc["user"]["id"]))) == 1
+    asyncio.run(scenario())
+
+
+def test_private_tables_per_account_are_limited_even_when_asked_at_once(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url, private_tables=2)) as run:
+            acc = await account(run.base)
+            answers = await asyncio.gather(*(_private(run, acc["token"], bots=3) for _ in range(6)))
+            assert sorted(r.status_code for r in answers) == [200, 200, 409, 409, 409, 409]
+            refusal = next(r.json() for r in answers if r.status_code == 409)
+            assert refusal["code"] == "too_many_tables" and "2 open private tables" in refusal["message"]
+            mine = select(func.count()).where(tables.c.creator == acc["user"]["id"])
+            assert await _count(run, mine) == 2
+            other = await account(run.base)
+            assert (await _private(run, other["token"])).status_code == 200  # the limit is per account
+            assert await _count(run, BOTS) == 6
+    asyncio.run(scenario())
+
+
+def test_idle_private_tables_close_and_their_bots_serve_the_next_tables(db_url: str) -> None:
+    """Private tables nobody joins close after the idle time (also after a restart); the next
+    tables take the same bots: no new bot account and no new grant."""
+    idle = 600.0
+
+    async def scenario() -> None:
+        config = make_config(db_url, private_idle_seconds=idle)
+        async with running(config) as run:
+            host = run.server.host
+            rules = RuleSet.from_preset("xuezhan")
+            first = await asyncio.gather(*(host.open_table(None, rules, [], bots=3) for _ in range(4)))
+            bots = {s.user_id for t in first for s in host.tables[t].seats if s is not None}
+            assert len(bots) == 12  # tables taking bots at the same moment get distinct ones
+            player = await _guest(run)
+            invite = (await _private(run, player.token, bots=2)).json()["invite"]
+            await player.send("join_private", invite=invite)
+            kept = (await player.expect("seated"))["table"]
+            made, grants = await _count(run, BOTS), await _count(run, GRANTS)
+            await _until(lambda: all(host.tables[t].unattended_since is not None for t in first))
+            run.clock.advance(idle - 1)
+            await player.send("ping")
+            await player.expect("pong")
+            assert all(t in host.tables for t in first)
+            run.clock.advance(idle / 4 + 1)
+            await _until(lambda: not any(t in host.tables for t in first))
+            assert kept in host.tables  # a person sits there, connected
+            again = await asyncio.gather(*(host.open_table(None, rules, [], bots=3) for _ in range(4)))
+            assert {s.user_id for t in again for s in host.tables[t].seats if s is not None} == bots
+            assert (await _count(run, BOTS), await _count(run, GRANTS)) == (made, grants)
+            audit = await run.server.store.audit()
+            assert audit["balances"] == audit["grants"]
+        async with running(make_config(db_url, private_idle_seconds=idle)) as run:
+            host = run.server.host
+            assert all(t in host.tables for t in again)  # resumed at the start
+            await _until(lambda: all(host.tables[t].unattended_since is not None for t in again))
+            run.clock.advance(idle + idle / 4)
+            await _until(lambda: not any(t in host.tables for t in again))
+        async with running(make_config(db_url, private_idle_seconds=idle)) as run:
+            assert not any(t in run.server.host.tables for t in again)
+    asyncio.run(scenario())
+
+
+def test_a_hand_whose_settlement_fails_is_voided_and_its_table_closed(db_url: str,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    """A player whose balance went below zero (a logged grant, so balances = grants still holds)
+    makes ``settle_chips`` fail: the hand is voided, no chip moves, the table closes, once."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            c = await _guest(run)
+            user_id = int((await run.server.store.user_by_name(c.name))["id"])
+            made = (await _private(run, c.token, bots=3, hands=2)).json()
+            await c.send("join_private", invite=made["invite"])
+            await c.expect("seated")
+            await c.send("auto", on=True)
+            await c.expect("hand_start")
+            await run.server.store.grant(user_id, -20_000, run.clock.now())
+            before = await run.server.store.audit()
+            await c.send("ready")
+            void = await c.expect("hand_void", "hand_end")
+            assert void["type"] == "hand_void" and void["hand_id"] == f"{made['table']}-0", void
+            assert "ChipError" in void["reason"] and "no chips moved" in void["reason"]
+            assert (await c.expect("table_closed"))["reason"] == "the hand was voided"
+            hand = await run.server.store.hand(void["hand_id"])
+            assert hand is not None and hand["status"] == "void"
+            assert "balances must not be negative" in hand["reason"] and hand["record"]["decisions"]
+            assert await run.server.store.audit() == before  # no chip moved
+            assert await _count(run, select(func.count()).where(ledger.c.hand_id == void["hand_id"])) == 0
+            host = run.server.host
+            await _until(lambda: made["table"] not in host.tables)
+            assert host.failures == {} and host.table_of(user_id) is None  # not rebuilt; the seat is free
+            assert await _count(run, select(func.count()).where(tables.c.status == "open")) == 0
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                metrics = (await http.get("/metrics")).text
+            assert 'chuanma_settlement_failures_total{error="ChipError"} 1.0' in metrics
+        assert any(r.getMessage() == "hand voided" and r.exc_info for r in caplog.records)
+    with caplog.at_level(logging.INFO):
+        asyncio.run(scenario())
+
+
+def test_a_private_tables_hands_are_read_by_its_players_or_with_their_share_link(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            c = await _guest(run)
+            made = (await _private(run, c.token, bots=3, hands=2)).json()
+            await c.send("join_private", invite=made["invite"])
+            await c.expect("seated")
+            await c.send("auto", on=True)
+            ends = []
+            while len(ends) < 2:
+                msg = await c.expect("hand_start", "hand_end")
+                if msg["type"] == "hand_end":
+                    ends.append(msg)
+                elif not msg.get("dealt"):
+                    await c.send("ready")
+            outsider = await account(run.base)
+            mine, theirs = ({"authorization": f"Bearer {t}"} for t in (c.token, outsider["token"]))
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                history = (await http.get("/api/hands", headers=mine)).json()
+                links = {h["id"]: h["share"] for h in history}
+                for end in ends:
+                    hand_id = end["hand_id"]
+                    replay = f"/api/replay/{hand_id}"
+                    assert (await http.get(end["record"], headers=mine)).status_code == 200
+                    assert (await http.get(replay, headers=mine)).status_code == 200
+                    for url in (end["record"], replay, f"{replay}?key=0123", f"{end['record']}?key=" + "é" * 5):
+                        r = await http.get(url, headers=theirs)
+                        assert r.status_code == 403 and r.json()["code"] == "private_hand", (url, r.text)
+                    shared = await http.get(links[hand_id], headers=theirs)
+                    assert shared.status_code == 200 and shared.json()["hand_id"] == hand_id
+                    key = links[hand_id].split("key=")[1]
+                    assert (await http.get(f"{replay}?key={key}", headers=theirs)).status_code == 200
+                    assert (await http.get(links[hand_id])).status_code == 401  # still a logged-in route
+                first, second = (links[e["hand_id"]].split("key=")[1] for e in ends)
+                wrong = await http.get(f"{ends[1]['record']}?key={first}", headers=theirs)
+                assert first != second and wrong.status_code == 403  # a key opens its own hand only
+    asyncio.run(scenario())
