@@ -13,7 +13,8 @@ import pytest
 from sqlalchemy import func, select
 
 from chuanma.rules import RuleSet
-from chuanma.server.schema import ledger, tables, users
+from chuanma.server.schema import hands, ledger, seatings, tables, users
+from chuanma.server.store import open_store
 from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
@@ -47,6 +48,16 @@ BOTS = select(func.count()).where(users.c.kind == "bot")
 GRANTS = select(func.count()).where(ledger.c.kind == "grant")
 
 
+async def _seatings_agree(run: Running) -> None:
+    """The invariant's rows are exactly the players of the open tables (nobody is queued)."""
+    def work(conn: Any) -> tuple[set[tuple[int, str]], set[tuple[int, str]]]:
+        placed = {(r.user_id, r.table_id) for r in conn.execute(select(seatings))}
+        open_tables = conn.execute(select(tables.c.id, tables.c.seats).where(tables.c.status == "open"))
+        return placed, {(u, t.id) for t in open_tables for u in t.seats if u is not None}
+    placed, seated = await run.server.store.read(work)
+    assert placed == seated
+
+
 async def _tables_of(run: Running, user_id: int) -> list[str]:
     """The open tables whose stored seats hold ``user_id``."""
     rows = await run.server.store.read(lambda conn: conn.execute(
@@ -71,6 +82,7 @@ def test_a_queued_player_cannot_also_sit_at_a_private_table(db_url: str) -> None
             run.clock.advance(5.0)
             seated = await c.expect("seated")
             assert await _tables_of(run, user_id) == [seated["table"]]
+            await _seatings_agree(run)
     asyncio.run(scenario())
 
 
@@ -87,8 +99,33 @@ def test_two_invites_at_once_seat_a_player_once(db_url: str) -> None:
             assert sorted(a["type"] for a in answers) == ["error", "seated"], answers
             assert next(a for a in answers if a["type"] == "error")["code"] == "already_seated"
             assert len(await _tables_of(run, int(acc["user"]["id"]))) == 1
+            await _seatings_agree(run)
     asyncio.run(scenario())
 
+
+def test_one_player_asking_for_every_place_at_once_gets_one(db_url: str) -> None:
+    """Three sockets of one player: two rooms' queues and an invite at the same moment, then the
+    bots' wait passes; the player ends at one table, and a fourth ask is refused."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = await _guest(run)
+            made = (await _private(run, host.token, bots=3)).json()
+            acc = await account(run.base)
+            sockets = [await Client.open(run.base, acc["token"]) for _ in range(3)]
+            await asyncio.gather(sockets[0].send("join", room="chuji-xuezhan", bots=True),
+                                 sockets[1].send("join", room="chuji-xueliu", bots=True),
+                                 sockets[2].send("join_private", invite=made["invite"]))
+            answers = [await s.expect("queued", "seated", "error") for s in sockets]
+            run.clock.advance(5.0)
+            user_id = int(acc["user"]["id"])
+            await _until(lambda: run.server.host.table_of(user_id) is not None)
+            again = await Client.open(run.base, acc["token"])
+            await again.send("join_private", invite=made["invite"])
+            refusal = await again.expect("error", "seated")
+            assert refusal["type"] == "error" and refusal["code"] == "already_seated", (answers, refusal)
+            assert await _tables_of(run, user_id) == [run.server.host.table_of(user_id)]
+            await _seatings_agree(run)
+    asyncio.run(scenario())
 
 def test_private_tables_per_account_are_limited_even_when_asked_at_once(db_url: str) -> None:
     async def scenario() -> None:
@@ -137,12 +174,15 @@ def test_idle_private_tables_close_and_their_bots_serve_the_next_tables(db_url: 
             assert (await _count(run, BOTS), await _count(run, GRANTS)) == (made, grants)
             audit = await run.server.store.audit()
             assert audit["balances"] == audit["grants"]
+            await _seatings_agree(run)
         async with running(make_config(db_url, private_idle_seconds=idle)) as run:
             host = run.server.host
             assert all(t in host.tables for t in again)  # resumed at the start
+            await _seatings_agree(run)
             await _until(lambda: all(host.tables[t].unattended_since is not None for t in again))
             run.clock.advance(idle + idle / 4)
             await _until(lambda: not any(t in host.tables for t in again))
+            await _seatings_agree(run)
         async with running(make_config(db_url, private_idle_seconds=idle)) as run:
             assert not any(t in run.server.host.tables for t in again)
     asyncio.run(scenario())
@@ -177,6 +217,7 @@ def test_a_hand_whose_settlement_fails_is_voided_and_its_table_closed(db_url: st
             await _until(lambda: made["table"] not in host.tables)
             assert host.failures == {} and host.table_of(user_id) is None  # not rebuilt; the seat is free
             assert await _count(run, select(func.count()).where(tables.c.status == "open")) == 0
+            await _seatings_agree(run)
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
                 metrics = (await http.get("/metrics")).text
             assert 'chuanma_settlement_failures_total{error="ChipError"} 1.0' in metrics
@@ -221,4 +262,42 @@ def test_a_private_tables_hands_are_read_by_its_players_or_with_their_share_link
                 first, second = (links[e["hand_id"]].split("key=")[1] for e in ends)
                 wrong = await http.get(f"{ends[1]['record']}?key={first}", headers=theirs)
                 assert first != second and wrong.status_code == 403  # a key opens its own hand only
+    asyncio.run(scenario())
+
+
+def test_the_seatings_migration_gives_each_player_of_an_existing_database_one_place(db_url: str) -> None:
+    """A database at revision 0001 holding a player seated at two open tables (made before the
+    invariant): the older table keeps them, the later one is closed and its hand voided."""
+    async def scenario() -> None:
+        store = await open_store(db_url, "0001")
+        try:
+            for name in ("ann", "bob", "cat"):
+                await store.create_user(name, None, "guest", 10_000, 1.0)
+            ids = {r["username"]: int(r["id"]) for r in [await store.user_by_name(n) for n in ("ann", "bob", "cat")]
+                   if r is not None}
+            ann, bob, cat = ids["ann"], ids["bob"], ids["cat"]
+            for table_id, seats, status, at in (("t1", [ann, bob, None, None], "open", 1.0),
+                                                ("t2", [None, bob, cat, None], "open", 2.0),
+                                                ("t3", [ann, None, None, None], "closed", 0.5)):
+                await store.create_table({"id": table_id, "room": "private", "rules": {"preset": "xuezhan"},
+                                          "seats": seats, "status": status, "created_at": at})
+            await store.create_hand({"id": "t2-0", "table_id": "t2", "number": 0, "server_seed": "0" * 64,
+                                     "commitment": "0" * 64, "session": {}, "seats": [None, bob, cat, None],
+                                     "status": "playing"})
+        finally:
+            await store.close()
+        store = await open_store(db_url)
+        try:
+            placed = await store.read(lambda conn: {(r.user_id, r.table_id) for r in conn.execute(select(seatings))})
+            assert placed == {(ann, "t1"), (bob, "t1")}
+            status = await store.read(lambda conn: dict(conn.execute(select(tables.c.id, tables.c.status)).all()))
+            assert status == {"t1": "open", "t2": "closed", "t3": "closed"}
+            hand = await store.read(lambda conn: conn.execute(select(hands).where(hands.c.id == "t2-0")).one())
+            assert hand.status == "void" and "another table" in hand.reason
+        finally:
+            await store.close()
+        async with running(make_config(db_url)) as run:
+            assert list(run.server.host.tables) == ["t1"]
+            assert run.server.host.table_of(cat) is None and run.server.host.table_of(bob) == "t1"
+            await _seatings_agree(run)
     asyncio.run(scenario())

@@ -306,10 +306,11 @@ class Lobby:
         try:
             table_id = await self.host.open_table(room, room.rules(), [w.user for w in group],
                                                   bots=4 - len(group))
-        except SeatTakenError as exc:  # cannot happen while this lobby is the only one: the others wait on
+        except SeatTakenError as exc:  # a place written by another process: that player is told, the rest wait on
+            refusal = refused(exc)
             for w in group:
                 if w.user["id"] == exc.user_id:
-                    w.send(p.error(refused(exc).code, str(refused(exc))))
+                    w.send(p.error(refusal.code, str(refusal)))
             self.queues[room.id][:0] = [w for w in group if w.user["id"] != exc.user_id]
             return
         for w in group:

@@ -35,11 +35,11 @@ Work = Callable[[Connection], T]
 """One store call: its queries on a connection (in a transaction when it writes)."""
 
 
-def _migrate(connection: Connection) -> None:
+def _migrate(connection: Connection, revision: str) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
-    command.upgrade(cfg, "head")
+    command.upgrade(cfg, revision)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -112,8 +112,9 @@ class AsyncRunner:
         await self.engine.dispose()
 
 
-async def open_store(url: str) -> Store:
-    """Connect to ``url`` and bring its schema up to date (the migrations run here)."""
+async def open_store(url: str, revision: str = "head") -> Store:
+    """Connect to ``url`` and bring its schema up to date, or up to ``revision`` (the migrations
+    run here)."""
     parsed = make_url(url)
     runner: Runner
     if parsed.get_backend_name() == "sqlite":
@@ -125,7 +126,7 @@ async def open_store(url: str) -> Store:
         runner = ThreadRunner(engine)
     else:
         runner = AsyncRunner(create_async_engine(url, pool_size=10, max_overflow=20))
-    await runner.write(_migrate)
+    await runner.write(lambda conn: _migrate(conn, revision))
     return Store(runner)
 
 

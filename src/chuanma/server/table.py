@@ -490,17 +490,21 @@ class LiveTable:
         error = type(exc).__name__
         self.metrics.settlement_failures.labels(error).inc()
         log.error("hand voided", exc_info=exc, extra={"table": self.id, "hand": self.hand_id, "reason": error})
-        told = f"this hand could not be settled ({error}): it is void and no chips moved"
-        self.broadcast(lambda _s: p.server_message("hand_void", table=self.id, hand=self.number,
-                                                   hand_id=self.hand_id, reason=told))
-        await self.close("the hand was voided", f"settlement failed: {error}: {exc}", record)
+        told = p.server_message("hand_void", table=self.id, hand=self.number, hand_id=self.hand_id,
+                                reason=f"this hand could not be settled ({error}): it is void and no chips moved")
+        await self.close("the hand was voided", f"settlement failed: {error}: {exc}", record, told)
 
-    async def close(self, reason: str, detail: str | None = None, record: dict[str, Any] | None = None) -> None:
+    async def close(self, reason: str, detail: str | None = None, record: dict[str, Any] | None = None,
+                    notice: dict[str, Any] | None = None) -> None:
         """Close the table and free its seats; a hand not settled is voided (no chips move), with
-        ``detail`` (else ``reason``) and its ``record`` if it has one."""
-        self.broadcast(lambda _s: p.server_message("table_closed", table=self.id, reason=reason))
+        ``detail`` (else ``reason``) and its ``record`` if it has one. Stored, then the players
+        are sent ``notice`` (if any) and ``table_closed``."""
         await self.host.release(self.id, [s.user_id for s in self.seats if s is not None], detail or reason, record)
         self.closed = True
+        closed = p.server_message("table_closed", table=self.id, reason=reason)
+        if notice is not None:
+            self.broadcast(lambda _s: notice)
+        self.broadcast(lambda _s: closed)
         log.info("table closed", extra={"table": self.id, "reason": reason})
 
     # ------------------------------------------------------------------ commands
