@@ -24,7 +24,7 @@ from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet, option_schema
 from chuanma.server.accounts import AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
-from chuanma.server.hand_access import HandRefusedError, readable_hand, share_link
+from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
 from chuanma.server.portal import portal_router
@@ -235,8 +235,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def history(request: Request, user: User) -> list[dict[str, Any]]:
         store = server_of(request).store
         rows = await store.hands_of(int(user["id"]))
-        return [{**r, "record": f"/api/hands/{r['id']}/record", "share": await share_link(store, r["id"])}
-                for r in rows]
+        secret = await server_secret(store, SHARE_SECRET)
+        return [{**r, "record": f"/api/hands/{r['id']}/record", "share": share_link(secret, r["id"])} for r in rows]
 
     @app.get("/api/hands/{hand_id}/record")
     async def record(request: Request, hand_id: str, user: User, key: str | None = None) -> JSONResponse:

@@ -50,9 +50,9 @@ def share_key(secret: bytes, hand_id: str) -> str:
     return hmac.new(secret, f"hand:{hand_id}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
-async def share_link(store: Store, hand_id: str) -> str:
-    """The address of a hand's record that anyone logged in may open."""
-    return f"/api/hands/{hand_id}/record?key={share_key(await server_secret(store, SHARE_SECRET), hand_id)}"
+def share_link(secret: bytes, hand_id: str) -> str:
+    """The address of a hand's record that anyone logged in may open (``secret``: the share secret)."""
+    return f"/api/hands/{hand_id}/record?key={share_key(secret, hand_id)}"
 
 
 async def readable_hand(store: Store, hand_id: str, user_id: int, key: str | None) -> Row:

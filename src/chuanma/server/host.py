@@ -221,10 +221,10 @@ class LocalHost:
         self.sweeper = asyncio.create_task(self.sweep_idle(), name="idle-tables")
 
     async def sweep_idle(self) -> None:
-        """Every quarter of the idle time, ask each private table idle that long to close."""
+        """Every quarter of the idle time (a second at least), ask each private table idle that long to close."""
         clock, limit = self.config.clock, self.config.private_idle_seconds
         while True:
-            await clock.sleep_until(clock.now() + limit / 4)
+            await clock.sleep_until(clock.now() + max(limit / 4, 1.0))
             for table in list(self.tables.values()):
                 if table.room is None and table.idle_for() >= limit:
                     with contextlib.suppress(RefusedError):
