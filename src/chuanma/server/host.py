@@ -148,17 +148,14 @@ class LocalHost:
         places = list(range(4))
         secrets.SystemRandom().shuffle(places)  # who sits where is drawn, bots included
         people = {place: int(user["id"]) for place, user in zip(places, users, strict=False)}
-        await self.seatings.open_table({
-            "id": table_id, "room": room.id if room else PRIVATE_ROOM, "rules": rules.to_json(), "invite": invite,
-            "hands_limit": hands_limit, "seats": [people.get(i) for i in range(4)], "status": "open",
-            "created_at": self.config.clock.now(), "creator": creator},
-            people, room.id if room else None, self.config.private_tables if creator is not None else None,
-            self.config.clock.now())
-        for place, user in zip(places, users, strict=False):
+        taken = await self.seatings.open_table(
+            {"id": table_id, "room": room.id if room else PRIVATE_ROOM, "rules": rules.to_json(), "invite": invite,
+             "hands_limit": hands_limit, "status": "open", "created_at": self.config.clock.now(), "creator": creator},
+            people, room.id if room else None, places[len(users):len(users) + bots], bot_need(room),
+            self.config.private_tables if creator is not None else None, self.config.clock.now())
+        for place, user in [*zip(places, users, strict=False), *taken.items()]:
             table.seats[place] = table.make_seat(user)
             self.seated[int(user["id"])] = table_id
-        for place in places[len(users):len(users) + bots]:
-            table.seats[place] = table.make_seat(await self.seat_bot(table_id, place, room, None))
         self.start(table)
         log.info("table opened", extra={"table": table_id, "room": room.id if room else PRIVATE_ROOM})
         return table_id

@@ -10,9 +10,9 @@ a restart the open tables and the seatings still agree.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -20,9 +20,11 @@ from sqlalchemy.exc import IntegrityError
 from chuanma.server.schema import hands, seatings, tables, users
 from chuanma.server.store import Row, Store, Work, grant_chips
 
+T = TypeVar("T")
 UNFINISHED = ("collecting", "playing")
 """The statuses of a hand not settled: a table closing voids it (no chips move)."""
-BOT_TRIES = 3
+TRIES = 3
+"""How many times a seating transaction is run when another wrote the same place first."""
 
 
 class SeatTakenError(Exception):
@@ -94,11 +96,15 @@ class Seatings:
 
     store: Store
 
-    async def _write(self, work: Work[Any], user_id: int) -> Any:
-        try:
-            return await self.store.write(work)
-        except IntegrityError:  # another transaction wrote this player's place first
-            raise SeatTakenError(user_id, None, None) from None
+    async def _write(self, work: Work[T]) -> T:
+        """Run ``work`` in one transaction; if another one wrote a place it also wrote (PostgreSQL
+        checks the key only at the write), run it again: it then sees that place."""
+        for _ in range(TRIES - 1):
+            try:
+                return await self.store.write(work)
+            except IntegrityError:
+                continue
+        return await self.store.write(work)
 
     async def queue(self, user_id: int, room: str, now: float) -> None:
         """Put ``user_id`` in ``room``'s queue (moving them from another room's queue)."""
@@ -110,7 +116,7 @@ class Seatings:
                 conn.execute(update(seatings).where(seatings.c.user_id == user_id).values(room=room, since=now))
             else:
                 raise SeatTakenError(user_id, held.table_id, held.room)
-        await self._write(work, user_id)
+        await self._write(work)
 
     async def unqueue(self, user_id: int) -> None:
         """Take ``user_id`` out of any queue (a seat is kept)."""
@@ -122,13 +128,13 @@ class Seatings:
         await self.store.write(lambda conn: conn.execute(seatings.delete().where(seatings.c.table_id.is_(None))))
 
     async def open_table(self, row: Mapping[str, Any], people: Mapping[int, int], room: str | None,
-                         limit: int | None, now: float) -> None:
-        """Store a new table and seat ``people`` (user id by place; those queued in ``room`` leave
-        its queue). A private table (``row["creator"]`` set) is refused if its creator already has
-        ``limit`` open ones."""
+                         bots: Sequence[int], need: BotNeed, limit: int | None, now: float) -> dict[int, Row]:
+        """Store a new table, seat ``people`` (user id by place; those queued in ``room`` leave its
+        queue) and bots at the places ``bots``, in one transaction; returns the bots by place. A
+        private table (``row["creator"]`` set) is refused if its creator has ``limit`` open ones."""
         creator = row.get("creator")
 
-        def work(conn: Connection) -> None:
+        def work(conn: Connection) -> dict[int, Row]:
             if creator is not None and limit is not None:
                 # the creator's row locked: two requests of one player count one after the other
                 conn.execute(select(users.c.id).where(users.c.id == creator).with_for_update()).first()
@@ -136,17 +142,26 @@ class Seatings:
                     tables.c.creator == creator, tables.c.status == "open")).scalar_one()
                 if count >= limit:
                     raise TooManyTablesError(f"you already have {count} open private tables, the most allowed")
-            conn.execute(tables.insert().values(**row))
+            table_id = str(row["id"])
+            conn.execute(tables.insert().values(**row, seats=[people.get(i) for i in range(4)]))
             for user_id in people.values():
-                _claim(conn, user_id, str(row["id"]), room, now)
-        await self._write(work, next(iter(people.values()), 0))
+                _claim(conn, user_id, table_id, room, now)
+            taken: dict[int, Row] = {}
+            for place in bots:  # each claimed before the next is looked for: never the same bot twice
+                taken[place] = _bot(conn, need, now)
+                _claim(conn, int(taken[place]["id"]), table_id, None, now)
+            if taken:
+                seats = [people.get(i, int(taken[i]["id"]) if i in taken else None) for i in range(4)]
+                conn.execute(update(tables).where(tables.c.id == table_id).values(seats=seats))
+            return taken
+        return await self._write(work)
 
     async def sit(self, table_id: str, place: int, user_id: int, now: float) -> None:
         """Seat ``user_id`` at ``place`` of ``table_id``; :class:`SeatTakenError` if they have a place."""
         def work(conn: Connection) -> None:
             _claim(conn, user_id, table_id, None, now)
             _place(conn, table_id, place, user_id)
-        await self._write(work, user_id)
+        await self._write(work)
 
     async def seat_bot(self, table_id: str, place: int, need: BotNeed, replacing: int | None, now: float) -> Row:
         """Seat a bot at ``place`` of ``table_id`` (unseating ``replacing``); returns the bot's row."""
@@ -158,12 +173,7 @@ class Seatings:
             _claim(conn, int(bot["id"]), table_id, None, now)
             _place(conn, table_id, place, int(bot["id"]))
             return bot
-        for _ in range(BOT_TRIES - 1):  # two transactions took the same bot (PostgreSQL): take another
-            try:
-                return await self.store.write(work)
-            except IntegrityError:
-                continue
-        return await self.store.write(work)
+        return await self._write(work)
 
     async def close(self, table_id: str, reason: str, now: float, record: Mapping[str, Any] | None = None) -> None:
         """Close ``table_id``: its unfinished hand is voided with ``reason`` (and its ``record``, if
