@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from chuanma.rules import RuleSet
 from chuanma.server.schema import hands, ledger, seatings, tables, users
@@ -300,4 +300,27 @@ def test_the_seatings_migration_gives_each_player_of_an_existing_database_one_pl
             assert list(run.server.host.tables) == ["t1"]
             assert run.server.host.table_of(cat) is None and run.server.host.table_of(bob) == "t1"
             await _seatings_agree(run)
+    asyncio.run(scenario())
+
+
+def test_a_queued_player_seated_meanwhile_by_another_process_is_left_out_of_the_lobbys_table(db_url: str) -> None:
+    """Another process (here: a write to the database) seats a queued player; when the bots come,
+    the lobby's table is refused that player, who is told, and the others are seated without them."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = await _guest(run)
+            made = (await _private(run, host.token, bots=3)).json()
+            queued = [await _guest(run) for _ in range(2)]
+            for c in queued:
+                await c.send("join", room="chuji-xuezhan", bots=True)
+                await c.expect("queued")
+            taken = int((await run.server.store.user_by_name(queued[0].name))["id"])
+            await run.server.store.write(lambda conn: conn.execute(
+                update(seatings).where(seatings.c.user_id == taken).values(table_id=made["table"])))
+            run.clock.advance(5.0)
+            refusal = await queued[0].expect("error", "seated")
+            assert refusal["type"] == "error" and refusal["code"] == "already_seated", refusal
+            seated = await queued[1].expect("seated")
+            assert sum(p["bot"] for p in seated["players"]) == 3
+            assert await _tables_of(run, taken) == []  # not at the lobby's table (nor at the stored one's seats)
     asyncio.run(scenario())

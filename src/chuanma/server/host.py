@@ -303,12 +303,13 @@ class Lobby:
         try:
             table_id = await self.host.open_table(room, room.rules(), [w.user for w in group],
                                                   bots=4 - len(group))
-        except SeatTakenError as exc:  # a place written by another process: that player is told, the rest wait on
+        except SeatTakenError as exc:  # a place written by another process: that player is told, the rest go on
             refusal = refused(exc)
             for w in group:
                 if w.user["id"] == exc.user_id:
                     w.send(p.error(refusal.code, str(refusal)))
             self.queues[room.id][:0] = [w for w in group if w.user["id"] != exc.user_id]
+            await self._match(room)
             return
         for w in group:
             self.host.submit(table_id, Command("sit", int(w.user["id"]), w.send))
