@@ -30,6 +30,9 @@ def serve(
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
     messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    private_tables: Annotated[int, typer.Option(min=1, help="private tables one account may have open")] = 3,
+    private_idle_seconds: Annotated[float, typer.Option(
+        help="seconds a private table stays open with no player connected")] = 600.0,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -42,7 +45,8 @@ def serve(
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
-    if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
+    if (min(turn_seconds, claim_seconds, ready_seconds, messages_per_second, private_idle_seconds) <= 0
+            or bot_wait < 0 or auth_per_minute < 1):
         raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
     try:
         data.mkdir(parents=True, exist_ok=True)
@@ -50,7 +54,8 @@ def serve(
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
-                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
+                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
+                          private_tables=private_tables, private_idle_seconds=private_idle_seconds)
     database = check_database(config.db_url)
     setup_logging()
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
