@@ -33,7 +33,7 @@ def finished_record(preset: str = "xuezhan", seed: int = 1) -> dict[str, Any]:
 
 
 async def _add_hands(store: Store, record: dict[str, Any]) -> None:
-    await store.create_table({"id": "portal-test", "room": "private", "rules": "xuezhan", "seats": [None] * 4,
+    await store.create_table({"id": "portal-test", "room": "chuji-xuezhan", "rules": "xuezhan", "seats": [None] * 4,
                               "status": "open", "created_at": 0.0})
     for number, hand_id in enumerate((SETTLED, PLAYING)):
         await store.create_hand({"id": hand_id, "table_id": "portal-test", "number": number, "server_seed": "0" * 64,

@@ -347,18 +347,3 @@ def test_a_player_not_ready_in_time_is_unseated_and_bots_never_play_alone(db_url
             await c.send("join", room="chuji-xuezhan", bots=False)
             assert (await c.expect("queued", "error"))["type"] == "queued"
     asyncio.run(scenario())
-
-
-def test_tables_taking_bots_at_once_get_distinct_bots(db_url: str) -> None:
-    """Many tables filling seats at the same moment each get a bot of their own, whether it is new
-    or was idle (the search for an idle bot awaits the database in between)."""
-    async def scenario() -> None:
-        async with running(make_config(db_url)) as run:
-            host = run.server.host
-            for _ in range(2):  # new bots, then the same bots idle again
-                bots = await asyncio.gather(*(host.take_bot(None) for _ in range(12)))
-                ids = {int(b["id"]) for b in bots}
-                assert len(ids) == 12
-                for user_id in ids:
-                    host.free(user_id, "")
-    asyncio.run(scenario())

@@ -75,6 +75,10 @@ def test_rooms_follow_the_rules_room_table() -> None:
 def test_serve_refuses_bad_timers() -> None:
     result = CliRunner().invoke(cli, ["serve", "--turn-seconds", "0"])
     assert result.exit_code == 2 and "timers" in result.output
+    result = CliRunner().invoke(cli, ["serve", "--private-idle-seconds", "0"])
+    assert result.exit_code == 2 and "timers" in result.output
+    result = CliRunner().invoke(cli, ["serve", "--private-tables", "0"])
+    assert result.exit_code == 2 and "greater than or equal" in result.output
 
 
 def test_serve_refuses_a_proxy_that_is_not_an_address() -> None:

@@ -51,6 +51,9 @@ def serve(
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="trust X-Forwarded-For/-Proto from these proxies (addresses or networks, comma-separated, "
              "or *); by default from nobody")] = None,
+    private_tables: Annotated[int, typer.Option(min=1, help="private tables one account may have open")] = 3,
+    private_idle_seconds: Annotated[float, typer.Option(
+        help="seconds a private table stays open with no player connected")] = 600.0,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -65,7 +68,8 @@ def serve(
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
-    if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
+    if (min(turn_seconds, claim_seconds, ready_seconds, messages_per_second, private_idle_seconds) <= 0
+            or bot_wait < 0 or auth_per_minute < 1):
         raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
     if not session_days > 0:
         raise typer.BadParameter("--session-days must be positive")
@@ -92,7 +96,8 @@ def serve(
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
                           session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
                           api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,
-                          forwarded_allow_ips=forwarded_allow_ips)
+                          forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
+                          private_idle_seconds=private_idle_seconds)
     database = check_database(config.db_url)
     setup_logging()
     app = create_app(config)

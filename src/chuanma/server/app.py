@@ -32,11 +32,13 @@ from chuanma.server.accounts import DAY, AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
 from chuanma.server.guards import SecurityHeaders, loopback, origin_allowed
+from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords, PasswordsBusy
 from chuanma.server.portal import portal_router
 from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
+from chuanma.server.seatings import TooManyTablesError
 from chuanma.server.services import Server
 from chuanma.server.store import Row, open_store
 from chuanma.server.ws import UNAUTHORIZED, serve_socket
@@ -129,6 +131,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
             app.state.metrics_port = exporter.server_port
         await host.resume_all()
+        host.watch_idle()
         app.state.ready = True
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
@@ -268,26 +271,35 @@ def create_app(config: ServerConfig) -> FastAPI:
         return server_of(request).host.live()
 
     @app.post("/api/tables")
-    async def private_table(request: Request, body: PrivateTable, _user: User) -> dict[str, Any]:
+    async def private_table(request: Request, body: PrivateTable, user: User) -> dict[str, Any]:
         try:
             rules = RuleSet.from_json({"preset": body.preset, "options": body.options})
         except ChuanmaError as exc:
             raise ApiError(400, "bad_rules", f"rules: {exc}") from None
         invite = secrets.token_hex(4)
-        table_id = await server_of(request).host.open_table(None, rules, [], bots=body.bots,
-                                                            hands_limit=body.hands, invite=invite)
+        try:
+            table_id = await server_of(request).host.open_table(None, rules, [], bots=body.bots,
+                                                                hands_limit=body.hands, invite=invite,
+                                                                creator=int(user["id"]))
+        except TooManyTablesError as exc:
+            raise ApiError(409, "too_many_tables", f"{exc}; a private table closes when its hands are "
+                                                   f"played or after {config.private_idle_seconds:g} s "
+                                                   "with no player") from None
         return {"table": table_id, "invite": invite}
 
     @app.get("/api/hands")
     async def history(request: Request, user: User) -> list[dict[str, Any]]:
-        rows = await server_of(request).store.hands_of(int(user["id"]))
-        return [{**r, "record": f"/api/hands/{r['id']}/record"} for r in rows]
+        store = server_of(request).store
+        rows = await store.hands_of(int(user["id"]))
+        secret = await server_secret(store, SHARE_SECRET)
+        return [{**r, "record": f"/api/hands/{r['id']}/record", "share": share_link(secret, r["id"])} for r in rows]
 
     @app.get("/api/hands/{hand_id}/record")
-    async def record(request: Request, hand_id: str, _user: User) -> JSONResponse:
-        row = await server_of(request).store.hand(hand_id[:40])
-        if row is None or row["status"] != "settled":
-            raise ApiError(404, "no_record", f"hand {hand_id[:40]!r} has no record (unknown or not finished)")
+    async def record(request: Request, hand_id: str, user: User, key: str | None = None) -> JSONResponse:
+        try:
+            row = await readable_hand(server_of(request).store, hand_id, int(user["id"]), key)
+        except HandRefusedError as exc:
+            raise ApiError(exc.status, exc.code, str(exc)) from None
         return JSONResponse(row["record"])
 
     @app.websocket("/ws")

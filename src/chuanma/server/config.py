@@ -33,6 +33,10 @@ class ServerConfig:
     answers the server asks for (an ``act`` per prompt, a ``ready`` per hand), which are always allowed."""
     max_frame: int = 4096
     """Largest WebSocket message accepted, in bytes."""
+    private_tables: int = 3
+    """Private tables one account may have open at once (``POST /api/tables`` refuses more)."""
+    private_idle_seconds: float = 600.0
+    """A private table with no person seated and connected for this long is closed."""
     bot_name: str = "greedy"
     """The bot that fills seats and plays for a player on 托管."""
     secure_cookies: bool = False

@@ -11,6 +11,7 @@ game code (:mod:`chuanma.server.table`) talks to its host through the small
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from chuanma.server import protocol as p
 from chuanma.server.config import ServerConfig
 from chuanma.server.metrics import Metrics
 from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
+from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
 
@@ -37,9 +39,30 @@ class TableHost(Protocol):
     def submit(self, table_id: str, cmd: Command) -> None: ...
 
     async def open_table(self, room: Room | None, rules: RuleSet, users: list[Row], *, bots: int = 0,
-                         hands_limit: int | None = None, invite: str | None = None) -> str: ...
+                         hands_limit: int | None = None, invite: str | None = None,
+                         creator: int | None = None) -> str: ...
 
     def live(self) -> list[dict[str, Any]]: ...
+
+
+def bot_need(room: Room | None) -> BotNeed:
+    """A bot for ``room`` (``None``: a private table) has at most its top; below its entry it is
+    granted up to five entries (capped by the top)."""
+    floor = room.low if room is not None else LOWEST_ENTRY
+    high = room.high if room is not None else None
+    return BotNeed(floor, high, floor * 5 if high is None else min(floor * 5, high))
+
+
+def refused(exc: SeatTakenError) -> RefusedError:
+    """What a player is told when the database refuses them a second place."""
+    if exc.table is None and exc.room is not None:
+        return RefusedError("already_queued", f"you are waiting for a table in {exc.room}: a player has one "
+                                              "place at a time (close the connection to leave the queue)")
+    return RefusedError("already_seated", "you already sit at a table: resume it or leave it first")
+
+
+def _nobody(_message: dict[str, Any]) -> None:
+    """The connection of a command the server gives itself: nothing is sent."""
 
 
 @dataclass(slots=True)
@@ -60,55 +83,37 @@ class LocalHost:
     tables: dict[str, LiveTable] = field(default_factory=dict)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     seated: dict[int, str] = field(default_factory=dict)
-    busy_bots: set[int] = field(default_factory=set)
+    """Who sits where, as the database's seatings say (kept in step after each of their writes)."""
     failures: dict[str, int] = field(default_factory=dict)
     restarts: set[asyncio.Task[None]] = field(default_factory=set)
-    idle_bots: list[int] | None = None
-    """Bot accounts seated nowhere (read from the database at the first need)."""
-    bot_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """One bot taken at a time: the search awaits the store, and two tables must not take one bot."""
+    sweeper: asyncio.Task[None] | None = None
+    seatings: Seatings = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.seatings = Seatings(self.store)
 
     # ---------------------------------------------------------------- Seats (for the tables)
 
-    async def take_bot(self, room: Room | None) -> Row:
-        """A bot account not seated anywhere, its balance brought inside ``room``'s range by a grant."""
-        async with self.bot_lock:
-            return await self._take_bot(room)
-
-    async def _take_bot(self, room: Room | None) -> Row:
-        now = self.config.clock.now()
-        if self.idle_bots is None:
-            self.idle_bots = [int(r["id"]) for r in await self.store.bots() if int(r["id"]) not in self.busy_bots]
-        bot: Row | None = None
-        for i in range(len(self.idle_bots) - 1, -1, -1):
-            row = await self.store.user(self.idle_bots[i])
-            if row is not None and (room is None or room.high is None or row["balance"] <= room.high):
-                del self.idle_bots[i]
-                bot = row
-                break
-        if bot is None:
-            user_id = await self.store.create_user(f"bot_{secrets.token_hex(4)}", None, "bot", 0, now)
-            assert user_id is not None
-            bot = await self.store.user(user_id)
-            assert bot is not None
-        floor = room.low if room is not None else LOWEST_ENTRY
-        target = floor * 5 if room is None or room.high is None else min(floor * 5, room.high)
-        if bot["balance"] < floor:
-            await self.store.grant(int(bot["id"]), target - int(bot["balance"]), now)
-        self.busy_bots.add(int(bot["id"]))
-        self.seated[int(bot["id"])] = ""
-        return bot
-
-    def mark(self, user_id: int, table_id: str) -> None:
+    async def sit(self, table_id: str, place: int, user_id: int) -> None:
+        try:
+            await self.seatings.sit(table_id, place, user_id, self.config.clock.now())
+        except SeatTakenError as exc:
+            raise refused(exc) from None
         self.seated[user_id] = table_id
 
-    def free(self, user_id: int, table_id: str) -> None:
-        if self.seated.get(user_id) in (table_id, ""):
-            del self.seated[user_id]
-        if user_id in self.busy_bots:
-            self.busy_bots.discard(user_id)
-            if self.idle_bots is not None:
-                self.idle_bots.append(user_id)
+    async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row:
+        bot = await self.seatings.seat_bot(table_id, place, bot_need(room), replacing, self.config.clock.now())
+        if replacing is not None and self.seated.get(replacing) == table_id:
+            del self.seated[replacing]
+        self.seated[int(bot["id"])] = table_id
+        return bot
+
+    async def release(self, table_id: str, users: list[int], reason: str,
+                      record: dict[str, Any] | None = None) -> None:
+        await self.seatings.close(table_id, reason, self.config.clock.now(), record)
+        for user_id in users:
+            if self.seated.get(user_id) == table_id:
+                del self.seated[user_id]
 
     # ---------------------------------------------------------------- TableHost
 
@@ -132,23 +137,25 @@ class LocalHost:
                          host=self, hands_limit=hands_limit)
 
     async def open_table(self, room: Room | None, rules: RuleSet, users: list[Row], *, bots: int = 0,
-                         hands_limit: int | None = None, invite: str | None = None) -> str:
-        """A new table seating ``users`` then ``bots`` bots; private tables keep the rest free."""
+                         hands_limit: int | None = None, invite: str | None = None,
+                         creator: int | None = None) -> str:
+        """A new table seating ``users`` (who leave ``room``'s queue) then ``bots`` bots; private
+        tables keep the rest free. Refused (:class:`SeatTakenError`) if one of ``users`` has a
+        place elsewhere, or (:class:`~chuanma.server.seatings.TooManyTablesError`) if ``creator``
+        has as many open private tables as allowed."""
         table_id = secrets.token_hex(8)
         table = self.new_table(table_id, room, rules, hands_limit)
         places = list(range(4))
         secrets.SystemRandom().shuffle(places)  # who sits where is drawn, bots included
-        for place, user in zip(places, users, strict=False):
+        people = {place: int(user["id"]) for place, user in zip(places, users, strict=False)}
+        taken = await self.seatings.open_table(
+            {"id": table_id, "room": room.id if room else PRIVATE_ROOM, "rules": rules.to_json(), "invite": invite,
+             "hands_limit": hands_limit, "status": "open", "created_at": self.config.clock.now(), "creator": creator},
+            people, room.id if room else None, places[len(users):len(users) + bots], bot_need(room),
+            self.config.private_tables if creator is not None else None, self.config.clock.now())
+        for place, user in [*zip(places, users, strict=False), *taken.items()]:
             table.seats[place] = table.make_seat(user)
             self.seated[int(user["id"])] = table_id
-        for place in places[len(users):len(users) + bots]:
-            bot = await self.take_bot(room)
-            table.seats[place] = table.make_seat(bot)
-            self.seated[int(bot["id"])] = table_id
-        await self.store.create_table({
-            "id": table_id, "room": room.id if room else PRIVATE_ROOM, "rules": rules.to_json(), "invite": invite,
-            "hands_limit": hands_limit, "seats": [s.user_id if s else None for s in table.seats],
-            "status": "open", "created_at": self.config.clock.now()})
         self.start(table)
         log.info("table opened", extra={"table": table_id, "room": room.id if room else PRIVATE_ROOM})
         return table_id
@@ -173,7 +180,9 @@ class LocalHost:
             restart.add_done_callback(self.restarts.discard)
 
     async def resume_all(self) -> int:
-        """Rebuild every open table from the database (after a restart); returns how many."""
+        """Rebuild every open table from the database (after a restart); returns how many. The
+        queues of the stopped process are forgotten."""
+        await self.seatings.clear_queues()
         for row in await self.store.open_tables():
             await self.resume(row, None)
         return len(self.tables)
@@ -193,8 +202,6 @@ class LocalHost:
                 assert user is not None
                 table.seats[i] = table.make_seat(user)
                 self.seated[int(user_id)] = row["id"]
-                if user["kind"] == "bot":
-                    self.busy_bots.add(int(user_id))
         await table.restore(await self.store.last_hand(row["id"]))
         self.start(table)
         if failed is None:
@@ -206,8 +213,22 @@ class LocalHost:
         for send in failed.spectators:
             table.submit(Command("watch", 0, send))
 
+    def watch_idle(self) -> None:
+        """Start closing private tables no person has attended for ``config.private_idle_seconds``."""
+        self.sweeper = asyncio.create_task(self.sweep_idle(), name="idle-tables")
+
+    async def sweep_idle(self) -> None:
+        """Every quarter of the idle time (a second at least), ask each private table idle that long to close."""
+        clock, limit = self.config.clock, self.config.private_idle_seconds
+        while True:
+            await clock.sleep_until(clock.now() + max(limit / 4, 1.0))
+            for table in list(self.tables.values()):
+                if table.room is None and table.idle_for() >= limit:
+                    with contextlib.suppress(RefusedError):
+                        self.submit(table.id, Command("idle", 0, _nobody))
+
     async def stop(self) -> None:
-        tasks = [*self.restarts, *self.tasks.values()]
+        tasks = [*self.restarts, *self.tasks.values(), *([self.sweeper] if self.sweeper else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -220,8 +241,14 @@ class Lobby:
     host: LocalHost
     queues: dict[str, list[Waiting]] = field(default_factory=dict)
     timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """The lobby's one writer: joining, leaving and seating a queue never interleave."""
 
     async def join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
+        async with self.lock:
+            await self._join(room, user, send, bots)
+
+    async def _join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
         user_id = int(user["id"])
         if self.host.table_of(user_id) is not None:
             raise RefusedError("already_seated", "you already sit at a table: resume it or leave it first")
@@ -231,18 +258,27 @@ class Lobby:
         queue = self.queues.setdefault(room.id, [])
         if any(w.user["id"] == user_id for w in queue):
             raise RefusedError("already_queued", f"you are already waiting in {room.name}")
-        for other in self.queues.values():
-            other[:] = [w for w in other if w.user["id"] != user_id]
+        try:
+            await self.host.seatings.queue(user_id, room.id, self.host.config.clock.now())
+        except SeatTakenError as exc:
+            raise refused(exc) from None
+        self._forget(user_id)
         queue.append(Waiting(user, send, bots, self.host.config.clock.now()))
         send(p.server_message("queued", room=room.id, waiting=len(queue),
                               bots_in=self.host.config.bot_wait if bots else None))
-        await self.match(room)
+        await self._match(room)
 
-    def drop(self, user_id: int) -> None:
+    def _forget(self, user_id: int) -> None:
         for queue in self.queues.values():
             queue[:] = [w for w in queue if w.user["id"] != user_id]
 
-    async def match(self, room: Room) -> None:
+    async def drop(self, user_id: int) -> None:
+        """Take ``user_id`` out of every queue (their connection closed)."""
+        async with self.lock:
+            self._forget(user_id)
+            await self.host.seatings.unqueue(user_id)
+
+    async def _match(self, room: Room) -> None:
         queue = self.queues.get(room.id, [])
         while len(queue) >= 4:
             group, queue[:] = queue[:4], queue[4:]
@@ -260,9 +296,20 @@ class Lobby:
     async def _fill_later(self, room: Room, due: float) -> None:
         await self.host.config.clock.sleep_until(due)
         self.timers.pop(room.id, None)
-        await self.match(room)
+        async with self.lock:
+            await self._match(room)
 
     async def seat(self, room: Room, group: list[Waiting]) -> None:
-        table_id = await self.host.open_table(room, room.rules(), [w.user for w in group], bots=4 - len(group))
+        try:
+            table_id = await self.host.open_table(room, room.rules(), [w.user for w in group],
+                                                  bots=4 - len(group))
+        except SeatTakenError as exc:  # a place written by another process: that player is told, the rest go on
+            refusal = refused(exc)
+            for w in group:
+                if w.user["id"] == exc.user_id:
+                    w.send(p.error(refusal.code, str(refusal)))
+            self.queues[room.id][:0] = [w for w in group if w.user["id"] != exc.user_id]
+            await self._match(room)
+            return
         for w in group:
             self.host.submit(table_id, Command("sit", int(w.user["id"]), w.send))

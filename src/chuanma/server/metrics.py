@@ -21,6 +21,7 @@ class Metrics:
     """``decisions`` by who decided (``player``, ``bot``, ``auto``): labelled once, counted per decision."""
     latency: Histogram = field(init=False)
     errors: Counter = field(init=False)
+    settlement_failures: Counter = field(init=False)
     gc_pause: Histogram = field(init=False)
 
     def __post_init__(self) -> None:
@@ -34,6 +35,9 @@ class Metrics:
             "chuanma_decision_seconds", "From a player's command received to its events queued to send",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)
         self.errors = Counter("chuanma_errors", "Refusals and failures by code", ["code"], registry=r)
+        self.settlement_failures = Counter(
+            "chuanma_settlement_failures", "Hands voided because their settlement failed, by error", ["error"],
+            registry=r)
         self.gc_pause = Histogram(
             "chuanma_gc_pause_seconds", "Pauses of the cyclic garbage collector (nothing else runs), by generation",
             ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)

@@ -26,6 +26,7 @@ from chuanma.portal.calculator import calculate
 from chuanma.portal.examples import TOPICS, topic
 from chuanma.portal.reference import fan_table, presets
 from chuanma.portal.replays import read_viewer, replay_view
+from chuanma.server.hand_access import HandRefusedError, readable_hand
 from chuanma.server.services import Server
 from chuanma.server.store import Row
 
@@ -140,12 +141,13 @@ def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRoute
         return topic(name)
 
     @router.get("/api/replay/{hand_id}", response_model=None)
-    async def stored(request: Request, hand_id: str, _user: user, seat: str = "all",
-                     move: str | None = None) -> dict[str, Any] | JSONResponse:
+    async def stored(request: Request, hand_id: str, viewer: user, seat: str = "all",
+                     move: str | None = None, key: str | None = None) -> dict[str, Any] | JSONResponse:
         server: Server = request.app.state.server
-        row = await server.store.hand(hand_id[:40])
-        if row is None or row["status"] != "settled":
-            return _error(404, "no_record", f"hand {hand_id[:40]!r} cannot be replayed (unknown or not finished)")
+        try:
+            row = await readable_hand(server.store, hand_id, int(viewer["id"]), key)
+        except HandRefusedError as exc:
+            return _error(exc.status, exc.code, str(exc))
         try:
             return replay_view(row["record"], read_viewer(seat), _move(move))
         except (ChuanmaError, ValueError) as exc:

@@ -102,7 +102,7 @@ CLIENT_TYPES = ("join", "join_private", "ready", "act", "auto", "leave", "resume
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 SERVER_TYPES = ("hello", "queued", "seated", "hand_start", "events", "prompt", "auto", "hand_end",
-                "resync", "view", "table_closed", "error", "pong")
+                "hand_void", "resync", "view", "table_closed", "error", "pong")
 
 
 class ProtocolError(ValueError):

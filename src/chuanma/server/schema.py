@@ -47,6 +47,7 @@ tables = Table(
     Column("seats", JSON, nullable=False),  # user id per seat, None while empty
     Column("status", String(8), nullable=False),  # open, closed
     Column("created_at", Float, nullable=False),
+    Column("creator", Integer, nullable=True, index=True),  # who made a private table
 )
 
 hands = Table(
@@ -61,9 +62,10 @@ hands = Table(
     Column("seats", JSON, nullable=False),  # user id per seat when dealt
     Column("client_seeds", JSON, nullable=True),
     Column("balances", JSON, nullable=True),  # balances the seats sat down with
-    Column("status", String(10), nullable=False),  # collecting, playing, settled
+    Column("status", String(10), nullable=False),  # collecting, playing, settled, void
     Column("record", JSON, nullable=True),
     Column("finished_at", Float, nullable=True),
+    Column("reason", Text, nullable=True),  # why a void hand was voided
 )
 
 decisions = Table(
@@ -75,4 +77,19 @@ decisions = Table(
     Column("by", String(8), nullable=False),  # player, bot, auto (托管)
     Column("events", JSON, nullable=False),  # the events it caused, as the engine logged them
     Column("at", Float, nullable=False),
+)
+
+seatings = Table(
+    "seatings", metadata,
+    # one row per player queued or seated: the primary key makes a second place impossible
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("table_id", String(40), ForeignKey("tables.id"), nullable=True, index=True),  # None while queued
+    Column("room", String(32), nullable=True),  # the room queued for
+    Column("since", Float, nullable=False),
+)
+
+server_keys = Table(
+    "server_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(64), nullable=False),  # hex; made once, at the first need
 )

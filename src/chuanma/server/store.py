@@ -36,11 +36,11 @@ Work = Callable[[Connection], T]
 """One store call: its queries on a connection (in a transaction when it writes)."""
 
 
-def _migrate(connection: Connection) -> None:
+def _migrate(connection: Connection, revision: str) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
-    command.upgrade(cfg, "head")
+    command.upgrade(cfg, revision)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -113,8 +113,9 @@ class AsyncRunner:
         await self.engine.dispose()
 
 
-async def open_store(url: str) -> Store:
-    """Connect to ``url`` and bring its schema up to date (the migrations run here)."""
+async def open_store(url: str, revision: str = "head") -> Store:
+    """Connect to ``url`` and bring its schema up to date, or up to ``revision`` (the migrations
+    run here)."""
     parsed = make_url(url)
     runner: Runner
     if parsed.get_backend_name() == "sqlite":
@@ -126,7 +127,7 @@ async def open_store(url: str) -> Store:
         runner = ThreadRunner(engine)
     else:
         runner = AsyncRunner(create_async_engine(url, pool_size=10, max_overflow=20))
-    await runner.write(_migrate)
+    await runner.write(lambda conn: _migrate(conn, revision))
     return Store(runner)
 
 
@@ -157,6 +158,13 @@ def _named(username: str) -> ColumnElement[bool]:
 
 def _balances(conn: Connection, user_ids: Iterable[int]) -> dict[int, int]:
     return {int(r.id): int(r.balance) for r in conn.execute(BALANCES, {"ids": list(user_ids)})}
+
+
+def grant_chips(conn: Connection, user_id: int, amount: int, now: float) -> None:
+    """In the transaction of ``conn``: give ``user_id`` ``amount`` chips, with its ledger row."""
+    conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
+    conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount,
+                                                                    last_grant=now))
 
 
 class Store:
@@ -195,7 +203,7 @@ class Store:
                 username=username, password_hash=password_hash, kind=kind, balance=0,
                 last_grant=now, created_at=now))
             user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
-            self._grant(conn, user_id, grant, now)
+            grant_chips(conn, user_id, grant, now)
             return user_id
         try:
             return await self.write(work)
@@ -211,10 +219,6 @@ class Store:
 
     async def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
         return await self.read(lambda conn: _balances(conn, user_ids))
-
-    async def bots(self) -> list[Row]:
-        return await self.read(lambda conn: _all(conn.execute(select(users).where(users.c.kind == "bot")
-                                                              .order_by(users.c.id))))
 
     async def add_token(self, digest: str, user_id: int, now: float) -> None:
         await self.write(lambda conn: conn.execute(tokens.insert().values(digest=digest, user_id=user_id,
@@ -250,15 +254,9 @@ class Store:
 
     # ------------------------------------------------------------------ chips
 
-    @staticmethod
-    def _grant(conn: Connection, user_id: int, amount: int, now: float) -> None:
-        conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
-        conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount,
-                                                                        last_grant=now))
-
     async def grant(self, user_id: int, amount: int, now: float) -> None:
         """Give ``user_id`` ``amount`` chips of play money, logged as a grant."""
-        await self.write(lambda conn: self._grant(conn, user_id, amount, now))
+        await self.write(lambda conn: grant_chips(conn, user_id, amount, now))
 
     async def settle(self, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
                      kinds: Mapping[int, str], now: float) -> dict[int, int] | None:
@@ -306,9 +304,6 @@ class Store:
 
     async def create_table(self, row: Mapping[str, Any]) -> None:
         await self.write(lambda conn: conn.execute(tables.insert().values(**row)))
-
-    async def update_table(self, table_id: str, **values: Any) -> None:
-        await self.write(lambda conn: conn.execute(update(tables).where(tables.c.id == table_id).values(**values)))
 
     async def open_tables(self) -> list[Row]:
         return await self.read(lambda conn: _all(conn.execute(select(tables).where(tables.c.status == "open"))))

@@ -43,7 +43,7 @@ Send = Callable[[dict[str, Any]], None]
 @dataclass(slots=True)
 class Command:
     """Something a connection asks of a table: ``kind`` is ``sit``, ``resume``, ``watch``,
-    ``detach``, ``ready``, ``act``, ``auto``, ``views`` or ``leave``."""
+    ``detach``, ``ready``, ``act``, ``auto``, ``views`` or ``leave`` (or, from the host, ``idle``)."""
 
     kind: str
     user_id: int
@@ -53,13 +53,15 @@ class Command:
 
 
 class Seats(Protocol):
-    """What a table needs from its host: bots to fill seats and a way to free a player."""
+    """What a table needs from its host: every change of its seats, each stored with the seats'
+    one-place-per-player invariant (a refusal is a :class:`RefusedError`)."""
 
-    async def take_bot(self, room: Room | None) -> Row: ...
+    async def sit(self, table_id: str, place: int, user_id: int) -> None: ...
 
-    def mark(self, user_id: int, table_id: str) -> None: ...
+    async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row: ...
 
-    def free(self, user_id: int, table_id: str) -> None: ...
+    async def release(self, table_id: str, users: list[int], reason: str,
+                      record: dict[str, Any] | None = None) -> None: ...
 
 
 @dataclass(slots=True)
@@ -134,6 +136,8 @@ class LiveTable:
         self.sat_down: tuple[list[int], list[int]] = ([], [])
         """The hand's players (user ids by seat) and the balances they sat down with."""
         self.closed = False
+        self.unattended_since: float | None = None
+        """Since when no person has been seated and connected here (``None``: someone is)."""
 
     # ------------------------------------------------------------------ seats
 
@@ -155,17 +159,23 @@ class LiveTable:
         return [None if s is None else {"seat": i, "name": s.name, "bot": s.bot, "auto": s.auto}  # type: ignore[misc]
                 for i, s in enumerate(self.seats)]
 
-    async def save_seats(self) -> None:
-        await self.store.update_table(self.id, seats=[None if s is None else s.user_id for s in self.seats])
+    def note_attendance(self) -> None:
+        """Start (or stop) the idle time: whether a person is seated here with a connection."""
+        if any(s is not None and not s.bot and s.sends for s in self.seats):
+            self.unattended_since = None
+        elif self.unattended_since is None:
+            self.unattended_since = self.clock.now()
+
+    def idle_for(self) -> float:
+        """Seconds without a person seated and connected (0 while one is)."""
+        return 0.0 if self.unattended_since is None else self.clock.now() - self.unattended_since
 
     async def replace_with_bot(self, index: int, reason: str) -> None:
         """Unseat the person at ``index`` (telling them why) and seat a bot instead."""
         seat = self.seats[index]
         assert seat is not None
         seat.send(p.server_message("table_closed", table=self.id, reason=reason))
-        self.host.free(seat.user_id, self.id)
-        self.seats[index] = self.make_seat(await self.host.take_bot(self.room))
-        await self.save_seats()
+        self.seats[index] = self.make_seat(await self.host.seat_bot(self.id, index, self.room, seat.user_id))
         self.broadcast(lambda i: p.server_message("seated", **self.seating(i)))
 
     def seating(self, index: int | None) -> dict[str, Any]:
@@ -197,6 +207,7 @@ class LiveTable:
         try:
             await self.step()
             while not self.closed:
+                self.note_attendance()
                 self.arm(self.deadline())
                 cmd = await self.queue.get()
                 if cmd is None:
@@ -459,10 +470,16 @@ class LiveTable:
         assert game is not None and fair is not None and session is not None and self.hand_id is not None
         ids, sat_down = self.sat_down
         names = [s.name if s else "" for s in self.seats]
-        record = fair.finish(game, session=session, extra={"table": self.id, "hand_id": self.hand_id,
-                                                           "players": names}, signing_key=self.dealer_key())
-        base = self.rules.base
-        deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
+        record = None
+        try:  # computing alone: what fails here fails the same way at every rebuild
+            record = fair.finish(game, session=session, extra={"table": self.id, "hand_id": self.hand_id,
+                                                               "players": names},
+                                 signing_key=self.dealer_key())
+            base = self.rules.base
+            deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
+        except Exception as exc:
+            await self.void(exc, record)
+            return
         escaped = {ids[pay.payer] for pay in game.ledger if pay.reason == "escape"}
         by_user = {ids[i]: deltas[i] for i in range(4)}
         kinds = {u: ("escape" if u in escaped else "hand") for u in ids}
@@ -487,13 +504,27 @@ class LiveTable:
                 seat.sends.clear()
                 await self.replace_with_bot(i, "you left the table")
 
-    async def close(self, reason: str) -> None:
-        self.broadcast(lambda _s: p.server_message("table_closed", table=self.id, reason=reason))
-        for seat in self.seats:
-            if seat is not None:
-                self.host.free(seat.user_id, self.id)
+    async def void(self, exc: Exception, record: dict[str, Any] | None) -> None:
+        """The finished hand cannot be settled: it is voided (no chips move; its record, if made,
+        and the reason are kept), its players are told, and the table closes."""
+        error = type(exc).__name__
+        self.metrics.settlement_failures.labels(error).inc()
+        log.error("hand voided", exc_info=exc, extra={"table": self.id, "hand": self.hand_id, "reason": error})
+        told = p.server_message("hand_void", table=self.id, hand=self.number, hand_id=self.hand_id,
+                                reason=f"this hand could not be settled ({error}): it is void and no chips moved")
+        await self.close("the hand was voided", f"settlement failed: {error}: {exc}", record, told)
+
+    async def close(self, reason: str, detail: str | None = None, record: dict[str, Any] | None = None,
+                    notice: dict[str, Any] | None = None) -> None:
+        """Close the table and free its seats; a hand not settled is voided (no chips move), with
+        ``detail`` (else ``reason``) and its ``record`` if it has one. Stored, then the players
+        are sent ``notice`` (if any) and ``table_closed``."""
+        await self.host.release(self.id, [s.user_id for s in self.seats if s is not None], detail or reason, record)
         self.closed = True
-        await self.store.update_table(self.id, status="closed")
+        closed = p.server_message("table_closed", table=self.id, reason=reason)
+        if notice is not None:
+            self.broadcast(lambda _s: notice)
+        self.broadcast(lambda _s: closed)
         log.info("table closed", extra={"table": self.id, "reason": reason})
 
     # ------------------------------------------------------------------ commands
@@ -505,6 +536,10 @@ class LiveTable:
             if cmd.message is not None and cmd.message.views:
                 self.spectator_views.append(cmd.send)
             self.resend(None, cmd.send, -1)
+            return
+        if cmd.kind == "idle":
+            if self.idle_for() >= self.config.private_idle_seconds:
+                await self.close(f"no player for {self.config.private_idle_seconds:g} s")
             return
         if cmd.kind == "detach":
             for seat in self.seats:
@@ -550,11 +585,10 @@ class LiveTable:
         free = [i for i, s in enumerate(self.seats) if s is None]
         if not free:
             raise RefusedError("table_full", f"table {self.id} has no free seat")
+        await self.host.sit(self.id, free[0], cmd.user_id)
         user = await self.store.user(cmd.user_id)
         assert user is not None
         self.seats[free[0]] = self.make_seat(user)
-        self.host.mark(cmd.user_id, self.id)
-        await self.save_seats()
         self.broadcast(lambda i: p.server_message("seated", **self.seating(i)))
 
     def resend(self, index: int | None, send: Send, last: int | None) -> None:

@@ -101,7 +101,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
         pass
     finally:
         server.metrics.connected.dec()
-        server.lobby.drop(user_id)
+        await server.lobby.drop(user_id)
         seated = server.host.table_of(user_id)
         for table in watching | ({seated} if seated is not None else set()):
             with contextlib.suppress(RefusedError):  # a table closed since

@@ -219,7 +219,9 @@ export class LobbyPage {
           ${this.history.map((h) => `<tr><td>${esc(new Date(h.finished_at * 1000).toLocaleString())}</td><td class="mono">${esc(h.id)}</td>
             <td class="${h.amount > 0 ? "plus" : h.amount < 0 ? "minus" : ""}">${h.amount > 0 ? "+" : ""}${fmt(h.amount)}</td>
             <td><a href="${esc(h.record)}" download="${esc(h.id)}.json">${esc(t("lobby.download"))}</a>
-              · <a href="/replay/${encodeURIComponent(h.id)}">${esc(t("lobby.replay"))}</a></td></tr>`).join("")}
+              · <a href="/replay/${encodeURIComponent(h.id)}">${esc(t("lobby.replay"))}</a>
+              · <a href="/replay/${encodeURIComponent(h.id)}?key=${encodeURIComponent(new URL(h.share, location.origin).searchParams.get("key"))}"
+                title="${esc(t("lobby.share_tip"))}">${esc(t("lobby.share"))}</a></td></tr>`).join("")}
           </tbody></table>` : `<p class="muted">${esc(t("lobby.no_history"))}</p>`}
       </section>
       <nav class="card" aria-label="${esc(t("nav.label"))}">

@@ -10,6 +10,8 @@ frame("/replay");
 const $ = (id) => document.getElementById(id);
 const handId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
+// a private table's hand opens to whoever has its share key (?key=, from a player's history)
+const shareKey = params.get("key") ? `&key=${encodeURIComponent(params.get("key"))}` : "";
 // move=end opens the last move (the server reads "end" as the last)
 const state = { seat: params.get("seat") ?? "all",
   move: params.get("move") === "end" ? "end" : Number(params.get("move") ?? 0) || 0, data: null,
@@ -25,7 +27,7 @@ function decisionText(d) {
 async function load() {
   const seq = ++state.seq;
   const res = handId
-    ? await api(`/api/replay/${encodeURIComponent(handId)}?seat=${state.seat}&move=${state.move}`)
+    ? await api(`/api/replay/${encodeURIComponent(handId)}?seat=${state.seat}&move=${state.move}${shareKey}`)
     : await api("/api/replay", { record: state.record, seat: state.seat === "all" ? "all" : Number(state.seat), move: state.move });
   if (seq !== state.seq) return;  // a later move or seat was asked for meanwhile
   if (res.status === 401) { $("login-card").classList.remove("hidden"); return; }
