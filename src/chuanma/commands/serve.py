@@ -30,6 +30,8 @@ def serve(
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
     messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    lease_seconds: Annotated[float, typer.Option(
+        help="the database's lease: one server process at a time; after a crash the next waits this long")] = 15.0,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -42,7 +44,8 @@ def serve(
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
-    if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second) <= 0 or bot_wait < 0 or auth_per_minute < 1:
+    if min(turn_seconds, claim_seconds, ready_seconds, messages_per_second, lease_seconds) <= 0 or bot_wait < 0 \
+            or auth_per_minute < 1:
         raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
     try:
         data.mkdir(parents=True, exist_ok=True)
@@ -50,9 +53,10 @@ def serve(
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
-                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
-    database = check_database(config.db_url)
+                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
+                          lease_seconds=lease_seconds)
     setup_logging()
+    database = check_database(config)
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port, log_level="warning",
                                            ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on"))
     original = server.startup
@@ -74,15 +78,18 @@ def serve(
     server.run()
 
 
-def check_database(url: str) -> str:
-    """Open the database at ``url`` (bringing its schema up to date) and close it again, so that a
-    bad URL or a database that cannot be opened is refused in one line before the server starts;
+def check_database(config: ServerConfig) -> str:
+    """Open the database (bringing its schema up to date), take its lease for this process (the app
+    takes it again as its own holder) and close it again, so that a bad URL, a database that cannot
+    be opened or one another live server holds is refused in one line before the server starts;
     returns the database's name as the start-up line says it (SQLite, PostgreSQL, …)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
+    from chuanma.server.lease import Lease, LeaseHeldError
     from chuanma.server.store import open_store
 
+    url = config.db_url
     try:
         backend = make_url(url).get_backend_name()
     except (ArgumentError, ValueError) as exc:  # ValueError: a part such as the port that is not valid
@@ -90,10 +97,15 @@ def check_database(url: str) -> str:
 
     async def probe() -> None:
         store = await open_store(url)
-        await store.close()
+        try:
+            await Lease.of(store, config).take()
+        finally:
+            await store.close()
 
     try:
         asyncio.run(probe())
+    except LeaseHeldError as exc:
+        raise typer.BadParameter(f"--db: {exc}") from None
     except (SQLAlchemyError, OSError, ImportError, ValueError, OverflowError) as exc:  # the last two: a bad port
         why = exc.orig if isinstance(exc, DBAPIError) else exc
         raise typer.BadParameter(f"--db: cannot open the database: {str(why).splitlines()[0]}") from None

@@ -1,11 +1,13 @@
 """The ASGI app: HTTP routes for accounts, rooms, private tables and history; ``/ws``; health and metrics.
 
-:func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations, resumes
-every unfinished table from the database, and only then does ``/healthz`` answer 200.
+:func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations, takes the
+database's lease (:mod:`chuanma.server.lease`), resumes every unfinished table from the database,
+and only then does ``/healthz`` answer 200 (503 again if another process takes the lease over).
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import secrets
 from collections.abc import AsyncIterator
@@ -25,6 +27,7 @@ from chuanma.rules import PRESETS, RuleSet, option_schema
 from chuanma.server.accounts import AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
+from chuanma.server.lease import Lease, LeaseLostError
 from chuanma.server.metrics import Metrics
 from chuanma.server.portal import portal_router
 from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
@@ -97,11 +100,19 @@ def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await open_store(config.db_url)
+        app.state.lease = lease = Lease.of(store, config)
+        try:
+            await lease.take()
+        except BaseException:
+            await store.close()
+            raise
+        store.guard = lease.check
         metrics = Metrics()
         host = LocalHost(store, config, metrics)
         app.state.server = Server(config, store, Accounts(store, config.clock, config.starting_grant), host,
                                   Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute))
+        keeper = asyncio.create_task(lease.keep(host.stop))
         await host.resume_all()
         app.state.ready = True
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
@@ -109,7 +120,10 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             app.state.ready = False
+            keeper.cancel()
             await host.stop()
+            await store.flush()
+            await lease.release()
             await store.close()
             gc.callbacks.remove(watch_gc)
 
@@ -119,6 +133,10 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(LeaseLostError)
+    async def lease_lost(_request: Request, exc: LeaseLostError) -> JSONResponse:
+        return JSONResponse({"code": "lease_lost", "message": str(exc)}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -135,6 +153,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def healthz(request: Request) -> JSONResponse:
         if not request.app.state.ready:
             return JSONResponse({"status": "starting"}, status_code=503)
+        if request.app.state.lease.lost is not None:
+            return JSONResponse({"status": "lease_lost", "message": request.app.state.lease.lost}, status_code=503)
         server = server_of(request)
         await server.store.ping()
         return JSONResponse({"status": "ok", "tables": len(server.host.tables)})

@@ -72,3 +72,12 @@ decisions = Table(
     Column("events", JSON, nullable=False),  # the events it caused, as the engine logged them
     Column("at", Float, nullable=False),
 )
+
+lease = Table(
+    "lease", metadata,
+    Column("id", Integer, primary_key=True),  # one row, id 1: the database's single writer
+    Column("holder", String(64), nullable=True),  # the server process holding it, None once released
+    Column("token", BigInteger, nullable=False),  # the fencing token: one more at every take-over
+    Column("since", Float, nullable=True),  # when the holder took it
+    Column("expires", Float, nullable=False),  # when it lapses unless renewed
+)
