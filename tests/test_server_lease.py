@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
 from chuanma.server.config import ServerConfig
+from chuanma.server.host import LocalHost
 from chuanma.server.lease import Lease, LeaseHeldError, LeaseLostError
 from chuanma.server.schema import decisions, lease, users
 from chuanma.server.store import Row, Store, alembic_config, open_store
@@ -64,7 +65,7 @@ def test_a_second_server_refuses_to_start_while_the_first_renews(db_url: str,
             while (await lease_row(store))["expires"] == expiry:
                 await asyncio.sleep(0.01)
             clock.advance(LEASE / 10)  # the second looks again before the old expiry: renewed
-            refusal = re.escape(f"in use by another server ({holder}, holding it since")
+            refusal = re.escape(f"in use by another server ({holder}, since ")
             with pytest.raises(LeaseHeldError, match=refusal):
                 await second
             row = await lease_row(store)
@@ -104,6 +105,11 @@ def test_after_a_crash_the_next_server_starts_once_the_lease_lapses(db_url: str,
     asyncio.run(scenario())
 
 
+async def stopped(host: LocalHost) -> None:
+    while host.tables:
+        await asyncio.sleep(0.01)
+
+
 def test_a_server_whose_lease_was_taken_over_never_writes_again(db_url: str) -> None:
     async def count(store: Store) -> int:
         return int(await store.read(lambda conn: conn.execute(select(func.count()).select_from(decisions))
@@ -126,8 +132,7 @@ def test_a_server_whose_lease_was_taken_over_never_writes_again(db_url: str) -> 
             try:
                 await Lease(other, ManualClock(run.clock.now() + LEASE), LEASE, "other:2:000000").take()
                 await c.send("act", table=prompt["table"], version=prompt["version"], action=prompt["legal"][0])
-                while run.server.host.tables:  # its decision was refused: the tables stop
-                    await asyncio.sleep(0.01)
+                await asyncio.wait_for(stopped(run.server.host), TIMEOUT)  # its decision refused, tables stop
                 with pytest.raises(LeaseLostError):
                     await store.settle(hand["id"], {}, {acc["user"]["id"]: 100}, {}, run.clock.now())
                 with pytest.raises(LeaseLostError):
@@ -165,8 +170,8 @@ def test_serve_on_a_database_another_live_server_holds_refuses_in_one_line(tmp_p
             finally:
                 proc.kill()
         assert proc.returncode == 2 and "Traceback" not in err and out == "", err
-        assert f"--db: the database is in use by another server ({run.app.state.lease.holder}," in " ".join(
-            err.split())
+        said = " ".join(err.replace("│", " ").split())  # the error's box, wrapped at 80 columns
+        assert f"--db: the database is in use by another server ({run.app.state.lease.holder}, since " in said
     asyncio.run(scenario())
 
 

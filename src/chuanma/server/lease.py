@@ -82,10 +82,12 @@ class Lease:
         self._loop = asyncio.get_running_loop()
         first: Row | None = None
         while True:
-            row = await self.store.runner.write(self._take)
-            if row["holder"] == self.holder:
-                self.token = int(row["token"])
-                log.info("lease taken", extra={"reason": f"{self.holder}, fencing token {self.token}"})
+            row, taken = await self.store.runner.write(self._take)
+            if taken:
+                self.token = int(row["token"]) + 1
+                if row["holder"] != self.holder:  # not already its own (taken by the start-up check)
+                    lapsed = f", lapsed, from {row['holder']}" if row["holder"] else ""
+                    log.info(f"lease taken: fencing token {self.token}{lapsed}")
                 return
             now = self.clock.now()
             if first is None:
@@ -93,18 +95,19 @@ class Lease:
                 log.warning(f"the database's lease is held by {row['holder']} (since {moment(row['since'])}): "
                             f"waiting up to {row['expires'] - now:.1f} s for it to lapse")
             elif (row["holder"], row["token"], row["expires"]) != (first["holder"], first["token"], first["expires"]):
-                raise LeaseHeldError(f"the database is in use by another server ({row['holder']}, holding it since "
+                raise LeaseHeldError(f"the database is in use by another server ({row['holder']}, since "
                                      f"{moment(row['since'])}): stop it, or give this one another database")
             await self.clock.sleep_until(min(row["expires"], now + self.seconds / POLLS))
 
-    def _take(self, conn: Connection) -> Row:
+    def _take(self, conn: Connection) -> tuple[Row, bool]:
+        """The lease as it was, and whether this process took it."""
         row = dict(conn.execute(STATE.with_for_update()).one()._mapping)
         now = self.clock.now()
-        if row["holder"] in (None, self.holder) or row["expires"] <= now:
-            taken = {"holder": self.holder, "token": row["token"] + 1, "since": now, "expires": now + self.seconds}
-            conn.execute(update(lease).where(lease.c.id == ROW).values(taken))
-            row.update(taken)
-        return row
+        if row["holder"] not in (None, self.holder) and row["expires"] > now:
+            return row, False
+        conn.execute(update(lease).where(lease.c.id == ROW).values(
+            holder=self.holder, token=row["token"] + 1, since=now, expires=now + self.seconds))
+        return row, True
 
     def check(self, conn: Connection) -> None:
         """The fencing check, in every write transaction (``Store.guard``): raises
