@@ -151,6 +151,28 @@ def test_a_server_whose_lease_was_taken_over_never_writes_again(db_url: str) -> 
     asyncio.run(scenario())
 
 
+def test_a_server_that_finds_at_renewal_its_lease_taken_over_stops_its_tables(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url, bot_wait=0.0, lease_seconds=LEASE)) as run:
+            acc = await account(run.base)
+            c = await Client.open(run.base, acc["token"], acc["user"]["username"])
+            await c.send("join", room="chuji-xuezhan", bots=True)
+            await c.expect("seated")  # the table waits for the player to be ready: it writes nothing
+            other = await open_store(db_url)
+            try:
+                await Lease(other, ManualClock(run.clock.now() + LEASE), LEASE, "other:2:000000").take()
+                taken = await lease_row(other)
+                run.clock.advance(LEASE / 2)  # this server's renewal finds the lease another's
+                await asyncio.wait_for(stopped(run.server.host), TIMEOUT)
+                assert await lease_row(other) == taken
+            finally:
+                await other.close()
+            assert run.app.state.lease.lost == "another server took the database's lease over (found at renewal)"
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+                assert (await http.get("/healthz")).json()["status"] == "lease_lost"
+    asyncio.run(scenario())
+
+
 def test_serve_on_a_database_another_live_server_holds_refuses_in_one_line(tmp_path: Any) -> None:
     """The first server's clock is an hour ahead: its lease never lapses for the second, which
     refuses once it sees it renewed."""

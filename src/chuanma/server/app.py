@@ -113,10 +113,10 @@ def create_app(config: ServerConfig) -> FastAPI:
                                   Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute))
         keeper = asyncio.create_task(lease.keep(host.stop))
-        await host.resume_all()
-        app.state.ready = True
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
+            await host.resume_all()
+            app.state.ready = True
             yield
         finally:
             app.state.ready = False

@@ -68,8 +68,8 @@ class Lease:
     """The fencing token this process took (``None`` until it takes the lease)."""
     lost: str | None = None
     """Why the lease was lost, once it is: this process writes no more."""
-    _lost: asyncio.Event = field(default_factory=asyncio.Event)
-    _loop: asyncio.AbstractEventLoop | None = None
+    _lost: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
+    _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def of(cls, store: Store, config: ServerConfig) -> Lease:
@@ -139,12 +139,8 @@ class Lease:
     async def renew(self) -> None:
         """Move the lease's expiry on; a lease taken over meanwhile is lost. A database that cannot
         be reached is tried again at the next renewal (writes stay fenced meanwhile)."""
-        try:
-            kept = await self.store.runner.write(self._renew)
-        except (SQLAlchemyError, OSError) as exc:
-            log.warning(f"lease not renewed: {str(exc).splitlines()[0]}")
-            return
-        if not kept:
+        kept = await self._unfenced("renewed", self._renew)
+        if kept is False:
             self._lose("another server took the database's lease over (found at renewal)")
 
     def _renew(self, conn: Connection) -> bool:
@@ -153,9 +149,18 @@ class Lease:
         return res.rowcount == 1
 
     async def release(self) -> None:
-        """Give the lease up (a clean stop), so that the next server takes it at once."""
-        if self.token is None or self.lost is not None:
-            return
-        await self.store.runner.write(lambda conn: conn.execute(
-            update(lease).where(lease.c.id == ROW, lease.c.token == self.token).values(
-                holder=None, since=None, expires=0.0)))
+        """Give the lease up (a clean stop), so that the next server takes it at once (if the
+        database cannot be reached, the next waits for it to lapse)."""
+        if self.token is not None and self.lost is None:
+            await self._unfenced("released", lambda conn: conn.execute(
+                update(lease).where(lease.c.id == ROW, lease.c.token == self.token).values(
+                    holder=None, since=None, expires=0.0)).rowcount == 1)
+
+    async def _unfenced(self, what: str, work: Callable[[Connection], bool]) -> bool | None:
+        """``work`` on the lease row in a transaction of its own; ``None`` (logged) if the database
+        cannot be reached."""
+        try:
+            return await self.store.runner.write(work)
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning(f"lease not {what}: {str(exc).splitlines()[0]}")
+            return None
