@@ -18,7 +18,7 @@ import httpx
 import pytest
 from alembic import command
 from fastapi import FastAPI
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
@@ -26,7 +26,7 @@ from chuanma.server.config import ServerConfig
 from chuanma.server.host import LocalHost
 from chuanma.server.lease import Lease, LeaseHeldError, LeaseLostError
 from chuanma.server.schema import decisions, lease, users
-from chuanma.server.store import Row, Store, alembic_config, open_store
+from chuanma.server.store import AsyncRunner, Row, Store, alembic_config, open_store
 from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
@@ -170,6 +170,33 @@ def test_a_server_that_finds_at_renewal_its_lease_taken_over_stops_its_tables(db
             assert run.app.state.lease.lost == "another server took the database's lease over (found at renewal)"
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
                 assert (await http.get("/healthz")).json()["status"] == "lease_lost"
+    asyncio.run(scenario())
+
+
+def test_on_postgresql_a_take_over_waits_for_the_fenced_writes_in_flight(pg_database: str) -> None:
+    waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                   "AND datname = current_database()")
+
+    async def scenario() -> None:
+        store, other = await open_store(pg_database), await open_store(pg_database)
+        try:
+            holder = Lease(store, ManualClock(), LEASE, "paused:1:000000")
+            await holder.take()
+            assert isinstance(store.runner, AsyncRunner)
+            async with store.runner.engine.begin() as conn:  # a write of the holder's, checked, in flight
+                await conn.run_sync(holder.check)
+                taker = asyncio.create_task(Lease(other, ManualClock(holder.clock.now() + LEASE), LEASE,
+                                                  "other:2:000000").take())
+                while not await other.read(lambda c: c.execute(waiting).scalar()):
+                    await asyncio.sleep(0.01)  # the take-over waits for it
+                assert not taker.done()
+            await asyncio.wait_for(taker, TIMEOUT)
+            store.guard = holder.check
+            with pytest.raises(LeaseLostError):
+                await store.create_user("too_late", None, "guest", 5, 0.0)
+        finally:
+            await store.close()
+            await other.close()
     asyncio.run(scenario())
 
 
