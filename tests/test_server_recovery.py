@@ -31,7 +31,8 @@ async def _start(db: str, data: Path) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "chuanma", "serve", "--port", "0", "--data", str(data), "--db", db,
-         "--turn-seconds", "3600", "--claim-seconds", "3600", "--ready-seconds", "3600", "--bot-wait", "3600"],
+         "--turn-seconds", "3600", "--claim-seconds", "3600", "--ready-seconds", "3600", "--bot-wait", "3600",
+         "--lease-seconds", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     assert proc.stdout is not None
     line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 60)

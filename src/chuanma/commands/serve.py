@@ -54,6 +54,8 @@ def serve(
     private_tables: Annotated[int, typer.Option(min=1, help="private tables one account may have open")] = 3,
     private_idle_seconds: Annotated[float, typer.Option(
         help="seconds a private table stays open with no player connected")] = 600.0,
+    lease_seconds: Annotated[float, typer.Option(
+        help="the database's lease: one server process at a time; after a crash the next waits this long")] = 15.0,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -68,7 +70,8 @@ def serve(
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
-    if (min(turn_seconds, claim_seconds, ready_seconds, messages_per_second, private_idle_seconds) <= 0
+    if (min(turn_seconds, claim_seconds, ready_seconds, messages_per_second, private_idle_seconds,
+            lease_seconds) <= 0
             or bot_wait < 0 or auth_per_minute < 1):
         raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
     if not session_days > 0:
@@ -97,9 +100,9 @@ def serve(
                           session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
                           api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,
                           forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
-                          private_idle_seconds=private_idle_seconds)
-    database = check_database(config.db_url)
+                          private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds)
     setup_logging()
+    database = check_database(config)
     app = create_app(config)
     server = uvicorn.Server(uvicorn_config(app, config, host, port))
     original = server.startup
@@ -155,15 +158,18 @@ def check_proxies(value: str) -> None:
                                      "network (give them comma-separated, or *)") from None
 
 
-def check_database(url: str) -> str:
-    """Open the database at ``url`` (bringing its schema up to date) and close it again, so that a
-    bad URL or a database that cannot be opened is refused in one line before the server starts;
+def check_database(config: ServerConfig) -> str:
+    """Open the database (bringing its schema up to date), take its lease for this process (the app
+    takes it again as its own holder) and close it again, so that a bad URL, a database that cannot
+    be opened or one another live server holds is refused in one line before the server starts;
     returns the database's name as the start-up line says it (SQLite, PostgreSQL, …)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
+    from chuanma.server.lease import Lease, LeaseHeldError
     from chuanma.server.store import open_store
 
+    url = config.db_url
     try:
         backend = make_url(url).get_backend_name()
     except (ArgumentError, ValueError) as exc:  # ValueError: a part such as the port that is not valid
@@ -171,10 +177,15 @@ def check_database(url: str) -> str:
 
     async def probe() -> None:
         store = await open_store(url)
-        await store.close()
+        try:
+            await Lease.of(store, config).take()
+        finally:
+            await store.close()
 
     try:
         asyncio.run(probe())
+    except LeaseHeldError as exc:
+        raise typer.BadParameter(f"--db: {exc}") from None
     except (SQLAlchemyError, OSError, ImportError, ValueError, OverflowError) as exc:  # the last two: a bad port
         why = exc.orig if isinstance(exc, DBAPIError) else exc
         raise typer.BadParameter(f"--db: cannot open the database: {str(why).splitlines()[0]}") from None

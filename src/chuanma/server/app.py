@@ -1,14 +1,16 @@
 """The ASGI app: HTTP routes for accounts, rooms, private tables and history; ``/ws``; health and metrics.
 
-:func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations, resumes
-every unfinished table from the database, and only then does ``/healthz`` answer 200. Every HTTP
-response carries the security headers of :mod:`chuanma.server.guards`; ``/ws`` refuses a page of
-another origin; ``/metrics`` answers local clients only (or is on its own port) and the OpenAPI
-pages exist only with ``api_docs``.
+:func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations, takes the
+database's lease (:mod:`chuanma.server.lease`), resumes every unfinished table from the database,
+and only then does ``/healthz`` answer 200 (503 again if another process takes the lease over).
+Every HTTP response carries the security headers of :mod:`chuanma.server.guards`; ``/ws`` refuses
+a page of another origin; ``/metrics`` answers local clients only (or is on its own port) and the
+OpenAPI pages exist only with ``api_docs``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gc
 import secrets
@@ -34,6 +36,7 @@ from chuanma.server.dealer import dealer_key
 from chuanma.server.guards import SecurityHeaders, loopback, origin_allowed
 from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
 from chuanma.server.host import Lobby, LocalHost
+from chuanma.server.lease import Lease, LeaseLostError
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords, PasswordsBusy
 from chuanma.server.portal import portal_router
@@ -120,6 +123,13 @@ def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await open_store(config.db_url)
+        app.state.lease = lease = Lease.of(store, config)
+        try:
+            await lease.take()
+        except BaseException:
+            await store.close()
+            raise
+        store.guard = lease.check
         metrics = Metrics()
         host = LocalHost(store, config, metrics)
         passwords = Passwords(config.password_threads, config.password_jobs)
@@ -130,18 +140,22 @@ def create_app(config: ServerConfig) -> FastAPI:
         if config.metrics_port is not None:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
             app.state.metrics_port = exporter.server_port
-        await host.resume_all()
-        host.watch_idle()
-        app.state.ready = True
+        keeper = asyncio.create_task(lease.keep(host.stop))
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
+            await host.resume_all()
+            host.watch_idle()
+            app.state.ready = True
             yield
         finally:
             app.state.ready = False
+            keeper.cancel()
             if exporter is not None:
                 exporter.shutdown()
                 exporter.server_close()
             await host.stop()
+            await store.flush()
+            await lease.release()
             await store.close()
             passwords.close()
             gc.callbacks.remove(watch_gc)
@@ -158,6 +172,10 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(LeaseLostError)
+    async def lease_lost(_request: Request, exc: LeaseLostError) -> JSONResponse:
+        return JSONResponse({"code": "lease_lost", "message": str(exc)}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -179,6 +197,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def healthz(request: Request) -> JSONResponse:
         if not request.app.state.ready:
             return JSONResponse({"status": "starting"}, status_code=503)
+        if request.app.state.lease.lost is not None:
+            return JSONResponse({"status": "lease_lost", "message": request.app.state.lease.lost}, status_code=503)
         server = server_of(request)
         await server.store.ping()
         return JSONResponse({"status": "ok", "tables": len(server.host.tables)})

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from chuanma.fairness.vrf import VRFKey
 from chuanma.server.clock import Clock, SystemClock
+
+
+def process_name() -> str:
+    """This process as the database's lease names its holder: host, process id and a random part
+    (a restarted process, or one in another container with the same process id, is another)."""
+    return f"{socket.gethostname()[:48]}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 @dataclass(slots=True)
@@ -65,3 +74,8 @@ class ServerConfig:
     """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
     ``forwarded_allow_ips``: addresses or networks, comma-separated, or ``*``); ``None``: nobody's,
     so a client's address (which the login rate limit counts) is the one that connected."""
+    lease_seconds: float = 15.0
+    """The database's lease (one writing process at a time): renewed every third of this; after a
+    crash the next process waits up to this long for it to lapse."""
+    lease_holder: str = field(default_factory=process_name)
+    """This process in the lease (set once: the start-up check and the app take it as one holder)."""

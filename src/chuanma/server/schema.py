@@ -93,3 +93,12 @@ server_keys = Table(
     Column("name", String(32), primary_key=True),
     Column("value", String(64), nullable=False),  # hex; made once, at the first need
 )
+
+lease = Table(
+    "lease", metadata,
+    Column("id", Integer, primary_key=True),  # one row, id 1: the database's single writer
+    Column("holder", String(64), nullable=True),  # the server process holding it, None once released
+    Column("token", BigInteger, nullable=False),  # the fencing token: one more at every take-over
+    Column("since", Float, nullable=True),  # when the holder took it
+    Column("expires", Float, nullable=False),  # when it lapses unless renewed
+)

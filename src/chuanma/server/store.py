@@ -36,11 +36,16 @@ Work = Callable[[Connection], T]
 """One store call: its queries on a connection (in a transaction when it writes)."""
 
 
-def _migrate(connection: Connection, revision: str) -> None:
+def alembic_config(connection: Connection) -> Config:
+    """Alembic's configuration for running the migrations on ``connection``."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
-    command.upgrade(cfg, revision)
+    return cfg
+
+
+def _migrate(connection: Connection, revision: str) -> None:
+    command.upgrade(alembic_config(connection), revision)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -172,6 +177,8 @@ class Store:
 
     def __init__(self, runner: Runner) -> None:
         self.runner = runner
+        self.guard: Callable[[Connection], None] | None = None
+        """Run first in every write transaction (the lease's fencing check): raising rolls it back."""
         self._batch_lock = asyncio.Lock()
         self._open_batch: _Batch | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -181,8 +188,20 @@ class Store:
         return await self.runner.read(work)
 
     async def write(self, work: Work[T]) -> T:
-        """Run ``work`` in one transaction (committed when it returns, rolled back if it raises)."""
-        return await self.runner.write(work)
+        """Run ``work`` in one transaction (committed when it returns, rolled back if it raises),
+        after the :attr:`guard` in the same transaction."""
+        guard = self.guard
+        if guard is None:
+            return await self.runner.write(work)
+
+        def guarded(conn: Connection) -> T:
+            guard(conn)
+            return work(conn)
+        return await self.runner.write(guarded)
+
+    async def flush(self) -> None:
+        """Wait for the decisions being committed."""
+        await asyncio.gather(*self._tasks)
 
     async def close(self) -> None:
         await self.runner.close()
