@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from chuanma.server.clock import EarlyClock, SystemClock
 from chuanma.server.config import ServerConfig
 
 FULL_COLLECTION_EVERY = 100
@@ -30,6 +31,8 @@ def serve(
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
     messages_per_second: Annotated[float, typer.Option(help="messages per second a connection may send")] = 20.0,
+    early_timers: Annotated[float, typer.Option(
+        hidden=True, min=0, help="testing: timers fire this many seconds early (benchmarks/chaos.py)")] = 0.0,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -48,7 +51,8 @@ def serve(
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
-    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, turn_seconds=turn_seconds,
+    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data,
+                          clock=EarlyClock(early_timers) if early_timers else SystemClock(), turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second)
     database = check_database(config.db_url)
