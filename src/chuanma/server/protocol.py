@@ -114,7 +114,7 @@ def parse_client(text: str) -> ClientMessage:
     """The client message in ``text``, or :class:`ProtocolError` naming what is wrong."""
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than the parser goes
         raise ProtocolError(f"malformed JSON: {exc}", "bad_json") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object", "bad_message")
