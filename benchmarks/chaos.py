@@ -129,6 +129,8 @@ class Tally:
     """Junk not refused, or after which the connection was closed (by junk kind)."""
     auto_on: Counter[str] = field(default_factory=Counter)
     resumes: Counter[str] = field(default_factory=Counter)
+    closed: Counter[str] = field(default_factory=Counter)
+    """Tables closed for a scripted player, by kind and reason."""
     acts: int = 0
     hands: int = 0
 
@@ -159,8 +161,13 @@ class ServerProcess:
         self.up.clear()
         self.proc.send_signal(signal.SIGKILL)
         await asyncio.to_thread(self.proc.wait)
+        self.close_pipe()
         await self.start()
         self.restarts += 1
+
+    def close_pipe(self) -> None:
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -170,6 +177,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self.close_pipe()
 
 
 class Dropped(Exception):
@@ -208,6 +216,10 @@ class Scripted:
                 self.pending = None
                 await self.server.up.wait()
                 await asyncio.sleep(0.2)
+
+    def hang_up(self) -> None:
+        if self.conn is not None:
+            self.conn.ws.transport.abort()
 
     async def session(self) -> None:
         """One connection: log in (once), take its seat back or sit down, then play."""
@@ -264,6 +276,7 @@ class Scripted:
             if len(self.seats) > 1:
                 self.tally.double_seated.add(self.user_id)
         elif kind == "table_closed":
+            self.tally.closed[f"{self.kind}: {msg['reason']}"] += 1
             self.seats.pop(msg["table"], None)
             if not self.seats:
                 await self.sit_down()
@@ -340,6 +353,12 @@ class Result:
     def ok(self) -> bool:
         return not any(self.invariants.values())
 
+    def figure(self, name: str) -> int:
+        """A count among the figures (0 when nothing was counted under ``name``)."""
+        value = self.figures.get(name, 0)
+        assert isinstance(value, int), name
+        return value
+
 
 async def chaos(server: ServerProcess, *, kinds: Sequence[str], tables: int, seconds: float, seed: int,
                 kill_at: float | None = None, progress: bool = False) -> Result:
@@ -361,21 +380,27 @@ async def chaos(server: ServerProcess, *, kinds: Sequence[str], tables: int, sec
                 await asyncio.sleep(0.2)
                 if kill_at is not None and server.restarts == 0 and time.monotonic() - began >= kill_at:
                     await server.kill_and_restart()
+                    # the tables are checked once they have had their timers' time since the restart
+                    until = max(until, time.monotonic() + server.timers.silence)
+                    for client in clients:
+                        client.until = until
                 if progress and time.monotonic() - shown >= 5:
                     shown = time.monotonic()
                     print(f"[{shown - began:5.0f} s] hands {tally.hands}, decisions {tally.acts}, "
                           f"faults {sum(tally.faults.values())}, refusals {sum(tally.refusals.values())}, "
                           f"restarts {server.restarts}", file=sys.stderr, flush=True)
+            store = await open_store(server.url)  # while the clients still play
+            try:
+                silent = await silent_tables(store, server.timers.silence)
+            finally:
+                await store.close()
+            key = await public_key(http, server.base)
             failed = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            key = await public_key(http, server.base)
-        store = await open_store(server.url)
-        try:
-            silent = await silent_tables(store, server.timers.silence)
-        finally:
-            await store.close()
+            for client in clients:
+                client.hang_up()
     finally:
         server.stop()
     store = await open_store(server.url)
@@ -441,8 +466,8 @@ async def verdict(store: Store, tally: Tally, server: ServerProcess, silent: lis
     kinds = sorted(set(tally.kind_of_user.values()))
     by_kind = {k: {"silent_tables": silent_kinds[k], "negative_balances": negative[k],
                    "records_failed": bad_records[k],
-                   "seated_at_two_tables": sum(1 for u in tally.double_seated if tally.kind_of_user[u] == k),
-                   "junk_not_refused": sum(tally.junk_failed.values()) if k == "junk" else 0} for k in kinds}
+                   "seated_at_two_tables": sum(1 for u in tally.double_seated if tally.kind_of_user[u] == k)}
+               for k in kinds}
     invariants = {
         "every table finished or progressing": len(silent),
         "balances = grants": abs(audit["balances"] - audit["grants"]),
@@ -461,6 +486,7 @@ async def verdict(store: Store, tally: Tally, server: ServerProcess, silent: lis
         **{f"refusal {k}": v for k, v in sorted(tally.refusals.items())},
         **{f"托管 on for {k}": v for k, v in sorted(tally.auto_on.items())},
         **{f"resumes by {k}": v for k, v in sorted(tally.resumes.items())},
+        **{f"closed for {k}": v for k, v in sorted(tally.closed.items())},
         **{f"junk failed {k}": v for k, v in sorted(tally.junk_failed.items())},
         "silent tables by kind": dict(silent_kinds), "balances": audit["balances"], "grants": audit["grants"],
         "lowest balance": audit["lowest"], "records verified": len(records),
