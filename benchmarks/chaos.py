@@ -203,6 +203,8 @@ class Scripted:
         self.pending: str | None = None
         """The junk sent last, until the ping after it is answered."""
         self.refused = False
+        self.joined = 0.0
+        """When it last joined a room (the double joiner)."""
 
     async def run(self) -> None:
         while time.monotonic() < self.until:
@@ -263,6 +265,7 @@ class Scripted:
         invite = await self.private_table(DOUBLE_HANDS, base=DOUBLE_BASE)
         await conn.send("join", room=DOUBLE_ROOM, bots=True)
         if (await conn.expect("queued", "error"))["type"] == "queued":
+            self.joined = time.monotonic()
             await conn.send("join_private", invite=invite)
             self.tally.faults["double_join"] += 1
 
@@ -281,6 +284,9 @@ class Scripted:
             if not self.seats:
                 await self.sit_down()
         elif kind == "hand_start" and not msg.get("dealt") and self.kind != "absent":
+            # the double joiner gets ready late, so that its balance is still in the room's range
+            # when the bot wait ends and the room's table seats it too
+            await asyncio.sleep(max(0.0, self.joined + 0.75 * self.server.timers.bot_wait - time.monotonic()))
             await conn.send("ready")
         elif kind == "hand_end":
             self.tally.hands += 1
