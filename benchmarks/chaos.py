@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import signal
@@ -37,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -220,6 +222,8 @@ class Scripted:
                 await asyncio.sleep(0.2)
 
     def hang_up(self) -> None:
+        """Stop: close the connection at once and open no other."""
+        self.until = 0.0
         if self.conn is not None:
             self.conn.ws.transport.abort()
 
@@ -242,7 +246,7 @@ class Scripted:
             self.tally.resumes[self.kind] += 1
         else:
             await self.sit_down()
-        while True:
+        while time.monotonic() < self.until:
             msg = await conn.recv()
             conn.seen.clear()
             await self.on(msg)
@@ -372,6 +376,7 @@ async def chaos(server: ServerProcess, *, kinds: Sequence[str], tables: int, sec
     killing and restarting it at ``kill_at`` seconds; then check the invariants."""
     tally = Tally()
     rng = random.Random(seed)
+    started = time.monotonic()
     await server.start()
     began = time.monotonic()
     until = began + seconds
@@ -395,6 +400,7 @@ async def chaos(server: ServerProcess, *, kinds: Sequence[str], tables: int, sec
                     print(f"[{shown - began:5.0f} s] hands {tally.hands}, decisions {tally.acts}, "
                           f"faults {sum(tally.faults.values())}, refusals {sum(tally.refusals.values())}, "
                           f"restarts {server.restarts}", file=sys.stderr, flush=True)
+            played = time.monotonic()
             store = await open_store(server.url)  # while the clients still play
             try:
                 silent = await silent_tables(store, server.timers.silence)
@@ -402,18 +408,25 @@ async def chaos(server: ServerProcess, *, kinds: Sequence[str], tables: int, sec
                 await store.close()
             key = await public_key(http, server.base)
             failed = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]
+            for exc in failed:
+                print("a client failed:", "".join(traceback.format_exception(exc)), file=sys.stderr)
+            for client in clients:  # a cancellation can be lost (asyncio.wait_for): stop them twice
+                client.hang_up()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            for client in clients:
-                client.hang_up()
     finally:
+        stopping = time.monotonic()
         server.stop()
+    stopped = time.monotonic()
     store = await open_store(server.url)
     try:
-        return await verdict(store, tally, server, silent, key, len(failed))
+        result = await verdict(store, tally, server, silent, key, len(failed))
     finally:
         await store.close()
+    result.figures["seconds: start, play, check, stop, verify"] = " ".join(
+        f"{b - a:.1f}" for a, b in itertools.pairwise((started, began, played, stopping, stopped, time.monotonic())))
+    return result
 
 
 async def public_key(http: httpx.AsyncClient, base: str) -> bytes | None:

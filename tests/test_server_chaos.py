@@ -3,7 +3,7 @@ scripted clients injecting one kind of fault or another, then the invariants, on
 PostgreSQL. The verdicts do not depend on timing: every invariant must hold however the run went.
 
 One test per kind of fault, so that each can be seen to pass or fail on its own. Two depend on fixes
-not merged yet and fail without them:
+not merged yet and fail without them (the other kinds' tests do not depend on them):
 - ``test_double_join_seats_a_player_once``: a player who quick-joins a room and, before the bot wait
   ends, joins a private table by invite is seated at both (and balances go below zero);
 - ``test_early_timers_do_not_freeze_tables``: a timer that fires early (as uvloop's may) is ignored
@@ -31,8 +31,9 @@ from server_harness import create_pg_database, db_url, drop_pg_database, pg_data
 
 __all__ = ["db_url", "pg_database"]
 TIMERS = Timers(turn=1.0, claim=0.5, ready=1.5, bot_wait=1.0)
-MIXED = ("player", "idle", "absent", "reconnect", "junk", "stale")
-"""The kinds of client whose faults today's server survives, played together in one run per database."""
+MIXED = ("player", "idle", "absent", "reconnect", "junk", "stale", "double")
+"""The kinds of client played together in one run per database (early timers and the restart have
+runs of their own)."""
 
 
 def run(db: str, data: Path, kinds: tuple[str, ...], seconds: float, *, early: float = 0.0,
@@ -64,15 +65,18 @@ def mixed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 
 
 def test_the_chips_and_records_invariants_hold_under_the_mixed_faults(mixed: Result) -> None:
+    """The invariants of the whole run (those of each kind of client are checked by kind below)."""
     assert 0 < mixed.figure("hands settled") == mixed.figure("records verified")
-    for name in ("balances = grants", "no balance below zero", "every settled hand sums to zero",
-                 "every record verifies", "every table finished or progressing", "no client failed"):
+    for name in ("balances = grants", "every settled hand sums to zero", "every record verifies", "no client failed"):
         assert mixed.invariants[name] == 0, (name, mixed.figures)
+    for name, by in (("no balance below zero", "negative_balances"), ("every table finished or progressing",
+                                                                      "silent_tables")):
+        assert mixed.invariants[name] == sum(k[by] for k in mixed.by_kind.values()), (name, mixed.by_kind)
 
 
-@pytest.mark.parametrize("kind", MIXED)
+@pytest.mark.parametrize("kind", [k for k in MIXED if k != "double"])
 def test_each_kind_of_client_leaves_its_tables_sound(mixed: Result, kind: str) -> None:
-    """Its tables progress, its records verify, its balances stay at or above zero."""
+    """Its tables progress, its records verify, its balances stay at or above zero, it sits at one table."""
     assert set(mixed.by_kind[kind].values()) == {0}, (KINDS[kind], mixed.by_kind[kind])
 
 
@@ -98,11 +102,11 @@ def test_junk_is_refused_and_the_connection_kept(mixed: Result) -> None:
     assert mixed.invariants["junk refused, connection kept"] == 0, mixed.figures
 
 
-def test_double_join_seats_a_player_once(db_url: str, tmp_path: Path) -> None:
-    """Needs the double-join fix: today the player sits at two tables and balances go below zero."""
-    result = run(db_url, tmp_path, ("double",), 4.0)
-    assert result.figure("fault double_join") > 0
-    assert not held(result), result.figures
+def test_double_join_seats_a_player_once(mixed: Result) -> None:
+    """Needs the double-join fix: today the player sits at two tables (and its balance can go below
+    zero, or a table fails to settle and stops)."""
+    assert mixed.figure("fault double_join") > 0
+    assert set(mixed.by_kind["double"].values()) == {0}, mixed.by_kind["double"]
 
 
 def test_early_timers_do_not_freeze_tables(db_url: str, tmp_path: Path) -> None:
