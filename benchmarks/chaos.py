@@ -47,7 +47,7 @@ from typing import Any
 
 import httpx
 from sqlalchemy import func, select
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -214,7 +214,7 @@ class Scripted:
                 await self.session()
             except Dropped as drop:
                 await asyncio.sleep(drop.away)
-            except (ConnectionClosed, OSError, TimeoutError, httpx.HTTPError):
+            except (WebSocketException, OSError, TimeoutError, httpx.HTTPError):  # the server went away
                 if self.pending is not None and self.pending not in CLOSING_JUNK:
                     self.tally.junk_failed[self.pending] += 1
                 self.pending = None
