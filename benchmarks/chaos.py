@@ -1,8 +1,5 @@
 """Chaos: tables of bots and scripted clients while faults are injected, then the invariants.
 
-Many tables play for a bounded time while faults are injected; then come the invariants that must
-hold whatever happened.
-
 Starts ``chuanma serve`` in a subprocess (SQLite in a temporary directory, or PostgreSQL) with short
 timers. ``--tables`` scripted clients each open private tables of three bots and one seat for
 themselves, one kind of client per table in turn (:data:`KINDS`): the control that plays at once,
