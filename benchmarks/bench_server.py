@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,17 +63,23 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(data: Path, db: str | None, profile: str | None,
-                 log: Path) -> tuple[subprocess.Popen[str], str]:
-    """The server in a subprocess, its log (stderr) written to ``log``; returns it and its address."""
+LOAD_OPTIONS = ("--auth-per-minute", "100000", "--turn-seconds", "600", "--claim-seconds", "600")
+"""The server's options under load: no login limit in the way, timers that never run out (the message
+limit stays: it allows every answer the server asks for)."""
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def start_server(data: Path, db: str | None, profile: str | None, log: Path,
+                 options: Sequence[str] = LOAD_OPTIONS) -> tuple[subprocess.Popen[str], str]:
+    """This checkout's server in a subprocess with ``options``, its log (stderr) appended to ``log``;
+    returns it and its address."""
     python = [sys.executable, str(Path(__file__).with_name("profiler.py")), profile] if profile else [sys.executable]
-    cmd = [*python, "-m", "chuanma", "serve", "--port", "0", "--data", str(data),
-           "--auth-per-minute", "100000",
-           "--turn-seconds", "600", "--claim-seconds", "600"]
+    cmd = [*python, "-m", "chuanma", "serve", "--port", "0", "--data", str(data), *options]
     if db:
         cmd += ["--db", db]
-    with log.open("w") as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(SRC), os.environ.get("PYTHONPATH"))))}
+    with log.open("a") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     found = re.search(r"http://[\d.]+:\d+", line)

@@ -42,16 +42,27 @@ async def _pg(sql: str) -> None:
         await conn.close()
 
 
+async def create_pg_database() -> str:
+    """A fresh PostgreSQL database at 127.0.0.1:5432; returns its URL (drop it with :func:`drop_pg_database`).
+    Raises ``OSError`` or ``TimeoutError`` if PostgreSQL is not reachable."""
+    name = f"chuanma_test_{secrets.token_hex(4)}"
+    await _pg(f"CREATE DATABASE {name}")
+    return f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+
+
+async def drop_pg_database(url: str) -> None:
+    await _pg(f"DROP DATABASE {url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
 @pytest.fixture
 def pg_database() -> Iterator[str]:
     """A fresh PostgreSQL database for one test (dropped after it); skips if none is reachable."""
-    name = f"chuanma_test_{secrets.token_hex(4)}"
     try:
-        asyncio.run(_pg(f"CREATE DATABASE {name}"))
+        url = asyncio.run(create_pg_database())
     except (TimeoutError, OSError) as exc:
         pytest.skip(f"PostgreSQL at 127.0.0.1:5432 is not reachable ({exc}): the PostgreSQL runs skip")
-    yield f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
-    asyncio.run(_pg(f"DROP DATABASE {name} WITH (FORCE)"))
+    yield url
+    asyncio.run(drop_pg_database(url))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 import typer
 
+from chuanma.server.clock import EarlyClock, SystemClock
 from chuanma.server.config import ServerConfig
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ def serve(
         help="seconds a private table stays open with no player connected")] = 600.0,
     lease_seconds: Annotated[float, typer.Option(
         help="the database's lease: one server process at a time; after a crash the next waits this long")] = 15.0,
+    early_timers: Annotated[float, typer.Option(
+        hidden=True, min=0, help="testing: timers fire this many seconds early (benchmarks/chaos.py)")] = 0.0,
 ) -> None:
     """Run the game server: prints its address, answers /healthz once it can take players."""
     try:
@@ -94,6 +97,7 @@ def serve(
     except FairnessError as exc:
         raise typer.BadParameter(f"dealer key: {exc}") from None
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, dealer_key=dealer,
+                          clock=EarlyClock(early_timers) if early_timers else SystemClock(),
                           turn_seconds=turn_seconds,
                           claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
