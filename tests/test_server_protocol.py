@@ -44,7 +44,6 @@ def test_protocol_doc_client_examples_are_valid_messages() -> None:
 
 @pytest.mark.parametrize(("text", "code"), [
     ("", "bad_json"),
-    ("[" * 2000 + "]" * 2000, "bad_json"),  # deeper than the JSON parser goes, under the frame limit
     ("42", "bad_message"),
     ('{"v": 1}', "unknown_type"),
     ('{"type": "act", "v": 1, "table": "t", "version": "3", "action": {}}', "bad_message"),
