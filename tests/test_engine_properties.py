@@ -26,8 +26,9 @@ from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
-from engine_play import hidden_swaps, pick, random_hand
+from engine_play import hidden_swaps, pick, random_hand, record_decisions, written_and_omitted
 
+XUELIU_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant == "xueliu"]
 FIRST_WIN_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant in ("normal", "dazhong")]
 """The presets whose first win ends the hand (classic-normal, dazhong)."""
 
@@ -171,6 +172,27 @@ def play_checked(preset: str, seed: int, *, leaving: float = 0.004, winners_leav
     again = replay(record)
     assert [e.to_json() for e in again.events] == [e.to_json() for e in g.events]
     assert again.result() == g.result()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(XUELIU_PRESETS), st.integers(0, 2**32))
+@example("xueliu", 35)  # two locked hands discard in a row; the first discard opens no window
+@example("xueliu", 17)  # the same, then a forced win in the last four
+@example("xueliu", 1373)  # two forced self-drawn wins in a row left out
+def test_xueliu_records_replay_with_automatic_moves_written_or_left_out(preset: str, seed: int) -> None:
+    """docs/engine.md, Records: a 血流 hand's record replays to the same events whether its
+    automatic moves (forced voids, locked discards) are written out where they happened or left
+    out with the passes and forced wins a record may omit; a written locked discard is matched
+    where it stands, also when the next locked hand has discarded after it."""
+    g, rng = random_hand(preset, seed)
+    while not g.finished:
+        seat = rng.choice(g.to_act())
+        g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
+    record = to_record(g)
+    for moves in (*written_and_omitted(g), g.decisions):
+        again = replay(dict(record, decisions=record_decisions(moves)))
+        # (the private claim events of omitted passes may come in another order)
+        assert again.events_for(None) == g.events_for(None) and again.result() == g.result()
 
 
 def test_views_hold_each_field_in_its_place() -> None:

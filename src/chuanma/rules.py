@@ -61,8 +61,8 @@ class RuleSet(BaseModel):
         json_schema_extra={"zh": "抢杠胡：补杠可以被抢"})
     winners_kong: bool = Field(False, description="血流: winners may still declare kongs that keep their waits",
         json_schema_extra={"zh": "血流：胡牌者仍可开不改变听牌的杠"})
-    no_kong_in_last_four: bool = Field(True, description="no kong once the wall holds 3 tiles or fewer",
-        json_schema_extra={"zh": "牌墙剩 3 张或更少时不能开杠"})
+    no_kong_in_last_four: bool = Field(True, description="no kong once the wall holds 4 tiles or fewer",
+        json_schema_extra={"zh": "牌墙剩 4 张或更少时不能开杠"})
     forced_win_in_last_four: bool = Field(True, description="a player who can win in the last four must",
         json_schema_extra={"zh": "最后四张能胡必须胡"})
     pass_rule: Literal["none", "same_turn", "forever"] = Field(
