@@ -26,6 +26,7 @@ from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
+from conftest import examples
 from engine_play import hidden_swaps, pick, random_hand
 
 FIRST_WIN_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant in ("normal", "dazhong")]
@@ -97,7 +98,7 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
         assert fields <= allowed, f"seat {seat} is shown {fields - allowed} of {ev}"
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 @example("portal-xueliu", 20580)  # a seat leaves while another must win in the last four
 @example("doublewin-xueliu", 319)  # a 血流 winner leaves holding its draw; the wall runs out
@@ -105,7 +106,7 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
     play_checked(preset, seed)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_hands_whose_winners_leave_keep_every_invariant(preset: str, seed: int) -> None:
     """RULES §6: a winner who leaves stops playing and the hand goes on. Over hands where a winner
@@ -116,7 +117,7 @@ def test_hands_whose_winners_leave_keep_every_invariant(preset: str, seed: int) 
 
 
 @pytest.mark.parametrize("preset", FIRST_WIN_PRESETS)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32))
 def test_first_win_presets_keep_every_invariant(preset: str, seed: int) -> None:
     """The presets whose first win ends the hand, over more hands than their share above: with

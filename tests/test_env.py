@@ -25,6 +25,7 @@ from chuanma.env.table import NORMALISER, Table
 from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import parse_tiles
+from conftest import examples
 from engine_play import hidden_swaps
 from engine_setup import XUELIU_DRAWS, robbing_game, rules, t
 
@@ -142,7 +143,7 @@ def _made_up(ev: Event, rng: random.Random, kinds: int) -> Event:
     return ev._replace(private=private)
 
 
-@settings(max_examples=16, deadline=None)
+@settings(max_examples=examples(16), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_tracker_writes_no_seat_anothers_secrets(preset: str, seed: int) -> None:
     """Replaying a hand with the other seats' private parts of the events made up (their dealt
@@ -194,7 +195,7 @@ def test_tracker_refuses_an_event_it_cannot_read_and_an_array_it_cannot_write() 
         TRACKED_ENCODERS["compact"]([(tracker, 0, True)], longer)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.sampled_from(sorted(ENCODERS)), st.integers(0, 2**32))
 def test_observations_never_depend_on_hidden_tiles(preset: str, encoder: str, seed: int) -> None:
     table = Table(RuleSet.from_preset(preset), encoder)
@@ -211,7 +212,7 @@ def test_observations_never_depend_on_hidden_tiles(preset: str, encoder: str, se
     assert checks > 0
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
     """At every step, for every seat: the compact unseen row is the view's own ``unseen_counts``,
@@ -251,7 +252,7 @@ def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
         table.act(seat, to_index(rng.choice(game.legal_actions(seat))))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_tracked_observations_equal_the_views(preset: str, seed: int) -> None:
     """The environment's observations, kept up to date from the events, are at every step, for
@@ -289,7 +290,7 @@ ROBBING: dict[str, tuple[dict[str, Any], list[tuple[int, Action]]]] = {
 it stand; in 血流 it then plays on locked, konges and wins again (the engine tests' set-ups)."""
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(0, 2**32))
 def test_tracked_observations_equal_the_views_when_a_seat_leaves(seed: int) -> None:
     """A 血流 winner who leaves stops playing and the hand goes on; any other leaver ends the
@@ -342,7 +343,7 @@ def test_tracked_observations_equal_the_views_through_a_robbing_window(script: s
     assert [w.robbed for w in game.wins][:1] == ([] if script == "kong_stands" else [True])
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_masks_equal_legal_actions(preset: str, seed: int) -> None:
     e = raw_env(preset)
