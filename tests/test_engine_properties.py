@@ -24,6 +24,7 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
+from chuanma.engine.views import SeatView
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
 from conftest import examples
@@ -78,12 +79,17 @@ PUBLIC_FIELDS: dict[str, set[str]] = {
 
 def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
     """RULES §8: the view and the events ``seat`` is shown hold nothing it may not know."""
-    view = g.view(seat).to_dict()
+    seat_view = g.view(seat)
+    view = seat_view.to_dict()
     text = json.dumps(view)
     assert SECRET_SEED not in text
-    # the same view whatever the hidden tiles are: another seat's concealed tile swapped with the wall
+    # the same view, every field of it and not only its JSON form, whatever the hidden tiles and
+    # choices are: another seat's concealed tile swapped with the wall, its secret void changed
     for other in hidden_swaps(g, seat, rng):
-        assert other.view(seat).to_dict() == view
+        other_view = other.view(seat)
+        for name, value in zip(SeatView._fields, seat_view, strict=True):
+            assert getattr(other_view, name) == value, f"seat {seat}'s {name} shows hidden information"
+        assert other_view.to_dict() == view
     if seat is not None:
         assert view["players"][seat]["hand"] == format_tiles(g.state.tiles(seat))
     for ev in g.events_for(seat):
