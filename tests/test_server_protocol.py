@@ -64,9 +64,14 @@ def test_rooms_follow_the_rules_room_table() -> None:
     assert not chuji.admits(1_999) and chuji.admits(100_000) and not chuji.admits(100_001)
 
 
-def test_serve_refuses_bad_timers() -> None:
-    result = CliRunner().invoke(cli, ["serve", "--turn-seconds", "0"])
-    assert result.exit_code == 2 and "timers" in result.output
+@pytest.mark.parametrize(("args", "named"), [
+    (["--turn-seconds", "0"], "timers"), (["--claim-seconds", "nan"], "timers"), (["--bot-wait", "inf"], "timers"),
+    (["--ready-seconds", "1e300"], "timers"), (["--messages-per-second", "nan"], "rate limits"),
+    (["--auth-per-minute", "100000000000"], "rate limits"),
+])
+def test_serve_refuses_bad_timers_and_rates(args: list[str], named: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", *args])
+    assert result.exit_code == 2 and named in result.output and isinstance(result.exception, SystemExit)
 
 
 def _serve(args: list[str], cwd: Path) -> subprocess.Popen[str]:
