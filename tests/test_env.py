@@ -8,6 +8,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+RL_EXTRA = "the environments need the rl extra: pip install 'chuanma[rl]'"
+pytest.importorskip("gymnasium", reason=RL_EXTRA)
+pytest.importorskip("pettingzoo", reason=RL_EXTRA)
+
 from gymnasium.utils.env_checker import check_reset_return_type, check_reset_seed_determinism
 from gymnasium.utils.passive_env_checker import env_reset_passive_checker, env_step_passive_checker
 from hypothesis import HealthCheck, given, settings
