@@ -25,6 +25,7 @@ from chuanma.engine.actions import Action, Discard, Hu, IllegalActionError, Kong
 from chuanma.engine.events import Event
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, CHOWS, ActionIndexError, to_index
 from chuanma.engine.tables import TILE_TEXT, format_sequence
+from chuanma.engine.wall import build_wall
 from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
 from chuanma.env.table import NORMALISER, Table
 from chuanma.errors import ChuanmaError
@@ -493,6 +494,38 @@ def test_single_seat_env_plays_a_hand_against_bots(opponent: str) -> None:
     assert info["seat"] == 2 and total == g.table.game.deltas()[2]
 
 
+class _TianhuFirst(random.Random):
+    """A dealing generator whose first deal is ``wall`` with seat 0 dealing, then shuffles as usual."""
+
+    def __init__(self, wall: list[int]) -> None:
+        super().__init__(3)
+        self.wall: list[int] | None = wall
+        self.dealer_next = False
+
+    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+        if self.wall is None:
+            super().shuffle(x)
+            return
+        x[:], self.wall, self.dealer_next = self.wall, None, True
+
+    def randrange(self, *args: Any) -> int:  # type: ignore[override]
+        if self.dealer_next:
+            self.dealer_next = False
+            return 0
+        return super().randrange(*args)
+
+
+def test_reset_deals_again_a_hand_over_before_the_learner_acts() -> None:
+    # 大众麻将 has no exchange or void: the dealer's 天胡 ends the hand before seat 2 decides anything
+    g = SingleSeatEnv("dazhong", opponents="greedy", seat=2)
+    hands = ["123456789m11122p", "1122334455667z", "1234567891234s", "3344556677889p"]
+    g.table.rng = _TianhuFirst(build_wall(hands, size=136))
+    obs, info = g.reset()
+    assert info["redealt"] == 1 and not g.table.game.finished
+    assert obs["action_mask"].any() and np.array_equal(obs["action_mask"], g.action_masks())
+    assert g.table.game.legal_actions(2)
+
+
 def test_single_seat_env_random_seat_changes_between_episodes() -> None:
     g = SingleSeatEnv(opponents=["random", "greedy", "random"], seat="random")
     seats = {g.reset(seed=s)[1]["seat"] for s in range(12)}
@@ -538,6 +571,20 @@ def test_batch_env_steps_tables_like_separate_tables(encoder: str) -> None:
                 finished += 1
                 t.deal()
     assert finished == batch.hands > 0
+
+
+def test_batch_env_returns_arrays_the_next_step_leaves_alone() -> None:
+    batch = BatchEnv(4, "xuezhan")
+    kept = [batch.reset(seed=3)]
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in kept[-1][1]]
+        kept.append(batch.step(actions)[:3])
+    copies = [tuple(a.copy() for a in arrays) for arrays in kept]
+    batch.step([int(rng.choice(np.flatnonzero(m))) for m in kept[-1][1]])
+    for arrays, copied in zip(kept, copies, strict=True):
+        assert all(np.array_equal(a, c) for a, c in zip(arrays, copied, strict=True))
+    assert not any(np.array_equal(kept[0][0], later[0]) for later in kept[1:])  # the steps did move on
 
 
 def test_batch_env_names_the_table_of_an_illegal_action() -> None:
