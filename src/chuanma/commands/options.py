@@ -12,6 +12,8 @@ MAX_HANDS = 10**8
 """The most hands one command plays (simulate, league, play): days of work at the fastest bots."""
 MAX_SEED = 2**63 - 1
 """The largest seed a command accepts."""
+MAX_WORKERS = 1024
+"""The most worker processes a command accepts (it starts no more than its chunks of work or the cores)."""
 
 RulesOption = Annotated[
     str,

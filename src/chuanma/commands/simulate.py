@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Column, Table
 
 from chuanma.bots import UnknownBotError, check_bot_name
-from chuanma.commands.options import MAX_HANDS, MAX_SEED, RulesOption, SetOption, rules_from_cli
+from chuanma.commands.options import MAX_HANDS, MAX_SEED, MAX_WORKERS, RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.sim.league import MIN_WALLS, league_table
@@ -37,7 +37,8 @@ BotsOption = Annotated[str, typer.Option(
 SeedOption = Annotated[int, typer.Option(
     "--seed", min=0, max=MAX_SEED, help="Seed of the run: same seed, same results.")]
 WorkersOption = Annotated[int, typer.Option(
-    "--workers", "-w", min=1, max=1024, help="Local worker processes (no more start than chunks of work or cores).")]
+    "--workers", "-w", min=1, max=MAX_WORKERS,
+    help="Local worker processes (no more start than chunks of work or cores).")]
 RayOption = Annotated[
     str | None,
     typer.Option("--ray", help="Run on Ray: a cluster address, 'auto', or 'local' (a 2-CPU local instance)."),
