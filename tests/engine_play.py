@@ -84,7 +84,9 @@ def written_and_omitted(g: Game) -> tuple[list[tuple[int, Action]], list[tuple[i
 
 def hidden_swaps(g: Game, viewer: int | None, rng: random.Random) -> list[Game]:
     """Copies of ``g`` that differ from it only in what ``viewer`` may not know: a concealed tile
-    of another seat (not part of a hand laid down at a win) swapped with a tile of the live wall."""
+    of another seat (not part of a hand laid down at a win) swapped with a tile of the live wall;
+    in 定缺, another seat's void while it is secret: undecided, or chosen without anyone being told
+    (as a hand of exactly two suits has it chosen)."""
     st = g.state
     pub = st.public
     if pub.phase == "end" or pub.tail < pub.live:
@@ -96,6 +98,10 @@ def hidden_swaps(g: Game, viewer: int | None, rng: random.Random) -> list[Game]:
     for a in range(4):
         if a == viewer:
             continue
+        if pub.phase == "void" and not pub.void_chosen[a]:
+            o = dataclasses.replace(st, seats=copy.deepcopy(st.seats))
+            o.seats[a].void = None if o.seats[a].void is not None else rng.choice("mps")
+            out.append(Game.from_state(o))
         hand = st.seats[a].hand
         laid = shown.get(a, [0] * 34)
         private = [t for t in range(34) if hand[t] > laid[t]]

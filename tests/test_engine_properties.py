@@ -24,8 +24,10 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
+from chuanma.engine.views import SeatView
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
+from conftest import examples
 from engine_play import hidden_swaps, pick, random_hand, record_decisions, written_and_omitted
 
 XUELIU_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant == "xueliu"]
@@ -78,12 +80,17 @@ PUBLIC_FIELDS: dict[str, set[str]] = {
 
 def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
     """RULES §8: the view and the events ``seat`` is shown hold nothing it may not know."""
-    view = g.view(seat).to_dict()
+    seat_view = g.view(seat)
+    view = seat_view.to_dict()
     text = json.dumps(view)
     assert SECRET_SEED not in text
-    # the same view whatever the hidden tiles are: another seat's concealed tile swapped with the wall
+    # the same view, every field of it and not only its JSON form, whatever the hidden tiles and
+    # choices are: another seat's concealed tile swapped with the wall, its secret void changed
     for other in hidden_swaps(g, seat, rng):
-        assert other.view(seat).to_dict() == view
+        other_view = other.view(seat)
+        for name, value in zip(SeatView._fields, seat_view, strict=True):
+            assert getattr(other_view, name) == value, f"seat {seat}'s {name} shows hidden information"
+        assert other_view.to_dict() == view
     if seat is not None:
         assert view["players"][seat]["hand"] == format_tiles(g.state.tiles(seat))
     for ev in g.events_for(seat):
@@ -98,7 +105,7 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
         assert fields <= allowed, f"seat {seat} is shown {fields - allowed} of {ev}"
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 @example("portal-xueliu", 20580)  # a seat leaves while another must win in the last four
 @example("doublewin-xueliu", 319)  # a 血流 winner leaves holding its draw; the wall runs out
@@ -106,7 +113,7 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
     play_checked(preset, seed)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_hands_whose_winners_leave_keep_every_invariant(preset: str, seed: int) -> None:
     """RULES §6: a winner who leaves stops playing and the hand goes on. Over hands where a winner
@@ -117,7 +124,7 @@ def test_hands_whose_winners_leave_keep_every_invariant(preset: str, seed: int) 
 
 
 @pytest.mark.parametrize("preset", FIRST_WIN_PRESETS)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32))
 def test_first_win_presets_keep_every_invariant(preset: str, seed: int) -> None:
     """The presets whose first win ends the hand, over more hands than their share above: with

@@ -91,13 +91,15 @@ def test_doublewin_rooms_play_doublewin_rules() -> None:
         "classic": "classic", "classic-normal": "classic-normal", "dazhong": "dazhong"}
 
 
-def test_serve_refuses_bad_timers() -> None:
-    result = CliRunner().invoke(cli, ["serve", "--turn-seconds", "0"])
-    assert result.exit_code == 2 and "timers" in result.output
-    result = CliRunner().invoke(cli, ["serve", "--private-idle-seconds", "0"])
-    assert result.exit_code == 2 and "timers" in result.output
-    result = CliRunner().invoke(cli, ["serve", "--private-tables", "0"])
-    assert result.exit_code == 2 and "greater than or equal" in result.output
+@pytest.mark.parametrize(("args", "named"), [
+    (["--turn-seconds", "0"], "timers"), (["--claim-seconds", "nan"], "timers"), (["--bot-wait", "inf"], "timers"),
+    (["--ready-seconds", "1e300"], "timers"), (["--messages-per-second", "nan"], "rate limits"),
+    (["--auth-per-minute", "100000000000"], "rate limits"), (["--private-idle-seconds", "0"], "timers"),
+    (["--lease-seconds", "0"], "timers"), (["--private-tables", "0"], "greater than or equal"),
+])
+def test_serve_refuses_bad_timers_and_rates(args: list[str], named: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", *args])
+    assert result.exit_code == 2 and named in result.output and isinstance(result.exception, SystemExit)
 
 
 def test_serve_refuses_a_proxy_that_is_not_an_address() -> None:
