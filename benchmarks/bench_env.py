@@ -8,7 +8,11 @@ alone, stepping the same kind of
 hands without making any observation, gives the ceiling. One process's rate is counted in CPU
 time (``time.process_time``: the machine is shared); processes together in wall time.
 
-    python benchmarks/bench_env.py [--steps 20000] [--encoder compact] [--batch 64] [--workers 2]
+    python benchmarks/bench_env.py [--steps 20000] [--encoders compact,planes] [--batch 64] [--workers 2]
+
+Every environment is measured with each encoder, and every job (RLCard's too) takes its turn in
+each of ``--slices`` rounds, so the ratios to RLCard are like with like: the same process, the
+same stretch of time.
 
 ``--against REV`` instead measures this checkout's environments against another revision's, in
 fresh processes alternating between the two (each process measures RLCard too), and prints the
@@ -36,14 +40,27 @@ from chuanma.env import BatchEnv, SingleSeatEnv, env, raw_env
 from chuanma.env.table import Table
 from chuanma.rules import RuleSet
 
+Job = Callable[[int], tuple[int, float]]
+"""A job: steps ``n`` more steps of its own environment (kept between calls); the steps it made and
+the CPU seconds they took."""
 
-def aec_steps(steps: int, preset: str, encoder: str, seed: int = 1, wrapped: bool = True) -> float:
+
+def _timed(step: Callable[[], int], n: int) -> tuple[int, float]:
+    """Call ``step`` (which makes some steps and says how many) until ``n`` steps are made."""
+    made = 0
+    start = time.process_time()
+    while made < n:
+        made += step()
+    return made, time.process_time() - start
+
+
+def aec_job(preset: str, encoder: str, seed: int = 1, wrapped: bool = True) -> Job:
     e = env(preset, encoder=encoder) if wrapped else raw_env(preset, encoder=encoder)
     e.reset(seed=seed)
     rng = random.Random(seed)
-    n = 0
-    start = time.process_time()
-    while n < steps:
+
+    def hand() -> int:
+        n = 0
         for _ in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
@@ -53,52 +70,82 @@ def aec_steps(steps: int, preset: str, encoder: str, seed: int = 1, wrapped: boo
             e.step(int(legal[rng.randrange(len(legal))]))
             n += 1
         e.reset()
-    return n / (time.process_time() - start)
+        return n
+
+    return lambda n: _timed(hand, n)
 
 
-def engine_steps(steps: int, preset: str, seed: int = 1) -> float:
+def engine_job(preset: str, seed: int = 1) -> Job:
     """The ceiling: the same random hands through the engine alone (no view, no observation)."""
     table = Table(RuleSet.from_preset(preset))
     table.seed(seed)
     rng = random.Random(seed)
-    n = 0
-    start = time.process_time()
-    while n < steps:
+
+    def hand() -> int:
         game = table.deal()
+        n = 0
         while not game.finished:
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
             game.apply(seat, legal[rng.randrange(len(legal))])
             n += 1
-    return n / (time.process_time() - start)
+        return n
+
+    return lambda n: _timed(hand, n)
 
 
-def gym_steps(steps: int, preset: str, encoder: str, seed: int = 1) -> float:
+def gym_job(preset: str, encoder: str, seed: int = 1) -> Job:
     g = SingleSeatEnv(preset, opponents="random", encoder=encoder)
     rng = random.Random(seed)
-    obs, _ = g.reset(seed=seed)
-    n = 0
-    start = time.process_time()
-    while n < steps:
-        legal = obs["action_mask"].nonzero()[0]
-        obs, _, done, _, _ = g.step(int(legal[rng.randrange(len(legal))]))
-        n += 1
+    obs = [g.reset(seed=seed)[0]]
+
+    def step() -> int:
+        legal = obs[0]["action_mask"].nonzero()[0]
+        obs[0], _, done, _, _ = g.step(int(legal[rng.randrange(len(legal))]))
         if done:
-            obs, _ = g.reset()
-    return n / (time.process_time() - start)
+            obs[0] = g.reset()[0]
+        return 1
+
+    return lambda n: _timed(step, n // 2)  # the learner's steps: the bots' three in four are not counted
+
+
+def batch_job(preset: str, encoder: str, tables: int, seed: int = 1) -> Job:
+    batch = BatchEnv(tables, preset, encoder=encoder)
+    masks = [batch.reset(seed=seed)[1]]
+    rng = np.random.default_rng(seed)
+
+    def step() -> int:
+        actions = (rng.random(masks[0].shape) * masks[0]).argmax(axis=1)  # a uniform legal action per table
+        masks[0] = batch.step(actions)[1]
+        return tables
+
+    return lambda n: _timed(step, n)
+
+
+def rlcard_job(seed: int = 1) -> Job | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    e: Any = rlcard.make("mahjong", config={"seed": seed})
+    rng = random.Random(seed)
+
+    def hand() -> int:
+        state, _ = e.reset()
+        n = 0
+        while not e.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = e.step(legal[rng.randrange(len(legal))])
+            n += 1
+        return n
+
+    return lambda n: _timed(hand, n)
 
 
 def batch_steps(steps: int, preset: str, encoder: str, tables: int, seed: int = 1) -> float:
-    batch = BatchEnv(tables, preset, encoder=encoder)
-    _, masks, _ = batch.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    n = 0
-    start = time.process_time()
-    while n < steps:
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)  # a uniform legal action per table
-        _, masks, _, _, _ = batch.step(actions)
-        n += tables
-    return n / (time.process_time() - start)
+    """Steps per CPU second of a batch of ``tables`` over ``steps`` steps."""
+    made, seconds = batch_job(preset, encoder, tables, seed)(steps)
+    return made / seconds
 
 
 def _batch_worker(args: tuple[int, str, str, int, int]) -> tuple[int, float]:
@@ -134,29 +181,59 @@ def rlcard_steps(steps: int, seed: int = 1) -> float | None:
     return n / (time.process_time() - start)
 
 
-def rates(steps: int, preset: str, encoder: str, tables: int) -> dict[str, float]:
-    """Steps per CPU second of each environment in this process, RLCard's last (when installed).
+ENGINE = "engine alone (no observations)"
+RLCARD = "RLCard mahjong"
 
-    A process's first steps run slower: the engine's caches of what it has met fill up over some
-    ten thousand steps, and each job's own objects warm up. So the engine first plays ``steps``
-    steps untimed, and each job is measured after a tenth as many of its own untimed; else
-    whichever job came first would pay for the warming."""
-    jobs: dict[str, Callable[[int], float | None]] = {
-        "AEC (PettingZoo, wrapped)": lambda n: aec_steps(n, preset, encoder),
-        "AEC (raw_env)": lambda n: aec_steps(n, preset, encoder, wrapped=False),
-        "Gymnasium single seat vs random": lambda n: gym_steps(n // 2, preset, encoder),
-        f"batch of {tables}": lambda n: batch_steps(n, preset, encoder, tables),
-        "engine alone (no observations)": lambda n: engine_steps(n, preset),
-        "RLCard mahjong": rlcard_steps,
-    }
-    engine_steps(steps, preset)
-    out = {}
-    for name, job in jobs.items():
+
+def rates(steps: int, preset: str, encoders: list[str], tables: int, rounds: int = 5) -> dict[str, float]:
+    """Steps per CPU second of each environment with each encoder (``"name / encoder"``), of the
+    engine alone and of RLCard (when installed), all in this process and interleaved.
+
+    Every job keeps its environment and runs ``steps // rounds`` steps a round, in an order that
+    turns each round, so that a change of the machine's load falls on every job alike (RLCard
+    timed once at the end had moved its ratio from 7.08x quiet to 5.33x loaded). A process's first
+    steps run slower: the engine's caches of what it has met fill up over some ten thousand steps,
+    and each job's own objects warm up. So the engine first plays ``steps`` steps untimed, and
+    each job a tenth as many of its own before the rounds."""
+    jobs: dict[str, Job] = {}
+    for encoder in encoders:
+        jobs[f"AEC (PettingZoo, wrapped) / {encoder}"] = aec_job(preset, encoder)
+        jobs[f"AEC (raw_env) / {encoder}"] = aec_job(preset, encoder, wrapped=False)
+        jobs[f"Gymnasium single seat vs random / {encoder}"] = gym_job(preset, encoder)
+        jobs[f"batch of {tables} / {encoder}"] = batch_job(preset, encoder, tables)
+    jobs[ENGINE] = engine_job(preset)
+    theirs = rlcard_job()
+    if theirs is not None:
+        jobs[RLCARD] = theirs
+    engine_job(preset, seed=2)(steps)
+    for job in jobs.values():
         job(steps // 10)
-        rate = job(steps)
-        if rate is not None:
-            out[name] = rate
-    return out
+    made = dict.fromkeys(jobs, 0)
+    seconds = dict.fromkeys(jobs, 0.0)
+    names = list(jobs)
+    for r in range(rounds):
+        turn = r % len(names)
+        for name in names[turn:] + names[:turn]:
+            n, t = jobs[name](max(1, steps // rounds))
+            made[name] += n
+            seconds[name] += t
+    return {name: made[name] / seconds[name] for name in names}
+
+
+def print_rates(measured: dict[str, float], encoders: list[str]) -> None:
+    """A row per environment, a column per encoder: steps/s and the ratio to RLCard's, measured in
+    the same rounds (like with like)."""
+    theirs = measured.get(RLCARD)
+    rows = list(dict.fromkeys(name.rsplit(" / ", 1)[0] for name in measured if " / " in name))
+    print(f"  {'':34s} " + " ".join(f"{e:>22s}" for e in encoders))
+    for row in rows:
+        cells = []
+        for encoder in encoders:
+            rate = measured[f"{row} / {encoder}"]
+            cells.append(f"{rate:,.0f}" + (f" ({rate / theirs:.2f}x RLCard)" if theirs else ""))
+        print(f"  {row:34s} " + " ".join(f"{c:>22s}" for c in cells))
+    print(f"  {ENGINE:34s} {measured[ENGINE]:,.0f} steps/s")
+    print(f"  {RLCARD:34s} {theirs:,.0f} steps/s" if theirs else "  rlcard not installed: no comparison")
 
 
 def against(revision: str, args: argparse.Namespace) -> None:
@@ -164,8 +241,8 @@ def against(revision: str, args: argparse.Namespace) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_revisions import ROOT, checkout
 
-    child = ["--child", "--steps", str(args.steps), "--preset", args.preset, "--encoder", args.encoder,
-             "--batch", str(args.batch)]
+    child = ["--child", "--steps", str(args.steps), "--preset", args.preset, "--encoders", args.encoders,
+             "--batch", str(args.batch), "--slices", str(args.slices)]
     figures: dict[str, list[dict[str, float]]] = {"this checkout": [], revision: []}
     with checkout(revision) as other:
         sides = [("this checkout", ROOT / "src"), (revision, other)]
@@ -175,43 +252,42 @@ def against(revision: str, args: argparse.Namespace) -> None:
                                      capture_output=True, text=True, check=True)
                 figures[side].append(json.loads(out.stdout))
             print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
-    print(f"{args.preset}, {args.encoder} observations: steps per CPU second, median of {args.rounds} "
-          f"fresh processes per side (range), load average {os.getloadavg()[0]:.1f} at the end")
-    print(f"{'':34} {'this checkout':>22} {revision:>22} {'ratio':>7}")
+    print(f"{args.preset}: steps per CPU second, median of {args.rounds} fresh processes per side (range), "
+          f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"{'':48} {'this checkout':>22} {revision:>22} {'ratio':>7}")
     for job in figures["this checkout"][0]:
         mine = [f[job] for f in figures["this checkout"]]
         theirs = [f[job] for f in figures[revision]]
         cells = [f"{statistics.median(v):,.0f} ({min(v):,.0f}–{max(v):,.0f})" for v in (mine, theirs)]
-        print(f"{job:34} {cells[0]:>22} {cells[1]:>22} {statistics.median(mine) / statistics.median(theirs):6.2f}×")
+        print(f"{job:48} {cells[0]:>22} {cells[1]:>22} {statistics.median(mine) / statistics.median(theirs):6.2f}×")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=20000)
+    ap.add_argument("--steps", type=int, default=20000, help="steps each job is timed for")
     ap.add_argument("--preset", default="xuezhan")
-    ap.add_argument("--encoder", default="compact")
+    ap.add_argument("--encoders", default="compact,planes", help="the encoders measured, comma-separated")
     ap.add_argument("--batch", type=int, default=64, help="tables in the batch")
     ap.add_argument("--workers", type=int, default=2, help="largest number of batch processes")
+    ap.add_argument("--slices", type=int, default=5, help="rounds in which the jobs take turns in one process")
     ap.add_argument("--against", help="compare with this revision (a commit, tag or branch) instead")
     ap.add_argument("--rounds", type=int, default=4, help="with --against: processes per side")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    encoders = [e for e in args.encoders.split(",") if e]
     if args.child:
-        print(json.dumps(rates(args.steps, args.preset, args.encoder, args.batch)))
+        print(json.dumps(rates(args.steps, args.preset, encoders, args.batch, args.slices)))
         return
     if args.against:
         against(args.against, args)
         return
-    measured = rates(args.steps, args.preset, args.encoder, args.batch)
-    theirs = measured.pop("RLCard mahjong", None)
-    print(f"chuanma.env, {args.preset}, {args.encoder} observations (load average {os.getloadavg()[0]:.1f}):")
-    for name, rate in measured.items():
-        ratio = f"  ({rate / theirs:.2f}x RLCard)" if theirs else ""
-        print(f"  {name:34s} {rate:10,.0f} steps/s{ratio}")
-    print(f"  {'RLCard mahjong':34s} {theirs:10,.0f} steps/s" if theirs else "  rlcard not installed: no comparison")
+    measured = rates(args.steps, args.preset, encoders, args.batch, args.slices)
+    print(f"chuanma.env, {args.preset}: steps per CPU second, the jobs interleaved in {args.slices} rounds "
+          f"(load average {os.getloadavg()[0]:.1f}):")
+    print_rates(measured, encoders)
     for w in range(1, args.workers + 1):
-        rate = batch_workers(w, args.steps, args.preset, args.encoder, args.batch)
-        print(f"  batch of {args.batch} in {w} process(es): {rate:10,.0f} steps/s")
+        rate = batch_workers(w, args.steps, args.preset, encoders[0], args.batch)
+        print(f"  batch of {args.batch} ({encoders[0]}) in {w} process(es): {rate:10,.0f} steps/s")
 
 
 if __name__ == "__main__":

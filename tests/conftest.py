@@ -4,18 +4,37 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from chuanma.tiles import full_wall, to_counts
 
 pytest_plugins = ["ci_skips"]  # where CI is set, a skipped test fails
+pytest.register_assert_rewrite("ci_skips")  # imported here too, before pytest loads it as a plugin
+from ci_skips import in_ci  # noqa: E402
 
-settings.register_profile(
-    "default", max_examples=int(os.environ.get("CHUANMA_EXAMPLES", "300")), deadline=None,
+# Three Hypothesis profiles: "default" (random examples, CHUANMA_EXAMPLES of them), "ci" (the same
+# examples on every run: derandomized; loaded where CI is set) and "explore" (a long random search
+# for a developer, EXPLORE_FACTOR times as many examples). HYPOTHESIS_PROFILE names one explicitly.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "default")
+EXPLORE_FACTOR = 20
+if PROFILE not in ("default", "ci", "explore"):
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: choose default, ci or explore")
+DEFAULT_EXAMPLES = int(os.environ.get("CHUANMA_EXAMPLES", "300"))
+settings.register_profile(  # on Hypothesis's own default, not the CI profile it may have loaded
+    "default", settings.get_profile("default"), max_examples=DEFAULT_EXAMPLES, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
 )
-settings.load_profile("default")
+settings.register_profile("ci", settings.get_profile("default"), derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", settings.get_profile("default"), max_examples=DEFAULT_EXAMPLES * EXPLORE_FACTOR)
+settings.load_profile(PROFILE)
+
+
+def examples(count: int) -> int:
+    """A test's own number of examples: ``count``, or EXPLORE_FACTOR times it in the explore profile."""
+    return count * EXPLORE_FACTOR if PROFILE == "explore" else count
+
 
 WALL = full_wall()
 WALL_136 = full_wall(with_honors=True)

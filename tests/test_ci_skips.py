@@ -62,3 +62,18 @@ def test_skips_fail_only_where_ci_is_set(tmp_path: Path) -> None:
                  "FAILED test_inner_skip.py::test_needs_a_browser - skipped, but CI is set"):
         assert line in ci_run.stdout, ci_run.stdout
     assert "1 failed, 1 passed, 1 xfailed, 1 error" in ci_run.stdout
+
+
+def test_the_extras_tests_skip_when_their_extra_is_missing(tmp_path: Path) -> None:
+    # a package of each extra's name that cannot be imported, first on the path: as if not installed
+    for name in ("gymnasium", "pettingzoo", "torch"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ModuleNotFoundError('no {name}')\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(HERE), env.get("PYTHONPATH", "")])
+    files = [str(HERE / "test_env.py"), str(HERE / "test_learn.py")]
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rs", *files],
+                            cwd=HERE.parent, env=env, capture_output=True, text=True, check=False, timeout=300)
+    # 5: no test ran (both files skipped); a file stopped at collection would give 2
+    assert result.returncode == 5 and "2 skipped" in result.stdout, result.stdout + result.stderr
+    assert "pip install 'chuanma[rl]'" in result.stdout and "pip install 'chuanma[learn]'" in result.stdout

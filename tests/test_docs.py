@@ -1,4 +1,4 @@
-"""The documentation names every rule option, preset and fan the code has."""
+"""The documentation names every rule option, preset, fan and room the code has."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from chuanma.portal.examples import TOPICS, example_ids
 from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
 from chuanma.scoring import FAN_NAMES, SITUATIONS
+from chuanma.server.rooms import ROOMS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 PORTAL = DOCS.with_name("portal.md")
@@ -35,3 +36,13 @@ def test_portal_doc_lists_the_examples_each_guide_topic_plays() -> None:
         topics, examples = (re.findall(r"`(\w+)`", cell) for cell in row.split("|")[1:3])
         listed.update((name, examples) for name in topics)
     assert listed == {name: example_ids([name]) for name in TOPICS}
+
+
+def test_rooms_tables_match_the_rooms() -> None:
+    """docs/server.md and docs/engine.md list every room with its name, preset, base and entry."""
+    want = {f"`{r.id}`": [r.name, f"`{r.preset}`", f"{r.base:,}", r.range_text()] for r in ROOMS.values()}
+    for doc in (DOCS.with_name("server.md"), DOCS.with_name("engine.md")):
+        lines = doc.read_text(encoding="utf-8").splitlines()
+        start = lines.index("| room | name | preset | base | entry |") + 2
+        rows = [[cell.strip() for cell in row.split("|")[1:-1]] for row in lines[start:lines.index("", start)]]
+        assert {row[0]: row[1:] for row in rows} == want and len(rows) == len(want), doc.name

@@ -8,11 +8,10 @@ Ledger amounts are in units of base (a ``classic`` amount of 16 is 16 × 6 = 96 
 from __future__ import annotations
 
 from itertools import chain, zip_longest
-from typing import Any
 
 import pytest
 
-from chuanma.engine.actions import Action, ChooseVoid, Discard, Exchange, Hu, IllegalActionError, Kong, Pass, Pong
+from chuanma.engine.actions import ChooseVoid, Discard, Exchange, Hu, IllegalActionError, Kong, Pass, Pong
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, replay, to_record
 from chuanma.engine.settlement import flower_pig
@@ -20,6 +19,7 @@ from chuanma.engine.tables import format_counts
 from chuanma.engine.wall import build_wall
 from chuanma.melds import Meld
 from chuanma.tiles import parse_tiles, suit_of
+from engine_play import record_decisions, written_and_omitted
 from engine_setup import game, play, rules, run_out, t, wall_at
 
 XUELIU_PRESETS = ("xueliu", "doublewin-xueliu", "portal-xueliu")
@@ -288,36 +288,10 @@ def _locked_hand() -> Game:
     return g
 
 
-def _decisions(moves: list[tuple[int, Action]]) -> list[dict[str, Any]]:
-    return [{"seat": seat, **action.to_json()} for seat, action in moves]
-
-
-def _written_and_omitted(g: Game) -> tuple[list[tuple[int, Action]], list[tuple[int, Action]]]:
-    """``g``'s decisions with every automatic one written in where it happened (right after the
-    decision that brought it about), and without the forced wins and passes a record may omit
-    (a pass is kept when its seat's next decision is a claim: it would be read as the answer)."""
-    shadow = Game(g.rules, g.wall, g.dealer, g.direction)
-    written = list(shadow.autos)
-    kept: list[tuple[int, Action]] = []
-    for seat, action in g.decisions:
-        forced = shadow.legal_actions(seat) == [Hu()]
-        mark = len(shadow.autos)
-        shadow.apply(seat, action)
-        written += [(seat, action), *shadow.autos[mark:]]
-        if not forced:
-            kept.append((seat, action))
-    omitted = []
-    for i, (seat, action) in enumerate(kept):
-        after = next((m for m in kept[i + 1:] if m[1] != Pass()), None)
-        if action != Pass() or (after is not None and after[0] == seat and isinstance(after[1], Hu | Kong | Pong)):
-            omitted.append((seat, action))
-    return written, omitted
-
-
 def test_replay_of_written_and_omitted_automatic_moves_xueliu() -> None:
     g = _locked_hand()
     record = to_record(g)
-    written, omitted = _written_and_omitted(g)
+    written, omitted = written_and_omitted(g)
     # what the machine decided: seat 1's void (two suits), then its locked discards
     assert g.autos[0] == (1, ChooseVoid("m")) and all(isinstance(a, Discard) for s, a in g.autos[1:])
     assert len(g.autos) == 13 and all(s == 1 for s, _ in g.autos)
@@ -329,17 +303,17 @@ def test_replay_of_written_and_omitted_automatic_moves_xueliu() -> None:
     assert len(omitted) == len(record["decisions"]) - 3
     assert [m for m in omitted if m[1] in (Hu(), Pass())] == [(1, Hu())]  # the first win only
     for moves in (written, omitted):
-        again = replay(dict(record, decisions=_decisions(moves)))
+        again = replay(dict(record, decisions=record_decisions(moves)))
         assert again.events == g.events and again.result() == g.result()
 
 
 def test_replay_refuses_a_written_automatic_move_that_did_not_happen() -> None:
     g = _locked_hand()
-    written, _ = _written_and_omitted(g)
+    written, _ = written_and_omitted(g)
     i = written.index((1, Discard(t("6s"))))
     wrong = [*written[:i], (1, Discard(t("7s"))), *written[i + 1:]]
     with pytest.raises(RecordError, match=rf"decision {i}: seat 1's discard was automatic \(discard 6s\)"):
-        replay(dict(to_record(g), decisions=_decisions(wrong)))
+        replay(dict(to_record(g), decisions=record_decisions(wrong)))
 
 
 def test_replay_omitted_passes_on_a_discard_and_the_locked_discard_after_it() -> None:

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chuanma.engine.chips import ChipError, settle_chips
+from conftest import examples
 
 
 def test_uncapped_payments_are_the_net_results() -> None:
@@ -39,7 +40,7 @@ def test_bad_input_refused() -> None:
 payment = st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 500))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(payment, max_size=20), st.lists(st.integers(0, 400), min_size=4, max_size=4))
 def test_never_below_zero_and_sums_to_zero(
     payments: list[tuple[int, int, int]], balances: list[int]

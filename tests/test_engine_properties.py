@@ -24,10 +24,13 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
+from chuanma.engine.views import SeatView
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import format_tiles, full_wall
-from engine_play import hidden_swaps, pick, random_hand
+from conftest import examples
+from engine_play import hidden_swaps, pick, random_hand, record_decisions, written_and_omitted
 
+XUELIU_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant == "xueliu"]
 FIRST_WIN_PRESETS = [p for p in sorted(PRESETS) if RuleSet.from_preset(p).variant in ("normal", "dazhong")]
 """The presets whose first win ends the hand (classic-normal, dazhong)."""
 
@@ -77,12 +80,17 @@ PUBLIC_FIELDS: dict[str, set[str]] = {
 
 def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
     """RULES §8: the view and the events ``seat`` is shown hold nothing it may not know."""
-    view = g.view(seat).to_dict()
+    seat_view = g.view(seat)
+    view = seat_view.to_dict()
     text = json.dumps(view)
     assert SECRET_SEED not in text
-    # the same view whatever the hidden tiles are: another seat's concealed tile swapped with the wall
+    # the same view, every field of it and not only its JSON form, whatever the hidden tiles and
+    # choices are: another seat's concealed tile swapped with the wall, its secret void changed
     for other in hidden_swaps(g, seat, rng):
-        assert other.view(seat).to_dict() == view
+        other_view = other.view(seat)
+        for name, value in zip(SeatView._fields, seat_view, strict=True):
+            assert getattr(other_view, name) == value, f"seat {seat}'s {name} shows hidden information"
+        assert other_view.to_dict() == view
     if seat is not None:
         assert view["players"][seat]["hand"] == format_tiles(g.state.tiles(seat))
     for ev in g.events_for(seat):
@@ -97,7 +105,7 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
         assert fields <= allowed, f"seat {seat} is shown {fields - allowed} of {ev}"
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 @example("portal-xueliu", 20580)  # a seat leaves while another must win in the last four
 @example("doublewin-xueliu", 319)  # a 血流 winner leaves holding its draw; the wall runs out
@@ -105,7 +113,7 @@ def test_random_hands_keep_every_invariant(preset: str, seed: int) -> None:
     play_checked(preset, seed)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_hands_whose_winners_leave_keep_every_invariant(preset: str, seed: int) -> None:
     """RULES §6: a winner who leaves stops playing and the hand goes on. Over hands where a winner
@@ -116,7 +124,7 @@ def test_hands_whose_winners_leave_keep_every_invariant(preset: str, seed: int) 
 
 
 @pytest.mark.parametrize("preset", FIRST_WIN_PRESETS)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32))
 def test_first_win_presets_keep_every_invariant(preset: str, seed: int) -> None:
     """The presets whose first win ends the hand, over more hands than their share above: with
@@ -171,6 +179,27 @@ def play_checked(preset: str, seed: int, *, leaving: float = 0.004, winners_leav
     again = replay(record)
     assert [e.to_json() for e in again.events] == [e.to_json() for e in g.events]
     assert again.result() == g.result()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(XUELIU_PRESETS), st.integers(0, 2**32))
+@example("xueliu", 35)  # two locked hands discard in a row; the first discard opens no window
+@example("xueliu", 17)  # the same, then a forced win in the last four
+@example("xueliu", 1373)  # two forced self-drawn wins in a row left out
+def test_xueliu_records_replay_with_automatic_moves_written_or_left_out(preset: str, seed: int) -> None:
+    """docs/engine.md, Records: a 血流 hand's record replays to the same events whether its
+    automatic moves (forced voids, locked discards) are written out where they happened or left
+    out with the passes and forced wins a record may omit; a written locked discard is matched
+    where it stands, also when the next locked hand has discarded after it."""
+    g, rng = random_hand(preset, seed)
+    while not g.finished:
+        seat = rng.choice(g.to_act())
+        g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
+    record = to_record(g)
+    for moves in (*written_and_omitted(g), g.decisions):
+        again = replay(dict(record, decisions=record_decisions(moves)))
+        # (the private claim events of omitted passes may come in another order)
+        assert again.events_for(None) == g.events_for(None) and again.result() == g.result()
 
 
 def test_views_hold_each_field_in_its_place() -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chuanma.engine.actions import Discard, Hu, Kong, Pass
+import pytest
+
+from chuanma.engine.actions import Discard, Hu, IllegalActionError, Kong, Pass, Pong
 from chuanma.engine.claims import options_for
 from chuanma.engine.game import Game
 from chuanma.engine.settlement import flower_pig
@@ -167,6 +169,53 @@ def test_no_kong_in_the_last_four() -> None:
     assert Kong(t("5s")) not in g.legal_actions(0)
     g = _last4(no_kong_in_last_four=False, forced_win_in_last_four=False)
     assert Kong(t("5s")) in g.legal_actions(0)
+
+
+# No kong once the wall holds 4 tiles or fewer (§9.3): the other seats discard what they draw; the
+# fourth 5s is drawn when the wall is left with 5 or 4 tiles. For a concealed or added kong seat 0
+# draws it (after ponging the third 1p, or 5s, drawn and discarded early so that the turns fall
+# so); for an exposed kong another seat draws and discards it.
+BOUNDARY_OTHERS = ["22446688m24688p", "1133799m2468s88s", "3579p2468s12366s"]
+
+
+def _kong_at(kind: str, left: int) -> tuple[Game, bool]:
+    """The moment seat 0 may kong 5s with ``left`` tiles in the wall, and the kong's kind offered."""
+    k = 54 - left  # the live draw that leaves ``left`` tiles
+    ponged = {"concealed": "1p", "added": "5s"}.get(kind)
+    hands = ["113579p" + ("455s" if kind == "added" else "555s") + "13799s", *BOUNDARY_OTHERS]
+    j = k - 48  # the early draw seat 0 pongs: its own draws then fall on k (mod 4)
+    g = game(hands, wall=wall_at(hands, {k: "5s", **({j: ponged} if ponged else {})}))
+    g.apply(0, Discard(t("3p")))
+    if ponged is not None:
+        run_out(g, lambda g: g.remaining == 54 - j and g.phase == "turn")
+        play(g, (g.current, Discard(t(ponged))), (0, Pong(t(ponged))), (0, Discard(t("9s"))))
+    run_out(g, lambda g: g.remaining == left and g.phase == "turn")
+    if kind == "exposed":
+        g.apply(g.current, Discard(t("5s")))
+        assert g.phase == "claim" and Pong(t("5s")) in g.legal_actions(0)
+    else:
+        assert g.current == 0 and g.state.seats[0].drawn == t("5s")
+    return g, Kong(t("5s")) in g.legal_actions(0)
+
+
+@pytest.mark.parametrize("kind", ["concealed", "added", "exposed"])
+def test_no_kong_once_the_wall_holds_4_tiles_or_fewer(kind: str) -> None:
+    # 5 tiles left (the fifth-last tile not yet drawn; for an exposed kong, when the discard is
+    # made): the kong is offered; 4 left: no kong of any kind
+    assert _kong_at(kind, 5)[1]
+    g, offered = _kong_at(kind, 4)
+    assert not offered
+    with pytest.raises(IllegalActionError, match="no kong in the last four tiles"):
+        g.apply(0, Kong(t("5s")))
+
+
+def test_late_added_kong_needs_adding_to_have_been_legal() -> None:
+    # 过手杠 (§9.6): seat 0 ends its turn holding the fourth 5s of its pong; with 5 tiles left
+    # adding it was legal, so the pong is late; with 4 left it was not
+    for left, late in ((5, True), (4, False)):
+        g, _ = _kong_at("added", left)
+        g.apply(0, Discard(t("9s")))
+        assert (t("5s") in g.state.seats[0].late_pongs) is late
 
 
 def test_forced_win_on_the_last_tile_haidilaoyue() -> None:

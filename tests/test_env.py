@@ -8,6 +8,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+RL_EXTRA = "the environments need the rl extra: pip install 'chuanma[rl]'"
+pytest.importorskip("gymnasium", reason=RL_EXTRA)
+pytest.importorskip("pettingzoo", reason=RL_EXTRA)
+
 from gymnasium.utils.env_checker import check_reset_return_type, check_reset_seed_determinism
 from gymnasium.utils.passive_env_checker import env_reset_passive_checker, env_step_passive_checker
 from hypothesis import HealthCheck, given, settings
@@ -20,11 +25,13 @@ from chuanma.engine.actions import Action, Discard, Hu, IllegalActionError, Kong
 from chuanma.engine.events import Event
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, CHOWS, ActionIndexError, to_index
 from chuanma.engine.tables import TILE_TEXT, format_sequence
+from chuanma.engine.wall import build_wall
 from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
 from chuanma.env.table import NORMALISER, Table
 from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import parse_tiles
+from conftest import examples
 from engine_play import hidden_swaps
 from engine_setup import XUELIU_DRAWS, robbing_game, rules, t
 
@@ -142,7 +149,7 @@ def _made_up(ev: Event, rng: random.Random, kinds: int) -> Event:
     return ev._replace(private=private)
 
 
-@settings(max_examples=16, deadline=None)
+@settings(max_examples=examples(16), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_tracker_writes_no_seat_anothers_secrets(preset: str, seed: int) -> None:
     """Replaying a hand with the other seats' private parts of the events made up (their dealt
@@ -194,7 +201,7 @@ def test_tracker_refuses_an_event_it_cannot_read_and_an_array_it_cannot_write() 
         TRACKED_ENCODERS["compact"]([(tracker, 0, True)], longer)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(PRESETS)), st.sampled_from(sorted(ENCODERS)), st.integers(0, 2**32))
 def test_observations_never_depend_on_hidden_tiles(preset: str, encoder: str, seed: int) -> None:
     table = Table(RuleSet.from_preset(preset), encoder)
@@ -211,7 +218,7 @@ def test_observations_never_depend_on_hidden_tiles(preset: str, encoder: str, se
     assert checks > 0
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
     """At every step, for every seat: the compact unseen row is the view's own ``unseen_counts``,
@@ -251,7 +258,7 @@ def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
         table.act(seat, to_index(rng.choice(game.legal_actions(seat))))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_tracked_observations_equal_the_views(preset: str, seed: int) -> None:
     """The environment's observations, kept up to date from the events, are at every step, for
@@ -289,7 +296,7 @@ ROBBING: dict[str, tuple[dict[str, Any], list[tuple[int, Action]]]] = {
 it stand; in 血流 it then plays on locked, konges and wins again (the engine tests' set-ups)."""
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(0, 2**32))
 def test_tracked_observations_equal_the_views_when_a_seat_leaves(seed: int) -> None:
     """A 血流 winner who leaves stops playing and the hand goes on; any other leaver ends the
@@ -342,7 +349,7 @@ def test_tracked_observations_equal_the_views_through_a_robbing_window(script: s
     assert [w.robbed for w in game.wins][:1] == ([] if script == "kong_stands" else [True])
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
 def test_masks_equal_legal_actions(preset: str, seed: int) -> None:
     e = raw_env(preset)
@@ -487,6 +494,38 @@ def test_single_seat_env_plays_a_hand_against_bots(opponent: str) -> None:
     assert info["seat"] == 2 and total == g.table.game.deltas()[2]
 
 
+class _TianhuFirst(random.Random):
+    """A dealing generator whose first deal is ``wall`` with seat 0 dealing, then shuffles as usual."""
+
+    def __init__(self, wall: list[int]) -> None:
+        super().__init__(3)
+        self.wall: list[int] | None = wall
+        self.dealer_next = False
+
+    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+        if self.wall is None:
+            super().shuffle(x)
+            return
+        x[:], self.wall, self.dealer_next = self.wall, None, True
+
+    def randrange(self, *args: Any) -> int:  # type: ignore[override]
+        if self.dealer_next:
+            self.dealer_next = False
+            return 0
+        return super().randrange(*args)
+
+
+def test_reset_deals_again_a_hand_over_before_the_learner_acts() -> None:
+    # 大众麻将 has no exchange or void: the dealer's 天胡 ends the hand before seat 2 decides anything
+    g = SingleSeatEnv("dazhong", opponents="greedy", seat=2)
+    hands = ["123456789m11122p", "1122334455667z", "1234567891234s", "3344556677889p"]
+    g.table.rng = _TianhuFirst(build_wall(hands, size=136))
+    obs, info = g.reset()
+    assert info["redealt"] == 1 and not g.table.game.finished
+    assert obs["action_mask"].any() and np.array_equal(obs["action_mask"], g.action_masks())
+    assert g.table.game.legal_actions(2)
+
+
 def test_single_seat_env_random_seat_changes_between_episodes() -> None:
     g = SingleSeatEnv(opponents=["random", "greedy", "random"], seat="random")
     seats = {g.reset(seed=s)[1]["seat"] for s in range(12)}
@@ -532,6 +571,20 @@ def test_batch_env_steps_tables_like_separate_tables(encoder: str) -> None:
                 finished += 1
                 t.deal()
     assert finished == batch.hands > 0
+
+
+def test_batch_env_returns_arrays_the_next_step_leaves_alone() -> None:
+    batch = BatchEnv(4, "xuezhan")
+    kept = [batch.reset(seed=3)]
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in kept[-1][1]]
+        kept.append(batch.step(actions)[:3])
+    copies = [tuple(a.copy() for a in arrays) for arrays in kept]
+    batch.step([int(rng.choice(np.flatnonzero(m))) for m in kept[-1][1]])
+    for arrays, copied in zip(kept, copies, strict=True):
+        assert all(np.array_equal(a, c) for a, c in zip(arrays, copied, strict=True))
+    assert not any(np.array_equal(kept[0][0], later[0]) for later in kept[1:])  # the steps did move on
 
 
 def test_batch_env_names_the_table_of_an_illegal_action() -> None:

@@ -19,6 +19,7 @@ from chuanma.fairness import (
     join_client_seeds,
 )
 from chuanma.tiles import full_wall, tile_str
+from conftest import examples
 
 # ---------------------------------------------------------------------------------------------
 # A second, deliberately naive implementation written only from the published algorithm. It
@@ -143,7 +144,7 @@ seed_text = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7
                                            exclude_characters="|:"), min_size=1, max_size=64)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     server_seed=st.binary(min_size=1, max_size=64),
     seeds=st.lists(seed_text, min_size=4, max_size=4),
@@ -160,7 +161,7 @@ def test_library_matches_naive_implementation(
     )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(server_seed=st.binary(min_size=32, max_size=32), nonce=st.integers(0, 1000))
 def test_wall_is_a_permutation_of_the_tile_set(server_seed: bytes, nonce: int) -> None:
     for honors in (False, True):

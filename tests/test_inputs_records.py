@@ -15,7 +15,7 @@ from chuanma.cli import app
 from chuanma.engine import RecordError, replay
 from chuanma.errors import RuleSetError
 from chuanma.fairness.cli import EXIT_UNVERIFIED
-from chuanma.rules import MAX_BASE, RuleSet
+from chuanma.rules import MAX_BASE, MAX_FAN, RuleSet
 from fairness_records import played_copy
 
 runner = CliRunner()
@@ -133,6 +133,25 @@ def test_rule_options_refuse_booleans_text_and_absurd_bases() -> None:
         with pytest.raises(RuleSetError, match=f"rule option '{name}'"):
             RuleSet.from_preset("xuezhan", **options)
     assert RuleSet.from_preset("xuezhan", base=MAX_BASE).base == MAX_BASE
+
+
+@pytest.mark.parametrize("options", [{"house_fans": {"menqing": 10**11}}, {"house_fans": {"menqing": 20_000}},
+                                     {"house_fans": {"jiangdui": MAX_FAN + 1}}, {"max_fan": MAX_FAN + 1},
+                                     {"max_fan": 10**11}])
+def test_every_number_of_fan_is_bounded(options: dict[str, object]) -> None:
+    # 2 ** (10**11) stalled scoring; 2 ** 20000 could not be written as JSON; 2 ** 600 not averaged
+    with pytest.raises(RuleSetError, match=f"from 0 to {MAX_FAN}|from 1 to {MAX_FAN}"):
+        RuleSet.from_preset("xuezhan", **options)
+    rules = RuleSet.from_preset("xuezhan", house_fans={"menqing": MAX_FAN}, max_fan=MAX_FAN)
+    assert rules.house_fans == {"menqing": MAX_FAN} and rules.max_fan == MAX_FAN
+
+
+@pytest.mark.parametrize("command", [["score"], ["simulate", "--hands", "1"], ["play"]])
+def test_commands_refuse_an_absurd_house_fan_in_one_line(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--set", 'house_fans={"menqing":600}'],
+                                input='{"hand": "123m456m789m23p55p", "win_tile": "4p", "void": "s"}\n')
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert f"from 0 to {MAX_FAN}" in " ".join(result.output.replace("│", " ").split())  # as one line, unboxed
     assert RuleSet.from_preset("xuezhan").with_assignments(["base=6", "max_fan=none"]).base == 6
 
 

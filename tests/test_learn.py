@@ -11,7 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
+
+LEARN_EXTRA = "the learning agent needs the learn extra: pip install 'chuanma[learn]'"
+torch = pytest.importorskip("torch", reason=LEARN_EXTRA)
+pytest.importorskip("gymnasium", reason=LEARN_EXTRA)
+pytest.importorskip("pettingzoo", reason=LEARN_EXTRA)
+
 from typer.testing import CliRunner
 
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot

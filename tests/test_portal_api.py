@@ -3,6 +3,7 @@ and the replays of finished hands (good input and bad; bad input is a 400 that c
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Iterator
@@ -12,7 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
+from chuanma import scoring
 from chuanma.engine.record import replay
+from chuanma.engine.wins import self_drawn_each
+from chuanma.portal import calculator
+from chuanma.portal.calculator import SCORING_OPTIONS
 from chuanma.portal.examples import TOPICS
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FANS, score_hand
@@ -146,6 +151,21 @@ def test_presets_list_every_option_of_every_preset(http: httpx.Client) -> None:
     assert {o["name"] for o in data["options"]} == set(RuleSet.model_fields) - {"preset"}
 
 
+def test_the_calculator_offers_the_options_scoring_reads(http: httpx.Client) -> None:
+    """calc.js shows the options the server marks ``scoring``: SCORING_OPTIONS, which holds every
+    option the scoring and the calculator's payments read (house fans have their own switches)."""
+    data = http.get("/api/portal/presets").json()
+    assert [o["name"] for o in data["options"] if o["scoring"]] == [
+        name for name in RuleSet.model_fields if name in SCORING_OPTIONS]
+    assert set(SCORING_OPTIONS) <= set(RuleSet.model_fields)
+    read = set()
+    for source in (inspect.getsource(scoring), inspect.getsource(calculator), inspect.getsource(self_drawn_each)):
+        read |= set(re.findall(r"\brules\.(\w+)", source))
+    assert read & set(RuleSet.model_fields) - {"preset", "house_fans"} <= set(SCORING_OPTIONS)
+    calc = (STATIC / "portal" / "calc.js").read_text(encoding="utf-8")
+    assert "o.scoring" in calc and not any(f'"{name}"' in calc for name in SCORING_OPTIONS)  # no copy of the list
+
+
 # ------------------------------------------------------------------ worked examples
 
 
@@ -221,6 +241,10 @@ def test_the_pages_know_the_same_guide_topics_as_the_server() -> None:
     common = (STATIC / "portal" / "common.js").read_text(encoding="utf-8")
     listed = re.search(r"export const GUIDE_TOPICS = \[(.*?)\];", common)
     assert listed is not None and json.loads(f"[{listed[1]}]") == list(TOPICS)
+    strings = (STATIC / "portal" / "strings.js").read_text(encoding="utf-8")
+    guide = (STATIC / "portal" / "guide.js").read_text(encoding="utf-8")
+    for name in TOPICS:  # each named in both languages, and explained
+        assert strings.count(f'"topic.{name}"') == 2 and re.search(rf"^  {name}: {{$", guide, re.M), name
 
 
 # ------------------------------------------------------------------ replays

@@ -18,7 +18,7 @@ from chuanma.melds import parse_meld
 from chuanma.portal.replays import replay_view
 from chuanma.rules import RuleSet
 from chuanma.scoring import score_hand
-from chuanma.tiles import parse_tile, parse_tiles, tile_str
+from chuanma.tiles import parse_tile, parse_tiles, tile_name, tile_str
 from portal_harness import SETTLED, PortalServer, portal_server
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -351,6 +351,37 @@ def test_guide_opens_its_first_topic_and_an_unknown_topic_names_the_topics(
     assert desktop.text_content("h1") == "没有这个主题"
     assert desktop.text_content('[data-testid="no-topic"]') == (
         "没有“nope”这个主题。主题有：换三张、定缺、刮风下雨、呼叫转移、查花猪、查大叫、退税、血战与血流。")
+
+
+def test_the_browser_names_and_draws_tiles_as_python_names_them(server: PortalServer, desktop: Any) -> None:
+    """tiles.js names every tile as chuanma.tiles.tile_name does (served, not copied), draws an
+    honour's name on it (白 as an empty frame) and a 万's numeral from its name; the calculator's
+    palette shows them so."""
+    desktop.goto(f"{server.base}/calc")
+    desktop.wait_for_selector('#palette [data-testid="pick-9s"]')
+    desktop.select_option("#preset", "dazhong")
+    desktop.wait_for_selector('#palette [data-testid="pick-7z"]')
+    shown = desktop.evaluate("""async (codes) => {
+        const { tileName, tileSVG } = await import("/static/app/tiles.js");
+        return codes.map((code) => {
+          const svg = new DOMParser().parseFromString(tileSVG(code), "image/svg+xml").documentElement;
+          return { zh: tileName(code, "zh"), en: tileName(code, "en"), label: svg.getAttribute("aria-label"),
+                   drawn: [...svg.querySelectorAll("text")].map((t) => t.textContent).join("") };
+        });
+    }""", [tile_str(t) for t in range(34)])
+    for t, got in enumerate(shown):
+        zh = tile_name(t, "zh")
+        assert (got["zh"], got["en"], got["label"]) == (zh, tile_name(t, "en"), zh), tile_str(t)
+        if t < 9:
+            assert got["drawn"] == zh[0] + "萬"
+        elif t >= 27:
+            assert got["drawn"] == ("" if zh == "白" else zh)
+    # the palette's 5z and 7z are the terminal's: 白 (drawn as a frame) and 中
+    for code in ("5z", "7z"):
+        label = desktop.get_attribute(f'#palette [data-testid="pick-{code}"]', "aria-label")
+        assert label in (tile_name(parse_tile(code), "zh"), tile_name(parse_tile(code), "en"))
+        drawn = desktop.text_content(f'#palette [data-testid="pick-{code}"] svg')
+        assert drawn == ("" if code == "5z" else "中")
 
 
 @pytest.mark.parametrize("path", ["/calc", "/rules", f"/replay/{SETTLED}?move=30"])

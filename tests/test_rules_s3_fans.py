@@ -694,6 +694,16 @@ def test_cap_max_fan_four() -> None:
     assert_score(score("1112345678999m", "5m", preset="portal-xuezhan"), {"qingyise": 2}, 2)
 
 
+def test_capped_score_lists_the_fans_of_the_best_decomposition() -> None:
+    # 111 222 333 44m + concealed kong 7m, self-drawn: as triplets 清一色 2 + 对对胡 1 + 自摸 1 + 根 1
+    # = 5; as 123 123 123 44m 清一色 2 + 自摸 1 + 根 1 = 4. The cap of 4 applies to the best, 5, and
+    # its fans are listed: 4 fan, 16 base from each of the three others
+    hand = ("1112223334m", "4m", ["kong 7m concealed"])
+    fans = {"qingyise": 2, "duiduihu": 1, "zimo": 1, "gen": 1}
+    assert_score(score(*hand, zimo=True), fans, 5)
+    assert_score(score(*hand, zimo=True, preset="portal-xuezhan"), fans, 4)
+
+
 @pytest.mark.parametrize("preset", ["xuezhan", "xueliu", "doublewin-xuezhan", "doublewin-xueliu"])
 def test_no_cap_in_uncapped_presets(preset: str) -> None:
     assert RuleSet.from_preset(preset).max_fan is None

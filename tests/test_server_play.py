@@ -212,7 +212,7 @@ def test_reconnect_receives_exactly_what_it_missed(db_url: str) -> None:
 def test_leaving_mid_hand_is_an_escape_and_a_bot_takes_the_seat(db_url: str) -> None:
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
-            clients = await seat_four(run)
+            clients = await seat_four(run, "classic")  # 001's escape penalty (DoubleWin's rooms have none)
             for c in clients:
                 await c.send("ready")
             others = [asyncio.create_task(c.play_on()) for c in clients[1:]]

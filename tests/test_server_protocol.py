@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from chuanma.cli import app as cli
+from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.rooms import ROOMS
 
@@ -72,13 +73,33 @@ def test_rooms_follow_the_rules_room_table() -> None:
     assert not chuji.admits(1_999) and chuji.admits(100_000) and not chuji.admits(100_001)
 
 
-def test_serve_refuses_bad_timers() -> None:
-    result = CliRunner().invoke(cli, ["serve", "--turn-seconds", "0"])
-    assert result.exit_code == 2 and "timers" in result.output
-    result = CliRunner().invoke(cli, ["serve", "--private-idle-seconds", "0"])
-    assert result.exit_code == 2 and "timers" in result.output
-    result = CliRunner().invoke(cli, ["serve", "--private-tables", "0"])
-    assert result.exit_code == 2 and "greater than or equal" in result.output
+def test_doublewin_rooms_play_doublewin_rules() -> None:
+    # the six tiers are DoubleWin's rooms: its 血战 and 血流 rules at the tier's base, with none of
+    # what its rules never state (退税, 抢杠胡, 呼叫转移, a free 过手杠; 一炮多响 in 血战)
+    tiers = {room.id.rsplit("-", 1)[0] for room in ROOMS.values() if room.preset.startswith("doublewin-")}
+    assert tiers == {"chuji", "pingmin", "guanjia", "tuhao", "fushang", "zunjue"}
+    for tier in tiers:
+        for mode in ("xuezhan", "xueliu"):
+            room = ROOMS[f"{tier}-{mode}"]
+            rules = room.rules()
+            assert room.preset == f"doublewin-{mode}" and rules == RuleSet.from_preset(room.preset, base=room.base)
+            assert (rules.refund, rules.robbing_kong, rules.call_transfer, rules.late_added_kong_pays) == (
+                False, False, "off", True)
+            assert rules.multiple_winners is (mode == "xueliu")
+    # the platform's own rooms play the preset they are named after
+    assert {r.id: r.preset for r in ROOMS.values() if not r.preset.startswith("doublewin-")} == {
+        "classic": "classic", "classic-normal": "classic-normal", "dazhong": "dazhong"}
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--turn-seconds", "0"], "timers"), (["--claim-seconds", "nan"], "timers"), (["--bot-wait", "inf"], "timers"),
+    (["--ready-seconds", "1e300"], "timers"), (["--messages-per-second", "nan"], "rate limits"),
+    (["--auth-per-minute", "100000000000"], "rate limits"), (["--private-idle-seconds", "0"], "timers"),
+    (["--lease-seconds", "0"], "timers"), (["--private-tables", "0"], "greater than or equal"),
+])
+def test_serve_refuses_bad_timers_and_rates(args: list[str], named: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", *args])
+    assert result.exit_code == 2 and named in result.output and isinstance(result.exception, SystemExit)
 
 
 def test_serve_refuses_a_proxy_that_is_not_an_address() -> None:

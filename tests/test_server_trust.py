@@ -321,7 +321,8 @@ def test_metrics_answer_loopback_clients_only_or_only_on_their_own_port(tmp_path
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["--session-days", "0"], "--session-days must be positive"),
+    (["--session-days", "0"], "--session-days takes days above 0"),
+    (["--session-days", "inf"], "--session-days takes days above 0"),
     (["--allow-origin", "example.com"], "'example.com' is not an origin"),
     (["--allow-origin", "https://example.com/page"], "is not an origin"),
 ])

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ import chuanma
 from chuanma.cli import app
 from chuanma.engine.record import replay
 from chuanma.fairness.cli import EXIT_UNVERIFIED
-from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_chunks, simulate_chunk
+from chuanma.sim import runner as runner_module
+from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, pool_size, run_chunks, simulate_chunk
 from chuanma.sim.stats import Tally
 
 runner = CliRunner()
@@ -125,6 +127,41 @@ def test_ray_backend_agrees() -> None:
     finally:
         ray.shutdown()
     assert local.summary() == remote.summary()
+
+
+def test_ray_without_ray_installed_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    for command in (["simulate", "--hands", "2"], ["league", "--hands", "8"]):
+        res = runner.invoke(app, [*command, "--ray", "local"])
+        assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.exception
+        assert "pip install 'chuanma[ray]'" in " ".join(res.output.replace("│", " ").split())  # as one line, unboxed
+
+
+def test_no_more_workers_start_than_chunks_and_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class Counted(ProcessPoolExecutor):
+        def __init__(self, max_workers: int) -> None:
+            started.append(max_workers)
+            super().__init__(max_workers)
+
+    monkeypatch.setattr(runner_module, "ProcessPoolExecutor", Counted)
+    cores = os.cpu_count() or 1
+    spec = SimSpec("xuezhan", ("greedy", "random", "greedy", "random"), 9)
+    assert len(list(run_chunks(simulate_chunk, spec, chunks(3, 1), workers=1000))) == 3
+    assert started == ([min(3, cores)] if cores > 1 else [])
+    assert pool_size(1000, 4) == min(4, cores) and pool_size(2, 1) == 1 and pool_size(1, 9) == 1
+    _sim("--hands", "4", "--workers", "1000")
+    assert all(n <= min(4, cores) for n in started)
+
+
+@pytest.mark.parametrize("args", [["simulate", "--hands", str(10**9)], ["simulate", "--seed", "-1"],
+                                  ["simulate", "--workers", "100000"], ["league", "--seed", str(2**63)],
+                                  ["simulate", "--session-hands", str(10**20)], ["play", "--seed", str(2**64)],
+                                  ["play", "--hands", str(10**9)], ["league", "--hands", str(10**9)]])
+def test_numeric_options_are_bounded(args: list[str]) -> None:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2 and "Invalid value" in res.output and isinstance(res.exception, SystemExit)
 
 
 def test_play_a_hand_from_stdin() -> None:

@@ -16,6 +16,10 @@ from chuanma.errors import InputError
 MAX_DEPTH = 32
 """The deepest nesting of lists and objects accepted (records and score lines need 4)."""
 
+JSON_WHITESPACE = " \t\n\r"
+"""The only characters JSON allows between values; a line of nothing else is blank (``str.strip()``
+also removes separators such as ``\\x1c`` and Unicode spaces, which are not JSON)."""
+
 
 class _DuplicateKeyError(Exception):
     """An object of the input holds a key twice (``args[0]`` is the key)."""

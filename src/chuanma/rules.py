@@ -33,6 +33,10 @@ HOUSE_FAN_DEFAULTS: dict[str, int] = {
 MAX_BASE = 10**9
 """The largest 底分 a rule set accepts (payments are counted in units of it)."""
 
+MAX_FAN = 64
+"""The most fan a rule option accepts (封顶, a house fan's value): a hand is paid ``2 ** fan`` times
+the base, and a number of thousands of digits would stall scoring and every total after it."""
+
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
 
@@ -61,8 +65,8 @@ class RuleSet(BaseModel):
         json_schema_extra={"zh": "抢杠胡：补杠可以被抢"})
     winners_kong: bool = Field(False, description="血流: winners may still declare kongs that keep their waits",
         json_schema_extra={"zh": "血流：胡牌者仍可开不改变听牌的杠"})
-    no_kong_in_last_four: bool = Field(True, description="no kong once the wall holds 3 tiles or fewer",
-        json_schema_extra={"zh": "牌墙剩 3 张或更少时不能开杠"})
+    no_kong_in_last_four: bool = Field(True, description="no kong once the wall holds 4 tiles or fewer",
+        json_schema_extra={"zh": "牌墙剩 4 张或更少时不能开杠"})
     forced_win_in_last_four: bool = Field(True, description="a player who can win in the last four must",
         json_schema_extra={"zh": "最后四张能胡必须胡"})
     pass_rule: Literal["none", "same_turn", "forever"] = Field(
@@ -84,7 +88,7 @@ class RuleSet(BaseModel):
     dihu_on_dealer_discard: bool = Field(True, description="地胡 also by winning on the dealer's first discard",
         json_schema_extra={"zh": "胡庄家打出的第一张牌也算地胡"})
     max_fan: int | None = Field(
-        None, ge=1, strict=True, description="封顶: cap on a hand's total fan (none = no cap)",
+        None, ge=1, le=MAX_FAN, strict=True, description="封顶: cap on a hand's total fan (none = no cap)",
         json_schema_extra={"zh": "封顶：一手牌的番数上限（none 为不封顶）"})
     fan_label_offset: Literal[0, 1] = Field(
         0, description="shown fan = counted fan + offset (001 counts a plain win as 1)",
@@ -132,8 +136,8 @@ class RuleSet(BaseModel):
                 raise ValueError(f"unknown house fan {name!r}; valid house fans: {valid}")
             if fan is True:
                 fan = HOUSE_FAN_DEFAULTS[name]
-            if isinstance(fan, bool) or not isinstance(fan, int) or fan < 0:
-                raise ValueError(f"house fan {name!r} takes a whole number of fan ≥ 0 or true")
+            if isinstance(fan, bool) or not isinstance(fan, int) or not 0 <= fan <= MAX_FAN:
+                raise ValueError(f"house fan {name!r} takes a whole number of fan from 0 to {MAX_FAN} or true")
             if fan:
                 out[name] = fan
         return out
@@ -258,7 +262,8 @@ def valid_values(name: str) -> str:
     info = RuleSet.model_fields[name]
     bounds = {type(m).__name__: getattr(m, type(m).__name__.lower()) for m in info.metadata}
     if "Ge" in bounds and "Le" in bounds:
-        return f"a whole number from {bounds['Ge']} to {bounds['Le']:,}"
+        optional = " or none" if type(None) in typing.get_args(info.annotation) else ""
+        return f"a whole number from {bounds['Ge']} to {bounds['Le']:,}{optional}"
     return _describe_type(info.annotation)
 
 
@@ -298,7 +303,8 @@ def _describe_type(annotation: Any) -> str:
     if origin in (typing.Union, types.UnionType):
         return " or ".join("none" if a is type(None) else _describe_type(a) for a in typing.get_args(annotation))
     if origin is dict:
-        return "an object of house fan ids (" + ", ".join(HOUSE_FAN_DEFAULTS) + ") to fan values"
+        return (f"an object of house fan ids ({', '.join(HOUSE_FAN_DEFAULTS)}) to fan values from 0 to "
+                f"{MAX_FAN} (or true: the fan's usual value)")
     return str(annotation)
 
 

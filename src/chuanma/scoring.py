@@ -382,15 +382,16 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
     # 根 is Sichuan's: 大众麻将 pays its kongs and counts no 根
     gen = 0 if rules.honors else sum(1 for c in to_counts(all_tiles) if c == 4)
     situational = _situation_fans(rules, self_drawn, situations)
-    best: ScoreResult | None = None
+    # the best decomposition by its total before the cap (capped, a weaker one could tie with it)
+    best: tuple[int, list[FanItem], Decomposition] | None = None
     for d in found:
         limit = _limit_fan(d, melds, all_tiles)
         fans = [limit] if limit else _pattern_fans(rules, d, melds, win_tile, all_tiles, gen) + situational
-        result = _result(rules, fans, d)
-        if best is None or result.total > best.total:
-            best = result
+        value = sum(f.fan for f in fans)
+        if best is None or value > best[0]:
+            best = (value, fans, d)
     assert best is not None
-    return best
+    return _result(rules, best[1], best[2])
 
 
 def max_static_fan(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], void: str | None) -> int | None:

@@ -22,7 +22,6 @@ from chuanma.analysis import packing as pk
 from chuanma.analysis.hand import pack_counts
 from chuanma.analysis.lookup import shanten_of_parts
 from chuanma.analysis.orphans import ORPHANS, thirteen_orphans_distance
-from chuanma.analysis.tables import tables
 from chuanma.errors import HandSizeError
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
@@ -38,7 +37,12 @@ _PACKED = array("q")
 @cache
 def load() -> None:
     """Load the tables the evaluators (and the single-hand functions) index: once per process,
-    on the first evaluator, or beforehand so that forked worker processes inherit them."""
+    on the first evaluator, or beforehand so that forked worker processes inherit them.
+
+    The tables module (and NumPy with it) is imported here, not with this module: importing the
+    command line, the engine or the bots costs no NumPy."""
+    from chuanma.analysis.tables import tables
+
     lookup.load()
     t = tables()
     _PACKED.frombytes(t.suit.packed.data.cast("B"))  # a copy: an array indexes faster than a view

@@ -11,7 +11,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from chuanma.bots.base import SeededBot
-from chuanma.encoding import encoder
 from chuanma.engine.actions import Action
 from chuanma.engine.indices import from_index, mask
 from chuanma.engine.views import SeatView
@@ -37,6 +36,8 @@ class LearnedBot(SeededBot):
     """Chooses the legal action its policy finds most probable, from its seat's view alone."""
 
     def __init__(self, path: str, seed: int = 0) -> None:
+        from chuanma.encoding import encoder  # NumPy: imported by a learned bot, not by every command
+
         super().__init__(seed)
         self.policy = cached_policy(path)
         self.encode = encoder(self.policy.encoder)[0]

@@ -1,4 +1,4 @@
-"""Options shared by several commands: choosing the rules."""
+"""Options shared by several commands: choosing the rules, the bounds of hands and seeds."""
 
 from __future__ import annotations
 
@@ -7,6 +7,13 @@ from typing import Annotated
 import typer
 
 from chuanma.rules import RuleSet
+
+MAX_HANDS = 10**8
+"""The most hands one command plays (simulate, league, play): days of work at the fastest bots."""
+MAX_SEED = 2**63 - 1
+"""The largest seed a command accepts."""
+MAX_WORKERS = 1024
+"""The most worker processes a command accepts (it starts no more than its chunks of work or the cores)."""
 
 RulesOption = Annotated[
     str,

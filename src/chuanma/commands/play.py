@@ -14,7 +14,7 @@ from rich.table import Table
 
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
 from chuanma.bots.base import Bot
-from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
+from chuanma.commands.options import MAX_HANDS, MAX_SEED, RulesOption, SetOption, rules_from_cli
 from chuanma.engine.game import Game
 from chuanma.errors import ChuanmaError
 from chuanma.fairness.session import SessionHand
@@ -74,11 +74,11 @@ def play(
         "--bots", "-b", help="The three opponents, comma-separated, or one name for all three "
                              "(learned:PATH: trained weights).")] = "greedy",
     seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands in the session.")] = 1,
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands in the session.")] = 1,
     rules: RulesOption = "xuezhan",
     set_: SetOption = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", min=0, help="Seed of the deals and bots; random unless given (it is printed).")] = None,
+        "--seed", min=0, max=MAX_SEED, help="Seed of the deals and bots; random unless given (it is printed).")] = None,
     record: Annotated[
         Path | None, typer.Option("--record", help="Write each hand's verifiable record JSON here.")
     ] = None,

@@ -11,7 +11,7 @@ import typer
 
 from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError
-from chuanma.json_input import parse_json
+from chuanma.json_input import JSON_WHITESPACE, parse_json
 from chuanma.rules import RuleSet
 from chuanma.score_input import read_score_input
 
@@ -25,6 +25,8 @@ def score_line(line: str, default_rules: RuleSet, cache: dict[str, RuleSet]) -> 
 def score_stream(source: Iterable[str | bytes], sink: TextIO, rules: RuleSet) -> int:
     """Score every non-blank line of ``source`` into ``sink``; return the number of malformed lines.
 
+    A blank line holds only JSON whitespace; any other line gets an answer, a result or an error.
+
     Lines may be bytes (standard input is read as bytes, so a line that is not UTF-8 gets its
     error like any other bad line).
     """
@@ -33,7 +35,7 @@ def score_stream(source: Iterable[str | bytes], sink: TextIO, rules: RuleSet) ->
     for number, raw in enumerate(source, 1):
         try:
             line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            if not line.strip():
+            if not line.strip(JSON_WHITESPACE):
                 continue
             out = score_line(line, rules, cache)
         except UnicodeDecodeError:

@@ -18,6 +18,13 @@ from chuanma.server.config import ServerConfig
 if TYPE_CHECKING:
     import uvicorn
 
+MAX_SECONDS = 86_400
+"""The longest timer ``serve`` accepts: a day."""
+MAX_SESSION_DAYS = 3_650
+"""The longest a session token may go unused that ``serve`` accepts: ten years."""
+MAX_RATE = 10_000
+"""The highest rate limit ``serve`` accepts (messages per second, logins per minute)."""
+
 FULL_COLLECTION_EVERY = 100
 """Young-generation collections between two full ones (Python's default: 10). A full collection
 walks every live table and stops the server meanwhile (about 0.17 s at 500 tables); at the
@@ -73,12 +80,15 @@ def serve(
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
-    if (min(turn_seconds, claim_seconds, ready_seconds, messages_per_second, private_idle_seconds,
-            lease_seconds) <= 0
-            or bot_wait < 0 or auth_per_minute < 1):
-        raise typer.BadParameter("timers and the rate limit must be positive (bot-wait may be 0)")
-    if not session_days > 0:
-        raise typer.BadParameter("--session-days must be positive")
+    # written so that NaN fails every comparison and is refused with the rest
+    if not (all(0 < x <= MAX_SECONDS for x in (turn_seconds, claim_seconds, ready_seconds,
+                                                  private_idle_seconds, lease_seconds))
+            and 0 <= bot_wait <= MAX_SECONDS):
+        raise typer.BadParameter(f"the timers take seconds above 0 and at most {MAX_SECONDS:,} (bot-wait may be 0)")
+    if not (0 < messages_per_second <= MAX_RATE and 1 <= auth_per_minute <= MAX_RATE):
+        raise typer.BadParameter(f"the rate limits take a number above 0 and at most {MAX_RATE:,}")
+    if not 0 < session_days <= MAX_SESSION_DAYS:
+        raise typer.BadParameter(f"--session-days takes days above 0 and at most {MAX_SESSION_DAYS:,}")
     origins = tuple(allow_origin or ())
     for origin in origins:
         parts = urlsplit(origin)

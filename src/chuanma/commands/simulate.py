@@ -15,23 +15,44 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Column, Table
 
 from chuanma.bots import UnknownBotError, check_bot_name
-from chuanma.commands.options import RulesOption, SetOption, rules_from_cli
+from chuanma.commands.options import MAX_HANDS, MAX_SEED, MAX_WORKERS, RulesOption, SetOption, rules_from_cli
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.sim.league import MIN_WALLS, league_table
-from chuanma.sim.runner import LeagueSpec, SimSpec, chunks, league_chunk, run_chunks, simulate_chunk
+from chuanma.sim.runner import (
+    LeagueSpec,
+    MissingRayError,
+    SimSpec,
+    chunks,
+    league_chunk,
+    require_ray,
+    run_chunks,
+    simulate_chunk,
+)
 from chuanma.sim.session import DEFAULT_SESSION_HANDS
 from chuanma.sim.stats import Tally
 
 BotsOption = Annotated[str, typer.Option(
     "--bots", "-b", help="Bot names by seat, comma-separated (cycled to 4); learned:PATH plays trained weights.")]
-SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the run: same seed, same results.")]
-WorkersOption = Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")]
+SeedOption = Annotated[int, typer.Option(
+    "--seed", min=0, max=MAX_SEED, help="Seed of the run: same seed, same results.")]
+WorkersOption = Annotated[int, typer.Option(
+    "--workers", "-w", min=1, max=MAX_WORKERS,
+    help="Local worker processes (no more start than chunks of work or cores).")]
 RayOption = Annotated[
     str | None,
     typer.Option("--ray", help="Run on Ray: a cluster address, 'auto', or 'local' (a 2-CPU local instance)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
+
+
+def _check_ray(ray: str | None) -> None:
+    """Refuse ``--ray`` at once when Ray is not installed."""
+    if ray is not None:
+        try:
+            require_ray()
+        except MissingRayError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--ray") from None
 
 
 def _bot_names(text: str, rules: RuleSet) -> list[str]:
@@ -72,7 +93,7 @@ def _chunk_size(total: int, workers: int, ray: str | None) -> int:
 
 
 def simulate(
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands to play.")] = 100,
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands to play.")] = 100,
     bots: BotsOption = "greedy",
     rules: RulesOption = "xuezhan",
     set_: SetOption = None,
@@ -82,7 +103,7 @@ def simulate(
     record: Annotated[Path | None, typer.Option("--record", help="Write each hand's record JSON here.")] = None,
     session_hands: Annotated[
         int,
-        typer.Option("--session-hands", min=1,
+        typer.Option("--session-hands", min=1, max=MAX_HANDS,
                      help="Hands per session, played in order: under a dealer rule other than random each deals "
                           "by the previous hand's result."),
     ] = DEFAULT_SESSION_HANDS,
@@ -98,6 +119,7 @@ def simulate(
     except ChuanmaError as exc:
         raise typer.BadParameter(str(exc)) from None
     names = _bot_names(bots, ruleset)
+    _check_ray(ray)
     seats = tuple((names * 4)[:4])
     if record is not None:
         _record_folder(record)
@@ -146,7 +168,8 @@ def _print_sim(console: Console, out: dict[str, Any], rules_text: str) -> None:
 
 
 def league(
-    hands: Annotated[int, typer.Option("--hands", "-n", min=4, help="Hands to play (walls × 4 rotations).")] = 400,
+    hands: Annotated[int, typer.Option(
+        "--hands", "-n", min=4, max=MAX_HANDS, help="Hands to play (walls × 4 rotations).")] = 400,
     bots: BotsOption = "random,greedy",
     rules: RulesOption = "xuezhan",
     set_: SetOption = None,
@@ -168,6 +191,7 @@ def league(
     names = _bot_names(bots, ruleset)
     if len(set(names)) != len(names) or not 2 <= len(names) <= 4:
         raise typer.BadParameter("a league takes two to four different bots")
+    _check_ray(ray)
     walls = hands // 4
     if hands % 4:
         console.print(f"--hands {hands} is not a multiple of 4: playing {4 * walls} hands "

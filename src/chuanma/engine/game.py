@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from chuanma.engine import claims, kongs, setup, turn
 from chuanma.engine.actions import (
@@ -47,6 +44,10 @@ from chuanma.engine.views import SeatView, event_for, redact
 from chuanma.engine.wall import check_wall, deal
 from chuanma.engine.wins import claim_wins, self_drawn_win
 from chuanma.rules import RuleSet
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 
 def _no_such_seat(seat: object) -> IllegalActionError:

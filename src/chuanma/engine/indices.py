@@ -24,13 +24,16 @@ first       count  action
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-
-import numpy as np
-import numpy.typing as npt
+from numbers import Integral
+from typing import TYPE_CHECKING
 
 from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.tables import CHOW, DISCARD, EXCHANGE, HU, KONG, PASS, PONG, VOID
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 DISCARD_AT = 0
 PONG_AT = DISCARD_AT + NUM_KINDS
@@ -87,13 +90,15 @@ hold those), so that checking an action against them finds it without comparing 
 
 def from_index(index: int) -> Action:
     """The action numbered ``index``."""
-    if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < ACTION_COUNT:
+    if isinstance(index, bool) or not isinstance(index, Integral) or not 0 <= index < ACTION_COUNT:
         raise ActionIndexError(f"action index must be a whole number 0-{ACTION_COUNT - 1}, got {index!r}")
     return _ACTIONS[int(index)]
 
 
 def mask(actions: list[Action]) -> npt.NDArray[np.int8]:
     """An ``int8`` array of ``ACTION_COUNT`` with 1 at the index of each of ``actions``."""
+    import numpy as np  # here, not at the top: the engine imports this module, the CLI the engine
+
     out = np.zeros(ACTION_COUNT, dtype=np.int8)
     for a in actions:
         out[to_index(a)] = 1

@@ -58,7 +58,8 @@ def replay(record: Mapping[str, Any], *, complete: bool = True) -> Game:
 
 def replay_steps(record: Mapping[str, Any]) -> Iterator[Game]:
     """The replay of :func:`replay` move by move: the same game, yielded once dealt, after each
-    decision, and once more if closing the record's last claim window carried the hand on."""
+    decision, and once more if the answers the record leaves out at its end (passes, forced wins)
+    carried the hand on."""
     game = _game_from(record)
     decisions = record.get("decisions", [])
     if not isinstance(decisions, list):
@@ -71,11 +72,8 @@ def replay_steps(record: Mapping[str, Any]) -> Iterator[Game]:
         _replay_decision(game, matchable, d["seat"], i, d)
         yield game
     mark = len(game.events)
-    game.pass_pending()
-    while game.phase == "turn" and game.legal_actions(game.current) == [Hu()]:
-        game.autos.append((game.current, Hu()))
-        game.apply(game.current, Hu())
-        game.pass_pending()
+    while _take_omitted(game, None, None):
+        pass
     if len(game.events) > mark:
         yield game
 
@@ -87,28 +85,15 @@ def _replay_decision(game: Game, matchable: list[tuple[int, Action]], seat: int,
         action = action_from_json(d, honors=game.rules.honors)
     except NotationError as exc:
         raise RecordError(str(exc), i) from None
-    # Claim windows the decision does not answer are closed (their omitted answers are
-    # passes); closing one may let a locked hand discard and open the next. A written-out
-    # automatic discard that opened the window now open is matched before that window is
-    # closed: the answers to it come after it in the record.
+    # A written-out automatic move is matched first against the moves already carried out (the
+    # answers to a locked discard come after it in the record; two locked hands in a row have
+    # both discarded); then one answer the decision does not give is taken, and so on.
     while True:
-        window = game.state.public.claim
-        if window is not None and window.from_seat == seat and _matched(game, matchable, seat, action, i):
+        if _matched(game, matchable, seat, action, None):
             return
-        if game.phase not in ("claim", "rob") or isinstance(action, Leave) or (
-                isinstance(action, CLAIMS) and seat in game.to_act()):
+        mark = len(game.autos)
+        if not _take_omitted(game, seat, action):
             break
-        mark = len(game.autos)
-        game.pass_pending()
-        matchable += _writable(game.autos[mark:])
-    # RULES §9.10: a seat that must win and says nothing wins (unless someone leaves first)
-    if (game.phase == "turn" and seat != game.current and not isinstance(action, Leave)
-            and game.legal_actions(game.current) == [Hu()]):
-        mark = len(game.autos)
-        game.autos.append((game.current, Hu()))
-        game.apply(game.current, Hu())
-        if game.phase in ("claim", "rob") and seat not in game.to_act():
-            game.pass_pending()
         matchable += _writable(game.autos[mark:])
     if _matched(game, matchable, seat, action, i):
         return
@@ -121,13 +106,34 @@ def _replay_decision(game: Game, matchable: list[tuple[int, Action]], seat: int,
     matchable[:] = keep + _writable(game.autos[mark:])
 
 
-def _matched(game: Game, matchable: list[tuple[int, Action]], seat: int, action: Action, index: int) -> bool:
-    """Whether ``action`` is ``seat``'s earliest automatic decision not yet matched (it is then
-    consumed); a written automatic decision that disagrees with what happened is refused."""
+def _take_omitted(game: Game, seat: int | None, action: Action | None) -> bool:
+    """Take one answer left out before ``seat``'s ``action`` (``None``: the record's end), if any:
+    a claim window it does not answer is closed with passes (a seat that must win wins; closing
+    it may let a locked hand discard and open the next), and a seat other than ``seat`` that must
+    win on its own draw wins (RULES §9.10). Nothing is taken before a leave."""
+    if isinstance(action, Leave):
+        return False
+    if game.phase in ("claim", "rob"):
+        if isinstance(action, CLAIMS) and seat in game.to_act():
+            return False
+        game.pass_pending()
+        return True
+    if game.phase == "turn" and seat != game.current and game.legal_actions(game.current) == [Hu()]:
+        game.autos.append((game.current, Hu()))
+        game.apply(game.current, Hu())
+        return True
+    return False
+
+
+def _matched(game: Game, matchable: list[tuple[int, Action]], seat: int, action: Action,
+             index: int | None) -> bool:
+    """Whether ``action``, not a legal decision now, is ``seat``'s earliest automatic decision not
+    yet matched (it is then consumed); given the decision's ``index``, a written automatic
+    decision that disagrees with what happened is refused."""
     if isinstance(action, Leave) or action in game.legal_actions(seat):
         return False
     found = next((a for a in matchable if a[0] == seat), None)
-    if found is None or type(found[1]) is not type(action):
+    if found is None or type(found[1]) is not type(action) or (found[1] != action and index is None):
         return False
     if found[1] != action:
         raise RecordError(f"seat {seat}'s {_kind(action)} was automatic ({found[1]}), not {action}", index)

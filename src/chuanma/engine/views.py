@@ -111,7 +111,8 @@ class SeatView(NamedTuple):
     payments: tuple[Payment, ...]
     totals: tuple[int, ...]
     acting: tuple[int, ...]
-    """Seats owing a decision, as far as the viewer may know (in a claim window: only itself)."""
+    """Seats owing a decision, as far as the viewer may know (in a claim window: only itself; in
+    定缺: every seat whose choice it has not seen, a void chosen for a two-suit hand included)."""
     claim: ClaimView | None
     drawn: Tile | None
     """One's own tile drawn this turn."""
@@ -334,6 +335,8 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
             ss.exchange if own and pub.direction is None else None,
             tuple(claimed_at[s]),
         )))
+    if phase == "void":  # a void chosen for a two-suit hand is secret: that seat looks undecided
+        acting = tuple([p.seat for p in players if not p.void_chosen])
     w = pub.claim
     on_turn = seat is not None and pub.phase == "turn" and pub.current == seat
     kongs = tuple([_new(KongView, (k.seat, None if k.kind == "concealed" and k.seat in hidden else k.tile,

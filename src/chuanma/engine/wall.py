@@ -24,19 +24,24 @@ _FULL_SETS = {size: [t // COPIES for t in range(size)] for size in (WALL_SIZE, H
 
 
 LAST_FOUR = 3
-"""The last-four zone begins once the wall holds this many tiles or fewer (RULES §9.3)."""
+"""The last-four zone (forced wins) begins once the wall holds this many tiles or fewer: from the
+draw of the fourth-last tile (RULES §9.3)."""
+NO_KONG = 4
+"""Under ``no_kong_in_last_four`` no kong once the wall holds this many tiles or fewer: not by the
+player who has just drawn the fifth-last tile, nor on a discard made then (RULES §9.3)."""
 
 
 def in_last_four(remaining: int) -> bool:
     """Whether a wall with ``remaining`` tiles is in the last-four zone (the one place this
-    boundary is written: no kong there, forced wins, 查大叫 escape amounts)."""
+    boundary is written: forced wins, 查大叫 escape amounts)."""
     return remaining <= LAST_FOUR
 
 
 def kong_allowed(no_kong_in_last_four: bool, remaining: int) -> bool:
-    """Whether a kong may be declared with ``remaining`` tiles in the wall: there must be a
-    replacement to draw, and under ``no_kong_in_last_four`` the wall must be outside the zone."""
-    return remaining > 0 and not (no_kong_in_last_four and in_last_four(remaining))
+    """Whether a kong may be declared with ``remaining`` tiles in the wall (for an exposed kong:
+    when the discard was made): there must be a replacement to draw, and under
+    ``no_kong_in_last_four`` more than :data:`NO_KONG` tiles."""
+    return remaining > (NO_KONG if no_kong_in_last_four else 0)
 
 
 class WallError(ChuanmaError, ValueError):

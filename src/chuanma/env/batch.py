@@ -26,7 +26,8 @@ class BatchEnv:
     ``observations`` has shape ``(n, *encoder shape)``, ``masks`` ``(n, 623)`` (``int8``),
     ``seats`` ``(n,)`` (the seat asked at each table), ``rewards`` ``(n, 4)`` (what the step
     brought each seat, by absolute seat) and ``done`` ``(n,)`` (the table's hand ended at that
-    step and a new one was dealt).
+    step and a new one was dealt). The arrays returned are the caller's (copies): the next step
+    leaves them as they were.
     """
 
     def __init__(self, n: int, rules: str | RuleSet = "xuezhan", *, encoder: str = "compact",
@@ -55,7 +56,7 @@ class BatchEnv:
             table.deal()
         self._observe(self.n)
         self.hands = 0
-        return self.observations, self.masks, self.seats
+        return self._stacked()
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> tuple[
             npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64],
@@ -90,7 +91,12 @@ class BatchEnv:
         finally:
             if stepped:
                 self._observe(stepped)
-        return self.observations, self.masks, self.seats, rewards, done
+        return (*self._stacked(), rewards, done)
+
+    def _stacked(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+        """Copies of the observations, masks and seats: the next step overwrites the batch's own
+        arrays, and what a caller kept (a rollout buffer) must stay as it was returned."""
+        return self.observations.copy(), self.masks.copy(), self.seats.copy()
 
     def _observe(self, tables: int) -> None:
         """Observe the first ``tables`` tables at once: the seat asked at each, its observation

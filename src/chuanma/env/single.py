@@ -24,6 +24,11 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
     Observations are the AEC environment's (``{"observation", "action_mask"}``); the reward is the
     agent's chip result in base units (``reward="end"``: all at the end; ``"event"``: as payments
     happen), divided by 32 with ``normalize``. :meth:`action_masks` gives the mask alone.
+
+    :meth:`reset` always returns a decision to make: a hand the bots end before the agent's first
+    decision (the dealer's 天胡 where there is no exchange or void to choose first, or a first-win
+    hand won on a discard the agent cannot claim) is left out and another dealt, as Gymnasium's
+    ``reset`` cannot report an episode already over; ``info["redealt"]`` counts the hands left out.
     """
 
     metadata = {"render_modes": []}  # noqa: RUF012 (Gymnasium declares it so)
@@ -50,13 +55,18 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
         if seed is not None:
             self.table.seed(seed)
         rng = self.table.rng
-        if self.fixed_seat == "random":
-            self.seat = rng.randrange(4)
-        self.table.deal()
-        others = [(self.seat + k) % 4 for k in (1, 2, 3)]
-        self.bots = {s: make_bot(n, rng.getrandbits(63)) for s, n in zip(others, self.names, strict=True)}
-        reward = self._play_bots()
-        return self.table.observe(self.seat), {"seat": self.seat, "reward_before": reward}
+        redealt = -1
+        while True:  # a hand the bots end before the agent's first decision is dealt again
+            redealt += 1
+            if self.fixed_seat == "random":
+                self.seat = rng.randrange(4)
+            self.table.deal()
+            others = [(self.seat + k) % 4 for k in (1, 2, 3)]
+            self.bots = {s: make_bot(n, rng.getrandbits(63)) for s, n in zip(others, self.names, strict=True)}
+            reward = self._play_bots()
+            if not self.table.game.finished:
+                break
+        return self.table.observe(self.seat), {"seat": self.seat, "reward_before": reward, "redealt": redealt}
 
     def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
         if self.table.game.finished:

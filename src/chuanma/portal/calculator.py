@@ -19,6 +19,12 @@ from chuanma.scoring import FANS
 
 WINNER = 0
 
+SCORING_OPTIONS = ("base", "robbing_kong", "longqidui", "yaojiu", "gangshangpao", "haidilaoyue", "haidipao",
+                   "gangshang_shuanghua", "dihu_on_dealer_discard", "max_fan", "fan_label_offset", "zimo_bonus")
+"""The rule options that change a hand's fans or what is paid for it, which the calculator offers
+(served with every option, ``scoring``, by :func:`chuanma.portal.reference.presets`); the house
+fans have their own switches, the other options are about play."""
+
 
 def calculate(data: object) -> dict[str, Any]:
     """Score ``data`` (the fields of ``chuanma score`` and ``from``, the discarder's seat 1–3)."""

@@ -1,11 +1,14 @@
-"""The fan table and every rule option of every preset, from the definitions the engine uses."""
+"""The fan table, every rule option of every preset and the tiles' names, from the definitions the
+engine uses."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from chuanma.portal.calculator import SCORING_OPTIONS
 from chuanma.rules import PRESETS, RuleSet, option_schema
 from chuanma.scoring import FANS, SITUATIONS
+from chuanma.tiles import NUM_KINDS, tile_name, tile_str
 
 
 def fan_table() -> dict[str, Any]:
@@ -15,10 +18,19 @@ def fan_table() -> dict[str, Any]:
 
 def presets() -> dict[str, Any]:
     """Every preset (its variant, whether the engine plays it, the options it changes) and every
-    option (:func:`chuanma.rules.option_schema`) with its value in each preset."""
+    option (:func:`chuanma.rules.option_schema`) with its value in each preset and whether the
+    calculator offers it (``scoring``: :data:`~chuanma.portal.calculator.SCORING_OPTIONS`)."""
     sets = {name: RuleSet.from_preset(name) for name in PRESETS}
     return {
         "presets": [{"name": p, "variant": r.variant,
                      "changes": PRESETS[p]} for p, r in sets.items()],
-        "options": [{**o, "values": {p: r.options()[o["name"]] for p, r in sets.items()}} for o in option_schema()],
+        "options": [{**o, "values": {p: r.options()[o["name"]] for p, r in sets.items()},
+                     "scoring": o["name"] in SCORING_OPTIONS} for o in option_schema()],
     }
+
+
+def tile_table() -> dict[str, Any]:
+    """Every tile kind, ``1m`` … ``7z``, with its names (:func:`chuanma.tiles.tile_name`): the
+    browser names and draws the tiles from this, so that a tile is called the same everywhere."""
+    return {"tiles": [{"code": tile_str(t), "zh": tile_name(t, "zh"), "en": tile_name(t, "en")}
+                      for t in range(NUM_KINDS)]}

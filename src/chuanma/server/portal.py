@@ -3,7 +3,7 @@
 Pages: ``/calc`` (the fan calculator), ``/rules`` (fan table and presets), ``/guide/<topic>``
 (worked examples; ``/guide`` opens the first topic, an unknown topic is the guide page saying so,
 status 404), ``/replay`` (an uploaded record) and ``/replay/<hand id>``. Endpoints:
-``POST /api/portal/score``, ``GET /api/portal/fans``, ``GET /api/portal/presets``,
+``POST /api/portal/score``, ``GET /api/portal/fans``, ``GET /api/portal/presets``, ``GET /api/portal/tiles``,
 ``GET /api/portal/examples/<topic>``, ``GET /api/replay/<hand id>?seat=&move=`` (finished hands
 only) and ``POST /api/replay`` (a record in the body). Bad input: status 400 with
 ``{"code", "message"}``, and nothing changes.
@@ -24,7 +24,7 @@ from chuanma.errors import ChuanmaError, InputError
 from chuanma.json_input import parse_json
 from chuanma.portal.calculator import calculate
 from chuanma.portal.examples import TOPICS, topic
-from chuanma.portal.reference import fan_table, presets
+from chuanma.portal.reference import fan_table, presets, tile_table
 from chuanma.portal.replays import read_viewer, replay_view
 from chuanma.server.hand_access import HandRefusedError, readable_hand
 from chuanma.server.services import Server
@@ -133,6 +133,10 @@ def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRoute
     @router.get("/api/portal/presets")
     async def all_presets() -> dict[str, Any]:
         return presets()
+
+    @router.get("/api/portal/tiles")
+    async def tiles() -> dict[str, Any]:
+        return tile_table()
 
     @router.get("/api/portal/examples/{name}", response_model=None)
     async def examples(name: str) -> dict[str, Any] | JSONResponse:

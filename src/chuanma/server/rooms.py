@@ -1,4 +1,4 @@
-"""The rooms (RULES §6 in docs/rules.md): each has a preset, a base and an entry range of chips."""
+"""The rooms (docs/server.md, Rooms): each has a preset, a base and an entry range of chips."""
 
 from __future__ import annotations
 
@@ -42,15 +42,17 @@ _TIERS = (
 )
 
 ROOMS: dict[str, Room] = {
-    f"{tier}-{preset}": Room(f"{tier}-{preset}", f"{name} {label}", preset, base, low, high)
+    f"{tier}-{mode}": Room(f"{tier}-{mode}", f"{name} {label}", f"doublewin-{mode}", base, low, high)
     for tier, name, base, low, high in _TIERS
-    for preset, label in (("xuezhan", "血战到底"), ("xueliu", "血流成河"))
+    for mode, label in (("xuezhan", "血战到底"), ("xueliu", "血流成河"))
 }
 ROOMS["classic"] = Room("classic", "经典场 血战到底", "classic", 6, 60, None)
 ROOMS["classic-normal"] = Room("classic-normal", "经典场 普通场", "classic-normal", 6, 60, None)
 ROOMS["dazhong"] = Room("dazhong", "初级场 大众麻将", "dazhong", *_TIERS[0][2:])
-"""Every room by id: the six tiers in 血战 and 血流; ``classic`` and ``classic-normal`` (001's
-site, base 6: its 血战场 and its 普通场); ``dazhong`` (004's 大众麻将, at the first tier)."""
+"""Every room by id: DoubleWin's six tiers, each in 血战 and 血流, playing DoubleWin's rules
+(``doublewin-xuezhan``, ``doublewin-xueliu``); ``classic`` and ``classic-normal`` (001's site,
+base 6: its 血战场 and its 普通场); ``dazhong`` (004's 大众麻将, at the first tier). A room's
+``preset`` is shown with it (``/api/rooms``, the lobby)."""
 
 LOWEST_ENTRY = min(low for _, _, _, low, _ in _TIERS)
 """Below this balance a player gets the daily top-up."""

@@ -9,6 +9,7 @@ integer sums, so the outcome is the same whatever the backend or the number of w
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from typing import Any
 from chuanma.analysis.incremental import load as load_analysis_tables
 from chuanma.bots import make_bot
 from chuanma.bots.base import Bot
+from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
 from chuanma.sim.session import DEFAULT_SESSION_HANDS, play_sessions
@@ -107,11 +109,26 @@ def chunks(total: int, size: int) -> list[tuple[int, int]]:
     return [(i, min(total, i + size)) for i in range(0, total, size)]
 
 
-def _init_ray(address: str) -> Any:
+class MissingRayError(ChuanmaError):
+    """The Ray backend was asked for, and Ray is not installed."""
+
+
+def require_ray() -> Any:
+    """The ``ray`` module, or :class:`MissingRayError` naming the extra that installs it."""
     try:
         import ray
     except ImportError:
-        raise RuntimeError("the Ray backend needs ray: pip install 'chuanma[ray]'") from None
+        raise MissingRayError("the Ray backend needs Ray: pip install 'chuanma[ray]'") from None
+    return ray
+
+
+def pool_size(workers: int, parts: int) -> int:
+    """Local worker processes for ``parts`` chunks: ``workers``, but no more than the chunks and the cores."""
+    return max(1, min(workers, parts, os.cpu_count() or 1))
+
+
+def _init_ray(address: str) -> Any:
+    ray = require_ray()
     if not ray.is_initialized():
         if address == "local":
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
@@ -124,7 +141,8 @@ def run_chunks(
     fn: Callable[..., Any], spec: Any, parts: Sequence[tuple[int, int]], *, workers: int = 1,
     ray_address: str | None = None,
 ) -> Iterator[tuple[tuple[int, int], Any]]:
-    """Yield ``(part, fn(spec, *part))`` as parts finish (in any order)."""
+    """Yield ``(part, fn(spec, *part))`` as parts finish (in any order); at most :func:`pool_size`
+    local processes run."""
     if ray_address is not None:
         ray = _init_ray(ray_address)
         remote = ray.remote(fn)
@@ -135,7 +153,8 @@ def run_chunks(
             for ref in done:
                 yield refs[ref], ray.get(ref)
         return
-    if workers <= 1:
+    workers = pool_size(workers, len(parts))
+    if workers == 1:
         for a, b in parts:
             yield (a, b), fn(spec, a, b)
         return

@@ -1,5 +1,5 @@
-// The login form and the lobby: balance and daily grant, rooms (out-of-range ones disabled, saying
-// why), quick-join, private tables with an invite link, tables to watch, and one's own history.
+// The login form and the lobby: balance and daily grant, rooms with the preset each plays
+// (out-of-range ones disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
 import { optionText, t } from "./i18n.js";
@@ -38,7 +38,7 @@ function roomHTML(room, balance, queued) {
   const here = queued?.room === room.id;
   return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
     <span class="room-name">${esc(room.name)}</span>
-    <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))}</span>
+    <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: room.preset }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
     <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}
       ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(here ? t("lobby.waiting", { waiting: queued.waiting }) : t("lobby.join"))}</button>

@@ -1,15 +1,14 @@
 // Mahjong tiles drawn as SVG by the project: 万 (Chinese numeral over 萬), 筒 (dot patterns),
-// 条 (bamboo sticks; a bird on 1条), the honours 東南西北中發白 (1z–7z) and a face-down back.
+// 条 (bamboo sticks; a bird on 1条), the honours (1z–7z) and a face-down back.
 // tileSVG("5m") returns an SVG string; tileElement("5m") a DOM element; tileName names a tile.
+// The tiles' names come from the server (/api/portal/tiles: chuanma.tiles.tile_name), read once when
+// this module loads: the numeral drawn on a 万 and the character on an honour are those names, so
+// a tile is drawn and called in the browser as Python calls it.
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 48, H = 64;
 const BLUE = "#1f4e9c", GREEN = "#17784a", RED = "#c62828", INK = "#1b1f3a";
-const NUMERALS = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
-const HONOURS = ["東", "南", "西", "北", "中", "發", "白"];
-const HONOURS_EN = ["East", "South", "West", "North", "Red dragon", "Green dragon", "White dragon"];
-const SUIT_ZH = { m: "万", p: "筒", s: "条" };
-const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
+const NAMES = await loadNames();
 const FONT = "'Noto Serif CJK SC','Source Han Serif SC','Songti SC','SimSun','WenQuanYi Micro Hei','Noto Sans CJK SC','Microsoft YaHei',serif";
 
 /** Parse "5m" into [rank, suit]; throws on anything else. */
@@ -19,11 +18,18 @@ export function parseTile(code) {
   return m[1] ? [Number(m[1]), m[2]] : [Number(m[3]), "z"];
 }
 
+/** Every tile's names by code ({zh, en}), from the server's table. */
+async function loadNames() {
+  const res = await fetch("/api/portal/tiles");
+  if (!res.ok) throw new Error(`the tile names could not be read (${res.status})`);
+  return new Map((await res.json()).tiles.map((tile) => [tile.code, tile]));
+}
+
 /** The tile's name: "五万" / "5 Characters", "東" / "East". */
 export function tileName(code, lang = "zh") {
-  const [rank, suit] = parseTile(code);
-  if (suit === "z") return lang === "zh" ? HONOURS[rank - 1] : HONOURS_EN[rank - 1];
-  return lang === "zh" ? NUMERALS[rank - 1] + SUIT_ZH[suit] : `${rank} ${SUIT_EN[suit]}`;
+  parseTile(code);
+  const names = NAMES.get(code);
+  return lang === "zh" ? names.zh : names.en;
 }
 
 /** The sort key of a tile: suits 万 筒 条 then honours, by rank. */
@@ -115,16 +121,17 @@ function text(x, y, size, colour, chars, weight = 700) {
 }
 
 function characters(rank) {
-  return text(24, 19, 21, INK, NUMERALS[rank - 1]) + text(24, 46, 23, RED, "萬");
+  return text(24, 19, 21, INK, tileName(`${rank}m`)[0]) + text(24, 46, 23, RED, "萬");
 }
 
 function honour(rank) {
-  if (rank === 7) {
+  const name = tileName(`${rank}z`);
+  if (name === "白") {  // 白板: an empty frame
     return `<rect x="9" y="10" width="30" height="44" rx="3" fill="none" stroke="${BLUE}" stroke-width="3"/>` +
       `<rect x="14" y="15" width="20" height="34" rx="2" fill="none" stroke="${BLUE}" stroke-width="1.2"/>`;
   }
-  const colour = rank === 5 ? RED : rank === 6 ? GREEN : INK;
-  return text(24, 32, 30, colour, HONOURS[rank - 1]);
+  const colour = name === "中" ? RED : name === "發" ? GREEN : INK;
+  return text(24, 32, 30, colour, name);
 }
 
 function face(code) {

@@ -7,9 +7,6 @@ frame("/calc");
 
 const $ = (id) => document.getElementById(id);
 const MODES = ["hand", "pong", "exposed", "concealed", "chow", "win"];
-/** The options that change a hand's fans or what is paid for it (the others are about play). */
-const SCORING = ["base", "robbing_kong", "longqidui", "yaojiu", "gangshangpao", "haidilaoyue", "haidipao",
-  "gangshang_shuanghua", "dihu_on_dealer_discard", "max_fan", "fan_label_offset", "zimo_bonus"];
 const state = { mode: "hand", hand: [], melds: [], win: null, presets: null, options: {}, house: {}, fans: [],
   situations: [], seq: 0 };
 
@@ -105,7 +102,9 @@ function optionInput(o) {
 }
 
 function drawOptions() {
-  const options = state.presets.options.filter((o) => SCORING.includes(o.name));
+  // the options that change a hand's fans or what is paid for it, as the server marks them
+  // (scoring: chuanma.portal.calculator.SCORING_OPTIONS)
+  const options = state.presets.options.filter((o) => o.scoring);
   $("options").replaceChildren(...options.map(optionInput).filter(Boolean));
   $("house").replaceChildren(...state.fans.fans.filter((f) => f.house).map((f) => el("label", {},
     el("input", { type: "checkbox", "data-testid": `house-${f.id}`, checked: f.id in state.house,
