@@ -27,9 +27,9 @@ from chuanma.server.store import sqlite_url
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 TIMEOUT = 60.0
+"""Real seconds a test waits for a message before failing (the game's own timers use a ManualClock)."""
 DEALER_KEY = VRFKey(bytes(range(7, 39)))
 """The dealer's key of the servers the tests start (the same after a restart)."""
-"""Real seconds a test waits for a message before failing (the game's own timers use a ManualClock)."""
 
 
 async def _pg(sql: str) -> None:

@@ -2,17 +2,12 @@
 scripted clients injecting one kind of fault or another, then the invariants, on SQLite and on
 PostgreSQL. The verdicts do not depend on timing: every invariant must hold however the run went.
 
-One test per kind of fault, so that each can be seen to pass or fail on its own. Two depend on fixes
-not merged yet and fail without them (the other kinds' tests do not depend on them):
-- ``test_double_join_seats_a_player_once``: a player who quick-joins a room and, before the bot wait
-  ends, joins a private table by invite is seated at both (and balances go below zero);
-- ``test_early_timers_do_not_freeze_tables``: a timer that fires early (as uvloop's may) is ignored
-  and never armed again, so the table waits for ever.
-The system clock's timers fire early too, by a microsecond or so: they are set from ``time.time()``
-but run on the event loop's monotonic clock, which runs faster here (0.7 ppm). Under load that is
-enough: until the timers fix lands, idle and absent clients' tables freeze now and then (2 runs in 6
-here, none with timers set a millisecond later), and the tests of those kinds, the whole mixed run's
-and the restart's fail with them.
+One test per kind of fault, so that each can be seen to pass or fail on its own; among them
+``test_double_join_seats_a_player_once`` (a player who quick-joins a room and, before the bot wait
+ends, joins a private table by invite must get one seat, never two) and
+``test_early_timers_do_not_freeze_tables`` (timers that fire early, as uvloop's may, must be set
+again, never lost). Both failed before the one-place-per-player and timer fixes: the player sat at
+two tables and balances went below zero; every table waiting on a timer froze.
 """
 
 from __future__ import annotations
