@@ -177,6 +177,10 @@ def test_on_postgresql_a_take_over_waits_for_the_fenced_writes_in_flight(pg_data
     waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                    "AND datname = current_database()")
 
+    async def blocked(store: Store) -> None:
+        while not await store.read(lambda c: c.execute(waiting).scalar()):
+            await asyncio.sleep(0.01)
+
     async def scenario() -> None:
         store, other = await open_store(pg_database), await open_store(pg_database)
         try:
@@ -187,8 +191,7 @@ def test_on_postgresql_a_take_over_waits_for_the_fenced_writes_in_flight(pg_data
                 await conn.run_sync(holder.check)
                 taker = asyncio.create_task(Lease(other, ManualClock(holder.clock.now() + LEASE), LEASE,
                                                   "other:2:000000").take())
-                while not await other.read(lambda c: c.execute(waiting).scalar()):
-                    await asyncio.sleep(0.01)  # the take-over waits for it
+                await asyncio.wait_for(blocked(other), TIMEOUT)  # the take-over waits for it
                 assert not taker.done()
             await asyncio.wait_for(taker, TIMEOUT)
             store.guard = holder.check
