@@ -331,9 +331,20 @@ def test_serve_refuses_bad_trust_options_in_one_line(tmp_path: Path, args: list[
     assert result.exit_code == 2 and words in result.output
 
 
-def test_serve_refuses_a_metrics_port_in_use_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("option", "named"), [("--metrics-port", "--metrics-port"), ("--port", "--port/--host")])
+def test_serve_refuses_a_port_in_use_in_one_line_before_touching_the_database(tmp_path: Path, option: str,
+                                                                              named: str) -> None:
+    data = tmp_path / "data"
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--metrics-port", str(port)])
-    assert result.exit_code == 2 and "--metrics-port: cannot listen on" in result.output
+        result = CliRunner().invoke(cli, ["serve", "--data", str(data), option, str(port)])
+    assert result.exit_code == 2 and f"{named}: cannot listen on" in result.output
     assert "Traceback" not in result.output
+    assert not (data / "chuanma.db").exists()  # refused before the database (and its lease) was touched
+
+
+def test_serve_makes_its_data_directory_for_its_own_user_only(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with socket.create_server(("127.0.0.1", 0)) as taken:  # refused at the port, after making --data
+        CliRunner().invoke(cli, ["serve", "--data", str(data), "--port", str(taken.getsockname()[1])])
+    assert data.is_dir() and data.stat().st_mode & 0o777 == 0o700

@@ -97,11 +97,12 @@ def serve(
     if forwarded_allow_ips is not None:
         check_proxies(forwarded_allow_ips)
     try:
-        data.mkdir(parents=True, exist_ok=True)
+        data.mkdir(mode=0o700, parents=True, exist_ok=True)  # new: the database (password hashes) for us only
     except OSError as exc:
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
     if metrics_port is not None:
-        check_port(metrics_host, metrics_port)
+        check_port(metrics_host, metrics_port, "--metrics-port")
+    check_port(host, port, "--port/--host")
     try:
         dealer = dealer_key(key, data)
     except FairnessError as exc:
@@ -116,7 +117,7 @@ def serve(
                           forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
                           private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds)
     setup_logging()
-    database = check_database(config)
+    database = check_database(config, "--db" if db else "--data")
     app = create_app(config)
     server = uvicorn.Server(uvicorn_config(app, config, host, port))
     original = server.startup
@@ -140,14 +141,15 @@ def serve(
     server.run()
 
 
-def check_port(host: str, port: int) -> None:
-    """Refuse in one line a ``--metrics-port`` that cannot be listened on (in use, a bad address), before
-    the server starts: the metrics exporter starts with the app, where it would end in a traceback."""
+def check_port(host: str, port: int, option: str) -> None:
+    """Refuse in one line a port (``option``) that cannot be listened on (in use, a bad address), before
+    the server takes the database's lease: uvicorn and the metrics exporter would fail later, in
+    their own words, leaving the lease to lapse before the next start."""
     try:
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
-        raise typer.BadParameter(f"--metrics-port: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise typer.BadParameter(f"{option}: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def uvicorn_config(app: Any, config: ServerConfig, host: str, port: int) -> uvicorn.Config:
@@ -172,7 +174,7 @@ def check_proxies(value: str) -> None:
                                      "network (give them comma-separated, or *)") from None
 
 
-def check_database(config: ServerConfig) -> str:
+def check_database(config: ServerConfig, option: str) -> str:
     """Open the database (bringing its schema up to date), take its lease for this process (the app
     takes it again as its own holder) and close it again, so that a bad URL, a database that cannot
     be opened or one another live server holds is refused in one line before the server starts;
@@ -199,7 +201,7 @@ def check_database(config: ServerConfig) -> str:
     try:
         asyncio.run(probe())
     except LeaseHeldError as exc:
-        raise typer.BadParameter(f"--db: {exc}") from None
+        raise typer.BadParameter(f"{option}: {exc}") from None
     except (SQLAlchemyError, OSError, ImportError, ValueError, OverflowError) as exc:  # the last two: a bad port
         why = exc.orig if isinstance(exc, DBAPIError) else exc
         raise typer.BadParameter(f"--db: cannot open the database: {str(why).splitlines()[0]}") from None
