@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from chuanma.cli import app
 from chuanma.fairness import Level, VRFKey, sign_record, verify_record
+from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_UNVERIFIED
 from fairness_records import (
     CANNOT_REPRODUCE,
@@ -108,6 +109,12 @@ def test_cli_names_the_key_a_record_is_verified_for(tmp_path: Path) -> None:
     flat = " ".join(out.split())
     assert code == 0 and f"verdict: VERIFIED FOR KEY {key}: dealt as the seeds give" in flat, flat
     assert "(the required key)" in flat and "no key was pinned" not in flat
+
+
+def test_the_headline_capitalizes_the_level_words_not_the_key() -> None:
+    checks = tuple(Check(name, Status.PASSED, "signed by abcd12") for name in ("wall", "replay", "result", "signature"))
+    headline = Verdict(checks, "abcd12").headline
+    assert headline.startswith("VERIFIED FOR KEY abcd12: dealt as the seeds give"), headline
 
 
 def test_a_record_signed_by_another_key_than_its_vrf_key_fails(tmp_path: Path) -> None:
