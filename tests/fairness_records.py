@@ -128,6 +128,15 @@ def _proof_for_other_table(r: dict[str, Any]) -> None:
     r["seeds"]["proof"] = vrf_record(table_id="table-13")["seeds"]["proof"]
 
 
+def _signed_by_dealer(r: dict[str, Any]) -> None:
+    r.update(sign_record(r, VRFKey(VRF_SECRET)))
+
+
+def _signed_by_another_key(r: dict[str, Any]) -> None:
+    """Signed by :data:`KEY`, not by the VRF key that dealt it."""
+    r.update(sign_record(r, KEY))
+
+
 Tamper = Callable[[dict[str, Any]], None]
 
 # name -> (make genuine record, tamper, checks that must fail, checks that may also fail)
@@ -150,6 +159,8 @@ CASES: dict[str, tuple[Callable[[], dict[str, Any]], Tamper | None, set[str], se
     "vrf-forged-challenge": (vrf_record, _flip_proof_challenge, {"proof"}, set()),
     "vrf-other-alpha": (vrf_record, _proof_for_other_alpha, {"proof"}, set()),
     "vrf-other-table": (vrf_record, _proof_for_other_table, {"proof"}, set()),
+    "vrf-signed": (vrf_record, _signed_by_dealer, set(), set()),
+    "vrf-signed-by-another-key": (vrf_record, _signed_by_another_key, {"signature"}, set()),
     "hmac-136-genuine": (hmac_record_136, None, set(), set()),
     "hmac-136-honour": (hmac_record_136, _change_honour, {"wall"}, set()),
     "hmac-136-client-seed": (hmac_record_136, _change_client_seed, {"wall"}, {"dealer", "direction"}),

@@ -12,9 +12,19 @@ import pytest
 from typer.testing import CliRunner
 
 from chuanma.cli import app
-from chuanma.fairness import Level, sign_record, verify_record
+from chuanma.fairness import Level, VRFKey, sign_record, verify_record
+from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_UNVERIFIED
-from fairness_records import CANNOT_REPRODUCE, KEY, MUTATIONS, SEED, fixed_played, mutated_record
+from fairness_records import (
+    CANNOT_REPRODUCE,
+    KEY,
+    MUTATIONS,
+    SEED,
+    VRF_SECRET,
+    fixed_played,
+    mutated_record,
+    vrf_record,
+)
 
 runner = CliRunner()
 def test_genuine_signed_record_is_verified_and_unsigned_one_is_not() -> None:
@@ -84,6 +94,42 @@ def test_cli_levels_and_exit_codes(tmp_path: Path) -> None:
     assert code == EXIT_UNVERIFIED and "CONSISTENT BUT UNSIGNED" in out
     as_json = json.loads(runner.invoke(app, ["fair", "verify", "--json", str(path)]).stdout)
     assert as_json["level"] == "consistent" and as_json["summary"].startswith("consistent but unsigned")
+
+
+def test_cli_names_the_key_a_record_is_verified_for(tmp_path: Path) -> None:
+    """Without --public-key, "verified" is for the record's own signer, and the verdict says so."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(sign_record(fixed_played(SEED), KEY)))
+    key = KEY.public_key.hex()
+    code, out = _cli(path)
+    flat = " ".join(out.split())
+    assert code == 0 and f"verdict: VERIFIED FOR KEY {key}: dealt as the seeds give" in flat, flat
+    assert "no key was pinned: only a pinned dealer key proves it is the server's" in flat
+    code, out = _cli(path, "--public-key", key)
+    flat = " ".join(out.split())
+    assert code == 0 and f"verdict: VERIFIED FOR KEY {key}: dealt as the seeds give" in flat, flat
+    assert "(the required key)" in flat and "no key was pinned" not in flat
+
+
+def test_the_headline_capitalizes_the_level_words_not_the_key() -> None:
+    checks = tuple(Check(name, Status.PASSED, "signed by abcd12") for name in ("wall", "replay", "result", "signature"))
+    headline = Verdict(checks, "abcd12").headline
+    assert headline.startswith("VERIFIED FOR KEY abcd12: dealt as the seeds give"), headline
+
+
+def test_a_record_signed_by_another_key_than_its_vrf_key_fails(tmp_path: Path) -> None:
+    """Anyone can deal with a VRF key of their own: the signature must be by the key that dealt."""
+    dealer = VRFKey(VRF_SECRET)
+    assert verify_record(sign_record(vrf_record(), dealer))["signature"].passed
+    forged = sign_record(vrf_record(), KEY)
+    verdict = verify_record(forged)
+    assert [c.name for c in verdict.failed] == ["signature"]
+    assert verdict["signature"].message == (f"signed by {KEY.public_key.hex()}, not by the VRF key that dealt "
+                                            f"the hand {dealer.public_key.hex()}")
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    code, out = _cli(path)
+    assert code == EXIT_MISMATCH and "verdict: FAILED (signature)" in out
 
 
 def test_cli_refuses_a_duplicated_key(tmp_path: Path) -> None:

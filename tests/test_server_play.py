@@ -327,6 +327,24 @@ def test_health_metrics_and_the_daily_top_up(db_url: str) -> None:
     asyncio.run(scenario())
 
 
+def test_concurrent_requests_pay_the_daily_top_up_once(db_url: str) -> None:
+    """Ten ``/api/me`` at once, a day after a loss: one grant, not one per request."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            acc = await account(run.base)
+            user_id = acc["user"]["id"]
+            await run.server.store.grant(user_id, -9_000, run.clock.now())
+            run.clock.advance(86_400)
+            auth = {"authorization": f"Bearer {acc['token']}"}
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                answers = await asyncio.gather(*(http.get("/api/me", headers=auth) for _ in range(10)))
+            assert [r.json()["balance"] for r in answers] == [10_000] * 10
+            grants = [r["amount"] for r in await run.server.store.ledger_of(user_id) if r["kind"] == "grant"]
+            assert grants == [10_000, -9_000, 9_000]
+            _audit_ok(await run.server.store.audit())
+    asyncio.run(scenario())
+
+
 def test_a_player_not_ready_in_time_is_unseated_and_bots_never_play_alone(db_url: str) -> None:
     async def scenario() -> None:
         async with running(make_config(db_url, ready_seconds=30.0)) as run:

@@ -5,6 +5,7 @@ by that hand's next dealer, which the previous record's replay gives."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from chuanma.engine.record import replay
@@ -50,7 +51,7 @@ def verify_records(
             out.append(verdict)
             continue
         previous = hands.get((session.session_id, session.hand - 1))
-        out.append(Verdict((*verdict.checks, _chain_check(session, previous))))
+        out.append(replace(verdict, checks=(*verdict.checks, _chain_check(session, previous))))
     return out
 
 

@@ -4,6 +4,7 @@ level they add up to (:class:`Level`)."""
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,8 @@ VERIFIED_BY = ("replay", "result", "signature")
 """The checks a record needs passed, besides every deal check, to be verified."""
 UNSIGNED = ("consistent but unsigned: no check failed, but nothing binds the decisions, the result "
             "or the stake (base) to the dealer: anyone could rewrite them consistently")
+LEVEL_WORDS = re.compile(r"[a-z]+(?: [a-z]+)*(?![0-9a-z])")
+"""The words that begin a summary and say its level (up to a key in hex, a colon or a bracket)."""
 
 
 class Status(enum.Enum):
@@ -51,6 +54,8 @@ class Verdict:
     """The checks of one record, in the order they were made."""
 
     checks: tuple[Check, ...]
+    key: str | None = None
+    """The public key (hex) of the signature, when the signature check passed."""
 
     @property
     def ok(self) -> bool:
@@ -76,7 +81,8 @@ class Verdict:
 
     @property
     def summary(self) -> str:
-        """The level in words: what failed, who signed, what was not checked."""
+        """The level in words (:attr:`headline` puts them in capitals): what failed, for which key it is
+        verified, what was not checked."""
         level = self.level
         if level is Level.FAILED:
             return f"failed ({', '.join(c.name for c in self.failed)})"
@@ -85,9 +91,17 @@ class Verdict:
         rest = [name for name in skipped if not (unsigned and name == "signature")]
         unchecked = f"; not checked: {', '.join(rest)}" if rest else ""
         if level is Level.VERIFIED:
-            return (f"verified: dealt as the seeds give, played and paid as recorded, "
+            return (f"verified for key {self.key}: dealt as the seeds give, played and paid as recorded, "
                     f"{self['signature'].message}{unchecked}")
         return (UNSIGNED if unsigned else "consistent but not verified") + unchecked
+
+    @property
+    def headline(self) -> str:
+        """The summary with its level in capitals: ``VERIFIED FOR KEY 3b6a…: dealt as …``."""
+        summary = self.summary
+        words = LEVEL_WORDS.match(summary)
+        end = words.end() if words else 0
+        return summary[:end].upper() + summary[end:]
 
     def __getitem__(self, name: str) -> Check:
         for c in self.checks:

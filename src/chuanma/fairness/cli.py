@@ -110,9 +110,7 @@ def _print_verdict(name: str, verdict: Verdict) -> None:
             check.name, f"[{style[check.status]}]{label[check.status]}[/]", escape(check.message)
         )
     _out.print(table)
-    summary = verdict.summary
-    words = len(summary) - len(summary.lstrip("abcdefghijklmnopqrstuvwxyz "))  # the level, in words
-    _out.print(f"[{LEVEL_STYLE[verdict.level]}]verdict: {escape(summary[:words].upper() + summary[words:])}[/]")
+    _out.print(f"[{LEVEL_STYLE[verdict.level]}]verdict: {escape(verdict.headline)}[/]")
 
 
 def _public_key(text: str | None) -> bytes | None:

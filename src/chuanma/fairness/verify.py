@@ -147,12 +147,15 @@ def _dealer_check(parsed: _Parsed, deal: Deal) -> Check:
                   f"record says seat {parsed.dealer}; {how}")
 
 
-def _signature_check(record: Mapping[str, Any], public_key: bytes | None) -> Check:
+def _signature_check(record: Mapping[str, Any], public_key: bytes | None,
+                     dealt_by: bytes | None) -> tuple[Check, str | None]:
+    """The signature check, and the signer's key (hex) when it passed. A record signed by another key
+    than its VRF key (``dealt_by``) fails: anyone can deal and sign with a key of their own."""
     if SIGNATURE_FIELD not in record:
         if public_key is not None:
             return Check("signature", Status.FAILED,
-                         f"unsigned, but a signature by {public_key.hex()} was required")
-        return Check("signature", Status.NOT_RUN, "unsigned: the record carries no signature")
+                         f"unsigned, but a signature by {public_key.hex()} was required"), None
+        return Check("signature", Status.NOT_RUN, "unsigned: the record carries no signature"), None
     sig = require_field(record, SIGNATURE_FIELD, dict, "")
     scheme = require_field(sig, "scheme", str, "signature.")
     if scheme != SIGNATURE_SCHEME:
@@ -160,11 +163,16 @@ def _signature_check(record: Mapping[str, Any], public_key: bytes | None) -> Che
     signer = _hex(sig, "public_key", None, "signature.")
     problem = signature_problem(record, signer, _hex(sig, "value", None, "signature."))
     if problem is not None:
-        return Check("signature", Status.FAILED, problem)
+        return Check("signature", Status.FAILED, problem), None
     if public_key is not None and signer != public_key:
         return Check("signature", Status.FAILED,
-                     f"signed by {signer.hex()}, not by the required key {public_key.hex()}")
-    return Check("signature", Status.PASSED, f"signed by {signer.hex()} over the canonical JSON")
+                     f"signed by {signer.hex()}, not by the required key {public_key.hex()}"), None
+    if dealt_by is not None and signer != dealt_by:
+        return Check("signature", Status.FAILED,
+                     f"signed by {signer.hex()}, not by the VRF key that dealt the hand {dealt_by.hex()}"), None
+    pinned = (" (the required key)" if public_key is not None else
+              "; no key was pinned: only a pinned dealer key proves it is the server's")
+    return Check("signature", Status.PASSED, f"signed by {signer.hex()} over the canonical JSON{pinned}"), signer.hex()
 
 
 def verify_record(
@@ -175,7 +183,7 @@ def verify_record(
 ) -> Verdict:
     """Check a hand record's seeds and re-derive its dealer, direction and wall; replay its
     decisions and compare the outcome with its result; check its signature if it has one (and
-    require one by ``public_key`` if given).
+    require one by ``public_key`` if given): by the hand's VRF key when the hand was VRF-dealt.
 
     Raises :class:`RecordError` when the record cannot be checked at all (not an object, a field
     missing or of the wrong type, a wall entry that is not a tile).
@@ -186,6 +194,7 @@ def verify_record(
     honors = len(parsed.wall) == WALL_SIZE_HONORS
     checks: list[Check] = []
     deal: Deal | None = None
+    dealt_by: bytes | None = None
     reason = ""
 
     try:
@@ -231,7 +240,7 @@ def verify_record(
                 deal = derive_deal(server_seed, client_seed, parsed.nonce, honors=honors)
     else:
         table_id = require_field(seeds, "table_id", str, "seeds.")
-        pk = _hex(seeds, "public_key", PT_LEN)
+        pk = dealt_by = _hex(seeds, "public_key", PT_LEN)
         if "proof" not in seeds:
             checks.append(Check("proof", Status.FAILED, "the VRF proof has not been published"))
             reason = reason or "not derived: no VRF proof"
@@ -265,5 +274,5 @@ def verify_record(
         checks.extend(replay_checks(record))
     else:
         checks.extend(check(record, deal) for check in extra_checks)
-    checks.append(_signature_check(record, public_key))
-    return Verdict(tuple(checks))
+    signature, key = _signature_check(record, public_key, dealt_by)
+    return Verdict((*checks, signature), key)

@@ -109,12 +109,8 @@ class Accounts:
 
     async def top_up(self, user_id: int) -> Row:
         """The daily top-up: a player below the lowest room gets back to the starting grant once a day."""
-        row = await self.store.user(user_id)
+        row = await self.store.top_up(user_id, LOWEST_ENTRY, self.starting_grant, self.clock.now(), DAY)
         assert row is not None
-        if row["balance"] < LOWEST_ENTRY and self.clock.now() - row["last_grant"] >= DAY:
-            await self.store.grant(user_id, self.starting_grant - int(row["balance"]), self.clock.now())
-            row = await self.store.user(user_id)
-            assert row is not None
         return row
 
 

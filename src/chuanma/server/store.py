@@ -1,8 +1,9 @@
 """The server's database: SQLAlchemy 2 Core over SQLite (WAL) or PostgreSQL (asyncpg).
 
 :func:`open_store` runs the Alembic migrations, then every read and write goes through
-:class:`Store`. Money only moves in :meth:`Store.grant` and :meth:`Store.settle`, each in one
-transaction with its ledger rows, so the sum of all balances is always the sum of all grants.
+:class:`Store`. Money only moves in :meth:`Store.grant`, :meth:`Store.top_up` and
+:meth:`Store.settle`, each in one transaction with its ledger rows, so the sum of all balances
+is always the sum of all grants.
 
 Every query is a function of a synchronous :class:`~sqlalchemy.Connection`; how it reaches the
 database is the backend's :class:`Runner`: SQLite's whole transaction runs in one database
@@ -276,6 +277,26 @@ class Store:
     async def grant(self, user_id: int, amount: int, now: float) -> None:
         """Give ``user_id`` ``amount`` chips of play money, logged as a grant."""
         await self.write(lambda conn: grant_chips(conn, user_id, amount, now))
+
+    async def top_up(self, user_id: int, lowest: int, target: int, now: float, every: float) -> Row | None:
+        """The user, first brought back to ``target`` chips (a logged grant) if their balance is
+        below ``lowest`` and their last grant at least ``every`` seconds before ``now``.
+
+        The rule is checked again, on the locked row, in the transaction that pays: requests at
+        once pay it once."""
+        due = (users.c.id == user_id) & (users.c.balance < lowest) & (now - users.c.last_grant >= every)
+        row = await self.read(lambda conn: _one(conn.execute(select(users, due.label("due"))
+                                                             .where(users.c.id == user_id)).first()))
+        if row is None or not row.pop("due"):
+            return row
+
+        def work(conn: Connection) -> Row | None:
+            # FOR UPDATE on PostgreSQL; SQLite's write transaction holds the database's write lock
+            balance = conn.execute(select(users.c.balance).where(due).with_for_update()).scalar()
+            if balance is not None:
+                grant_chips(conn, user_id, target - int(balance), now)
+            return _one(conn.execute(select(users).where(users.c.id == user_id)).first())
+        return await self.write(work)
 
     async def settle(self, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
                      kinds: Mapping[int, str], now: float) -> dict[int, int] | None:
