@@ -14,11 +14,12 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from alembic import command
 from fastapi import FastAPI
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, update
 
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
@@ -26,7 +27,7 @@ from chuanma.server.config import ServerConfig
 from chuanma.server.host import LocalHost
 from chuanma.server.lease import Lease, LeaseHeldError, LeaseLostError
 from chuanma.server.schema import decisions, lease, users
-from chuanma.server.store import AsyncRunner, Row, Store, alembic_config, open_store
+from chuanma.server.store import MIGRATION_LOCK, AsyncRunner, Row, Store, alembic_config, open_store
 from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
@@ -243,3 +244,45 @@ def test_the_lease_migration_keeps_the_rows_of_an_older_database(db_url: str) ->
             await store.close()
     asyncio.run(scenario())
 
+
+
+def test_a_server_never_migrates_a_database_another_live_server_holds(db_url: str) -> None:
+    """A database a revision behind, its lease held by a live older server: a newer server refuses to
+    start at once and leaves the schema as the older one uses it."""
+    async def scenario() -> None:
+        config = make_config(db_url)
+        store = await open_store(db_url, "0004")
+        try:
+            await store.write(lambda conn: conn.execute(update(lease).values(
+                holder="older", token=1, since=0.0, expires=config.clock.now() + 60)))
+            with pytest.raises(LeaseHeldError, match=re.escape("in use by another server (older, since ")):
+                await asyncio.wait_for(AsyncExitStack().enter_async_context(started(config)), TIMEOUT)
+            version = text("SELECT version_num FROM alembic_version")
+            assert await store.read(lambda conn: conn.execute(version).scalar()) == "0004"
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_on_postgresql_a_process_waits_for_another_ones_migrations(pg_database: str) -> None:
+    """While another session holds the migrations' lock, opening the database waits, having migrated
+    nothing; once the lock is released it migrates."""
+    async def waiting(admin: asyncpg.Connection) -> None:
+        while not await admin.fetchval("SELECT count(*) FROM pg_locks JOIN pg_database ON database = pg_database.oid "
+                                       "WHERE locktype = 'advisory' AND NOT granted AND datname = current_database()"):
+            await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        admin = await asyncpg.connect(pg_database.replace("postgresql+asyncpg", "postgresql"), timeout=TIMEOUT)
+        try:
+            await admin.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            opening = asyncio.create_task(open_store(pg_database))
+            await asyncio.wait_for(waiting(admin), TIMEOUT)
+            assert await admin.fetchval("SELECT to_regclass('users')") is None
+            await admin.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+            store = await asyncio.wait_for(opening, TIMEOUT)
+            await store.close()
+            assert await admin.fetchval("SELECT version_num FROM alembic_version") == "0005"
+        finally:
+            await admin.close()
+    asyncio.run(scenario())

@@ -14,7 +14,6 @@ from pathlib import Path
 import httpx
 import pytest
 from alembic import command
-from alembic.config import Config
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from sqlalchemy import Connection, create_engine, select
@@ -28,7 +27,7 @@ from chuanma.cli import app as cli
 from chuanma.server.app import create_app
 from chuanma.server.config import ServerConfig
 from chuanma.server.schema import tokens, users
-from chuanma.server.store import MIGRATIONS, AsyncRunner, Runner, ThreadRunner, open_store, sqlite_url
+from chuanma.server.store import AsyncRunner, Runner, ThreadRunner, alembic_config, open_store, sqlite_url
 from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
@@ -193,28 +192,26 @@ def test_usernames_are_unique_in_any_case_and_login_ignores_case(db_url: str) ->
     asyncio.run(scenario())
 
 
-def _upgrade(conn: Connection, revision: str) -> None:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["connection"] = conn
-    command.upgrade(cfg, revision)
+async def _at_0001(db_url: str, names: list[str], password_hash: str | None = None) -> None:
+    """A database at revision 0001 holding accounts ``names`` (ids 1, 2, ...) and a token of the first."""
+    runner: Runner = (ThreadRunner(create_engine(db_url)) if db_url.startswith("sqlite")
+                      else AsyncRunner(create_async_engine(db_url)))
+
+    def old_rows(conn: Connection) -> None:
+        command.upgrade(alembic_config(conn), "0001")
+        for name in names:
+            conn.execute(users.insert().values(username=name, password_hash=password_hash, kind="player", balance=0,
+                                               last_grant=0.0, created_at=0.0))
+        conn.exec_driver_sql("INSERT INTO tokens (digest, user_id, created_at) VALUES ('d', 1, 1234.5)")
+    await runner.write(old_rows)
+    await runner.close()
 
 
 def test_the_migration_renames_existing_names_that_differ_only_by_case(db_url: str) -> None:
     """A database at revision 0001 with ``Alice``, ``alice``, ``alice_2`` (what ``alice`` would be
     renamed to) and ``ALICE``, and a token: the oldest keeps its name, the others get their id."""
     async def scenario() -> None:
-        runner: Runner = (ThreadRunner(create_engine(db_url)) if db_url.startswith("sqlite")
-                          else AsyncRunner(create_async_engine(db_url)))
-
-        def old_rows(conn: Connection) -> None:
-            _upgrade(conn, "0001")
-            for name in ("Alice", "alice", "alice_2", "ALICE"):
-                conn.execute(users.insert().values(username=name, kind="player", balance=0, last_grant=0.0,
-                                                   created_at=0.0))
-            conn.exec_driver_sql("INSERT INTO tokens (digest, user_id, created_at) VALUES ('d', 1, 1234.5)")
-        await runner.write(old_rows)
-        await runner.close()
+        await _at_0001(db_url, ["Alice", "alice", "alice_2", "ALICE"])
         store = await open_store(db_url)
         try:
             rows = await store.read(lambda conn: conn.execute(select(users.c.id, users.c.username)
@@ -225,6 +222,19 @@ def test_the_migration_renames_existing_names_that_differ_only_by_case(db_url: s
             assert (await store.user_by_name("aLiCe") or {}).get("id") == 1
         finally:
             await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_long_name_renamed_by_the_migration_still_logs_in(db_url: str) -> None:
+    """Twins of 19 and 20 characters are renamed to names of at most 20, which log in."""
+    async def scenario() -> None:
+        long19, long20 = "Abcdefghijklmnopqrs", "Abcdefghijklmnopqrst"
+        await _at_0001(db_url, [long19, long19.lower(), long20, long20.lower()], PasswordHasher().hash(PASSWORD))
+        async with _in_process(make_config(db_url)) as (_, http):
+            for user_id, renamed in ((2, "abcdefghijklmnopqr_2"), (4, "abcdefghijklmnopqr_4")):
+                login = await http.post("/api/login", json={"username": renamed, "password": PASSWORD})
+                assert login.status_code == 200, login.text
+                assert login.json()["user"]["id"] == user_id
     asyncio.run(scenario())
 
 

@@ -175,14 +175,15 @@ def check_proxies(value: str) -> None:
 
 
 def check_database(config: ServerConfig, option: str) -> str:
-    """Open the database (bringing its schema up to date), take its lease for this process (the app
-    takes it again as its own holder) and close it again, so that a bad URL, a database that cannot
-    be opened or one another live server holds is refused in one line before the server starts;
+    """Open the database (bringing its schema up to date unless another live server holds it), take
+    its lease for this process (the app takes it again as its own holder) and close it again, so that
+    a bad URL, a database that cannot be opened or one another live server holds is refused in one
+    line before the server starts;
     returns the database's name as the start-up line says it (SQLite, PostgreSQL, …)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
-    from chuanma.server.lease import Lease, LeaseHeldError
+    from chuanma.server.lease import Lease, LeaseHeldError, migration_check
     from chuanma.server.store import open_store
 
     url = config.db_url
@@ -192,7 +193,7 @@ def check_database(config: ServerConfig, option: str) -> str:
         raise typer.BadParameter(f"--db: {exc}") from None
 
     async def probe() -> None:
-        store = await open_store(url)
+        store = await open_store(url, before_migrating=migration_check(config))
         try:
             await Lease.of(store, config).take()
         finally:

@@ -1,8 +1,9 @@
 """The ASGI app: HTTP routes for accounts, rooms, private tables and history; ``/ws``; health and metrics.
 
-:func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations, takes the
-database's lease (:mod:`chuanma.server.lease`), resumes every unfinished table from the database,
-and only then does ``/healthz`` answer 200 (503 again if another process takes the lease over).
+:func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations (none while
+another live process holds the database's lease), takes the lease (:mod:`chuanma.server.lease`),
+resumes every unfinished table from the database, and only then does ``/healthz`` answer 200 (503
+again if another process takes the lease over).
 Every HTTP response carries the security headers of :mod:`chuanma.server.guards`; ``/ws`` refuses
 a page of another origin; ``/metrics`` answers local clients only (or is on its own port) and the
 OpenAPI pages exist only with ``api_docs``.
@@ -36,7 +37,7 @@ from chuanma.server.dealer import dealer_key
 from chuanma.server.guards import SecurityHeaders, loopback, origin_allowed
 from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
 from chuanma.server.host import Lobby, LocalHost
-from chuanma.server.lease import Lease, LeaseLostError
+from chuanma.server.lease import Lease, LeaseLostError, migration_check
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords, PasswordsBusy
 from chuanma.server.portal import portal_router
@@ -122,7 +123,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await open_store(config.db_url)
+        store = await open_store(config.db_url, before_migrating=migration_check(config))
         app.state.lease = lease = Lease.of(store, config)
         try:
             await lease.take()

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, inspect, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from chuanma.errors import ChuanmaError
@@ -54,6 +54,29 @@ class LeaseLostError(ChuanmaError):
 def moment(seconds: float) -> str:
     """A time of the lease as a message shows it."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def held_by_another(row: Row, holder: str, now: float) -> bool:
+    """Whether the lease ``row`` is held, unexpired at ``now``, by a process other than ``holder``."""
+    return row["holder"] not in (None, holder) and bool(row["expires"] > now)
+
+
+def in_use(row: Row) -> LeaseHeldError:
+    """The refusal of a database whose lease ``row`` another live process holds."""
+    return LeaseHeldError(f"the database is in use by another server ({row['holder']}, since "
+                          f"{moment(row['since'])}): stop it, or give this one another database")
+
+
+def migration_check(config: ServerConfig) -> Callable[[Connection], None]:
+    """What runs before this process migrates a database (``open_store``'s ``before_migrating``):
+    if the database has a lease yet and another live process holds it, :class:`LeaseHeldError`
+    at once, the schema left as that process uses it."""
+    def check(conn: Connection) -> None:
+        if inspect(conn).has_table(lease.name):
+            row = dict(conn.execute(STATE).one()._mapping)
+            if held_by_another(row, config.lease_holder, config.clock.now()):
+                raise in_use(row)
+    return check
 
 
 @dataclass
@@ -95,15 +118,14 @@ class Lease:
                 log.warning(f"the database's lease is held by {row['holder']} (since {moment(row['since'])}): "
                             f"waiting up to {row['expires'] - now:.1f} s for it to lapse")
             elif (row["holder"], row["token"], row["expires"]) != (first["holder"], first["token"], first["expires"]):
-                raise LeaseHeldError(f"the database is in use by another server ({row['holder']}, since "
-                                     f"{moment(row['since'])}): stop it, or give this one another database")
+                raise in_use(row)
             await self.clock.sleep_until(min(row["expires"], now + self.seconds / POLLS))
 
     def _take(self, conn: Connection) -> tuple[Row, bool]:
         """The lease as it was, and whether this process took it."""
         row = dict(conn.execute(STATE.with_for_update()).one()._mapping)
         now = self.clock.now()
-        if row["holder"] not in (None, self.holder) and row["expires"] > now:
+        if held_by_another(row, self.holder, now):
             return row, False
         conn.execute(update(lease).where(lease.c.id == ROW).values(
             holder=self.holder, token=row["token"] + 1, since=now, expires=now + self.seconds))

@@ -22,7 +22,9 @@ from typing import Any, Protocol, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import ColumnElement, Connection, Engine, bindparam, create_engine, event, func, select, update
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import ColumnElement, Connection, Engine, bindparam, create_engine, event, func, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -30,6 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from chuanma.server.schema import decisions, hands, ledger, tables, tokens, users
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x6368_7561_6E6D_61
+"""PostgreSQL's advisory lock (key: "chuanma" in ASCII) held while the migrations run, so two
+processes never migrate one database at once."""
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -45,8 +50,14 @@ def alembic_config(connection: Connection) -> Config:
     return cfg
 
 
-def _migrate(connection: Connection, revision: str) -> None:
-    command.upgrade(alembic_config(connection), revision)
+def _migrate(connection: Connection, revision: str, before: Work[None] | None) -> None:
+    if connection.dialect.name == "postgresql":  # SQLite: the write transaction began IMMEDIATE already
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    cfg = alembic_config(connection)
+    target = ScriptDirectory.from_config(cfg).as_revision_number(revision)
+    if before is not None and MigrationContext.configure(connection).get_current_revision() != target:
+        before(connection)
+    command.upgrade(cfg, revision)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -119,9 +130,11 @@ class AsyncRunner:
         await self.engine.dispose()
 
 
-async def open_store(url: str, revision: str = "head") -> Store:
+async def open_store(url: str, revision: str = "head", before_migrating: Work[None] | None = None) -> Store:
     """Connect to ``url`` and bring its schema up to date, or up to ``revision`` (the migrations
-    run here)."""
+    run here, in one transaction; on PostgreSQL under :data:`MIGRATION_LOCK`). ``before_migrating``
+    runs first in that transaction when there is a migration to run: raising, it leaves the schema
+    as it was."""
     parsed = make_url(url)
     runner: Runner
     if parsed.get_backend_name() == "sqlite":
@@ -133,7 +146,7 @@ async def open_store(url: str, revision: str = "head") -> Store:
         runner = ThreadRunner(engine)
     else:
         runner = AsyncRunner(create_async_engine(url, pool_size=10, max_overflow=20))
-    await runner.write(lambda conn: _migrate(conn, revision))
+    await runner.write(lambda conn: _migrate(conn, revision, before_migrating))
     return Store(runner)
 
 

@@ -5,6 +5,7 @@ a player who already has a place (a double seating made before this revision) is
 unfinished hand voided, so every player keeps one seat.
 
 Revision ID: 0002
+Revises: 0001
 """
 
 from __future__ import annotations
@@ -67,10 +68,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # plain DROP COLUMN (SQLite 3.35+), not batch mode: SQLite's batch copies and drops a table,
+    # which foreign keys on ``hands`` (from ``decisions``) and ``tables`` refuse
     op.drop_table("server_keys")
     op.drop_table("seatings")
-    with op.batch_alter_table("hands") as batch:
-        batch.drop_column("reason")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_index("ix_tables_creator")
-        batch.drop_column("creator")
+    op.drop_column("hands", "reason")
+    op.drop_index("ix_tables_creator", "tables")
+    op.drop_column("tables", "creator")

@@ -1,11 +1,12 @@
 """Usernames unique without regard to case; tokens expire after a time unused.
 
 Existing names that differ only by case: the oldest account keeps its name; each later one is
-renamed ``<name>_<id>`` (more ``_`` if that is taken too, the name shortened to fit 32 characters)
-and the renaming is logged as a warning, so that the unique index on ``lower(username)`` can be
-built. Existing tokens count as last used at their creation.
+renamed ``<name>_<id>`` (more ``_`` if that is taken too, the name shortened to fit 20 characters:
+still a username one can log in with) and the renaming is logged as a warning, so that the unique
+index on ``lower(username)`` can be built. Existing tokens count as last used at their creation.
 
 Revision ID: 0003
+Revises: 0002
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ down_revision = "0002"
 branch_labels = None
 depends_on = None
 
-NAME_LENGTH = 32
-"""The username column's length."""
+NAME_LENGTH = 20
+"""The longest username (``accounts.USERNAME``; a login refuses a longer one before looking it up)."""
 log = logging.getLogger("chuanma.server.migrations")
 
 
@@ -56,5 +57,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_users_username_lower", "users")
-    with op.batch_alter_table("tokens") as batch:
-        batch.drop_column("last_used")
+    op.drop_column("tokens", "last_used")

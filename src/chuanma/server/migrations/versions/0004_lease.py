@@ -1,7 +1,7 @@
 """The database's lease: one row naming the server process that may write, with its fencing token.
 
 Revision ID: 0004
-Revises: 0001
+Revises: 0003
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The dealer's key: each hand records the public key of the VRF key that dealt it.
 
 Revision ID: 0005
+Revises: 0004
 """
 
 from __future__ import annotations

@@ -1,0 +1,55 @@
+"""The migrations both ways: a database holding tables, hands and decisions downgrades step by step
+to the first revision (keeping its rows) and to nothing, then upgrades again."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic import command
+from sqlalchemy import Connection, inspect, select
+
+from chuanma.server.schema import decisions, hands, ledger, seatings, tables, tokens, users
+from chuanma.server.store import alembic_config, open_store
+from server_harness import db_url, pg_database
+
+__all__ = ["db_url", "pg_database"]
+
+
+def _played(conn: Connection) -> None:
+    """One player seated at a table whose hand has a decision, with a token and a ledger row."""
+    conn.execute(users.insert().values(id=1, username="Alice", kind="player", balance=900, last_grant=0.0,
+                                       created_at=0.0))
+    conn.execute(tokens.insert().values(digest="d", user_id=1, created_at=1.0, last_used=2.0))
+    conn.execute(ledger.insert().values(user_id=1, amount=900, kind="grant", hand_id=None, at=0.0))
+    conn.execute(tables.insert().values(id="t1", room="novice", rules={}, seats=[1, None, None, None],
+                                        status="open", created_at=0.0, creator=1))
+    conn.execute(hands.insert().values(id="h1", table_id="t1", number=1, server_seed="", commitment="",
+                                       public_key="ab", session={}, seats=[1, None, None, None],
+                                       status="void", reason="a test"))
+    conn.execute(decisions.insert().values(hand_id="h1", idx=0, seat=0, action={"type": "discard"}, by="player",
+                                           events=[], at=3.0))
+    conn.execute(seatings.insert().values(user_id=1, table_id="t1", room=None, since=0.0))
+
+
+def _names(conn: Connection) -> set[str]:
+    return set(inspect(conn).get_table_names()) - {"alembic_version"}
+
+
+def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str) -> None:
+    async def scenario() -> None:
+        store = await open_store(db_url)
+        try:
+            await store.runner.write(_played)
+            await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0001"))
+            kept = await store.read(lambda conn: conn.execute(
+                select(decisions.c.hand_id, decisions.c.idx, hands.c.table_id, tables.c.seats)
+                .join(hands, hands.c.id == decisions.c.hand_id).join(tables, tables.c.id == hands.c.table_id)).all())
+            assert [tuple(row) for row in kept] == [("h1", 0, "t1", [1, None, None, None])]
+            await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "base"))
+            assert await store.read(_names) == set()
+            await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
+            assert await store.read(_names) == {"users", "tokens", "ledger", "tables", "hands", "decisions",
+                                                "seatings", "server_keys", "lease"}
+        finally:
+            await store.close()
+    asyncio.run(scenario())
