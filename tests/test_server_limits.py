@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
 from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.config import ServerConfig
-from chuanma.server.ws import MAX_OWED, Budget
+from chuanma.server.ws import BEHIND, MAX_OWED, Budget, Outbox
 from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running, seated_with_bots
 
 __all__ = ["db_url", "pg_database"]
@@ -88,14 +89,111 @@ def test_a_player_answering_every_prompt_at_once_is_never_refused_but_a_flood_is
     asyncio.run(scenario())
 
 
+def prompt(hand: int, version: int) -> dict[str, Any]:
+    return p.server_message("prompt", table="t", hand=hand, seat=0, version=version, legal=[], seconds=8.0)
+
+
+def spent(budget: Budget, kind: str | None, times: int) -> list[bool]:
+    """Whether each of ``times`` messages of type ``kind`` is let through."""
+    allowed = []
+    for _ in range(times):
+        try:
+            budget.spend(kind)
+            allowed.append(True)
+        except p.ProtocolError as exc:
+            assert exc.code == "rate_limited"
+            allowed.append(False)
+    return allowed
+
+
 def test_each_answer_asked_for_is_allowed_beyond_the_rate_and_no_more() -> None:
     budget = Budget(RateLimiter(lambda: 0.0, 1.0, 2.0))  # the time stands still: no refill
-    assert [budget.allow() for _ in range(3)] == [True, True, False]
-    budget.asked(p.server_message("prompt", table="t", hand=0, seat=0, version=3, legal=[], seconds=8.0))
+    assert spent(budget, "act", 3) == [True, True, False]
+    budget.asked(prompt(0, 3))
     budget.asked(p.server_message("hand_start", table="t", hand=1, commitment="c"))
     budget.asked(p.server_message("hand_start", table="t", hand=1, commitment="c", client_seeds=[], dealt=True))
     budget.asked(p.server_message("events", table="t", hand=1, events=[]))
-    assert [budget.allow() for _ in range(3)] == [True, True, False]  # a prompt and a hand to get ready for
-    for _ in range(3 * MAX_OWED):
-        budget.asked(p.server_message("prompt", table="t", hand=0, seat=0, version=3, legal=[], seconds=8.0))
-    assert sum(budget.allow() for _ in range(3 * MAX_OWED)) == MAX_OWED
+    assert spent(budget, "act", 3) == [True, True, False]  # a prompt and a hand to get ready for
+    for version in range(4, 4 + 3 * MAX_OWED):
+        budget.asked(prompt(2, version))
+    assert spent(budget, "ready", 3 * MAX_OWED).count(True) == MAX_OWED
+
+
+def test_a_question_sent_again_owes_nothing_and_only_answers_spend_what_is_owed() -> None:
+    """A prompt or a hand to get ready for, sent again (a ``resume`` or a ``watch`` asked for it),
+    is owed one answer in all; a message that is no answer spends nothing owed."""
+    budget = Budget(RateLimiter(lambda: 0.0, 1.0, 1.0))
+    ready = p.server_message("hand_start", table="t", hand=1, commitment="c")
+    for msg in (ready, prompt(1, 5), ready, prompt(1, 5), prompt(1, 4), prompt(0, 9), ready):
+        budget.asked(msg)
+    budget.asked(p.server_message("hand_start", table="u", hand=0, commitment="c"))  # another table's
+    assert budget.owed == 3
+    assert spent(budget, "resume", 2) == [True, False] and spent(budget, None, 1) == [False]
+    assert spent(budget, "act", 4) == [True, True, True, False]
+
+
+class Unread:
+    """A WebSocket whose client reads nothing: a send never ends."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: list[tuple[int, str | None]] = []
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(data)
+        await asyncio.Event().wait()
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed.append((code, reason))
+
+
+def test_a_connection_whose_client_falls_too_far_behind_is_closed() -> None:
+    """The first message is being sent and never ends; three more wait; one more is one too many:
+    the socket is closed (code 4408) and nothing more is queued."""
+    async def scenario() -> None:
+        ws = Unread()
+        out = Outbox(ws, limit=3)
+        for i in range(4):
+            out.put({"type": "pong", "n": i})
+            await asyncio.sleep(0)
+        assert (ws.sent, ws.closed, out.queue.qsize()) == (['{"type":"pong","n":0}'], [], 3)
+        for i in range(4, 10):
+            out.put({"type": "pong", "n": i})
+        await asyncio.sleep(0)
+        out.stop()
+        assert ws.closed == [(BEHIND, "too far behind: 3 messages unread")]
+        assert len(ws.sent) == 1 and out.queue.qsize() == 3
+    asyncio.run(scenario())
+
+
+async def refusals(client: Client, message: dict[str, Any], reply: str, times: int) -> list[str]:
+    """Send ``message`` ``times`` times, each after the answer to the one before; the refusals' codes."""
+    codes = []
+    for _ in range(times):
+        await client.send(**message)
+        answer = await client.expect(reply, "error")
+        if answer["type"] == "error":
+            codes.append(answer["code"])
+    return codes
+
+
+def test_a_client_looping_resume_or_watch_is_refused_past_the_rate(db_url: str) -> None:
+    """At 2 messages a second (bursts of 4; the clock stands still), a player who resumes over and
+    over while a prompt waits, and a spectator who watches a table getting ready over and over,
+    are refused once past the rate: the prompt and the hand start they are sent again owe no
+    answer. The player's answer to the prompt is still let through, and so are the rest of the hand's."""
+    async def scenario() -> None:
+        async with running(make_config(db_url, bot_wait=0.0, messages_per_second=2.0)) as run:
+            c = await seated_with_bots(run.base)
+            await c.expect("hand_start")
+            acc = await account(run.base)
+            spectator = await Client.open(run.base, acc["token"])
+            watch = {"type_": "watch", "table": c.table}
+            assert await refusals(spectator, watch, "seated", 8) == ["rate_limited"] * 4
+            await c.send("ready")
+            asked = await c.expect("prompt")
+            resume = {"type_": "resume", "table": c.table, "hand": c.hand, "last": c.last}
+            assert await refusals(c, resume, "prompt", 8) == ["rate_limited"] * 5  # the join spent one
+            await c.send("act", table=c.table, version=asked["version"], action=c.choose(asked["legal"]))
+            assert (await c.play_on())["type"] == "hand_end"
+    asyncio.run(scenario())

@@ -1,8 +1,8 @@
 """One WebSocket connection: authenticate, validate every message, route it, send what comes back.
 
-Messages to the client go through a queue and a writer task, so a slow client never holds up a
-table. Each connection has a message budget (:class:`Budget`) and a frame size limit; a refused
-message gets an ``error`` naming the problem and the connection stays open.
+Messages to the client go through a bounded :class:`Outbox` written by a task of its own, so a slow
+client never holds up a table. Each connection has a message budget (:class:`Budget`) and a frame
+size limit; a refused message gets an ``error`` naming the problem and the connection stays open.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -25,37 +24,88 @@ from chuanma.server.store import Row
 from chuanma.server.table import Command, RefusedError, Send
 
 UNAUTHORIZED = 4401
+BEHIND = 4408
+"""Close code of a connection whose client left :data:`MAX_UNSENT` messages unread."""
+MAX_UNSENT = 4096
+"""Messages a connection may have waiting to be sent before it is closed (:data:`BEHIND`)."""
 MAX_OWED = 8
 """Answers the server asked for that a connection may still send beyond its message rate."""
+ANSWERS = frozenset({"act", "ready"})
+"""The client messages that answer the server: the only ones an answer owed lets through."""
 
 
 @dataclass(slots=True)
 class Budget:
-    """What one connection may send: every answer the server asks for (an ``act`` for each
-    ``prompt``, a ``ready`` for each hand to get ready for; up to :data:`MAX_OWED` not yet sent),
-    however fast it comes, and beyond those ``limiter``'s steady rate and bursts."""
+    """What one connection may send: an answer to every question the server asks (an ``act`` for
+    each ``prompt``, a ``ready`` for each hand to get ready for; up to :data:`MAX_OWED` not yet
+    sent), however fast it comes; every other message, and answers beyond those, at ``limiter``'s
+    steady rate and bursts. A question only sent again (``resume``, ``watch``, 托管 off) owes nothing."""
 
     limiter: RateLimiter
     owed: int = 0
+    latest: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Per table, the latest question owed an answer: its hand and its prompt version (-1: ready)."""
 
     def asked(self, msg: dict[str, Any]) -> None:
-        """Note a server message: one that asks for an answer allows one more message."""
-        if msg["type"] == "prompt" or (msg["type"] == "hand_start" and not msg.get("dealt")):
+        """Note a server message: a question not asked before allows one more answer."""
+        if msg["type"] == "prompt":
+            question = (int(msg["hand"]), int(msg["version"]))
+        elif msg["type"] == "hand_start" and not msg.get("dealt"):
+            question = (int(msg["hand"]), -1)
+        else:
+            return
+        latest = self.latest.get(msg["table"])
+        if latest is None or question > latest:
+            self.latest[msg["table"]] = question
             self.owed = min(MAX_OWED, self.owed + 1)
 
-    def allow(self) -> bool:
-        if self.owed:
+    def spend(self, kind: str | None) -> None:
+        """Let one client message of type ``kind`` (``None``: not a valid message) through, or refuse it."""
+        if kind in ANSWERS and self.owed:
             self.owed -= 1
-            return True
-        return self.limiter.allow("messages")
+        elif not self.limiter.allow("messages"):
+            raise p.ProtocolError("too many messages: slow down", "rate_limited")
 
 
-async def _write(ws: WebSocket, out: asyncio.Queue[dict[str, Any] | None]) -> None:
-    while True:
-        msg = await out.get()
-        if msg is None:
+class Socket(Protocol):
+    """What an :class:`Outbox` needs of a WebSocket."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Outbox:
+    """What a connection has still to send, written in order by a task of its own. A client that
+    leaves ``limit`` messages unread is disconnected (code :data:`BEHIND`) and sent nothing more."""
+
+    def __init__(self, ws: Socket, limit: int = MAX_UNSENT) -> None:
+        self.ws = ws
+        self.limit = limit
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(limit)
+        self.writer = asyncio.create_task(self.write())
+        self.closing: asyncio.Task[None] | None = None
+
+    def put(self, msg: dict[str, Any]) -> None:
+        if self.closing is not None:
             return
-        await ws.send_text(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.writer.cancel()
+            self.closing = asyncio.create_task(self.ws.close(
+                code=BEHIND, reason=f"too far behind: {self.limit} messages unread"))
+
+    async def write(self) -> None:
+        while True:
+            msg = await self.queue.get()
+            await self.ws.send_text(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+
+    def stop(self) -> None:
+        """Stop writing, and closing if the close still waits for the client: the connection is over."""
+        self.writer.cancel()
+        if self.closing is not None and not self.closing.cancel():
+            self.closing.exception()  # a close that failed found the client gone: nothing to report
 
 
 async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
@@ -66,15 +116,14 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
         return
     await ws.accept()
     user_id = int(user["id"])
-    out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    out = Outbox(ws)
     rate = server.config.messages_per_second
-    budget = Budget(RateLimiter(time.monotonic, rate, 2 * rate))
+    budget = Budget(RateLimiter(server.config.clock.now, rate, 2 * rate))
 
     def send(msg: dict[str, Any]) -> None:
         budget.asked(msg)
-        out.put_nowait(msg)
+        out.put(msg)
 
-    writer = asyncio.create_task(_write(ws, out))
     watching: set[str] = set()
     server.metrics.connected.inc()
     send(p.server_message("hello", user=user["username"], balance=user["balance"],
@@ -86,14 +135,18 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
                 break
             text = frame.get("text")
             try:
-                if text is None:
-                    raise p.ProtocolError("send JSON text frames, not binary", "bad_frame")
-                if len(text.encode()) > server.config.max_frame:
-                    raise p.ProtocolError(f"message too large: the limit is {server.config.max_frame} bytes",
-                                          "too_large")
-                if not budget.allow():
-                    raise p.ProtocolError("too many messages: slow down", "rate_limited")
-                await _route(p.parse_client(text), user_id, send, server, watching)
+                try:
+                    if text is None:
+                        raise p.ProtocolError("send JSON text frames, not binary", "bad_frame")
+                    if len(text.encode()) > server.config.max_frame:
+                        raise p.ProtocolError(f"message too large: the limit is {server.config.max_frame} bytes",
+                                              "too_large")
+                    msg = p.parse_client(text)
+                except p.ProtocolError:
+                    budget.spend(None)  # a refused message counts against the rate too
+                    raise
+                budget.spend(msg.type)
+                await _route(msg, user_id, send, server, watching)
             except (p.ProtocolError, RefusedError) as exc:
                 server.metrics.errors.labels(exc.code).inc()
                 send(p.error(exc.code, str(exc)))
@@ -106,8 +159,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
         for table in watching | ({seated} if seated is not None else set()):
             with contextlib.suppress(RefusedError):  # a table closed since
                 server.host.submit(table, Command("detach", user_id, send))
-        out.put_nowait(None)
-        writer.cancel()
+        out.stop()
 
 
 async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server, watching: set[str]) -> None:
