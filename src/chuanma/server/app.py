@@ -12,6 +12,7 @@ OpenAPI pages exist only with ``api_docs``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import gc
 import secrets
@@ -260,7 +261,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         ended = [ws for ws, (user_id, used) in sockets.items()
                  if user_id == user["id"] and (everywhere or used == token)]
         for ws in ended:
-            await ws.close(code=UNAUTHORIZED, reason="logged out")
+            with contextlib.suppress(RuntimeError, OSError):  # closed meanwhile (its client left, or fell behind)
+                await ws.close(code=UNAUTHORIZED, reason="logged out")
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE)
         return response
