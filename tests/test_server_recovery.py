@@ -167,6 +167,29 @@ def test_a_table_failing_past_its_restarts_is_given_up_and_its_player_freed(db_u
     asyncio.run(scenario())
 
 
+def test_a_failed_table_whose_rebuild_fails_is_given_up(db_url: str) -> None:
+    """The table fails, then reading it back from the database fails too: it is given up at once."""
+    async def crash(*_args: object, **_kwargs: object) -> bool:
+        raise RuntimeError("the settlement fails")
+
+    async def unreadable() -> list[dict[str, object]]:
+        raise ConnectionError("the database went away")
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            c, made, user_id = await _private_table(run)
+            store = run.server.store
+            settle, open_tables = store.settle, store.open_tables
+            store.settle, store.open_tables = crash, unreadable
+            await c.send("auto", on=True)
+            await c.send("ready")
+            assert (await c.expect("table_closed"))["reason"] == "the table failed and was closed"
+            store.settle, store.open_tables = settle, open_tables
+            assert run.server.host.failures == {made["table"]: 1}
+            await _given_up(run, made["table"], user_id)
+    asyncio.run(scenario())
+
+
 def test_a_table_that_cannot_be_resumed_is_given_up_and_the_others_resume(db_url: str) -> None:
     """A hand opened with another dealer key cannot be dealt again: its table closes, the server starts."""
     async def scenario() -> None:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -190,12 +192,12 @@ class LocalHost:
             return
         log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
         self.failures[table_id] = self.failures.get(table_id, 0) + 1
-        connections = handover(old)
+        connections, users = handover(old), [s.user_id for s in old.seats if s is not None]
         if self.failures[table_id] <= MAX_RESTARTS:  # rebuild it from the database, as after a restart
-            work = self.resume_table(table_id, connections)
+            work = self.resume_or_give_up(table_id, users, connections,
+                                          lambda: self.resume_table(table_id, connections))
         else:
-            work = self.give_up(table_id, [s.user_id for s in old.seats if s is not None], connections,
-                                f"it failed {self.failures[table_id]} times")
+            work = self.give_up(table_id, users, connections, f"it failed {self.failures[table_id]} times")
         restart = asyncio.create_task(work)
         self.restarts.add(restart)
         restart.add_done_callback(self.restarts.discard)
@@ -220,26 +222,27 @@ class LocalHost:
         queues of the stopped process are forgotten; a table that cannot be rebuilt is given up."""
         await self.seatings.clear_queues()
         for row in await self.store.open_tables():
-            await self.resume_or_give_up(row, [])
+            await self.resume_or_give_up(row["id"], [int(u) for u in row["seats"] if u is not None], [],
+                                         functools.partial(self.resume, row, []))
         return len(self.tables)
 
     async def resume_table(self, table_id: str, connections: list[Command]) -> None:
         """Rebuild a table whose task failed; its ``connections`` get their seats back (resynced)."""
         for row in await self.store.open_tables():
             if row["id"] == table_id:
-                await self.resume_or_give_up(row, connections)
+                await self.resume(row, connections)
 
-    async def resume_or_give_up(self, row: Row, connections: list[Command]) -> None:
-        """:meth:`resume`, or if that fails, :meth:`give_up` (telling ``connections``)."""
+    async def resume_or_give_up(self, table_id: str, users: list[int], connections: list[Command],
+                                rebuild: Callable[[], Awaitable[None]]) -> None:
+        """Run ``rebuild``; if it fails, :meth:`give_up` the table (telling ``connections``)."""
         try:
-            await self.resume(row, connections)
+            await rebuild()
         except Exception as exc:
-            log.exception("table not resumed", extra={"table": row["id"]})
-            await self.give_up(row["id"], [int(u) for u in row["seats"] if u is not None], connections,
-                               f"it could not be resumed ({type(exc).__name__}: {exc})")
+            log.exception("table not resumed", extra={"table": table_id})
+            await self.give_up(table_id, users, connections, f"it could not be resumed ({type(exc).__name__}: {exc})")
 
-    async def resume(self, row: Row, handover: list[Command]) -> None:
-        """Rebuild the table of ``row`` from the database and give it the connections ``handover``."""
+    async def resume(self, row: Row, connections: list[Command]) -> None:
+        """Rebuild the table of ``row`` from the database and give it ``connections``."""
         room = ROOMS.get(row["room"])
         table = self.new_table(row["id"], room, RuleSet.from_json(row["rules"]), row["hands_limit"])
         for i, user_id in enumerate(row["seats"]):
@@ -250,7 +253,7 @@ class LocalHost:
                 self.seated[int(user_id)] = row["id"]
         await table.restore(await self.store.last_hand(row["id"]))
         self.start(table)
-        for cmd in handover:
+        for cmd in connections:
             table.submit(cmd)
 
     def watch_idle(self) -> None:
