@@ -14,14 +14,14 @@ import sys
 from pathlib import Path
 
 import httpx
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from chuanma.engine import replay
 from chuanma.fairness import Level, verify_record
 from chuanma.server.host import MAX_RESTARTS
-from chuanma.server.schema import decisions
+from chuanma.server.schema import decisions, hands, seatings, tables
 from chuanma.server.store import open_store
-from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running, seat_four
+from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running, seat_four
 
 __all__ = ["db_url", "pg_database"]
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -117,39 +117,118 @@ def test_kill_and_restart_mid_hand_resumes_it(db_url: str, tmp_path: Path) -> No
     asyncio.run(scenario())
 
 
-def test_a_crash_before_the_settlement_commits_is_settled_on_restart(db_url: str) -> None:
+async def _private_table(run: Running, hands: int = 1) -> tuple[Client, dict[str, str], int]:
+    """A new player seated at a new private table with three bots, its first hand collecting seeds;
+    returns the player, the table (``{"table", "invite"}``) and the player's id."""
+    acc = await account(run.base)
+    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+        made = (await http.post("/api/tables", json={"preset": "xueliu", "hands": hands, "bots": 3},
+                                headers={"authorization": f"Bearer {acc['token']}"})).json()
+    c = await Client.open(run.base, acc["token"])
+    await c.send("join_private", invite=made["invite"])
+    await c.expect("seated")
+    await c.expect("hand_start")
+    return c, made, int(acc["user"]["id"])
+
+
+async def _given_up(run: Running, table_id: str, user_id: int) -> None:
+    """``table_id`` is closed, its hand void (no chips moved), its seats free and counted as given up;
+    its player may queue again."""
+    store = run.server.store
+    hand = await store.hand(f"{table_id}-0")
+    assert hand is not None and hand["status"] == "void" and "given up" in hand["reason"]
+    rows = await store.read(lambda conn: conn.execute(select(tables.c.status).where(tables.c.id == table_id)).all())
+    assert [r.status for r in rows] == ["closed"]
+    held = await store.read(lambda conn: conn.execute(select(seatings).where(seatings.c.table_id == table_id)).all())
+    assert held == [] and run.server.host.table_of(user_id) is None
+    audit = await store.audit()
+    assert audit["hands"] == 0 and audit["balances"] == audit["grants"]
+    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+        assert "chuanma_tables_given_up_total 1.0" in (await http.get("/metrics")).text
+
+
+def test_a_table_failing_past_its_restarts_is_given_up_and_its_player_freed(db_url: str) -> None:
     async def crash(*_args: object, **_kwargs: object) -> bool:
-        raise RuntimeError("the process dies before the settlement commits")
+        raise RuntimeError("the database refuses every settlement")
 
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
-            acc = await account(run.base)
-            auth = {"authorization": f"Bearer {acc['token']}"}
-            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
-                made = (await http.post("/api/tables", json={"preset": "xueliu", "hands": 1, "bots": 3},
-                                        headers=auth)).json()
+            c, made, user_id = await _private_table(run)
             run.server.store.settle = crash
-            c = await Client.open(run.base, acc["token"])
-            await c.send("join_private", invite=made["invite"])
-            await c.expect("seated")
             await c.send("auto", on=True)
-            await c.expect("hand_start")
             await c.send("ready")
-            host = run.server.host
-            while host.failures.get(made["table"], 0) <= MAX_RESTARTS or made["table"] in host.tables:
-                await asyncio.sleep(0.01)  # rebuilt from the database each time, failing each time
-            audit = await run.server.store.audit()
-            assert audit["hands"] == 0 and audit["balances"] == audit["grants"]
-            hand = await run.server.store.hand(f"{made['table']}-0")
-            assert hand is not None and hand["status"] == "playing"
+            closed = await c.expect("table_closed")
+            assert closed == {"type": "table_closed", "v": 1, "table": made["table"],
+                              "reason": "the table failed and was closed"}
+            assert run.server.host.failures == {made["table"]: MAX_RESTARTS + 1}
+            await _given_up(run, made["table"], user_id)
+            await c.send("join", room="chuji-xueliu", bots=False)
+            assert (await c.expect("queued", "error"))["type"] == "queued"
+    asyncio.run(scenario())
+
+
+def test_a_failed_table_whose_rebuild_fails_is_given_up(db_url: str) -> None:
+    """The table fails, then reading it back from the database fails too: it is given up at once."""
+    async def crash(*_args: object, **_kwargs: object) -> bool:
+        raise RuntimeError("the settlement fails")
+
+    async def unreadable() -> list[dict[str, object]]:
+        raise ConnectionError("the database went away")
+
+    async def scenario() -> None:
         async with running(make_config(db_url)) as run:
+            c, made, user_id = await _private_table(run)
             store = run.server.store
-            while (await store.audit())["hands"] < 1:
-                await asyncio.sleep(0.01)
-            audit = await store.audit()
-            assert audit["hands"] == 1 and audit["balances"] == audit["grants"] and audit["unbalanced_hands"] == 0
-            hand = await store.hand(f"{made['table']}-0")
-            assert hand is not None and hand["status"] == "settled" and hand["record"]["result"]
+            settle, open_tables = store.settle, store.open_tables
+            store.settle, store.open_tables = crash, unreadable
+            await c.send("auto", on=True)
+            await c.send("ready")
+            assert (await c.expect("table_closed"))["reason"] == "the table failed and was closed"
+            store.settle, store.open_tables = settle, open_tables
+            assert run.server.host.failures == {made["table"]: 1}
+            await _given_up(run, made["table"], user_id)
+    asyncio.run(scenario())
+
+
+def test_a_table_that_cannot_be_resumed_is_given_up_and_the_others_resume(db_url: str) -> None:
+    """A hand opened with another dealer key cannot be dealt again: its table closes, the server starts."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            bad, made_bad, bad_id = await _private_table(run)
+            good, made_good, _ = await _private_table(run)
+            await run.server.store.write(lambda conn: conn.execute(
+                update(hands).where(hands.c.table_id == made_bad["table"]).values(public_key="00" * 32)))
+        async with running(make_config(db_url)) as run:
+            assert set(run.server.host.tables) == {made_good["table"]}
+            await _given_up(run, made_bad["table"], bad_id)
+            again = await Client.open(run.base, bad.token)
+            assert again.seen[0]["table"] is None
+            await again.send("join", room="chuji-xueliu", bots=False)
+            assert (await again.expect("queued", "error"))["type"] == "queued"
+            back = await Client.open(run.base, good.token)
+            assert back.seen[0]["table"] == made_good["table"]
+            await back.send("resume", table=made_good["table"], hand=0, last=-1)
+            assert (await back.expect("hand_start"))["hand"] == 0
+    asyncio.run(scenario())
+
+
+def test_a_closed_connection_leaves_its_table_even_when_the_database_fails(db_url: str) -> None:
+    async def down(_user_id: int) -> None:
+        raise ConnectionError("the database went away")
+
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            c, made, _ = await _private_table(run)
+            run.server.lobby.drop = down
+            table = run.server.host.tables[made["table"]]
+            seat = next(s for s in table.seats if s is not None and not s.bot)
+            assert len(seat.sends) == 1
+            await c.close()
+
+            async def detached() -> None:
+                while seat.sends or any(t.get_coro().__qualname__ == "Outbox.write" for t in asyncio.all_tasks()):
+                    await asyncio.sleep(0.01)
+            await asyncio.wait_for(detached(), TIMEOUT)  # detached, and the writer ended
     asyncio.run(scenario())
 
 

@@ -324,3 +324,31 @@ def test_a_queued_player_seated_meanwhile_by_another_process_is_left_out_of_the_
             assert sum(p["bot"] for p in seated["players"]) == 3
             assert await _tables_of(run, taken) == []  # not at the lobby's table (nor at the stored one's seats)
     asyncio.run(scenario())
+
+
+def test_a_group_whose_table_cannot_be_opened_is_told_and_may_join_again(db_url: str) -> None:
+    """The database fails as the lobby opens a table: the four are sent an ``error``, their queue
+    rows are freed, and joining again seats them."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = run.server.host
+            original = host.open_table
+
+            async def fail(*_args: Any, **_kwargs: Any) -> str:
+                host.open_table = original
+                raise ConnectionError("the database went away")
+
+            host.open_table = fail
+            clients = [await _guest(run) for _ in range(4)]
+            for c in clients:
+                await c.send("join", room="chuji-xueliu", bots=False)
+                await c.expect("queued")
+            for c in clients:
+                error = await c.expect("error")
+                assert error["code"] == "no_table" and "join again" in error["message"]
+            assert await _count(run, select(func.count()).select_from(seatings)) == 0
+            for c in clients:
+                await c.send("join", room="chuji-xueliu", bots=False)
+            tables_seen = {(await c.expect("seated", "error"))["table"] for c in clients}
+            assert len(tables_seen) == 1 and None not in tables_seen
+    asyncio.run(scenario())

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,7 +30,7 @@ from chuanma.server.table import Command, LiveTable, RefusedError, Send
 
 log = logging.getLogger("chuanma.server.host")
 MAX_RESTARTS = 3
-"""How many times a failed table is rebuilt from the database before it is left for the next start."""
+"""How many times a failed table is rebuilt from the database before it is given up (closed)."""
 
 
 class TableHost(Protocol):
@@ -59,6 +61,18 @@ def refused(exc: SeatTakenError) -> RefusedError:
         return RefusedError("already_queued", f"you are waiting for a table in {exc.room}: a player has one "
                                               "place at a time (close the connection to leave the queue)")
     return RefusedError("already_seated", "you already sit at a table: resume it or leave it first")
+
+
+def handover(table: LiveTable) -> list[Command]:
+    """The connections of a failed ``table``, as the commands that attach them to its rebuild: its
+    seats', its spectators', and those it was handed but had not attached yet (it failed first)."""
+    cmds = [Command("resume", seat.user_id, send) for seat in table.seats if seat is not None for send in seat.sends]
+    cmds += [Command("watch", 0, send) for send in table.spectators]
+    while not table.queue.empty():
+        cmd = table.queue.get_nowait()
+        if cmd is not None and cmd.kind in ("resume", "watch") and all(c.send is not cmd.send for c in cmds):
+            cmds.append(Command(cmd.kind, cmd.user_id, cmd.send))
+    return cmds
 
 
 def _nobody(_message: dict[str, Any]) -> None:
@@ -111,6 +125,10 @@ class LocalHost:
     async def release(self, table_id: str, users: list[int], reason: str,
                       record: dict[str, Any] | None = None) -> None:
         await self.seatings.close(table_id, reason, self.config.clock.now(), record)
+        self.forget(table_id, users)
+
+    def forget(self, table_id: str, users: list[int]) -> None:
+        """``users`` no longer sit at ``table_id`` (here; the database is written by the caller)."""
         for user_id in users:
             if self.seated.get(user_id) == table_id:
                 del self.seated[user_id]
@@ -174,26 +192,57 @@ class LocalHost:
             return
         log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
         self.failures[table_id] = self.failures.get(table_id, 0) + 1
+        connections, users = handover(old), [s.user_id for s in old.seats if s is not None]
         if self.failures[table_id] <= MAX_RESTARTS:  # rebuild it from the database, as after a restart
-            restart = asyncio.create_task(self.resume_table(table_id, old))
-            self.restarts.add(restart)
-            restart.add_done_callback(self.restarts.discard)
+            work = self.resume_or_give_up(table_id, users, connections,
+                                          lambda: self.resume_table(table_id, connections))
+        else:
+            work = self.give_up(table_id, users, connections, f"it failed {self.failures[table_id]} times")
+        restart = asyncio.create_task(work)
+        self.restarts.add(restart)
+        restart.add_done_callback(self.restarts.discard)
+
+    async def give_up(self, table_id: str, users: list[int], connections: list[Command], why: str) -> None:
+        """Close a table that cannot run: its unfinished hand is voided (no chips move; the record
+        of its decisions is kept), its seats freed, ``connections`` told (``table_closed``). Best effort:
+        if the database refuses even that, the players are still freed here (and it is logged)."""
+        self.metrics.tables_given_up.inc()
+        log.error("table given up", extra={"table": table_id, "reason": why})
+        try:
+            await self.release(table_id, users, f"the table was given up: {why}")
+        except Exception:
+            log.exception("table not closed", extra={"table": table_id})
+            self.forget(table_id, users)
+        closed = p.server_message("table_closed", table=table_id, reason="the table failed and was closed")
+        for cmd in connections:
+            cmd.send(closed)
 
     async def resume_all(self) -> int:
         """Rebuild every open table from the database (after a restart); returns how many. The
-        queues of the stopped process are forgotten."""
+        queues of the stopped process are forgotten; a table that cannot be rebuilt is given up."""
         await self.seatings.clear_queues()
         for row in await self.store.open_tables():
-            await self.resume(row, None)
+            await self.resume_or_give_up(row["id"], [int(u) for u in row["seats"] if u is not None], [],
+                                         functools.partial(self.resume, row, []))
         return len(self.tables)
 
-    async def resume_table(self, table_id: str, failed: LiveTable) -> None:
-        """Rebuild a table whose task failed; its connections get their seats back (resynced)."""
+    async def resume_table(self, table_id: str, connections: list[Command]) -> None:
+        """Rebuild a table whose task failed; its ``connections`` get their seats back (resynced)."""
         for row in await self.store.open_tables():
             if row["id"] == table_id:
-                await self.resume(row, failed)
+                await self.resume(row, connections)
 
-    async def resume(self, row: Row, failed: LiveTable | None) -> None:
+    async def resume_or_give_up(self, table_id: str, users: list[int], connections: list[Command],
+                                rebuild: Callable[[], Awaitable[None]]) -> None:
+        """Run ``rebuild``; if it fails, :meth:`give_up` the table (telling ``connections``)."""
+        try:
+            await rebuild()
+        except Exception as exc:
+            log.exception("table not resumed", extra={"table": table_id})
+            await self.give_up(table_id, users, connections, f"it could not be resumed ({type(exc).__name__}: {exc})")
+
+    async def resume(self, row: Row, connections: list[Command]) -> None:
+        """Rebuild the table of ``row`` from the database and give it ``connections``."""
         room = ROOMS.get(row["room"])
         table = self.new_table(row["id"], room, RuleSet.from_json(row["rules"]), row["hands_limit"])
         for i, user_id in enumerate(row["seats"]):
@@ -204,14 +253,8 @@ class LocalHost:
                 self.seated[int(user_id)] = row["id"]
         await table.restore(await self.store.last_hand(row["id"]))
         self.start(table)
-        if failed is None:
-            return
-        for seat in failed.seats:
-            if seat is not None:
-                for send in seat.sends:
-                    table.submit(Command("resume", seat.user_id, send))
-        for send in failed.spectators:
-            table.submit(Command("watch", 0, send))
+        for cmd in connections:
+            table.submit(cmd)
 
     def watch_idle(self) -> None:
         """Start closing private tables no person has attended for ``config.private_idle_seconds``."""
@@ -310,6 +353,13 @@ class Lobby:
                     w.send(p.error(refusal.code, str(refusal)))
             self.queues[room.id][:0] = [w for w in group if w.user["id"] != exc.user_id]
             await self._match(room)
+            return
+        except Exception:  # a database error, a lost lease: the group is told, and their queue rows freed
+            log.exception("table not opened", extra={"room": room.id})
+            for w in group:
+                with contextlib.suppress(Exception):
+                    await self.host.seatings.unqueue(int(w.user["id"]))
+                w.send(p.error("no_table", "the table could not be opened: join again"))
             return
         for w in group:
             self.host.submit(table_id, Command("sit", int(w.user["id"]), w.send))

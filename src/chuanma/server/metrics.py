@@ -22,6 +22,7 @@ class Metrics:
     latency: Histogram = field(init=False)
     errors: Counter = field(init=False)
     settlement_failures: Counter = field(init=False)
+    tables_given_up: Counter = field(init=False)
     gc_pause: Histogram = field(init=False)
 
     def __post_init__(self) -> None:
@@ -38,6 +39,8 @@ class Metrics:
         self.settlement_failures = Counter(
             "chuanma_settlement_failures", "Hands voided because their settlement failed, by error", ["error"],
             registry=r)
+        self.tables_given_up = Counter(
+            "chuanma_tables_given_up", "Tables closed because they could not be resumed or kept failing", registry=r)
         self.gc_pause = Histogram(
             "chuanma_gc_pause_seconds", "Pauses of the cyclic garbage collector (nothing else runs), by generation",
             ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)

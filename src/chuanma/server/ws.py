@@ -154,12 +154,14 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
         pass
     finally:
         server.metrics.connected.dec()
-        await server.lobby.drop(user_id)
-        seated = server.host.table_of(user_id)
-        for table in watching | ({seated} if seated is not None else set()):
-            with contextlib.suppress(RefusedError):  # a table closed since
-                server.host.submit(table, Command("detach", user_id, send))
-        out.stop()
+        try:
+            await server.lobby.drop(user_id)  # may fail (the database): the tables are still detached
+        finally:
+            seated = server.host.table_of(user_id)
+            for table in watching | ({seated} if seated is not None else set()):
+                with contextlib.suppress(RefusedError):  # a table closed since
+                    server.host.submit(table, Command("detach", user_id, send))
+            out.stop()
 
 
 async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server, watching: set[str]) -> None:
