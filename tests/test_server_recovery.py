@@ -19,7 +19,7 @@ from sqlalchemy import select, update
 from chuanma.engine import replay
 from chuanma.fairness import Level, verify_record
 from chuanma.server.host import MAX_RESTARTS
-from chuanma.server.schema import decisions, hands, seatings, tables
+from chuanma.server.schema import decisions, seatings, tables
 from chuanma.server.store import open_store
 from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running, seat_four
 
@@ -191,13 +191,14 @@ def test_a_failed_table_whose_rebuild_fails_is_given_up(db_url: str) -> None:
 
 
 def test_a_table_that_cannot_be_resumed_is_given_up_and_the_others_resume(db_url: str) -> None:
-    """A hand opened with another dealer key cannot be dealt again: its table closes, the server starts."""
+    """A table whose stored rules no longer read (a preset since removed, say) cannot be rebuilt: it
+    closes, its player is free, the server starts and the other tables resume."""
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
             bad, made_bad, bad_id = await _private_table(run)
             good, made_good, _ = await _private_table(run)
             await run.server.store.write(lambda conn: conn.execute(
-                update(hands).where(hands.c.table_id == made_bad["table"]).values(public_key="00" * 32)))
+                update(tables).where(tables.c.id == made_bad["table"]).values(rules={"preset": "no-such-preset"})))
         async with running(make_config(db_url)) as run:
             assert set(run.server.host.tables) == {made_good["table"]}
             await _given_up(run, made_bad["table"], bad_id)

@@ -10,10 +10,16 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from chuanma.fairness import HandStateError
 from chuanma.fairness.keys import exposure_warning, generate_key, read_key, write_key
 from chuanma.fairness.vrf import VRFKey
 
 KEY_FILE = "dealer.key"
+
+
+class DealerKeyError(HandStateError):
+    """A stored hand was opened with another dealer key than the server holds: the server refuses to
+    start rather than give up its tables (the operator gave the wrong key)."""
 
 log = logging.getLogger("chuanma.server.dealer")
 

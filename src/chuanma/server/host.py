@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.config import ServerConfig
+from chuanma.server.dealer import DealerKeyError
 from chuanma.server.metrics import Metrics
 from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
@@ -237,6 +238,8 @@ class LocalHost:
         """Run ``rebuild``; if it fails, :meth:`give_up` the table (telling ``connections``)."""
         try:
             await rebuild()
+        except DealerKeyError:
+            raise  # the server holds the wrong key: every such table would be lost, so it does not start
         except Exception as exc:
             log.exception("table not resumed", extra={"table": table_id})
             await self.give_up(table_id, users, connections, f"it could not be resumed ({type(exc).__name__}: {exc})")

@@ -22,13 +22,14 @@ from chuanma.bots import Bot, make_bot, needs_view
 from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
 from chuanma.engine.actions import Action
 from chuanma.errors import ChuanmaError
-from chuanma.fairness import FairHand, HandStateError, VRFKey
+from chuanma.fairness import FairHand, VRFKey
 from chuanma.fairness.seeds import validate_client_seed
 from chuanma.fairness.session import SessionHand
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.clock import Timer
 from chuanma.server.config import ServerConfig
+from chuanma.server.dealer import DealerKeyError
 from chuanma.server.hints import hints, suggestion
 from chuanma.server.metrics import Metrics
 from chuanma.server.rooms import Room
@@ -700,7 +701,7 @@ class LiveTable:
             return FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), honors=self.rules.honors)
         key = self.dealer_key()
         if key.public_key.hex() != hand["public_key"]:
-            raise HandStateError(
+            raise DealerKeyError(
                 f"hand {hand['id']} was opened with the dealer key {hand['public_key']}, but this server holds "
                 f"{key.public_key.hex()}: start it with the key the hand was opened with")
         return FairHand.with_vrf(key, self.id, number, honors=self.rules.honors)
