@@ -310,3 +310,36 @@ def test_client_settlement_names_fans_in_the_pages_language_not_by_id(browser: A
     shown = settled_texts(browser, server, [{"seat": 1, "fans": fans, "total": 3, "multiplier": 8}], ".fan-list li")
     assert shown["en"] == [f"断幺九 {FANS['duanyaojiu'].en} — 1 fan", f"清一色 {FANS['qingyise'].en} — 2 fan"]
     assert shown["zh"] == ["断幺九 — 1 番", "清一色 — 2 番"]
+
+
+def create_private(player: Player, hands: int, bots: int) -> str:
+    """Create a private table from the lobby's form; returns its invite code."""
+    page = player.page
+    page.fill("#hands", str(hands))
+    page.select_option("#bots", str(bots))
+    page.click("#private-form [type=submit]")
+    return page.locator("[data-testid=invite]").inner_text()
+
+
+def test_client_logged_in_player_opening_an_invite_link_sits_down_and_gets_ready(browser: Any,
+                                                                                 server: Running) -> None:
+    """A player already logged in who opens an invite link in a new tab: the table with Ready, never
+    the lobby drawn over it (the lobby's page, drawn after its /api/me, once replaced the table)."""
+    host = new_player(browser, server, "hugo")
+    invite = create_private(host, hands=1, bots=2)
+    host.page.click("[data-sit]")
+    host.page.wait_for_function("() => window.chuanmaClient.table?.table", timeout=WAIT_MS)  # a seat is empty
+    guest = new_player(browser, server, "iris")
+    tab = guest.page.context.new_page()  # a fresh page load, logged in by the context's cookie
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.goto(f"{server.base}/#/join/{invite}")
+    tab.wait_for_load_state("networkidle")  # the lobby's requests are done: nothing is drawn after them
+    tab.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    assert tab.locator("[data-join]").count() == 0 and tab.evaluate("() => location.hash") == "#/table"
+    tab.click("[data-testid=ready]")
+    host.page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    host.ready()
+    tab.wait_for_function("() => window.chuanmaClient.table.dealt", timeout=WAIT_MS)  # both ready: dealt
+    assert tab.evaluate("() => window.chuanmaClient.table.seat") is not None
+    assert not errors and not host.errors  # type: ignore[attr-defined]
