@@ -14,6 +14,7 @@ import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
 from chuanma.fairness import verify_record
+from chuanma.rules import PRESET_NAMES, PRESETS
 from chuanma.scoring import FANS
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
@@ -343,3 +344,29 @@ def test_client_logged_in_player_opening_an_invite_link_sits_down_and_gets_ready
     tab.wait_for_function("() => window.chuanmaClient.table.dealt", timeout=WAIT_MS)  # both ready: dealt
     assert tab.evaluate("() => window.chuanmaClient.table.seat") is not None
     assert not errors and not host.errors  # type: ignore[attr-defined]
+
+
+def test_client_names_every_preset_and_never_shows_a_key(browser: Any, server: Running) -> None:
+    """Every preset is named in both languages (chuanma.rules.PRESET_NAMES, which /api/presets
+    serves): in the rooms, in the private-table form's Rules and in the table's header; no
+    ``preset.`` key is shown."""
+    assert set(PRESET_NAMES) == set(PRESETS) and all(n["zh"] and n["en"] for n in PRESET_NAMES.values())
+    player = new_player(browser, server, "jack")
+    page = player.page
+    set_lang = """async (lang) => (await import("/static/app/i18n.js")).setLang(lang)"""
+    for lang in ("zh", "en"):
+        page.evaluate(set_lang, lang)
+        page.wait_for_function("l => document.documentElement.lang.startsWith(l)", arg=lang)
+        assert "preset." not in page.inner_text("body")
+        options = page.eval_on_selector_all("#preset option", "os => os.map((o) => [o.value, o.textContent])")
+        assert sorted(v for v, _ in options) == sorted(PRESETS)
+        assert all(text == f"{PRESET_NAMES[v][lang]} · {v}" for v, text in options), options
+        room = page.locator("[data-room='chuji-xuezhan']").inner_text()
+        assert PRESET_NAMES["doublewin-xuezhan"][lang] in room
+    player.quick_join()
+    for lang in ("zh", "en"):
+        page.evaluate(set_lang, lang)
+        page.wait_for_function("name => document.querySelector('[data-testid=preset]')?.textContent === name",
+                               arg=PRESET_NAMES["doublewin-xuezhan"][lang], timeout=WAIT_MS)
+        assert "preset." not in page.inner_text("body")
+    assert not player.errors  # type: ignore[attr-defined]

@@ -28,7 +28,6 @@ export const STRINGS = {
     "lobby.replay": "回放", "lobby.share": "分享", "lobby.share_tip": "私人牌桌的牌局：凭此链接，登录的人都能回放",
     "nav.calc": "算番器", "nav.rules": "番型与规则",
     "nav.label": "算番与规则", "nav.guide": "规则讲解", "nav.replay": "牌局回放",
-    "preset.xuezhan": "血战到底", "preset.xueliu": "血流成河", "preset.classic": "经典",
     "seat.you": "你", "seat.me": "你", "seat.bot": "机器人",
     "table.wall": "牌墙 {n}", "table.hand": "第 {n} 局", "table.dealer": "庄", "table.to_act": "出牌中",
     "table.your_turn": "轮到你出牌", "table.waiting": "等待其他玩家", "table.leave": "离开",
@@ -99,7 +98,6 @@ export const STRINGS = {
     "lobby.replay": "Replay", "lobby.share": "Share",
     "lobby.share_tip": "A private table's hand: anyone logged in can replay it with this link", "nav.calc": "Fan calculator", "nav.rules": "Fans & rules",
     "nav.label": "Scoring and rules", "nav.guide": "Rules explained", "nav.replay": "Replays",
-    "preset.xuezhan": "Bloody battle (血战)", "preset.xueliu": "Bloody river (血流)", "preset.classic": "Classic",
     "seat.you": "You", "seat.me": "{name} (you)", "seat.bot": "bot",
     "table.wall": "Wall {n}", "table.hand": "Hand {n}", "table.dealer": "Dealer", "table.to_act": "to act",
     "table.your_turn": "Your turn: discard", "table.waiting": "Waiting for the others", "table.leave": "Leave",
@@ -184,6 +182,17 @@ export function addStrings(more) {
 /** A rule option's description (from /api/presets) in the current language. */
 export function optionText(opt) {
   return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
+}
+
+/** Learn every preset's names ({id: {zh, en}}: /api/presets' names, chuanma.rules.PRESET_NAMES). */
+export function addPresetNames(names) {
+  for (const [id, name] of Object.entries(names)) for (const l of ["zh", "en"]) STRINGS[l][`preset.${id}`] = name[l];
+}
+
+/** A preset by name (its id until the names have come). */
+export function presetName(id) {
+  const key = `preset.${id}`;
+  return key in STRINGS[lang] ? t(key) : id;
 }
 
 const FAN_EN = new Map();

@@ -2,7 +2,7 @@
 // (out-of-range ones disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
-import { optionText, t } from "./i18n.js";
+import { optionText, presetName, t } from "./i18n.js";
 import { esc, fmt } from "./util.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
@@ -38,7 +38,7 @@ function roomHTML(room, balance, queued) {
   const here = queued?.room === room.id;
   return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
     <span class="room-name">${esc(room.name)}</span>
-    <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: room.preset }))}</span>
+    <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: presetName(room.preset) }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
     <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}
       ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(here ? t("lobby.waiting", { waiting: queued.waiting }) : t("lobby.join"))}</button>
@@ -190,7 +190,7 @@ export class LobbyPage {
         <form id="private-form">
           <div class="field-row">
             <div><label for="preset">${esc(t("lobby.preset"))}</label><select id="preset">
-              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(n)}${t("preset." + n) !== "preset." + n ? " · " + esc(t("preset." + n)) : ""}</option>`).join("")}</select></div>
+              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(presetName(n))} · ${esc(n)}</option>`).join("")}</select></div>
             <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>

@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { Connection } from "./socket.js";
-import { t, onLangChange, languageButton, addFanNames } from "./i18n.js";
+import { t, onLangChange, languageButton, addFanNames, addPresetNames } from "./i18n.js";
 import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
@@ -297,6 +297,7 @@ async function start() {
   }
   topbar();
   app.presets = await api("/api/presets");
+  addPresetNames(app.presets.names);
   app.conn = new Connection({ onMessage, onStatus, onUnauthorized: () => showLogin(t("err.login")) });
   app.conn.open();
 }

@@ -2,7 +2,7 @@
 // choices come from the prompt), the pickers, claim buttons, timer, 托管, hints and the ticker.
 
 import { tileImg, tileName, splitTiles, tileOrder, installTileStyles, run } from "./tiles.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, presetName } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
@@ -391,7 +391,7 @@ export class TablePage {
     const v = this.view;
     const preset = typeof this.rules === "string" ? this.rules : this.rules?.preset;
     return `
-      <div class="seat-head"><strong>${esc(t("preset." + preset))}</strong>
+      <div class="seat-head"><strong data-testid="preset">${esc(presetName(preset))}</strong>
         ${this.hand !== null ? `<span>${esc(t("table.hand", { n: this.hand + 1 }))}</span>` : ""}</div>
       <div class="wall-count" data-testid="wall">${v ? esc(t("table.wall", { n: v.wall })) : "&nbsp;"}</div>
       <div class="row" style="gap:.3em;margin-top:.3em">
