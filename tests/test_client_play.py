@@ -259,15 +259,16 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     assert not host.errors and not watcher.errors  # type: ignore[attr-defined]
 
 
-SETTLED = """async ([winners, selector]) => {
+SETTLED = """async ([winners, selector, seat]) => {
   await window.chuanmaClient.fanNames;  // the fan table the page fetches when it opens
   const { settlement } = await import("/static/app/settle.js");
-  const { setLang } = await import("/static/app/i18n.js");
+  const { setLang, t } = await import("/static/app/i18n.js");
   const deltas = [-winners.length, ...[1, 2, 3].map((s) => winners.filter((w) => w.seat === s).length)];
   const msg = { hand: 0, end_reason: "three_won", chips: deltas, balances: [0, 0, 0, 0], record: "", hand_id: "h",
     result: { deltas, payments: [], winners: winners.map((w) => ({ seq: w.seat, self_drawn: false, from: 0,
       tile: "3m", fans: [], total: 0, multiplier: 1, jipin: false, situations: [], robbed_kong: false, ...w })) } };
-  const table = { name: (s) => `P${s}`, base: () => 1, closedReason: null, spectating: false };
+  const table = { seat, name: (s) => (s === seat ? t("seat.you") : `P${s}`), base: () => 1, closedReason: null,
+    spectating: seat === null };
   const shown = {};
   for (const lang of ["en", "zh"]) {
     setLang(lang);
@@ -278,17 +279,18 @@ SETTLED = """async ([winners, selector]) => {
   return shown;
 }"""
 """The settlement of a hand won by ``winners`` (seat 0 dealing in), in English and in Chinese: the
-text of each element ``selector`` finds."""
+text of each element ``selector`` finds, seen from ``seat`` (null: a spectator's)."""
 
 
-def settled_texts(browser: Any, server: Running, winners: list[dict[str, Any]], selector: str) -> dict[str, list[str]]:
+def settled_texts(browser: Any, server: Running, winners: list[dict[str, Any]], selector: str,
+                  seat: int | None = None) -> dict[str, list[str]]:
     """:data:`SETTLED` evaluated in the client's page."""
     context = browser.new_context()
     try:
         page = context.new_page()
         page.goto(server.base + "/")
         page.wait_for_function("() => window.chuanmaClient")
-        shown: dict[str, list[str]] = page.evaluate(SETTLED, [winners, selector])
+        shown: dict[str, list[str]] = page.evaluate(SETTLED, [winners, selector, seat])
     finally:
         context.close()
     return shown
@@ -370,3 +372,13 @@ def test_client_names_every_preset_and_never_shows_a_key(browser: Any, server: R
                                arg=PRESET_NAMES["doublewin-xuezhan"][lang], timeout=WAIT_MS)
         assert "preset." not in page.inner_text("body")
     assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_settlement_words_the_viewers_own_win_and_deal_in(browser: Any, server: Running) -> None:
+    """Seen from seat 1: "You win on …" (not "You wins"), "dealt in by you"; the others' wins as before."""
+    winners = [{"seat": 1}, {"seat": 2, "from": 1}]
+    heads = settled_texts(browser, server, winners, ".settle-win h3", seat=1)
+    assert heads["en"][0].startswith("You win on ") and heads["en"][1].startswith("P2 wins on "), heads
+    assert heads["zh"][0].startswith("你 胡 ") and heads["zh"][1].startswith("P2 胡 "), heads
+    hows = settled_texts(browser, server, winners, ".settle-win > p:first-of-type", seat=1)
+    assert hows == {"en": ["dealt in by P0", "dealt in by you"], "zh": ["P0 点炮", "你 点炮"]}, hows
