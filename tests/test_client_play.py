@@ -382,3 +382,25 @@ def test_client_settlement_words_the_viewers_own_win_and_deal_in(browser: Any, s
     assert heads["zh"][0].startswith("你 胡 ") and heads["zh"][1].startswith("P2 胡 "), heads
     hows = settled_texts(browser, server, winners, ".settle-win > p:first-of-type", seat=1)
     assert hows == {"en": ["dealt in by P0", "dealt in by you"], "zh": ["P0 点炮", "你 点炮"]}, hows
+
+
+def test_client_header_keeps_the_finished_hands_number_until_the_next_deal(browser: Any, server: Running) -> None:
+    """The next hand's start comes while the settlement is open: the header still names the finished
+    hand (its board is still shown) and names the next one once it is dealt."""
+    player = new_player(browser, server, "kate")
+    page = player.page
+    player.quick_join()
+    player.ready()
+    player.play_to_settlement()
+    finished = page.evaluate("() => window.chuanmaClient.table.handEnd.hand")
+    page.wait_for_function("h => { const t = window.chuanmaClient.table; return t.hand === h + 1 && !t.frame; }",
+                           arg=finished, timeout=WAIT_MS)  # the next hand's start has come and is drawn
+    header = "[data-region=info] [data-testid=hand-number]"
+    assert page.locator("#settle-title").count() == 1
+    hand_text = """async (n) => (await import("/static/app/i18n.js")).t("table.hand", { n })"""
+    assert page.inner_text(header) == page.evaluate(hand_text, finished + 1)
+    player.next_hand()
+    page.wait_for_function("() => { const t = window.chuanmaClient.table; return t.dealt && !t.handEnd && !t.frame; }",
+                           timeout=WAIT_MS)
+    assert page.inner_text(header) == page.evaluate(hand_text, finished + 2)
+    assert not player.errors  # type: ignore[attr-defined]

@@ -390,9 +390,11 @@ export class TablePage {
   renderInfo() {
     const v = this.view;
     const preset = typeof this.rules === "string" ? this.rules : this.rules?.preset;
+    // the finished hand stays in the header, with its board, until the next is dealt
+    const hand = this.handEnd && !this.dealt ? this.handEnd.hand : this.hand;
     return `
       <div class="seat-head"><strong data-testid="preset">${esc(presetName(preset))}</strong>
-        ${this.hand !== null ? `<span>${esc(t("table.hand", { n: this.hand + 1 }))}</span>` : ""}</div>
+        ${hand !== null ? `<span data-testid="hand-number">${esc(t("table.hand", { n: hand + 1 }))}</span>` : ""}</div>
       <div class="wall-count" data-testid="wall">${v ? esc(t("table.wall", { n: v.wall })) : "&nbsp;"}</div>
       <div class="row" style="gap:.3em;margin-top:.3em">
         ${this.spectating ? `<span class="badge">${esc(t("table.spectating"))}</span>` :
