@@ -404,3 +404,25 @@ def test_client_header_keeps_the_finished_hands_number_until_the_next_deal(brows
                            timeout=WAIT_MS)
     assert page.inner_text(header) == page.evaluate(hand_text, finished + 2)
     assert not player.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("who", "width", "height"), [("liam", 1280, 800), ("mia", 360, 740)], ids=["desktop", "phone"])
+def test_client_quick_join_waiting_text_fits(browser: Any, server: Running, who: str, width: int, height: int) -> None:
+    """Queued without bots (so the wait lasts), in both languages: the waiting text is shown whole in
+    the room, and nothing in the room, its button included, is cut off."""
+    player = new_player(browser, server, who, width, height)
+    page = player.page
+    page.uncheck("#allow-bots")
+    page.click("[data-join='chuji-xueliu']")
+    room = page.locator("[data-room='chuji-xueliu']")
+    clipped = """r => [...r.querySelectorAll('*'), r].filter((e) => e.clientWidth && e.scrollWidth > e.clientWidth)
+        .map((e) => e.outerHTML.slice(0, 80))"""
+    for lang in ("en", "zh"):
+        page.evaluate("""async (lang) => (await import("/static/app/i18n.js")).setLang(lang)""", lang)
+        waiting = """async () => (await import("/static/app/i18n.js")).t("lobby.waiting",
+            { waiting: window.chuanmaClient.lobby.queued.waiting })"""  # others may be queued there too
+        page.wait_for_function(f"""async () => document.querySelector("[data-room='chuji-xueliu']").innerText
+            .includes(await ({waiting})())""", timeout=WAIT_MS)
+        assert room.evaluate(clipped) == [], lang
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert not player.errors  # type: ignore[attr-defined]

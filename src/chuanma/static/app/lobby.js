@@ -32,6 +32,12 @@ export function refusal(room, balance) {
   return null;
 }
 
+/** The queue's state, shown under the room's name (not in its button, which it would not fit). */
+function waitingText(queued) {
+  const waiting = t("lobby.waiting", { waiting: queued.waiting });
+  return queued.bots_in == null ? waiting : `${waiting} · ${t("lobby.bots_in", { s: Math.round(queued.bots_in) })}`;
+}
+
 function roomHTML(room, balance, queued) {
   const why = refusal(room, balance);
   const range = room.high === null ? `${fmt(room.low)}+` : `${fmt(room.low)}–${fmt(room.high)}`;
@@ -40,8 +46,9 @@ function roomHTML(room, balance, queued) {
     <span class="room-name">${esc(room.name)}</span>
     <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: presetName(room.preset) }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
+    ${here ? `<p class="waiting" role="status" data-testid="waiting">${esc(waitingText(queued))}</p>` : ""}
     <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}
-      ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(here ? t("lobby.waiting", { waiting: queued.waiting }) : t("lobby.join"))}</button>
+      ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(t("lobby.join"))}</button>
   </div>`;
 }
 
@@ -182,7 +189,6 @@ export class LobbyPage {
         <h2 id="rooms-title">${esc(t("lobby.rooms"))}</h2>
         <label style="display:flex;gap:.4em;align-items:center;font-weight:400"><input type="checkbox" id="allow-bots" checked style="min-height:auto">
           ${esc(t("lobby.bots_allowed"))}</label>
-        ${this.queued?.bots_in != null ? `<p role="status">${esc(t("lobby.waiting", { waiting: this.queued.waiting }))} · ${esc(t("lobby.bots_in", { s: Math.round(this.queued.bots_in) }))}</p>` : ""}
         <div class="grid">${this.rooms.map((r) => roomHTML(r, u.balance, this.queued)).join("")}</div>
       </section>
       <section class="card" aria-labelledby="private-title">
