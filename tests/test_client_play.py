@@ -426,3 +426,25 @@ def test_client_quick_join_waiting_text_fits(browser: Any, server: Running, who:
         assert room.evaluate(clipped) == [], lang
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_private_table_form_keeps_its_values_and_the_table_says_who_is_missing(browser: Any,
+                                                                                     server: Running) -> None:
+    """After Create table the form still shows what was chosen; seated at a table with an empty seat,
+    the table says how many are seated; when the seat is taken the line goes and Ready comes."""
+    host = new_player(browser, server, "nora")
+    page = host.page
+    page.select_option("#preset", "xueliu")
+    invite = create_private(host, hands=1, bots=2)
+    assert [page.input_value(s) for s in ("#preset", "#hands", "#bots")] == ["xueliu", "1", "2"]
+    page.click("[data-sit]")
+    seated = """async (n) => (await import("/static/app/i18n.js")).t("table.seated", { n })"""
+    page.wait_for_selector("[data-testid=seated]", timeout=WAIT_MS)
+    assert page.inner_text("[data-testid=seated]") == page.evaluate(seated, 3)
+    guest = new_player(browser, server, "oscar")
+    guest.page.fill("#invite-code", invite)
+    guest.page.click("#invite-form [type=submit]")
+    guest.page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    assert page.locator("[data-testid=seated]").count() == 0 and guest.page.locator("[data-testid=seated]").count() == 0
+    assert not host.errors and not guest.errors  # type: ignore[attr-defined]

@@ -169,7 +169,23 @@ export class LobbyPage {
     this.render();
   }
 
+  /** The private-table form's values (kept across drawings: after Create table, a language switch). */
+  formValues() {
+    const form = this.root.querySelector("#private-form");
+    if (!form) return null;
+    return [...form.querySelectorAll("input, select")].map((el) => [el.id, el.value]);
+  }
+
   render() {
+    const kept = this.formValues();
+    this.drawPage();
+    for (const [id, value] of kept || []) {
+      const el = this.root.querySelector(`#private-form #${id}`);
+      if (el) el.value = value;
+    }
+  }
+
+  drawPage() {
     const u = this.user;
     const grant = u.grant ? t("lobby.grant", { low: fmt(u.grant.below), grant: fmt(u.grant.to) }) : "";
     const presetNames = Object.keys(this.presets?.presets || {});

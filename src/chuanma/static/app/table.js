@@ -519,6 +519,10 @@ export class TablePage {
   renderCentre() {
     const v = this.view;
     const parts = [];
+    const seated = this.players.filter(Boolean).length;
+    if (seated < 4 && !this.dealt) {  // a private table with an empty seat: nothing happens until it is taken
+      parts.push(`<p role="status" data-testid="seated">${esc(t("table.seated", { n: seated }))}</p>`);
+    }
     if (this.prompt || (this.view && !this.view.finished && this.dealt)) {
       parts.push(`<div class="timer-wrap" ${this.prompt ? "" : "hidden"}><span class="timer" id="timer" role="timer"></span>
         <div class="timer-bar"><div id="timer-bar"></div></div></div>`);
