@@ -14,6 +14,7 @@ import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
 from chuanma.fairness import verify_record
+from chuanma.rules import PRESET_NAMES, PRESETS
 from chuanma.scoring import FANS
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
@@ -258,15 +259,16 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     assert not host.errors and not watcher.errors  # type: ignore[attr-defined]
 
 
-SETTLED = """async ([winners, selector]) => {
+SETTLED = """async ([winners, selector, seat]) => {
   await window.chuanmaClient.fanNames;  // the fan table the page fetches when it opens
   const { settlement } = await import("/static/app/settle.js");
-  const { setLang } = await import("/static/app/i18n.js");
+  const { setLang, t } = await import("/static/app/i18n.js");
   const deltas = [-winners.length, ...[1, 2, 3].map((s) => winners.filter((w) => w.seat === s).length)];
   const msg = { hand: 0, end_reason: "three_won", chips: deltas, balances: [0, 0, 0, 0], record: "", hand_id: "h",
     result: { deltas, payments: [], winners: winners.map((w) => ({ seq: w.seat, self_drawn: false, from: 0,
       tile: "3m", fans: [], total: 0, multiplier: 1, jipin: false, situations: [], robbed_kong: false, ...w })) } };
-  const table = { name: (s) => `P${s}`, base: () => 1, closedReason: null, spectating: false };
+  const table = { seat, name: (s) => (s === seat ? t("seat.you") : `P${s}`), base: () => 1, closedReason: null,
+    spectating: seat === null };
   const shown = {};
   for (const lang of ["en", "zh"]) {
     setLang(lang);
@@ -277,17 +279,18 @@ SETTLED = """async ([winners, selector]) => {
   return shown;
 }"""
 """The settlement of a hand won by ``winners`` (seat 0 dealing in), in English and in Chinese: the
-text of each element ``selector`` finds."""
+text of each element ``selector`` finds, seen from ``seat`` (null: a spectator's)."""
 
 
-def settled_texts(browser: Any, server: Running, winners: list[dict[str, Any]], selector: str) -> dict[str, list[str]]:
+def settled_texts(browser: Any, server: Running, winners: list[dict[str, Any]], selector: str,
+                  seat: int | None = None) -> dict[str, list[str]]:
     """:data:`SETTLED` evaluated in the client's page."""
     context = browser.new_context()
     try:
         page = context.new_page()
         page.goto(server.base + "/")
         page.wait_for_function("() => window.chuanmaClient")
-        shown: dict[str, list[str]] = page.evaluate(SETTLED, [winners, selector])
+        shown: dict[str, list[str]] = page.evaluate(SETTLED, [winners, selector, seat])
     finally:
         context.close()
     return shown
@@ -310,3 +313,138 @@ def test_client_settlement_names_fans_in_the_pages_language_not_by_id(browser: A
     shown = settled_texts(browser, server, [{"seat": 1, "fans": fans, "total": 3, "multiplier": 8}], ".fan-list li")
     assert shown["en"] == [f"断幺九 {FANS['duanyaojiu'].en} — 1 fan", f"清一色 {FANS['qingyise'].en} — 2 fan"]
     assert shown["zh"] == ["断幺九 — 1 番", "清一色 — 2 番"]
+
+
+def create_private(player: Player, hands: int, bots: int) -> str:
+    """Create a private table from the lobby's form; returns its invite code."""
+    page = player.page
+    page.fill("#hands", str(hands))
+    page.select_option("#bots", str(bots))
+    page.click("#private-form [type=submit]")
+    return page.locator("[data-testid=invite]").inner_text()
+
+
+def test_client_logged_in_player_opening_an_invite_link_sits_down_and_gets_ready(browser: Any,
+                                                                                 server: Running) -> None:
+    """A player already logged in who opens an invite link in a new tab: the table with Ready, never
+    the lobby drawn over it (the lobby's page, drawn after its /api/me, once replaced the table)."""
+    host = new_player(browser, server, "hugo")
+    invite = create_private(host, hands=1, bots=2)
+    host.page.click("[data-sit]")
+    host.page.wait_for_function("() => window.chuanmaClient.table?.table", timeout=WAIT_MS)  # a seat is empty
+    guest = new_player(browser, server, "iris")
+    tab = guest.page.context.new_page()  # a fresh page load, logged in by the context's cookie
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.goto(f"{server.base}/#/join/{invite}")
+    tab.wait_for_load_state("networkidle")  # the lobby's requests are done: nothing is drawn after them
+    tab.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    assert tab.locator("[data-join]").count() == 0 and tab.evaluate("() => location.hash") == "#/table"
+    tab.click("[data-testid=ready]")
+    host.page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    host.ready()
+    tab.wait_for_function("() => window.chuanmaClient.table.dealt", timeout=WAIT_MS)  # both ready: dealt
+    assert tab.evaluate("() => window.chuanmaClient.table.seat") is not None
+    assert not errors and not host.errors  # type: ignore[attr-defined]
+
+
+def test_client_names_every_preset_and_never_shows_a_key(browser: Any, server: Running) -> None:
+    """Every preset is named in both languages (chuanma.rules.PRESET_NAMES, which /api/presets
+    serves): in the rooms, in the private-table form's Rules and in the table's header; no
+    ``preset.`` key is shown."""
+    assert set(PRESET_NAMES) == set(PRESETS) and all(n["zh"] and n["en"] for n in PRESET_NAMES.values())
+    player = new_player(browser, server, "jack")
+    page = player.page
+    set_lang = """async (lang) => (await import("/static/app/i18n.js")).setLang(lang)"""
+    for lang in ("zh", "en"):
+        page.evaluate(set_lang, lang)
+        page.wait_for_function("l => document.documentElement.lang.startsWith(l)", arg=lang)
+        assert "preset." not in page.inner_text("body")
+        options = page.eval_on_selector_all("#preset option", "os => os.map((o) => [o.value, o.textContent])")
+        assert sorted(v for v, _ in options) == sorted(PRESETS)
+        assert all(text == f"{PRESET_NAMES[v][lang]} · {v}" for v, text in options), options
+        room = page.locator("[data-room='chuji-xuezhan']").inner_text()
+        assert PRESET_NAMES["doublewin-xuezhan"][lang] in room
+    player.quick_join()
+    for lang in ("zh", "en"):
+        page.evaluate(set_lang, lang)
+        page.wait_for_function("name => document.querySelector('[data-testid=preset]')?.textContent === name",
+                               arg=PRESET_NAMES["doublewin-xuezhan"][lang], timeout=WAIT_MS)
+        assert "preset." not in page.inner_text("body")
+    assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_settlement_words_the_viewers_own_win_and_deal_in(browser: Any, server: Running) -> None:
+    """Seen from seat 1: "You win on …" (not "You wins"), "dealt in by you"; the others' wins as before."""
+    winners = [{"seat": 1}, {"seat": 2, "from": 1}]
+    heads = settled_texts(browser, server, winners, ".settle-win h3", seat=1)
+    assert heads["en"][0].startswith("You win on ") and heads["en"][1].startswith("P2 wins on "), heads
+    assert heads["zh"][0].startswith("你 胡 ") and heads["zh"][1].startswith("P2 胡 "), heads
+    hows = settled_texts(browser, server, winners, ".settle-win > p:first-of-type", seat=1)
+    assert hows == {"en": ["dealt in by P0", "dealt in by you"], "zh": ["P0 点炮", "你 点炮"]}, hows
+
+
+def test_client_header_keeps_the_finished_hands_number_until_the_next_deal(browser: Any, server: Running) -> None:
+    """The next hand's start comes while the settlement is open: the header still names the finished
+    hand (its board is still shown) and names the next one once it is dealt."""
+    player = new_player(browser, server, "kate")
+    page = player.page
+    player.quick_join()
+    player.ready()
+    player.play_to_settlement()
+    finished = page.evaluate("() => window.chuanmaClient.table.handEnd.hand")
+    page.wait_for_function("h => { const t = window.chuanmaClient.table; return t.hand === h + 1 && !t.frame; }",
+                           arg=finished, timeout=WAIT_MS)  # the next hand's start has come and is drawn
+    header = "[data-region=info] [data-testid=hand-number]"
+    assert page.locator("#settle-title").count() == 1
+    hand_text = """async (n) => (await import("/static/app/i18n.js")).t("table.hand", { n })"""
+    assert page.inner_text(header) == page.evaluate(hand_text, finished + 1)
+    player.next_hand()
+    page.wait_for_function("() => { const t = window.chuanmaClient.table; return t.dealt && !t.handEnd && !t.frame; }",
+                           timeout=WAIT_MS)
+    assert page.inner_text(header) == page.evaluate(hand_text, finished + 2)
+    assert not player.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("who", "width", "height"), [("liam", 1280, 800), ("mia", 360, 740)], ids=["desktop", "phone"])
+def test_client_quick_join_waiting_text_fits(browser: Any, server: Running, who: str, width: int, height: int) -> None:
+    """Queued without bots (so the wait lasts), in both languages: the waiting text is shown whole in
+    the room, and nothing in the room, its button included, is cut off."""
+    player = new_player(browser, server, who, width, height)
+    page = player.page
+    page.uncheck("#allow-bots")
+    page.click("[data-join='chuji-xueliu']")
+    room = page.locator("[data-room='chuji-xueliu']")
+    clipped = """r => [...r.querySelectorAll('*'), r].filter((e) => e.clientWidth && e.scrollWidth > e.clientWidth)
+        .map((e) => e.outerHTML.slice(0, 80))"""
+    for lang in ("en", "zh"):
+        page.evaluate("""async (lang) => (await import("/static/app/i18n.js")).setLang(lang)""", lang)
+        waiting = """async () => (await import("/static/app/i18n.js")).t("lobby.waiting",
+            { waiting: window.chuanmaClient.lobby.queued.waiting })"""  # others may be queued there too
+        page.wait_for_function(f"""async () => document.querySelector("[data-room='chuji-xueliu']").innerText
+            .includes(await ({waiting})())""", timeout=WAIT_MS)
+        assert room.evaluate(clipped) == [], lang
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_private_table_form_keeps_its_values_and_the_table_says_who_is_missing(browser: Any,
+                                                                                     server: Running) -> None:
+    """After Create table the form still shows what was chosen; seated at a table with an empty seat,
+    the table says how many are seated; when the seat is taken the line goes and Ready comes."""
+    host = new_player(browser, server, "nora")
+    page = host.page
+    page.select_option("#preset", "xueliu")
+    invite = create_private(host, hands=1, bots=2)
+    assert [page.input_value(s) for s in ("#preset", "#hands", "#bots")] == ["xueliu", "1", "2"]
+    page.click("[data-sit]")
+    seated = """async (n) => (await import("/static/app/i18n.js")).t("table.seated", { n })"""
+    page.wait_for_selector("[data-testid=seated]", timeout=WAIT_MS)
+    assert page.inner_text("[data-testid=seated]") == page.evaluate(seated, 3)
+    guest = new_player(browser, server, "oscar")
+    guest.page.fill("#invite-code", invite)
+    guest.page.click("#invite-form [type=submit]")
+    guest.page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    assert page.locator("[data-testid=seated]").count() == 0 and guest.page.locator("[data-testid=seated]").count() == 0
+    assert not host.errors and not guest.errors  # type: ignore[attr-defined]

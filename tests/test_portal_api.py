@@ -145,6 +145,7 @@ def test_fan_table_is_the_scorings_own(http: httpx.Client) -> None:
 def test_presets_list_every_option_of_every_preset(http: httpx.Client) -> None:
     data = http.get("/api/portal/presets").json()
     assert [p["name"] for p in data["presets"]] == list(PRESETS)
+    assert all(p["zh"] and p["en"] for p in data["presets"])  # every preset is named in both languages
     for option in data["options"]:
         for preset, value in option["values"].items():
             assert RuleSet.from_preset(preset).options()[option["name"]] == value

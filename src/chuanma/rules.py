@@ -359,3 +359,17 @@ PRESETS: dict[str, dict[str, Any]] = {
     "dazhong": _DAZHONG,
 }
 """The named presets: each maps to the options it changes from the defaults (= ``xuezhan``)."""
+
+PRESET_NAMES: dict[str, dict[str, str]] = {
+    "xuezhan": {"zh": "血战到底", "en": "Bloody battle (血战)"},
+    "xueliu": {"zh": "血流成河", "en": "Bloody river (血流)"},
+    "doublewin-xuezhan": {"zh": "血战到底（DoubleWin）", "en": "Bloody battle (血战), DoubleWin rules"},
+    "doublewin-xueliu": {"zh": "血流成河（DoubleWin）", "en": "Bloody river (血流), DoubleWin rules"},
+    "classic": {"zh": "经典血战", "en": "Classic bloody battle (经典血战)"},
+    "portal-xuezhan": {"zh": "血战到底（封顶 4 番）", "en": "Bloody battle (血战), 4-fan cap"},
+    "portal-xueliu": {"zh": "血流成河（封顶 4 番）", "en": "Bloody river (血流), 4-fan cap"},
+    "classic-normal": {"zh": "经典普通场", "en": "Classic, first win ends (普通场)"},
+    "dazhong": {"zh": "大众麻将", "en": "Popular mahjong (大众麻将)"},
+}
+"""Every preset's name in Chinese and English (served by ``/api/presets`` and ``/api/portal/presets``:
+the browser shows these, never a preset's id alone)."""

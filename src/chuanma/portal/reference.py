@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from chuanma.portal.calculator import SCORING_OPTIONS
-from chuanma.rules import PRESETS, RuleSet, option_schema
+from chuanma.rules import PRESET_NAMES, PRESETS, RuleSet, option_schema
 from chuanma.scoring import FANS, SITUATIONS
 from chuanma.tiles import NUM_KINDS, tile_name, tile_str
 
@@ -17,12 +17,12 @@ def fan_table() -> dict[str, Any]:
 
 
 def presets() -> dict[str, Any]:
-    """Every preset (its variant, whether the engine plays it, the options it changes) and every
+    """Every preset (its names, variant, the options it changes) and every
     option (:func:`chuanma.rules.option_schema`) with its value in each preset and whether the
     calculator offers it (``scoring``: :data:`~chuanma.portal.calculator.SCORING_OPTIONS`)."""
     sets = {name: RuleSet.from_preset(name) for name in PRESETS}
     return {
-        "presets": [{"name": p, "variant": r.variant,
+        "presets": [{"name": p, **PRESET_NAMES[p], "variant": r.variant,
                      "changes": PRESETS[p]} for p, r in sets.items()],
         "options": [{**o, "values": {p: r.options()[o["name"]] for p, r in sets.items()},
                      "scoring": o["name"] in SCORING_OPTIONS} for o in option_schema()],

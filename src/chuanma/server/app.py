@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import SCHEME_VRF
 from chuanma.fairness.signing import SIGNATURE_SCHEME
-from chuanma.rules import PRESETS, RuleSet, option_schema
+from chuanma.rules import PRESET_NAMES, PRESETS, RuleSet, option_schema
 from chuanma.server.accounts import DAY, AccountError, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
@@ -285,9 +285,10 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        """Every preset with every option's value, and each option's description and choices."""
+        """Every preset with every option's value, each preset's names, and each option's description
+        and choices."""
         return {"presets": {name: RuleSet.from_preset(name).options() for name in PRESETS},
-                "options": option_schema()}
+                "names": PRESET_NAMES, "options": option_schema()}
 
     @app.get("/api/tables")
     async def live_tables(request: Request, _user: User) -> list[dict[str, Any]]:

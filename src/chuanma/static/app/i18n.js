@@ -28,7 +28,6 @@ export const STRINGS = {
     "lobby.replay": "回放", "lobby.share": "分享", "lobby.share_tip": "私人牌桌的牌局：凭此链接，登录的人都能回放",
     "nav.calc": "算番器", "nav.rules": "番型与规则",
     "nav.label": "算番与规则", "nav.guide": "规则讲解", "nav.replay": "牌局回放",
-    "preset.xuezhan": "血战到底", "preset.xueliu": "血流成河", "preset.classic": "经典",
     "seat.you": "你", "seat.me": "你", "seat.bot": "机器人",
     "table.wall": "牌墙 {n}", "table.hand": "第 {n} 局", "table.dealer": "庄", "table.to_act": "出牌中",
     "table.your_turn": "轮到你出牌", "table.waiting": "等待其他玩家", "table.leave": "离开",
@@ -37,7 +36,7 @@ export const STRINGS = {
     "table.exchange": "换三张：选同一花色的三张牌", "table.exchange_go": "换出", "table.exchange_dir": "换牌方向：{dir}",
     "dir.to_next": "换给下家", "dir.to_previous": "换给上家", "dir.opposite": "换给对家",
     "table.info": "牌桌信息", "table.discards": "弃牌", "table.concealed": "手牌 {n} 张", "table.tiles": "{n}张",
-    "table.before_deal": "本局已承诺服务器种子，等待四家准备后发牌。", "table.ready_sent": "已准备，等待发牌…",
+    "table.before_deal": "本局已承诺服务器种子，等待四家准备后发牌。", "table.seated": "等待玩家入座：已坐 {n}/4", "table.ready_sent": "已准备，等待发牌…",
     "hint.waits_label": "听", "hint.useful_label": "进张",
     "table.void": "定缺：选择缺哪一门", "table.void_suggest": "推荐",
     "table.void_badge": "缺{suit}", "table.claim": "{who} 打出 {tile}",
@@ -48,7 +47,8 @@ export const STRINGS = {
     "suit.m": "万", "suit.p": "筒", "suit.s": "条",
     "hint.title": "听牌提示", "hint.shanten": "向听数 {n}", "hint.ready": "听牌",
     "hint.best": "最佳出牌", "hint.left": "剩 {n} 张",
-    "settle.title": "结算", "settle.win": "{who} 胡 {tile}", "settle.zimo": "自摸", "settle.from": "{who} 点炮",
+    "settle.title": "结算", "settle.win": "{who} 胡 {tile}", "settle.win_you": "你 胡 {tile}", "settle.zimo": "自摸", "settle.from": "{who} 点炮",
+    "settle.from_you": "你 点炮",
     "settle.fan_total": "共 {n} 番", "settle.multiplier": "× {n}",
     "settle.payments": "收支明细", "settle.chips": "输赢", "settle.balance": "新余额",
     "settle.jipin": "极品", "settle.next": "下一局", "settle.again": "再来一场",
@@ -99,7 +99,6 @@ export const STRINGS = {
     "lobby.replay": "Replay", "lobby.share": "Share",
     "lobby.share_tip": "A private table's hand: anyone logged in can replay it with this link", "nav.calc": "Fan calculator", "nav.rules": "Fans & rules",
     "nav.label": "Scoring and rules", "nav.guide": "Rules explained", "nav.replay": "Replays",
-    "preset.xuezhan": "Bloody battle (血战)", "preset.xueliu": "Bloody river (血流)", "preset.classic": "Classic",
     "seat.you": "You", "seat.me": "{name} (you)", "seat.bot": "bot",
     "table.wall": "Wall {n}", "table.hand": "Hand {n}", "table.dealer": "Dealer", "table.to_act": "to act",
     "table.your_turn": "Your turn: discard", "table.waiting": "Waiting for the others", "table.leave": "Leave",
@@ -108,7 +107,8 @@ export const STRINGS = {
     "table.exchange": "Exchange three: pick three tiles of one suit", "table.exchange_go": "Pass them", "table.exchange_dir": "Exchange direction: {dir}",
     "dir.to_next": "to the next seat", "dir.to_previous": "to the previous seat", "dir.opposite": "across",
     "table.info": "Table", "table.discards": "Discards", "table.concealed": "{n} concealed tiles", "table.tiles": "{n} tiles",
-    "table.before_deal": "The server seed is committed; the hand is dealt once all four are ready.", "table.ready_sent": "Ready, waiting for the deal…",
+    "table.before_deal": "The server seed is committed; the hand is dealt once all four are ready.",
+    "table.seated": "Waiting for players: {n} of 4 seated", "table.ready_sent": "Ready, waiting for the deal…",
     "hint.waits_label": "waits", "hint.useful_label": "improves with",
     "table.void": "Choose your void suit", "table.void_suggest": "suggested",
     "table.void_badge": "void {suit}", "table.claim": "{who} discarded {tile}",
@@ -119,7 +119,8 @@ export const STRINGS = {
     "suit.m": "Characters", "suit.p": "Dots", "suit.s": "Bamboo",
     "hint.title": "Hints", "hint.shanten": "{n} from ready", "hint.ready": "Ready",
     "hint.best": "Best discards", "hint.left": "{n} left",
-    "settle.title": "Settlement", "settle.win": "{who} wins on {tile}", "settle.zimo": "self-drawn", "settle.from": "dealt in by {who}",
+    "settle.title": "Settlement", "settle.win": "{who} wins on {tile}", "settle.win_you": "You win on {tile}", "settle.zimo": "self-drawn",
+    "settle.from": "dealt in by {who}", "settle.from_you": "dealt in by you",
     "settle.fan_total": "{n} fan", "settle.multiplier": "× {n}",
     "settle.payments": "Payments", "settle.chips": "Chips", "settle.balance": "New balance",
     "settle.jipin": "Top hand (极品)", "settle.next": "Next hand", "settle.again": "Play again",
@@ -184,6 +185,17 @@ export function addStrings(more) {
 /** A rule option's description (from /api/presets) in the current language. */
 export function optionText(opt) {
   return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
+}
+
+/** Learn every preset's names ({id: {zh, en}}: /api/presets' names, chuanma.rules.PRESET_NAMES). */
+export function addPresetNames(names) {
+  for (const [id, name] of Object.entries(names)) for (const l of ["zh", "en"]) STRINGS[l][`preset.${id}`] = name[l];
+}
+
+/** A preset by name (its id until the names have come). */
+export function presetName(id) {
+  const key = `preset.${id}`;
+  return key in STRINGS[lang] ? t(key) : id;
 }
 
 const FAN_EN = new Map();

@@ -2,7 +2,7 @@
 // (out-of-range ones disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
-import { optionText, t } from "./i18n.js";
+import { optionText, presetName, t } from "./i18n.js";
 import { esc, fmt } from "./util.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
@@ -32,16 +32,23 @@ export function refusal(room, balance) {
   return null;
 }
 
+/** The queue's state, shown under the room's name (not in its button, which it would not fit). */
+function waitingText(queued) {
+  const waiting = t("lobby.waiting", { waiting: queued.waiting });
+  return queued.bots_in == null ? waiting : `${waiting} · ${t("lobby.bots_in", { s: Math.round(queued.bots_in) })}`;
+}
+
 function roomHTML(room, balance, queued) {
   const why = refusal(room, balance);
   const range = room.high === null ? `${fmt(room.low)}+` : `${fmt(room.low)}–${fmt(room.high)}`;
   const here = queued?.room === room.id;
   return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
     <span class="room-name">${esc(room.name)}</span>
-    <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: room.preset }))}</span>
+    <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: presetName(room.preset) }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
+    ${here ? `<p class="waiting" role="status" data-testid="waiting">${esc(waitingText(queued))}</p>` : ""}
     <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}
-      ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(here ? t("lobby.waiting", { waiting: queued.waiting }) : t("lobby.join"))}</button>
+      ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(t("lobby.join"))}</button>
   </div>`;
 }
 
@@ -162,7 +169,23 @@ export class LobbyPage {
     this.render();
   }
 
+  /** The private-table form's values (kept across drawings: after Create table, a language switch). */
+  formValues() {
+    const form = this.root.querySelector("#private-form");
+    if (!form) return null;
+    return [...form.querySelectorAll("input, select")].map((el) => [el.id, el.value]);
+  }
+
   render() {
+    const kept = this.formValues();
+    this.drawPage();
+    for (const [id, value] of kept || []) {
+      const el = this.root.querySelector(`#private-form #${id}`);
+      if (el) el.value = value;
+    }
+  }
+
+  drawPage() {
     const u = this.user;
     const grant = u.grant ? t("lobby.grant", { low: fmt(u.grant.below), grant: fmt(u.grant.to) }) : "";
     const presetNames = Object.keys(this.presets?.presets || {});
@@ -182,7 +205,6 @@ export class LobbyPage {
         <h2 id="rooms-title">${esc(t("lobby.rooms"))}</h2>
         <label style="display:flex;gap:.4em;align-items:center;font-weight:400"><input type="checkbox" id="allow-bots" checked style="min-height:auto">
           ${esc(t("lobby.bots_allowed"))}</label>
-        ${this.queued?.bots_in != null ? `<p role="status">${esc(t("lobby.waiting", { waiting: this.queued.waiting }))} · ${esc(t("lobby.bots_in", { s: Math.round(this.queued.bots_in) }))}</p>` : ""}
         <div class="grid">${this.rooms.map((r) => roomHTML(r, u.balance, this.queued)).join("")}</div>
       </section>
       <section class="card" aria-labelledby="private-title">
@@ -190,7 +212,7 @@ export class LobbyPage {
         <form id="private-form">
           <div class="field-row">
             <div><label for="preset">${esc(t("lobby.preset"))}</label><select id="preset">
-              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(n)}${t("preset." + n) !== "preset." + n ? " · " + esc(t("preset." + n)) : ""}</option>`).join("")}</select></div>
+              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(presetName(n))} · ${esc(n)}</option>`).join("")}</select></div>
             <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>

@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { Connection } from "./socket.js";
-import { t, onLangChange, languageButton, addFanNames } from "./i18n.js";
+import { t, onLangChange, languageButton, addFanNames, addPresetNames } from "./i18n.js";
 import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
@@ -11,7 +11,7 @@ import { isMuted, setMuted } from "./sound.js";
 import { esc, fmt } from "./util.js";
 
 const app = { user: null, presets: null, conn: null, lobby: null, table: null, settle: null, rejoin: null,
-  lost: false, recoverAt: 0 };
+  lost: false, recoverAt: 0, shown: 0 };
 const main = document.getElementById("app");
 const FATAL_CODES = new Set(["not_seated", "no_table", "wrong_table"]);
 
@@ -99,7 +99,10 @@ async function logout() {
 
 // ------------------------------------------------------------------ pages
 
+/** Close the page shown; every page shown counts (app.shown), so that a page drawn after an await
+ * can tell that another was shown meanwhile. */
 function closePages() {
+  app.shown += 1;
   app.table?.destroy();
   app.table = null;
   app.lobby = null;
@@ -111,7 +114,9 @@ function closePages() {
 async function showLobby() {
   closePages();
   location.hash = "#/lobby";
+  const shown = app.shown;
   try { app.user = await api("/api/me"); } catch { /* keep the last known */ }
+  if (app.shown !== shown) return;  // another page (the table an invite's reply drew) came meanwhile
   topbar();
   const root = document.createElement("div");
   main.replaceChildren(root);
@@ -292,6 +297,7 @@ async function start() {
   }
   topbar();
   app.presets = await api("/api/presets");
+  addPresetNames(app.presets.names);
   app.conn = new Connection({ onMessage, onStatus, onUnauthorized: () => showLogin(t("err.login")) });
   app.conn.open();
 }

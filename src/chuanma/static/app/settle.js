@@ -47,14 +47,15 @@ function reasonText(reason) {
  */
 export function settlement(msg, table) {
   const name = (s) => table.name(s);
+  const mine = (s) => table.seat != null && s === table.seat;  // the viewer's own seat: "You win", "dealt in by you"
   const base = table.base();
   const result = msg.result;
   const wins = result.winners.map((w) => {
     const own = result.payments.filter((p) => p.seq === w.seq && p.payee === w.seat);
     const fans = w.fans.map((f) => `<li>${esc(fanName(f))} — ${f.fan} ${esc(t("settle.fan_unit"))}</li>`).join("");
-    const how = w.self_drawn ? t("settle.zimo") : t("settle.from", { who: name(w.from) });
+    const how = w.self_drawn ? t("settle.zimo") : mine(w.from) ? t("settle.from_you") : t("settle.from", { who: name(w.from) });
     return ["wins", `<div class="settle-win${w.jipin ? " jipin" : ""}" data-testid="win">
-      <h3>${esc(t("settle.win", { who: name(w.seat), tile: "" }))}${tileText(w.tile)}
+      <h3>${esc(mine(w.seat) ? t("settle.win_you", { tile: "" }) : t("settle.win", { who: name(w.seat), tile: "" }))}${tileText(w.tile)}
         ${w.jipin ? `<span class="jipin-mark">★ ${esc(t("settle.jipin"))}</span>` : ""}</h3>
       <p>${[how, ...situations(w)].map(esc).join(" · ")}</p>
       <ul class="fan-list">${fans || `<li>${esc(t("settle.plain"))}</li>`}</ul>

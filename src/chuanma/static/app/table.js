@@ -2,7 +2,7 @@
 // choices come from the prompt), the pickers, claim buttons, timer, 托管, hints and the ticker.
 
 import { tileImg, tileName, splitTiles, tileOrder, installTileStyles, run } from "./tiles.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, presetName } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
@@ -390,9 +390,11 @@ export class TablePage {
   renderInfo() {
     const v = this.view;
     const preset = typeof this.rules === "string" ? this.rules : this.rules?.preset;
+    // the finished hand stays in the header, with its board, until the next is dealt
+    const hand = this.handEnd && !this.dealt ? this.handEnd.hand : this.hand;
     return `
-      <div class="seat-head"><strong>${esc(t("preset." + preset))}</strong>
-        ${this.hand !== null ? `<span>${esc(t("table.hand", { n: this.hand + 1 }))}</span>` : ""}</div>
+      <div class="seat-head"><strong data-testid="preset">${esc(presetName(preset))}</strong>
+        ${hand !== null ? `<span data-testid="hand-number">${esc(t("table.hand", { n: hand + 1 }))}</span>` : ""}</div>
       <div class="wall-count" data-testid="wall">${v ? esc(t("table.wall", { n: v.wall })) : "&nbsp;"}</div>
       <div class="row" style="gap:.3em;margin-top:.3em">
         ${this.spectating ? `<span class="badge">${esc(t("table.spectating"))}</span>` :
@@ -517,6 +519,10 @@ export class TablePage {
   renderCentre() {
     const v = this.view;
     const parts = [];
+    const seated = this.players.filter(Boolean).length;
+    if (seated < 4 && !this.dealt) {  // a private table with an empty seat: nothing happens until it is taken
+      parts.push(`<p role="status" data-testid="seated">${esc(t("table.seated", { n: seated }))}</p>`);
+    }
     if (this.prompt || (this.view && !this.view.finished && this.dealt)) {
       parts.push(`<div class="timer-wrap" ${this.prompt ? "" : "hidden"}><span class="timer" id="timer" role="timer"></span>
         <div class="timer-bar"><div id="timer-bar"></div></div></div>`);

@@ -1,6 +1,7 @@
 // The rules explained (换三张, 定缺, 刮风下雨, 呼叫转移, 查花猪, 查大叫, 退税, 血战 vs 血流), each with
 // worked examples the server plays through the engine (/api/portal/examples/<topic>).
 import { GUIDE_TOPICS, api, el, frame, getLang, onLangChange, seatName, suitName, t, tileRow } from "./common.js";
+import { addPresetNames } from "/static/app/i18n.js";
 import { narrate } from "/static/app/narrate.js";
 import { splitTiles } from "/static/app/tiles.js";
 
@@ -128,6 +129,8 @@ function $(id) { return document.getElementById(id); }
 onLangChange(render);
 render();
 if (isTopic) {
+  const names = await api("/api/portal/presets");  // the presets' names (chuanma.rules.PRESET_NAMES)
+  if (names.ok) addPresetNames(Object.fromEntries(names.data.presets.map((p) => [p.name, p])));
   const res = await api(`/api/portal/examples/${topic}`);
   if (res.ok) { data = res.data; render(); } else $("error").textContent = res.data.message;
 }
