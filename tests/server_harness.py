@@ -7,7 +7,7 @@ import asyncio
 import json
 import random
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -248,3 +248,11 @@ async def play_hands(clients: list[Client], hands: int = 1) -> list[list[dict[st
     for _ in range(hands):
         ends.append(list(await asyncio.gather(*(c.play_hand(seed=f"seed-{c.name}") for c in clients))))
     return ends
+
+
+async def eventually(condition: Callable[[], bool]) -> None:
+    """Let the server run until ``condition()`` holds (what a closed connection leaves behind is
+    cleared a moment after it closes); fail if it still does not after :data:`TIMEOUT` real seconds."""
+    async with asyncio.timeout(TIMEOUT):
+        while not condition():
+            await asyncio.sleep(0.01)

@@ -4,7 +4,6 @@ the protocol, and the login rate limit counts the address that connects unless a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -13,18 +12,20 @@ from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.ws import BEHIND, MAX_OWED, Budget, Outbox
-from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running, seated_with_bots
+from server_harness import (
+    TIMEOUT,
+    Client,
+    account,
+    db_url,
+    eventually,
+    make_config,
+    pg_database,
+    running,
+    seated_with_bots,
+)
 
 __all__ = ["db_url", "pg_database"]
 DEFAULT_RATE = ServerConfig(db_url="").messages_per_second
-
-
-async def eventually(condition: Callable[[], bool]) -> None:
-    """Wait until ``condition`` holds (what a closed connection leaves behind is cleared a moment
-    after it closes); fail if it still does not after the harness's timeout."""
-    async with asyncio.timeout(TIMEOUT):
-        while not condition():
-            await asyncio.sleep(0.01)
 
 
 def test_a_closed_connection_stops_watching_every_table(db_url: str) -> None:

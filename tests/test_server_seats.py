@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -15,7 +14,17 @@ from sqlalchemy import func, select, update
 from chuanma.rules import RuleSet
 from chuanma.server.schema import hands, ledger, seatings, tables, users
 from chuanma.server.store import open_store
-from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running
+from server_harness import (
+    TIMEOUT,
+    Client,
+    Running,
+    account,
+    db_url,
+    eventually,
+    make_config,
+    pg_database,
+    running,
+)
 
 __all__ = ["db_url", "pg_database"]
 
@@ -29,14 +38,6 @@ async def _private(run: Running, token: str, **body: Any) -> httpx.Response:
 async def _guest(run: Running) -> Client:
     acc = await account(run.base)
     return await Client.open(run.base, acc["token"], acc["user"]["username"])
-
-
-async def _until(done: Callable[[], bool]) -> None:
-    """Let the server run until ``done()`` (failing after TIMEOUT real seconds)."""
-    async def wait() -> None:
-        while not done():
-            await asyncio.sleep(0.01)
-    await asyncio.wait_for(wait(), TIMEOUT)
 
 
 async def _count(run: Running, query: Any) -> int:
@@ -118,7 +119,7 @@ def test_one_player_asking_for_every_place_at_once_gets_one(db_url: str) -> None
             answers = [await s.expect("queued", "seated", "error") for s in sockets]
             run.clock.advance(5.0)
             user_id = int(acc["user"]["id"])
-            await _until(lambda: run.server.host.table_of(user_id) is not None)
+            await eventually(lambda: run.server.host.table_of(user_id) is not None)
             again = await Client.open(run.base, acc["token"])
             await again.send("join_private", invite=made["invite"])
             refusal = await again.expect("error", "seated")
@@ -161,13 +162,13 @@ def test_idle_private_tables_close_and_their_bots_serve_the_next_tables(db_url: 
             await player.send("join_private", invite=invite)
             kept = (await player.expect("seated"))["table"]
             made, grants = await _count(run, BOTS), await _count(run, GRANTS)
-            await _until(lambda: all(host.tables[t].unattended_since is not None for t in first))
+            await eventually(lambda: all(host.tables[t].unattended_since is not None for t in first))
             run.clock.advance(idle - 1)
             await player.send("ping")
             await player.expect("pong")
             assert all(t in host.tables for t in first)
             run.clock.advance(idle / 4 + 1)
-            await _until(lambda: not any(t in host.tables for t in first))
+            await eventually(lambda: not any(t in host.tables for t in first))
             assert kept in host.tables  # a person sits there, connected
             again = await asyncio.gather(*(host.open_table(None, rules, [], bots=3) for _ in range(4)))
             assert {s.user_id for t in again for s in host.tables[t].seats if s is not None} == bots
@@ -179,9 +180,9 @@ def test_idle_private_tables_close_and_their_bots_serve_the_next_tables(db_url: 
             host = run.server.host
             assert all(t in host.tables for t in again)  # resumed at the start
             await _seatings_agree(run)
-            await _until(lambda: all(host.tables[t].unattended_since is not None for t in again))
+            await eventually(lambda: all(host.tables[t].unattended_since is not None for t in again))
             run.clock.advance(idle + idle / 4)
-            await _until(lambda: not any(t in host.tables for t in again))
+            await eventually(lambda: not any(t in host.tables for t in again))
             await _seatings_agree(run)
         async with running(make_config(db_url, private_idle_seconds=idle)) as run:
             assert not any(t in run.server.host.tables for t in again)
@@ -214,7 +215,7 @@ def test_a_hand_whose_settlement_fails_is_voided_and_its_table_closed(db_url: st
             assert await run.server.store.audit() == before  # no chip moved
             assert await _count(run, select(func.count()).where(ledger.c.hand_id == void["hand_id"])) == 0
             host = run.server.host
-            await _until(lambda: made["table"] not in host.tables)
+            await eventually(lambda: made["table"] not in host.tables)
             assert host.failures == {} and host.table_of(user_id) is None  # not rebuilt; the seat is free
             assert await _count(run, select(func.count()).where(tables.c.status == "open")) == 0
             await _seatings_agree(run)
