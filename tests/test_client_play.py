@@ -158,8 +158,8 @@ def test_client_reload_mid_hand_carries_on_at_phone_size(browser: Any, server: R
         player.step()
     page.wait_for_function("() => window.chuanmaClient.table.view")
     before = page.evaluate("() => [window.chuanmaClient.table.table, window.chuanmaClient.table.hand]")
-    page.reload()
-    page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view", timeout=WAIT_MS)
+    page.reload()  # the new document's modules may not have run yet when the wait first looks
+    page.wait_for_function("() => window.chuanmaClient?.table?.view", timeout=WAIT_MS)
     assert page.evaluate("() => [window.chuanmaClient.table.table, window.chuanmaClient.table.hand]") == before
     # the fairness panel still has the hand's commitment and seeds
     assert page.evaluate("() => window.chuanmaClient.table.commitment") == commitment

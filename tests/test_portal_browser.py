@@ -177,8 +177,9 @@ def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: An
     desktop.click(".lang-switch")
     assert desktop.text_content("h1") == "算番器"
     desktop.goto(server.base + "/rules")  # remembered
-    assert desktop.text_content("h1") == "番型与规则"
     refund = '[data-testid="option-refund"] td:nth-last-child(2)'
+    desktop.wait_for_selector(refund)  # the page is drawn once its tables are fetched
+    assert desktop.text_content("h1") == "番型与规则"
     assert desktop.text_content(refund) == "退税：没听牌的玩家退还杠钱"
     desktop.click(".lang-switch")
     assert desktop.text_content(refund) == RuleSet.model_fields["refund"].description
