@@ -259,6 +259,20 @@ def test_every_response_has_the_security_headers_and_the_verifier_keeps_its_inli
     asyncio.run(scenario())
 
 
+def test_the_api_is_not_cached_and_head_is_answered_like_get(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running(make_config(sqlite_url(tmp_path))) as run, _http(run.base) as http:
+            for path in ("/api/rooms", "/api/me", "/api/fairness/key"):
+                assert (await http.get(path)).headers["cache-control"] == "no-store", path
+            assert (await http.get("/")).headers["cache-control"] == "no-cache"  # the page's own value kept
+            for path in ("/", "/healthz", "/calc", "/api/rooms", "/static/app/main.js", "/no/such/page"):
+                got, head = await http.get(path), await http.head(path)
+                assert head.status_code == got.status_code and head.content == b"", path
+                assert head.headers["content-type"] == got.headers["content-type"], path
+                assert head.headers["x-frame-options"] == "DENY", path
+    asyncio.run(scenario())
+
+
 def test_the_session_cookie_is_secure_over_tls_or_when_configured(tmp_path: Path) -> None:
     async def secure(config: ServerConfig, base: str) -> bool:
         async with _in_process(config, base) as (_, http):

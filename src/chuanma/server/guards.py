@@ -43,7 +43,9 @@ COMMON = {"x-content-type-options": "nosniff", "referrer-policy": "same-origin",
 
 class SecurityHeaders:
     """ASGI middleware: a Content-Security-Policy, ``nosniff``, a same-origin referrer policy and frame
-    denial on every HTTP response (a route's own value for a header is kept)."""
+    denial on every HTTP response, and ``Cache-Control: no-store`` on the API's (balances, tokens and
+    hands are no one's to keep); a route's own value for a header is kept. A ``HEAD`` request is
+    answered as its ``GET`` would be, without the body (the routes are declared for ``GET`` only)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -54,12 +56,20 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         policy = self.verify_policy if scope["path"] == VERIFY_PATH else POLICY
+        defaults = {**COMMON, "content-security-policy": policy}
+        if scope["path"].startswith("/api/"):
+            defaults["cache-control"] = "no-store"
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in (*COMMON.items(), ("content-security-policy", policy)):
+                for name, value in defaults.items():
                     headers.setdefault(name, value)
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
