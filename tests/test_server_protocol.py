@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from chuanma.cli import app as cli
+from chuanma.json_input import nesting
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.rooms import ROOMS
@@ -61,7 +62,7 @@ def test_protocol_refuses_bad_messages_naming_the_problem(text: str, code: str) 
 
 def test_nesting_up_to_the_limit_is_parsed() -> None:
     deepest = {"type": "act", "v": 1, "table": "t", "version": 3, "action": {"a": [[[[[[]]]]]]}}
-    assert p.depth(deepest) == p.MAX_DEPTH and p.depth([]) == 1 and p.depth(3) == 0
+    assert nesting(deepest) == p.MAX_DEPTH and nesting([]) == 1 and nesting(3) == 0
     assert p.parse_client(json.dumps(deepest)).type == "act"
 
 

@@ -67,17 +67,19 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     return parse_json(text, os.fspath(path))
 
 
-def check_depth(value: Any, where: str) -> None:
-    """Refuse lists and objects nested deeper than :data:`MAX_DEPTH` (checked without recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+def nesting(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (a scalar: 0), found without recursion."""
+    deepest, stack = 0, [(value, 1)]
     while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > MAX_DEPTH:
-            raise InputError(f"{where} is nested deeper than {MAX_DEPTH} levels")
-        stack.extend((child, depth + 1) for child in children)
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def check_depth(value: Any, where: str) -> None:
+    """Refuse lists and objects nested deeper than :data:`MAX_DEPTH`."""
+    if nesting(value) > MAX_DEPTH:
+        raise InputError(f"{where} is nested deeper than {MAX_DEPTH} levels")

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from chuanma.json_input import nesting
+
 VERSION = 1
 MAX_DEPTH = 8
 """The deepest nesting of objects and lists a client message may have (a decision has 2)."""
@@ -113,18 +115,6 @@ class ProtocolError(ValueError):
         self.code = code
 
 
-def depth(data: Any) -> int:
-    """How deeply objects and lists nest in ``data`` (a scalar: 0), without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        item, level = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is not None:
-            deepest = max(deepest, level)
-            stack.extend((child, level + 1) for child in children)
-    return deepest
-
-
 def parse_client(text: str) -> ClientMessage:
     """The client message in ``text``, or :class:`ProtocolError` naming what is wrong."""
     try:
@@ -133,7 +123,7 @@ def parse_client(text: str) -> ClientMessage:
         raise ProtocolError(TOO_DEEP, "too_deep") from None
     except ValueError as exc:
         raise ProtocolError(f"malformed JSON: {exc}", "bad_json") from None
-    if depth(data) > MAX_DEPTH:
+    if nesting(data) > MAX_DEPTH:
         raise ProtocolError(TOO_DEEP, "too_deep")
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object", "bad_message")
