@@ -22,6 +22,8 @@ MAX_SECONDS = 86_400
 """The longest timer ``serve`` accepts: a day."""
 MAX_SESSION_DAYS = 3_650
 """The longest a session token may go unused that ``serve`` accepts: ten years."""
+MAX_PRIVATE_TABLES = 100
+"""The most private tables ``serve`` lets one account keep open."""
 MAX_RATE = 10_000
 """The highest rate limit ``serve`` accepts (messages per second, logins per minute)."""
 
@@ -59,7 +61,8 @@ def serve(
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="trust X-Forwarded-For/-Proto from these proxies (addresses or networks, comma-separated, "
              "or *); by default from nobody")] = None,
-    private_tables: Annotated[int, typer.Option(min=1, help="private tables one account may have open")] = 3,
+    private_tables: Annotated[int, typer.Option(
+        min=1, max=MAX_PRIVATE_TABLES, help="private tables one account may have open")] = 3,
     private_idle_seconds: Annotated[float, typer.Option(
         help="seconds a private table stays open with no player connected")] = 600.0,
     lease_seconds: Annotated[float, typer.Option(
