@@ -110,7 +110,8 @@ def test_serve_refuses_a_proxy_that_is_not_an_address() -> None:
 
 
 def _serve(args: list[str], cwd: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "chuanma", "serve", *args], cwd=cwd, text=True,
+    port = [] if "--port" in args else ["--port", "0"]  # the default 8000 may be taken on this machine
+    return subprocess.Popen([sys.executable, "-m", "chuanma", "serve", *port, *args], cwd=cwd, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 

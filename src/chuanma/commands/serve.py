@@ -103,13 +103,13 @@ def serve(
         data.mkdir(mode=0o700, parents=True, exist_ok=True)  # new: the database (password hashes) for us only
     except OSError as exc:
         raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
-    if metrics_port is not None:
-        check_port(metrics_host, metrics_port, "--metrics-port")
-    check_port(host, port, "--port/--host")
     try:
         dealer = dealer_key(key, data)
     except FairnessError as exc:
         raise typer.BadParameter(f"dealer key: {exc}") from None
+    if metrics_port is not None:
+        check_port(metrics_host, metrics_port, "--metrics-port")
+    check_port(host, port, "--port/--host")
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, dealer_key=dealer,
                           clock=EarlyClock(early_timers) if early_timers else SystemClock(),
                           turn_seconds=turn_seconds,
