@@ -21,7 +21,7 @@ from chuanma.portal.calculator import SCORING_OPTIONS
 from chuanma.portal.examples import TOPICS
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FANS, score_hand
-from chuanma.server.app import STATIC
+from chuanma.server.routes.service import STATIC
 from chuanma.tiles import parse_tile, parse_tiles
 from portal_harness import PLAYING, SETTLED, PortalServer, portal_server
 

@@ -45,7 +45,9 @@ class TableHost(Protocol):
                          hands_limit: int | None = None, invite: str | None = None,
                          creator: int | None = None) -> str: ...
 
-    def live(self) -> list[dict[str, Any]]: ...
+    def live(self, user_id: int) -> list[dict[str, Any]]: ...
+
+    async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool: ...
 
 
 def bot_need(room: Room | None) -> BotNeed:
@@ -145,11 +147,24 @@ class LocalHost:
             raise RefusedError("no_table", f"no open table {table_id}")
         table.submit(cmd)
 
-    def live(self) -> list[dict[str, Any]]:
-        """The open tables a player may watch: id, room, rules, hand number and who sits where."""
+    def live(self, user_id: int) -> list[dict[str, Any]]:
+        """The open tables ``user_id`` may watch without an invite code (every room's, and the private
+        ones they sit at): id, room, rules, hand number and who sits where."""
         return [{"table": t.id, "room": t.room.id if t.room else PRIVATE_ROOM, "rules": t.rules.to_json(),
                  "hand": t.number, "playing": t.game is not None, "players": t.players()}
-                for t in self.tables.values() if not t.closed]
+                for t in self.tables.values() if not t.closed and (t.room is not None or self.sits_at(t.id, user_id))]
+
+    def sits_at(self, table_id: str, user_id: int) -> bool:
+        return self.seated.get(user_id) == table_id
+
+    async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool:
+        """Whether ``user_id`` may watch ``table_id``: a room's table anyone; a private table its
+        players and whoever gives its invite code (an unknown table is left to :meth:`submit`)."""
+        table = self.tables.get(table_id)
+        if table is None or table.room is not None or self.sits_at(table_id, user_id):
+            return True
+        row = await self.store.table_by_invite(invite) if invite is not None else None
+        return row is not None and row["id"] == table_id
 
     def new_table(self, table_id: str, room: Room | None, rules: RuleSet, hands_limit: int | None) -> LiveTable:
         return LiveTable(table_id, room, rules, store=self.store, config=self.config, metrics=self.metrics,
