@@ -125,7 +125,7 @@ def _public_key(text: str | None) -> bytes | None:
 @fair_app.command("verify")
 def verify_command(
     records: Annotated[
-        list[Path], typer.Argument(help="Hand records (JSON, chuanma-record/1); give a session's together.")
+        list[Path], typer.Argument(help="Hand records (JSON, chuanma-record/2); give a session's together.")
     ],
     public_key: Annotated[
         str | None,
@@ -172,7 +172,7 @@ def verify_command(
 
 @fair_app.command("sign")
 def sign_command(
-    record: Annotated[Path, typer.Argument(help="A finished hand's record (JSON, chuanma-record/1).")],
+    record: Annotated[Path, typer.Argument(help="A finished hand's record (JSON, chuanma-record/2).")],
     key: Annotated[Path, typer.Option(help="The dealer's secret key file (fair keygen).")] = Path(
         DEFAULT_KEY_FILE
     ),

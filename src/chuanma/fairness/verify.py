@@ -22,6 +22,7 @@ from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.derive import WALL_SIZE_HONORS, Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
 from chuanma.fairness.fields import parse_hex, require_field
+from chuanma.engine.record_fields import FORMATS
 from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF, SERVER_SEED_BYTES
 from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds
 from chuanma.fairness.session import SESSION_FIELD, SessionHand
@@ -57,8 +58,8 @@ def _parse(record: object) -> _Parsed:
     if not isinstance(record, Mapping):
         raise RecordError("a hand record must be a JSON object")
     fmt = record.get("format", RECORD_FORMAT)
-    if fmt != RECORD_FORMAT:
-        raise RecordError(f"unknown record format {shown(fmt)}; this verifier reads {RECORD_FORMAT!r}")
+    if fmt not in FORMATS:
+        raise RecordError(f"unknown record format {shown(fmt)}; this verifier reads {' and '.join(FORMATS)}")
     seeds = require_field(record, "seeds", dict, "")
     scheme = require_field(seeds, "scheme", str, "seeds.")
     if scheme not in (SCHEME_HMAC, SCHEME_VRF):
