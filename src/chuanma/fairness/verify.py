@@ -15,14 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chuanma.engine.record_fields import FORMATS, deal_fields
 from chuanma.engine.record_fields import RecordError as DealFieldError
-from chuanma.engine.record_fields import deal_fields
 from chuanma.errors import RuleSetError, shown
 from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.derive import WALL_SIZE_HONORS, Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
 from chuanma.fairness.fields import parse_hex, require_field
-from chuanma.engine.record_fields import FORMATS
 from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF, SERVER_SEED_BYTES
 from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds
 from chuanma.fairness.session import SESSION_FIELD, SessionHand

@@ -101,6 +101,8 @@ class LocalHost:
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     seated: dict[int, str] = field(default_factory=dict)
     """Who sits where, as the database's seatings say (kept in step after each of their writes)."""
+    creators: dict[str, int] = field(default_factory=dict)
+    """Who opened each live private table (they may watch it, and see it among the live tables)."""
     failures: dict[str, int] = field(default_factory=dict)
     restarts: set[asyncio.Task[None]] = field(default_factory=set)
     sweeper: asyncio.Task[None] | None = None
@@ -149,19 +151,21 @@ class LocalHost:
 
     def live(self, user_id: int) -> list[dict[str, Any]]:
         """The open tables ``user_id`` may watch without an invite code (every room's, and the private
-        ones they sit at): id, room, rules, hand number and who sits where."""
+        ones they opened or sit at): id, room, rules, hand number and who sits where."""
         return [{"table": t.id, "room": t.room.id if t.room else PRIVATE_ROOM, "rules": t.rules.to_json(),
                  "hand": t.number, "playing": t.game is not None, "players": t.players()}
-                for t in self.tables.values() if not t.closed and (t.room is not None or self.sits_at(t.id, user_id))]
+                for t in self.tables.values()
+                if not t.closed and (t.room is not None or self.of_its_people(t.id, user_id))]
 
-    def sits_at(self, table_id: str, user_id: int) -> bool:
-        return self.seated.get(user_id) == table_id
+    def of_its_people(self, table_id: str, user_id: int) -> bool:
+        """Whether ``user_id`` sits at, or opened, the table ``table_id`` (one of its people)."""
+        return self.seated.get(user_id) == table_id or self.creators.get(table_id) == user_id
 
     async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool:
         """Whether ``user_id`` may watch ``table_id``: a room's table anyone; a private table its
         players and whoever gives its invite code (an unknown table is left to :meth:`submit`)."""
         table = self.tables.get(table_id)
-        if table is None or table.room is not None or self.sits_at(table_id, user_id):
+        if table is None or table.room is not None or self.of_its_people(table_id, user_id):
             return True
         row = await self.store.table_by_invite(invite) if invite is not None else None
         return row is not None and row["id"] == table_id
@@ -190,6 +194,8 @@ class LocalHost:
         for place, user in [*zip(places, users, strict=False), *taken.items()]:
             table.seats[place] = table.make_seat(user)
             self.seated[int(user["id"])] = table_id
+        if creator is not None:
+            self.creators[table_id] = creator
         self.start(table)
         log.info("table opened", extra={"table": table_id, "room": room.id if room else PRIVATE_ROOM})
         return table_id
@@ -204,6 +210,7 @@ class LocalHost:
     def _ended(self, table_id: str, task: asyncio.Task[None]) -> None:
         old = self.tables.pop(table_id, None)
         self.tasks.pop(table_id, None)
+        self.creators.pop(table_id, None)
         if task.cancelled() or task.exception() is None or old is None:
             return
         log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
@@ -269,6 +276,8 @@ class LocalHost:
                 assert user is not None
                 table.seats[i] = table.make_seat(user)
                 self.seated[int(user_id)] = row["id"]
+        if row.get("creator") is not None:
+            self.creators[row["id"]] = int(row["creator"])
         await table.restore(await self.store.last_hand(row["id"]))
         self.start(table)
         for cmd in connections:

@@ -187,9 +187,9 @@ export function optionText(opt) {
   return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
 }
 
-/** Learn every preset's names ({id: {zh, en}}: /api/presets' names, chuanma.rules.PRESET_NAMES). */
-export function addPresetNames(names) {
-  for (const [id, name] of Object.entries(names)) for (const l of ["zh", "en"]) STRINGS[l][`preset.${id}`] = name[l];
+/** Learn every preset's names (/api/presets' presets: [{name, zh, en}], chuanma.rules.PRESET_NAMES). */
+export function addPresetNames(presets) {
+  for (const p of presets) for (const l of ["zh", "en"]) STRINGS[l][`preset.${p.name}`] = p[l];
 }
 
 /** A preset by name (its id until the names have come). */

@@ -133,7 +133,7 @@ function showTable() {
   const root = document.createElement("div");
   main.replaceChildren(root);
   app.table = new TablePage(root, { send, onLeave: showLobby, onSettle: showSettlement, onFairness: showFairness,
-    presets: app.presets?.presets });
+    presets: app.presets });
   app.table.render();
   return app.table;
 }
@@ -297,7 +297,7 @@ async function start() {
   }
   topbar();
   app.presets = await api("/api/presets");
-  addPresetNames(app.presets.names);
+  addPresetNames(app.presets.presets);
   app.conn = new Connection({ onMessage, onStatus, onUnauthorized: () => showLogin(t("err.login")) });
   app.conn.open();
 }
