@@ -93,6 +93,7 @@ def serve(
         raise typer.BadParameter(
             f"the server needs the 'server' extra: pip install 'chuanma[server]' ({exc})") from None
     from chuanma.fairness import FairnessError
+    from chuanma.fairness.keys import signing_key_of
     from chuanma.server.dealer import dealer_key
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
@@ -151,7 +152,8 @@ def serve(
             gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
             bound = server.servers[0].sockets[0].getsockname()
             typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
-                       f"database: {database}, dealer's public key: {dealer.public_key.hex()})", err=False)
+                       f"database: {database}, dealer's VRF public key: {dealer.public_key.hex()}, "
+                       f"signing public key: {signing_key_of(dealer).public_key.hex()})", err=False)
             if metrics_port is not None:
                 typer.echo(f"metrics: http://{metrics_host}:{app.state.metrics_port}/metrics")
 

@@ -74,7 +74,8 @@ class ServerConfig:
     metrics_host: str = "127.0.0.1"
     """The address ``metrics_port`` listens on."""
     dealer_key: VRFKey | None = None
-    """The dealer's VRF key (deals every hand, signs every record); ``None``: ``dealer.key`` in
+    """The dealer's VRF key (deals every hand; the records' signing key is derived from it);
+    ``None``: ``dealer.key`` in
     ``data_dir``, created on first start (a fresh key for this process without a data directory)."""
     forwarded_allow_ips: str | None = None
     """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's

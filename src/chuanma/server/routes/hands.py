@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from chuanma.engine.record import RecordError
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import SCHEME_VRF
+from chuanma.fairness.keys import signing_key_of
 from chuanma.fairness.signing import SIGNATURE_SCHEME
 from chuanma.portal.replays import read_viewer, replay_view
 from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
@@ -79,4 +80,5 @@ async def fairness_key(config: Config) -> dict[str, str]:
     """The dealer's public keys: ``vrf_public_key`` checks every hand's VRF proof, ``public_key`` (the
     signing key) every record's signature."""
     assert config.dealer_key is not None
-    return {"public_key": config.dealer_key.public_key.hex(), "vrf": SCHEME_VRF, "signature": SIGNATURE_SCHEME}
+    return {"public_key": signing_key_of(config.dealer_key).public_key.hex(),
+            "vrf_public_key": config.dealer_key.public_key.hex(), "vrf": SCHEME_VRF, "signature": SIGNATURE_SCHEME}
