@@ -249,8 +249,8 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     assert page.evaluate("() => window.chuanmaClient.table.table") == table["table"]
     host.ready()
     host.to_mid_hand(4)  # the hand in play when the spectator comes
-    watcher = new_player(browser, server, "grace")
-    watcher.page.goto(f"{server.base}/#/watch/{table['table']}")
+    watcher = new_player(browser, server, "grace")  # given the invite code: a stranger may not watch
+    watcher.page.goto(f"{server.base}/#/watch/{table['table']}/{invite}")
     watcher.page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view",
                                    timeout=WAIT_MS)
     seen = watcher.page.evaluate("() => window.chuanmaClient.table.view")
