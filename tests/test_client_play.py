@@ -103,9 +103,13 @@ def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree
     verifier.wait_for_selector("#verdict[data-ok]", timeout=WAIT_MS)
     assert verifier.locator("#verdict").get_attribute("data-ok") == "true"
     # signed by the server's dealer key, which the page shows and requires (the play is not replayed there)
-    key = page.request.get(server.base + "/api/fairness/key").json()["public_key"]
+    keys = page.request.get(server.base + "/api/fairness/key").json()
+    key = keys["public_key"]
     assert verifier.inner_text("#server-key-value") == key == record["signature"]["public_key"]
     assert verifier.get_attribute("[data-check=signature]", "data-status") == "passed"
+    # the hand was dealt by the server's VRF key, which the page shows and requires too
+    assert verifier.inner_text("#server-vrf-key-value") == keys["vrf_public_key"] == record["seeds"]["public_key"]
+    assert verifier.get_attribute("[data-check=proof]", "data-status") == "passed"
     assert verifier.locator("#verdict").get_attribute("data-level") == "consistent"
     assert not player.errors  # type: ignore[attr-defined]
 
