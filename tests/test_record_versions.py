@@ -53,7 +53,7 @@ def test_a_version_1_record_without_the_option_replays_as_before() -> None:
 
 
 def test_the_replay_endpoint_says_why() -> None:
-    app = FastAPI(exception_handlers=ERROR_HANDLERS)  # type: ignore[arg-type]
+    app = FastAPI(exception_handlers=ERROR_HANDLERS)
     app.include_router(hands.router)
     old = {**_record(), "format": FORMAT_1}
     answer = TestClient(app).post("/api/replay", json={"record": old, "seat": "all"})

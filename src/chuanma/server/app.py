@@ -64,8 +64,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics = Metrics()
         host = LocalHost(store, config, metrics)
         passwords = Passwords(config.password_threads, config.password_jobs)
-        accounts = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY)
-        app.state.server = Server(config, store, accounts, host, Lobby(host), metrics,
+        users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY)
+        app.state.server = Server(config, store, users, host, Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute),
                                   per_hour(config, config.guests_per_hour),
                                   per_hour(config, config.private_tables_per_hour))
@@ -94,7 +94,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             gc.callbacks.remove(watch_gc)
 
     docs = config.api_docs
-    app = FastAPI(title="chuanma", lifespan=lifespan, exception_handlers=ERROR_HANDLERS,  # type: ignore[arg-type]
+    app = FastAPI(title="chuanma", lifespan=lifespan, exception_handlers=ERROR_HANDLERS,
                   docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
                   openapi_url="/openapi.json" if docs else None)
     app.add_middleware(SecurityHeaders)

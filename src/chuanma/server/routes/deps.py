@@ -8,11 +8,12 @@
 """
 
 # no ``from __future__ import annotations``: FastAPI reads the dependencies' annotations
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import Depends, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.config import ServerConfig
@@ -88,27 +89,26 @@ def public_user(user: Row) -> dict[str, Any]:
     return {"id": user["id"], "username": user["username"], "kind": user["kind"], "balance": user["balance"]}
 
 
-async def api_error(_request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, ApiError)
+async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
     return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
 
 
-async def lease_lost(_request: Request, exc: Exception) -> JSONResponse:
+async def lease_lost(_request: Request, exc: LeaseLostError) -> JSONResponse:
     return JSONResponse({"code": "lease_lost", "message": str(exc)}, status_code=503)
 
 
-async def bad_request(_request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
+async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
     first = exc.errors()[0]
     where = ".".join(str(x) for x in first["loc"][1:]) or "body"
     return JSONResponse({"code": "bad_request", "message": f"{where}: {first['msg']}"}, status_code=400)
 
 
-async def busy(_request: Request, _exc: Exception) -> JSONResponse:
+async def busy(_request: Request, _exc: PasswordsBusy) -> JSONResponse:
     return JSONResponse({"code": "busy", "message": "too many logins at once: try again in a few seconds"},
                         status_code=503, headers={"Retry-After": "2"})
 
 
-ERROR_HANDLERS = {ApiError: api_error, LeaseLostError: lease_lost, RequestValidationError: bad_request,
-                  PasswordsBusy: busy}
+Handler = Callable[[Request, Any], Coroutine[Any, Any, Response]]
+ERROR_HANDLERS: dict[int | type[Exception], Handler] = {
+    ApiError: api_error, LeaseLostError: lease_lost, RequestValidationError: bad_request, PasswordsBusy: busy}
 """How the app answers each refusal a route raises."""
