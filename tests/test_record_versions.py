@@ -5,12 +5,13 @@ new meaning."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from chuanma.engine import Game, Hu, replay, to_record
 from chuanma.engine.record import RecordError
@@ -56,6 +57,10 @@ def test_the_replay_endpoint_says_why() -> None:
     app = FastAPI(exception_handlers=ERROR_HANDLERS)
     app.include_router(hands.router)
     old = {**_record(), "format": FORMAT_1}
-    answer = TestClient(app).post("/api/replay", json={"record": old, "seat": "all"})
+
+    async def post() -> httpx.Response:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
+            return await http.post("/api/replay", json={"record": old, "seat": "all"})
+    answer = asyncio.run(post())
     assert answer.status_code == 400 and answer.json()["code"] == "bad_replay"
     assert "chuanma-record/1" in answer.json()["message"] and "chuanma-record/2" in answer.json()["message"]
