@@ -106,7 +106,7 @@ class Timers:
     def options(self) -> list[str]:
         return ["--turn-seconds", str(self.turn), "--claim-seconds", str(self.claim), "--ready-seconds",
                 str(self.ready), "--bot-wait", str(self.bot_wait), "--early-timers", str(self.early),
-                "--auth-per-minute", "10000"]
+                "--auth-per-minute", "10000", "--guests-per-hour", "10000", "--private-tables-per-hour", "10000"]
 
     @property
     def silence(self) -> float:

@@ -29,7 +29,8 @@ DECIDING = """() => {
 @contextmanager
 def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
     """The server on SQLite in ``data``, on a free port, in its own thread and event loop (real time)."""
-    settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0}
+    settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0,
+                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000}
     settings.update(overrides)
     config = ServerConfig(db_url=sqlite_url(data), **settings)
     started = threading.Event()

@@ -103,9 +103,13 @@ def test_client_plays_hands_by_clicking_and_the_ledger_record_and_verifier_agree
     verifier.wait_for_selector("#verdict[data-ok]", timeout=WAIT_MS)
     assert verifier.locator("#verdict").get_attribute("data-ok") == "true"
     # signed by the server's dealer key, which the page shows and requires (the play is not replayed there)
-    key = page.request.get(server.base + "/api/fairness/key").json()["public_key"]
+    keys = page.request.get(server.base + "/api/fairness/key").json()
+    key = keys["public_key"]
     assert verifier.inner_text("#server-key-value") == key == record["signature"]["public_key"]
     assert verifier.get_attribute("[data-check=signature]", "data-status") == "passed"
+    # the hand was dealt by the server's VRF key, which the page shows and requires too
+    assert verifier.inner_text("#server-vrf-key-value") == keys["vrf_public_key"] == record["seeds"]["public_key"]
+    assert verifier.get_attribute("[data-check=proof]", "data-status") == "passed"
     assert verifier.locator("#verdict").get_attribute("data-level") == "consistent"
     assert not player.errors  # type: ignore[attr-defined]
 
@@ -249,8 +253,8 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
     assert page.evaluate("() => window.chuanmaClient.table.table") == table["table"]
     host.ready()
     host.to_mid_hand(4)  # the hand in play when the spectator comes
-    watcher = new_player(browser, server, "grace")
-    watcher.page.goto(f"{server.base}/#/watch/{table['table']}")
+    watcher = new_player(browser, server, "grace")  # given the invite code: a stranger may not watch
+    watcher.page.goto(f"{server.base}/#/watch/{table['table']}/{invite}")
     watcher.page.wait_for_function("() => window.chuanmaClient.table && window.chuanmaClient.table.view",
                                    timeout=WAIT_MS)
     seen = watcher.page.evaluate("() => window.chuanmaClient.table.view")

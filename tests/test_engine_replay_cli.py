@@ -72,14 +72,14 @@ def test_a_file_without_a_format_is_refused_naming_the_field_and_the_format(tmp_
     path.write_text("{}", encoding="utf-8")
     out = runner.invoke(app, ["replay", str(path)])
     assert out.exit_code == 1 and "None" not in out.output
-    assert out.output.strip() == 'error: a record has no "format" field: expected "chuanma-record/1"'
+    assert out.output.strip() == 'error: a record has no "format" field: expected "chuanma-record/2"'
     path.write_text('{"format": null}', encoding="utf-8")
     out = runner.invoke(app, ["replay", str(path)])
-    assert out.output.strip() == 'error: unknown record format null: expected "chuanma-record/1"'
+    assert out.output.strip() == 'error: unknown record format null: expected "chuanma-record/2"'
 
 
 def test_a_replay_upload_without_a_format_names_the_field() -> None:
-    with pytest.raises(RecordError, match=r'^a record has no "format" field: expected "chuanma-record/1"$'):
+    with pytest.raises(RecordError, match=r'^a record has no "format" field: expected "chuanma-record/2"$'):
         replay({})
 
 

@@ -15,6 +15,7 @@ from chuanma.cli import app
 from chuanma.fairness import Level, VRFKey, sign_record, verify_record
 from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_UNVERIFIED
+from chuanma.fairness.keys import signing_key_of
 from fairness_records import (
     CANNOT_REPRODUCE,
     KEY,
@@ -117,19 +118,28 @@ def test_the_headline_capitalizes_the_level_words_not_the_key() -> None:
     assert headline.startswith("VERIFIED FOR KEY abcd12: dealt as the seeds give"), headline
 
 
-def test_a_record_signed_by_another_key_than_its_vrf_key_fails(tmp_path: Path) -> None:
-    """Anyone can deal with a VRF key of their own: the signature must be by the key that dealt."""
+def test_the_dealer_signs_with_a_key_of_its_own_and_both_keys_can_be_pinned(tmp_path: Path) -> None:
+    """The signing key is derived from the dealer's key file but is not its VRF key; ``--public-key``
+    pins the signer, ``--vrf-public-key`` the key that dealt (a dealer may not pick one per hand)."""
     dealer = VRFKey(VRF_SECRET)
-    assert verify_record(sign_record(vrf_record(), dealer))["signature"].passed
-    forged = sign_record(vrf_record(), KEY)
-    verdict = verify_record(forged)
-    assert [c.name for c in verdict.failed] == ["signature"]
-    assert verdict["signature"].message == (f"signed by {KEY.public_key.hex()}, not by the VRF key that dealt "
-                                            f"the hand {dealer.public_key.hex()}")
-    path = tmp_path / "forged.json"
-    path.write_text(json.dumps(forged))
-    code, out = _cli(path)
-    assert code == EXIT_MISMATCH and "verdict: FAILED (signature)" in out
+    signer = signing_key_of(dealer)
+    assert signer.public_key != dealer.public_key and signer.secret != dealer.secret
+    assert signing_key_of(dealer).secret == signer.secret  # derived: the same from the same file
+    signed = sign_record(vrf_record(), signer)
+    pinned = verify_record(signed, public_key=signer.public_key, vrf_public_key=dealer.public_key)
+    assert pinned.ok and pinned["signature"].passed and pinned["proof"].passed  # a deal only: not replayed
+    other = verify_record(signed, public_key=signer.public_key, vrf_public_key=KEY.public_key)
+    assert other["proof"].status is Status.FAILED
+    assert other["proof"].message == (f"dealt by the VRF key {dealer.public_key.hex()}, not by the required "
+                                      f"VRF key {KEY.public_key.hex()}")
+    path = tmp_path / "signed.json"
+    path.write_text(json.dumps(signed))
+    pins = ("--public-key", signer.public_key.hex(), "--vrf-public-key", dealer.public_key.hex())
+    assert _cli(path, *pins)[0] == EXIT_UNVERIFIED  # consistent: a deal only, nothing failed
+    code, out = _cli(path, "--vrf-public-key", KEY.public_key.hex())
+    assert code == EXIT_MISMATCH and "proof" in out
+    code, _ = _cli(path, "--public-key", dealer.public_key.hex())  # the VRF key does not sign
+    assert code == EXIT_MISMATCH
 
 
 def test_cli_refuses_a_duplicated_key(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from chuanma.fairness import (
     verify_record,
     write_key,
 )
+from chuanma.fairness.keys import signing_key_of
 from chuanma.rules import RuleSet
 from engine_play import lean_to_win
 from fairness_records import CLIENT_SEEDS, SERVER_SEED, VRF_SECRET, played_record
@@ -230,8 +231,11 @@ def test_fair_sign_then_verify(tmp_path: Path) -> None:
     path.write_text(json.dumps(_record()), encoding="utf-8")
     signed = runner.invoke(app, ["fair", "sign", str(path), "--key", str(key_file)])
     assert signed.exit_code == 0, signed.output
-    assert signed.stdout.strip() == KEY.public_key.hex()
-    ok = runner.invoke(app, ["fair", "verify", str(path), "--public-key", KEY.public_key.hex()])
+    signer = signing_key_of(KEY).public_key.hex()  # the key derived from the file signs, not its VRF key
+    assert signed.stdout.strip() == signer != KEY.public_key.hex()
+    shown = runner.invoke(app, ["fair", "pubkey", "--key", str(key_file), "--signing"])
+    assert shown.stdout.strip() == signer
+    ok = runner.invoke(app, ["fair", "verify", str(path), "--public-key", signer])
     assert ok.exit_code == 0, ok.output
     data = json.loads(path.read_text(encoding="utf-8"))
     data["result"]["deltas"][1] += 1

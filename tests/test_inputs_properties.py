@@ -97,7 +97,7 @@ def test_replay_and_verify_of_a_mutated_record_never_crash(record: dict[str, Any
 @given(JSONISH)
 def test_replay_and_verify_of_any_value_never_crash(value: Any) -> None:
     _replay_and_verify(value)
-    _replay_and_verify({"format": "chuanma-record/1", "rules": value, "dealer": 0, "direction": "to_next",
+    _replay_and_verify({"format": "chuanma-record/2", "rules": value, "dealer": 0, "direction": "to_next",
                         "wall": fresh()["wall"], "decisions": [value]})
 
 

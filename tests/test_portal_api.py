@@ -21,7 +21,7 @@ from chuanma.portal.calculator import SCORING_OPTIONS
 from chuanma.portal.examples import TOPICS
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FANS, score_hand
-from chuanma.server.app import STATIC
+from chuanma.server.routes.service import STATIC
 from chuanma.tiles import parse_tile, parse_tiles
 from portal_harness import PLAYING, SETTLED, PortalServer, portal_server
 
@@ -303,7 +303,7 @@ def test_replay_of_an_uploaded_record_is_the_stored_one(http: httpx.Client, gues
 
 @pytest.mark.parametrize(("body", "words"), [
     ({"seat": 0}, "send"),
-    ({"record": {"format": "chuanma-record/1"}, "seat": 0}, "no 'dealer' field"),
+    ({"record": {"format": "chuanma-record/2"}, "seat": 0}, "no 'dealer' field"),
     ({"record": {}, "extra": 1}, "unknown key"),
 ])
 def test_replay_refuses_a_bad_upload(http: httpx.Client, body: dict[str, Any], words: str) -> None:

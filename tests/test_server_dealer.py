@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from chuanma.cli import app as cli
 from chuanma.fairness import (
     SCHEME_HMAC,
+    SCHEME_VRF,
     KeyFileError,
     Level,
     VRFKey,
@@ -30,9 +31,11 @@ from chuanma.fairness import (
     verify_record,
 )
 from chuanma.fairness.chain import verify_records
+from chuanma.fairness.keys import signing_key_of
 from chuanma.server.app import create_app
 from chuanma.server.dealer import KEY_FILE, dealer_key
 from chuanma.server.schema import hands
+from chuanma.server.store import sqlite_url
 from server_harness import (
     DEALER_KEY,
     TIMEOUT,
@@ -74,18 +77,23 @@ def test_records_are_dealt_by_the_vrf_signed_and_the_key_stays_secret(db_url: st
                 key = (await http.get("/api/fairness/key")).json()
                 auth = {"authorization": f"Bearer {clients[0].token}"}
                 records = [(await http.get(end[0]["record"], headers=auth)).json() for end in ends]
-            assert key["public_key"] == DEALER_KEY.public_key.hex()
+            signer = signing_key_of(DEALER_KEY)
+            assert key["public_key"] == signer.public_key.hex() != DEALER_KEY.public_key.hex()
+            assert key["vrf_public_key"] == DEALER_KEY.public_key.hex()
             public = bytes.fromhex(key["public_key"])
-            verdicts = verify_records(records, public_key=public)
+            verdicts = verify_records(records, public_key=public, vrf_public_key=DEALER_KEY.public_key)
             assert [v.level for v in verdicts] == [Level.VERIFIED] * 2, [v.summary for v in verdicts]
-            assert all(r["seeds"]["public_key"] == key["public_key"] for r in records)
+            assert all(r["seeds"]["public_key"] == key["vrf_public_key"] for r in records)
+            assert all(r["signature"]["public_key"] == key["public_key"] for r in records)
             for name, changed in _tampered(records[0]).items():
                 verdict = verify_record(changed, public_key=public)
                 assert verdict.level is Level.FAILED and not verdict["signature"].passed, name
             rows = await run.server.store.read(lambda conn: [dict(r._mapping) for r in conn.execute(select(hands))])
-            assert {r["public_key"] for r in rows} == {key["public_key"]} and {r["server_seed"] for r in rows} == {""}
+            assert {r["public_key"] for r in rows} == {key["vrf_public_key"]}
+            assert {r["server_seed"] for r in rows} == {""}
             seen = json.dumps([c.seen for c in clients])
-            assert secret not in seen and secret not in json.dumps(rows, default=str) and secret not in json.dumps(key)
+            for hidden in (secret, signer.secret.hex()):
+                assert hidden not in seen + json.dumps(rows, default=str) + json.dumps(key)
             logged = "\n".join(r.getMessage() + repr(r.__dict__) for r in caplog.records)
             assert "hand settled" in logged and secret not in logged
             for c in clients:
@@ -150,6 +158,24 @@ def test_the_key_file_is_created_once_with_mode_0600(tmp_path: Path) -> None:
     with pytest.raises(KeyFileError, match="no key file"):
         dealer_key(tmp_path / "missing.key", tmp_path)
     assert dealer_key(None, None).secret != generate_key().secret  # a fresh key, without a data directory
+
+
+def test_a_key_file_made_before_the_signing_key_was_split_off_keeps_dealing_and_signs_apart(tmp_path: Path) -> None:
+    """An existing ``dealer.key`` (one secret) is still the VRF key, so the hands it opened resume
+    and its published VRF key is unchanged; records are signed by the key derived from it."""
+    (tmp_path / KEY_FILE).write_text(OTHER_KEY.secret.hex() + "\n")
+    (tmp_path / KEY_FILE).chmod(0o600)
+    app = create_app(make_config(sqlite_url(tmp_path), data_dir=tmp_path, dealer_key=None))
+
+    async def published() -> dict[str, str]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            answer: dict[str, str] = (await http.get("/api/fairness/key")).json()
+            return answer
+    key = asyncio.run(published())
+    assert key["vrf_public_key"] == OTHER_KEY.public_key.hex()
+    assert key["public_key"] == signing_key_of(OTHER_KEY).public_key.hex() != key["vrf_public_key"]
+    assert key["vrf"] == SCHEME_VRF and key["signature"] == "ed25519"
 
 
 def test_the_key_file_is_never_created_through_a_symbolic_link(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from chuanma.cli import app as cli
 from chuanma.engine import replay, settle_chips
 from chuanma.fairness import SCHEME_VRF, join_client_seeds, vrf_alpha
+from chuanma.fairness.keys import signing_key_of
 from chuanma.fairness.vrf import verify as vrf_verify
 from server_harness import (
     DEALER_KEY,
@@ -72,7 +73,9 @@ async def _full_hand(db_url: str, room: str, tmp: Path) -> None:
         assert record["seeds"]["client_seeds"][clients[0].seat] == f"seed-{clients[0].name}"
         path = tmp / "hand.json"
         path.write_text(json.dumps(record))
-        result = CliRunner().invoke(cli, ["fair", "verify", str(path), "--public-key", DEALER_KEY.public_key.hex()])
+        result = CliRunner().invoke(cli, ["fair", "verify", str(path), "--public-key",
+                                          signing_key_of(DEALER_KEY).public_key.hex(),
+                                          "--vrf-public-key", DEALER_KEY.public_key.hex()])
         assert result.exit_code == 0 and "VERIFIED" in result.stdout, result.output
         for c in clients:
             await c.close()

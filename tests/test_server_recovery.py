@@ -95,7 +95,7 @@ def test_kill_and_restart_mid_hand_resumes_it(db_url: str, tmp_path: Path) -> No
             async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, verify=False) as http:
                 record = (await http.get(end["record"], headers={"authorization": f"Bearer {back[0].token}"})).json()
                 key = (await http.get("/api/fairness/key")).json()
-            assert record["seeds"]["public_key"] == start["public_key"] == key["public_key"]
+            assert record["seeds"]["public_key"] == start["public_key"] == key["vrf_public_key"]
             assert verify_record(record, public_key=bytes.fromhex(key["public_key"])).level is Level.VERIFIED
             assert stat.S_IMODE((tmp_path / "dealer.key").stat().st_mode) == 0o600
             assert all(record["seeds"]["client_seeds"][c.seat] == f"seed{i}" for i, c in enumerate(clients))

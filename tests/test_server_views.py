@@ -90,9 +90,10 @@ def test_root_serves_the_browser_client_presets_and_watchable_tables(tmp_path: P
                     assert (await http.get(f"/static/app/{asset}")).status_code == 200
                 assert (await http.get("/static/verify.html")).status_code == 200
                 presets = (await http.get("/api/presets")).json()
-                assert set(presets["presets"]) == set(PRESETS)  # the engine plays every preset
-                assert presets["presets"]["dazhong"] == RuleSet.from_preset("dazhong").options()
+                assert [p["name"] for p in presets["presets"]] == list(PRESETS)  # the engine plays every preset
+                assert presets == (await http.get("/api/portal/presets")).json()  # one shape for every page
                 kinds = {o["name"]: o for o in presets["options"]}
+                assert {n: o["values"]["dazhong"] for n, o in kinds.items()} == RuleSet.from_preset("dazhong").options()
                 assert kinds["exchange"]["kind"] == "bool"
                 assert kinds["pass_rule"]["choices"] == ["none", "same_turn", "forever"]
                 assert (await http.get("/api/tables")).status_code == 401

@@ -78,7 +78,7 @@ def test_session_hand_dealer_rule() -> None:
     deal = Deal(2, "opposite", tuple(range(27)) * 4)
     first = SessionHand.first("t", "first_winner")
     assert first.deal(deal) == deal
-    record = {"format": "chuanma-record/1"}
+    record = {"format": "chuanma-record/2"}
     second = first.following(record, 1)
     assert second.hand == 1 and second.previous_next_dealer == 1
     assert second.deal(deal) == Deal(1, "opposite", deal.wall)

@@ -9,7 +9,7 @@ from chuanma.commands.play import play
 from chuanma.commands.replay import replay
 from chuanma.commands.rules import rules
 from chuanma.commands.score import score
-from chuanma.commands.serve import serve
+from chuanma.commands.serve import PlainHelp, serve
 from chuanma.commands.simulate import league, simulate
 from chuanma.fairness.cli import fair_app
 
@@ -26,7 +26,7 @@ app.command()(simulate)
 app.command()(play)
 app.command()(league)
 app.command()(replay)
-app.command()(serve)
+app.command(cls=PlainHelp)(serve)
 app.add_typer(fair_app, name="fair")
 
 

@@ -76,7 +76,7 @@ def _show(game: Game, console: Console) -> None:
 
 
 def replay(
-    record: Annotated[Path, typer.Argument(help="a chuanma-record/1 JSON file")],
+    record: Annotated[Path, typer.Argument(help="a chuanma-record/2 JSON file")],
     as_json: Annotated[bool, typer.Option("--json", help="print events and result as JSON")] = False,
 ) -> None:
     """Replay a hand record: every event and payment, or the reason it is refused."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 import typer
+from typer.core import TyperCommand
 
 from chuanma.server.clock import EarlyClock, SystemClock
 from chuanma.server.config import ServerConfig
@@ -31,6 +32,15 @@ FULL_COLLECTION_EVERY = 100
 """Young-generation collections between two full ones (Python's default: 10). A full collection
 walks every live table and stops the server meanwhile (about 0.17 s at 500 tables); at the
 default it came every 6 s there (p99 of a decision 170–210 ms), at 100 about every minute."""
+
+
+class PlainHelp(TyperCommand):
+    """``serve``'s help in click's plain layout: Rich's table of its two dozen options, at 80
+    columns, cut the longer names (``--private-tables-per-hour`` shown as ``--private-tab…``);
+    click's wraps the descriptions and keeps every name whole."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        super(TyperCommand, self).format_help(ctx, formatter)  # click's, not Typer's Rich one
 
 
 def serve(
@@ -63,6 +73,10 @@ def serve(
              "or *); by default from nobody")] = None,
     private_tables: Annotated[int, typer.Option(
         min=1, max=MAX_PRIVATE_TABLES, help="private tables one account may have open")] = 3,
+    guests_per_hour: Annotated[int, typer.Option(
+        min=1, max=MAX_RATE, help="guest accounts one address may make per hour")] = 20,
+    private_tables_per_hour: Annotated[int, typer.Option(
+        min=1, max=MAX_RATE, help="private tables one address may open per hour")] = 20,
     private_idle_seconds: Annotated[float, typer.Option(
         help="seconds a private table stays open with no player connected")] = 600.0,
     lease_seconds: Annotated[float, typer.Option(
@@ -79,6 +93,7 @@ def serve(
         raise typer.BadParameter(
             f"the server needs the 'server' extra: pip install 'chuanma[server]' ({exc})") from None
     from chuanma.fairness import FairnessError
+    from chuanma.fairness.keys import signing_key_of
     from chuanma.server.dealer import dealer_key
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
@@ -118,6 +133,7 @@ def serve(
                           session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
                           api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,
                           forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
+                          guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
                           private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds)
     setup_logging()
     database = check_database(config, "--db" if db else "--data")
@@ -136,7 +152,8 @@ def serve(
             gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
             bound = server.servers[0].sockets[0].getsockname()
             typer.echo(f"chuanma server: open http://{bound[0]}:{bound[1]}/ (data: {data}, "
-                       f"database: {database}, dealer's public key: {dealer.public_key.hex()})", err=False)
+                       f"database: {database}, dealer's VRF public key: {dealer.public_key.hex()}, "
+                       f"signing public key: {signing_key_of(dealer).public_key.hex()})", err=False)
             if metrics_port is not None:
                 typer.echo(f"metrics: http://{metrics_host}:{app.state.metrics_port}/metrics")
 

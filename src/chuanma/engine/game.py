@@ -246,7 +246,7 @@ class Game:
         return next_dealer(self.state)
 
     def record(self) -> dict[str, Any]:
-        """The ``chuanma-record/1`` record of this hand (docs/engine.md, Records)."""
+        """The ``chuanma-record/2`` record of this hand (docs/engine.md, Records)."""
         return record_of(self.state)
 
     def result(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Game records (``chuanma-record/1``) and their replay.
+"""Game records (``chuanma-record/2``) and their replay.
 
 A record holds what a hand is a pure function of: the rules, the wall, the dealer, the exchange
 direction and the players' decisions in order. Replaying it rebuilds every event and payment.

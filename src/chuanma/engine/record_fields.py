@@ -1,4 +1,4 @@
-"""The fields of a ``chuanma-record/1`` record, checked in one place.
+"""The fields of a ``chuanma-record/2`` record (or an older ``chuanma-record/1``), checked in one place.
 
 :func:`deal_fields` reads what every record holds (dealer, exchange direction, wall, seeds); the
 fairness verifier checks those against the seeds. :func:`record_fields` adds what a replay needs:
@@ -18,7 +18,13 @@ from chuanma.errors import ChuanmaError, NotationError, shown
 from chuanma.rules import RuleSet
 from chuanma.tiles import Tile, parse_tile, tile_str
 
-FORMAT = "chuanma-record/1"
+FORMAT = "chuanma-record/2"
+"""The records written now: ``no_kong_in_last_four`` forbids a kong once the wall holds 4 tiles or
+fewer (RULES §9.3)."""
+FORMAT_1 = "chuanma-record/1"
+"""The records written before: there ``no_kong_in_last_four`` forbade a kong at 3 tiles or fewer."""
+FORMATS = (FORMAT_1, FORMAT)
+"""Every format read: a deal (dealer, direction, wall, seeds) reads the same in both."""
 SEATS = 4
 
 
@@ -31,7 +37,7 @@ class RecordError(ChuanmaError, ValueError):
 
 
 def record_of(st: HandState) -> dict[str, Any]:
-    """The ``chuanma-record/1`` record of a hand (complete once it is finished): what it is a pure
+    """The ``chuanma-record/2`` record of a hand (complete once it is finished): what it is a pure
     function of — rules, dealer, direction, wall, the decisions in order — and its seeds."""
     rules = st.rules
     out: dict[str, Any] = {
@@ -75,7 +81,7 @@ def _mapping(record: object, *, format_required: bool = True) -> Mapping[str, An
             raise RecordError(f'a record has no "format" field: expected "{FORMAT}"')
         return record
     fmt = record["format"]
-    if fmt != FORMAT:
+    if fmt not in FORMATS:
         raise RecordError(f'unknown record format {"null" if fmt is None else shown(fmt)}: expected "{FORMAT}"')
     return record
 
@@ -137,6 +143,10 @@ def record_fields(record: object) -> RecordFields:
     """Every field of a record a replay reads, checked (the decisions' legality is the replay's)."""
     data = _mapping(record)
     rules = record_rules(data)
+    if data["format"] == FORMAT_1 and rules.no_kong_in_last_four:
+        raise RecordError(f"this record is {FORMAT_1}, where no_kong_in_last_four forbade a kong at 3 tiles or "
+                          f"fewer in the wall; since {FORMAT} it forbids one at 4 or fewer (RULES §9.3), so "
+                          "its decisions cannot be replayed under today's rules")
     deal = deal_fields(data, honors=rules.honors)
     raw = data.get("decisions", [])
     if not isinstance(raw, list):

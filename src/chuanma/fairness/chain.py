@@ -21,6 +21,7 @@ def verify_records(
     records: Sequence[object],
     *,
     public_key: bytes | None = None,
+    vrf_public_key: bytes | None = None,
     names: Sequence[str] | None = None,
 ) -> list[Verdict]:
     """:func:`verify_record` for each record, plus a ``session`` check for each later hand of a
@@ -36,7 +37,7 @@ def verify_records(
     sessions: list[SessionHand | None] = []
     for label, record in zip(labels, records, strict=True):
         try:
-            verdicts.append(verify_record(record, public_key=public_key))
+            verdicts.append(verify_record(record, public_key=public_key, vrf_public_key=vrf_public_key))
             assert isinstance(record, Mapping)  # verify_record refuses anything else
             session = (SessionHand.from_json(record[SESSION_FIELD])
                        if SESSION_FIELD in record else None)

@@ -17,7 +17,7 @@ from chuanma.fairness.checks import Level, Status, Verdict
 from chuanma.fairness.derive import derive_deal
 from chuanma.fairness.errors import FairnessError
 from chuanma.fairness.fields import parse_hex
-from chuanma.fairness.keys import DEFAULT_KEY_FILE, exposure_warning, generate_key, read_key, write_key
+from chuanma.fairness.keys import DEFAULT_KEY_FILE, exposure_warning, generate_key, read_key, signing_key_of, write_key
 from chuanma.fairness.seeds import commitment, join_client_seeds
 from chuanma.fairness.signing import PUBLIC_KEY_BYTES, sign_record
 from chuanma.fairness.verify import verify_record
@@ -113,11 +113,11 @@ def _print_verdict(name: str, verdict: Verdict) -> None:
     _out.print(f"[{LEVEL_STYLE[verdict.level]}]verdict: {escape(verdict.headline)}[/]")
 
 
-def _public_key(text: str | None) -> bytes | None:
+def _public_key(text: str | None, option: str = "--public-key") -> bytes | None:
     if text is None:
         return None
     try:
-        return parse_hex(text, PUBLIC_KEY_BYTES, "--public-key")
+        return parse_hex(text, PUBLIC_KEY_BYTES, option)
     except FairnessError as exc:
         raise _fail(str(exc)) from None
 
@@ -125,11 +125,15 @@ def _public_key(text: str | None) -> bytes | None:
 @fair_app.command("verify")
 def verify_command(
     records: Annotated[
-        list[Path], typer.Argument(help="Hand records (JSON, chuanma-record/1); give a session's together.")
+        list[Path], typer.Argument(help="Hand records (JSON, chuanma-record/2); give a session's together.")
     ],
     public_key: Annotated[
         str | None,
         typer.Option(help="Require every record to be signed by this Ed25519 public key (hex)."),
+    ] = None,
+    vrf_public_key: Annotated[
+        str | None,
+        typer.Option(help="Require every VRF-dealt record to be dealt by this VRF public key (hex)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
@@ -141,9 +145,10 @@ def verify_command(
     a record cannot be read.
     """
     key = _public_key(public_key)
+    vrf_key = _public_key(vrf_public_key, "--vrf-public-key")
     data = [_read_record(path) for path in records]
     try:
-        verdicts = verify_records(data, public_key=key, names=[str(p) for p in records])
+        verdicts = verify_records(data, public_key=key, vrf_public_key=vrf_key, names=[str(p) for p in records])
     except FairnessError as exc:
         raise _fail(str(exc)) from None
     levels = {v.level for v in verdicts}
@@ -172,7 +177,7 @@ def verify_command(
 
 @fair_app.command("sign")
 def sign_command(
-    record: Annotated[Path, typer.Argument(help="A finished hand's record (JSON, chuanma-record/1).")],
+    record: Annotated[Path, typer.Argument(help="A finished hand's record (JSON, chuanma-record/2).")],
     key: Annotated[Path, typer.Option(help="The dealer's secret key file (fair keygen).")] = Path(
         DEFAULT_KEY_FILE
     ),
@@ -180,13 +185,14 @@ def sign_command(
         Path | None, typer.Option(help="Where to write the signed record (default: in place).")
     ] = None,
 ) -> None:
-    """Sign a hand record with the dealer's key: an Ed25519 signature over its canonical JSON.
+    """Sign a hand record with the signing key derived from the dealer's key file: an Ed25519
+    signature over its canonical JSON.
 
     Refuses a record that does not pass every check of fair verify (a signature vouches for it).
     """
     data = _read_record(record)
     try:
-        signing_key = read_key(key)
+        signing_key = signing_key_of(read_key(key))
         verdict = verify_record(data)
     except FairnessError as exc:
         raise _fail(f"{record}: {exc}") from None
@@ -222,8 +228,10 @@ def keygen_command(
 @fair_app.command("pubkey")
 def pubkey_command(
     key: Annotated[Path, typer.Option(help="The secret key file.")] = Path(DEFAULT_KEY_FILE),
+    signing: Annotated[bool, typer.Option(
+        "--signing", help="Print the public key of the signing key derived from it instead.")] = False,
 ) -> None:
-    """Print the public key (hex) of a VRF secret key file."""
+    """Print the VRF public key (hex) of a secret key file, or with --signing its signing public key."""
     try:
         vrf_key = read_key(key)
     except FairnessError as exc:
@@ -231,4 +239,4 @@ def pubkey_command(
     warning = exposure_warning(key)
     if warning is not None:
         _err.print(f"[bold yellow]warning:[/] {escape(warning)}")
-    typer.echo(vrf_key.public_key.hex())
+    typer.echo((signing_key_of(vrf_key) if signing else vrf_key).public_key.hex())

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from chuanma.engine.record_fields import FORMAT
 from chuanma.fairness.derive import Deal, derive_deal
 from chuanma.fairness.errors import HandStateError, ServerSeedError
 from chuanma.fairness.records import complete_record
@@ -25,7 +26,7 @@ from chuanma.fairness.vrf import VRFKey, proof_to_hash, vrf_alpha
 if TYPE_CHECKING:
     from chuanma.engine.game import Game
 
-RECORD_FORMAT = "chuanma-record/1"
+RECORD_FORMAT = FORMAT
 SCHEME_HMAC = "hmac-sha256"
 SCHEME_VRF = "ecvrf-edwards25519-sha512-tai"
 SERVER_SEED_BYTES = 32
@@ -170,7 +171,7 @@ class FairHand:
         return self._server_seed
 
     def seeds_record(self) -> dict[str, Any]:
-        """The ``"seeds"`` object of the hand record (``chuanma-record/1``).
+        """The ``"seeds"`` object of the hand record (``chuanma-record/2``).
 
         The server seed (or VRF proof) appears only once the hand is over.
         """

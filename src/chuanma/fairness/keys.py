@@ -1,11 +1,15 @@
-"""Storing the server's long-lived VRF secret key.
+"""Storing the server's long-lived VRF secret key, and the signing key derived from it.
 
 The key file holds the 32-byte secret as 64 hex digits and a newline. It is created with mode
-0600 (readable by its owner only) and never silently overwritten.
+0600 (readable by its owner only) and never silently overwritten. The secret is the VRF key; the
+Ed25519 key that signs records is derived from it (:func:`signing_key_of`), so that no key serves
+two algorithms and one file still holds everything (a file made before keeps working).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from pathlib import Path
@@ -14,6 +18,15 @@ from chuanma.fairness.errors import KeyFileError
 from chuanma.fairness.vrf import SECRET_LEN, VRFKey
 
 DEFAULT_KEY_FILE = "chuanma-vrf.key"
+SIGNING_LABEL = b"chuanma dealer key/ed25519 record signing/v1"
+"""The label under which the signing key is derived from the key file's secret."""
+
+
+def signing_key_of(key: VRFKey) -> VRFKey:
+    """The Ed25519 key that signs records for the dealer whose VRF key is ``key``: the seed
+    HMAC-SHA256(``key``'s secret, :data:`SIGNING_LABEL`), a key of its own (held in a
+    :class:`VRFKey` only as its 32-byte seed and public key, which Ed25519 derives alike)."""
+    return VRFKey(hmac.new(key.secret, SIGNING_LABEL, hashlib.sha256).digest())
 
 
 def generate_key() -> VRFKey:

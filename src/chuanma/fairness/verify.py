@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chuanma.engine.record_fields import FORMATS, deal_fields
 from chuanma.engine.record_fields import RecordError as DealFieldError
-from chuanma.engine.record_fields import deal_fields
 from chuanma.errors import RuleSetError, shown
 from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.derive import WALL_SIZE_HONORS, Deal, derive_deal
@@ -57,8 +57,8 @@ def _parse(record: object) -> _Parsed:
     if not isinstance(record, Mapping):
         raise RecordError("a hand record must be a JSON object")
     fmt = record.get("format", RECORD_FORMAT)
-    if fmt != RECORD_FORMAT:
-        raise RecordError(f"unknown record format {shown(fmt)}; this verifier reads {RECORD_FORMAT!r}")
+    if fmt not in FORMATS:
+        raise RecordError(f"unknown record format {shown(fmt)}; this verifier reads {' and '.join(FORMATS)}")
     seeds = require_field(record, "seeds", dict, "")
     scheme = require_field(seeds, "scheme", str, "seeds.")
     if scheme not in (SCHEME_HMAC, SCHEME_VRF):
@@ -147,10 +147,9 @@ def _dealer_check(parsed: _Parsed, deal: Deal) -> Check:
                   f"record says seat {parsed.dealer}; {how}")
 
 
-def _signature_check(record: Mapping[str, Any], public_key: bytes | None,
-                     dealt_by: bytes | None) -> tuple[Check, str | None]:
-    """The signature check, and the signer's key (hex) when it passed. A record signed by another key
-    than its VRF key (``dealt_by``) fails: anyone can deal and sign with a key of their own."""
+def _signature_check(record: Mapping[str, Any], public_key: bytes | None) -> tuple[Check, str | None]:
+    """The signature check, and the signer's key (hex) when it passed. The signature covers the
+    record's VRF key (``seeds.public_key``): the signer vouches that it dealt the hand."""
     if SIGNATURE_FIELD not in record:
         if public_key is not None:
             return Check("signature", Status.FAILED,
@@ -167,9 +166,6 @@ def _signature_check(record: Mapping[str, Any], public_key: bytes | None,
     if public_key is not None and signer != public_key:
         return Check("signature", Status.FAILED,
                      f"signed by {signer.hex()}, not by the required key {public_key.hex()}"), None
-    if dealt_by is not None and signer != dealt_by:
-        return Check("signature", Status.FAILED,
-                     f"signed by {signer.hex()}, not by the VRF key that dealt the hand {dealt_by.hex()}"), None
     pinned = (" (the required key)" if public_key is not None else
               "; no key was pinned: only a pinned dealer key proves it is the server's")
     return Check("signature", Status.PASSED, f"signed by {signer.hex()} over the canonical JSON{pinned}"), signer.hex()
@@ -180,10 +176,12 @@ def verify_record(
     *,
     extra_checks: Sequence[RecordCheck] | None = None,
     public_key: bytes | None = None,
+    vrf_public_key: bytes | None = None,
 ) -> Verdict:
     """Check a hand record's seeds and re-derive its dealer, direction and wall; replay its
     decisions and compare the outcome with its result; check its signature if it has one (and
-    require one by ``public_key`` if given): by the hand's VRF key when the hand was VRF-dealt.
+    require one by ``public_key`` if given); with ``vrf_public_key``, require a VRF-dealt hand to
+    be dealt by that key (the dealer's published VRF key: a dealer may not pick a key per hand).
 
     Raises :class:`RecordError` when the record cannot be checked at all (not an object, a field
     missing or of the wrong type, a wall entry that is not a tile).
@@ -194,7 +192,6 @@ def verify_record(
     honors = len(parsed.wall) == WALL_SIZE_HONORS
     checks: list[Check] = []
     deal: Deal | None = None
-    dealt_by: bytes | None = None
     reason = ""
 
     try:
@@ -240,8 +237,12 @@ def verify_record(
                 deal = derive_deal(server_seed, client_seed, parsed.nonce, honors=honors)
     else:
         table_id = require_field(seeds, "table_id", str, "seeds.")
-        pk = dealt_by = _hex(seeds, "public_key", PT_LEN)
-        if "proof" not in seeds:
+        pk = _hex(seeds, "public_key", PT_LEN)
+        if vrf_public_key is not None and pk != vrf_public_key:
+            checks.append(Check("proof", Status.FAILED, f"dealt by the VRF key {pk.hex()}, not by the "
+                                                        f"required VRF key {vrf_public_key.hex()}"))
+            reason = reason or "not derived: another VRF key than the required one"
+        elif "proof" not in seeds:
             checks.append(Check("proof", Status.FAILED, "the VRF proof has not been published"))
             reason = reason or "not derived: no VRF proof"
         elif client_seed is None:
@@ -274,5 +275,5 @@ def verify_record(
         checks.extend(replay_checks(record))
     else:
         checks.extend(check(record, deal) for check in extra_checks)
-    signature, key = _signature_check(record, public_key, dealt_by)
+    signature, key = _signature_check(record, public_key)
     return Verdict((*checks, signature), key)

@@ -2,5 +2,6 @@
 
 ``calculator`` scores a hand and says who pays; ``reference`` serves the fan table and the presets'
 options; ``examples`` plays the worked examples through the engine; ``replays`` rebuilds a finished
-hand's views move by move. The routes are in :mod:`chuanma.server.portal`.
+hand's views move by move. The routes are in :mod:`chuanma.server.routes.portal` and
+:mod:`chuanma.server.routes.hands` (the replays).
 """

@@ -16,8 +16,10 @@ def fan_table() -> dict[str, Any]:
     return {"fans": [f.to_dict() for f in FANS.values()], "situations": list(SITUATIONS)}
 
 
-def presets() -> dict[str, Any]:
-    """Every preset (its names, variant, the options it changes) and every
+def preset_catalog() -> dict[str, Any]:
+    """The one shape of the presets, served to every page (``GET /api/presets``): every preset (its
+    id ``name``, its names ``zh`` and ``en`` (:data:`~chuanma.rules.PRESET_NAMES`), variant, the
+    options it changes) and every
     option (:func:`chuanma.rules.option_schema`) with its value in each preset and whether the
     calculator offers it (``scoring``: :data:`~chuanma.portal.calculator.SCORING_OPTIONS`)."""
     sets = {name: RuleSet.from_preset(name) for name in PRESETS}

@@ -44,6 +44,12 @@ class ServerConfig:
     """Largest WebSocket message accepted, in bytes."""
     private_tables: int = 3
     """Private tables one account may have open at once (``POST /api/tables`` refuses more)."""
+    guests_per_hour: int = 20
+    """Guest accounts one client address may make within an hour (``POST /api/guest`` refuses more,
+    429 ``too_many_guests``): a guest cannot dodge ``private_tables`` by making more guests."""
+    private_tables_per_hour: int = 20
+    """Private tables one client address may open within an hour, whatever its accounts
+    (``POST /api/tables`` refuses more, 429 ``too_many_tables``)."""
     private_idle_seconds: float = 600.0
     """A private table with no person seated and connected for this long is closed."""
     bot_name: str = "greedy"
@@ -68,7 +74,8 @@ class ServerConfig:
     metrics_host: str = "127.0.0.1"
     """The address ``metrics_port`` listens on."""
     dealer_key: VRFKey | None = None
-    """The dealer's VRF key (deals every hand, signs every record); ``None``: ``dealer.key`` in
+    """The dealer's VRF key (deals every hand; the records' signing key is derived from it);
+    ``None``: ``dealer.key`` in
     ``data_dir``, created on first start (a fresh key for this process without a data directory)."""
     forwarded_allow_ips: str | None = None
     """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's

@@ -1,8 +1,9 @@
-"""The dealer's key: the VRF key that deals every hand and signs every record the server stores.
+"""The dealer's key: the VRF key that deals every hand; the key that signs every record the server
+stores is derived from it (:func:`chuanma.fairness.keys.signing_key_of`: an Ed25519 key of its own).
 
 ``chuanma serve`` reads it from ``--key``, or from ``dealer.key`` in its data directory, which it
-creates on first start (mode 0600, never through a symbolic link). Only its public key leaves the
-server.
+creates on first start (mode 0600, never through a symbolic link). Only the two public keys leave
+the server (``GET /api/fairness/key``).
 """
 
 from __future__ import annotations

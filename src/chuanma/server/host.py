@@ -45,7 +45,9 @@ class TableHost(Protocol):
                          hands_limit: int | None = None, invite: str | None = None,
                          creator: int | None = None) -> str: ...
 
-    def live(self) -> list[dict[str, Any]]: ...
+    def live(self, user_id: int) -> list[dict[str, Any]]: ...
+
+    async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool: ...
 
 
 def bot_need(room: Room | None) -> BotNeed:
@@ -99,6 +101,8 @@ class LocalHost:
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     seated: dict[int, str] = field(default_factory=dict)
     """Who sits where, as the database's seatings say (kept in step after each of their writes)."""
+    creators: dict[str, int] = field(default_factory=dict)
+    """Who opened each live private table (they may watch it, and see it among the live tables)."""
     failures: dict[str, int] = field(default_factory=dict)
     restarts: set[asyncio.Task[None]] = field(default_factory=set)
     sweeper: asyncio.Task[None] | None = None
@@ -145,11 +149,26 @@ class LocalHost:
             raise RefusedError("no_table", f"no open table {table_id}")
         table.submit(cmd)
 
-    def live(self) -> list[dict[str, Any]]:
-        """The open tables a player may watch: id, room, rules, hand number and who sits where."""
+    def live(self, user_id: int) -> list[dict[str, Any]]:
+        """The open tables ``user_id`` may watch without an invite code (every room's, and the private
+        ones they opened or sit at): id, room, rules, hand number and who sits where."""
         return [{"table": t.id, "room": t.room.id if t.room else PRIVATE_ROOM, "rules": t.rules.to_json(),
                  "hand": t.number, "playing": t.game is not None, "players": t.players()}
-                for t in self.tables.values() if not t.closed]
+                for t in self.tables.values()
+                if not t.closed and (t.room is not None or self.of_its_people(t.id, user_id))]
+
+    def of_its_people(self, table_id: str, user_id: int) -> bool:
+        """Whether ``user_id`` sits at, or opened, the table ``table_id`` (one of its people)."""
+        return self.seated.get(user_id) == table_id or self.creators.get(table_id) == user_id
+
+    async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool:
+        """Whether ``user_id`` may watch ``table_id``: a room's table anyone; a private table its
+        players and whoever gives its invite code (an unknown table is left to :meth:`submit`)."""
+        table = self.tables.get(table_id)
+        if table is None or table.room is not None or self.of_its_people(table_id, user_id):
+            return True
+        row = await self.store.table_by_invite(invite) if invite is not None else None
+        return row is not None and row["id"] == table_id
 
     def new_table(self, table_id: str, room: Room | None, rules: RuleSet, hands_limit: int | None) -> LiveTable:
         return LiveTable(table_id, room, rules, store=self.store, config=self.config, metrics=self.metrics,
@@ -175,6 +194,8 @@ class LocalHost:
         for place, user in [*zip(places, users, strict=False), *taken.items()]:
             table.seats[place] = table.make_seat(user)
             self.seated[int(user["id"])] = table_id
+        if creator is not None:
+            self.creators[table_id] = creator
         self.start(table)
         log.info("table opened", extra={"table": table_id, "room": room.id if room else PRIVATE_ROOM})
         return table_id
@@ -189,6 +210,7 @@ class LocalHost:
     def _ended(self, table_id: str, task: asyncio.Task[None]) -> None:
         old = self.tables.pop(table_id, None)
         self.tasks.pop(table_id, None)
+        self.creators.pop(table_id, None)
         if task.cancelled() or task.exception() is None or old is None:
             return
         log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
@@ -254,6 +276,8 @@ class LocalHost:
                 assert user is not None
                 table.seats[i] = table.make_seat(user)
                 self.seated[int(user_id)] = row["id"]
+        if row.get("creator") is not None:
+            self.creators[row["id"]] = int(row["creator"])
         await table.restore(await self.store.last_hand(row["id"]))
         self.start(table)
         for cmd in connections:

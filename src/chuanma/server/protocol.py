@@ -83,6 +83,8 @@ class Watch(_Message):
 
     type: Literal["watch"]
     table: str = Field(max_length=40)
+    invite: str | None = Field(None, max_length=16)
+    """A private table's invite code: only its players and whoever holds it may watch it."""
     views: bool = False
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import secrets
 from dataclasses import dataclass
 
 from chuanma.rules import RuleSet
@@ -57,3 +59,12 @@ base 6: its 血战场 and its 普通场); ``dazhong`` (004's 大众麻将, at th
 LOWEST_ENTRY = min(low for _, _, _, low, _ in _TIERS)
 """Below this balance a player gets the daily top-up."""
 PRIVATE_ROOM = "private"
+INVITE_BYTES = 10
+"""A private table's invite code is this many random bytes (80 bits), 16 characters of base32."""
+INVITE_TRIES = 8
+"""Invite codes drawn for a new private table before giving up (a collision is rarer than 2^-40)."""
+
+
+def new_invite() -> str:
+    """A fresh invite code: 16 lower-case base32 characters (the ``invite`` column's width)."""
+    return base64.b32encode(secrets.token_bytes(INVITE_BYTES)).decode().lower()

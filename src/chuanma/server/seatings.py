@@ -36,6 +36,10 @@ class SeatTakenError(Exception):
         self.user_id, self.table, self.room = user_id, table, room
 
 
+class InviteTakenError(Exception):
+    """Another table holds the invite code a new private table was given: draw another."""
+
+
 class TooManyTablesError(Exception):
     """A player already has as many open private tables as allowed."""
 
@@ -131,7 +135,8 @@ class Seatings:
                          bots: Sequence[int], need: BotNeed, limit: int | None, now: float) -> dict[int, Row]:
         """Store a new table, seat ``people`` (user id by place; those queued in ``room`` leave its
         queue) and bots at the places ``bots``, in one transaction; returns the bots by place. A
-        private table (``row["creator"]`` set) is refused if its creator has ``limit`` open ones."""
+        private table (``row["creator"]`` set) is refused if its creator has ``limit`` open ones, and
+        (:class:`InviteTakenError`) if another table holds its invite code."""
         creator = row.get("creator")
 
         def work(conn: Connection) -> dict[int, Row]:
@@ -142,6 +147,9 @@ class Seatings:
                     tables.c.creator == creator, tables.c.status == "open")).scalar_one()
                 if count >= limit:
                     raise TooManyTablesError(f"you already have {count} open private tables, the most allowed")
+            invite = row.get("invite")
+            if invite is not None and conn.execute(select(tables.c.id).where(tables.c.invite == invite)).first():
+                raise InviteTakenError(f"invite code {invite} is taken")
             table_id = str(row["id"])
             conn.execute(tables.insert().values(**row, seats=[people.get(i) for i in range(4)]))
             for user_id in people.values():

@@ -22,3 +22,8 @@ class Server:
     lobby: Lobby
     metrics: Metrics
     auth_limit: RateLimiter
+    """Logins and registrations per client address."""
+    guest_limit: RateLimiter
+    """Guest accounts made per client address (``guests_per_hour``)."""
+    table_limit: RateLimiter
+    """Private tables opened per client address (``private_tables_per_hour``)."""

@@ -23,6 +23,7 @@ from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, re
 from chuanma.engine.actions import Action
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import FairHand, VRFKey
+from chuanma.fairness.keys import signing_key_of
 from chuanma.fairness.seeds import validate_client_seed
 from chuanma.fairness.session import SessionHand
 from chuanma.rules import RuleSet
@@ -475,7 +476,7 @@ class LiveTable:
         try:  # computing alone: what fails here fails the same way at every rebuild
             record = fair.finish(game, session=session, extra={"table": self.id, "hand_id": self.hand_id,
                                                                "players": names},
-                                 signing_key=self.dealer_key())
+                                 signing_key=signing_key_of(self.dealer_key()))
             base = self.rules.base
             deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
         except Exception as exc:

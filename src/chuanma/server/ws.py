@@ -185,6 +185,9 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server,
             raise RefusedError("already_seated", "you already sit at a table: leave it first")
         host.submit(row["id"], Command("sit", user_id, send))
     elif isinstance(msg, p.Watch):
+        if not await host.watchable(msg.table, user_id, msg.invite):
+            raise RefusedError("private_table", f"table {msg.table} is private: only its players and those "
+                                                "they gave its invite code (invite) may watch it")
         host.submit(msg.table, Command("watch", user_id, send, msg))
         watching.add(msg.table)
     elif isinstance(msg, p.Resume):

@@ -66,7 +66,7 @@ export const STRINGS = {
     "settle.hand_total": "本局", "settle.capped": "筹码不会低于零：不够付的部分按比例分摊（所以实际输赢可能小于本局计分）。",
     "fair.explain": "牌墙由庄家密钥的 VRF（可验证随机函数）从桌号、局号和四家种子算出，发牌前公布庄家公钥；结束后公开 VRF 证明，记录带庄家签名，任何人都能重算并验证这一局。",
     "fair.after_deal": "发牌后显示",
-    "fair.title": "公平性", "fair.commitment": "承诺（服务器种子的 SHA-256）", "fair.public_key": "庄家公钥（VRF 与签名）",
+    "fair.title": "公平性", "fair.commitment": "承诺（服务器种子的 SHA-256）", "fair.public_key": "庄家 VRF 公钥",
     "fair.proof": "VRF 证明", "fair.client_seed": "你的种子",
     "fair.seed_help": "发牌前可以修改：1–64 个可打印字符，不含 | 和 :", "fair.seeds": "四家种子",
     "fair.reveal": "公开的服务器种子", "fair.verify": "一键验证", "fair.download": "下载记录",
@@ -139,7 +139,7 @@ export const STRINGS = {
     "settle.hand_total": "Hand", "settle.capped": "Chips never go below zero: a shortfall is shared in proportion (so chips moved can be less than the hand's score).",
     "fair.explain": "The wall comes from the dealer key's VRF (a verifiable random function) of the table, the hand's number and the four seeds; the dealer's public key is shown before the deal; after the hand its VRF proof is published and the record is signed, so anyone can recompute and check the hand.",
     "fair.after_deal": "shown after the deal",
-    "fair.title": "Fairness", "fair.commitment": "Commitment (SHA-256 of the server seed)", "fair.public_key": "Dealer's public key (VRF and signature)",
+    "fair.title": "Fairness", "fair.commitment": "Commitment (SHA-256 of the server seed)", "fair.public_key": "Dealer's VRF public key",
     "fair.proof": "VRF proof", "fair.client_seed": "Your seed",
     "fair.seed_help": "Editable before the deal: 1–64 printable characters, no | or :", "fair.seeds": "The four seeds",
     "fair.reveal": "Revealed server seed", "fair.verify": "Verify", "fair.download": "Download record",
@@ -187,9 +187,9 @@ export function optionText(opt) {
   return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
 }
 
-/** Learn every preset's names ({id: {zh, en}}: /api/presets' names, chuanma.rules.PRESET_NAMES). */
-export function addPresetNames(names) {
-  for (const [id, name] of Object.entries(names)) for (const l of ["zh", "en"]) STRINGS[l][`preset.${id}`] = name[l];
+/** Learn every preset's names (/api/presets' presets: [{name, zh, en}], chuanma.rules.PRESET_NAMES). */
+export function addPresetNames(presets) {
+  for (const p of presets) for (const l of ["zh", "en"]) STRINGS[l][`preset.${p.name}`] = p[l];
 }
 
 /** A preset by name (its id until the names have come). */

@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { optionText, presetName, t } from "./i18n.js";
+import { presetIds, presetValues } from "./presets.js";
 import { esc, fmt } from "./util.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
@@ -144,7 +145,7 @@ export class LobbyPage {
   /** Show the chosen preset's values in the option fields. */
   choosePreset(name) {
     this.preset = name;
-    const values = this.presets.presets[name];
+    const values = presetValues(this.presets, name);
     for (const el of this.root.querySelectorAll("[data-option]")) {
       const value = values[el.dataset.option];
       el.value = el.dataset.kind === "bool" ? String(value) : JSON.stringify(value);
@@ -154,7 +155,7 @@ export class LobbyPage {
 
   async createPrivate(form) {
     const preset = form.querySelector("#preset").value;
-    const defaults = this.presets.presets[preset];
+    const defaults = presetValues(this.presets, preset);
     const options = {};
     const maxFan = form.querySelector("#max-fan").value;
     const fan = maxFan === "" ? null : Number(maxFan);
@@ -188,9 +189,10 @@ export class LobbyPage {
   drawPage() {
     const u = this.user;
     const grant = u.grant ? t("lobby.grant", { low: fmt(u.grant.below), grant: fmt(u.grant.to) }) : "";
-    const presetNames = Object.keys(this.presets?.presets || {});
+    const presetNames = presetIds(this.presets);
+    const chosen = presetValues(this.presets, this.preset);
     const optionFields = (this.presets?.options || []).filter((o) => o.kind === "bool" || (o.kind === "choice" && o.name !== "variant"))
-      .map((o) => optionField(o, this.presets.presets[this.preset][o.name])).join("");
+      .map((o) => optionField(o, chosen[o.name])).join("");
     const link = this.created ? `${location.origin}/#/join/${this.created.invite}` : "";
     this.root.innerHTML = `<div class="page">
       <h1 class="sr-only">${esc(t("lobby.title"))}</h1>
@@ -217,7 +219,7 @@ export class LobbyPage {
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>
             <div><label for="max-fan">${esc(t("lobby.max_fan"))}</label><select id="max-fan">
-              ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}" ${n === (this.presets?.presets[this.preset]?.max_fan ?? null) ? "selected" : ""}>${n ?? "—"}</option>`).join("")}</select></div>
+              ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}" ${n === (chosen.max_fan ?? null) ? "selected" : ""}>${n ?? "—"}</option>`).join("")}</select></div>
           </div>
           <details><summary>${esc(t("lobby.options"))}</summary><div class="grid">${optionFields}</div></details>
           <p><button class="btn btn-primary" type="submit">${esc(t("lobby.create"))}</button></p>

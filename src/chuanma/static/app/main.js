@@ -1,5 +1,6 @@
 // The browser client's entry point: logs in, keeps one WebSocket, and switches between the lobby
-// and the table. Routes: #/lobby, #/table, #/join/INVITE (an invite link), #/watch/TABLE.
+// and the table. Routes: #/lobby, #/table, #/join/INVITE (an invite link), #/watch/TABLE (a private
+// table: #/watch/TABLE/INVITE, only its players and the holders of its invite code may watch it).
 
 import { api } from "./api.js";
 import { Connection } from "./socket.js";
@@ -10,7 +11,7 @@ import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from 
 import { isMuted, setMuted } from "./sound.js";
 import { esc, fmt } from "./util.js";
 
-const app = { user: null, presets: null, conn: null, lobby: null, table: null, settle: null, rejoin: null,
+const app = { user: null, presets: null, watchInvite: null, conn: null, lobby: null, table: null, settle: null, rejoin: null,
   lost: false, recoverAt: 0, shown: 0 };
 const main = document.getElementById("app");
 const FATAL_CODES = new Set(["not_seated", "no_table", "wrong_table"]);
@@ -133,13 +134,15 @@ function showTable() {
   const root = document.createElement("div");
   main.replaceChildren(root);
   app.table = new TablePage(root, { send, onLeave: showLobby, onSettle: showSettlement, onFairness: showFairness,
-    presets: app.presets?.presets });
+    presets: app.presets });
   app.table.render();
   return app.table;
 }
 
-function watch(tableId) {
-  send({ type: "watch", table: tableId, views: true });
+/** Watch a table (a private one with its invite code, kept to watch it again after a reconnect). */
+function watch(tableId, invite = null) {
+  app.watchInvite = invite || null;
+  send({ type: "watch", table: tableId, views: true, ...(invite ? { invite } : {}) });
 }
 
 function resume(tableId) {
@@ -213,7 +216,7 @@ function onMessage(msg) {
     case "seated":
       showTable().handle(msg);
       if (location.hash !== "#/table" && msg.seat !== null) location.hash = "#/table";
-      if (msg.seat === null) location.hash = `#/watch/${msg.table}`;
+      if (msg.seat === null) location.hash = `#/watch/${msg.table}${app.watchInvite ? `/${app.watchInvite}` : ""}`;
       return undefined;
     case "hand_start": case "events": case "view": case "resync": case "prompt": case "auto": case "hand_end":
       if (app.table) app.table.handle(msg);
@@ -228,22 +231,22 @@ function onHello(msg) {
   app.user.balance = msg.balance;
   topbar();
   if (msg.table) { resume(msg.table); return; }
-  if (app.table && app.table.seat === null && app.table.table) { watch(app.table.table); return; }
+  if (app.table && app.table.seat === null && app.table.table) { watch(app.table.table, app.watchInvite); return; }
   if (followLink()) return;
   if (app.table && app.table.table && !app.table.closedReason) { showLobby(); return; }
   if (!app.lobby) showLobby();
 }
 
-/** An invite link (#/join/CODE) sits down at its table; #/watch/TABLE watches one. */
+/** An invite link (#/join/CODE) sits down at its table; #/watch/TABLE[/INVITE] watches one. */
 function followLink() {
   const invite = /^#\/join\/([\w-]+)$/.exec(location.hash);
-  const watching = /^#\/watch\/([\w-]+)$/.exec(location.hash);
+  const watching = /^#\/watch\/([\w-]+)(?:\/(\w+))?$/.exec(location.hash);
   if (invite) {
     if (!app.lobby && !app.table) showLobby();
     send({ type: "join_private", invite: invite[1] });
     return true;
   }
-  if (watching && app.table?.table !== watching[1]) { showTable(); watch(watching[1]); return true; }
+  if (watching && app.table?.table !== watching[1]) { showTable(); watch(watching[1], watching[2]); return true; }
   return false;
 }
 
@@ -297,7 +300,7 @@ async function start() {
   }
   topbar();
   app.presets = await api("/api/presets");
-  addPresetNames(app.presets.names);
+  addPresetNames(app.presets.presets);
   app.conn = new Connection({ onMessage, onStatus, onUnauthorized: () => showLogin(t("err.login")) });
   app.conn.open();
 }

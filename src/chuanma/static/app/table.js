@@ -4,6 +4,7 @@
 import { tileImg, tileName, splitTiles, tileOrder, installTileStyles, run } from "./tiles.js";
 import { t, getLang, presetName } from "./i18n.js";
 import { narrate } from "./narrate.js";
+import { presetValues } from "./presets.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
 
@@ -595,6 +596,6 @@ export class TablePage {
     const rules = this.rules;
     if (rules && typeof rules === "object" && rules.options?.base) return rules.options.base;
     const preset = typeof rules === "string" ? rules : rules?.preset;
-    return this.presets?.[preset]?.base || 1;
+    return presetValues(this.presets, preset).base || 1;
   }
 }

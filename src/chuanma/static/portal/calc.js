@@ -167,7 +167,7 @@ function showResult(r) {
 function update() { drawBuilt(); compute(); }
 
 async function start() {
-  const [presets, fans] = await Promise.all([api("/api/portal/presets"), api("/api/portal/fans")]);
+  const [presets, fans] = await Promise.all([api("/api/presets"), api("/api/portal/fans")]);
   if (!presets.ok || !fans.ok) { $("result").textContent = (presets.ok ? fans : presets).data.message; return; }
   state.presets = presets.data;
   state.fans = fans.data;

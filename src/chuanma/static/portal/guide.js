@@ -129,8 +129,8 @@ function $(id) { return document.getElementById(id); }
 onLangChange(render);
 render();
 if (isTopic) {
-  const names = await api("/api/portal/presets");  // the presets' names (chuanma.rules.PRESET_NAMES)
-  if (names.ok) addPresetNames(Object.fromEntries(names.data.presets.map((p) => [p.name, p])));
+  const names = await api("/api/presets");  // the presets' names (chuanma.rules.PRESET_NAMES)
+  if (names.ok) addPresetNames(names.data.presets);
   const res = await api(`/api/portal/examples/${topic}`);
   if (res.ok) { data = res.data; render(); } else $("error").textContent = res.data.message;
 }

@@ -1,5 +1,5 @@
 // The fan table and every option of every preset, as the server's definitions give them
-// (/api/portal/fans: chuanma.scoring.FANS; /api/portal/presets: chuanma.rules).
+// (/api/portal/fans: chuanma.scoring.FANS; /api/presets: chuanma.portal.reference.preset_catalog).
 import { GUIDE_TOPICS, api, el, fanName, frame, getLang, onLangChange, optionText, t } from "./common.js";
 
 frame("/rules");
@@ -37,5 +37,5 @@ function render() {
 
 onLangChange(render);
 render();
-const [f, p] = await Promise.all([api("/api/portal/fans"), api("/api/portal/presets")]);
+const [f, p] = await Promise.all([api("/api/portal/fans"), api("/api/presets")]);
 if (f.ok && p.ok) { fans = f.data; presets = p.data; render(); } else $("error").textContent = (f.ok ? p : f).data.message;

@@ -1,0 +1,109 @@
+"""Accounts: register, log in, guests, log out, the player (docs/server.md, HTTP and Accounts)."""
+
+# no ``from __future__ import annotations``: FastAPI reads the routes' annotations
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from chuanma.server.accounts import AccountError
+from chuanma.server.config import ServerConfig
+from chuanma.server.rooms import LOWEST_ENTRY
+from chuanma.server.routes.deps import (
+    COOKIE,
+    ApiError,
+    Config,
+    ServerDep,
+    Sockets,
+    User,
+    public_user,
+    token_of,
+    within,
+)
+from chuanma.server.store import Row
+from chuanma.server.ws import UNAUTHORIZED
+
+router = APIRouter()
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+
+
+class Logout(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    everywhere: StrictBool = Field(False, alias="all")
+
+
+def session(config: ServerConfig, request: Request, user: Row, token: str) -> JSONResponse:
+    """The answer to a login: the token, and the session cookie (``Secure`` over TLS or when configured)."""
+    response = JSONResponse({"user": public_user(user), "token": token})
+    response.set_cookie(COOKIE, token, httponly=True, samesite="lax",
+                        secure=config.secure_cookies or request.url.scheme == "https")
+    return response
+
+
+def limit_logins(request: Request, server: ServerDep) -> None:
+    within(server.auth_limit, request, "rate_limited", "too many login or registration attempts; wait a minute")
+
+
+async def sign_in(request: Request, server: ServerDep, config: Config, body: Credentials,
+                  status: int) -> JSONResponse:
+    """Register (``status`` 400 on refusal) or log in (401): the session cookie and a bearer token."""
+    limit_logins(request, server)
+    action = server.accounts.register if status == 400 else server.accounts.login
+    try:
+        user, token = await action(body.username, body.password)
+    except AccountError as exc:
+        raise ApiError(status, exc.code, str(exc)) from None
+    return session(config, request, user, token)
+
+
+@router.post("/api/register")
+async def register(request: Request, server: ServerDep, config: Config, body: Credentials) -> JSONResponse:
+    return await sign_in(request, server, config, body, 400)
+
+
+@router.post("/api/login")
+async def login(request: Request, server: ServerDep, config: Config, body: Credentials) -> JSONResponse:
+    return await sign_in(request, server, config, body, 401)
+
+
+@router.post("/api/guest")
+async def guest(request: Request, server: ServerDep, config: Config) -> JSONResponse:
+    limit_logins(request, server)
+    within(server.guest_limit, request, "too_many_guests",
+           f"this address made {config.guests_per_hour} guest accounts within the hour: register, "
+           "or wait (--guests-per-hour)")
+    user, token = await server.accounts.guest()
+    return session(config, request, user, token)
+
+
+@router.post("/api/logout")
+async def logout(request: Request, user: User, server: ServerDep, sockets: Sockets,
+                 body: Logout | None = None) -> JSONResponse:
+    """End this session or, with ``{"all": true}``, every session of the account: their tokens stop
+    working and their open sockets are closed (code 4401)."""
+    token = token_of(request)
+    assert token is not None
+    everywhere = body is not None and body.everywhere
+    await server.accounts.logout(token, everywhere)
+    ended = [ws for ws, (user_id, used) in sockets.items()
+             if user_id == user["id"] and (everywhere or used == token)]
+    for ws in ended:
+        with contextlib.suppress(RuntimeError, OSError):  # closed meanwhile (its client left, or fell behind)
+            await ws.close(code=UNAUTHORIZED, reason="logged out")
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(COOKIE)
+    return response
+
+
+@router.get("/api/me")
+async def me(user: User, server: ServerDep, config: Config) -> dict[str, Any]:
+    row = await server.accounts.top_up(int(user["id"]))
+    return {**public_user(row), "table": server.host.table_of(int(user["id"])),
+            "grant": {"below": LOWEST_ENTRY, "to": config.starting_grant}}

@@ -1,0 +1,114 @@
+"""What the HTTP routes share, handed to them by FastAPI's dependency injection.
+
+:func:`chuanma.server.app.create_app` keeps the app's state on ``app.state``: ``config`` (the
+:class:`ServerConfig`, from the start), ``server`` (the :class:`Server`, once the app has started),
+``sockets`` (every open WebSocket). A route asks for what it needs by annotation: :data:`Config`,
+:data:`ServerDep`, :data:`User` (401 without a session), :data:`Sockets`. A route refuses with
+:class:`ApiError`, answered ``{"code", "message"}`` with its status (:data:`ERROR_HANDLERS`).
+"""
+
+# no ``from __future__ import annotations``: FastAPI reads the dependencies' annotations
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+
+from chuanma.server.accounts import RateLimiter
+from chuanma.server.config import ServerConfig
+from chuanma.server.lease import LeaseLostError
+from chuanma.server.passwords import PasswordsBusy
+from chuanma.server.services import Server
+from chuanma.server.store import Row
+
+COOKIE = "chuanma_session"
+OpenSockets = dict[WebSocket, tuple[int, str]]
+"""Every open socket: its user and the token it was opened with (a logout closes it)."""
+
+
+class ApiError(Exception):
+    """A refusal: ``status``, and ``code`` and the message the client is answered."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def token_of(request: Request | WebSocket) -> str | None:
+    """The session token: ``Authorization: Bearer``, the session cookie, or ``?token=`` (WebSocket)."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.cookies.get(COOKIE) or request.query_params.get("token")
+
+
+def client_address(request: Request) -> str:
+    """The client's address: the one that connected, or the one a proxy named in ``--forwarded-allow-ips``
+    forwarded (uvicorn puts it in the request's ``client``)."""
+    return request.client.host if request.client else "?"
+
+
+def config_of(request: Request) -> ServerConfig:
+    config: ServerConfig = request.app.state.config
+    return config
+
+
+def server_of(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+def sockets_of(request: Request) -> OpenSockets:
+    sockets: OpenSockets = request.app.state.sockets
+    return sockets
+
+
+Config = Annotated[ServerConfig, Depends(config_of)]
+ServerDep = Annotated[Server, Depends(server_of)]
+Sockets = Annotated[OpenSockets, Depends(sockets_of)]
+
+
+async def current_user(request: Request, server: ServerDep) -> Row:
+    user = await server.accounts.user(token_of(request))
+    if user is None:
+        raise ApiError(401, "not_logged_in", "log in first (bearer token or session cookie)")
+    return user
+
+
+User = Annotated[Row, Depends(current_user)]
+
+
+def within(limiter: RateLimiter, request: Request, code: str, message: str) -> None:
+    """Refuse (429 ``code``) a request whose client address ``limiter`` allows no more."""
+    if not limiter.allow(client_address(request)):
+        raise ApiError(429, code, message)
+
+
+def public_user(user: Row) -> dict[str, Any]:
+    return {"id": user["id"], "username": user["username"], "kind": user["kind"], "balance": user["balance"]}
+
+
+async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
+
+
+async def lease_lost(_request: Request, exc: LeaseLostError) -> JSONResponse:
+    return JSONResponse({"code": "lease_lost", "message": str(exc)}, status_code=503)
+
+
+async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    first = exc.errors()[0]
+    where = ".".join(str(x) for x in first["loc"][1:]) or "body"
+    return JSONResponse({"code": "bad_request", "message": f"{where}: {first['msg']}"}, status_code=400)
+
+
+async def busy(_request: Request, _exc: PasswordsBusy) -> JSONResponse:
+    return JSONResponse({"code": "busy", "message": "too many logins at once: try again in a few seconds"},
+                        status_code=503, headers={"Retry-After": "2"})
+
+
+Handler = Callable[[Request, Any], Coroutine[Any, Any, Response]]
+ERROR_HANDLERS: dict[int | type[Exception], Handler] = {
+    ApiError: api_error, LeaseLostError: lease_lost, RequestValidationError: bad_request, PasswordsBusy: busy}
+"""How the app answers each refusal a route raises."""
