@@ -158,7 +158,12 @@ class DefensiveBot(GreedyBot):
                 if unseen[t] == 0:
                     p *= 0.5
                 out[t] += cost * p
-        return {t: known[t] + self.fold_weight * out[t] for t in tiles}
+        weight = self.danger_weight(view)
+        return {t: known[t] + weight * out[t] for t in tiles}
+
+    def danger_weight(self, view: SeatView) -> float:
+        """Weight of the read danger (not the known waits) against offence."""
+        return self.fold_weight
 
     # ------------------------------------------------------------------ discards
 
@@ -188,19 +193,26 @@ class DefensiveBot(GreedyBot):
             offence = 0.0
             if sh <= best_sh + 1:
                 u = ev.useful(view.hand, t, sh, unseen)
-                offence = WIN_VALUE * win_chance(sh, u, unseen_total, draws)
+                offence = self.line_value(view, sh, u, unseen_total, draws, flush=False)
             hand[t] -= 1
             if flush is not None:
                 packed, jv = _as_flush(hand, flush, void)
                 fsh = shanten(packed, jv)
                 if fsh <= best_sh + 1:
                     fu = _flush_useful(hand, void, unseen, flush)
-                    offence = max(offence, 4 * WIN_VALUE * win_chance(fsh, fu, unseen_total, draws))
+                    offence = max(offence, self.line_value(view, fsh, fu, unseen_total, draws, flush=True))
             hand[t] += 1
             value = offence - danger[t]
             scores.append((-value, tile_value(view.hand, t), t))
         scores.sort()
         return scores
+
+    def line_value(self, view: SeatView, sh: int, useful: int, unseen_total: int, draws: float, *,
+                   flush: bool) -> float:
+        """Offence of one line of the hand after a discard (shanten ``sh``, ``useful`` unseen copies
+        of the tiles that lower it): the chance to complete it times a win's worth (four times
+        for the 清一色 line)."""
+        return (4 if flush else 1) * WIN_VALUE * win_chance(sh, useful, unseen_total, draws)
 
     def want_claim(self, view: SeatView, action: Action, t: Tile) -> bool:
         flush = _flush_suit(view)
