@@ -19,7 +19,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -73,6 +73,7 @@ class PrivateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     hands: int = Field(4, ge=1, le=MAX_PRIVATE_HANDS)
     bots: int = Field(0, ge=0, le=3)
+    bot_level: Literal["easy", "normal", "hard"] = "normal"
 
 
 class ApiError(Exception):
@@ -304,7 +305,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             table_id = await server_of(request).host.open_table(None, rules, [], bots=body.bots,
                                                                 hands_limit=body.hands, invite=invite,
-                                                                creator=int(user["id"]))
+                                                                creator=int(user["id"]), bot_level=body.bot_level)
         except TooManyTablesError as exc:
             raise ApiError(409, "too_many_tables", f"{exc}; a private table closes when its hands are "
                                                    f"played or after {config.private_idle_seconds:g} s "
