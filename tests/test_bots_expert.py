@@ -10,6 +10,7 @@ from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.expert import ExpertBot, ready_chance, wait_multipliers
 from chuanma.engine.game import Game
 from chuanma.engine.wall import build_wall
+from chuanma.melds import Meld
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
 from chuanma.tiles import parse_tile, parse_tiles, to_counts
@@ -111,6 +112,17 @@ def test_ready_hands_are_valued_by_the_fan_of_their_waits() -> None:
         expert.line_value(view, plain, 0, plain_live, unseen, 5.0, flush=False)
     assert defensive.line_value(view, seven_pairs, 0, 6, unseen, 5.0, flush=False) == \
         defensive.line_value(view, plain, 0, 6, unseen, 5.0, flush=False)
+
+
+def test_a_wait_on_the_fourth_copy_the_seat_holds_is_left_out() -> None:
+    """With a pong of 3m laid down, 3m 567s 789s 123s waits on 3m alone in shape, but the seat
+    holds the three other copies itself: no wait is left to value (and none is scored); with a
+    4m instead the hand waits on 4m (a plain win)."""
+    hand = tuple(to_counts(parse_tiles("3m567s789s123s")))
+    view = _with(_view(), 0, melds=(Meld("pong", parse_tile("3m")),), hand=hand)
+    assert wait_multipliers(view, hand) == {}
+    other = tuple(to_counts(parse_tiles("4m567s789s123s")))
+    assert wait_multipliers(_with(view, 0, hand=other), other) == {parse_tile("4m"): 1}
 
 
 def test_being_ready_at_the_draw_counts_late_in_the_hand() -> None:

@@ -27,6 +27,7 @@ from chuanma.analysis import waits
 from chuanma.bots.defensive import WIN_VALUE, DefensiveBot, win_chance
 from chuanma.engine.views import SeatView
 from chuanma.scoring import score_hand
+from chuanma.tiles import COPIES
 
 
 def ready_chance(sh: int, useful: int, unseen_total: int, draws: float) -> float:
@@ -39,11 +40,18 @@ def ready_chance(sh: int, useful: int, unseen_total: int, draws: float) -> float
 
 def wait_multipliers(view: SeatView, hand: Sequence[int]) -> dict[int, int]:
     """Each wait of the ready concealed ``hand`` (with the seat's melds) and the multiplier the
-    rules give a win on it by discard (no situational fans)."""
+    rules give a win on it by discard (no situational fans); a wait whose four copies the seat
+    holds itself (in its hand and melds) is left out."""
     melds = view.own_melds()
     tiles = [u for u, c in enumerate(hand) for _ in range(c)]
+    held = list(hand)
+    for m in melds:
+        for u in m.tiles:
+            held[u] += 1
     out: dict[int, int] = {}
     for w in waits(bytes(hand), melds, view.void):
+        if held[w] >= COPIES:
+            continue
         result = score_hand(view.rules, tiles, melds, w, self_drawn=False, void=view.void)
         if result.win:
             out[w] = result.multiplier
