@@ -138,5 +138,7 @@ def test_being_ready_at_the_draw_counts_late_in_the_hand() -> None:
     # no draws left: no win to hope for, only 查大叫
     assert defensive.line_value(view, plain, 0, 6, unseen, 0.0, flush=False) == 0.0
     assert expert.line_value(view, plain, 0, 6, unseen, 0.0, flush=False) == expert.chajiao_value
+    no_chajiao = view._replace(rules=RuleSet.from_preset("xuezhan", chadajiao=False))
+    assert expert.line_value(no_chajiao, plain, 0, 6, unseen, 0.0, flush=False) == 0.0
     far = list(to_counts(parse_tiles("147m258p369s19m1p")))
     assert expert.line_value(view, far, 2, 6, unseen, 2.0, flush=False) < expert.chajiao_value / 5

@@ -12,7 +12,8 @@ offence of each line of the hand (plain, and 清一色 when the hand leans to on
   ``chajiao_value`` (a seat not ready at an exhaustive draw pays every ready one its best fan
   and gives back its kong money; a ready one is paid), scaled by the best multiplier among a
   ready hand's waits (what 查大叫 pays), and four times for a 清一色 line not yet ready. Being
-  ready by the draw therefore weighs against a long 清一色 chase late in the hand.
+  ready by the draw therefore weighs against a long 清一色 chase late in the hand. Under rules
+  without 查大叫 (大众麻将) this term is left out.
 
 Everything else (换三张, 定缺, claims, kongs, wins, the danger read from the opponents'
 discards, melds and voids, the exact waits of a locked 血流 winner) is the defensive bot's. A
@@ -70,15 +71,16 @@ class ExpertBot(DefensiveBot):
     def line_value(self, view: SeatView, hand: Sequence[int], sh: int, useful: int, unseen: Sequence[int],
                    draws: float, *, flush: bool) -> float:
         unseen_total = sum(unseen) or 1
+        chajiao = self.chajiao_value if view.rules.chadajiao else 0.0
         if sh == 0:
             mults = wait_multipliers(view, hand)
             if mults:
                 live = sum(unseen[w] for w in mults)
                 mean = sum(unseen[w] * m for w, m in mults.items()) / live if live else 0.0
                 win = WIN_VALUE * win_chance(0, live, unseen_total, draws) * mean
-                return win + self.chajiao_value * max(mults.values())
+                return win + chajiao * max(mults.values())
         win = WIN_VALUE * win_chance(sh, useful, unseen_total, draws)
-        ready = self.chajiao_value * ready_chance(sh, useful, unseen_total, draws)
+        ready = chajiao * ready_chance(sh, useful, unseen_total, draws)
         return (4 if flush else 1) * (win + ready)
 
 
