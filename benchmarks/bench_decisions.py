@@ -3,7 +3,8 @@
 Run: ``PYTHONPATH=src python benchmarks/bench_decisions.py [--bot expert] [--hands 40]
 [--rules xuezhan]``. The bot sits at every seat of the line-up ``BOT,defensive,BOT,defensive``;
 each of its decisions is timed with the process's CPU clock (``time.process_time``), so other
-work on the machine does not inflate the figures much.
+work on the machine does not inflate the figures much. One untimed hand first loads the analysis
+tables (read on first use).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rules = RuleSet.from_preset(args.rules)
+    play_hand(rules, deal_for(args.seed + 1, 0, rules.honors), [make_bot(args.bot, s) for s in range(4)])  # warm-up
     times: list[float] = []
     for i in range(args.hands):
         bots: list[Bot] = []
