@@ -31,13 +31,14 @@ def test_bot_api_takes_a_view_and_the_legal_actions() -> None:
 
 
 class Spy:
-    """Checks that the view it is handed is the engine's redaction for its seat, then plays greedy."""
+    """Checks that the view it is handed is the engine's redaction for its seat, then lets the
+    bot it wraps play."""
 
     name = "spy"
 
-    def __init__(self, game_ref: list[Game], seed: int) -> None:
+    def __init__(self, game_ref: list[Game], seed: int, inner: str = "greedy") -> None:
         self.game_ref = game_ref
-        self.inner = make_bot("greedy", seed)
+        self.inner = make_bot(inner, seed)
         self.checked = 0
 
     def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
@@ -54,7 +55,9 @@ class Spy:
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_bots_are_handed_the_engines_redaction_of_their_seat(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_bots_are_handed_the_engines_redaction_of_their_seat(preset: str, name: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     rules = RuleSet.from_preset(preset)
     ref: list[Game] = []
     real_init = Game.__init__
@@ -65,12 +68,13 @@ def test_bots_are_handed_the_engines_redaction_of_their_seat(preset: str, monkey
 
     monkeypatch.setattr(Game, "__init__", init)
     for i in range(4):
-        spies = [Spy(ref, s) for s in range(4)]
+        spies = [Spy(ref, s, name) for s in range(4)]
         play_hand(rules, deal_for(7, i, rules.honors), spies)  # type: ignore[arg-type]
         assert all(s.checked for s in spies)
 
 
-MIXES = [["random"] * 4, ["greedy"] * 4, ["defensive"] * 4, ["random", "greedy", "defensive", "greedy"]]
+MIXES = [["random"] * 4, ["greedy"] * 4, ["defensive"] * 4, ["random", "greedy", "defensive", "greedy"],
+         ["expert"] * 4, ["expert", "random", "defensive", "greedy"]]
 HANDS_PER_PRESET = 480  # 4,320 hands over the nine presets
 
 

@@ -29,7 +29,7 @@ def after_dealer_discards(dealer_hand: str, seat1_hand: str, tile: str) -> Game:
     return g
 
 
-@pytest.mark.parametrize("name", ["greedy", "defensive", "search"])
+@pytest.mark.parametrize("name", ["greedy", "defensive", "search", "expert"])
 def test_bots_chow_the_shape_that_leaves_the_hand_ready(name: str) -> None:
     """Seat 1 holds 34m 67m 789p 123s 11z 5z and may chow the 5m as 345m, 456m or 567m.
     345m leaves 67m 789p 123s 11z 5z: discarding 5z it is ready (on 5m or 8m); 567m leaves 34m
@@ -42,7 +42,7 @@ def test_bots_chow_the_shape_that_leaves_the_hand_ready(name: str) -> None:
     assert choice in (Chow(parse_tile("3m")), Chow(parse_tile("5m")))
 
 
-@pytest.mark.parametrize("name", ["greedy", "defensive", "search"])
+@pytest.mark.parametrize("name", ["greedy", "defensive", "search", "expert"])
 def test_bots_pass_a_chow_that_would_break_a_ready_hand(name: str) -> None:
     """Seat 1 is ready with seven pairs (33m 44m 77p 88p 11s 22s and 1z, waiting on 1z). The
     only chow of the 5m, 345m, spends a 3m and a 4m: the hand left (3m 4m 77p 88p 11s 22s 1z)
@@ -53,7 +53,7 @@ def test_bots_pass_a_chow_that_would_break_a_ready_hand(name: str) -> None:
     assert make_bot(name, 1).choose(g.view(1), legal) == Pass()
 
 
-@pytest.mark.parametrize("name", ["greedy", "defensive", "search"])
+@pytest.mark.parametrize("name", ["greedy", "defensive", "search", "expert"])
 def test_bots_throw_a_lone_honour_before_a_lone_terminal(name: str) -> None:
     """The dealer holds 123m 456p 789s 11s, a lone 3p, a lone 9m and a lone 7z. Throwing any of
     the three keeps the hand one tile from ready; a 9m can still grow into a run or a pair (7m,

@@ -353,3 +353,20 @@ def test_a_group_whose_table_cannot_be_opened_is_told_and_may_join_again(db_url:
             tables_seen = {(await c.expect("seated", "error"))["table"] for c in clients}
             assert len(tables_seen) == 1 and None not in tables_seen
     asyncio.run(scenario())
+
+
+def test_a_private_table_chooses_the_level_of_its_bots(db_url: str) -> None:
+    """``bot_level`` picks the bots of a private table: ``hard`` seats the expert bot, the default
+    the rooms' ``normal`` level (the defensive bot); an unknown level is refused and makes no
+    table."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = await _guest(run)
+            bad = await _private(run, host.token, bots=3, bot_level="grandmaster")
+            assert bad.status_code == 400
+            assert run.server.host.tables == {}
+            for body, bot in (({"bot_level": "hard"}, "expert"), ({}, "defensive"), ({"bot_level": "easy"}, "greedy")):
+                made = (await _private(run, host.token, bots=2, hands=1, **body)).json()
+                table = run.server.host.tables[made["table"]]
+                assert sorted(s.player.name for s in table.seats if s is not None and s.bot) == [bot, bot]
+    asyncio.run(asyncio.wait_for(scenario(), TIMEOUT))

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from chuanma.bots.base import Bot, SeededBot, needs_view
 from chuanma.bots.defensive import DefensiveBot
+from chuanma.bots.expert import ExpertBot
 from chuanma.bots.greedy import GreedyBot
 from chuanma.bots.learned import PREFIX, LearnedBot, cached_policy
 from chuanma.bots.random_bot import RandomBot
@@ -25,6 +26,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "greedy": GreedyBot,
     "defensive": DefensiveBot,
     "search": SearchBot,
+    "expert": ExpertBot,
 }
 """Every bot by name: a constructor taking the bot's seed."""
 

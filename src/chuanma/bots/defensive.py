@@ -176,7 +176,6 @@ class DefensiveBot(GreedyBot):
             # still clearing the void suit: the safest, then the loosest
             return sorted((danger[t], tile_value(view.hand, t), t) for t in discards)
         hand = list(view.hand)
-        unseen_total = sum(unseen) or 1
         draws = view.wall / max(1, sum(1 for s in range(4) if view.active(s)))
         flush = _flush_suit(view) if self.chase_flush else None
         ev = HandEval(hand, void)
@@ -186,21 +185,28 @@ class DefensiveBot(GreedyBot):
         for t in discards:
             sh = shs[t]
             offence = 0.0
+            hand[t] -= 1
             if sh <= best_sh + 1:
                 u = ev.useful(view.hand, t, sh, unseen)
-                offence = WIN_VALUE * win_chance(sh, u, unseen_total, draws)
-            hand[t] -= 1
+                offence = self.line_value(view, hand, sh, u, unseen, draws, flush=False)
             if flush is not None:
                 packed, jv = _as_flush(hand, flush, void)
                 fsh = shanten(packed, jv)
                 if fsh <= best_sh + 1:
                     fu = _flush_useful(hand, void, unseen, flush)
-                    offence = max(offence, 4 * WIN_VALUE * win_chance(fsh, fu, unseen_total, draws))
+                    offence = max(offence, self.line_value(view, hand, fsh, fu, unseen, draws, flush=True))
             hand[t] += 1
             value = offence - danger[t]
             scores.append((-value, tile_value(view.hand, t), t))
         scores.sort()
         return scores
+
+    def line_value(self, view: SeatView, hand: Sequence[int], sh: int, useful: int, unseen: Sequence[int],
+                   draws: float, *, flush: bool) -> float:
+        """Offence of one line of ``hand`` (the concealed tiles after the discard, ``sh`` from
+        ready, ``useful`` unseen copies of the tiles that bring it closer): the chance to complete
+        it times a win's worth (four times for the 清一色 line)."""
+        return (4 if flush else 1) * WIN_VALUE * win_chance(sh, useful, sum(unseen) or 1, draws)
 
     def want_claim(self, view: SeatView, action: Action, t: Tile) -> bool:
         flush = _flush_suit(view)

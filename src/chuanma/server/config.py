@@ -18,6 +18,10 @@ def process_name() -> str:
     return f"{socket.gethostname()[:48]}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
+BOT_LEVELS = {"easy": "greedy", "normal": "defensive", "hard": "expert"}
+"""The bots at the table by level (docs/bots.md compares them)."""
+
+
 @dataclass(slots=True)
 class ServerConfig:
     """Everything ``chuanma serve`` can be told. Times are in seconds of the injected clock."""
@@ -52,8 +56,12 @@ class ServerConfig:
     (``POST /api/tables`` refuses more, 429 ``too_many_tables``)."""
     private_idle_seconds: float = 600.0
     """A private table with no person seated and connected for this long is closed."""
-    bot_name: str = "greedy"
-    """The bot that fills seats and plays for a player on 托管."""
+    bot_levels: dict[str, str] = field(default_factory=lambda: dict(BOT_LEVELS))
+    """The bot (a name of ``chuanma.bots.BOTS``) that fills a seat at each level a table may ask for."""
+    room_bot_level: str = "normal"
+    """The level of the bots that fill seats in the rooms (a private table chooses its own)."""
+    bot_name: str = "expert"
+    """The bot that plays for a player on 托管 (a few milliseconds a decision)."""
     secure_cookies: bool = False
     """Always mark the session cookie ``Secure``; without it the cookie is ``Secure`` when the request
     came over TLS (``https``, as uvicorn sees it: behind a TLS proxy, when it forwards the scheme)."""

@@ -43,7 +43,7 @@ class TableHost(Protocol):
 
     async def open_table(self, room: Room | None, rules: RuleSet, users: list[Row], *, bots: int = 0,
                          hands_limit: int | None = None, invite: str | None = None,
-                         creator: int | None = None) -> str: ...
+                         creator: int | None = None, bot_level: str | None = None) -> str: ...
 
     def live(self, user_id: int) -> list[dict[str, Any]]: ...
 
@@ -170,19 +170,21 @@ class LocalHost:
         row = await self.store.table_by_invite(invite) if invite is not None else None
         return row is not None and row["id"] == table_id
 
-    def new_table(self, table_id: str, room: Room | None, rules: RuleSet, hands_limit: int | None) -> LiveTable:
+    def new_table(self, table_id: str, room: Room | None, rules: RuleSet, hands_limit: int | None,
+                  bot_level: str | None = None) -> LiveTable:
         return LiveTable(table_id, room, rules, store=self.store, config=self.config, metrics=self.metrics,
-                         host=self, hands_limit=hands_limit)
+                         host=self, hands_limit=hands_limit, bot_level=bot_level)
 
     async def open_table(self, room: Room | None, rules: RuleSet, users: list[Row], *, bots: int = 0,
                          hands_limit: int | None = None, invite: str | None = None,
-                         creator: int | None = None) -> str:
-        """A new table seating ``users`` (who leave ``room``'s queue) then ``bots`` bots; private
-        tables keep the rest free. Refused (:class:`SeatTakenError`) if one of ``users`` has a
-        place elsewhere, or (:class:`~chuanma.server.seatings.TooManyTablesError`) if ``creator``
-        has as many open private tables as allowed."""
+                         creator: int | None = None, bot_level: str | None = None) -> str:
+        """A new table seating ``users`` (who leave ``room``'s queue) then ``bots`` bots of
+        ``bot_level`` (default: the rooms' level); private tables keep the rest free. Refused
+        (:class:`SeatTakenError`) if one of ``users`` has a place elsewhere, or
+        (:class:`~chuanma.server.seatings.TooManyTablesError`) if ``creator`` has as many open
+        private tables as allowed."""
         table_id = secrets.token_hex(8)
-        table = self.new_table(table_id, room, rules, hands_limit)
+        table = self.new_table(table_id, room, rules, hands_limit, bot_level)
         places = list(range(4))
         secrets.SystemRandom().shuffle(places)  # who sits where is drawn, bots included
         people = {place: int(user["id"]) for place, user in zip(places, users, strict=False)}

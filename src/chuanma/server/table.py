@@ -110,7 +110,8 @@ class LiveTable:
     """A table of four seats playing hands one after another."""
 
     def __init__(self, table_id: str, room: Room | None, rules: RuleSet, *, store: Store, config: ServerConfig,
-                 metrics: Metrics, host: Seats, hands_limit: int | None = None) -> None:
+                 metrics: Metrics, host: Seats, hands_limit: int | None = None,
+                 bot_level: str | None = None) -> None:
         self.id = table_id
         self.room = room
         self.rules = rules
@@ -120,6 +121,8 @@ class LiveTable:
         self.metrics = metrics
         self.host = host
         self.hands_limit = hands_limit
+        self.bot_level = bot_level or config.room_bot_level
+        """The level of the bots seated here (``ServerConfig.bot_levels``)."""
         self.seats: list[Seat | None] = [None] * 4
         self.spectators: list[Send] = []
         self.spectator_views: list[Send] = []
@@ -145,8 +148,8 @@ class LiveTable:
 
     def make_seat(self, user: Row) -> Seat:
         bot = user["kind"] == "bot"
-        return Seat(int(user["id"]), str(user["username"]), bot, make_bot(self.config.bot_name,
-                                                                          secrets.randbelow(2**31)), ready=bot)
+        name = self.config.bot_levels[self.bot_level] if bot else self.config.bot_name
+        return Seat(int(user["id"]), str(user["username"]), bot, make_bot(name, secrets.randbelow(2**31)), ready=bot)
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):

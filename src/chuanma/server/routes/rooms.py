@@ -2,7 +2,7 @@
 Rooms). Quick-join and sitting by invite are WebSocket messages (:mod:`chuanma.server.ws`)."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +24,7 @@ class PrivateTable(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     hands: int = Field(4, ge=1, le=MAX_PRIVATE_HANDS)
     bots: int = Field(0, ge=0, le=3)
+    bot_level: Literal["easy", "normal", "hard"] = "normal"
 
 
 @router.get("/api/rooms")
@@ -51,7 +52,8 @@ async def private_table(request: Request, body: PrivateTable, user: User, server
         invite = new_invite()
         try:
             table_id = await server.host.open_table(None, rules, [], bots=body.bots, hands_limit=body.hands,
-                                                    invite=invite, creator=int(user["id"]))
+                                                    invite=invite, creator=int(user["id"]),
+                                                    bot_level=body.bot_level)
         except InviteTakenError:
             continue  # another table holds this code: draw another
         except TooManyTablesError as exc:
