@@ -42,7 +42,9 @@ from chuanma.server.lease import Lease, LeaseLostError, migration_check
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords, PasswordsBusy
 from chuanma.server.portal import portal_router
-from chuanma.server.rooms import LOWEST_ENTRY, ROOMS
+from chuanma.server.progress import settle_hook
+from chuanma.server.rooms import ROOMS
+from chuanma.server.routes.progression import progression_router
 from chuanma.server.seatings import TooManyTablesError
 from chuanma.server.services import Server
 from chuanma.server.store import Row, open_store
@@ -135,7 +137,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics = Metrics()
         host = LocalHost(store, config, metrics)
         passwords = Passwords(config.password_threads, config.password_jobs)
-        accounts = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY)
+        accounts = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
+                            config.reliefs_per_day)
+        store.on_settle = settle_hook(config.bot_name)  # progression's figures, in the settlement's transaction
         app.state.server = Server(config, store, accounts, host, Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute))
         exporter = None
@@ -214,6 +218,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(portal_router(current_user))
+    app.include_router(progression_router(current_user))
 
     @app.get("/", response_class=FileResponse)
     async def home() -> FileResponse:
@@ -270,9 +275,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.get("/api/me")
     async def me(request: Request, user: User) -> dict[str, Any]:
         server = server_of(request)
-        row = await server.accounts.top_up(int(user["id"]))
+        row = await server.accounts.relieve(int(user["id"]))
         return {**public_user(row), "table": server.host.table_of(int(user["id"])),
-                "grant": {"below": LOWEST_ENTRY, "to": config.starting_grant}}
+                "relief": await server.accounts.relief(row)}
 
     @app.get("/api/fairness/key")
     async def fairness_key() -> dict[str, str]:

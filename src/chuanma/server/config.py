@@ -34,7 +34,12 @@ class ServerConfig:
     bot_wait: float = 10.0
     """How long quick-join waits for people before bots fill the empty seats (if allowed)."""
     starting_grant: int = 10_000
-    """Play money given to every new account (and topped up to once a day below the lowest room)."""
+    """Play money given to every new account (and what relief chips bring a player back to)."""
+    reliefs_per_day: int = 3
+    """Relief chips (破产补助): a player below the lowest room's entry is brought back to
+    ``starting_grant`` at most this many times a (UTC) day."""
+    leaderboard_min_hands: int = 10
+    """Hands a player must have played (in the family and the period) to be on a leaderboard."""
     auth_per_minute: int = 20
     """Login and registration attempts allowed per client address per minute."""
     messages_per_second: float = 20.0

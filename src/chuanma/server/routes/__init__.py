@@ -1,0 +1,1 @@
+"""The server's HTTP routes, one router per domain."""
