@@ -43,10 +43,11 @@ def level_of(xp: int) -> Level:
 
 
 def level_json(xp: int) -> dict[str, object]:
-    """The level of ``xp`` as the API shows it: number, names, experience and the next level's start."""
+    """The level of ``xp`` as the API shows it: number, names, experience, where the level starts
+    and where the next one does (``None`` at the top)."""
     level = level_of(xp)
     following = [n for n in LEVELS if n.number == level.number + 1]
-    return {"level": level.number, "zh": level.zh, "en": level.en, "xp": xp,
+    return {"level": level.number, "zh": level.zh, "en": level.en, "xp": xp, "start": level.xp,
             "next": following[0].xp if following else None}
 
 

@@ -66,31 +66,32 @@ def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], delta
     """In the settlement's transaction: the hand's ``hand_players`` rows and its players' ratings."""
     found = conn.execute(select(hands.c.seats, tables.c.room).join(tables, tables.c.id == hands.c.table_id)
                          .where(hands.c.id == hand_id)).one()
-    seats = [int(u) for u in found.seats]
+    seated = [(seat, int(u)) for seat, u in enumerate(found.seats) if u is not None]  # an empty seat: no one to credit
+    if not seated:
+        return
     kinds = {int(r.id): str(r.kind) for r in conn.execute(select(users.c.id, users.c.kind)
-                                                          .where(users.c.id.in_(seats)))}
-    by_seat = [int(deltas.get(u, 0)) for u in seats]
+                                                          .where(users.c.id.in_([u for _, u in seated])))}
+    by_seat = [int(deltas.get(u, 0)) for _, u in seated]
     family = family_of(record["rules"])
-    result = record["result"]
-    subjects = [subject_of(u, kinds[u], bot_name) for u in seats]
+    subjects = [subject_of(u, kinds[u], bot_name) for _, u in seated]
     in_family = _bring_forward(conn, subjects, by_seat, family)
     overall = _bring_forward(conn, subjects, by_seat, OVERALL)
-    wins = result["winners"]
-    paid = {(p["payer"], p["reason"]) for p in result["payments"]}
+    wins = record["result"]["winners"]
+    paid = {(p["payer"], p["reason"]) for p in record["result"]["payments"]}
     rows = []
-    for seat, (user_id, place) in enumerate(zip(seats, places(by_seat), strict=True)):
+    for (seat, user_id), subject, delta, place in zip(seated, subjects, by_seat, places(by_seat), strict=True):
         mine = [w for w in wins if w["seat"] == seat]
         rows.append({
             "hand_id": hand_id, "user_id": user_id, "seat": seat, "family": family,
-            "private": found.room == PRIVATE_ROOM, "finished_at": now, "delta": by_seat[seat], "place": place,
+            "private": found.room == PRIVATE_ROOM, "finished_at": now, "delta": delta, "place": place,
             "wins": len(mine), "self_drawn": sum(1 for w in mine if w["self_drawn"]),
             "dealt_in": sum(1 for w in wins if w["from"] == seat),
             "fan": sum(int(w["total"]) for w in mine), "best_fan": max((int(w["total"]) for w in mine), default=0),
             "jipin": sum(1 for w in mine if w["jipin"]),
             "flower_pig": (seat, "flower_pig") in paid, "chadajiao": (seat, "chadajiao") in paid,
             "fans": [f["id"] for w in mine for f in w["fans"]],
-            "mu": in_family[subjects[seat]].mu, "sigma": in_family[subjects[seat]].sigma,
-            "mu_all": overall[subjects[seat]].mu, "sigma_all": overall[subjects[seat]].sigma})
+            "mu": in_family[subject].mu, "sigma": in_family[subject].sigma,
+            "mu_all": overall[subject].mu, "sigma_all": overall[subject].sigma})
     conn.execute(hand_players.insert(), rows)
 
 
@@ -173,7 +174,8 @@ def profile(conn: Connection, user: Mapping[str, Any], bot_name: str, viewer: in
         balance += int(amount)
         points.append({"at": at, "balance": balance})
     return {
-        "user": {"id": user_id, "username": user["username"], "kind": user["kind"]},
+        "user": {"id": user_id, "username": user["username"], "kind": user["kind"],
+                 "bot": bot_name if user["kind"] == "bot" else None},
         "level": level_json(experience(played, int(t.wins), int(t.jipin))),
         "hands": played, "wins": int(t.wins), "win_rate": _rate(int(t.won), played),
         "self_draw_rate": _rate(int(t.zimo), played), "deal_in_rate": _rate(int(t.dealt_in), played),
