@@ -9,11 +9,13 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import httpx
+from alembic import command
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from chuanma.server.levels import HAND_XP, JIPIN_XP, WIN_XP
 from chuanma.server.schema import hands, ledger, users
+from chuanma.server.store import alembic_config
 from server_harness import (
     TIMEOUT,
     Client,
@@ -273,4 +275,29 @@ def test_a_guest_claims_a_name_and_keeps_its_account(db_url: str) -> None:
                 assert login.status_code == 200 and login.json()["user"]["id"] == guest["user"]["id"]
             grants = [r["amount"] for r in await run.server.store.ledger_of(guest["user"]["id"])]
             assert grants == [10_000]  # the account, not a new one: no second starting grant
+    asyncio.run(scenario())
+
+
+def test_the_migration_builds_the_figures_of_the_hands_already_settled(db_url: str) -> None:
+    """Hands settled before migration 0007: downgraded below it and upgraded again, every profile is
+    the same, built from the records and the ledger."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            people = [await account(run.base) for _ in range(4)]
+            clients = await _seat_people(run, people, "chuji-xuezhan")
+            for _ in range(2):
+                await play_hands(clients)
+                run.clock.advance(1.0)
+            for c in clients:
+                await c.close()
+            store = run.server.store
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                async def profiles() -> list[dict[str, Any]]:
+                    return [(await http.get(f"/api/players/{p['user']['username']}",
+                                            headers=_auth(people[0]["token"]))).json() for p in people]
+                before = await profiles()
+                assert all(p["hands"] == 2 for p in before)
+                await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0005"))
+                await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
+                assert await profiles() == before
     asyncio.run(scenario())

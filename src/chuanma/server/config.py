@@ -11,6 +11,9 @@ from pathlib import Path
 from chuanma.fairness.vrf import VRFKey
 from chuanma.server.clock import Clock, SystemClock
 
+DEFAULT_BOT = "greedy"
+"""The bot that fills seats and plays for a player on 托管 unless configured otherwise."""
+
 
 def process_name() -> str:
     """This process as the database's lease names its holder: host, process id and a random part
@@ -51,7 +54,7 @@ class ServerConfig:
     """Private tables one account may have open at once (``POST /api/tables`` refuses more)."""
     private_idle_seconds: float = 600.0
     """A private table with no person seated and connected for this long is closed."""
-    bot_name: str = "greedy"
+    bot_name: str = DEFAULT_BOT
     """The bot that fills seats and plays for a player on 托管."""
     secure_cookies: bool = False
     """Always mark the session cookie ``Secure``; without it the cookie is ``Secure`` when the request

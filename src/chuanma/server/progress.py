@@ -95,6 +95,20 @@ def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], delta
     conn.execute(hand_players.insert(), rows)
 
 
+def rebuild(conn: Connection, bot_name: str) -> None:
+    """Every settled hand's ``hand_players`` rows and its players' ratings, from the records and the
+    ledger, in the order the ledger paid the hands (migration 0007, on a database with hands)."""
+    paid = (select(ledger.c.hand_id, func.min(ledger.c.id).label("first")).where(ledger.c.hand_id.is_not(None))
+            .group_by(ledger.c.hand_id).subquery())
+    settled = conn.execute(select(hands.c.id, hands.c.record, hands.c.finished_at)
+                           .join(paid, paid.c.hand_id == hands.c.id)
+                           .where(hands.c.status == "settled").order_by(paid.c.first)).all()
+    for hand in settled:
+        deltas = {int(u): int(a) for u, a in conn.execute(select(ledger.c.user_id, ledger.c.amount)
+                                                          .where(ledger.c.hand_id == hand.id))}
+        record_hand(conn, hand.id, hand.record, deltas, hand.finished_at, bot_name)
+
+
 def _won(column: Any) -> Any:
     """Hands in which ``column`` (a count or a flag) is at least one."""
     return func.sum(case((cast(column, Integer) > 0, 1), else_=0))

@@ -1,5 +1,6 @@
 """Progression: one row per player of every settled hand (its figures and the ratings after it)
-and each rated subject's current skill rating, per rule family and overall.
+and each rated subject's current skill rating, per rule family and overall; built here for the
+hands already settled, from their records and the ledger (bots rated as the default bot).
 
 Revision ID: 0007
 Revises: 0005
@@ -9,6 +10,9 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+
+from chuanma.server.config import DEFAULT_BOT
+from chuanma.server.progress import rebuild
 
 revision = "0007"
 down_revision = "0005"
@@ -51,6 +55,7 @@ def upgrade() -> None:
         sa.Column("sigma", sa.Float, nullable=False),
         sa.Column("hands", sa.Integer, nullable=False),
     )
+    rebuild(op.get_bind(), DEFAULT_BOT)
 
 
 def downgrade() -> None:
