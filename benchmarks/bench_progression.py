@@ -2,8 +2,8 @@
 ratings updates), and the reads of a profile and a leaderboard once many hands are stored.
 
 Run: ``python benchmarks/bench_progression.py`` (``--hands``, ``--players``, ``--db``; SQLite in a
-temporary directory by default). Prints the CPU ms (``time.process_time``: steadier than the wall clock on a busy machine) per
-settlement both ways (the median, the commit included), then per profile and per leaderboard (the
+temporary directory by default). Prints the CPU ms (``time.process_time``: steadier than the wall
+clock on a busy machine) per settlement both ways (the median, the commit included), then per profile and per leaderboard (the
 median, their queries and their reading alone).
 """
 
@@ -83,7 +83,8 @@ async def main(args: argparse.Namespace) -> None:
             user = await store.user(ids[0])
             assert user is not None
             reads = await store.read(lambda conn: timed(lambda: profile(conn, user, "greedy", ids[0])))
-            board = await store.read(lambda conn: timed(lambda: leaderboard(conn, "all", "all", 1, float(args.hands), 100)))
+            now = float(args.hands)
+            board = await store.read(lambda conn: timed(lambda: leaderboard(conn, "all", "all", 1, now, 100)))
             per_player = args.hands * 4 // len(ids)
             print(f"profile ({per_player} hands of the player): {statistics.median(reads) * ms:.2f} ms")
             print(f"leaderboard ({args.hands} hands, {len(ids)} players): {statistics.median(board) * ms:.2f} ms")
