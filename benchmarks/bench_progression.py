@@ -3,8 +3,8 @@ ratings updates), and the reads of a profile and a leaderboard once many hands a
 
 Run: ``python benchmarks/bench_progression.py`` (``--hands``, ``--players``, ``--db``; SQLite in a
 temporary directory by default). Prints the CPU ms (``time.process_time``: steadier than the wall
-clock on a busy machine) per settlement both ways (the median, the commit included), then per profile and per leaderboard (the
-median, their queries and their reading alone).
+clock on a busy machine) per settlement both ways (the median, the commit included), then per
+profile and per leaderboard (the median, their queries and their reading alone).
 """
 
 from __future__ import annotations
