@@ -31,7 +31,7 @@ from server_harness import (
 
 __all__ = ["db_url", "pg_database"]  # pytest fixtures used here
 
-FAMILY_OF_PRESET = {"doublewin-xuezhan": "xuezhan", "classic": "classic"}
+FAMILY_OF_PRESET = {"doublewin-xuezhan": "xuezhan", "doublewin-xueliu": "xueliu", "classic": "classic"}
 """The presets these tests play, and their families (docs/server.md, Progression)."""
 
 
@@ -153,6 +153,12 @@ def test_every_profile_figure_is_recomputed_from_the_records_and_the_ledger(db_u
                 await play_hands(clients)
                 run.clock.advance(1.0)  # each hand settles at a time of its own
             for c in clients:
+                await c.close()
+            river = await _seat_people(run, [await account(run.base) for _ in range(4)], "chuji-xueliu")
+            for _ in range(2):  # 血流: a player may win more than once in a hand
+                await play_hands(river)
+                run.clock.advance(1.0)
+            for c in river:
                 await c.close()
             solo = await seated_with_bots(run.base)
             for _ in range(2):
