@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
+from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy, serious_violations
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
 
@@ -143,6 +143,22 @@ def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, se
         assert page.locator("[data-testid=balance]").inner_text() == balance
         me = page.request.get(server.base + "/api/me").json()
         assert (me["username"], me["kind"]) == ("Carol1", "player")
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("path", ["/profile/Alice1", "/leaderboard?family=xuezhan&period=all"])
+def test_no_serious_accessibility_violations(browser: Any, server: Running, played: str, path: str) -> None:
+    pytest.importorskip("axe_playwright_python.sync_playwright")
+    context, page, errors = _context(browser)
+    try:
+        page.request.post(server.base + "/api/guest")
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        page.locator("#profile:not([hidden]), [data-testid=board] tbody tr").first.wait_for(timeout=WAIT_MS)
+        bad = serious_violations(page)
+        assert bad == [], bad
     finally:
         context.close()
     assert errors == []
