@@ -305,9 +305,10 @@ class Lobby:
                                                f"yours is {user['balance']:,}")
         if room.min_level:
             xp = await self.host.store.read(lambda conn: experiences(conn, [user_id]))
-            if level_of(xp[user_id]).number < room.min_level:
+            level = level_of(xp[user_id]).number
+            if level < room.min_level:
                 raise RefusedError("level_too_low", f"room: {room.name} wants {level_name(room.min_level)} "
-                                                    f"or higher; yours is {level_name(level_of(xp[user_id]).number)}")
+                                                    f"or higher; yours is {level_name(level)}")
         queue = self.queues.setdefault(room.id, [])
         if any(w.user["id"] == user_id for w in queue):
             raise RefusedError("already_queued", f"you are already waiting in {room.name}")
