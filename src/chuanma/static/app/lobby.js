@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { optionText, presetName, t } from "./i18n.js";
 import { esc, fmt } from "./util.js";
-import { levelBadge, levelName, levelOf, loadLevels } from "./levels.js";
+import { levelBadge, levelName, levelOf, loadLevels, profileLink } from "./levels.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
 
@@ -265,7 +265,7 @@ export class LobbyPage {
       </section>
       <section class="card" aria-labelledby="watch-title">
         <h2 id="watch-title">${esc(t("lobby.watch"))}</h2>
-        ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${esc(x.players.filter(Boolean).map((p) => p.name).join(", "))}
+        ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${x.players.filter(Boolean).map((p) => profileLink(p.name, esc(p.name))).join(", ")}
           <button class="btn btn-small" data-watch="${esc(x.table)}">${esc(t("lobby.watch"))}</button></li>`).join("")}</ul>` : `<p class="muted">${esc(t("lobby.no_tables"))}</p>`}
         ${oneFieldForm("watch-form", "watch-id", t("lobby.table_id"), 40, t("lobby.watch"))}
       </section>
