@@ -15,3 +15,14 @@ def refused_by_policy(context: Any, errors: list[str]) -> None:
     """Add to ``errors`` whatever the Content-Security-Policy refuses in any page of ``context`` (Chromium
     reports it on the console, not as a page error)."""
     context.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
+
+
+def serious_violations(page: Any) -> list[tuple[str, str, int]]:
+    """axe-core's serious and critical WCAG 2.1 A/AA violations on ``page``: (rule, impact, nodes)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={
+        "resultTypes": ["violations"],
+        "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
+    return [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")]

@@ -1,4 +1,4 @@
-"""The documentation names every rule option, preset, fan and room the code has."""
+"""The documentation names every rule option, preset, fan, room and level the code has."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from chuanma.portal.examples import TOPICS, example_ids
 from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
 from chuanma.scoring import FAN_NAMES, SITUATIONS
+from chuanma.server.levels import HAND_XP, JIPIN_XP, LEVELS, WIN_XP
 from chuanma.server.rooms import ROOMS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
@@ -46,3 +47,14 @@ def test_rooms_tables_match_the_rooms() -> None:
         start = lines.index("| room | name | preset | base | entry |") + 2
         rows = [[cell.strip() for cell in row.split("|")[1:-1]] for row in lines[start:lines.index("", start)]]
         assert {row[0]: row[1:] for row in rows} == want and len(rows) == len(want), doc.name
+
+
+def test_levels_table_matches_the_levels() -> None:
+    """docs/server.md lists every level with its names and where it starts, and the experience rule."""
+    text = DOCS.with_name("server.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    start = lines.index("| level | 中文 | English | from |") + 2
+    rows = [[cell.strip() for cell in row.split("|")[1:-1]] for row in lines[start:lines.index("", start)]]
+    assert rows == [[str(lv.number), lv.zh, lv.en, f"{lv.xp:,}"] for lv in LEVELS]
+    assert f"{HAND_XP} a hand played, {WIN_XP} a win (血流: each win), {JIPIN_XP} more a 极品 win" in text
+    assert {f"Lv.{r.min_level}" for r in ROOMS.values() if r.min_level} <= set(re.findall(r"Lv\.\d", text))

@@ -98,6 +98,7 @@ def test_doublewin_rooms_play_doublewin_rules() -> None:
     (["--auth-per-minute", "100000000000"], "rate limits"), (["--private-idle-seconds", "0"], "timers"),
     (["--lease-seconds", "0"], "timers"), (["--private-tables", "0"], "greater than or equal"),
     (["--private-tables", "99999999999999999999"], "less than or equal"),
+    (["--reliefs-per-day", "25"], "less than or equal"), (["--leaderboard-min-hands", "0"], "--leaderboard-min-hands"),
 ])
 def test_serve_refuses_bad_timers_and_rates(args: list[str], named: str) -> None:
     result = CliRunner().invoke(cli, ["serve", *args])

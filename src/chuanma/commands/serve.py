@@ -27,6 +27,8 @@ MAX_PRIVATE_TABLES = 100
 """The most private tables ``serve`` lets one account keep open."""
 MAX_RATE = 10_000
 """The highest rate limit ``serve`` accepts (messages per second, logins per minute)."""
+MAX_RELIEFS = 24
+"""The most relief chips (--reliefs-per-day) a player may be given a day."""
 
 FULL_COLLECTION_EVERY = 100
 """Young-generation collections between two full ones (Python's default: 10). A full collection
@@ -79,6 +81,10 @@ def serve(
         min=1, max=MAX_RATE, help="private tables one address may open per hour")] = 20,
     private_idle_seconds: Annotated[float, typer.Option(
         help="seconds a private table stays open with no player connected")] = 600.0,
+    reliefs_per_day: Annotated[int, typer.Option(
+        min=0, max=MAX_RELIEFS, help="relief chips (破产补助) a player below the lowest room may get a day")] = 3,
+    leaderboard_min_hands: Annotated[int, typer.Option(
+        min=1, max=MAX_RATE, help="hands a player needs (in the rules and period) to be on a leaderboard")] = 10,
     lease_seconds: Annotated[float, typer.Option(
         help="the database's lease: one server process at a time; after a crash the next waits this long")] = 15.0,
     early_timers: Annotated[float, typer.Option(
@@ -134,7 +140,8 @@ def serve(
                           api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,
                           forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
                           guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
-                          private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds)
+                          private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds,
+                          reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands)
     setup_logging()
     database = check_database(config, "--db" if db else "--data")
     app = create_app(config)

@@ -1,4 +1,5 @@
-"""Accounts: usernames, Argon2 password hashes, session tokens, guests, grants and rate limits.
+"""Accounts: usernames, Argon2 password hashes, session tokens, guests (and their claim to a name),
+grants, relief chips and rate limits.
 
 Usernames are unique without regard to case (the database holds a unique index on the lower-cased
 name) and a login finds its account whatever the case typed; the name keeps the case it was
@@ -12,6 +13,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from chuanma.server.clock import Clock
 from chuanma.server.passwords import Passwords
@@ -62,6 +64,8 @@ class Accounts:
     starting_grant: int
     session_seconds: float
     """A token unused this long stops working (each use starts the period again)."""
+    reliefs_per_day: int = 3
+    """Relief chips (破产补助) paid at most this many times a day to one player."""
 
     async def register(self, username: object, password: object) -> tuple[Row, str]:
         name, pw = check_username(username), check_password(password)
@@ -93,7 +97,7 @@ class Accounts:
     async def _issue(self, user_id: int) -> tuple[Row, str]:
         token = secrets.token_urlsafe(32)
         await self.store.add_token(token_digest(token), user_id, self.clock.now())
-        row = await self.top_up(user_id)
+        row = await self.relieve(user_id)
         return row, token
 
     async def user(self, token: str | None) -> Row | None:
@@ -107,11 +111,44 @@ class Accounts:
         """End this token's session or, ``everywhere``, every session of its user."""
         await self.store.drop_token(token_digest(token), everywhere)
 
-    async def top_up(self, user_id: int) -> Row:
-        """The daily top-up: a player below the lowest room gets back to the starting grant once a day."""
-        row = await self.store.top_up(user_id, LOWEST_ENTRY, self.starting_grant, self.clock.now(), DAY)
+    async def relieve(self, user_id: int) -> Row:
+        """Relief chips (破产补助): a player below the lowest room's entry is brought back to the
+        starting grant, up to ``reliefs_per_day`` times a day (UTC; the starting grant is not one)."""
+        now = self.clock.now()
+        row = await self.store.relieve(user_id, LOWEST_ENTRY, self.starting_grant, now, day_start(now),
+                                       self.reliefs_per_day)
         assert row is not None
         return row
+
+    async def relief(self, row: Row) -> dict[str, Any]:
+        """What the lobby tells of relief: below what it comes, to what, how many are left today and
+        when the next can come (``next``: now or the next day's start; ``None`` while not below)."""
+        now = self.clock.now()
+        left = max(0, self.reliefs_per_day - await self.store.reliefs_since(int(row["id"]), day_start(now)))
+        following = None
+        if int(row["balance"]) < LOWEST_ENTRY:
+            following = now if left else day_start(now) + DAY
+        return {"below": LOWEST_ENTRY, "to": self.starting_grant, "per_day": self.reliefs_per_day,
+                "left": left, "next": following}
+
+    async def claim(self, user_id: int, username: object, password: object) -> Row:
+        """A guest becomes a registered player with this name and password, keeping its account
+        (balance, hands, ledger and sessions)."""
+        current = await self.store.user(user_id)
+        if current is None or current["kind"] != "guest":
+            raise AccountError("only a guest account can be claimed: this one has a name already", "not_guest")
+        name, pw = check_username(username), check_password(password)
+        if await self.store.user_by_name(name) is not None:  # no hash spent on a name taken
+            raise AccountError("username: choose another name", "bad_username")
+        row = await self.store.claim_guest(user_id, name, await self.passwords.hash(pw))
+        if row is None:
+            raise AccountError("username: choose another name", "bad_username")
+        return row
+
+
+def day_start(now: float) -> float:
+    """The start of the (UTC) day of ``now``: reliefs are counted per day from it."""
+    return now - now % DAY
 
 
 class RateLimiter:

@@ -29,7 +29,8 @@ from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.lease import Lease, migration_check
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
-from chuanma.server.routes import accounts, hands, portal, rooms, service
+from chuanma.server.progress import settle_hook
+from chuanma.server.routes import accounts, hands, portal, progression, rooms, service
 from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
@@ -64,7 +65,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics = Metrics()
         host = LocalHost(store, config, metrics)
         passwords = Passwords(config.password_threads, config.password_jobs)
-        users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY)
+        users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
+                         config.reliefs_per_day)
+        store.on_settle = settle_hook(config)  # progression's figures, in the settlement's transaction
         app.state.server = Server(config, store, users, host, Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute),
                                   per_hour(config, config.guests_per_hour),
@@ -107,6 +110,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(hands.router)
     app.include_router(portal.router)
+    app.include_router(progression.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     origins = frozenset(o.rstrip("/").lower() for o in config.allowed_origins)
 

@@ -1,6 +1,6 @@
 """Time for the server: the system clock, or test clocks (moved by hand, or firing early).
 
-Every timer (decision deadlines, the bot-fill wait, rate limits, daily top-ups) reads an injected
+Every timer (decision deadlines, the bot-fill wait, rate limits, relief chips) reads an injected
 :class:`Clock`, so tests never sleep: they call :meth:`ManualClock.advance`. A timer's callback
 never runs before its moment by :meth:`Clock.now`: the event loop may run it a little early
 (uvloop rounds delays to whole milliseconds), and then it waits again for the rest.

@@ -11,6 +11,9 @@ from pathlib import Path
 from chuanma.fairness.vrf import VRFKey
 from chuanma.server.clock import Clock, SystemClock
 
+DEFAULT_BOT = "greedy"
+"""The bot that fills seats and plays for a player on 托管 unless configured otherwise."""
+
 
 def process_name() -> str:
     """This process as the database's lease names its holder: host, process id and a random part
@@ -38,7 +41,12 @@ class ServerConfig:
     bot_wait: float = 10.0
     """How long quick-join waits for people before bots fill the empty seats (if allowed)."""
     starting_grant: int = 10_000
-    """Play money given to every new account (and topped up to once a day below the lowest room)."""
+    """Play money given to every new account (and what relief chips bring a player back to)."""
+    reliefs_per_day: int = 3
+    """Relief chips (破产补助): a player below the lowest room's entry is brought back to
+    ``starting_grant`` at most this many times a (UTC) day."""
+    leaderboard_min_hands: int = 10
+    """Hands a player must have played (in the family and the period) to be on a leaderboard."""
     auth_per_minute: int = 20
     """Login and registration attempts allowed per client address per minute."""
     messages_per_second: float = 20.0

@@ -23,7 +23,9 @@ from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import DealerKeyError
+from chuanma.server.levels import level_name, level_of
 from chuanma.server.metrics import Metrics
+from chuanma.server.progress import experiences
 from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import Row, Store
@@ -327,6 +329,12 @@ class Lobby:
         if not room.admits(int(user["balance"])):
             raise RefusedError("out_of_range", f"room: {room.name} admits balances {room.range_text()}; "
                                                f"yours is {user['balance']:,}")
+        if room.min_level:
+            xp = await self.host.store.read(lambda conn: experiences(conn, [user_id]))
+            level = level_of(xp[user_id]).number
+            if level < room.min_level:
+                raise RefusedError("level_too_low", f"room: {room.name} wants {level_name(room.min_level)} "
+                                                    f"or higher; yours is {level_name(level)}")
         queue = self.queues.setdefault(room.id, [])
         if any(w.user["id"] == user_id for w in queue):
             raise RefusedError("already_queued", f"you are already waiting in {room.name}")

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text, func
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    func,
+)
 
 metadata = MetaData()
 
@@ -101,4 +115,43 @@ lease = Table(
     Column("token", BigInteger, nullable=False),  # the fencing token: one more at every take-over
     Column("since", Float, nullable=True),  # when the holder took it
     Column("expires", Float, nullable=False),  # when it lapses unless renewed
+)
+
+hand_players = Table(
+    "hand_players", metadata,
+    # one row per player of a settled hand, written in the settlement's transaction (migration 0007):
+    # what the profiles, levels and leaderboards read, each figure taken from the hand's record and ledger
+    Column("hand_id", String(40), ForeignKey("hands.id"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("family", String(8), nullable=False),  # xuezhan, xueliu, classic, dazhong
+    Column("private", Boolean, nullable=False),  # played at a private table
+    Column("finished_at", Float, nullable=False),
+    Column("delta", BigInteger, nullable=False),  # the chips the hand moved (its ledger row)
+    Column("place", Integer, nullable=False),  # 1-4 by chip result, ties sharing the better place
+    Column("wins", Integer, nullable=False),  # wins in the hand (血流: several)
+    Column("self_drawn", Integer, nullable=False),
+    Column("dealt_in", Integer, nullable=False),  # wins on this seat's discard (or robbed kong)
+    Column("fan", Integer, nullable=False),  # the fan of its wins, summed
+    Column("best_fan", Integer, nullable=False),  # its best win's fan (0 without a win)
+    Column("jipin", Integer, nullable=False),  # 极品 wins
+    Column("flower_pig", Boolean, nullable=False),  # paid as 花猪
+    Column("chadajiao", Boolean, nullable=False),  # paid in 查大叫
+    Column("fans", JSON, nullable=False),  # the fan ids of its wins (one per fan per win)
+    Column("mu", Float, nullable=False),  # the rating in the hand's family after it
+    Column("sigma", Float, nullable=False),
+    Column("mu_all", Float, nullable=False),  # the overall rating after it
+    Column("sigma_all", Float, nullable=False),
+)
+Index("ix_hand_players_user", hand_players.c.user_id, hand_players.c.finished_at)
+Index("ix_hand_players_family", hand_players.c.family, hand_players.c.finished_at)
+
+ratings = Table(
+    "ratings", metadata,
+    # the current skill rating of a subject ("user:<id>", or "bot:<strategy>" for every bot of it)
+    Column("subject", String(40), primary_key=True),
+    Column("family", String(8), primary_key=True),  # a family, or "all"
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("hands", Integer, nullable=False),
 )

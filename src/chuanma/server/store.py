@@ -1,9 +1,9 @@
 """The server's database: SQLAlchemy 2 Core over SQLite (WAL) or PostgreSQL (asyncpg).
 
 :func:`open_store` runs the Alembic migrations, then every read and write goes through
-:class:`Store`. Money only moves in :meth:`Store.grant`, :meth:`Store.top_up` and
+:class:`Store`. Money only moves in :meth:`Store.grant`, :meth:`Store.relieve` and
 :meth:`Store.settle`, each in one transaction with its ledger rows, so the sum of all balances
-is always the sum of all grants.
+is always the sum of all grants and reliefs.
 
 Every query is a function of a synchronous :class:`~sqlalchemy.Connection`; how it reaches the
 database is the backend's :class:`Runner`: SQLite's whole transaction runs in one database
@@ -40,6 +40,8 @@ Row = dict[str, Any]
 T = TypeVar("T")
 Work = Callable[[Connection], T]
 """One store call: its queries on a connection (in a transaction when it writes)."""
+SettleHook = Callable[[Connection, str, Mapping[str, Any], Mapping[int, int], float], None]
+"""What runs in a settlement's transaction besides the settlement (:attr:`Store.on_settle`)."""
 
 
 def alembic_config(connection: Connection) -> Config:
@@ -175,13 +177,24 @@ def _named(username: str) -> ColumnElement[bool]:
     return func.lower(users.c.username) == username.lower()
 
 
+def _reliefs(conn: Connection, user_id: int, since: float) -> int:
+    return int(conn.execute(select(func.count()).where(ledger.c.user_id == user_id, ledger.c.kind == "relief",
+                                                       ledger.c.at >= since)).scalar_one())
+
+
 def _balances(conn: Connection, user_ids: Iterable[int]) -> dict[int, int]:
     return {int(r.id): int(r.balance) for r in conn.execute(BALANCES, {"ids": list(user_ids)})}
 
 
-def grant_chips(conn: Connection, user_id: int, amount: int, now: float) -> None:
-    """In the transaction of ``conn``: give ``user_id`` ``amount`` chips, with its ledger row."""
-    conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind="grant", at=now))
+GRANT_KINDS = ("grant", "relief")
+"""The ledger rows that bring chips in (every other row moves them between players): a grant (a new
+account's, a bot's) or a relief (破产补助)."""
+
+
+def grant_chips(conn: Connection, user_id: int, amount: int, now: float, kind: str = "grant") -> None:
+    """In the transaction of ``conn``: give ``user_id`` ``amount`` chips, with its ledger row of
+    ``kind`` (one of :data:`GRANT_KINDS`)."""
+    conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind=kind, at=now))
     conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount,
                                                                     last_grant=now))
 
@@ -193,6 +206,9 @@ class Store:
         self.runner = runner
         self.guard: Callable[[Connection], None] | None = None
         """Run first in every write transaction (the lease's fencing check): raising rolls it back."""
+        self.on_settle: SettleHook | None = None
+        """Run last in every settlement's transaction, with the hand's id, record, deltas by user
+        and time (progression's figures): raising rolls the settlement back."""
         self._batch_lock = asyncio.Lock()
         self._open_batch: _Batch | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -238,6 +254,22 @@ class Store:
             user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
             grant_chips(conn, user_id, grant, now)
             return user_id
+        try:
+            return await self.write(work)
+        except IntegrityError:
+            return None
+
+    async def claim_guest(self, user_id: int, username: str, password_hash: str) -> Row | None:
+        """Guest ``user_id`` registered as ``username`` with this password: the same account, so
+        its chips, hands and ledger stay its own; ``None`` if it is no guest or the name is taken."""
+        def work(conn: Connection) -> Row | None:
+            if conn.execute(select(users.c.id).where(_named(username))).first() is not None:
+                return None
+            done = conn.execute(update(users).where(users.c.id == user_id, users.c.kind == "guest").values(
+                username=username, password_hash=password_hash, kind="player"))
+            if done.rowcount != 1:
+                return None
+            return _one(conn.execute(select(users).where(users.c.id == user_id)).first())
         try:
             return await self.write(work)
         except IntegrityError:
@@ -291,23 +323,27 @@ class Store:
         """Give ``user_id`` ``amount`` chips of play money, logged as a grant."""
         await self.write(lambda conn: grant_chips(conn, user_id, amount, now))
 
-    async def top_up(self, user_id: int, lowest: int, target: int, now: float, every: float) -> Row | None:
-        """The user, first brought back to ``target`` chips (a logged grant) if their balance is
-        below ``lowest`` and their last grant at least ``every`` seconds before ``now``.
+    async def reliefs_since(self, user_id: int, since: float) -> int:
+        """How many reliefs ``user_id`` was paid from ``since`` on (their ledger rows)."""
+        return await self.read(lambda conn: _reliefs(conn, user_id, since))
+
+    async def relieve(self, user_id: int, lowest: int, target: int, now: float, since: float,
+                      per_period: int) -> Row | None:
+        """The user, first brought back to ``target`` chips (a logged relief) if their balance is
+        below ``lowest`` and they were paid fewer than ``per_period`` reliefs from ``since`` on.
 
         The rule is checked again, on the locked row, in the transaction that pays: requests at
         once pay it once."""
-        due = (users.c.id == user_id) & (users.c.balance < lowest) & (now - users.c.last_grant >= every)
-        row = await self.read(lambda conn: _one(conn.execute(select(users, due.label("due"))
-                                                             .where(users.c.id == user_id)).first()))
-        if row is None or not row.pop("due"):
+        row = await self.user(user_id)
+        if row is None or row["balance"] >= lowest or await self.reliefs_since(user_id, since) >= per_period:
             return row
 
         def work(conn: Connection) -> Row | None:
             # FOR UPDATE on PostgreSQL; SQLite's write transaction holds the database's write lock
-            balance = conn.execute(select(users.c.balance).where(due).with_for_update()).scalar()
-            if balance is not None:
-                grant_chips(conn, user_id, target - int(balance), now)
+            balance = conn.execute(select(users.c.balance).where(users.c.id == user_id, users.c.balance < lowest)
+                                   .with_for_update()).scalar()
+            if balance is not None and _reliefs(conn, user_id, since) < per_period:
+                grant_chips(conn, user_id, target - int(balance), now, "relief")
             return _one(conn.execute(select(users).where(users.c.id == user_id)).first())
         return await self.write(work)
 
@@ -330,16 +366,18 @@ class Store:
                 conn.execute(update(users).where(users.c.id == bindparam("uid")).values(
                     balance=users.c.balance + bindparam("delta")),
                     [{"uid": user_id, "delta": delta} for user_id, delta in deltas.items()])
+            if self.on_settle is not None:
+                self.on_settle(conn, hand_id, record, deltas, now)
             return _balances(conn, deltas)
         return await self.write(work)
 
     async def audit(self) -> dict[str, int]:
-        """The chips invariants: total balances, total grants, the most negative balance and the
+        """The chips invariants: total balances, total grants (and reliefs), the most negative balance and the
         number of hands whose ledger rows do not sum to zero."""
         def work(conn: Connection) -> dict[str, int]:
             balance = conn.execute(select(func.coalesce(func.sum(users.c.balance), 0))).scalar_one()
             granted = conn.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
-                                   .where(ledger.c.kind == "grant")).scalar_one()
+                                   .where(ledger.c.kind.in_(GRANT_KINDS))).scalar_one()
             lowest = conn.execute(select(func.coalesce(func.min(users.c.balance), 0))).scalar_one()
             per_hand = select(ledger.c.hand_id).where(ledger.c.hand_id.is_not(None)).group_by(
                 ledger.c.hand_id).having(func.sum(ledger.c.amount) != 0).subquery()

@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from chuanma.server.accounts import AccountError
 from chuanma.server.config import ServerConfig
-from chuanma.server.rooms import LOWEST_ENTRY
 from chuanma.server.routes.deps import (
     COOKIE,
     ApiError,
@@ -103,7 +102,7 @@ async def logout(request: Request, user: User, server: ServerDep, sockets: Socke
 
 
 @router.get("/api/me")
-async def me(user: User, server: ServerDep, config: Config) -> dict[str, Any]:
-    row = await server.accounts.top_up(int(user["id"]))
+async def me(user: User, server: ServerDep) -> dict[str, Any]:
+    row = await server.accounts.relieve(int(user["id"]))
     return {**public_user(row), "table": server.host.table_of(int(user["id"])),
-            "grant": {"below": LOWEST_ENTRY, "to": config.starting_grant}}
+            "relief": await server.accounts.relief(row)}

@@ -1,10 +1,12 @@
-// The login form and the lobby: balance and daily grant, rooms with the preset each plays
-// (out-of-range ones disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
+// The login form and the lobby: balance and relief chips (with the next one's time), one's level
+// and links to one's profile and the leaderboards, a guest's registration, rooms with the preset each plays
+// (out-of-range or above one's level: disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
 import { optionText, presetName, t } from "./i18n.js";
 import { presetIds, presetValues } from "./presets.js";
 import { esc, fmt } from "./util.js";
+import { levelBadge, levelName, levelOf, loadLevels, profileLink } from "./levels.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
 
@@ -26,11 +28,20 @@ export function loginHTML(error = "") {
     </form></div></div>`;
 }
 
-/** Why a room refuses this balance (null: it admits it). */
-export function refusal(room, balance) {
+/** Why a room refuses this balance or level (null: it admits them). */
+export function refusal(room, balance, level) {
   if (balance < room.low) return t("lobby.too_poor", { low: fmt(room.low) });
   if (room.high !== null && balance > room.high) return t("lobby.too_rich", { high: fmt(room.high) });
+  if (room.min_level && level && level.level < room.min_level) return t("lobby.too_low", { n: room.min_level });
   return null;
+}
+
+/** The relief line: its rule, and when the next comes once today's are used up. */
+function reliefText(relief) {
+  if (!relief) return "";
+  const rule = t("relief.rule", { low: fmt(relief.below), to: fmt(relief.to), per_day: relief.per_day, left: relief.left });
+  if (relief.next === null || relief.left > 0) return rule;
+  return `${rule} ${t("relief.next", { when: new Date(relief.next * 1000).toLocaleString() })}`;
 }
 
 /** The queue's state, shown under the room's name (not in its button, which it would not fit). */
@@ -39,8 +50,8 @@ function waitingText(queued) {
   return queued.bots_in == null ? waiting : `${waiting} · ${t("lobby.bots_in", { s: Math.round(queued.bots_in) })}`;
 }
 
-function roomHTML(room, balance, queued) {
-  const why = refusal(room, balance);
+function roomHTML(room, balance, level, queued) {
+  const why = refusal(room, balance, level);
   const range = room.high === null ? `${fmt(room.low)}+` : `${fmt(room.low)}–${fmt(room.high)}`;
   const here = queued?.room === room.id;
   return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
@@ -95,6 +106,7 @@ export class LobbyPage {
   async load() {
     const [rooms, history, live] = await Promise.all([api("/api/rooms"), api("/api/hands"), api("/api/tables")]);
     this.rooms = rooms; this.history = history; this.live = live;
+    await loadLevels([this.user.username], true);
     this.render();
   }
 
@@ -129,6 +141,7 @@ export class LobbyPage {
     this.error = "";
     try {
       if (form.id === "private-form") await this.createPrivate(form);
+      else if (form.id === "claim-form") await this.claim(form);
       else if (form.id === "invite-form") {
         const code = form.querySelector("#invite-code").value.trim();
         if (code) this.send({ type: "join_private", invite: code });
@@ -140,6 +153,16 @@ export class LobbyPage {
       this.error = exc.message;
       this.render();
     }
+  }
+
+  /** A guest takes a name and a password (POST /api/account/claim), keeping its account. */
+  async claim(form) {
+    const body = { username: form.querySelector("#claim-username").value.trim(),
+      password: form.querySelector("#claim-password").value };
+    const { user } = await api("/api/account/claim", { method: "POST", body });
+    this.user = { ...this.user, ...user };
+    this.claimed = user.username;
+    this.render();
   }
 
   /** Show the chosen preset's values in the option fields. */
@@ -188,7 +211,9 @@ export class LobbyPage {
 
   drawPage() {
     const u = this.user;
-    const grant = u.grant ? t("lobby.grant", { low: fmt(u.grant.below), grant: fmt(u.grant.to) }) : "";
+    const relief = reliefText(u.relief);
+    const level = levelOf(u.username);
+    const profile = `/profile/${encodeURIComponent(u.username)}`;
     const presetNames = presetIds(this.presets);
     const chosen = presetValues(this.presets, this.preset);
     const optionFields = (this.presets?.options || []).filter((o) => o.kind === "bool" || (o.kind === "choice" && o.name !== "variant"))
@@ -199,7 +224,17 @@ export class LobbyPage {
       <section class="card" aria-labelledby="balance-title">
         <h2 id="balance-title">${esc(t("lobby.balance"))}</h2>
         <div class="balance" data-testid="balance">${esc(t("lobby.chips", { n: fmt(u.balance) }))}</div>
-        <p class="muted">${esc(grant)}</p>
+        <p class="muted" data-testid="relief">${esc(relief)}</p>
+        <p class="row" style="gap:.6em;align-items:center"><strong>${esc(u.username)}</strong>${levelBadge(u.username)}
+          ${level ? `<span class="muted">${esc(levelName(level))}</span>` : ""}
+          <a href="${esc(profile)}" data-testid="my-profile">${esc(t("lobby.profile"))}</a>
+          <a href="/leaderboard">${esc(t("lobby.leaderboard"))}</a></p>
+        ${this.claimed ? `<p role="status">${esc(t("claim.done", { name: this.claimed }))}</p>` : ""}
+        ${u.kind === "guest" ? `<details><summary>${esc(t("claim.title"))}</summary><p class="muted">${esc(t("claim.intro"))}</p>
+          <form id="claim-form" class="field-row">
+            <div><label for="claim-username">${esc(t("auth.username"))}</label><input id="claim-username" maxlength="20" autocomplete="username"></div>
+            <div><label for="claim-password">${esc(t("auth.password"))}</label><input id="claim-password" type="password" maxlength="256" autocomplete="new-password"></div>
+            <div><button class="btn" type="submit">${esc(t("claim.go"))}</button></div></form></details>` : ""}
         ${u.table ? `<button class="btn btn-primary" data-watch-own>${esc(t("lobby.resume"))}</button>` : ""}
       </section>
       ${this.error ? `<div class="banner banner-error" role="alert">${esc(this.error)}</div>` : ""}
@@ -207,7 +242,7 @@ export class LobbyPage {
         <h2 id="rooms-title">${esc(t("lobby.rooms"))}</h2>
         <label style="display:flex;gap:.4em;align-items:center;font-weight:400"><input type="checkbox" id="allow-bots" checked style="min-height:auto">
           ${esc(t("lobby.bots_allowed"))}</label>
-        <div class="grid">${this.rooms.map((r) => roomHTML(r, u.balance, this.queued)).join("")}</div>
+        <div class="grid">${this.rooms.map((r) => roomHTML(r, u.balance, level, this.queued)).join("")}</div>
       </section>
       <section class="card" aria-labelledby="private-title">
         <h2 id="private-title">${esc(t("lobby.private"))}</h2>
@@ -232,7 +267,7 @@ export class LobbyPage {
       </section>
       <section class="card" aria-labelledby="watch-title">
         <h2 id="watch-title">${esc(t("lobby.watch"))}</h2>
-        ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${esc(x.players.filter(Boolean).map((p) => p.name).join(", "))}
+        ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${x.players.filter(Boolean).map((p) => profileLink(p.name, esc(p.name))).join(", ")}
           <button class="btn btn-small" data-watch="${esc(x.table)}">${esc(t("lobby.watch"))}</button></li>`).join("")}</ul>` : `<p class="muted">${esc(t("lobby.no_tables"))}</p>`}
         ${oneFieldForm("watch-form", "watch-id", t("lobby.table_id"), 40, t("lobby.watch"))}
       </section>

@@ -7,6 +7,7 @@ import { narrate } from "./narrate.js";
 import { presetValues } from "./presets.js";
 import { play } from "./sound.js";
 import { esc, fmt, seatName } from "./util.js";
+import { levelBadge, loadLevels, profileLink } from "./levels.js";
 
 const KEYS = "1234567890qwer";
 const SUITS = ["m", "p", "s"];
@@ -102,6 +103,7 @@ export class TablePage {
     this.table = msg.table; this.seat = msg.seat; this.rules = msg.rules; this.room = msg.room;
     this.players = msg.players;
     this.players.forEach((p, i) => { if (p) this.auto[i] = p.auto; });
+    loadLevels(this.players.filter(Boolean).map((p) => p.name)).then((fresh) => { if (fresh) this.render(); });
     if (this.seat !== null) this.send({ type: "views", on: true, hints: this.hintsOn });
     this.render();
   }
@@ -429,7 +431,7 @@ export class TablePage {
     const melds = (p?.melds || []).map((m) => this.renderMeld(m, s)).join("");
     const pile = p ? splitTiles(p.win_pile) : [];
     return { acting,
-      head: `<span class="name">${esc(this.name(s))}</span>${chips}${badges.join("")}`,
+      head: `${player ? profileLink(player.name, esc(this.name(s))) : `<span class="name">${esc(this.name(s))}</span>`}${levelBadge(player?.name)}${chips}${badges.join("")}`,
       body: place === "self" ? this.renderOwn() : this.renderConcealed(p),
       melds: `${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}`,
       discards: tileRow(river, "", latest) };

@@ -3,6 +3,7 @@
 import { t, applyI18n, languageButton, onLangChange, getLang, optionText, fanName } from "/static/app/i18n.js";
 import { tileElement } from "/static/app/tiles.js";
 import "./strings.js";
+import "/static/app/progress-strings.js";
 
 /** The topics of the rules explained (/guide/<topic>), in order: chuanma.portal.examples.TOPICS. */
 export const GUIDE_TOPICS = ["exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao", "refund", "xuezhan_xueliu"];
@@ -10,7 +11,7 @@ export const GUIDE_TOPICS = ["exchange", "void", "kongs", "call_transfer", "flow
 /** The portal's pages, for any header or nav: [href, string key]. */
 export const PORTAL_LINKS = [
   ["/calc", "portal.nav.calc"], ["/rules", "portal.nav.rules"], [`/guide/${GUIDE_TOPICS[0]}`, "portal.nav.guide"],
-  ["/replay", "portal.nav.replay"],
+  ["/replay", "portal.nav.replay"], ["/leaderboard", "portal.nav.leaderboard"],
 ];
 
 /** An element: el("div", {class: "x", onclick: fn}, child, "text"…). */

@@ -1,0 +1,252 @@
+"""Progression's figures: written with each settlement, read by the profiles, levels and leaderboards.
+
+:func:`record_hand` runs in the settlement's transaction (``Store.settle``): one ``hand_players``
+row per seat, every figure taken from the hand's record and its ledger deltas, and the ratings
+(:mod:`chuanma.server.ratings`) brought forward. Everything else here reads those rows and the
+ledger: there is no second bookkeeping that could disagree with them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Integer, bindparam, case, cast, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from chuanma.scoring import FANS
+from chuanma.server.levels import experience, level_json
+from chuanma.server.ratings import FAMILIES, NEW, OVERALL, Rating, family_of, places, rate
+from chuanma.server.rooms import PRIVATE_ROOM
+from chuanma.server.schema import hand_players, hands, ledger, ratings, tables, users
+from chuanma.server.store import SettleHook
+
+HISTORY = 200
+"""The most points a history plot gets (the latest ones)."""
+BEST_HANDS = 5
+COMMON_FANS = 5
+
+
+def subject_of(user_id: int, kind: str, bot_name: str) -> str:
+    """Who a seat's rating belongs to: the player, or a bot's strategy (every bot of it is one)."""
+    return f"bot:{bot_name}" if kind == "bot" else f"user:{user_id}"
+
+
+def _ensure_ratings(conn: Connection, keys: Sequence[tuple[str, str]]) -> None:
+    """Insert a new rating for each (subject, family) not rated yet (two settlements at once: one does)."""
+    rows = [{"subject": s, "family": f, "mu": NEW.mu, "sigma": NEW.sigma, "hands": 0} for s, f in keys]
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    conn.execute(dialect.insert(ratings).on_conflict_do_nothing(), rows)
+
+
+def _bring_forward(conn: Connection, subjects: Sequence[str], deltas: Sequence[int], family: str) -> dict[str, Rating]:
+    """Rate ``subjects`` (by seat) in ``family`` after a hand with these ``deltas``; stored, and returned."""
+    keys = sorted({(s, family) for s in subjects})
+    _ensure_ratings(conn, keys)
+    locked = conn.execute(select(ratings).where(ratings.c.family == family, ratings.c.subject.in_(
+        [s for s, _ in keys])).order_by(ratings.c.subject).with_for_update()).all()
+    after = rate(subjects, deltas, {r.subject: Rating(r.mu, r.sigma) for r in locked})
+    conn.execute(update(ratings).where(ratings.c.subject == bindparam("s"), ratings.c.family == family)
+                 .values(mu=bindparam("new_mu"), sigma=bindparam("new_sigma"), hands=ratings.c.hands + 1),
+                 [{"s": s, "new_mu": r.mu, "new_sigma": r.sigma} for s, r in after.items()])
+    return after
+
+
+def settle_hook(bot_name: str) -> SettleHook:
+    """What ``Store.settle`` runs in its transaction: :func:`record_hand`, bots rated as ``bot_name``."""
+    def hook(conn: Connection, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
+             now: float) -> None:
+        record_hand(conn, hand_id, record, deltas, now, bot_name)
+    return hook
+
+
+def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
+                now: float, bot_name: str) -> None:
+    """In the settlement's transaction: the hand's ``hand_players`` rows and its players' ratings."""
+    found = conn.execute(select(hands.c.seats, tables.c.room).join(tables, tables.c.id == hands.c.table_id)
+                         .where(hands.c.id == hand_id)).one()
+    seated = [(seat, int(u)) for seat, u in enumerate(found.seats) if u is not None]  # an empty seat: no one to credit
+    if not seated:
+        return
+    kinds = {int(r.id): str(r.kind) for r in conn.execute(select(users.c.id, users.c.kind)
+                                                          .where(users.c.id.in_([u for _, u in seated])))}
+    by_seat = [int(deltas.get(u, 0)) for _, u in seated]
+    family = family_of(record["rules"])
+    subjects = [subject_of(u, kinds[u], bot_name) for _, u in seated]
+    in_family = _bring_forward(conn, subjects, by_seat, family)
+    overall = _bring_forward(conn, subjects, by_seat, OVERALL)
+    wins = record["result"]["winners"]
+    paid = {(p["payer"], p["reason"]) for p in record["result"]["payments"]}
+    rows = []
+    for (seat, user_id), subject, delta, place in zip(seated, subjects, by_seat, places(by_seat), strict=True):
+        mine = [w for w in wins if w["seat"] == seat]
+        rows.append({
+            "hand_id": hand_id, "user_id": user_id, "seat": seat, "family": family,
+            "private": found.room == PRIVATE_ROOM, "finished_at": now, "delta": delta, "place": place,
+            "wins": len(mine), "self_drawn": sum(1 for w in mine if w["self_drawn"]),
+            "dealt_in": sum(1 for w in wins if w["from"] == seat),
+            "fan": sum(int(w["total"]) for w in mine), "best_fan": max((int(w["total"]) for w in mine), default=0),
+            "jipin": sum(1 for w in mine if w["jipin"]),
+            "flower_pig": (seat, "flower_pig") in paid, "chadajiao": (seat, "chadajiao") in paid,
+            "fans": [f["id"] for w in mine for f in w["fans"]],
+            "mu": in_family[subject].mu, "sigma": in_family[subject].sigma,
+            "mu_all": overall[subject].mu, "sigma_all": overall[subject].sigma})
+    conn.execute(hand_players.insert(), rows)
+
+
+def rebuild(conn: Connection, bot_name: str) -> None:
+    """Every settled hand's ``hand_players`` rows and its players' ratings, from the records and the
+    ledger, in the order the ledger paid the hands (migration 0007, on a database with hands)."""
+    paid = (select(ledger.c.hand_id, func.min(ledger.c.id).label("first")).where(ledger.c.hand_id.is_not(None))
+            .group_by(ledger.c.hand_id).subquery())
+    settled = conn.execute(select(hands.c.id, hands.c.record, hands.c.finished_at)
+                           .join(paid, paid.c.hand_id == hands.c.id)
+                           .where(hands.c.status == "settled").order_by(paid.c.first)).all()
+    for hand in settled:
+        deltas = {int(u): int(a) for u, a in conn.execute(select(ledger.c.user_id, ledger.c.amount)
+                                                          .where(ledger.c.hand_id == hand.id))}
+        record_hand(conn, hand.id, hand.record, deltas, hand.finished_at, bot_name)
+
+
+def _won(column: Any) -> Any:
+    """Hands in which ``column`` (a count or a flag) is at least one."""
+    return func.sum(case((cast(column, Integer) > 0, 1), else_=0))
+
+
+def _totals(*where: Any) -> Any:
+    """A player's figures summed over their ``hand_players`` rows (0 without one)."""
+    hp = hand_players.c
+    sums = {"wins": func.sum(hp.wins), "won": _won(hp.wins), "zimo": _won(hp.self_drawn),
+            "dealt_in": _won(hp.dealt_in), "fan": func.sum(hp.fan), "jipin": func.sum(hp.jipin),
+            "flower_pig": _won(hp.flower_pig), "chadajiao": _won(hp.chadajiao), "chips": func.sum(hp.delta)}
+    return select(func.count().label("hands"), *(func.coalesce(v, 0).label(k) for k, v in sums.items())).where(*where)
+
+
+def experiences(conn: Connection, user_ids: Sequence[int]) -> dict[int, int]:
+    """The experience of each of ``user_ids`` (0 before their first hand)."""
+    hp = hand_players.c
+    q = select(hp.user_id, func.count(), func.sum(hp.wins), func.sum(hp.jipin)).where(
+        hp.user_id.in_(list(user_ids))).group_by(hp.user_id)
+    found = {int(u): experience(int(n), int(w), int(j)) for u, n, w, j in conn.execute(q)}
+    return {u: found.get(u, 0) for u in user_ids}
+
+
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def _rating_json(mu: float, sigma: float) -> dict[str, float]:
+    shown = Rating(mu, sigma).shown
+    return {"mu": round(mu, 3), "sigma": round(sigma, 3), "rating": round(shown, 3)}
+
+
+def _ratings_of(conn: Connection, subject: str) -> dict[str, Any]:
+    found = {r.family: r for r in conn.execute(select(ratings).where(ratings.c.subject == subject))}
+    out: dict[str, Any] = {}
+    for family in (OVERALL, *FAMILIES):
+        row = found.get(family)
+        mu, sigma, played = (row.mu, row.sigma, row.hands) if row is not None else (NEW.mu, NEW.sigma, 0)
+        out[family] = {**_rating_json(mu, sigma), "hands": int(played)}
+    return out
+
+
+def _fan_json(fan_id: str, count: int) -> dict[str, Any]:
+    known = FANS.get(fan_id)
+    return {"id": fan_id, "zh": known.name if known else fan_id, "en": known.en if known else fan_id, "count": count}
+
+
+def profile(conn: Connection, user: Mapping[str, Any], bot_name: str, viewer: int) -> dict[str, Any]:
+    """Everything a player's profile shows, from their ``hand_players`` rows, ratings and ledger.
+    ``viewer``: who asks (a private table's best hand is listed only to its players)."""
+    user_id = int(user["id"])
+    hp = hand_players.c
+    t = conn.execute(_totals(hp.user_id == user_id)).one()
+    played = int(t.hands)
+    fans: Counter[str] = Counter()
+    for (ids,) in conn.execute(select(hp.fans).where(hp.user_id == user_id, hp.wins > 0)):
+        fans.update(ids)
+    best_q = (select(hp.hand_id, hp.best_fan, hp.delta, hp.family, hp.finished_at, hp.private, hands.c.seats)
+              .join(hands, hands.c.id == hp.hand_id)
+              .where(hp.user_id == user_id, hp.wins > 0)
+              .order_by(hp.best_fan.desc(), hp.delta.desc(), hp.finished_at.desc()))
+    best = []
+    for row in conn.execute(best_q):
+        if row.private and viewer not in row.seats:
+            continue
+        best.append({"hand_id": row.hand_id, "fan": int(row.best_fan), "chips": int(row.delta),
+                     "family": row.family, "at": row.finished_at, "replay": f"/replay/{row.hand_id}"})
+        if len(best) == BEST_HANDS:
+            break
+    subject = subject_of(user_id, str(user["kind"]), bot_name)
+    history = conn.execute(select(hp.finished_at, hp.family, hp.mu_all, hp.sigma_all).where(hp.user_id == user_id)
+                           .order_by(hp.finished_at.desc(), hp.hand_id.desc()).limit(HISTORY)).all()
+    chips = conn.execute(select(ledger.c.id, ledger.c.at, ledger.c.amount).where(ledger.c.user_id == user_id)
+                         .order_by(ledger.c.id)).all()
+    balance, points = 0, []
+    for _id, at, amount in chips:
+        balance += int(amount)
+        points.append({"at": at, "balance": balance})
+    return {
+        "user": {"id": user_id, "username": user["username"], "kind": user["kind"],
+                 "bot": bot_name if user["kind"] == "bot" else None},
+        "level": level_json(experience(played, int(t.wins), int(t.jipin))),
+        "hands": played, "wins": int(t.wins), "win_rate": _rate(int(t.won), played),
+        "self_draw_rate": _rate(int(t.zimo), played), "deal_in_rate": _rate(int(t.dealt_in), played),
+        "average_fan": round(int(t.fan) / int(t.wins), 3) if int(t.wins) else 0.0,
+        "jipin": int(t.jipin), "flower_pig": int(t.flower_pig), "chadajiao": int(t.chadajiao),
+        "chips_won": int(t.chips),
+        "common_fans": [_fan_json(f, n) for f, n in sorted(fans.items(), key=lambda x: (-x[1], x[0]))[:COMMON_FANS]],
+        "best_hands": best,
+        "ratings": _ratings_of(conn, subject),
+        "rating_history": [{"at": r.finished_at, "family": r.family, **_rating_json(r.mu_all, r.sigma_all)}
+                           for r in reversed(history)],
+        "chips_history": points[-HISTORY:],
+    }
+
+
+WEEK = 7 * 86_400.0
+PERIODS = {"week": WEEK, "all": None}
+"""The leaderboards' periods: the last seven days, or all time (seconds back, ``None``: no limit)."""
+
+
+def leaderboard(conn: Connection, family: str, period: str, min_hands: int, now: float,
+                limit: int) -> dict[str, Any]:
+    """Registered players with at least ``min_hands`` hands in ``family`` (or :data:`OVERALL`) in
+    ``period``, best rating first (the rating now, in that family), with the period's hands and
+    chips; and every bot strategy's rating there, to measure oneself against."""
+    hp = hand_players.c
+    where = [users.c.kind == "player"]
+    if family != OVERALL:
+        where.append(hp.family == family)
+    back = PERIODS[period]
+    if back is not None:
+        where.append(hp.finished_at >= now - back)
+    q = (select(users.c.id, users.c.username, func.count().label("hands"), func.sum(hp.delta).label("chips"),
+                func.sum(hp.wins).label("wins"), func.sum(hp.jipin).label("jipin"))
+         .join(users, users.c.id == hp.user_id).where(*where).group_by(users.c.id, users.c.username)
+         .having(func.count() >= min_hands))
+    found = conn.execute(q).all()
+    rated = {r.subject: r for r in conn.execute(select(ratings).where(
+        ratings.c.family == family, ratings.c.subject.in_([f"user:{r.id}" for r in found])))}
+    xp = experiences(conn, [int(r.id) for r in found])
+    rows = []
+    for r in found:
+        mine = rated.get(f"user:{r.id}")
+        mu, sigma = (mine.mu, mine.sigma) if mine is not None else (NEW.mu, NEW.sigma)
+        rows.append({"username": r.username, "hands": int(r.hands), "chips": int(r.chips),
+                     "level": level_json(xp[int(r.id)]), **_rating_json(mu, sigma)})
+    rows.sort(key=lambda x: (-x["rating"], -x["hands"], x["username"]))
+    bots = [{"bot": r.subject.removeprefix("bot:"), "hands": int(r.hands), **_rating_json(r.mu, r.sigma)}
+            for r in conn.execute(select(ratings).where(ratings.c.family == family,
+                                                        ratings.c.subject.startswith("bot:")))]
+    return {"family": family, "period": period, "min_hands": min_hands,
+            "players": [{"rank": i + 1, **row} for i, row in enumerate(rows[:limit])],
+            "bots": sorted(bots, key=lambda b: -b["rating"])}
+
+
+def levels_by_name(conn: Connection, names: Sequence[str]) -> dict[str, dict[str, object]]:
+    """The level of each account named in ``names`` (names as stored; unknown names left out)."""
+    found = conn.execute(select(users.c.id, users.c.username).where(users.c.username.in_(list(names)))).all()
+    xp = experiences(conn, [int(r.id) for r in found])
+    return {r.username: level_json(xp[int(r.id)]) for r in found}

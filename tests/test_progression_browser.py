@@ -1,0 +1,164 @@
+"""Progression in a real Chromium: the seat names at the table link to the players' profiles with
+their levels beside them, the lobby tells relief chips and lets a guest register, and the profile
+and leaderboard pages show what the API gives, in both languages, at desktop and phone sizes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy, serious_violations
+from client_driver import WAIT_MS, Player, live_server
+from server_harness import Running
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
+
+SIZES = {"desktop": (1280, 900), "phone": (360, 740)}
+HEADINGS = {"zh": "战绩", "en": "Record"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with live_server(Path(tmp_path_factory.mktemp("progression")), leaderboard_min_hands=1) as run:
+        yield run
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _context(browser: Any, size: str = "desktop", lang: str = "en") -> tuple[Any, Any, list[str]]:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    context.add_init_script(f"localStorage.setItem('chuanma.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    refused_by_policy(context, errors)
+    return context, page, errors
+
+
+@pytest.fixture(scope="module")
+def played(browser: Any, server: Running) -> str:
+    """Alice1 registers, sees relief and her profile's link in the lobby, plays a hand with three bots
+    (every seat's name a link to its profile, a level beside it); returns her name."""
+    context, page, errors = _context(browser)
+    try:
+        player = Player(page, server.base)
+        player.register("Alice1")
+        assert "Relief chips" in page.locator("[data-testid=relief]").inner_text()
+        assert page.locator("[data-testid=my-profile]").get_attribute("href") == "/profile/Alice1"
+        player.quick_join()
+        links = page.locator("a.profile-link")
+        links.first.wait_for(timeout=WAIT_MS)
+        assert links.count() == 4
+        hrefs = {links.nth(i).get_attribute("href") for i in range(4)}
+        assert "/profile/Alice1" in hrefs and all(h.startswith("/profile/bot_") for h in hrefs - {"/profile/Alice1"})
+        assert links.first.get_attribute("target") == "_blank"  # the table goes on in its own tab
+        page.locator(".badge-level").first.wait_for(timeout=WAIT_MS)
+        player.ready()
+        player.play_to_settlement()
+    finally:
+        context.close()
+    assert errors == []
+    return "Alice1"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_profile_page_shows_the_players_record(browser: Any, server: Running, played: str, size: str,
+                                                   lang: str) -> None:
+    context, page, errors = _context(browser, size, lang)
+    try:
+        page.request.post(server.base + "/api/guest")  # any session may read a profile
+        page.goto(f"{server.base}/profile/{played}")
+        page.locator("#profile:not([hidden])").wait_for(timeout=WAIT_MS)
+        assert played in page.locator("[data-testid=who]").inner_text()
+        assert page.locator("[data-testid=level]").inner_text().startswith("Lv.")
+        assert page.locator("#figures-h").inner_text() == HEADINGS[lang]
+        hands = page.locator("[data-testid='profile.hands'] dd").inner_text()
+        assert hands == "1"
+        assert page.locator("[data-testid=ratings] tbody tr").count() == 5
+        assert page.locator("[data-testid=rating-plot] svg polyline").count() == 1
+        assert page.locator("[data-testid=chips-plot] svg polyline").count() == 1
+        for link in page.locator("[data-testid=best-hands] a").all():
+            assert (link.get_attribute("href") or "").startswith("/replay/")
+        page.click(".lang-switch")
+        assert page.locator("#figures-h").inner_text() == HEADINGS["en" if lang == "zh" else "zh"]
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_leaderboard_lists_registered_players_and_the_bots(browser: Any, server: Running, played: str,
+                                                               size: str) -> None:
+    context, page, errors = _context(browser, size, "zh")
+    try:
+        page.request.post(server.base + "/api/guest")
+        page.goto(f"{server.base}/leaderboard?family=xuezhan&period=week")
+        row = page.locator(f"[data-testid=leader-{played}]")
+        row.wait_for(timeout=WAIT_MS)
+        assert page.locator("[data-testid=board] tbody tr").count() == 1  # the guests are not listed
+        assert page.locator("[data-testid=bot-greedy]").count() == 1
+        page.select_option("#family", "dazhong")
+        page.locator("#empty:not([hidden])").wait_for(timeout=WAIT_MS)
+        assert "family=dazhong" in page.url
+        page.select_option("#family", "all")
+        row.locator("a").click()
+        page.wait_for_url(f"**/profile/{played}")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, server: Running) -> None:
+    context, page, errors = _context(browser, "phone", "zh")
+    try:
+        page.goto(server.base + "/")
+        page.click("[data-auth=guest]")
+        page.wait_for_selector("[data-join]")
+        balance = page.locator("[data-testid=balance]").inner_text()
+        page.click("#claim-form >> xpath=.. >> summary")
+        page.fill("#claim-username", "Carol1")
+        page.fill("#claim-password", "correct horse")
+        page.click("#claim-form button[type=submit]")
+        page.get_by_role("status").filter(has_text="Carol1").wait_for(timeout=WAIT_MS)
+        assert page.locator("#claim-form").count() == 0
+        assert page.locator("[data-testid=my-profile]").get_attribute("href") == "/profile/Carol1"
+        assert page.locator("[data-testid=balance]").inner_text() == balance
+        me = page.request.get(server.base + "/api/me").json()
+        assert (me["username"], me["kind"]) == ("Carol1", "player")
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("path", ["/profile/Alice1", "/leaderboard?family=xuezhan&period=all"])
+def test_no_serious_accessibility_violations(browser: Any, server: Running, played: str, path: str) -> None:
+    pytest.importorskip("axe_playwright_python.sync_playwright")
+    context, page, errors = _context(browser)
+    try:
+        page.request.post(server.base + "/api/guest")
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        page.locator("#profile:not([hidden]), [data-testid=board] tbody tr").first.wait_for(timeout=WAIT_MS)
+        bad = serious_violations(page)
+        assert bad == [], bad
+    finally:
+        context.close()
+    assert errors == []
