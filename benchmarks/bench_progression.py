@@ -21,6 +21,7 @@ from typing import Any
 
 from chuanma.bots import make_bot
 from chuanma.rules import RuleSet
+from chuanma.server.config import BOT_LEVELS
 from chuanma.server.progress import leaderboard, profile, settle_hook
 from chuanma.server.store import Store, open_store, sqlite_url
 from chuanma.sim.play import deal_for, play_hand
@@ -75,14 +76,14 @@ async def main(args: argparse.Namespace) -> None:
             ids = [u for u in users if u is not None]
             recs = records()
             plain = await settle_many(store, ids, args.hands, "plain", recs)
-            store.on_settle = settle_hook("greedy")
+            store.on_settle = settle_hook(BOT_LEVELS)
             rated = await settle_many(store, ids, args.hands, "rated", recs)
             ms = 1000.0
             print(f"settlement without progression: {statistics.median(plain) * ms:.2f} ms (median of {len(plain)})")
             print(f"settlement with progression:    {statistics.median(rated) * ms:.2f} ms (median of {len(rated)})")
             user = await store.user(ids[0])
             assert user is not None
-            reads = await store.read(lambda conn: timed(lambda: profile(conn, user, "greedy", ids[0])))
+            reads = await store.read(lambda conn: timed(lambda: profile(conn, user, ids[0])))
             now = float(args.hands)
             board = await store.read(lambda conn: timed(lambda: leaderboard(conn, "all", "all", 1, now, 100)))
             per_player = args.hands * 4 // len(ids)

@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from chuanma.server.levels import HAND_XP, JIPIN_XP, WIN_XP
-from chuanma.server.schema import hands, ledger, users
+from chuanma.server.schema import hands, ledger, tables, users
 from chuanma.server.store import alembic_config
 from server_harness import (
     TIMEOUT,
@@ -56,7 +56,8 @@ async def _recompute(run: Running) -> tuple[dict[int, dict[str, Any]], dict[str,
     ratings (per family and overall) replayed with OpenSkill in the order the ledger paid the hands."""
     store = run.server.store
     settled = {r.id: r for r in await store.read(lambda conn: conn.execute(
-        select(hands.c.id, hands.c.seats, hands.c.record).where(hands.c.status == "settled")).all())}
+        select(hands.c.id, hands.c.seats, hands.c.record, tables.c.bot_level)
+        .join(tables, tables.c.id == hands.c.table_id).where(hands.c.status == "settled")).all())}
     rows = await store.read(lambda conn: conn.execute(select(ledger).order_by(ledger.c.id)).all())
     kinds = dict(await store.read(lambda conn: conn.execute(select(users.c.id, users.c.kind)).all()))
     paid: dict[str, dict[int, int]] = defaultdict(dict)
@@ -71,13 +72,14 @@ async def _recompute(run: Running) -> tuple[dict[int, dict[str, Any]], dict[str,
     history: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     figures: dict[int, dict[str, Any]] = defaultdict(lambda: {
         "hands": 0, "wins": 0, "won": 0, "zimo": 0, "dealt_in": 0, "fan": 0, "jipin": 0, "flower_pig": 0,
-        "chadajiao": 0, "fans": Counter(), "best": [], "mu_all": []})
+        "chadajiao": 0, "fans": Counter(), "best": [], "mu_all": [], "subject": None})
     for hand_id in order:
         hand = settled[hand_id]
         record, seats = hand.record, hand.seats
         preset = record["rules"] if isinstance(record["rules"], str) else record["rules"]["preset"]
         deltas = [paid[hand_id][u] for u in seats]
-        subjects = [f"bot:{run.config.bot_name}" if kinds[u] == "bot" else f"user:{u}" for u in seats]
+        bot = run.config.bot_levels[hand.bot_level]  # the strategy of the table's bots
+        subjects = [f"bot:{bot}" if kinds[u] == "bot" else f"user:{u}" for u in seats]
         for family in (FAMILY_OF_PRESET[preset], "all"):
             before = [rating.get((s, family), model.rating()) for s in subjects]
             teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]  # one object per seat
@@ -92,6 +94,7 @@ async def _recompute(run: Running) -> tuple[dict[int, dict[str, Any]], dict[str,
         wins = record["result"]["winners"]
         for seat, user_id in enumerate(seats):
             f = figures[user_id]
+            f["subject"] = subjects[seat]  # a bot account's profile: the strategy of its latest hand
             mine = [w for w in wins if w["seat"] == seat]
             f["hands"] += 1
             f["wins"] += len(mine)
@@ -173,7 +176,7 @@ def test_every_profile_figure_is_recomputed_from_the_records_and_the_ledger(db_u
                 assert bots
                 for user_id in figures:
                     shown = (await http.get(f"/api/players/{names[user_id]}", headers=auth)).json()
-                    subject = f"bot:{run.config.bot_name}" if user_id in bots else f"user:{user_id}"
+                    subject = figures[user_id]["subject"]
                     _check_profile(shown, figures[user_id], history[subject],
                                    await _ledger_balances(run, user_id))
                 lower = await http.get(f"/api/players/{names[bots[0]].upper()}", headers=auth)
@@ -187,8 +190,9 @@ def test_every_profile_figure_is_recomputed_from_the_records_and_the_ledger(db_u
                 assert [p["rating"] for p in board["players"]] == sorted((p["rating"] for p in board["players"]),
                                                                         reverse=True)
                 classic = (await http.get("/api/leaderboard?family=classic&period=week", headers=auth)).json()
-                assert classic["players"] == [] and [b["bot"] for b in classic["bots"]] == [run.config.bot_name]
-                assert classic["bots"][0]["hands"] == len(history[f"bot:{run.config.bot_name}"]["classic"])
+                room_bot = run.config.bot_levels[run.config.room_bot_level]
+                assert classic["players"] == [] and [b["bot"] for b in classic["bots"]] == [room_bot]
+                assert classic["bots"][0]["hands"] == len(history[f"bot:{room_bot}"]["classic"])
                 audit = await run.server.store.audit()
                 assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0
                 run.clock.advance(8 * 86_400.0)  # the tables left waiting for ready are closed meanwhile
@@ -285,7 +289,7 @@ def test_a_guest_claims_a_name_and_keeps_its_account(db_url: str) -> None:
 
 
 def test_the_migration_builds_the_figures_of_the_hands_already_settled(db_url: str) -> None:
-    """Hands settled before migration 0007: downgraded below it and upgraded again, every profile is
+    """Hands settled before migration 0006: downgraded below it and upgraded again, every profile is
     the same, built from the records and the ledger."""
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:

@@ -11,9 +11,6 @@ from pathlib import Path
 from chuanma.fairness.vrf import VRFKey
 from chuanma.server.clock import Clock, SystemClock
 
-DEFAULT_BOT = "greedy"
-"""The bot that fills seats and plays for a player on 托管 unless configured otherwise."""
-
 
 def process_name() -> str:
     """This process as the database's lease names its holder: host, process id and a random part

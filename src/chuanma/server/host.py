@@ -192,7 +192,8 @@ class LocalHost:
         people = {place: int(user["id"]) for place, user in zip(places, users, strict=False)}
         taken = await self.seatings.open_table(
             {"id": table_id, "room": room.id if room else PRIVATE_ROOM, "rules": rules.to_json(), "invite": invite,
-             "hands_limit": hands_limit, "status": "open", "created_at": self.config.clock.now(), "creator": creator},
+             "hands_limit": hands_limit, "status": "open", "created_at": self.config.clock.now(), "creator": creator,
+             "bot_level": table.bot_level},
             people, room.id if room else None, places[len(users):len(users) + bots], bot_need(room),
             self.config.private_tables if creator is not None else None, self.config.clock.now())
         for place, user in [*zip(places, users, strict=False), *taken.items()]:
@@ -273,7 +274,7 @@ class LocalHost:
     async def resume(self, row: Row, connections: list[Command]) -> None:
         """Rebuild the table of ``row`` from the database and give it ``connections``."""
         room = ROOMS.get(row["room"])
-        table = self.new_table(row["id"], room, RuleSet.from_json(row["rules"]), row["hands_limit"])
+        table = self.new_table(row["id"], room, RuleSet.from_json(row["rules"]), row["hands_limit"], row["bot_level"])
         for i, user_id in enumerate(row["seats"]):
             if user_id is not None:
                 user = await self.store.user(int(user_id))

@@ -28,9 +28,18 @@ BEST_HANDS = 5
 COMMON_FANS = 5
 
 
+EARLIER_BOT = "greedy"
+"""The bot that filled every seat before tables had a bot level (``tables.bot_level`` None)."""
+
+
 def subject_of(user_id: int, kind: str, bot_name: str) -> str:
     """Who a seat's rating belongs to: the player, or a bot's strategy (every bot of it is one)."""
     return f"bot:{bot_name}" if kind == "bot" else f"user:{user_id}"
+
+
+def bot_of(level: str | None, bot_levels: Mapping[str, str]) -> str:
+    """The strategy of the bots at a table of bot level ``level`` (None: a table from before levels)."""
+    return bot_levels[level] if level is not None else EARLIER_BOT
 
 
 def _ensure_ratings(conn: Connection, keys: Sequence[tuple[str, str]]) -> None:
@@ -53,19 +62,20 @@ def _bring_forward(conn: Connection, subjects: Sequence[str], deltas: Sequence[i
     return after
 
 
-def settle_hook(bot_name: str) -> SettleHook:
-    """What ``Store.settle`` runs in its transaction: :func:`record_hand`, bots rated as ``bot_name``."""
+def settle_hook(bot_levels: Mapping[str, str]) -> SettleHook:
+    """What ``Store.settle`` runs in its transaction: :func:`record_hand`, a table's bots rated as the
+    strategy of its level in ``bot_levels`` (``ServerConfig.bot_levels``)."""
     def hook(conn: Connection, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
              now: float) -> None:
-        record_hand(conn, hand_id, record, deltas, now, bot_name)
+        record_hand(conn, hand_id, record, deltas, now, bot_levels)
     return hook
 
 
 def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
-                now: float, bot_name: str) -> None:
+                now: float, bot_levels: Mapping[str, str]) -> None:
     """In the settlement's transaction: the hand's ``hand_players`` rows and its players' ratings."""
-    found = conn.execute(select(hands.c.seats, tables.c.room).join(tables, tables.c.id == hands.c.table_id)
-                         .where(hands.c.id == hand_id)).one()
+    found = conn.execute(select(hands.c.seats, tables.c.room, tables.c.bot_level)
+                         .join(tables, tables.c.id == hands.c.table_id).where(hands.c.id == hand_id)).one()
     seated = [(seat, int(u)) for seat, u in enumerate(found.seats) if u is not None]  # an empty seat: no one to credit
     if not seated:
         return
@@ -73,7 +83,8 @@ def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], delta
                                                           .where(users.c.id.in_([u for _, u in seated])))}
     by_seat = [int(deltas.get(u, 0)) for _, u in seated]
     family = family_of(record["rules"])
-    subjects = [subject_of(u, kinds[u], bot_name) for _, u in seated]
+    bot = bot_of(found.bot_level, bot_levels)
+    subjects = [subject_of(u, kinds[u], bot) for _, u in seated]
     in_family = _bring_forward(conn, subjects, by_seat, family)
     overall = _bring_forward(conn, subjects, by_seat, OVERALL)
     wins = record["result"]["winners"]
@@ -82,7 +93,7 @@ def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], delta
     for (seat, user_id), subject, delta, place in zip(seated, subjects, by_seat, places(by_seat), strict=True):
         mine = [w for w in wins if w["seat"] == seat]
         rows.append({
-            "hand_id": hand_id, "user_id": user_id, "seat": seat, "family": family,
+            "hand_id": hand_id, "user_id": user_id, "seat": seat, "subject": subject, "family": family,
             "private": found.room == PRIVATE_ROOM, "finished_at": now, "delta": delta, "place": place,
             "wins": len(mine), "self_drawn": sum(1 for w in mine if w["self_drawn"]),
             "dealt_in": sum(1 for w in wins if w["from"] == seat),
@@ -95,9 +106,9 @@ def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], delta
     conn.execute(hand_players.insert(), rows)
 
 
-def rebuild(conn: Connection, bot_name: str) -> None:
+def rebuild(conn: Connection, bot_levels: Mapping[str, str]) -> None:
     """Every settled hand's ``hand_players`` rows and its players' ratings, from the records and the
-    ledger, in the order the ledger paid the hands (migration 0007, on a database with hands)."""
+    ledger, in the order the ledger paid the hands (migration 0006, on a database with hands)."""
     paid = (select(ledger.c.hand_id, func.min(ledger.c.id).label("first")).where(ledger.c.hand_id.is_not(None))
             .group_by(ledger.c.hand_id).subquery())
     settled = conn.execute(select(hands.c.id, hands.c.record, hands.c.finished_at)
@@ -106,7 +117,7 @@ def rebuild(conn: Connection, bot_name: str) -> None:
     for hand in settled:
         deltas = {int(u): int(a) for u, a in conn.execute(select(ledger.c.user_id, ledger.c.amount)
                                                           .where(ledger.c.hand_id == hand.id))}
-        record_hand(conn, hand.id, hand.record, deltas, hand.finished_at, bot_name)
+        record_hand(conn, hand.id, hand.record, deltas, hand.finished_at, bot_levels)
 
 
 def _won(column: Any) -> Any:
@@ -156,7 +167,7 @@ def _fan_json(fan_id: str, count: int) -> dict[str, Any]:
     return {"id": fan_id, "zh": known.name if known else fan_id, "en": known.en if known else fan_id, "count": count}
 
 
-def profile(conn: Connection, user: Mapping[str, Any], bot_name: str, viewer: int) -> dict[str, Any]:
+def profile(conn: Connection, user: Mapping[str, Any], viewer: int) -> dict[str, Any]:
     """Everything a player's profile shows, from their ``hand_players`` rows, ratings and ledger.
     ``viewer``: who asks (a private table's best hand is listed only to its players)."""
     user_id = int(user["id"])
@@ -178,7 +189,9 @@ def profile(conn: Connection, user: Mapping[str, Any], bot_name: str, viewer: in
                      "family": row.family, "at": row.finished_at, "replay": f"/replay/{row.hand_id}"})
         if len(best) == BEST_HANDS:
             break
-    subject = subject_of(user_id, str(user["kind"]), bot_name)
+    latest = conn.execute(select(hp.subject).where(hp.user_id == user_id)
+                          .order_by(hp.finished_at.desc(), hp.hand_id.desc()).limit(1)).scalar()
+    subject = str(latest) if latest is not None else f"user:{user_id}"  # a bot account: the strategy it last played
     history = conn.execute(select(hp.finished_at, hp.family, hp.mu_all, hp.sigma_all).where(hp.user_id == user_id)
                            .order_by(hp.finished_at.desc(), hp.hand_id.desc()).limit(HISTORY)).all()
     chips = conn.execute(select(ledger.c.id, ledger.c.at, ledger.c.amount).where(ledger.c.user_id == user_id)
@@ -189,7 +202,7 @@ def profile(conn: Connection, user: Mapping[str, Any], bot_name: str, viewer: in
         points.append({"at": at, "balance": balance})
     return {
         "user": {"id": user_id, "username": user["username"], "kind": user["kind"],
-                 "bot": bot_name if user["kind"] == "bot" else None},
+                 "bot": subject.removeprefix("bot:") if subject.startswith("bot:") else None},
         "level": level_json(experience(played, int(t.wins), int(t.jipin))),
         "hands": played, "wins": int(t.wins), "win_rate": _rate(int(t.won), played),
         "self_draw_rate": _rate(int(t.zimo), played), "deal_in_rate": _rate(int(t.dealt_in), played),

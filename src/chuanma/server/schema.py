@@ -62,6 +62,7 @@ tables = Table(
     Column("status", String(8), nullable=False),  # open, closed
     Column("created_at", Float, nullable=False),
     Column("creator", Integer, nullable=True, index=True),  # who made a private table
+    Column("bot_level", String(8), nullable=True),  # its bots' level (migration 0006; None: before levels)
 )
 
 hands = Table(
@@ -119,11 +120,12 @@ lease = Table(
 
 hand_players = Table(
     "hand_players", metadata,
-    # one row per player of a settled hand, written in the settlement's transaction (migration 0007):
+    # one row per player of a settled hand, written in the settlement's transaction (migration 0006):
     # what the profiles, levels and leaderboards read, each figure taken from the hand's record and ledger
     Column("hand_id", String(40), ForeignKey("hands.id"), primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
     Column("seat", Integer, nullable=False),
+    Column("subject", String(40), nullable=False),  # whose rating: user:ID, or bot:STRATEGY
     Column("family", String(8), nullable=False),  # xuezhan, xueliu, classic, dazhong
     Column("private", Boolean, nullable=False),  # played at a private table
     Column("finished_at", Float, nullable=False),
