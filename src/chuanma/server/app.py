@@ -25,6 +25,7 @@ from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest, start_http_server
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
@@ -166,6 +167,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app = FastAPI(title="chuanma", lifespan=lifespan, docs_url="/docs" if docs else None,
                   redoc_url="/redoc" if docs else None, openapi_url="/openapi.json" if docs else None)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)  # the client's scripts and stylesheet, the API's lists
     app.state.ready = False
     origins = frozenset(o.rstrip("/").lower() for o in config.allowed_origins)
     sockets: dict[WebSocket, tuple[int, str]] = {}
