@@ -72,7 +72,7 @@ def shoot(browser: Any, base: str, size: str) -> list[str]:
     save("lobby")
     player.quick_join()
     player.ready()
-    for _ in range(MAX_HANDS):
+    for hand in range(MAX_HANDS):
         while True:
             page.wait_for_function(DECIDING, timeout=WAIT_MS)
             if page.locator("#settle-title").count():
@@ -82,7 +82,7 @@ def shoot(browser: Any, base: str, size: str) -> list[str]:
                 save(stage)
             if player.step() == "settled":
                 break
-        if all(f"client-{stage}-{size}.png" in saved for stage in STAGES[:-1]):
+        if hand == MAX_HANDS - 1 or all(f"client-{stage}-{size}.png" in saved for stage in STAGES[:-1]):
             break
         player.next_hand()
     page.evaluate("() => { document.querySelector('.modal-back').scrollTop = 0; }")
