@@ -7,8 +7,11 @@ portal."""
 
 from __future__ import annotations
 
+import gzip
 import os
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +24,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
+STATIC = Path(__file__).resolve().parents[1] / "src" / "chuanma" / "static"
 SIZES = {"desktop": (1280, 800), "landscape": (844, 390), "portrait": (390, 844)}
 MIN_HAND_TILE = {"desktop": 36, "landscape": 36, "portrait": 22}
 """The narrowest a tile of one's hand may be drawn, in CSS pixels (portrait: 14 tiles across 390 px)."""
@@ -102,7 +106,8 @@ def test_the_table_is_laid_out_as_one_sits_at_it(browser: Any, server: Running, 
 
 
 CALL = """([seat, tile]) => { const t = window.chuanmaClient.table;
-  t.handle({type: 'events', hand: t.hand, events: [{seq: t.lastSeq + 1, type: 'pong', seat, tile, from: (seat + 1) % 4}]});
+  t.handle({type: 'events', hand: t.hand,
+            events: [{seq: t.lastSeq + 1, type: 'pong', seat, tile, from: (seat + 1) % 4}]});
   t.render(); }"""
 ARRIVE = """() => { const t = window.chuanmaClient.table; const tiles = t.handTiles().tiles.slice(0, 3).join('');
   t.handle({type: 'events', hand: t.hand, events: [{seq: t.lastSeq + 1, type: 'exchange_received', seat: t.seat,
@@ -140,7 +145,8 @@ def test_calls_discards_and_the_exchange_are_shown_and_move_only_when_motion_is_
     tiles = page.evaluate(ARRIVE)
     marked = page.locator("[data-testid=hand] .tile.arrived")
     marked.first.wait_for(timeout=WAIT_MS)
-    assert sorted(marked.evaluate_all("els => els.map((e) => e.dataset.tile)")) == sorted(tiles[i:i + 2] for i in (0, 2, 4))
+    shown = marked.evaluate_all("els => els.map((e) => e.dataset.tile)")
+    assert sorted(shown) == sorted(tiles[i:i + 2] for i in (0, 2, 4))
     assert all("换来" in label or "exchange" in label for label in marked.evaluate_all(
         "els => els.map((e) => e.getAttribute('aria-label'))"))
     page.context.close()
@@ -149,8 +155,8 @@ def test_calls_discards_and_the_exchange_are_shown_and_move_only_when_motion_is_
 def serious(page: Any) -> list[str]:
     axe = pytest.importorskip("axe_playwright_python.sync_playwright")
     results = axe.Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
-    return [f"{v['id']}: {v['help']} ({[n['target'][0] for n in v['nodes']][:6]})" for v in results.response["violations"]
-            if v["impact"] in ("serious", "critical")]
+    return [f"{v['id']}: {v['help']} ({[n['target'][0] for n in v['nodes']][:6]})"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 def test_every_page_of_the_client_and_portal_has_no_serious_accessibility_violation(browser: Any,
@@ -178,3 +184,12 @@ def test_every_page_of_the_client_and_portal_has_no_serious_accessibility_violat
     bad = {where: found for where, found in found.items() if found}
     assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
     page.context.close()
+
+
+@pytest.mark.parametrize("path", ["/static/app/table.js", "/static/app/style.css"])
+def test_pages_are_sent_compressed(server: Running, path: str) -> None:
+    request = urllib.request.Request(server.base + path, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        body = gzip.decompress(response.read())
+    assert body == (STATIC / path.removeprefix("/static/")).read_bytes()

@@ -25,9 +25,9 @@ from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.gzip import GZipMiddleware
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest, start_http_server
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from starlette.middleware.gzip import GZipMiddleware
 
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import SCHEME_VRF
