@@ -30,7 +30,7 @@ OUT = ROOT / "docs" / "screenshots"
 SIZES = {"desktop": (1280, 800), "landscape": (844, 390), "portrait": (390, 844)}
 STAGES = ("exchange", "void", "table", "claim", "win", "settlement")
 """The table's stages shot at each size, in the order of a hand."""
-MID_HAND = 30
+MID_HAND = 36
 """The table is shot mid-hand once the wall holds this many tiles or fewer (the rivers are full)."""
 MAX_HANDS = 6
 SOMEONE_WON = "() => (window.chuanmaClient.table?.view?.players || []).some((p) => p.won)"
