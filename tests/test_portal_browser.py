@@ -379,7 +379,7 @@ def test_the_browser_names_and_draws_tiles_as_python_names_them(server: PortalSe
             assert got["drawn"] == ("" if zh == "白" else zh)
     # the palette's 5z and 7z are the terminal's: 白 (drawn as a frame) and 中
     for code in ("5z", "7z"):
-        label = desktop.get_attribute(f'#palette [data-testid="pick-{code}"]', "aria-label")
+        label = desktop.get_attribute(f'#palette [data-testid="pick-{code}"] svg', "aria-label")  # names the button
         assert label in (tile_name(parse_tile(code), "zh"), tile_name(parse_tile(code), "en"))
         drawn = desktop.text_content(f'#palette [data-testid="pick-{code}"] svg')
         assert drawn == ("" if code == "5z" else "中")

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import start_http_server
+from starlette.middleware.gzip import GZipMiddleware
 
 from chuanma.server.accounts import DAY, Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
@@ -101,6 +102,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                   docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
                   openapi_url="/openapi.json" if docs else None)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)  # the client's scripts and stylesheet, the API's lists
     app.state.ready = False
     app.state.config = config
     app.state.sockets = sockets = OpenSockets()

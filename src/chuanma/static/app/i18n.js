@@ -229,7 +229,8 @@ export function languageButton() {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "btn btn-ghost lang-switch";
-  const label = () => { b.textContent = t("lang.switch"); b.setAttribute("aria-label", t("lang.label")); };
+  // the name begins with the text shown (the language switched to), then says what the button does
+  const label = () => { b.textContent = t("lang.switch"); b.setAttribute("aria-label", `${t("lang.switch")} (${t("lang.label")})`); };
   label();
   b.addEventListener("click", () => setLang(lang === "zh" ? "en" : "zh"));
   onLangChange(label);

@@ -1,11 +1,13 @@
 // The settlement panel (every chip explained) and the fairness panel, shown as dialogs.
 
 import { tileImg, tileName } from "./tiles.js";
-import { t, getLang, fanName } from "./i18n.js";
+import { t, getLang, fanName, addStrings } from "./i18n.js";
 import { esc, fmt, base64url } from "./util.js";
 import { reasonName } from "./narrate.js";
 
 const WIN_REASONS = new Set(["zimo", "dianpao", "qianggang", "call_transfer"]);
+
+addStrings({ zh: { "settle.player": "玩家" }, en: { "settle.player": "Player" } });
 
 /** Open a dialog with html; returns {el, close}. Escape and the close button close it. */
 export function openModal(html, { label, onClose } = {}) {
@@ -61,13 +63,12 @@ export function settlement(msg, table) {
       <ul class="fan-list">${fans || `<li>${esc(t("settle.plain"))}</li>`}</ul>
       <p><strong>${esc(t("settle.fan_total", { n: w.total }))}</strong> → ${esc(t("settle.multiplier", { n: w.multiplier }))}
         × ${esc(t("settle.base", { n: fmt(base) }))}</p>
-      <table class="pay-table"><tbody>${own.map((p) => payRow(p, name, base)).join("")}</tbody></table>
+      <table class="pay-table">${payHead()}<tbody>${own.map((p) => payRow(p, name, base)).join("")}</tbody></table>
     </div>`];
   });
   const others = result.payments.filter((p) => !(WIN_REASONS.has(p.reason) && result.winners.some((w) => w.seq === p.seq && w.seat === p.payee)));
   const otherRows = others.map((p) => payRow(p, name, base)).join("");
-  const payments = otherRows ? [["payments", `<h3>${esc(t("settle.payments"))}</h3><table class="pay-table"><thead><tr><th>${esc(t("settle.reason"))}</th>
-      <th>${esc(t("settle.who_pays"))}</th><th class="num">${esc(t("settle.amount"))}</th></tr></thead><tbody>${otherRows}</tbody></table>`]] : [];
+  const payments = otherRows ? [["payments", `<h3>${esc(t("settle.payments"))}</h3><table class="pay-table">${payHead()}<tbody>${otherRows}</tbody></table>`]] : [];
   const capped = msg.chips.some((c, i) => c !== result.deltas[i] * base);
   const seats = [0, 1, 2, 3].map((s) => `<tr data-testid="chips-${s}"><td>${esc(name(s))}</td>
       <td class="num">${signed(result.deltas[s] * base)}</td><td class="num">${signed(msg.chips[s])}</td>
@@ -78,7 +79,7 @@ export function settlement(msg, table) {
     ${wins.length ? `<div data-part="wins"></div>` : `<p>${esc(t("settle.no_win"))}</p>`}
     <div data-part="payments"></div>
     <h3>${esc(t("settle.chips"))}</h3>
-    <table class="chip-table"><thead><tr><th></th><th class="num">${esc(t("settle.hand_total"))}</th>
+    <table class="chip-table"><thead><tr><th><span class="sr-only">${esc(t("settle.player"))}</span></th><th class="num">${esc(t("settle.hand_total"))}</th>
       <th class="num">${esc(t("settle.chips"))}</th><th class="num">${esc(t("settle.balance"))}</th></tr></thead><tbody>${seats}</tbody></table>
     ${capped ? `<p class="muted">${esc(t("settle.capped"))}</p>` : ""}
     <div class="buttons">
@@ -105,6 +106,12 @@ export function drawInParts(root, parts) {
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);
+}
+
+/** The header of a table of payments (each cell of a row has its column's header). */
+function payHead() {
+  return `<thead><tr><th>${esc(t("settle.reason"))}</th><th>${esc(t("settle.who_pays"))}</th>
+    <th class="num">${esc(t("settle.amount"))}</th></tr></thead>`;
 }
 
 function payRow(p, name, base) {

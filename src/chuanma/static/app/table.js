@@ -2,7 +2,7 @@
 // choices come from the prompt), the pickers, claim buttons, timer, 托管, hints and the ticker.
 
 import { tileImg, tileName, splitTiles, tileOrder, installTileStyles, run } from "./tiles.js";
-import { t, getLang, presetName } from "./i18n.js";
+import { t, getLang, presetName, addStrings } from "./i18n.js";
 import { narrate } from "./narrate.js";
 import { presetValues } from "./presets.js";
 import { play } from "./sound.js";
@@ -16,21 +16,36 @@ const TICKER_MAX = 40;
  * answers, choices the next event reveals (exchange_received, voids) and payments (the settlement
  * lists them). */
 const UNTOLD = new Set(["deal", "draw", "claim", "exchange_chosen", "void_chosen", "payment"]);
+/** How long a claim's call (碰, 杠, 胡) stays over the claimer's seat, in ms. */
+const CALL_MS = 1600;
+/** The compass's pointer toward each place, and the exchange direction's sign. */
+const POINTERS = { across: "▲", right: "▶", self: "▼", left: "◀" };
+const DIRECTION_SIGNS = { to_next: "↻", to_previous: "↺", opposite: "⇅" };
+
+addStrings({
+  zh: { "call.pong": "碰", "call.chow": "吃", "call.kong": "杠", "call.hu": "胡", "call.zimo": "自摸",
+    "table.arrived": "换来的牌", "table.turn": "轮到 {who}", "table.hand_of": "{who} 的手牌" },
+  en: { "call.pong": "Pong", "call.chow": "Chow", "call.kong": "Kong", "call.hu": "Win", "call.zimo": "Self-drawn",
+    "table.arrived": "received in the exchange", "table.turn": "{who} to act", "table.hand_of": "{who}'s hand" },
+});
 
 /** Where each seat sits on screen for a viewer at `me`: self (bottom), right (下家), across, left (上家). */
 export function placeOf(seat, me) {
   return ["self", "right", "across", "left"][(seat - (me ?? 0) + 4) % 4];
 }
 
-/** A seat's section with its four regions (head, concealed tiles or own hand, melds, discards) empty. */
+/**
+ * A seat's section with its regions empty: head, concealed tiles (the own hand, with the melds beside
+ * it, and the action buttons), melds, the river (discards, toward the centre) and the call shown over it.
+ * The stylesheet lays each place out as at a table (an opponent's tiles seen from their side).
+ */
 function seatFrame(s, place) {
-  const body = `<div class="part" data-region="body-${s}"></div>`;
-  return `<section class="seat seat-${place}" data-seat="${s}">
+  return `<section class="seat seat-${place}" data-seat="${s}" data-place="${place}">
     <div class="seat-head" data-region="head-${s}"></div>
-    ${place === "self" ? "" : body}
-    <div class="melds tiles-sm" data-region="melds-${s}"></div>
-    <div class="discards tiles-xs" role="group" aria-label="${esc(t("table.discards"))}" data-region="discards-${s}"></div>
-    ${place === "self" ? body : ""}
+    <div class="part" data-region="body-${s}"></div>
+    ${place === "self" ? "" : `<div class="melds" data-region="melds-${s}"></div>`}
+    <div class="discards" role="group" aria-label="${esc(t("table.discards"))}" data-region="discards-${s}"></div>
+    <div class="call-box" aria-hidden="true" data-region="call-${s}"></div>
   </section>`;
 }
 
@@ -70,10 +85,11 @@ export class TablePage {
     this.prompt = null; this.promptAt = 0; this.commitment = null; this.vrf = false; this.clientSeeds = null; this.dealt = false;
     this.auto = [false, false, false, false]; this.ticker = []; this.lastDiscard = null; this.selected = [];
     this.handEnd = null; this.readySent = false; this.direction = null; this.readyIn = null; this.readyAt = 0;
-    this.startBase = null; this.awaitingStart = false; this.wantReady = null;
+    this.startBase = null; this.awaitingStart = false; this.wantReady = null; this.arrived = []; this.calls = {};
   }
 
   destroy() {
+    this.destroyed = true;
     cancelAnimationFrame(this.frame);
     document.removeEventListener("keydown", this.keyHandler);
     clearInterval(this.clock);
@@ -111,7 +127,7 @@ export class TablePage {
   onHandStart(msg) {
     if (msg.hand !== this.hand) {  // the last hand's final view stays on the table until the deal
       this.hand = msg.hand; this.lastSeq = -1; this.prompt = null; this.hints = null;
-      this.lastDiscard = null; this.readySent = false; this.direction = null;
+      this.lastDiscard = null; this.readySent = false; this.direction = null; this.arrived = []; this.calls = {};
       this.clientSeeds = null; this.dealt = false; this.startBase = null;
     }
     // what binds the deal before the seeds: the dealer's public key (VRF), or the server seed's hash
@@ -320,17 +336,33 @@ export class TablePage {
     switch (ev.type) {
       case "start": this.startBase = ev.base; break;
       case "exchange": this.direction = ev.direction; break;
+      case "exchange_received": if (ev.seat === this.seat && ev.tiles) this.arrived = splitTiles(ev.tiles); break;
       case "draw": if (ev.seat === this.seat && ev.tile) play("draw"); break;
-      case "discard": this.lastDiscard = { seat: ev.seat, seq: ev.seq }; play("discard"); break;
-      case "pong": case "chow": this.lastDiscard = null; play("pong"); break;
-      case "kong": if (ev.kind === "exposed") this.lastDiscard = null; play("kong"); break;
-      case "hu": play("win"); break;
+      case "discard":
+        this.lastDiscard = { seat: ev.seat, seq: ev.seq };
+        if (ev.seat === this.seat) this.arrived = [];
+        play("discard");
+        break;
+      case "pong": case "chow": this.lastDiscard = null; this.call(ev.seat, ev.type, ev.tile); play("pong"); break;
+      case "kong": if (ev.kind === "exposed") this.lastDiscard = null; this.call(ev.seat, "kong", ev.tile); play("kong"); break;
+      case "hu": this.call(ev.seat, ev.self_drawn ? "zimo" : "hu", ev.tile); play("win"); break;
       default: break;
     }
     if (!UNTOLD.has(ev.type)) {
       this.ticker.push({ seq: ev.seq, ev });
       if (this.ticker.length > TICKER_MAX) this.ticker.shift();
     }
+  }
+
+  /** Show a claim's call over the claimer's seat for CALL_MS (a new call there replaces it). */
+  call(seat, kind, code) {
+    const shown = { kind, code, at: performance.now() };
+    this.calls[seat] = shown;
+    setTimeout(() => {
+      if (this.calls[seat] !== shown || this.destroyed) return;
+      delete this.calls[seat];
+      this.render();
+    }, CALL_MS);
   }
 
   /** A ticker entry's sentence; one's own seat is the subject "你" / "alice (you)" (not "You discards"). */
@@ -357,10 +389,12 @@ export class TablePage {
     if (!this.regions || this.regions.me !== me || this.regions.lang !== getLang()) {
       this.root.innerHTML = `<div data-region="banner"></div>
         <div class="table" id="table">
-          <section class="table-info seat" aria-label="${esc(t("table.info"))}" data-region="info"></section>
+          <h1 class="sr-only">${esc(t("table.info"))}</h1>
+          <section class="table-info" aria-label="${esc(t("table.info"))}" data-region="info"></section>
           ${[0, 1, 2, 3].map((s) => seatFrame(s, placeOf(s, me))).join("")}
           <section class="centre" aria-live="polite" data-region="centre"></section>
-          <section class="ticker-box seat" aria-label="${esc(t("table.ticker"))}">
+          <section class="ticker-box" aria-label="${esc(t("table.ticker"))}">
+            <div data-region="hints"></div>
             <h2 class="sr-only">${esc(t("table.ticker"))}</h2><ul class="ticker" id="ticker" tabindex="0"></ul></section>
         </div>`;
       this.regions = { me, lang: getLang() };
@@ -377,9 +411,12 @@ export class TablePage {
       const cls = `seat seat-${placeOf(s, me)}${seat.acting ? " acting" : ""}`;
       if (el.className !== cls) el.className = cls;
       if (el.getAttribute("aria-label") !== this.name(s)) el.setAttribute("aria-label", this.name(s));
-      for (const part of ["head", "body", "melds", "discards"]) this.update(`${part}-${s}`, seat[part]);
+      for (const part of ["head", "body", "melds", "discards", "call"]) {
+        if (this.nodes[`${part}-${s}`]) this.update(`${part}-${s}`, seat[part]);
+      }
     }
     this.update("centre", this.renderCentre());
+    this.update("hints", this.hintsOn && this.hints && !this.spectating ? this.renderHints() : "");
     this.renderTicker();
     this.tickTimer();
   }
@@ -391,15 +428,13 @@ export class TablePage {
   }
 
   renderInfo() {
-    const v = this.view;
     const preset = typeof this.rules === "string" ? this.rules : this.rules?.preset;
     // the finished hand stays in the header, with its board, until the next is dealt
     const hand = this.handEnd && !this.dealt ? this.handEnd.hand : this.hand;
     return `
       <div class="seat-head"><strong data-testid="preset">${esc(presetName(preset))}</strong>
         ${hand !== null ? `<span data-testid="hand-number">${esc(t("table.hand", { n: hand + 1 }))}</span>` : ""}</div>
-      <div class="wall-count" data-testid="wall">${v ? esc(t("table.wall", { n: v.wall })) : "&nbsp;"}</div>
-      <div class="row" style="gap:.3em;margin-top:.3em">
+      <div class="row info-buttons">
         ${this.spectating ? `<span class="badge">${esc(t("table.spectating"))}</span>` :
           `<button class="btn btn-small" data-act="auto" aria-pressed="${this.myAuto}">${esc(t("table.auto"))}</button>
            <button class="btn btn-small" data-act="hints" aria-pressed="${this.hintsOn}">${esc(t(this.hintsOn ? "hints.on" : "hints.off"))}</button>`}
@@ -412,7 +447,7 @@ export class TablePage {
     const v = this.view;
     const p = v?.players?.[s];
     const player = this.players[s];
-    const acting = v && (this.seat === s ? v.to_act : (Array.isArray(v.to_act) ? v.to_act.includes(s) : v.current === s && v.phase === "turn"));
+    const acting = this.isActing(s);
     const badges = [];
     if (v && v.dealer === s) badges.push(`<span class="badge badge-dealer">${esc(t("table.dealer"))}</span>`);
     if (player?.bot) badges.push(`<span class="badge badge-bot">${esc(t("seat.bot"))}</span>`);
@@ -430,11 +465,14 @@ export class TablePage {
     const latest = this.lastDiscard && this.lastDiscard.seat === s ? river.length - 1 : -1;
     const melds = (p?.melds || []).map((m) => this.renderMeld(m, s)).join("");
     const pile = p ? splitTiles(p.win_pile) : [];
+    const laid = `${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}`;
+    const call = this.calls[s];
     return { acting,
       head: `${player ? profileLink(player.name, esc(this.name(s))) : `<span class="name">${esc(this.name(s))}</span>`}${levelBadge(player?.name)}${chips}${badges.join("")}`,
-      body: place === "self" ? this.renderOwn() : this.renderConcealed(p),
-      melds: `${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}`,
-      discards: tileRow(river, "", latest) };
+      body: place === "self" ? this.renderOwn(laid) : this.renderConcealed(p),
+      melds: laid,
+      discards: tileRow(river, "", latest),
+      call: call ? `<div class="callout callout-${call.kind}">${esc(t("call." + call.kind))}${call.code ? tile(call.code, { title: "" }) : ""}</div>` : "" };
   }
 
   renderMeld(m, owner) {
@@ -447,28 +485,39 @@ export class TablePage {
     return `<span class="meld">${tile(m.tile).repeat(n)}</span>`;
   }
 
+  /** An opponent's concealed tiles: backs, or the hand face up once it is shown (a win reveals it). */
   renderConcealed(p) {
     if (!p) return "";
-    if (p.hand) return `<div class="concealed tiles-sm">${tileRow(splitTiles(p.hand).sort((a, b) => tileOrder(a) - tileOrder(b)))}</div>`;
-    return `<div class="concealed backs tiles-xs" role="group" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null).repeat(p.tiles)}</div>`;
+    if (p.hand) {
+      return `<div class="concealed revealed" role="group" aria-label="${esc(t("table.concealed", { n: splitTiles(p.hand).length }))}">
+        ${tileRow(splitTiles(p.hand).sort((a, b) => tileOrder(a) - tileOrder(b)))}</div>`;
+    }
+    return `<div class="concealed backs" role="group" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null, { title: "" }).repeat(p.tiles)}</div>`;
   }
 
-  renderOwn() {
-    if (this.spectating) return this.renderConcealed(this.view?.players?.[this.seat ?? 0]);
+  /** The own seat's hand (tile buttons, the tiles the exchange brought marked) with the melds beside it. */
+  renderOwn(laid) {
+    const melds = laid ? `<div class="melds">${laid}</div>` : "";
+    if (this.spectating) return `<div class="hand-row">${this.renderConcealed(this.view?.players?.[this.seat ?? 0])}${melds}</div>`;
     const { tiles, drawn } = this.handTiles();
+    const arrived = [...this.arrived];
     const discardable = new Set(this.legal("discard").map((a) => a.discard));
     const exchanging = this.legal("exchange").length > 0;
     const best = new Set((this.hintsOn && this.hints?.discards || []).map((d) => d.tile));
     const buttons = tiles.map((code, i) => {
       const usable = exchanging || discardable.has(code);
+      const got = arrived.indexOf(code);
+      if (got >= 0) arrived.splice(got, 1);
       const cls = [drawn && i === tiles.length - 1 ? "drawn" : "", this.selected.includes(i) ? "selected" : "",
-        this.prompt && !usable ? "dim" : "", discardable.has(code) && best.has(code) ? "best" : ""].join(" ");
-      const label = `${tileName(code, getLang())}${i < KEYS.length ? ` (${KEYS[i]})` : ""}`;
+        this.prompt && !usable ? "dim" : "", discardable.has(code) && best.has(code) ? "best" : "",
+        got >= 0 ? "arrived" : ""].join(" ");
+      const label = `${tileName(code, getLang())}${got >= 0 ? `, ${t("table.arrived")}` : ""}${i < KEYS.length ? ` (${KEYS[i]})` : ""}`;
       return `<button type="button" class="tile ${cls}" data-act="tile" data-index="${i}" data-tile="${code}"
         aria-label="${esc(label)}" aria-pressed="${this.selected.includes(i)}" ${usable && this.prompt ? "" : "disabled"}>
         ${tileImg(code, { title: "" })}${i < KEYS.length ? `<span class="key" aria-hidden="true">${KEYS[i]}</span>` : ""}</button>`;
     }).join("");
-    return `<div class="hand-area" data-testid="hand">${buttons}</div>
+    return `<div class="hand-row"><div class="hand-area" data-testid="hand" role="group"
+        aria-label="${esc(t("table.hand_of", { who: this.name(this.seat) }))}">${buttons}</div>${melds}</div>
       <div class="actions" data-testid="actions">${this.renderActions()}</div>`;
   }
 
@@ -519,19 +568,41 @@ export class TablePage {
     return out.join("");
   }
 
+  /** The centre piece: the wall count, a pointer at each seat (lit toward the one to act) and the timer. */
+  renderCompass() {
+    const v = this.view;
+    const me = this.seat ?? 0;
+    const acting = new Set([0, 1, 2, 3].filter((s) => this.isActing(s)).map((s) => placeOf(s, me)));
+    const turn = [0, 1, 2, 3].filter((s) => this.isActing(s)).map((s) => this.name(s)).join(", ");
+    const pointers = Object.entries(POINTERS).map(([place, sign]) =>
+      `<span class="pointer pointer-${place}${acting.has(place) ? " on" : ""}" aria-hidden="true">${sign}</span>`).join("");
+    return `<div class="compass" data-testid="compass" data-turn="${[...acting].join(" ")}">${pointers}
+      <div class="compass-core">
+        <div class="wall-count" data-testid="wall">${v ? esc(t("table.wall", { n: v.wall })) : "&nbsp;"}</div>
+        ${turn ? `<div class="sr-only">${esc(t("table.turn", { who: turn }))}</div>` : ""}
+        ${this.prompt || (v && !v.finished && this.dealt) ? `<div class="timer-wrap" ${this.prompt ? "" : "hidden"}>
+          <span class="timer" id="timer" role="timer"></span><div class="timer-bar"><div id="timer-bar"></div></div></div>` : ""}
+      </div></div>`;
+  }
+
+  /** Whether the seat is to act now (the own seat: it has a prompt to answer). */
+  isActing(s) {
+    const v = this.view;
+    if (!v) return false;
+    if (this.seat === s) return Boolean(v.to_act);
+    return Array.isArray(v.to_act) ? v.to_act.includes(s) : v.current === s && v.phase === "turn";
+  }
+
   renderCentre() {
     const v = this.view;
-    const parts = [];
+    const parts = [this.renderCompass()];
     const seated = this.players.filter(Boolean).length;
     if (seated < 4 && !this.dealt) {  // a private table with an empty seat: nothing happens until it is taken
       parts.push(`<p role="status" data-testid="seated">${esc(t("table.seated", { n: seated }))}</p>`);
     }
-    if (this.prompt || (this.view && !this.view.finished && this.dealt)) {
-      parts.push(`<div class="timer-wrap" ${this.prompt ? "" : "hidden"}><span class="timer" id="timer" role="timer"></span>
-        <div class="timer-bar"><div id="timer-bar"></div></div></div>`);
-    }
     if (this.direction) {
-      parts.push(`<div class="exchange-dir">${esc(t("table.exchange_dir", { dir: t("dir." + this.direction) }))}</div>`);
+      parts.push(`<div class="exchange-dir" data-testid="exchange-dir"><span aria-hidden="true">${DIRECTION_SIGNS[this.direction] || ""}</span>
+        ${esc(t("table.exchange_dir", { dir: t("dir." + this.direction) }))}</div>`);
     }
     if (!this.dealt && this.commitment && !this.handEnd) {
       parts.push(`<p>${esc(t("table.before_deal"))}</p>
@@ -542,7 +613,6 @@ export class TablePage {
     } else if (v && !this.prompt && !v.finished && !this.spectating) {
       parts.push(`<p class="muted-light">${esc(t("table.waiting"))}</p>`);
     }
-    if (this.hintsOn && this.hints && !this.spectating) parts.push(this.renderHints());
     return parts.join("");
   }
 

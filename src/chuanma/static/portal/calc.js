@@ -34,8 +34,8 @@ function add(code) {
 }
 
 function tileButton(code, label, onclick, testid) {
-  return el("button", { type: "button", class: "tile", "aria-label": label, "data-testid": testid, onclick },
-    tileElement(code, { lang: getLang() }));
+  // the drawing names the button (a label on the button would not contain the characters drawn on it)
+  return el("button", { type: "button", class: "tile", "data-testid": testid, onclick }, tileElement(code, { title: label }));
 }
 
 function drawBuilt() {

@@ -1,0 +1,195 @@
+"""The table page in Chromium as a mahjong table, at desktop (1280×800), landscape phone (844×390) and
+portrait phone (390×844) sizes: each seat at its side of the centre piece, each river between its seat
+and the centre, the hand's tiles wide enough to touch, nothing wider than the screen; the motion that
+carries information (the latest discard, a claim's call over the claimer, the exchanged tiles marked)
+and none of it when the player asks for reduced motion; axe-core on every page of the client and the
+portal."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chromium import CHROMIUM, CHROMIUM_ARGS
+from client_driver import WAIT_MS, Player, live_server
+from server_harness import Running
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+STATIC = Path(__file__).resolve().parents[1] / "src" / "chuanma" / "static"
+SIZES = {"desktop": (1280, 800), "landscape": (844, 390), "portrait": (390, 844)}
+MIN_HAND_TILE = {"desktop": 36, "landscape": 36, "portrait": 22}
+"""The narrowest a tile of one's hand may be drawn, in CSS pixels (portrait: 14 tiles across 390 px)."""
+MIN_RIVER_TILE = {"desktop": 24, "landscape": 18, "portrait": 14}
+
+BOXES = """() => {
+  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height}; };
+  const out = {centre: box(document.querySelector('[data-testid=compass]')),
+    scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth,
+    hand: [...document.querySelectorAll('[data-testid=hand] .tile-svg')].map((e) => e.getBoundingClientRect().width)};
+  for (const seat of document.querySelectorAll('.seat[data-place]')) {
+    const place = seat.dataset.place;
+    const river = seat.querySelector('.discards');
+    out[place] = {seat: box(seat), river: box(river),
+      hand: box(seat.querySelector(place === 'self' ? '[data-testid=hand]' : '.concealed')),
+      riverTiles: [...river.querySelectorAll('.tile')].map((e) => {
+        const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })};
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with live_server(tmp_path_factory.mktemp("layout"), starting_grant=40_000) as run:
+        yield run
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def seated(browser: Any, server: Running, name: str, size: str, **context: Any) -> Player:
+    width, height = SIZES[size]
+    page = browser.new_context(viewport={"width": width, "height": height}, **context).new_page()
+    player = Player(page, server.base)
+    player.register(name)
+    player.quick_join()
+    player.ready()
+    return player
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_table_is_laid_out_as_one_sits_at_it(browser: Any, server: Running, size: str) -> None:
+    player = seated(browser, server, f"lay_{size}", size)
+    page = player.page
+    player.to_mid_hand(10)
+    page.wait_for_function("() => document.querySelectorAll('.discards .tile').length >= 4", timeout=WAIT_MS)
+    boxes = page.evaluate(BOXES)
+    assert boxes["scrollWidth"] <= boxes["innerWidth"], boxes  # no horizontal scrolling
+    centre = boxes["centre"]
+    across, left, right, own = boxes["across"], boxes["left"], boxes["right"], boxes["self"]
+    for place in ("across", "left", "right", "self"):  # every seat on the screen
+        seat = boxes[place]["seat"]
+        assert seat["width"] > 0 and seat["left"] >= 0 and seat["right"] <= boxes["innerWidth"], (place, seat)
+    # 对家 above the centre, 上家 left of it, 下家 right of it, oneself below
+    assert across["hand"]["bottom"] <= centre["top"] and own["hand"]["top"] >= centre["bottom"]
+    assert left["hand"]["right"] <= centre["left"] and right["hand"]["left"] >= centre["right"]
+    assert left["seat"]["right"] <= right["seat"]["left"] and across["seat"]["bottom"] <= own["seat"]["top"]
+    # each river lies between its seat's hand and the centre
+    assert across["hand"]["bottom"] <= across["river"]["top"] and across["river"]["bottom"] <= centre["top"]
+    assert own["river"]["bottom"] <= own["hand"]["top"] and own["river"]["top"] >= centre["bottom"]
+    assert left["hand"]["right"] <= left["river"]["left"] and left["river"]["right"] <= centre["left"]
+    assert right["river"]["right"] <= right["hand"]["left"] and right["river"]["left"] >= centre["right"]
+    # the side seats' concealed tiles stand in a column (seen from their side), the one across in a row
+    assert left["hand"]["height"] > left["hand"]["width"] and across["hand"]["width"] > across["hand"]["height"]
+    # tiles one can touch and read
+    assert boxes["hand"] and min(boxes["hand"]) >= MIN_HAND_TILE[size], boxes["hand"]
+    river = [w for place in ("across", "left", "right", "self") for w in boxes[place]["riverTiles"]]
+    assert river and min(river) >= MIN_RIVER_TILE[size], river
+    page.context.close()
+
+
+CALL = """([seat, tile]) => { const t = window.chuanmaClient.table;
+  t.handle({type: 'events', hand: t.hand,
+            events: [{seq: t.lastSeq + 1, type: 'pong', seat, tile, from: (seat + 1) % 4}]});
+  t.render(); }"""
+ARRIVE = """() => { const t = window.chuanmaClient.table; const tiles = t.handTiles().tiles.slice(0, 3).join('');
+  t.handle({type: 'events', hand: t.hand, events: [{seq: t.lastSeq + 1, type: 'exchange_received', seat: t.seat,
+    tiles, from: (t.seat + 2) % 4}]}); t.render(); return tiles; }"""
+ANIMATION = "(el) => getComputedStyle(el).animationName"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice", "experimental"]
+"""axe-core's rules run: WCAG 2.0–2.2 A and AA, its best practices and its experimental rules (among them
+the accessible name that must contain a control's visible text)."""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_calls_discards_and_the_exchange_are_shown_and_move_only_when_motion_is_welcome(
+        browser: Any, server: Running, motion: str) -> None:
+    player = seated(browser, server, f"motion_{motion.replace('-', '_')}", "landscape", reduced_motion=motion)
+    page = player.page
+    player.to_mid_hand(4)
+    for _ in range(40):  # on to a decision taken while a discard lies in a river (not a claimed one)
+        if page.locator(".discards .tile.latest").count():
+            break
+        player.to_mid_hand(1)
+    # the latest discard is marked in its river, and slides there unless motion is reduced
+    latest = page.locator(".discards .tile.latest").first
+    assert (latest.evaluate(ANIMATION) == "none") == (motion == "reduce")
+    # a claim is called over the claimer's seat (here 对家's), then the call goes
+    across = page.evaluate("() => (window.chuanmaClient.table.seat + 2) % 4")
+    page.evaluate(CALL, [across, "5p"])
+    call = page.locator(f".seat[data-seat='{across}'] .callout")
+    call.wait_for(timeout=WAIT_MS)
+    assert "碰" in call.inner_text() or "Pong" in call.inner_text()
+    seat_box, call_box = page.locator(f".seat[data-seat='{across}']").bounding_box(), call.bounding_box()
+    assert seat_box["y"] <= call_box["y"] + call_box["height"] / 2 <= seat_box["y"] + seat_box["height"]
+    assert (call.evaluate(ANIMATION) == "none") == (motion == "reduce")
+    call.wait_for(state="detached", timeout=WAIT_MS)
+    # the three tiles the exchange brought are marked in the hand, and named so
+    tiles = page.evaluate(ARRIVE)
+    marked = page.locator("[data-testid=hand] .tile.arrived")
+    marked.first.wait_for(timeout=WAIT_MS)
+    shown = marked.evaluate_all("els => els.map((e) => e.dataset.tile)")
+    assert sorted(shown) == sorted(tiles[i:i + 2] for i in (0, 2, 4))
+    assert all("换来" in label or "exchange" in label for label in marked.evaluate_all(
+        "els => els.map((e) => e.getAttribute('aria-label'))"))
+    page.context.close()
+
+
+def serious(page: Any) -> list[str]:
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe.Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+    return [f"{v['id']}: {v['help']} ({[n['target'][0] for n in v['nodes']][:6]})"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_every_page_of_the_client_and_portal_has_no_serious_accessibility_violation(browser: Any,
+                                                                                      server: Running) -> None:
+    pytest.importorskip("axe_playwright_python.sync_playwright")
+    player = seated(browser, server, "axel", "desktop")
+    page = player.page
+    found: dict[str, list[str]] = {}
+    player.to_mid_hand(4)
+    found["table"] = serious(page)
+    player.play_to_settlement()
+    page.wait_for_selector("[data-testid=verify][data-ready='1']", timeout=WAIT_MS)
+    found["settlement"] = serious(page)
+    verify = page.locator("[data-testid=verify]").get_attribute("href")
+    hand = page.evaluate("() => window.chuanmaClient.table.handEnd.hand_id")
+    page.click("[data-settle=lobby]")
+    page.wait_for_selector("[data-join]")
+    found["lobby"] = serious(page)
+    for path in (verify, "/static/verify.html", "/calc", "/rules", "/guide", "/replay", f"/replay/{hand}?move=20"):
+        page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
+        if path.startswith("/static/verify.html#"):
+            page.wait_for_selector("#verdict[data-ok]", timeout=WAIT_MS)
+        found[path.split("#")[0] + ("#record" if "#" in path else "")] = serious(page)
+    bad = {where: found for where, found in found.items() if found}
+    assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", ["/static/app/table.js", "/static/app/style.css"])
+def test_pages_are_sent_compressed(server: Running, path: str) -> None:
+    request = urllib.request.Request(server.base + path, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        body = gzip.decompress(response.read())
+    assert body == (STATIC / path.removeprefix("/static/")).read_bytes()
