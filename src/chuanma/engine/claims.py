@@ -19,7 +19,8 @@ from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import CHOW, HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
 from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import kong_allowed
-from chuanma.engine.wins import NEAR, ORPHAN, completes, forced, orphan_reach, score
+from chuanma.engine.wins import NEAR, ORPHAN, completes, orphan_reach, score
+from chuanma.engine.wins import forced as forced  # the rule lives with the wins it forces; legal reads it here
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, Tile

@@ -46,17 +46,19 @@ def exhaustive_settlement(st: HandState, variant: Variant) -> None:
     """RULES §5, in order: 查花猪, 查大叫, 退税 (each as its options say), among the seats still
     playing (血战: not won, not left; 血流: not left; the first-win-ends systems: everyone).
 
-    The ``exhausted`` event carries what the settlement found, for every seat: ``pig``; and
-    when anything is settled ``part`` (taking part), ``ready`` (waiting; in 血流 a winner counts)
-    and ``fan`` (the 查大叫 value, the maximum static fan, of each seat that may be paid)."""
+    The ``exhausted`` event carries what the settlement found, by seat: ``part`` (taking part),
+    ``pig`` (a 花猪 taking part), ``ready`` (waiting; in 血流 a winner counts) and, when anything
+    is settled, ``fan`` (the 查大叫 value, the maximum static fan, of each seat that may be paid)."""
     rules = st.rules
     pub = st.public
     parts = [s for s in range(4) if not pub.out[s]]
     pig = {s: flower_pig(st, s) for s in range(4)}
-    pigs = [pig[s] for s in range(4)]
-    if not (rules.chadajiao or rules.refund or any(pigs)):
+    part = [not out for out in pub.out]
+    pigs = [pig[s] and part[s] for s in range(4)]
+    if not (rules.chadajiao or rules.refund or any(pig.values())):
         # nothing to settle (大众麻将's 荒庄不荒杠: no void, no 查大叫, kong money stands)
-        st.emit("exhausted", None, {"pig": pigs})
+        st.emit("exhausted", None, {"part": part, "pig": pigs, "ready": [
+            part[s] and not pig[s] and bool(seat_waits(st, s)) for s in range(4)]})
         return
     won = {w.seat for w in pub.wins}
     # winners no longer playing but still at the table (血战) are paid by pigs when the rule says so
@@ -67,8 +69,7 @@ def exhaustive_settlement(st: HandState, variant: Variant) -> None:
            for s in [*parts, *winners_paid]}
     waiting = {s for s in parts if fan[s] is not None or (variant.winners_stay and s in won)}
     seq = st.emit("exhausted", None, {
-        "pig": pigs, "part": [s in parts for s in range(4)], "ready": [s in waiting for s in range(4)],
-        "fan": [fan.get(s) for s in range(4)],
+        "part": part, "pig": pigs, "ready": [s in waiting for s in range(4)], "fan": [fan.get(s) for s in range(4)],
     }).seq
     cap_value = 2 ** rules.max_fan if rules.max_fan is not None else 16
     for p in parts:
