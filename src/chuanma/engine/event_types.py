@@ -8,8 +8,8 @@ event's JSON form (the full event, or a seat's copy from :func:`~chuanma.engine.
 into its type, checking every field.
 
 Fields that a seat's copy may lack are optional: a private part (the tile of another seat's
-draw, for one) is absent from the copies of the seats that may not see it. Flags (``forced``,
-``automatic``, ``late``, ``last_four``) are written only when true.
+draw, for one) is absent from the copies of the seats that may not see it. The flags added in
+schema 2 (``forced``, ``automatic``, ``last_four``) are written only when true.
 """
 
 from __future__ import annotations
@@ -129,6 +129,8 @@ class Claim(EventBase, frozen=True, tag="claim"):
 
 
 class Pong(EventBase, frozen=True, tag="pong"):
+    """A pong of the discard ``tile`` from the seat ``from``."""
+
     tile: str
     from_seat: int = msgspec.field(name="from")
 
@@ -142,13 +144,14 @@ class Chow(EventBase, frozen=True, tag="chow"):
 
 
 class Kong(EventBase, frozen=True, tag="kong"):
-    """A kong completed; a hidden concealed kong's tile is its seat's only; ``late``: a 过手杠."""
+    """A kong completed; a hidden concealed kong's tile is its seat's only; ``late`` (an added
+    kong's only): a 过手杠, which earns nothing."""
 
     PRIVATE = frozenset({"tile"})
     kind: Literal["exposed", "concealed", "added"]
     tile: str | None = None
     from_seat: int | None = msgspec.field(default=None, name="from")
-    late: bool = False
+    late: bool | None = None
 
 
 class KongDeclared(EventBase, frozen=True, tag="kong_declared"):
@@ -159,6 +162,8 @@ class KongDeclared(EventBase, frozen=True, tag="kong_declared"):
 
 
 class KongRobbed(EventBase, frozen=True, tag="kong_robbed"):
+    """The declarer's added kong of ``tile`` is robbed: the tile leaves its hand."""
+
     tile: str
 
 
@@ -200,6 +205,8 @@ class Payment(EventBase, frozen=True, tag="payment"):
 
 
 class Leave(EventBase, frozen=True, tag="leave"):
+    """The seat leaves the table (逃跑, or a winner leaving); ``wall`` tiles remain."""
+
     wall: int
 
 
