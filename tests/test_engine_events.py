@@ -5,6 +5,7 @@ hand's outcome read from them (engine/outcome.py)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,9 +35,9 @@ from chuanma.engine.wall import in_last_four
 from chuanma.rules import PRESETS
 from chuanma.tiles import format_tiles, parse_tiles, tile_str, to_counts
 from engine_play import pick, random_hand
-from engine_setup import game, play, rules, run_out, t
+from engine_setup import game, play, rules, run_out, t, wall_at
 from test_engine_rules import XUELIU_DRAWS, robbing_game
-from test_engine_situations import EXHAUST, _last4
+from test_engine_situations import EXHAUST, LAST4
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,6 +50,13 @@ def played(preset: str, seed: int) -> Game:
             g.leave(seat)
             continue
         g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
+    return g
+
+
+def last_four(**options: Any) -> Game:
+    """The hand of test_engine_situations' last-four tests, run to the wall's last tile."""
+    g = game(LAST4, wall=wall_at(LAST4, {51: "5s", 54: "5p"}), voids="pmss", **options)
+    run_out(g, lambda g: g.remaining == 0 and g.phase == "turn")
     return g
 
 
@@ -79,8 +87,7 @@ def test_a_malformed_event_is_refused_naming_the_field() -> None:
 
 
 def test_a_forced_win_says_so() -> None:
-    g = _last4()
-    run_out(g, lambda g: g.remaining == 0 and g.phase == "turn")
+    g = last_four()
     g.apply(3, Hu())
     hu = next(parse_event(e) for e in reversed(g.events_for(0)) if e["type"] == "hu")
     assert isinstance(hu, HuEvent) and hu.forced
@@ -90,8 +97,7 @@ def test_a_forced_win_says_so() -> None:
 
 
 def test_a_win_outside_the_forced_zone_is_not_forced() -> None:
-    g2 = _last4(forced_win_in_last_four=False)
-    run_out(g2, lambda g: g.remaining == 0 and g.phase == "turn")
+    g2 = last_four(forced_win_in_last_four=False)
     g2.apply(3, Hu())
     hu = next(parse_event(e) for e in reversed(g2.events) if e.type == "hu")
     assert isinstance(hu, HuEvent) and not hu.forced
