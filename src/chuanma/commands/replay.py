@@ -30,6 +30,7 @@ from chuanma.engine.event_types import (
     parse_event,
 )
 from chuanma.engine.game import Game
+from chuanma.engine.outcome import hand_outcome
 from chuanma.engine.record import RecordError, load
 from chuanma.engine.record import replay as replay_record
 from chuanma.rules import RuleSet
@@ -97,14 +98,16 @@ def replay(
     record: Annotated[Path, typer.Argument(help="a chuanma-record/1 JSON file")],
     as_json: Annotated[bool, typer.Option("--json", help="print events and result as JSON")] = False,
 ) -> None:
-    """Replay a hand record: every event and payment, or the reason it is refused."""
+    """Replay a hand record: every event and payment (with ``--json`` also the hand's outcome by
+    seat), or the reason it is refused."""
     try:
         game = replay_record(load(str(record)))
     except RecordError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     if as_json:
-        out = {"events": [e.to_json() for e in game.events], "result": game.result()}
+        out = {"events": [e.to_json() for e in game.events], "result": game.result(),
+               "outcome": hand_outcome(game.events).to_json()}
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
     _show(game, Console())
