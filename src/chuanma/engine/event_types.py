@@ -272,11 +272,6 @@ def parse_event(data: Mapping[str, Any] | Event) -> AnyEvent:
     return event
 
 
-def parse_events(events: list[Event] | list[dict[str, Any]]) -> list[AnyEvent]:
-    """Several events as their types (:func:`parse_event`)."""
-    return [parse_event(ev) for ev in events]
-
-
 def to_json(event: EventBase) -> dict[str, Any]:
     """A typed event's JSON form (flags and empty optional fields left out)."""
     out: dict[str, Any] = msgspec.to_builtins(event)
