@@ -88,7 +88,7 @@ def test_dazhong_every_chow_shape_is_offered_and_a_seat_that_could_pong_may_chow
     pub = g.state.public
     assert pub.melds[1] == [Meld("chow", t("3m"))] and pub.discards[0] == []
     assert [e for e in g.events_for(2) if e["type"] == "chow"][-1] == {
-        "schema": 1, "seq": g.events[-1].seq, "type": "chow", "seat": 1, "tile": "3m", "from": 0,
+        "schema": 2, "seq": g.events[-1].seq, "type": "chow", "seat": 1, "tile": "3m", "from": 0,
         "claimed": "4m"}
     hand = g.state.seats[1].hand
     assert (hand[t("2m")], hand[t("3m")], hand[t("4m")], hand[t("5m")], hand[t("6m")]) == (1, 0, 2, 0, 1)

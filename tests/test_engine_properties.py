@@ -6,11 +6,13 @@ from __future__ import annotations
 import copy
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from chuanma.analysis import waits
 from chuanma.engine.actions import (
     Action,
     ChooseVoid,
@@ -22,11 +24,13 @@ from chuanma.engine.actions import (
     Pass,
     Pong,
 )
+from chuanma.engine.event_types import EVENT_TYPES
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.engine.views import SeatView
+from chuanma.engine.wall import in_last_four
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import format_tiles, full_wall
+from chuanma.tiles import format_tiles, full_wall, parse_tiles, to_counts
 from conftest import examples
 from engine_play import hidden_swaps, pick, random_hand, record_decisions, written_and_omitted
 
@@ -61,19 +65,19 @@ PUBLIC_FIELDS: dict[str, set[str]] = {
     "exchange": {"direction"},
     "void_chosen": set(),
     "voids": {"voids"},
-    "draw": {"wall", "replacement"},
-    "discard": {"tile", "wall"},
+    "draw": {"wall", "replacement", "last_four"},
+    "discard": {"tile", "wall", "automatic"},
     "pong": {"tile", "from"},
     "chow": {"tile", "from", "claimed"},
     "kong": {"tile", "kind", "from", "late"},
     "kong_declared": {"tile", "kind"},
     "kong_robbed": {"tile"},
     "hu": {"tile", "from", "self_drawn", "robbed_kong", "hand", "fans", "total", "multiplier",
-           "situations", "seq", "jipin", "seat"},
+           "situations", "seq", "jipin", "seat", "waits", "forced"},
     "payment": {"payer", "payee", "amount", "reason", "for"},
     "leave": {"wall"},
-    "exhausted": set(),
-    "end": {"reason", "hands", "melds", "deltas"},
+    "exhausted": {"part", "pig", "ready", "fan"},
+    "end": {"reason", "hands", "melds", "deltas", "pig", "waits"},
 }
 """Events never shown to anyone but their own seat: deal, exchange_received, claim."""
 
@@ -103,6 +107,31 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
         if ev["type"] == "kong" and ev["kind"] == "concealed" and not g.rules.concealed_kong_shown:
             allowed.discard("tile")
         assert fields <= allowed, f"seat {seat} is shown {fields - allowed} of {ev}"
+        if ev["type"] != "kong":  # a kong's tile is private only when concealed and hidden (above)
+            assert not fields & EVENT_TYPES[ev["type"]].PRIVATE, f"seat {seat} is shown a private part of {ev}"
+        _check_facts_are_public(g, ev)
+
+
+def _check_facts_are_public(g: Game, ev: dict[str, Any]) -> None:
+    """The facts events carry for readers tell nothing a seat could not see already: the waits
+    of a hand the event shows, the zone of the wall count it shows, a flag of a public state."""
+    kind = ev["type"]
+    if kind == "hu":
+        shown = to_counts(parse_tiles(ev["hand"]))
+        melds = g.state.public.melds[ev["seat"]]
+        assert ev["waits"] == format_tiles(waits(shown, melds, g.state.seats[ev["seat"]].void))
+        wall = [e.data["wall"] for e in g.events[:ev["seq"]] if e.type in ("deal_done", "draw", "discard")][-1]
+        assert ev.get("forced", False) == (g.rules.forced_win_in_last_four and in_last_four(wall))
+    elif kind == "end":
+        for s, hand in enumerate(ev["hands"]):
+            counts = to_counts(parse_tiles(hand))
+            between_turns = sum(counts) % 3 == 1
+            assert ev["waits"][s] == (format_tiles(waits(counts, g.state.public.melds[s], g.state.seats[s].void))
+                                      if between_turns else None)
+    elif kind == "draw":
+        assert ev.get("last_four", False) == in_last_four(ev["wall"])
+    elif kind == "discard" and ev.get("automatic"):
+        assert g.state.public.locked[ev["seat"]]  # only a locked (public) hand discards automatically
 
 
 @settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])

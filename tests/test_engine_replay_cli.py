@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from chuanma.cli import app
 from chuanma.engine import Action, Discard, Game, Hu, action_from_json, replay, to_record
+from chuanma.engine.outcome import hand_outcome
 from chuanma.engine.record import RecordError
 from chuanma.rules import RuleSet
 from chuanma.tiles import full_wall, parse_tile
@@ -41,6 +42,8 @@ def test_replay_json_matches_the_game(tmp_path: Path) -> None:
     assert data["result"] == json.loads(json.dumps(g.result()))
     assert data["result"]["deltas"] == g.deltas() and sum(g.deltas()) == 0
     assert [e["seq"] for e in data["events"]] == list(range(len(g.events)))
+    assert data["outcome"] == hand_outcome(g.events).to_json()
+    assert [s["delta"] for s in data["outcome"]["seats"]] == g.deltas()
     text = runner.invoke(app, ["replay", str(path)])
     assert text.exit_code == 0 and "result" in text.output
 

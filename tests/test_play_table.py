@@ -121,6 +121,9 @@ def test_ticker_explains_a_locked_hands_automatic_discard() -> None:
     lines = Ticker((winner + 1) % 4, game.rules, NAMES).lines(game.events_for((winner + 1) % 4))
     assert any(line.startswith(f"上家 {NAMES[winner]} 打") and "automatic: a locked 血流 hand" in line
                for line in lines)
+    # exactly the machine's discards are told as automatic (a locked hand's own choice is not)
+    told = sum("automatic: a locked 血流 hand" in line for line in lines)
+    assert told == sum(isinstance(a, Discard) for _, a in game.autos)
 
 
 def test_ticker_explains_a_forced_win_in_the_last_four() -> None:

@@ -94,7 +94,7 @@ def test_no_seat_receives_concealed_tiles_the_wall_or_the_seed_and_chips_add_up(
                     assert got == replay(record).events_for(seat)
                     for ev in got:
                         if ev.get("seat") not in (None, seat) and ev["type"] in ("deal", "draw", "exchange_chosen"):
-                            assert set(ev) <= {"schema", "seq", "type", "seat", "wall", "replacement"}, ev
+                            assert set(ev) <= {"schema", "seq", "type", "seat", "wall", "replacement", "last_four"}, ev
                     played += 1
             assert played == 16 * hands_per_table
             assert len({c.seat for c in clients}) > 1  # seats are drawn: more than one seat was checked

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from chuanma.commands.engine import engine_app
 from chuanma.commands.hand import hand
 from chuanma.commands.play import play
 from chuanma.commands.replay import replay
@@ -28,6 +29,7 @@ app.command()(league)
 app.command()(replay)
 app.command(cls=PlainHelp)(serve)
 app.add_typer(fair_app, name="fair")
+app.add_typer(engine_app, name="engine")
 
 
 @app.callback()

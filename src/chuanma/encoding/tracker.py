@@ -63,6 +63,28 @@ from chuanma.encoding.compact import (
     count_unseen,
     shape,
 )
+from chuanma.engine.event_types import (
+    Chow,
+    Deal,
+    DealDone,
+    Discard,
+    Draw,
+    End,
+    Exchange,
+    ExchangeChosen,
+    ExchangeReceived,
+    Hu,
+    Kong,
+    KongDeclared,
+    KongRobbed,
+    Leave,
+    Payment,
+    Pong,
+    Start,
+    VoidChosen,
+    Voids,
+    parse_event,
+)
 from chuanma.engine.events import Event
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.variant import variant_of
@@ -73,8 +95,7 @@ from chuanma.rules import RuleSet
 from chuanma.tiles import COPIES, parse_tiles, to_counts
 
 Shown = Mapping[str, Any]
-"""What of an event a seat sees (:func:`~chuanma.engine.views.shown_parts`): its data, and its private
-part merged in for the event's own seat."""
+"""What every seat sees of an event (:func:`~chuanma.engine.views.shown_parts`): its public data."""
 
 TILE = {text: t for t, text in enumerate(TILE_TEXT)}
 """A tile's text in an event, as its number."""
@@ -204,12 +225,9 @@ class Tracker:
                 if ev.type in UNREAD:
                     continue
                 raise UnknownEventError(f"an observation cannot follow a {ev.type!r} event")
-            seat = ev.seat
             public = shown_parts(ev, None)  # what every seat sees of it (None: nothing)
-            parts = public if seat is None else shown_parts(ev, seat)  # as its own seat sees it
-            assert parts is not None
-            data, private = parts
-            apply(self, seat, {**data, **private} if private else data, None if public is None else public[0])
+            # the whole event is what its own seat sees of it
+            apply(self, ev.seat, parse_event(ev), None if public is None else public[0])
         self.read = len(events)
 
     # ------------------------------------------------------------------ writing the rows
@@ -259,30 +277,30 @@ class Tracker:
 
     # ------------------------------------------------------------------ the events
 
-    def _start(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
-        self.dealer = self.current = dealer = ev["dealer"]
+    def _start(self, seat: int | None, ev: Start, everyone: Shown | None) -> None:
+        self.dealer = self.current = dealer = ev.dealer
         size, base = self.lay.size, self.lay.counts + DEALER_AT
         for v in range(4):
             self.mv[v * size + base + (dealer - v) % 4] = 1
 
-    def _deal(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        for t in parse_tiles(ev["hand"]):
+    def _deal(self, seat: int, ev: Deal, everyone: Shown | None) -> None:
+        for t in parse_tiles(ev.hand or ""):
             self._hand(seat, t, 1)
 
-    def _deal_done(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
-        self.wall = ev["wall"]
+    def _deal_done(self, seat: int | None, ev: DealDone, everyone: Shown | None) -> None:
+        self.wall = ev.wall
         hand = variant_of(self.game.rules).wall.hand
         self.tiles = [hand + (s == self.dealer) for s in range(4)]
 
-    def _exchange_chosen(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
+    def _exchange_chosen(self, seat: int, ev: ExchangeChosen, everyone: Shown | None) -> None:
         self._scalar(seat, EXCHANGE_CHOSEN, 1)
-        self.own[seat].exchange = tiles = parse_tiles(ev["tiles"])
+        self.own[seat].exchange = tiles = parse_tiles(ev.tiles or "")
         at = seat * self.lay.size + EXCHANGE * self.kinds
         for t in tiles:
             self.mv[at + t] += 1
 
-    def _exchange(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
-        base = self.lay.counts + DIRECTION_INDEX[ev["direction"]]
+    def _exchange(self, seat: int | None, ev: Exchange, everyone: Shown | None) -> None:
+        base = self.lay.counts + DIRECTION_INDEX[ev.direction]
         self.phase = "void"
         k = self.kinds
         for v, own in enumerate(self.own):
@@ -292,29 +310,31 @@ class Tracker:
             for t in own.exchange or ():
                 self._hand(v, t, -1)
 
-    def _exchange_received(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        for t in parse_tiles(ev["tiles"]):
+    def _exchange_received(self, seat: int, ev: ExchangeReceived, everyone: Shown | None) -> None:
+        for t in parse_tiles(ev.tiles or ""):
             self._hand(seat, t, 1)
 
-    def _void_chosen(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        self._void(seat, seat, ev["suit"])
+    def _void_chosen(self, seat: int, ev: VoidChosen, everyone: Shown | None) -> None:
+        assert ev.suit is not None  # the seat's own event names it
+        self._void(seat, seat, ev.suit)
         if everyone is not None:  # an automatic choice is the seat's own business until the voids are revealed
             self._scalar(seat, VOID_CHOSEN, 1)
 
-    def _voids(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
-        for s, void in enumerate(ev["voids"]):
+    def _voids(self, seat: int | None, ev: Voids, everyone: Shown | None) -> None:
+        for s, void in enumerate(ev.voids):
             assert void is not None
             for v in range(4):
                 self._void(v, s, void)
         self.phase = "turn"
         self.current = self.dealer
 
-    def _draw(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        t = TILE[ev["tile"]]
+    def _draw(self, seat: int, ev: Draw, everyone: Shown | None) -> None:
+        assert ev.tile is not None  # the seat's own event names it
+        t = TILE[ev.tile]
         self._hand(seat, t, 1)
         self.own[seat].drawn = t
         self.tiles[seat] += 1
-        self.wall = ev["wall"]
+        self.wall = ev.wall
         self.phase = "turn"
         self.current = seat
 
@@ -324,14 +344,14 @@ class Tracker:
         self.own[seat].drawn = None
         self.tiles[seat] -= 1
 
-    def _discard(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        t = TILE[ev["tile"]]
+    def _discard(self, seat: int, ev: Discard, everyone: Shown | None) -> None:
+        t = TILE[ev.tile]
         self._leaves(seat, t)
         self._add(seat, RIVER, t, 1)
         recent = self.recent[seat]
         recent.pop()
         recent.insert(0, t)
-        self.wall = ev["wall"]
+        self.wall = ev.wall
         self.phase = "window"  # until a draw or a claim says that it closed
         self.window = (t, seat, False)
         self.current = seat
@@ -349,20 +369,22 @@ class Tracker:
         self.phase = "turn"
         self.current = seat
 
-    def _pong(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        t = TILE[ev["tile"]]
-        self._take(seat, ev["from"], [t, t], (t, t, t))
+    def _pong(self, seat: int, ev: Pong, everyone: Shown | None) -> None:
+        t = TILE[ev.tile]
+        self._take(seat, ev.from_seat, [t, t], (t, t, t))
 
-    def _chow(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        claimed, run = TILE[ev["claimed"]], Meld("chow", TILE[ev["tile"]]).tiles
-        self._take(seat, ev["from"], [t for t in run if t != claimed], run)
+    def _chow(self, seat: int, ev: Chow, everyone: Shown | None) -> None:
+        claimed, run = TILE[ev.claimed], Meld("chow", TILE[ev.tile]).tiles
+        self._take(seat, ev.from_seat, [t for t in run if t != claimed], run)
 
-    def _kong(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        kind = ev["kind"]
+    def _kong(self, seat: int, ev: Kong, everyone: Shown | None) -> None:
+        kind = ev.kind
         self.own[seat].drawn = None
-        t = TILE[ev["tile"]]
+        assert ev.tile is not None  # the seat's own event names it
+        t = TILE[ev.tile]
         if kind == "exposed":
-            self._take(seat, ev["from"], [t, t, t], (t, t, t, t))
+            assert ev.from_seat is not None
+            self._take(seat, ev.from_seat, [t, t, t], (t, t, t, t))
             return
         self.phase = "turn"
         self.current = seat
@@ -383,53 +405,55 @@ class Tracker:
                 if v != seat:
                     self.mv[base + HIDDEN] += 1
 
-    def _kong_declared(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
+    def _kong_declared(self, seat: int, ev: KongDeclared, everyone: Shown | None) -> None:
         if self.game.rules.robbing_kong:
             self.phase = "window"
-            self.window = (TILE[ev["tile"]], seat, True)
+            self.window = (TILE[ev.tile], seat, True)
             self.current = seat
 
-    def _kong_robbed(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        self._leaves(seat, TILE[ev["tile"]])
+    def _kong_robbed(self, seat: int, ev: KongRobbed, everyone: Shown | None) -> None:
+        self._leaves(seat, TILE[ev.tile])
 
-    def _hu(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
-        t = TILE[ev["tile"]]
-        if ev["self_drawn"]:
+    def _hu(self, seat: int, ev: Hu, everyone: Shown | None) -> None:
+        t = TILE[ev.tile]
+        if ev.self_drawn:
             self._leaves(seat, t)
             self._add(seat, PILE, t, 1)
         elif self.window is not None:  # the first winner on a tile takes it into its win pile
-            if not ev["robbed_kong"]:
-                self._add(ev["from"], RIVER, t, -1)
+            if not ev.robbed_kong:
+                assert ev.from_seat is not None
+                self._add(ev.from_seat, RIVER, t, -1)
             self._add(seat, PILE, t, 1)
             self.window = None
         for base in self.lay.scalars[seat]:
             self.mv[base + WINS] += 1
-        self._show(seat, ev["hand"])
+        self._show(seat, ev.hand)
         self._recount()
         self._scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
 
-    def _leave(self, seat: int, ev: Shown, everyone: Shown | None) -> None:
+    def _leave(self, seat: int, ev: Leave, everyone: Shown | None) -> None:
         self._scalar(seat, LEFT, 1)
         if self.mv[self.lay.scalars[seat][seat] + LOCKED]:  # a 血流 winner stops playing
             self._scalar(seat, OUT, 1)
 
-    def _payment(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
+    def _payment(self, seat: int | None, ev: Payment, everyone: Shown | None) -> None:
         totals = self.totals
-        for s, amount in ((ev["payer"], -ev["amount"]), (ev["payee"], ev["amount"])):
+        for s, amount in ((ev.payer, -ev.amount), (ev.payee, ev.amount)):
             totals[s] += amount
             self._scalar(s, SCORE, totals[s] * SCORE_SCALE)
 
-    def _end(self, seat: int | None, ev: Shown, everyone: Shown | None) -> None:
+    def _end(self, seat: int | None, ev: End, everyone: Shown | None) -> None:
         """Everything is revealed: every hand and every meld."""
         self.phase = "end"
         self.window = None
         k, mv = self.kinds, self.mv
-        for s, (hand, melds) in enumerate(zip(ev["hands"], ev["melds"], strict=True)):
+        for s, (hand, melds) in enumerate(zip(ev.hands, ev.melds, strict=True)):
             self._show(s, hand)
             row = [0] * k
             for m in melds:
-                for t in Meld.from_dict(m).tiles:
+                assert m.tile is not None  # the end shows every meld
+                for t in Meld(m.kind, TILE[m.tile], m.kong).tiles:
                     row[t] += 1
             counts = memoryview(array("f", row))  # converted once, copied into each row
             for base in self.lay.rows[s][MELDS]:
@@ -446,7 +470,8 @@ class Tracker:
                 mv[base:base + k] = counts
 
 
-_APPLY: dict[str, Callable[[Tracker, Any, Shown, Shown | None], None]] = {
+_APPLY: dict[str, Callable[[Tracker, Any, Any, Shown | None], None]] = {
+    # each reads its event's type
     "start": Tracker._start, "deal": Tracker._deal, "deal_done": Tracker._deal_done,
     "exchange_chosen": Tracker._exchange_chosen, "exchange": Tracker._exchange,
     "exchange_received": Tracker._exchange_received, "void_chosen": Tracker._void_chosen,

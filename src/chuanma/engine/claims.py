@@ -18,8 +18,9 @@ from chuanma.engine.kongs import begin_turn
 from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import CHOW, HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
 from chuanma.engine.variant import variant_of
-from chuanma.engine.wall import in_last_four, kong_allowed
+from chuanma.engine.wall import kong_allowed
 from chuanma.engine.wins import NEAR, ORPHAN, completes, orphan_reach, score
+from chuanma.engine.wins import forced as forced  # the rule lives with the wins it forces; legal reads it here
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, Tile
@@ -97,11 +98,6 @@ PASS_RULES: dict[str, PassRule] = {r.name: r for r in (PassRule(), SameTurn(), F
 
 def pass_rule_of(rules: RuleSet) -> PassRule:
     return PASS_RULES[rules.pass_rule]
-
-
-def forced(st: HandState) -> bool:
-    """``forced_win_in_last_four``: a seat that can win in the last four must."""
-    return st.rules.forced_win_in_last_four and in_last_four(st.remaining)
 
 
 class Resolution(NamedTuple):

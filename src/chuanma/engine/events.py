@@ -11,6 +11,10 @@ from __future__ import annotations
 from typing import Any, Literal, NamedTuple
 
 Visibility = Literal["public", "private"]
+EVENT_SCHEMA = 2
+"""Version of the events' JSON form (:mod:`.event_types`); every event a seat is shown carries it
+as ``"schema"``. 2: the facts readers need (``forced``, ``automatic``, ``waits``, ``last_four``,
+the exhaustive draw's findings, each seat's standing at the end) were added to 1's fields."""
 
 
 class Event(NamedTuple):

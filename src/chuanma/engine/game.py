@@ -475,7 +475,7 @@ class Game:
                 if len(acts) != 1 or not isinstance(acts[0], Discard):
                     return
                 st.autos.append((pub.current, acts[0]))
-                turn.discard(st, pub.current, acts[0].tile, self.pass_rule)
+                turn.discard(st, pub.current, acts[0].tile, self.pass_rule, automatic=True)
             else:
                 return
 

@@ -10,8 +10,9 @@ from chuanma.engine.state import AFTER, HandState
 from chuanma.engine.tables import format_counts
 from chuanma.engine.variant import Variant
 from chuanma.engine.wall import in_last_four
+from chuanma.engine.wins import seat_waits
 from chuanma.scoring import max_static_fan
-from chuanma.tiles import holds_suit
+from chuanma.tiles import format_tiles, holds_suit
 
 
 def flower_pig(st: HandState, seat: int) -> bool:
@@ -21,31 +22,60 @@ def flower_pig(st: HandState, seat: int) -> bool:
 
 
 def end(st: HandState, variant: Variant, reason: str) -> None:
-    """End the hand (after the exhaustive-draw settlement when the wall ran out)."""
+    """End the hand (after the exhaustive-draw settlement when the wall ran out). The ``end``
+    event shows every hand, and each seat's standing: 花猪, and its waits when its hand is
+    between turns (3n+1 tiles)."""
     pub = st.public
     close_window(st)
     pub.phase = "end"
     pub.end_reason = reason
     if reason == "exhausted":
-        ev = st.emit("exhausted", None, {})
-        exhaustive_settlement(st, variant, ev.seq)
+        exhaustive_settlement(st, variant)
     st.emit("end", None, {
         "reason": reason,
         "hands": [format_counts(s.hand) for s in st.seats],
         "melds": [[m.to_dict() for m in ms] for ms in pub.melds],
         "deltas": st.deltas(),
+        "pig": [flower_pig(st, s) for s in range(4)],
+        "waits": [standing_waits(st, s) for s in range(4)],
     })
 
 
-def exhaustive_settlement(st: HandState, variant: Variant, seq: int) -> None:
+def standing_waits(st: HandState, seat: int) -> str | None:
+    """The seat's waits at the end (``None``: its hand is in the middle of a turn). A winner's
+    are known already: a locked 血流 hand's are fixed, and a 血战 winner's hand is as it was
+    laid down at its win (the waits its ``hu`` event gives)."""
+    pub = st.public
+    s = st.seats[seat]
+    if sum(s.hand) % 3 != 1:
+        return None
+    if s.locked_waits is not None:
+        return format_tiles(s.locked_waits)
+    if pub.out[seat] and not pub.left[seat]:
+        win = next(w for w in reversed(pub.wins) if w.seat == seat)
+        waits: str = st.events[win.seq].data["waits"]
+        return waits
+    return format_tiles(seat_waits(st, seat))
+
+
+def exhaustive_settlement(st: HandState, variant: Variant) -> None:
     """RULES §5, in order: 查花猪, 查大叫, 退税 (each as its options say), among the seats still
-    playing (血战: not won, not left; 血流: not left; the first-win-ends systems: everyone)."""
+    playing (血战: not won, not left; 血流: not left; the first-win-ends systems: everyone).
+
+    The ``exhausted`` event carries what the settlement found, by seat: ``part`` (taking part),
+    ``pig`` (a 花猪 taking part), ``ready`` (waiting; in 血流 a winner counts) and, when anything
+    is settled, ``fan`` (the 查大叫 value, the maximum static fan, of each seat that may be paid)."""
     rules = st.rules
     pub = st.public
     parts = [s for s in range(4) if not pub.out[s]]
     pig = {s: flower_pig(st, s) for s in range(4)}
+    part = [not out for out in pub.out]
+    pigs = [pig[s] and part[s] for s in range(4)]
     if not (rules.chadajiao or rules.refund or any(pig.values())):
-        return  # nothing to settle (大众麻将's 荒庄不荒杠: no void, no 查大叫, kong money stands)
+        # nothing to settle (大众麻将's 荒庄不荒杠: no void, no 查大叫, kong money stands)
+        st.emit("exhausted", None, {"part": part, "pig": pigs, "ready": [
+            part[s] and not pig[s] and bool(seat_waits(st, s)) for s in range(4)]})
+        return
     won = {w.seat for w in pub.wins}
     # winners no longer playing but still at the table (血战) are paid by pigs when the rule says so
     winners_paid = [s for s in range(4) if pub.out[s] and not pub.left[s]] \
@@ -53,6 +83,10 @@ def exhaustive_settlement(st: HandState, variant: Variant, seq: int) -> None:
     # the fan of every seat that may be paid (a seat that left may hold the tile it drew: no fan)
     fan = {s: None if pig[s] else max_static_fan(rules, st.tiles(s), pub.melds[s], st.seats[s].void)
            for s in [*parts, *winners_paid]}
+    waiting = {s for s in parts if fan[s] is not None or (variant.winners_stay and s in won)}
+    seq = st.emit("exhausted", None, {
+        "part": part, "pig": pigs, "ready": [s in waiting for s in range(4)], "fan": [fan.get(s) for s in range(4)],
+    }).seq
     cap_value = 2 ** rules.max_fan if rules.max_fan is not None else 16
     for p in parts:
         if not pig[p]:
@@ -65,7 +99,6 @@ def exhaustive_settlement(st: HandState, variant: Variant, seq: int) -> None:
             payees += [s for s in winners_paid if fan[s] is not None]
             for s in sorted(payees):
                 st.pay(p, s, 2 ** (fan[s] or 0), "flower_pig", seq)
-    waiting = {s for s in parts if fan[s] is not None or (variant.winners_stay and s in won)}
     if rules.chadajiao:
         # under ting_max a pig also pays 查大叫, as the non-waiting player it is (RULES §5)
         payers = [s for s in parts if (not pig[s] or rules.flower_pig == "ting_max") and s not in waiting]

@@ -10,7 +10,7 @@ from chuanma.engine.claims import PassRule, open_window
 from chuanma.engine.kongs import begin_turn
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import TILE_TEXT
-from chuanma.engine.wall import kong_allowed
+from chuanma.engine.wall import in_last_four, kong_allowed
 from chuanma.tiles import Tile
 
 
@@ -51,12 +51,16 @@ def draw(st: HandState, rule: PassRule) -> bool:
     left = st.remaining
     turn.drew_last = left == 0
     rule.drew(s)
-    st.emit("draw", seat, {"wall": left, "replacement": replacement}, {"tile": TILE_TEXT[t]})
+    data = {"wall": left, "replacement": replacement}
+    if in_last_four(left):
+        data["last_four"] = True
+    st.emit("draw", seat, data, {"tile": TILE_TEXT[t]})
     return True
 
 
-def discard(st: HandState, seat: int, t: Tile, rule: PassRule) -> None:
-    """Discard ``t``: the claim window opens, or the next seat still playing draws."""
+def discard(st: HandState, seat: int, t: Tile, rule: PassRule, *, automatic: bool = False) -> None:
+    """Discard ``t`` (``automatic``: the machine's, for a locked 血流 hand): the claim window opens,
+    or the next seat still playing draws."""
     pub = st.public
     s = st.seats[seat]
     turn = pub.turn
@@ -79,7 +83,8 @@ def discard(st: HandState, seat: int, t: Tile, rule: PassRule) -> None:
             situations = ("dihu",)
         pub.dealer_discards += 1
     turn.first = False
-    st.emit("discard", seat, {"tile": TILE_TEXT[t], "wall": left})
+    st.emit("discard", seat, {"tile": TILE_TEXT[t], "wall": left, "automatic": True} if automatic
+            else {"tile": TILE_TEXT[t], "wall": left})
     if turn.kong is not None:
         situations += ("after_kong",)
     if turn.drew_last:

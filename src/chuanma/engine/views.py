@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from chuanma.engine.actions import Action
-from chuanma.engine.events import Event
+from chuanma.engine.events import EVENT_SCHEMA, Event
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.legal import to_act
 from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat, copy_turn
@@ -33,7 +33,7 @@ from chuanma.rules import RuleSet
 from chuanma.tiles import COPIES, NUM_KINDS, Tile, format_tiles, holds_suit, suit_of, to_counts
 
 VIEW_SCHEMA = 1
-"""Version of the view's and the events' JSON forms."""
+"""Version of the view's JSON form (the events': :data:`~chuanma.engine.events.EVENT_SCHEMA`)."""
 _new = tuple.__new__
 _SET_COUNTS = {name: tuple(COPIES if t < v.wall.size // COPIES else 0 for t in range(NUM_KINDS))
                for name, v in VARIANTS.items()}
@@ -385,7 +385,7 @@ def event_for(ev: Event, seat: int | None) -> dict[str, Any] | None:
     parts = shown_parts(ev, seat)
     if parts is None:
         return None
-    out: dict[str, Any] = {"schema": VIEW_SCHEMA, "seq": ev.seq, "type": ev.type}
+    out: dict[str, Any] = {"schema": EVENT_SCHEMA, "seq": ev.seq, "type": ev.type}
     if ev.seat is not None:
         out["seat"] = ev.seat
     out.update(parts[0])

@@ -14,9 +14,10 @@ from chuanma.analysis.orphans import ORPHANS
 from chuanma.engine.ledger import Win
 from chuanma.engine.state import HandState
 from chuanma.engine.variant import Variant
+from chuanma.engine.wall import in_last_four
 from chuanma.rules import RuleSet
 from chuanma.scoring import ScoreResult, score_hand
-from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, holds_suit
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, format_tiles, holds_suit
 
 NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)] + [
     (t, t + 1) for t in range(NUM_SUITED, NUM_KINDS)]
@@ -92,6 +93,11 @@ def self_draw_situations(st: HandState, variant: Variant, seat: int) -> tuple[Ti
     return t, situations
 
 
+def forced(st: HandState) -> bool:
+    """``forced_win_in_last_four``: a seat that can win in the last four must."""
+    return st.rules.forced_win_in_last_four and in_last_four(st.remaining)
+
+
 def jipin(st: HandState, total: int) -> bool:
     """极品: the win shows 4 fan or more in the preset's labels."""
     return total + st.rules.fan_label_offset >= JIPIN_FAN
@@ -106,12 +112,18 @@ def record_win(st: HandState, variant: Variant, seat: int, t: Tile, frm: int | N
     win = Win(seat, t, frm, robbed, tuple((f.id, f.name, f.fan) for f in res.fans), res.total,
               res.multiplier, tuple(situations), tuple(st.tiles(seat)), len(st.events),
               jipin(st, res.total))
-    st.emit("hu", seat, win.to_json())
+    s = st.seats[seat]
+    waited = s.locked_waits if s.locked_waits is not None else seat_waits(st, seat)
+    data = win.to_json()
+    data["waits"] = format_tiles(waited)  # public: the hand is shown with the win
+    if forced(st):
+        data["forced"] = True
+    st.emit("hu", seat, data)
     pub.wins.append(win)
     if variant.winners_stay:
         if not pub.locked[seat]:
             pub.locked[seat] = True
-            st.seats[seat].locked_waits = seat_waits(st, seat)
+            s.locked_waits = waited
     else:
         pub.out[seat] = True
     return win

@@ -10,8 +10,7 @@ from typing import Any
 from chuanma.bots.base import Bot, needs_view
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.game import Game
-from chuanma.engine.settlement import flower_pig
-from chuanma.engine.wins import seat_waits
+from chuanma.engine.outcome import hand_outcome
 from chuanma.fairness.derive import Deal
 from chuanma.fairness.hand import FairHand
 from chuanma.fairness.records import complete_record
@@ -100,23 +99,8 @@ def play_hand(
 
 
 def summarize(game: Game, record: dict[str, Any] | None = None) -> HandResult:
-    """Per-seat results of a finished hand, carrying its ``record`` if given."""
-    deltas = game.deltas()
-    seats = [SeatResult(deltas[s]) for s in range(4)]
-    for w in game.wins:
-        seats[w.seat].wins += 1
-        seats[w.seat].fans.append(w.total)
-        if w.from_seat is not None:
-            seats[w.from_seat].deal_ins += 1
-    exhausted = game.end_reason == "exhausted"
-    if exhausted:
-        st = game.state
-        for s in range(4):
-            if st.public.out[s]:
-                continue
-            if flower_pig(st, s):
-                seats[s].flower_pig = True
-                continue
-            # ready exactly when it has a wait: it holds no void tile, so every wait wins
-            seats[s].ready_at_draw = bool(seat_waits(st, s))
-    return HandResult(seats, exhausted, game.next_dealer(), record)
+    """Per-seat results of a finished hand (read from its outcome), carrying its ``record`` if given."""
+    outcome = hand_outcome(game.events)
+    seats = [SeatResult(r.delta, len(r.wins), [w.total for w in r.wins], r.dealt_in, r.ready_at_draw, r.pig_at_draw)
+             for r in outcome.seats]
+    return HandResult(seats, outcome.exhausted, game.next_dealer(), record)

@@ -1,7 +1,8 @@
 """The settlement a player can check: every hand revealed, each win with its fans, multiplier and
 payers, then kong money, 呼叫转移, 查花猪, 查大叫 (with the hand and fan behind each amount), 退税
 and escape penalties — only what happened — and the net per seat. Every payment of the ledger is
-one line ``<payer> pays <payee> <amount>``."""
+one line ``<payer> pays <payee> <amount>``. What each seat was at the end (花猪, ready and on
+what, its 查大叫 value) is the hand's outcome, read from the events."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from chuanma.analysis import waits
+from chuanma.engine.event_types import Kong, parse_event
 from chuanma.engine.ledger import Payment, Win
+from chuanma.engine.outcome import hand_outcome
 from chuanma.engine.views import SeatView
 from chuanma.terminal.words import KONG_WORDS, melds_text, seat_name, seat_possessive, tile_label, tiles_text
-from chuanma.tiles import SUIT_NAMES_ZH, from_counts, holds_suit, parse_tile
+from chuanma.tiles import SUIT_NAMES_ZH, from_counts, parse_tile, parse_tiles
 
 WIN_REASONS = ("zimo", "dianpao", "qianggang", "call_transfer")
 SECTIONS = {
@@ -35,6 +37,7 @@ class Settlement:
         self.view = view
         self.names = names
         self.kong_tiles = kong_tiles(view, events)
+        self.outcome = hand_outcome(events)
 
     def who(self, seat: int) -> str:
         assert self.view.seat is not None
@@ -80,12 +83,9 @@ class Settlement:
                     else f"{'are' if you else 'is'} a flower pig")
             return f"{who} {held}: the fixed 花猪 penalty {p.amount}"
         if p.reason in ("flower_pig", "chadajiao"):
-            seat = p.payee
-            hand = self.view.players[seat].hand or ()
-            ready = waits(hand, self.view.melds(seat), self.view.players[seat].void)
-            fan = p.amount.bit_length() - 1
-            waiting = " ".join(tile_label(t) for t in ready)
-            return f"{self.who(seat)} ready on {waiting or '—'}: {fan} fan = {p.amount}"
+            payee = self.outcome.seats[p.payee]
+            waiting = " ".join(tile_label(t) for t in parse_tiles(payee.waits or ""))
+            return f"{self.who(p.payee)} ready on {waiting or '—'}: {payee.fan_at_draw or 0} fan = {p.amount}"
         return ""
 
     def hands(self) -> Table:
@@ -93,16 +93,15 @@ class Settlement:
         t = Table.grid(padding=(0, 1))
         for seat in range(4):
             p = self.view.players[seat]
-            hand = p.hand or ()
+            res = self.outcome.seats[seat]
             mark = Text("")
             if p.won:
                 mark = Text(f" 胡×{p.won}", style="bold green")
-            elif holds_suit(hand, p.void):
+            elif res.pig:
                 mark = Text(" 花猪", style="bold red")
-            elif sum(hand) % 3 == 1:  # a hand between turns (an escape can end one in the middle)
-                ready = waits(hand, self.view.melds(seat), p.void)
-                mark = Text(" 听 ready", style="green") if ready else Text(" 未听 not ready", style="yellow")
-            row = tiles_text(from_counts(hand))
+            elif res.ready is not None:  # a hand between turns (an escape can end one in the middle)
+                mark = Text(" 听 ready", style="green") if res.ready else Text(" 未听 not ready", style="yellow")
+            row = tiles_text(from_counts(p.hand or ()))
             if p.melds:
                 row.append("  ").append_text(melds_text(p.melds))
             t.add_row(Text(self.who(seat), style="bold"), row.append_text(mark))
@@ -141,12 +140,15 @@ def kong_tiles(view: SeatView, events: Sequence[dict[str, Any]]) -> dict[int, in
     (a seat's concealed kongs are its concealed melds in the order declared)."""
     out: dict[int, int] = {}
     hidden: dict[int, list[int]] = {}
-    for ev in events:
-        if ev["type"] == "kong":
-            if "tile" in ev:
-                out[ev["seq"]] = parse_tile(ev["tile"])
-            else:
-                hidden.setdefault(ev["seat"], []).append(ev["seq"])
+    for message in events:
+        if message["type"] != "kong":
+            continue
+        ev = parse_event(message)
+        assert isinstance(ev, Kong) and ev.seat is not None
+        if ev.tile is not None:
+            out[ev.seq] = parse_tile(ev.tile)
+        else:
+            hidden.setdefault(ev.seat, []).append(ev.seq)
     for seat, seqs in hidden.items():
         tiles = [m.tile for m in view.melds(seat) if m.kong == "concealed"]
         out.update(zip(seqs, tiles, strict=False))

@@ -1,13 +1,28 @@
 """The ticker: every public event of the hand (and the viewer's own private ones) as a line a
-player reads, seats named relative to the viewer (下家 暗杠), forced moves with their reason."""
+player reads, seats named relative to the viewer (下家 暗杠), forced moves with their reason (the
+events say which moves were forced or automatic: nothing here works a rule out)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from chuanma.engine.wall import in_last_four
+from chuanma.engine.event_types import (
+    Chow,
+    Discard,
+    Draw,
+    End,
+    Exchange,
+    ExchangeChosen,
+    ExchangeReceived,
+    Hu,
+    Kong,
+    Payment,
+    VoidChosen,
+    Voids,
+    parse_event,
+)
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.terminal.words import DIRECTION_WORDS, END_WORDS, KONG_WORDS, seat_name, seat_possessive, zh
@@ -33,13 +48,11 @@ TEMPLATES = {
 
 @dataclass(slots=True)
 class Ticker:
-    """Turns the viewer's events into lines; remembers what it needs to explain forced moves."""
+    """Turns the viewer's events into lines; remembers the tiles it gave in the exchange."""
 
     me: int
     rules: RuleSet
     names: Sequence[str]
-    wall: int = 108
-    locked: set[int] = field(default_factory=set)
     gave: str = ""
 
     def who(self, seat: int) -> str:
@@ -56,78 +69,74 @@ class Ticker:
                 out.append(line)
         return out
 
-    def line(self, ev: dict[str, Any]) -> str | None:
-        kind = ev["type"]
-        if "wall" in ev and kind != "start":
-            self.wall = ev["wall"]
-        fields = {"who": self.who(ev["seat"]) if "seat" in ev else "",
-                  "whose": self.whose(ev["seat"]) if "seat" in ev else "",
-                  "tile": zh(ev["tile"]) if isinstance(ev.get("tile"), str) else "(face down)",
-                  "from": self.who(ev["from"]) if isinstance(ev.get("from"), int) else ""}
+    def line(self, message: dict[str, Any]) -> str | None:
+        ev = parse_event(message)
+        seat, tile, frm = ev.seat, getattr(ev, "tile", None), getattr(ev, "from_seat", None)
+        fields = {"who": self.who(seat) if seat is not None else "",
+                  "whose": self.whose(seat) if seat is not None else "",
+                  "tile": zh(tile) if isinstance(tile, str) else "(face down)",
+                  "from": self.who(frm) if isinstance(frm, int) else ""}
+        kind = message["type"]
         if kind in TEMPLATES:
             return TEMPLATES[kind].format(**fields)
         special = getattr(self, f"_{kind}", None)  # the method named after the event: _discard, _kong, …
         return special(ev, fields) if special is not None else None
 
-    def _exchange_chosen(self, ev: dict[str, Any], f: dict[str, str]) -> str | None:
-        if ev["seat"] != self.me:
+    def _exchange_chosen(self, ev: ExchangeChosen, f: dict[str, str]) -> str | None:
+        if ev.seat != self.me or ev.tiles is None:
             return f"{f['who']} has chosen its three tiles"
-        self.gave = ev["tiles"]
+        self.gave = ev.tiles
         return f"换三张: you give {zh(self.gave)}"
 
-    def _exchange(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        return f"换三张 direction {DIRECTION_WORDS[ev['direction']]}"
+    def _exchange(self, ev: Exchange, f: dict[str, str]) -> str:
+        return f"换三张 direction {DIRECTION_WORDS[ev.direction]}"
 
-    def _exchange_received(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        return f"换三张: you gave {zh(self.gave)}, received {zh(ev['tiles'])} from {f['from']}"
+    def _exchange_received(self, ev: ExchangeReceived, f: dict[str, str]) -> str:
+        return f"换三张: you gave {zh(self.gave)}, received {zh(ev.tiles or '')} from {f['from']}"
 
-    def _void_chosen(self, ev: dict[str, Any], f: dict[str, str]) -> str | None:
-        if ev["seat"] != self.me:
+    def _void_chosen(self, ev: VoidChosen, f: dict[str, str]) -> str | None:
+        if ev.seat != self.me or ev.suit is None:
             return f"{f['who']} has chosen its void"
-        auto = " (automatic: your hand holds only two suits)" if ev.get("automatic") else ""
-        return f"定缺: you are void in {SUIT_NAMES_ZH[ev['suit']]}{auto}"
+        auto = " (automatic: your hand holds only two suits)" if ev.automatic else ""
+        return f"定缺: you are void in {SUIT_NAMES_ZH[ev.suit]}{auto}"
 
-    def _voids(self, ev: dict[str, Any], f: dict[str, str]) -> str:
+    def _voids(self, ev: Voids, f: dict[str, str]) -> str:
         return "定缺 revealed: " + ", ".join(
-            f"{self.who(s)} 缺{SUIT_NAMES_ZH[v]}" for s, v in enumerate(ev["voids"]) if v)
+            f"{self.who(s)} 缺{SUIT_NAMES_ZH[v]}" for s, v in enumerate(ev.voids) if v)
 
-    def _draw(self, ev: dict[str, Any], f: dict[str, str]) -> str | None:
-        if ev["seat"] != self.me:  # another seat's live draw is told by its discard
-            return f"{f['who']} draws a kong replacement · wall {ev['wall']}" if ev["replacement"] else None
-        extra = " (kong replacement)" if ev["replacement"] else ""
-        return f"you draw {f['tile']}{extra} · wall {ev['wall']}"
+    def _draw(self, ev: Draw, f: dict[str, str]) -> str | None:
+        if ev.seat != self.me:  # another seat's live draw is told by its discard
+            return f"{f['who']} draws a kong replacement · wall {ev.wall}" if ev.replacement else None
+        extra = " (kong replacement)" if ev.replacement else ""
+        return f"you draw {f['tile']}{extra} · wall {ev.wall}"
 
-    def _discard(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        forced = " (automatic: a locked 血流 hand)" if ev["seat"] in self.locked else ""
+    def _discard(self, ev: Discard, f: dict[str, str]) -> str:
+        forced = " (automatic: a locked 血流 hand)" if ev.automatic else ""
         return f"{f['who']} 打 {f['tile']}{forced}"
 
-    def _chow(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        run = zh(format_tiles(Meld("chow", parse_tile(ev["tile"])).tiles))
-        return f"{f['who']} 吃 {zh(ev['claimed'])} from {f['from']}: {run}"
+    def _chow(self, ev: Chow, f: dict[str, str]) -> str:
+        run = zh(format_tiles(Meld("chow", parse_tile(ev.tile)).tiles))
+        return f"{f['who']} 吃 {zh(ev.claimed)} from {f['from']}: {run}"
 
-    def _kong(self, ev: dict[str, Any], f: dict[str, str]) -> str:
+    def _kong(self, ev: Kong, f: dict[str, str]) -> str:
         frm = f" from {f['from']}" if f["from"] else ""
-        late = " (过手杠: no kong money)" if ev.get("late") else ""
-        return f"{f['who']} {KONG_WORDS[ev['kind']]} {f['tile']}{frm}{late}"
+        late = " (过手杠: no kong money)" if ev.late else ""
+        return f"{f['who']} {KONG_WORDS[ev.kind]} {f['tile']}{frm}{late}"
 
-    def _payment(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        verb = "pay" if ev["payer"] == self.me else "pays"
-        return (f"  {self.who(ev['payer'])} {verb} {self.who(ev['payee'])} {ev['amount']} "
-                f"({REASON_WORDS.get(ev['reason'], ev['reason'])})")
+    def _payment(self, ev: Payment, f: dict[str, str]) -> str:
+        verb = "pay" if ev.payer == self.me else "pays"
+        return (f"  {self.who(ev.payer)} {verb} {self.who(ev.payee)} {ev.amount} "
+                f"({REASON_WORDS.get(ev.reason, ev.reason)})")
 
-    def _end(self, ev: dict[str, Any], f: dict[str, str]) -> str:
-        return f"hand over: {END_WORDS.get(ev['reason'], ev['reason'])}"
+    def _end(self, ev: End, f: dict[str, str]) -> str:
+        return f"hand over: {END_WORDS.get(ev.reason, ev.reason)}"
 
-    def _hu(self, ev: dict[str, Any], f: dict[str, str]) -> str:
+    def _hu(self, ev: Hu, f: dict[str, str]) -> str:
         who = f["who"]
-        how = "自摸 self-drawn" if ev["self_drawn"] else f"on {self.whose(ev['from'])} {zh(ev['tile'])}"
-        if ev.get("robbed_kong"):
-            how = f"抢杠 robbing {self.whose(ev['from'])} kong"
-        fans = " + ".join(f"{fan['name']} {fan['fan']}" for fan in ev["fans"]) or "平胡"
-        why = ""
-        if self.rules.forced_win_in_last_four and in_last_four(self.wall):
-            why = " (forced: in the last four tiles a seat that can win must)"
-        if self.rules.variant == "xueliu":
-            self.locked.add(ev["seat"])
-        tile = zh(ev["tile"])
-        return f"{who} 胡 {tile} {how}: {fans} ×{ev['multiplier']}{why}"
+        frm = ev.from_seat
+        how = "自摸 self-drawn" if frm is None else f"on {self.whose(frm)} {zh(ev.tile)}"
+        if ev.robbed_kong and frm is not None:
+            how = f"抢杠 robbing {self.whose(frm)} kong"
+        fans = " + ".join(f"{fan.name} {fan.fan}" for fan in ev.fans) or "平胡"
+        why = " (forced: in the last four tiles a seat that can win must)" if ev.forced else ""
+        return f"{who} 胡 {zh(ev.tile)} {how}: {fans} ×{ev.multiplier}{why}"
