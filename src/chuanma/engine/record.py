@@ -21,7 +21,7 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.engine.record_fields import RecordError as RecordError
-from chuanma.engine.record_fields import record_fields, record_of
+from chuanma.engine.record_fields import older_meaning, record_fields, record_of
 from chuanma.errors import ChuanmaError, InputError, NotationError
 from chuanma.json_input import read_json
 
@@ -69,7 +69,13 @@ def replay_steps(record: Mapping[str, Any]) -> Iterator[Game]:
     for i, d in enumerate(decisions):
         if not isinstance(d, Mapping) or not isinstance(d.get("seat"), int):
             raise RecordError(f"a decision is an object with a seat 0-3, got {d!r}", i)
-        _replay_decision(game, matchable, d["seat"], i, d)
+        try:
+            _replay_decision(game, matchable, d["seat"], i, d)
+        except RecordError as exc:
+            why = older_meaning(record)
+            if why is None:
+                raise
+            raise RecordError(f"{exc}; {why}") from None  # the message names the decision already
         yield game
     mark = len(game.events)
     while _take_omitted(game, None, None):

@@ -128,6 +128,17 @@ def deal_fields(record: object, *, honors: bool = True) -> DealFields:
     return DealFields(dealer, cast(Direction, direction), wall, seeds)
 
 
+def older_meaning(record: Mapping[str, Any]) -> str | None:
+    """Why a decision of ``record`` may have been legal when it was made and is not today, if its
+    version gave a rule another meaning (None otherwise): a ``chuanma-record/1`` record under
+    ``no_kong_in_last_four`` may hold a kong made with 4 tiles in the wall."""
+    if record.get("format") == FORMAT_1 and record_rules(record).no_kong_in_last_four:
+        return (f"this record is {FORMAT_1}, where no_kong_in_last_four forbade a kong at 3 tiles or fewer in "
+                f"the wall; since {FORMAT} it forbids one at 4 or fewer (RULES §9.3), so a kong made at 4 "
+                "cannot be replayed under today's rules")
+    return None
+
+
 def record_rules(record: Mapping[str, Any]) -> RuleSet:
     """The rules of a record (``rules`` and ``base``)."""
     try:
@@ -143,10 +154,6 @@ def record_fields(record: object) -> RecordFields:
     """Every field of a record a replay reads, checked (the decisions' legality is the replay's)."""
     data = _mapping(record)
     rules = record_rules(data)
-    if data["format"] == FORMAT_1 and rules.no_kong_in_last_four:
-        raise RecordError(f"this record is {FORMAT_1}, where no_kong_in_last_four forbade a kong at 3 tiles or "
-                          f"fewer in the wall; since {FORMAT} it forbids one at 4 or fewer (RULES §9.3), so "
-                          "its decisions cannot be replayed under today's rules")
     deal = deal_fields(data, honors=rules.honors)
     raw = data.get("decisions", [])
     if not isinstance(raw, list):
