@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { Connection } from "./socket.js";
-import { t, onLangChange, languageButton, addFanNames, addPresetNames } from "./i18n.js";
+import { t, onLangChange, languageButton, addFanNames, addPresetNames, errorText, closedText } from "./i18n.js";
 import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
@@ -81,7 +81,7 @@ function showLogin(error = "") {
       else await api(`/api/${kind}`, { method: "POST", body: { username, password } });
       await start();
     } catch (exc) {
-      document.getElementById("login-error").textContent = exc.message;
+      document.getElementById("login-error").textContent = errorText(exc.code, exc.message);
     }
   };
   form.addEventListener("submit", (ev) => { ev.preventDefault(); submit("login"); });
@@ -105,6 +105,7 @@ function closePages() {
   app.shown += 1;
   app.table?.destroy();
   app.table = null;
+  app.lobby?.destroy();
   app.lobby = null;
   app.settle?.close();
   app.settle = null;
@@ -257,12 +258,12 @@ function onClosed(msg) {
     return;
   }
   if (app.table) app.table.closedReason = msg.reason;
-  toast(t("err.closed", { reason: msg.reason }));
+  toast(t("err.closed", { reason: closedText(msg.reason) }));
   if (!app.settle) showLobby();
 }
 
 function onError(msg) {
-  const text = t("err.refused", { msg: msg.message });
+  const text = t("err.refused", { msg: errorText(msg.code, msg.message) });
   toast(text);
   if (app.table && app.table.table) {
     if (FATAL_CODES.has(msg.code)) { showLobby(); return; }

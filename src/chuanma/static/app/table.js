@@ -10,6 +10,8 @@ import { esc, fmt, seatName } from "./util.js";
 const KEYS = "1234567890qwer";
 const SUITS = ["m", "p", "s"];
 const TICKER_MAX = 40;
+/** The settlement panel's form of the next-hand control. */
+export const NEXT_HAND = { label: "settle.next", attrs: 'data-settle="next" data-testid="next-hand" autofocus' };
 /** Events the ticker leaves out: draws (the own one is in the hand), the deal, one's own claim
  * answers, choices the next event reveals (exchange_received, voids) and payments (the settlement
  * lists them). */
@@ -88,7 +90,7 @@ export class TablePage {
       case "hand_start": return this.onHandStart(msg);
       case "events": return this.onEvents(msg);
       case "view": return this.onView(msg);
-      case "resync": return this.onView(msg);
+      case "resync": return this.onResync(msg);
       case "prompt": return this.onPrompt(msg);
       case "auto": return this.onAutoMsg(msg);
       case "hand_end": return this.onHandEnd(msg);
@@ -119,7 +121,7 @@ export class TablePage {
       if (!this.dealt) { this.handEnd = null; this.view = null; this.ticker = []; }
       this.dealt = true; this.clientSeeds = msg.client_seeds;
     }
-    else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); }
+    else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); this.readyExpired = false; }
     this.render();
   }
 
@@ -130,6 +132,17 @@ export class TablePage {
       this.describe(ev);
     }
     this.renderTicker();
+  }
+
+  /** A resync after a reload: the whole view, and the hand's recent events (when the server sends
+   * them) to fill the ticker and mark the latest discard again. */
+  onResync(msg) {
+    if (msg.events?.length) {
+      if (msg.hand !== this.hand) this.ticker = [];
+      const known = new Set(this.ticker.map((e) => e.seq));
+      for (const ev of msg.events) if (!known.has(ev.seq)) this.describe(ev, { quiet: true });
+    }
+    this.onView(msg);
   }
 
   /** A whole view: a `view` message (with hints and suggestions) or a `resync`. */
@@ -168,6 +181,7 @@ export class TablePage {
   onHandEnd(msg) {
     this.handEnd = msg;
     this.awaitingStart = true;
+    this.readyIn = null;
     this.prompt = null;
     this.render();
     // the settlement panel opens a frame after the table's last drawing, so that the two heavy
@@ -313,15 +327,16 @@ export class TablePage {
 
   /** An event's sounds and marks (the latest discard, the exchange's direction, the base); the
    * events the ticker tells are kept for it (it words them in the language shown). */
-  describe(ev) {
+  describe(ev, { quiet = false } = {}) {
+    const sound = (name) => { if (!quiet) play(name); };
     switch (ev.type) {
       case "start": this.startBase = ev.base; break;
       case "exchange": this.direction = ev.direction; break;
-      case "draw": if (ev.seat === this.seat && ev.tile) play("draw"); break;
-      case "discard": this.lastDiscard = { seat: ev.seat, seq: ev.seq }; play("discard"); break;
-      case "pong": case "chow": this.lastDiscard = null; play("pong"); break;
-      case "kong": if (ev.kind === "exposed") this.lastDiscard = null; play("kong"); break;
-      case "hu": play("win"); break;
+      case "draw": if (ev.seat === this.seat && ev.tile) sound("draw"); break;
+      case "discard": this.lastDiscard = { seat: ev.seat, seq: ev.seq }; sound("discard"); break;
+      case "pong": case "chow": this.lastDiscard = null; sound("pong"); break;
+      case "kong": if (ev.kind === "exposed") this.lastDiscard = null; sound("kong"); break;
+      case "hu": sound("win"); break;
       default: break;
     }
     if (!UNTOLD.has(ev.type)) {
@@ -530,17 +545,46 @@ export class TablePage {
     if (this.direction) {
       parts.push(`<div class="exchange-dir">${esc(t("table.exchange_dir", { dir: t("dir." + this.direction) }))}</div>`);
     }
-    if (!this.dealt && this.commitment && !this.handEnd) {
-      parts.push(`<p>${esc(t("table.before_deal"))}</p>
-        <p class="mono" title="${esc(t(this.vrf ? "fair.public_key" : "fair.commitment"))}">${esc(this.commitment.slice(0, 16))}…</p>
-        ${this.spectating ? "" : `<button class="btn btn-primary" data-act="ready" data-testid="ready" ${this.readySent ? "disabled" : ""}>
-          ${esc(t(this.readySent ? "table.ready_sent" : "fair.ready"))}</button>
-          <button class="btn btn-small" data-act="fair">${esc(t("fair.client_seed"))}</button>`}`);
+    if (this.betweenHands) {
+      if (!this.awaitingStart && this.commitment) {
+        parts.push(`<p>${esc(t("table.before_deal"))}</p>
+          <p class="mono" title="${esc(t(this.vrf ? "fair.public_key" : "fair.commitment"))}">${esc(this.commitment.slice(0, 16))}…</p>`);
+      }
+      if (!this.spectating) {
+        parts.push(`<div class="ready-control">${this.readyControl()}
+          <button class="btn btn-small" data-act="fair">${esc(t("fair.client_seed"))}</button></div>`);
+      }
     } else if (v && !this.prompt && !v.finished && !this.spectating) {
       parts.push(`<p class="muted-light">${esc(t("table.waiting"))}</p>`);
     }
     if (this.hintsOn && this.hints && !this.spectating) parts.push(this.renderHints());
     return parts.join("");
+  }
+
+  /** Between hands (the settlement shown or closed, the next hand not dealt): the next-hand control
+   * must stay on screen, whatever was closed. */
+  get betweenHands() {
+    return !this.closedReason && (this.awaitingStart || (!this.dealt && Boolean(this.commitment)));
+  }
+
+  /** Seconds left to get ready for the next hand (null: not known yet, or nothing to get ready for). */
+  readyLeft() {
+    if (this.readyIn == null || this.awaitingStart || this.dealt) return null;
+    return Math.max(0, this.readyIn - (performance.now() - this.readyAt) / 1000);
+  }
+
+  /** The next-hand control: the ready button with the time left, "ready, waiting", or "too late".
+   * The settlement panel shows the same control (its button says "next hand"). */
+  readyControl({ label = "fair.ready", attrs = 'data-act="ready" data-testid="ready"' } = {}) {
+    const left = this.readyLeft();
+    if (this.readySent || this.wantReady) {
+      return `<span class="muted-light" data-testid="ready-sent">${esc(t("table.ready_sent"))}</span>`;
+    }
+    if (left !== null && left <= 0) {
+      return `<span class="error-text" role="status" data-testid="ready-expired">${esc(t("table.ready_expired"))}</span>`;
+    }
+    return `<button class="btn btn-primary" ${attrs}>${esc(t(label))}</button>
+      <span class="timer" data-ready-timer role="timer">${left === null ? "" : esc(t("table.ready_in", { s: Math.ceil(left) }))}</span>`;
   }
 
   renderHints() {
@@ -576,6 +620,7 @@ export class TablePage {
   }
 
   tickTimer() {
+    this.tickReady();
     const el = this.root.querySelector("#timer");
     if (!el) return;
     const wrap = el.closest(".timer-wrap");
@@ -587,6 +632,21 @@ export class TablePage {
     el.classList.toggle("low", left <= 5);
     // the bar shrinks by a transform: its transition runs without laying the page out again
     this.root.querySelector("#timer-bar").style.transform = `scaleX(${Math.min(1, left / Math.max(1, this.prompt.seconds))})`;
+  }
+
+  /** The ready window's countdown, on the table and on the settlement panel; at its end the
+   * controls say that it has passed (redrawn once). */
+  tickReady() {
+    const left = this.readyLeft();
+    if (left === null) return;
+    if (left <= 0 && !this.readySent && !this.readyExpired) {
+      this.readyExpired = true;
+      this.render();
+      for (const box of document.querySelectorAll("[data-ready-box]")) box.innerHTML = this.readyControl(NEXT_HAND);
+      return;
+    }
+    const text = t("table.ready_in", { s: Math.ceil(left) });
+    for (const el of document.querySelectorAll("[data-ready-timer]")) if (el.textContent !== text) el.textContent = text;
   }
 
   /** The hand's base (chips per unit): from its start event, else the rules and their preset. */
