@@ -248,7 +248,21 @@ function followLink() {
   return false;
 }
 
-window.addEventListener("hashchange", () => { if (app.conn) followLink(); });
+/** Browser Back (or another address) while at a table: a seat is left as the Leave button leaves it
+ * (asking first during a hand; kept, with the table's address back, if the answer is no); watching
+ * stops and the lobby is shown. */
+function awayFromTable() {
+  const table = app.table;
+  if (table.seat === null || table.closedReason) { showLobby(); return; }
+  if (!table.leave()) history.pushState(null, "", "#/table");
+}
+
+window.addEventListener("hashchange", () => {
+  if (!app.conn) return;
+  const here = app.table?.seat === null ? `#/watch/${app.table.table}` : "#/table";
+  if (app.table?.table && location.hash !== here && !/^#\/(join|watch)\//.test(location.hash)) { awayFromTable(); return; }
+  followLink();
+});
 
 function onClosed(msg) {
   if (app.rejoin) {

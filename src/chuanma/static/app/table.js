@@ -306,11 +306,13 @@ export class TablePage {
     return seed;
   }
 
+  /** Leave the table (asking first during a hand); false if the player chose to stay. */
   leave() {
     const playing = this.view && !this.view.finished && !this.handEnd && this.dealt;
-    if (this.seat !== null && playing && !confirm(t("table.leave_confirm"))) return;
+    if (this.seat !== null && playing && !confirm(t("table.leave_confirm"))) return false;
     if (this.seat !== null) this.send({ type: "leave" });
     this.onLeave();
+    return true;
   }
 
   toggleHints() {
