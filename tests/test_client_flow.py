@@ -88,7 +88,8 @@ def check_settlement_fits(page: Any, width: int) -> None:
     assert page.evaluate("() => document.querySelector('.modal-back').scrollTop") == 0
     top = page.locator("#settle-title").bounding_box()
     assert top is not None and 0 <= top["y"] < 200
-    assert page.evaluate("() => { const b = document.querySelector('.modal-back'); return b.scrollWidth <= b.clientWidth; }")
+    assert page.evaluate("() => { const b = document.querySelector('.modal-back');"
+                         " return b.scrollWidth <= b.clientWidth; }")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     totals = page.locator("[data-testid=hand-total]")
     if totals.count():

@@ -106,7 +106,8 @@ class Ping(_Message):
 
 ClientMessage = Annotated[Join | JoinPrivate | LeaveQueue | Ready | Act | Auto | Leave | Resume | Watch | Views | Ping,
                           Field(discriminator="type")]
-CLIENT_TYPES = ("join", "join_private", "leave_queue", "ready", "act", "auto", "leave", "resume", "watch", "views", "ping")
+CLIENT_TYPES = ("join", "join_private", "leave_queue", "ready", "act", "auto", "leave", "resume", "watch", "views",
+                "ping")
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 SERVER_TYPES = ("hello", "queued", "seated", "hand_start", "events", "prompt", "auto", "hand_end",
