@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
+from chuanma.narration import ENDS, REASONS, end_text, reason_text
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
 
@@ -206,3 +207,21 @@ def test_client_reload_brings_the_ticker_and_the_latest_discard_back(browser: An
     page.wait_for_function("() => window.chuanmaClient?.table?.view", timeout=WAIT_MS)
     page.wait_for_function("() => document.querySelectorAll('#ticker li').length > 0"
                            " && document.querySelector('.discards .latest')", timeout=WAIT_MS)
+
+
+def test_client_words_payment_reasons_and_ends_as_the_terminal_and_replay_do(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "uma")
+    got = player.page.evaluate("""async ([reasons, ends]) => {
+        const { reasonName } = await import('/static/app/narrate.js');
+        const { setLang, t } = await import('/static/app/i18n.js');
+        const out = {};
+        for (const lang of ['zh', 'en']) {
+          setLang(lang);
+          out[lang] = { reasons: Object.fromEntries(reasons.map((r) => [r, reasonName(r)])),
+                        ends: Object.fromEntries(ends.map((e) => [e, t('end.' + e)])) };
+        }
+        return out;
+    }""", [list(REASONS), list(ENDS)])
+    for lang in ("zh", "en"):
+        assert got[lang]["reasons"] == {r: reason_text(r, lang) for r in REASONS}
+        assert got[lang]["ends"] == {e: end_text(e, lang) for e in ENDS}

@@ -14,6 +14,7 @@ from rich.console import Console
 from chuanma.bots import make_bot
 from chuanma.engine.actions import ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.game import Game
+from chuanma.narration import end_text
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_game
 from chuanma.terminal.answers import AnswerError, parse_answer
@@ -21,7 +22,6 @@ from chuanma.terminal.board import board
 from chuanma.terminal.seat import Human
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
-from chuanma.terminal.words import END_WORDS
 from chuanma.tiles import parse_tile
 
 NAMES = ["you", "east", "north", "west"]
@@ -303,4 +303,4 @@ def test_ticker_and_settlement_speak_of_the_viewer_in_the_second_person_and_say_
     text = "\n".join(lines) + rendered(Settlement(game.view(me), game.events_for(me), NAMES).render([0] * 4), width=200)
     assert "you's" not in text and "you is" not in text
     assert "on your discard" in text and any(" on your " in line for line in lines if " 胡 " in line)
-    assert lines[-1] == f"hand over: {END_WORDS[game.end_reason or '']}"
+    assert lines[-1] == f"hand over: {end_text(game.end_reason or '')}"

@@ -13,6 +13,7 @@ from rich.table import Table
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, load
 from chuanma.engine.record import replay as replay_record
+from chuanma.narration import end_text, reason_text
 from chuanma.rules import RuleSet
 
 _SEAT = "seat {}"
@@ -52,13 +53,13 @@ def event_line(ev: dict[str, Any], rules: RuleSet | None = None) -> str | None:
         return (f"{who} wins {how} with {ev['hand']} + {ev['tile']}: {fans} = {total} fan "
                 f"(×{ev['multiplier']})")
     if kind == "payment":
-        return f"  seat {ev['payer']} pays seat {ev['payee']} {ev['amount']} ({ev['reason']})"
+        return f"  seat {ev['payer']} pays seat {ev['payee']} {ev['amount']} ({reason_text(ev['reason'])})"
     if kind == "leave":
         return f"{who} leaves the table"
     if kind == "exhausted":
         return "the wall is exhausted: 查花猪, 查大叫, 退税"
     if kind == "end":
-        return f"hand over ({ev['reason']}): " + " | ".join(
+        return f"hand over ({end_text(ev['reason'])}): " + " | ".join(
             f"seat {i} {h}" for i, h in enumerate(ev["hands"]))
     return None
 

@@ -4,6 +4,7 @@ Pages: ``/calc`` (the fan calculator), ``/rules`` (fan table and presets), ``/gu
 (worked examples; ``/guide`` opens the first topic, an unknown topic is the guide page saying so,
 status 404), ``/replay`` (an uploaded record) and ``/replay/<hand id>``. Endpoints:
 ``POST /api/portal/score``, ``GET /api/portal/fans``, ``GET /api/portal/presets``, ``GET /api/portal/tiles``,
+``GET /api/portal/words`` (payment reasons and hand ends in both languages: chuanma.narration),
 ``GET /api/portal/examples/<topic>``, ``GET /api/replay/<hand id>?seat=&move=`` (finished hands
 only) and ``POST /api/replay`` (a record in the body). Bad input: status 400 with
 ``{"code", "message"}``, and nothing changes.
@@ -22,6 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from chuanma.engine.record import RecordError
 from chuanma.errors import ChuanmaError, InputError
 from chuanma.json_input import parse_json
+from chuanma.narration import word_table
 from chuanma.portal.calculator import calculate
 from chuanma.portal.examples import TOPICS, topic
 from chuanma.portal.reference import fan_table, presets, tile_table
@@ -133,6 +135,10 @@ def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRoute
     @router.get("/api/portal/presets")
     async def all_presets() -> dict[str, Any]:
         return presets()
+
+    @router.get("/api/portal/words")
+    async def words() -> dict[str, Any]:
+        return word_table()
 
     @router.get("/api/portal/tiles")
     async def tiles() -> dict[str, Any]:

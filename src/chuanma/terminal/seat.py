@@ -84,6 +84,8 @@ class Human:
     news: list[str] = field(default_factory=list)
     pinned: list[str] = field(default_factory=list)
     """The player's own wins: shown above the ticker for the rest of the hand (never scrolled away)."""
+    refusal: str = ""
+    """Why the last answer was refused: shown under the choices until the next answer."""
     seen: int = 0
     shown: int = 0
     """Ticker lines already shown."""
@@ -126,8 +128,9 @@ class Human:
             try:
                 answer = parse_answer(raw, legal, default, numbered=numbered, hand=view.hand)
             except AnswerError as exc:
-                self.news.append(f"✗ {exc}")
+                self.refusal = f"✗ {exc}"
                 continue
+            self.refusal = ""
             if isinstance(answer, str):
                 self.toggle(answer)
                 automatic = self.automatic(view, legal)
@@ -198,26 +201,34 @@ class Human:
 
     def show(self, view: SeatView, legal: list[Action], footer: Text | None = None) -> None:
         """The table, the help panel if on, the choices and ``footer``, fitted to the terminal's
-        height (the ticker gives up lines first) so that the table's status line stays on screen."""
+        height so that the table's status line stays on screen: the ticker gives up lines first,
+        then the footer, then the help panel and one's hand their frames."""
         console = self.console
-        below: list[RenderableType] = []
-        if self.toggles.help:
-            below.append(Panel(advice(view, legal), title="help (? to hide)", title_align="left",
-                               border_style="cyan"))
+        claim: list[RenderableType] = []
         if view.claim is not None:
             frm = self.ticker.who(view.claim.from_seat)
             what = "adds to a kong (抢杠?)" if view.claim.robbing else "discards"
-            below.append(Text(f"{frm} {what} ", style="bold").append(label(Discard(view.claim.tile))[2:]))
-        below.append(choices_text(legal))
-        if footer is not None:
-            below.append(footer)
+            claim.append(Text(f"{frm} {what} ", style="bold").append(label(Discard(view.claim.tile))[2:]))
+        refusal = [Text(self.refusal, style="bold red")] if self.refusal else []
+        helps: list[list[RenderableType]] = [[]]
+        if self.toggles.help:
+            text = advice(view, legal)
+            helps = [[Panel(text, title="help (? to hide)", title_align="left", border_style="cyan")], [text]]
+        footers = [[footer], []] if footer is not None else [[]]
         room = console.height - 1  # the input line
         lines = self.recent(console.width)
-        while True:
-            frame = Group(board(view, self.names, self.session, self.hand_no, lines, console.width), *below)
-            if len(lines) <= len(self.pinned) or len(console.render_lines(frame, pad=False)) <= room:
+        layouts = [(False, [*h, *claim, choices_text(legal), *refusal, *f]) for f in footers for h in helps]
+        layouts.append((True, [*helps[-1], *claim, choices_text(legal), *refusal]))
+        for compact, below in layouts:
+            while True:
+                frame = Group(board(view, self.names, self.session, self.hand_no, lines, console.width, compact),
+                              *below)
+                fits = len(console.render_lines(frame, pad=False)) <= room
+                if fits or len(lines) <= len(self.pinned):
+                    break
+                lines = self.recent(console.width, len(lines) - 1)
+            if fits:
                 break
-            lines = self.recent(console.width, len(lines) - 1)
         if console.is_terminal:
             console.clear()
         console.print(frame)

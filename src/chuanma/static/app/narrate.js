@@ -1,8 +1,23 @@
 // An engine event, as a seat is shown it (docs/protocol.md), told in one sentence in the current
 // language: the table's ticker, the replay viewer and the rule guides all word events here.
-// Suits, exchange directions, payment reasons and end reasons are i18n.js's shared words.
-import { addStrings, getLang, t } from "./i18n.js";
+// Suits and exchange directions are i18n.js's shared words; payment reasons and end reasons are the
+// server's (/api/portal/words: chuanma.narration, which the terminal and `chuanma replay` use too).
+import { STRINGS, addStrings, getLang, t } from "./i18n.js";
 import { run, splitTiles, tileName } from "./tiles.js";
+
+/** Learn the server's words: reason.* and end.* in both languages. */
+async function loadWords() {
+  try {
+    const res = await fetch("/api/portal/words");
+    if (!res.ok) return;
+    const table = await res.json();
+    for (const [prefix, group] of [["reason", table.reasons], ["end", table.ends]]) {
+      for (const [id, words] of Object.entries(group)) for (const l of ["zh", "en"]) STRINGS[l][`${prefix}.${id}`] = words[l];
+    }
+  } catch { /* the reasons are shown by their ids */ }
+}
+
+await loadWords();
 
 addStrings({
   zh: {
