@@ -21,7 +21,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from chuanma.engine.record import RecordError
-from chuanma.errors import ChuanmaError, InputError
+from chuanma.errors import ChuanmaError, HandSizeError, InputError, RuleSetError, TileCountError
 from chuanma.json_input import parse_json
 from chuanma.narration import word_table
 from chuanma.portal.calculator import calculate
@@ -35,6 +35,15 @@ from chuanma.server.store import Row
 PAGES = Path(__file__).resolve().parent.parent / "static" / "portal"
 MAX_BODY = 1 << 20
 """The largest request body read (a record of a whole hand is about 10 KB)."""
+
+
+def _hand_error_kind(exc: Exception) -> str:
+    """What is wrong with a hand to score, for the page to say in its language (the message has
+    the details): ``hand_size``, ``tile_count``, ``rules`` or ``input``."""
+    for kind, error in (("hand_size", HandSizeError), ("tile_count", TileCountError), ("rules", RuleSetError)):
+        if isinstance(exc, error):
+            return kind
+    return "input"
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -126,7 +135,8 @@ def portal_router(current_user: Callable[[Request], Awaitable[Row]]) -> APIRoute
         try:
             return JSONResponse(calculate(await _json_body(request)))
         except (ChuanmaError, ValueError) as exc:
-            return _error(400, "bad_hand", str(exc))
+            return JSONResponse({"code": "bad_hand", "kind": _hand_error_kind(exc), "message": str(exc)},
+                                status_code=400)
 
     @router.get("/api/portal/fans")
     async def fans() -> dict[str, Any]:
