@@ -225,3 +225,15 @@ def test_client_words_payment_reasons_and_ends_as_the_terminal_and_replay_do(bro
     for lang in ("zh", "en"):
         assert got[lang]["reasons"] == {r: reason_text(r, lang) for r in REASONS}
         assert got[lang]["ends"] == {e: end_text(e, lang) for e in ENDS}
+
+
+def test_verifier_page_speaks_the_clients_language(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "vera", lang="zh")
+    page = player.page
+    page.goto(server.base + "/static/verify.html")
+    assert page.text_content("h1") == "验证一局牌是否公平发牌"
+    page.click("summary")
+    page.fill("#paste", "[1, 2]")
+    page.click("#check-paste")
+    page.wait_for_function("() => document.querySelector('#error').textContent.length > 0")
+    assert page.text_content("#error").startswith("无法验证：")  # type: ignore[union-attr]
