@@ -13,7 +13,12 @@ from typing import Any
 import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
+from chuanma.bots import make_bot
+from chuanma.commands.replay import event_line
+from chuanma.engine import Game
 from chuanma.narration import ENDS, REASONS, end_text, reason_text
+from chuanma.rules import RuleSet
+from chuanma.sim.play import deal_for
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
 
@@ -237,3 +242,28 @@ def test_verifier_page_speaks_the_clients_language(browser: Any, server: Running
     page.click("#check-paste")
     page.wait_for_function("() => document.querySelector('#error').textContent.length > 0")
     assert page.text_content("#error").startswith("无法验证：")  # type: ignore[union-attr]
+
+
+def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: Running) -> None:
+    # a whole hand of bots, as a record replayed (the events as seat 0 is shown them, hidden ones too)
+    game = Game(RuleSet.from_preset("xuezhan"), list(deal_for(4, 0).wall), 0, "to_next")
+    bots = [make_bot("greedy", s) for s in range(4)]
+    while not game.finished:
+        seat = game.to_act()[0]
+        game.apply(seat, bots[seat].choose(game.view(seat), game.legal_actions(seat)))
+    events = [*game.events_for(0), *(e.to_json() for e in game.events)]
+    player = new_player(browser, server, "walt")
+    said = player.page.evaluate("""async (events) => {
+        const { narrate } = await import('/static/app/narrate.js');
+        const { setLang } = await import('/static/app/i18n.js');
+        const out = {};
+        for (const lang of ['zh', 'en']) {
+          setLang(lang);
+          const seat = lang === 'zh' ? (s) => `座位 ${s}` : (s) => `Seat ${s}`;
+          out[lang] = events.map((ev) => narrate(ev, seat));
+        }
+        return out;
+    }""", events)
+    for lang in ("zh", "en"):
+        assert said[lang] == [event_line(ev, lang) for ev in events]
+    assert {ev["type"] for ev in events} >= {"deal", "exchange", "void_chosen", "discard", "hu", "payment", "end"}

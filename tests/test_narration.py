@@ -1,6 +1,6 @@
-"""One wording of payment reasons and hand ends (chuanma.narration): the terminal's ticker and
-``chuanma replay`` word the same event with the same words (the browser's test is in
-test_client_flow)."""
+"""One wording of the hand's events (chuanma.narration): ``chuanma replay`` says the sentences the
+browser says (test_client_flow compares them), and the terminal's ticker words payment reasons and
+hand ends with the same words."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def test_a_payment_is_worded_alike_by_the_ticker_and_replay(reason: str) -> None
     words = f"({reason_text(reason)})"
     assert ticker is not None and replayed is not None
     assert ticker.endswith(words) and replayed.endswith(words)
+    assert replayed == "Seat 1 pays Seat 2 4 base " + words
 
 
 @pytest.mark.parametrize("reason", list(ENDS))

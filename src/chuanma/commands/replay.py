@@ -13,65 +13,29 @@ from rich.table import Table
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, load
 from chuanma.engine.record import replay as replay_record
-from chuanma.narration import end_text, reason_text
-from chuanma.rules import RuleSet
+from chuanma.narration import Lang, narrate
 
-_SEAT = "seat {}"
-
-
-def event_line(ev: dict[str, Any], rules: RuleSet | None = None) -> str | None:
-    """One event as a line for players (fan totals as ``rules.fan_label`` shows them, if given)."""
-    kind = ev["type"]
-    who = _SEAT.format(ev["seat"]) if "seat" in ev else ""
-    if kind == "deal":
-        return f"{who} is dealt {ev['hand']}"
-    if kind == "exchange_chosen":
-        return f"{who} gives {ev['tiles']}"
-    if kind == "exchange":
-        return f"exchange direction: {ev['direction']}"
-    if kind == "voids":
-        return "voids: " + ", ".join(f"seat {i} {v}" for i, v in enumerate(ev["voids"]))
-    if kind == "draw":
-        extra = " (replacement)" if ev["replacement"] else ""
-        return f"{who} draws {ev['tile']}{extra}, {ev['wall']} left"
-    if kind == "discard":
-        return f"{who} discards {ev['tile']}"
-    if kind == "pong":
-        return f"{who} pongs {ev['tile']} from seat {ev['from']}"
-    if kind == "kong":
-        frm = f" from seat {ev['from']}" if "from" in ev else ""
-        late = " (过手杠)" if ev.get("late") else ""
-        return f"{who} {ev['kind']} kong {ev['tile']}{frm}{late}"
-    if kind == "kong_declared":
-        return f"{who} adds {ev['tile']} to a pong"
-    if kind == "kong_robbed":
-        return f"{who}'s kong of {ev['tile']} is robbed"
-    if kind == "hu":
-        how = "self-drawn" if ev["self_drawn"] else f"on seat {ev['from']}'s tile"
-        fans = " + ".join(f"{f['name']} {f['fan']}" for f in ev["fans"]) or "no fan"
-        total = ev["total"] if rules is None else rules.fan_label(ev["total"])
-        return (f"{who} wins {how} with {ev['hand']} + {ev['tile']}: {fans} = {total} fan "
-                f"(×{ev['multiplier']})")
-    if kind == "payment":
-        return f"  seat {ev['payer']} pays seat {ev['payee']} {ev['amount']} ({reason_text(ev['reason'])})"
-    if kind == "leave":
-        return f"{who} leaves the table"
-    if kind == "exhausted":
-        return "the wall is exhausted: 查花猪, 查大叫, 退税"
-    if kind == "end":
-        return f"hand over ({end_text(ev['reason'])}): " + " | ".join(
-            f"seat {i} {h}" for i, h in enumerate(ev["hands"]))
-    return None
+SEATS = {"zh": "座位 {}", "en": "Seat {}"}
+"""A seat's name (as the replay viewer's), by language."""
 
 
-def _show(game: Game, console: Console) -> None:
+def event_line(ev: dict[str, Any], lang: Lang = "en") -> str | None:
+    """One event as a line for players: the sentence the browser's ticker and replay viewer say."""
+    return narrate(ev, SEATS[lang].format, lang)
+
+
+def _show(game: Game, console: Console, lang: Lang) -> None:
     for ev in game.events:
-        text = event_line(ev.to_json(), game.rules)
+        data = ev.to_json()
+        text = event_line(data, lang)
         if text is not None:
             console.print(f"[dim]{ev.seq:4d}[/dim] {text}", highlight=False)
+        if data["type"] == "end":  # every hand, revealed
+            for seat, hand in enumerate(data["hands"]):
+                console.print(f"     {SEATS[lang].format(seat)}: {hand}", highlight=False)
     table = Table(title="result (units of base)")
     for seat in range(4):
-        table.add_column(f"seat {seat}", justify="right")
+        table.add_column(SEATS[lang].format(seat), justify="right")
     table.add_row(*(f"{d:+d}" for d in game.deltas()))
     console.print(table)
 
@@ -79,8 +43,11 @@ def _show(game: Game, console: Console) -> None:
 def replay(
     record: Annotated[Path, typer.Argument(help="a chuanma-record/1 JSON file")],
     as_json: Annotated[bool, typer.Option("--json", help="print events and result as JSON")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="the events' language: zh or en")] = "en",
 ) -> None:
     """Replay a hand record: every event and payment, or the reason it is refused."""
+    if lang not in SEATS:
+        raise typer.BadParameter(f"no language {lang!r}: zh or en", param_hint="--lang")
     try:
         game = replay_record(load(str(record)))
     except RecordError as exc:
@@ -90,4 +57,4 @@ def replay(
         out = {"events": [e.to_json() for e in game.events], "result": game.result()}
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
-    _show(game, Console())
+    _show(game, Console(), "zh" if lang == "zh" else "en")
