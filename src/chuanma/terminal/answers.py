@@ -162,7 +162,9 @@ def _why_not(legal: Sequence[Action], action: Action, hand: Sequence[int] | None
         now = {Exchange: "it is the exchange (换三张)", ChooseVoid: "it is 定缺", Discard: "it is your turn to discard"}
         return now.get(type(legal[0]), "you are answering a discard") + "; " + _possible(legal)
     if isinstance(action, Discard):
-        if hand is not None and not hand[action.tile]:
+        if hand is None:
+            return _possible(legal)
+        if not hand[action.tile]:
             return f"you hold no {tile_label(action.tile).strip()}; " + _possible(legal)
         return "your void suit's tiles go first (缺 tiles underlined); " + _possible(legal)
     if isinstance(action, Exchange):
