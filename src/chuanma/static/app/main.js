@@ -271,7 +271,7 @@ function onClosed(msg) {
     joinRoom(room);
     return;
   }
-  if (app.table) app.table.closedReason = msg.reason;
+  if (app.table) { app.table.closedReason = msg.reason; app.table.render(); }  // no next-hand control any more
   toast(t("err.closed", { reason: closedText(msg.reason) }));
   if (!app.settle) showLobby();
 }
