@@ -268,7 +268,7 @@ SETTLED = """async ([winners, selector, seat]) => {
     result: { deltas, payments: [], winners: winners.map((w) => ({ seq: w.seat, self_drawn: false, from: 0,
       tile: "3m", fans: [], total: 0, multiplier: 1, jipin: false, situations: [], robbed_kong: false, ...w })) } };
   const table = { seat, name: (s) => (s === seat ? t("seat.you") : `P${s}`), base: () => 1, closedReason: null,
-    spectating: seat === null };
+    spectating: seat === null, readyControl: () => "" };
   const shown = {};
   for (const lang of ["en", "zh"]) {
     setLang(lang);
