@@ -37,7 +37,7 @@ HAND_MS = 120_000
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     with live_server(tmp_path_factory.mktemp("flow"), starting_grant=40_000, ready_seconds=READY_SECONDS,
-                     bot_wait=BOT_WAIT) as run:
+                     bot_wait=BOT_WAIT, turn_seconds=120, claim_seconds=120) as run:  # a slow reload keeps its turn
         yield run
 
 
@@ -205,13 +205,16 @@ def test_client_reload_brings_the_ticker_and_the_latest_discard_back(browser: An
     page = player.page
     sit_private(player)
     player.ready()
-    page.wait_for_function("() => window.chuanmaClient.table.dealt", timeout=WAIT_MS)
-    page.click(".table-info [data-act=auto]")
+    player.to_mid_hand(10)  # far enough into the hand that a reload gets a resync, not the events
     page.wait_for_function("() => window.chuanmaClient.table.lastDiscard", timeout=WAIT_MS)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
     page.reload()
     page.wait_for_function("() => window.chuanmaClient?.table?.view", timeout=WAIT_MS)
     page.wait_for_function("() => document.querySelectorAll('#ticker li').length > 0"
                            " && document.querySelector('.discards .latest')", timeout=WAIT_MS)
+    assert any('"type":"resync"' in frame and '"recent":' in frame for frame in frames)
+
 
 
 def test_client_words_payment_reasons_and_ends_as_the_terminal_and_replay_do(browser: Any, server: Running) -> None:

@@ -134,13 +134,13 @@ export class TablePage {
     this.renderTicker();
   }
 
-  /** A resync after a reload: the whole view, and the hand's recent events (when the server sends
-   * them) to fill the ticker and mark the latest discard again. */
+  /** A resync after a reload: the whole view, and the hand's recent events (`recent`) to fill the
+   * ticker and mark the latest discard again. */
   onResync(msg) {
-    if (msg.events?.length) {
+    if (msg.recent?.length) {
       if (msg.hand !== this.hand) this.ticker = [];
       const known = new Set(this.ticker.map((e) => e.seq));
-      for (const ev of msg.events) if (!known.has(ev.seq)) this.describe(ev, { quiet: true });
+      for (const ev of msg.recent) if (!known.has(ev.seq)) this.describe(ev, { quiet: true });
     }
     this.onView(msg);
   }
