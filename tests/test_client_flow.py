@@ -206,7 +206,10 @@ def test_client_reload_brings_the_ticker_and_the_latest_discard_back(browser: An
     sit_private(player)
     player.ready()
     player.to_mid_hand(10)  # far enough into the hand that a reload gets a resync, not the events
-    page.wait_for_function("() => window.chuanmaClient.table.lastDiscard", timeout=WAIT_MS)
+    for _ in range(20):  # a decision pending while a discard lies in its river (not one after a pong)
+        if page.evaluate("() => !!window.chuanmaClient.table.lastDiscard"):
+            break
+        player.to_mid_hand(1)
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
     page.reload()
