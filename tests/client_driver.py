@@ -163,8 +163,8 @@ class Player:
         raise AssertionError(f"no settlement after {limit} steps: {self.decisions[-20:]}")
 
     def chips(self, seat: int) -> int:
-        cells = self.page.locator(f"[data-testid=chips-{seat}] td")
-        return int(cells.nth(2).inner_text().replace(",", "").replace("+", "").replace("−", "-"))
+        cell = self.page.locator(f"[data-testid=chips-{seat}] [data-testid=chips]")
+        return int(cell.inner_text().replace(",", "").replace("+", "").replace("−", "-"))
 
     @property
     def seat(self) -> int:

@@ -14,12 +14,13 @@ PROMPT = "your move"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def spawn(*args: str, timeout: float = 30) -> pexpect.spawn:
-    """``python -m chuanma play ARGS`` in an 80×60 terminal."""
-    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "80", "LINES": "60", "TERM": "xterm-256color"}
+def spawn(*args: str, timeout: float = 30, pace: str = "0", rows: int = 60) -> pexpect.spawn:
+    """``python -m chuanma play ARGS`` in an 80-column terminal of ``rows`` lines (60), 托管 making
+    its decisions every ``pace`` seconds (at once)."""
+    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "80", "LINES": str(rows), "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
-    return pexpect.spawn(sys.executable, ["-m", "chuanma", "play", *args], env=env, encoding="utf-8",
-                         timeout=timeout, dimensions=(60, 80))
+    return pexpect.spawn(sys.executable, ["-m", "chuanma", "play", "--pace", pace, *args], env=env,
+                         encoding="utf-8", timeout=timeout, dimensions=(rows, 80))
 
 
 def screen(child: pexpect.spawn) -> str:

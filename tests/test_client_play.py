@@ -189,7 +189,7 @@ def test_client_refusal_shows_the_servers_reason_and_a_lost_connection_reconnect
         window.chuanmaClient.conn.send({type: 'act', table: t.table, version: t.prompt.version + 1000,
                                         action: {pass: true}}); }""")
     page.wait_for_selector("#toast:not(.hidden)")
-    assert "stale" in page.locator("#toast").inner_text()
+    assert "out of date" in page.locator("#toast").inner_text()
     page.wait_for_function("() => window.chuanmaClient.table.prompt", timeout=WAIT_MS)
     # the connection drops: a banner, then it reconnects by itself and the hand goes on
     page.evaluate("() => window.chuanmaClient.conn.drop()")
@@ -272,7 +272,7 @@ SETTLED = """async ([winners, selector, seat]) => {
     result: { deltas, payments: [], winners: winners.map((w) => ({ seq: w.seat, self_drawn: false, from: 0,
       tile: "3m", fans: [], total: 0, multiplier: 1, jipin: false, situations: [], robbed_kong: false, ...w })) } };
   const table = { seat, name: (s) => (s === seat ? t("seat.you") : `P${s}`), base: () => 1, closedReason: null,
-    spectating: seat === null };
+    spectating: seat === null, readyControl: () => "" };
   const shown = {};
   for (const lang of ["en", "zh"]) {
     setLang(lang);

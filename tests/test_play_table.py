@@ -14,14 +14,14 @@ from rich.console import Console
 from chuanma.bots import make_bot
 from chuanma.engine.actions import ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.game import Game
+from chuanma.narration import end_text
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_game
-from chuanma.terminal.answers import AnswerError, parse_answer
+from chuanma.terminal.answers import AnswerError, label, parse_answer
 from chuanma.terminal.board import board
 from chuanma.terminal.seat import Human
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
-from chuanma.terminal.words import END_WORDS
 from chuanma.tiles import parse_tile
 
 NAMES = ["you", "east", "north", "west"]
@@ -203,14 +203,29 @@ def test_answers_name_tiles_in_notation_and_chinese() -> None:
 
 
 @pytest.mark.parametrize(("raw", "words"), [
-    ("9z", "tiles:"), ("7m", "discard 7万 is not possible now"), ("0", "no choice 0"),
-    ("12", "the listed choices are 1 to 3"), ("pong", "pong is not possible now"),
-    ("123m", "exchange 123m is not possible now"), ("void z", "void z is not possible now"),
+    ("9z", "tiles:"), ("7m", "打 7万 is not possible: you hold no 7万; you can discard 5万 3筒 9条"),
+    ("1s", "打 1条 is not possible: your void suit's tiles go first"), ("0", "no choice 0"),
+    ("12", "the listed choices are 1 to 3"), ("pong", "pong is not possible now: you can discard 5万 3筒 9条"),
+    ("123m", "exchange 1万 2万 3万 is not possible: it is your turn to discard; you can discard"),
+    ("void z", "void z is not possible: it is your turn to discard"),
     ("1m2m", "give one tile to discard or three to exchange")])
-def test_answers_refuse_bad_input_saying_what_is_possible(raw: str, words: str) -> None:
+def test_answers_refuse_bad_input_saying_why(raw: str, words: str) -> None:
     legal = [Discard(parse_tile(t)) for t in ("5m", "3p", "9s")]
+    hand = [0] * 34
+    for t in ("5m", "3p", "9s", "1s"):
+        hand[parse_tile(t)] += 1
     with pytest.raises(AnswerError, match=re.escape(words)):
-        parse_answer(raw, legal, None)
+        parse_answer(raw, legal, None, hand=hand)
+
+
+def test_answers_take_a_choices_label_typed_back() -> None:
+    legal = [Discard(parse_tile("2m")), Pong(parse_tile("5m")), Hu(), Pass()]
+    for action in legal:
+        assert parse_answer(label(action), legal, None) == action
+    exchange = [Exchange((1, 4, 7)), Exchange((0, 1, 2))]
+    assert parse_answer(label(exchange[0]), exchange, None) == exchange[0]
+    chows = [Chow(parse_tile("3m")), Chow(parse_tile("4m")), Pass()]
+    assert parse_answer(label(chows[1]), chows, None) == chows[1]
 
 
 def test_answers_at_a_chow_and_honours_by_name() -> None:
@@ -306,4 +321,4 @@ def test_ticker_and_settlement_speak_of_the_viewer_in_the_second_person_and_say_
     text = "\n".join(lines) + rendered(Settlement(game.view(me), game.events_for(me), NAMES).render([0] * 4), width=200)
     assert "you's" not in text and "you is" not in text
     assert "on your discard" in text and any(" on your " in line for line in lines if " 胡 " in line)
-    assert lines[-1] == f"hand over: {END_WORDS[game.end_reason or '']}"
+    assert lines[-1] == f"hand over: {end_text(game.end_reason or '')}"

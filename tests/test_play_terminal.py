@@ -15,7 +15,7 @@ import pytest
 from chuanma.engine.record import replay
 from chuanma.fairness.chain import verify_records
 from chuanma.rules import PRESETS
-from play_driver import PROMPT, finish, screen, spawn
+from play_driver import ANSI, PROMPT, finish, screen, spawn
 
 PAY = re.compile(r"^\s+(you|[上对下]家 \S+) pays? (you|[上对下]家 \S+) (\d+)", re.M)
 STATUS = re.compile(r"hand \d+/\d+ · .* · wall \d+.* · (\S+)")
@@ -141,3 +141,67 @@ def test_play_tuoguan_is_taken_back_with_enter() -> None:
     assert "托管 off: you play again" in screen(child)
     child.sendeof()
     assert "session ended" in finish(child)
+
+
+CLEAR = "\x1b[2J"
+"""What the terminal is sent when the table is drawn anew."""
+
+
+def screens(child: pexpect.spawn) -> list[str]:
+    """The screens drawn up to the last match, each without colour codes."""
+    return [ANSI.sub("", part) for part in str(child.before).split(CLEAR)[1:]]
+
+
+def test_play_fits_80_by_24_with_help_on_and_says_why_an_answer_is_refused() -> None:
+    child = spawn("--seed", "3", rows=24)
+    child.expect(PROMPT)
+    # the exchange's choices are not numbered: a number is refused, saying so
+    assert "29 ways to give three tiles of one suit: type them (258m)" in screen(child)
+    assert "a listed number" not in screen(child)
+    child.sendline("4")
+    child.expect(PROMPT)
+    assert "✗ 4: these 29 choices are not numbered" in screen(child)
+    child.sendline("?")
+    child.expect(PROMPT)
+    child.sendline("")  # the suggested exchange; the 定缺 is automatic (two suits left)
+    child.expect(PROMPT)
+    child.sendline("6m")  # not in the hand: the refusal says so, not "possible: 打"
+    child.expect(PROMPT)
+    assert "✗ 打 6万 is not possible: you hold no 6万; you can discard" in screen(child)
+    child.sendline("打 9万")  # the choice's own label, typed back
+    child.expect(PROMPT)
+    assert "9万" in screen(child).split("you 庄", 1)[1].split("your hand", 1)[0]  # in the river
+    for _ in range(15):  # every screen, help on: the status line and the prompt fit in 24 lines
+        last = screens(child)[-1]
+        assert "hand 1/1 · xuezhan · wall" in last and last.count("\n") <= 23, last
+        child.sendline("")
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+    child.sendeof()
+    finish(child)
+
+
+def test_play_own_win_stays_on_screen_for_the_rest_of_the_hand() -> None:
+    child = spawn("--seed", "1", rows=24)
+    child.expect(PROMPT)
+    child.sendline("t")
+    child.expect("settlement 结算")
+    final = screens(child)[-1]
+    assert "★ you 胡" in final  # the win, though the bots played on after it
+
+
+def test_play_tuoguan_takes_one_decision_at_a_time_and_stops_at_the_end_of_the_hand() -> None:
+    child = spawn("--seed", "9", "--hands", "2", pace="0.01")
+    child.expect(PROMPT)
+    child.sendline("t")
+    child.expect("next hand")
+    assert len(screens(child)) >= 8  # the table drawn before each of 托管's decisions
+    assert "托管 off: the hand is over" in screen(child)
+    child.sendline("")
+    child.expect(PROMPT)  # the next hand asks the player again
+    assert "hand 2/2" in screens(child)[-1]
+    child.sendeof()
+    child.expect("save the finished hands' records")
+    assert "session ended" in screen(child)
+    child.sendline("")
+    finish(child)

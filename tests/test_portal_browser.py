@@ -168,6 +168,13 @@ def test_calculator_shows_the_servers_reason_for_a_bad_hand(server: PortalServer
     page.wait_for_selector('#palette [data-testid="pick-1m"]')
     _build(page, Hand("xuezhan", "1112345678999m", "5m", situations=("kong_replacement",)))
     assert "self-drawn" in page.text_content('[data-testid="error"]')
+    # in Chinese the refusal is said in Chinese (the server's details follow, marked as English)
+    page.click(".lang-switch")
+    page.wait_for_selector('#palette [data-testid="pick-1m"]')
+    _build(page, Hand("xuezhan", "1112345678999m", "5m", situations=("kong_replacement",)))
+    said = page.text_content('[data-testid="error"]')
+    assert said is not None and said.startswith("输入有误 (")
+    page.click(".lang-switch")
 
 
 def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: Any) -> None:

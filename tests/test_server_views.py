@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import random
+import re
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,9 @@ from chuanma.rules import PRESETS, RuleSet
 from chuanma.server.hints import hints, suggestion
 from chuanma.server.store import sqlite_url
 from chuanma.sim.play import deal_for
-from chuanma.tiles import parse_tile
+from chuanma.terminal.advisor import advice
+from chuanma.terminal.words import tile_label
+from chuanma.tiles import parse_tile, parse_tiles
 from server_harness import TIMEOUT, Client, account, make_config, running, seat_four
 
 
@@ -64,6 +67,27 @@ def test_hints_count_only_the_copies_the_seat_cannot_see(seed: int) -> None:
             assert all(d["copies"] == sum(n for _, n in d["useful"]) for d in got["discards"])
         checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_browsers_hints_and_the_terminals_help_give_the_same_advice(seed: int) -> None:
+    # the same view: the same shanten, the same best discards in the same order, the same suggestion
+    first = Game(RuleSet.from_preset("xuezhan"), *_deal(seed))
+    positions = [(first, first.to_act()[0]), *_positions(seed, 8)]
+    for game, seat in positions:
+        view = game.view(seat)
+        browser, terminal = hints(view), advice(view, list(view.legal_actions)).plain
+        if browser is None:  # a locked winner's or a left seat's: neither panel is shown
+            continue
+        assert f"shanten {browser['shanten']}:" in terminal
+        told = re.findall(r"^  打 (.+?) → ", terminal, re.M)
+        assert [t.strip() for t in told] == [tile_label(parse_tile(d["tile"])).strip()
+                                             for d in browser.get("discards", [])]
+        exchange = re.search(r"suggested exchange: (.*)", terminal)
+        suggested = suggestion(view)
+        assert (exchange is None) == (suggested is None or "exchange" not in suggested)
+        if exchange and suggested:
+            assert exchange.group(1).split() == [tile_label(t).strip() for t in parse_tiles(suggested["exchange"])]
 
 
 def test_suggestion_is_what_auto_play_would_choose_in_the_pickers() -> None:

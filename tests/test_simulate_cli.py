@@ -72,7 +72,7 @@ def test_simulate_league_replay_and_verify_the_first_win_presets(preset: str, ti
     summary = f"{len(files)} records: {len(files)} consistent"
     assert verified.exit_code == EXIT_UNVERIFIED and summary in verified.output, verified.output  # unsigned
     shown = runner.invoke(app, ["replay", str(files[1])])
-    assert shown.exit_code == 0 and "hand over" in shown.output
+    assert shown.exit_code == 0 and "The hand is over" in shown.output
     league = runner.invoke(app, ["league", "--bots", "random,greedy", "--hands", "16", "--rules", preset, "--json"])
     assert league.exit_code == 0, league.output
     assert json.loads(league.stdout.strip().splitlines()[-1])["hands"] == 16
@@ -165,7 +165,8 @@ def test_numeric_options_are_bounded(args: list[str]) -> None:
 
 
 def test_play_a_hand_from_stdin() -> None:
-    res = runner.invoke(app, ["play", "--seed", "2", "--bots", "greedy,defensive,random"], input="1\n" * 400)
+    # Enter at the exchange (its choices are not numbered), then the first listed choice each time
+    res = runner.invoke(app, ["play", "--seed", "2", "--bots", "greedy,defensive,random"], input="\n" + "1\n" * 400)
     assert res.exit_code == 0, res.output
     assert "your hand" in res.output and "换三张" in res.output and "缺" in res.output
     assert "settlement" in res.output and "this hand" in res.output
@@ -187,7 +188,7 @@ def test_play_one_bot_name_plays_all_three_seats() -> None:
 
 def test_play_a_session_rejects_bad_choices() -> None:
     res = runner.invoke(app, ["play", "--hands", "2", "--seat", "2", "--rules", "xueliu"],
-                        input="99\nx\n" + "1\n" * 800)
+                        input="\n99\nx\n" + "1\n" * 800)  # Enter at the exchange (not numbered)
     assert res.exit_code == 0, res.output
     assert "no choice 99: the listed choices are 1 to" in res.output and "✗" in res.output
     assert "session" in res.output

@@ -1,4 +1,6 @@
-"""Discard advice: useful tiles and the best discards of a hand, by shanten then useful-tile count."""
+"""Discard advice: useful tiles and the best discards of a hand, by shanten then useful-tile count;
+and :func:`advise`, the one advice of a seat's view that every help panel shows (the browser's
+hints, the terminal's help)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,17 @@ from dataclasses import dataclass
 
 from chuanma.analysis import shanten, waits
 from chuanma.analysis.incremental import useful_tiles as useful
+from chuanma.bots import make_bot
+from chuanma.bots.greedy import cheapest_suit
+from chuanma.engine.actions import Action, ChooseVoid, Exchange
+from chuanma.engine.views import SeatView
 from chuanma.melds import Meld
-from chuanma.tiles import NUM_SUITED, SUITS, Tile
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
+
+SUGGESTER = make_bot("greedy")
+"""The bot whose choice is suggested at the 换三张 and 定缺 prompts (the one 托管 uses)."""
+BEST_SHOWN = 3
+"""At most this many best discards are advised."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +79,44 @@ def discard_options(counts: Sequence[int], melds: Sequence[Meld] = (), void: str
         work[t] += 1
     options.sort(key=lambda o: (o.shanten, -o.useful_count, o.tile))
     return options
+
+
+def seen_tiles(view: SeatView) -> list[Tile]:
+    """The tiles the seat sees outside its own hand and melds (rivers, others' melds, win piles,
+    shown hands): each copy once."""
+    outside = remaining_counts(view.hand, view.own_melds())
+    unseen = view.unseen_counts()
+    return [t for t in range(NUM_KINDS) for _ in range(max(0, outside[t] - unseen[t]))]
+
+
+def suggestion(view: SeatView, legal: Sequence[Action]) -> Action | None:
+    """What 托管 would choose at the 换三张 or 定缺 prompt (``None`` at other decisions)."""
+    if not legal or not isinstance(legal[0], (Exchange, ChooseVoid)):
+        return None
+    return SUGGESTER.choose(view, legal)
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A seat's advice: its shanten; on its turn (3n+2 tiles) the best discards (those tied for
+    best, at most :data:`BEST_SHOWN`), otherwise the useful tiles (the waits when ready); the
+    suggested 定缺 suit while none is chosen; the suggested exchange or 定缺 at those prompts."""
+
+    shanten: int
+    discards: tuple[DiscardOption, ...]
+    useful: tuple[Useful, ...]
+    void: str
+    suggested: Action | None
+
+
+def advise(view: SeatView, legal: Sequence[Action]) -> Advice:
+    """The advice of ``view`` (the viewer's own tiles and what it sees; never hidden information)."""
+    suggested = suggestion(view, legal)
+    void = view.void or SUITS[cheapest_suit(view.hand)]
+    hand, melds, seen = view.hand, view.own_melds(), seen_tiles(view)
+    if sum(hand) % 3 == 2:
+        options = discard_options(hand, melds, void, seen)
+        first = options[0]
+        best = tuple(o for o in options if (o.shanten, o.useful_count) == (first.shanten, first.useful_count))
+        return Advice(first.shanten, best[:BEST_SHOWN], (), void, suggested)
+    return Advice(shanten(hand, void), (), useful_tiles(hand, melds, void, seen), void, suggested)

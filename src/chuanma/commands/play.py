@@ -57,6 +57,10 @@ def play_hand(human: Human, game: Game, bots: dict[int, Bot]) -> None:
         console.clear()
     console.print(board(view, human.names, human.session, human.hand_no, human.recent(console.width),
                         console.width))
+    if human.toggles.tuoguan:  # 托管 plays one hand: the next starts with the player at the seat
+        human.toggles.tuoguan = False
+        human.news.append("托管 off: the hand is over")
+        console.print("[dim]托管 off: the hand is over; the next hand is yours[/]")
     console.rule("settlement 结算")
     console.print(Settlement(view, game.events_for(human.seat), human.names).render(human.session))
 
@@ -82,12 +86,15 @@ def play(
     record: Annotated[
         Path | None, typer.Option("--record", help="Write each hand's verifiable record JSON here.")
     ] = None,
+    pace: Annotated[float, typer.Option(
+        "--pace", min=0, max=10, help="Seconds 托管 shows the table before each decision it makes.")] = 1.0,
 ) -> None:
     """Play Sichuan mahjong against three bots at a table drawn in the terminal.
 
     Type a tile to discard (5m or 五万), three to exchange (258m), void s, hu, pass, pong, kong or a number.
 
-    ? shows help; aw and ap toggle auto-win and auto-pass; t lets a bot play your seat (托管) until Enter.
+    ? shows help; aw and ap toggle auto-win and auto-pass; t lets a bot play your seat (托管) until Enter
+    or the end of the hand, one decision every --pace seconds.
 
     The hands form one session, dealt by the preset's dealer rule; Ctrl-D or Ctrl-C ends it with a summary.
     """
@@ -128,7 +135,7 @@ def play(
             game = Game(ruleset, list(deal.wall), deal.dealer, deal.direction)
             players = {s: make_bot(names[s], bot_seed(seed, h, s)) for s in others}
             human = Human(console, seat, names, make_bot(HELPER_BOT, bot_seed(seed, h, seat)),
-                          Ticker(seat, ruleset, names), totals, f"hand {h + 1}/{hands}", toggles)
+                          Ticker(seat, ruleset, names), totals, f"hand {h + 1}/{hands}", toggles, pace)
             play_hand(human, game, players)
             totals = [t + d for t, d in zip(totals, game.deltas(), strict=True)]
             hand_record = fair.finish(game, session=session, extra={"players": names, "seed": seed})

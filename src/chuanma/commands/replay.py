@@ -4,92 +4,39 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from chuanma.engine.event_types import (
-    AnyEvent,
-    Deal,
-    Discard,
-    Draw,
-    End,
-    Exchange,
-    ExchangeChosen,
-    Exhausted,
-    Hu,
-    Kong,
-    KongDeclared,
-    KongRobbed,
-    Leave,
-    Payment,
-    Pong,
-    Voids,
-    parse_event,
-)
 from chuanma.engine.game import Game
 from chuanma.engine.outcome import hand_outcome
 from chuanma.engine.record import RecordError, load
 from chuanma.engine.record import replay as replay_record
-from chuanma.rules import RuleSet
+from chuanma.narration import Lang, narrate
 
-_SEAT = "seat {}"
-
-
-def event_line(ev: AnyEvent, rules: RuleSet | None = None) -> str | None:
-    """One event as a line for players (fan totals as ``rules.fan_label`` shows them, if given)."""
-    who = _SEAT.format(ev.seat) if ev.seat is not None else ""
-    match ev:
-        case Deal():
-            return f"{who} is dealt {ev.hand}"
-        case ExchangeChosen():
-            return f"{who} gives {ev.tiles}"
-        case Exchange():
-            return f"exchange direction: {ev.direction}"
-        case Voids():
-            return "voids: " + ", ".join(f"seat {i} {v}" for i, v in enumerate(ev.voids))
-        case Draw():
-            extra = " (replacement)" if ev.replacement else ""
-            return f"{who} draws {ev.tile}{extra}, {ev.wall} left"
-        case Discard():
-            return f"{who} discards {ev.tile}"
-        case Pong():
-            return f"{who} pongs {ev.tile} from seat {ev.from_seat}"
-        case Kong():
-            frm = f" from seat {ev.from_seat}" if ev.from_seat is not None else ""
-            late = " (过手杠)" if ev.late else ""
-            return f"{who} {ev.kind} kong {ev.tile}{frm}{late}"
-        case KongDeclared():
-            return f"{who} adds {ev.tile} to a pong"
-        case KongRobbed():
-            return f"{who}'s kong of {ev.tile} is robbed"
-        case Hu():
-            how = "self-drawn" if ev.self_drawn else f"on seat {ev.from_seat}'s tile"
-            fans = " + ".join(f"{f.name} {f.fan}" for f in ev.fans) or "no fan"
-            total = ev.total if rules is None else rules.fan_label(ev.total)
-            return (f"{who} wins {how} with {ev.hand} + {ev.tile}: {fans} = {total} fan "
-                    f"(×{ev.multiplier})")
-        case Payment():
-            return f"  seat {ev.payer} pays seat {ev.payee} {ev.amount} ({ev.reason})"
-        case Leave():
-            return f"{who} leaves the table"
-        case Exhausted():
-            return "the wall is exhausted: 查花猪, 查大叫, 退税"
-        case End():
-            return f"hand over ({ev.reason}): " + " | ".join(f"seat {i} {h}" for i, h in enumerate(ev.hands))
-    return None
+SEATS = {"zh": "座位 {}", "en": "Seat {}"}
+"""A seat's name (as the replay viewer's), by language."""
 
 
-def _show(game: Game, console: Console) -> None:
+def event_line(ev: dict[str, Any], lang: Lang = "en") -> str | None:
+    """One event as a line for players: the sentence the browser's ticker and replay viewer say."""
+    return narrate(ev, SEATS[lang].format, lang)
+
+
+def _show(game: Game, console: Console, lang: Lang) -> None:
     for ev in game.events:
-        text = event_line(parse_event(ev), game.rules)
+        data = ev.to_json()
+        text = event_line(data, lang)
         if text is not None:
             console.print(f"[dim]{ev.seq:4d}[/dim] {text}", highlight=False)
+        if data["type"] == "end":  # every hand, revealed
+            for seat, hand in enumerate(data["hands"]):
+                console.print(f"     {SEATS[lang].format(seat)}: {hand}", highlight=False)
     table = Table(title="result (units of base)")
     for seat in range(4):
-        table.add_column(f"seat {seat}", justify="right")
+        table.add_column(SEATS[lang].format(seat), justify="right")
     table.add_row(*(f"{d:+d}" for d in game.deltas()))
     console.print(table)
 
@@ -97,9 +44,12 @@ def _show(game: Game, console: Console) -> None:
 def replay(
     record: Annotated[Path, typer.Argument(help="a chuanma-record/2 JSON file")],
     as_json: Annotated[bool, typer.Option("--json", help="print events and result as JSON")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="the events' language: zh or en")] = "en",
 ) -> None:
     """Replay a hand record: every event and payment (with ``--json`` also the hand's outcome by
     seat), or the reason it is refused."""
+    if lang not in SEATS:
+        raise typer.BadParameter(f"no language {lang!r}: zh or en", param_hint="--lang")
     try:
         game = replay_record(load(str(record)))
     except RecordError as exc:
@@ -110,4 +60,4 @@ def replay(
                "outcome": hand_outcome(game.events).to_json()}
         typer.echo(json.dumps(out, ensure_ascii=False))
         return
-    _show(game, Console())
+    _show(game, Console(), "zh" if lang == "zh" else "en")

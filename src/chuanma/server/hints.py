@@ -1,4 +1,5 @@
-"""Ready-hand hints for a seat, computed from that seat's own view only (never hidden information).
+"""Ready-hand hints for a seat, computed from that seat's own view only (never hidden information):
+the browser's form of :func:`chuanma.advice.advise` (the advice the terminal's help panel shows).
 
 On its turn (3n+2 tiles): the shanten after the best discard, the discards that keep it with the
 most useful copies left, and what each of them waits for or improves on. Otherwise (3n+1): the
@@ -10,24 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chuanma.advice import Useful, discard_options, remaining_counts, useful_tiles
-from chuanma.analysis import shanten
-from chuanma.bots import make_bot
+from chuanma.advice import Useful, advise
+from chuanma.advice import suggestion as suggested
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.views import SeatView
-from chuanma.tiles import NUM_KINDS, Tile
-
-SUGGESTER = make_bot("greedy")
-"""The bot whose choice is suggested in the 换三张 and 定缺 pickers (the one 托管 uses)."""
-BEST_SHOWN = 3
-"""At most this many best discards are listed."""
-
-
-def seen_tiles(view: SeatView) -> list[Tile]:
-    """The tiles the seat sees outside its own hand and melds: rivers, others' melds, win piles, shown hands."""
-    outside = remaining_counts(view.hand, view.own_melds())
-    unseen = view.unseen_counts()
-    return [t for t in range(NUM_KINDS) for _ in range(max(0, outside[t] - unseen[t]))]
 
 
 def _useful(items: tuple[Useful, ...]) -> list[list[Any]]:
@@ -36,24 +23,20 @@ def _useful(items: tuple[Useful, ...]) -> list[list[Any]]:
 
 def hints(view: SeatView) -> dict[str, Any] | None:
     """The hints of a seat's view (``None`` for a spectator, a finished hand or a locked winner)."""
-    if view.seat is None or view.finished or view.me.locked or view.me.out:
+    if view.seat is None or view.finished or view.me.locked or view.me.out or not any(view.hand):
         return None
-    hand, melds, void, seen = view.hand, view.own_melds(), view.void, seen_tiles(view)
-    if sum(hand) % 3 == 2:
-        options = discard_options(hand, melds, void, seen)
-        if not options:
-            return None
-        first = options[0]
-        best = [o for o in options if (o.shanten, o.useful_count) == (first.shanten, first.useful_count)]
-        return {"shanten": first.shanten,
+    advice = advise(view, view.legal_actions)
+    if advice.discards:
+        return {"shanten": advice.shanten,
                 "discards": [{"tile": TILE_TEXT[o.tile], "shanten": o.shanten, "useful": _useful(o.useful),
-                              "copies": o.useful_count} for o in best[:BEST_SHOWN]]}
-    useful = useful_tiles(hand, melds, void, seen)
-    return {"shanten": shanten(hand, void), "useful": _useful(useful), "copies": sum(u.remaining for u in useful)}
+                              "copies": o.useful_count} for o in advice.discards]}
+    return {"shanten": advice.shanten, "useful": _useful(advice.useful),
+            "copies": sum(u.remaining for u in advice.useful)}
 
 
 def suggestion(view: SeatView) -> dict[str, Any] | None:
     """What 托管 would choose in the 换三张 or 定缺 picker (``None`` in other phases)."""
-    if view.seat is None or view.phase not in ("exchange", "void") or not view.legal_actions:
+    if view.seat is None or view.phase not in ("exchange", "void"):
         return None
-    return SUGGESTER.choose(view, view.legal_actions).to_json()
+    action = suggested(view, view.legal_actions)
+    return action.to_json() if action is not None else None

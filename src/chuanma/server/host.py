@@ -354,7 +354,7 @@ class Lobby:
             queue[:] = [w for w in queue if w.user["id"] != user_id]
 
     async def drop(self, user_id: int) -> None:
-        """Take ``user_id`` out of every queue (their connection closed)."""
+        """Take ``user_id`` out of every queue (they left it, or their connection closed)."""
         async with self.lock:
             self._forget(user_id)
             await self.host.seatings.unqueue(user_id)

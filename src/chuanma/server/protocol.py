@@ -40,6 +40,12 @@ class JoinPrivate(_Message):
     invite: str = Field(max_length=16)
 
 
+class LeaveQueue(_Message):
+    """Stop waiting in a room's queue (answered by a ``queued`` with ``room`` null)."""
+
+    type: Literal["leave_queue"]
+
+
 class Ready(_Message):
     """Ready for the next hand, with this seat's client seed (a random one if omitted)."""
 
@@ -100,9 +106,10 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | JoinPrivate | Ready | Act | Auto | Leave | Resume | Watch | Views | Ping,
+ClientMessage = Annotated[Join | JoinPrivate | LeaveQueue | Ready | Act | Auto | Leave | Resume | Watch | Views | Ping,
                           Field(discriminator="type")]
-CLIENT_TYPES = ("join", "join_private", "ready", "act", "auto", "leave", "resume", "watch", "views", "ping")
+CLIENT_TYPES = ("join", "join_private", "leave_queue", "ready", "act", "auto", "leave", "resume", "watch", "views",
+                "ping")
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 SERVER_TYPES = ("hello", "queued", "seated", "hand_start", "events", "prompt", "auto", "hand_end",

@@ -38,6 +38,8 @@ from chuanma.server.store import Row, Store
 
 log = logging.getLogger("chuanma.server.table")
 
+RECENT_EVENTS = 30
+"""How many of the hand's latest events a ``resync`` carries (for the ticker and the latest discard)."""
 Send = Callable[[dict[str, Any]], None]
 """A connection's way to receive a message (it queues it; it never blocks the table)."""
 
@@ -612,7 +614,8 @@ class LiveTable:
                 send(p.server_message("events", table=self.id, hand=self.number, events=missed))
         else:
             send(p.server_message("resync", table=self.id, hand=self.number, view=view,
-                                  last=len(self.game.events) - 1))
+                                  last=len(self.game.events) - 1,
+                                  recent=self.game.events_for(index)[-RECENT_EVENTS:]))
         seat = self.seats[index] if index is not None else None
         if seat.views if seat is not None else send in self.spectator_views:
             send(self.view_message(index))

@@ -176,6 +176,9 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server,
         user = await server.store.user(user_id)
         assert user is not None
         await server.lobby.join(room, user, send, msg.bots)
+    elif isinstance(msg, p.LeaveQueue):
+        await server.lobby.drop(user_id)
+        send(p.server_message("queued", room=None, waiting=0, bots_in=None))
     elif isinstance(msg, p.JoinPrivate):
         row = await server.store.table_by_invite(msg.invite)
         if row is None or row["status"] != "open":

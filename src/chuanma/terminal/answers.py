@@ -1,6 +1,7 @@
 """What the player types at a prompt: a decision (``5m``, ``五万``, ``258m``, ``void s``, ``hu``,
-``pass``, ``pong``, ``kong 5m``, ``chow 3m`` (大众麻将: the run's lowest tile), a listed number,
-Enter for the default) or a table command (``?`` help, ``aw`` auto-win, ``ap`` auto-pass, ``t``
+``pass``, ``pong``, ``kong 5m``, ``chow 3m`` (大众麻将: the run's lowest tile), a decision's own label
+typed back (``打 2万``, ``碰 5万``, ``换 2万 5万 8万``, ``胡 hu``), a listed number, Enter for the
+default) or a table command (``?`` help, ``aw`` auto-win, ``ap`` auto-pass, ``t``
 托管, ``q`` quit). Honour tiles are typed ``1z``–``7z`` or by name (東 南 西 北 白 發 中)."""
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ _ZH_HONORS = {name: f"{i}z" for i, name in enumerate(HONOR_NAMES_ZH, 1)} | {"东
 _WORDS: dict[str, type[Action]] = {
     "hu": Hu, "胡": Hu, "win": Hu, "pass": Pass, "过": Pass, "p": Pass, "pong": Pong, "碰": Pong,
     "kong": Kong, "杠": Kong, "chow": Chow, "chi": Chow, "吃": Chow,
+    "打": Discard, "discard": Discard, "换": Exchange, "exchange": Exchange,
 }
 
 
@@ -65,8 +67,9 @@ def label(action: Action) -> str:
     return "胡 hu" if isinstance(action, Hu) else "过 pass"
 
 
-def shortcuts(legal: Sequence[Action]) -> str:
-    """The typed forms that work at this prompt, for the prompt line."""
+def shortcuts(legal: Sequence[Action], numbered: bool = True) -> str:
+    """The typed forms that work at this prompt, for the prompt line (``numbered``: the choices are
+    listed with their numbers)."""
     kinds = {type(a) for a in legal}
     out = []
     if Exchange in kinds:
@@ -77,12 +80,16 @@ def shortcuts(legal: Sequence[Action]) -> str:
         out.append("a tile to discard (5m, 五万)")
     out += [w for k, w in ((Hu, "hu"), (Pong, "pong"), (Chow, "chow [lowest tile]"), (Kong, "kong [tile]"),
                            (Pass, "pass")) if k in kinds]
-    out.append("a listed number")
+    if numbered:
+        out.append("a listed number")
     return " · ".join(out)
 
 
-def parse_answer(raw: str, legal: Sequence[Action], default: Action | None) -> Action | Command:
-    """The decision or command ``raw`` names among ``legal``; :class:`AnswerError` otherwise."""
+def parse_answer(raw: str, legal: Sequence[Action], default: Action | None, *, numbered: bool = True,
+                 hand: Sequence[int] | None = None) -> Action | Command:
+    """The decision or command ``raw`` names among ``legal``; :class:`AnswerError` otherwise, saying
+    why. A number is a listed choice's only when the choices were listed (``numbered``); ``hand``
+    (the player's tile counts) lets a refused discard say whether the tile is held at all."""
     text = " ".join(raw.strip().lower().split())
     if text in COMMANDS:
         return COMMANDS[text]
@@ -90,6 +97,8 @@ def parse_answer(raw: str, legal: Sequence[Action], default: Action | None) -> A
         if default is None:
             raise AnswerError("type a decision: Enter has no default here")
         return default
+    if text.isdigit() and not numbered:
+        raise AnswerError(f"{text}: these {len(legal)} choices are not numbered; " + _possible(legal))
     if text.isdigit():
         n = int(text)
         if 1 <= n <= len(legal):
@@ -104,20 +113,29 @@ def parse_answer(raw: str, legal: Sequence[Action], default: Action | None) -> A
     word, _, rest = text.partition(" ")
     if word in _WORDS:
         kind = _WORDS[word]
-        matching = [a for a in legal if type(a) is kind]
-        if rest:
-            matching = [a for a in matching if getattr(a, "tile", None) in _tiles(rest, word)]
-        if len(matching) == 1:
-            return matching[0]
-        if not matching:
-            raise AnswerError(f"{word} {rest}".strip() + " is not possible now; " + _possible(legal))
-        raise AnswerError(f"which {word}? " + ", ".join(label(a) for a in matching))
+        if rest in _WORDS and _WORDS[rest] is kind:  # a label typed back: 胡 hu, 过 pass
+            rest = ""
+        if kind in (Discard, Exchange):
+            if not rest:
+                raise AnswerError(f"{word} what? " + _possible(legal))
+            text = rest
+        else:
+            matching = [a for a in legal if type(a) is kind]
+            if rest:
+                tiles = _tiles(rest, word)
+                wanted = [min(tiles)] if kind is Chow and len(tiles) == 3 else tiles  # 吃 3万 4万 5万
+                matching = [a for a in matching if getattr(a, "tile", None) in wanted]
+            if len(matching) == 1:
+                return matching[0]
+            if not matching:
+                raise AnswerError(f"{word} {rest}".strip() + " is not possible now: " + _possible(legal))
+            raise AnswerError(f"which {word}? " + ", ".join(label(a) for a in matching))
     tiles = _tiles(text, "tiles")
     if len(tiles) == 3:
         x, y, z = sorted(tiles)
-        return _pick(legal, Exchange((x, y, z)), f"exchange {format_tiles(tiles)}")
+        return _pick(legal, Exchange((x, y, z)), f"exchange {zh(format_tiles(tiles))}")
     if len(tiles) == 1:
-        return _pick(legal, Discard(tiles[0]), f"discard {tile_label(tiles[0])}")
+        return _pick(legal, Discard(tiles[0]), f"打 {tile_label(tiles[0]).strip()}", hand)
     raise AnswerError(f"{raw.strip()!r}: give one tile to discard or three to exchange; " + _possible(legal))
 
 
@@ -128,13 +146,39 @@ def _tiles(text: str, part: str) -> list[int]:
         raise AnswerError(f"{part}: {exc}") from None
 
 
-def _pick(legal: Sequence[Action], action: Action, words: str) -> Action:
+def _pick(legal: Sequence[Action], action: Action, words: str, hand: Sequence[int] | None = None) -> Action:
     for a in legal:
         if a == action:
             return a
-    raise AnswerError(f"{words} is not possible now; " + _possible(legal))
+    raise AnswerError(f"{words} is not possible: {_why_not(legal, action, hand)}")
+
+
+def _why_not(legal: Sequence[Action], action: Action, hand: Sequence[int] | None) -> str:
+    """Why ``action`` (not among ``legal``) is refused, and what can be done instead."""
+    kinds = {type(a) for a in legal}
+    if type(action) not in kinds:
+        if not legal:
+            return "nothing to decide now"
+        now = {Exchange: "it is the exchange (换三张)", ChooseVoid: "it is 定缺", Discard: "it is your turn to discard"}
+        return now.get(type(legal[0]), "you are answering a discard") + "; " + _possible(legal)
+    if isinstance(action, Discard):
+        if hand is None:
+            return _possible(legal)
+        if not hand[action.tile]:
+            return f"you hold no {tile_label(action.tile).strip()}; " + _possible(legal)
+        return "your void suit's tiles go first (缺 tiles underlined); " + _possible(legal)
+    if isinstance(action, Exchange):
+        return "give three tiles you hold, all of one suit"
+    return _possible(legal)
 
 
 def _possible(legal: Sequence[Action]) -> str:
-    kinds = sorted({label(a).split(" ")[0] for a in legal})
-    return "possible: " + ", ".join(kinds)
+    """What can be done at this prompt, in words."""
+    kinds = {type(a) for a in legal}
+    if Exchange in kinds:
+        return "give three tiles of one suit (258m)"
+    others = [label(a) for a in legal if not isinstance(a, Discard)]
+    if Discard in kinds:
+        tiles = " ".join(tile_label(a.tile).strip() for a in legal if isinstance(a, Discard))
+        return f"you can discard {tiles}" + (f", or {', '.join(others)}" if others else "")
+    return "you can " + ", ".join(others)

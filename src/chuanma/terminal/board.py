@@ -104,18 +104,21 @@ def status_line(view: SeatView, hand_no: str) -> Text:
 
 
 def board(view: SeatView, names: Sequence[str], session: Sequence[int], hand_no: str,
-          ticker: Sequence[str] = (), width: int = 80) -> RenderableType:
+          ticker: Sequence[str] = (), width: int = 80, compact: bool = False) -> RenderableType:
     """The whole table for the viewer: the other seats in the order 上家, 对家, 下家, then one's own
-    seat and hand; with ``width`` of 120 or more the ticker stands beside the table."""
+    seat and hand; with ``width`` of 120 or more the ticker stands beside the table. ``compact``
+    (a short terminal): one's hand on one line without its frame."""
     me = view.seat
     assert me is not None
     blocks: list[RenderableType] = [status_line(view, hand_no)]
     for step in (3, 2, 1):
         blocks.append(seat_block(view, (me + step) % 4, names, session))
     mine = seat_block(view, me, names, session)
-    hand = Panel(own_hand(view), title="your hand", title_align="left", border_style="yellow",
-                 subtitle="缺 tiles underlined: discard them first" if view.holds_void() else None,
-                 subtitle_align="left")
+    hand: RenderableType = Panel(own_hand(view), title="your hand", title_align="left", border_style="yellow",
+                                 subtitle="缺 tiles underlined: discard them first" if view.holds_void() else None,
+                                 subtitle_align="left")
+    if compact:
+        hand = Text("your hand ", style="bold yellow").append_text(own_hand(view))
     table = Group(*blocks, mine, hand)
     news = Text("\n".join(ticker), style="dim", overflow="fold")
     if width >= WIDE:

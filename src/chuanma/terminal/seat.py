@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import select
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from chuanma.advice import discard_options
+from chuanma.advice import discard_options, seen_tiles, suggestion
 from chuanma.bots.base import Bot
 from chuanma.engine.actions import Action, Discard, Hu, Pass
 from chuanma.engine.game import Game
 from chuanma.engine.views import SeatView
-from chuanma.terminal.advisor import advice, seen_tiles, suggestion
+from chuanma.terminal.advisor import advice
 from chuanma.terminal.answers import COMMAND_HELP, AnswerError, Command, label, parse_answer, shortcuts
 from chuanma.terminal.board import WIDE, board
 from chuanma.terminal.ticker import Ticker
@@ -42,12 +43,14 @@ def read_line(console: Console, prompt: str) -> str:
         raise SessionEnd from None
 
 
-def line_waiting() -> bool:
-    """Whether the player has typed a line (checked without waiting; a terminal only)."""
+def line_waiting(seconds: float = 0.0) -> bool:
+    """Whether the player types a line within ``seconds`` (a terminal only; otherwise the time
+    just passes)."""
     try:
         if not sys.stdin.isatty():
+            time.sleep(seconds)
             return False
-        ready, _, _ = select.select([sys.stdin], [], [], 0)
+        ready, _, _ = select.select([sys.stdin], [], [], seconds)
     except (OSError, ValueError):
         return False
     return bool(ready)
@@ -76,21 +79,37 @@ class Human:
     """Each seat's result over the session's finished hands."""
     hand_no: str
     toggles: Toggles = field(default_factory=Toggles)
+    pace: float = 1.0
+    """Seconds 托管 shows the table before each decision it makes (Enter in that time takes the seat back)."""
     news: list[str] = field(default_factory=list)
+    pinned: list[str] = field(default_factory=list)
+    """The player's own wins: shown above the ticker for the rest of the hand (never scrolled away)."""
+    refusal: str = ""
+    """Why the last answer was refused: shown under the choices until the next answer."""
     seen: int = 0
     shown: int = 0
     """Ticker lines already shown."""
 
-    def recent(self, width: int) -> list[str]:
-        """The ticker lines to show: everything new since the last look (at least the last
-        :data:`TICKER_LINES`, at most :data:`TICKER_MAX`); more on a wide terminal."""
-        if width >= WIDE:
-            return self.news[-TICKER_WIDE:]
-        return self.news[-max(TICKER_LINES, min(TICKER_MAX, len(self.news) - self.shown)):]
+    def recent(self, width: int, room: int | None = None) -> list[str]:
+        """The ticker lines to show: the player's own wins first, then everything new since the
+        last look (at least the last :data:`TICKER_LINES`, at most :data:`TICKER_MAX`; more on a
+        wide terminal), at most ``room`` lines in all."""
+        fresh = len(self.news) - self.shown
+        count = TICKER_WIDE if width >= WIDE else max(TICKER_LINES, min(TICKER_MAX, fresh))
+        wins = [f"★ {line}" for line in self.pinned]
+        if room is not None:
+            count = min(count, max(0, room - len(wins)))
+        return wins + (self.news[-count:] if count else [])
 
     def catch_up(self, game: Game) -> None:
-        """Add the events since the last look to the ticker."""
-        self.news += self.ticker.lines(game.events_for(self.seat, self.seen))
+        """Add the events since the last look to the ticker (the player's own wins pinned too)."""
+        for ev in game.events_for(self.seat, self.seen):
+            line = self.ticker.line(ev)
+            if line is None:
+                continue
+            self.news.append(line)
+            if ev["type"] == "hu" and ev["seat"] == self.seat:
+                self.pinned.append(line)
         self.seen = len(game.events)
 
     def choose(self, game: Game) -> Action:
@@ -100,17 +119,18 @@ class Human:
         automatic = self.automatic(view, legal)
         if automatic is not None:
             return automatic
+        numbered = len(legal) <= LISTED
         while True:
-            self.show(view, legal)
+            self.show(view, legal, Text(f"type {shortcuts(legal, numbered)}\n{COMMAND_HELP}", style="dim"))
             default = self.default(view, legal)
             hint = f"Enter: {label(default)}" if default is not None else "no default"
-            self.console.print(Text(f"type {shortcuts(legal)}\n{COMMAND_HELP}", style="dim"))
             raw = read_line(self.console, f"[bold]your move[/] [dim]({hint})[/] › ")
             try:
-                answer = parse_answer(raw, legal, default)
+                answer = parse_answer(raw, legal, default, numbered=numbered, hand=view.hand)
             except AnswerError as exc:
-                self.news.append(f"✗ {exc}")
+                self.refusal = f"✗ {exc}"
                 continue
+            self.refusal = ""
             if isinstance(answer, str):
                 self.toggle(answer)
                 automatic = self.automatic(view, legal)
@@ -122,7 +142,8 @@ class Human:
     def automatic(self, view: SeatView, legal: list[Action]) -> Action | None:
         """A decision made without asking: the forced win, auto-win, auto-pass, or 托管's."""
         if self.toggles.tuoguan:
-            if line_waiting():
+            self.show(view, legal)  # one decision at a time, at a pace a person can follow
+            if line_waiting(self.pace):
                 read_line(self.console, "")
                 self.toggles.tuoguan = False
                 self.news.append("托管 off: you play again")
@@ -178,25 +199,48 @@ class Human:
             self.toggles.tuoguan = True
             self.news.append("托管 on: a bot plays your seat; press Enter to take it back")
 
-    def show(self, view: SeatView, legal: list[Action]) -> None:
-        """The table, the help panel if on, and the numbered choices."""
+    def show(self, view: SeatView, legal: list[Action], footer: Text | None = None) -> None:
+        """The table, the help panel if on, the choices and ``footer``, fitted to the terminal's
+        height so that the table's status line stays on screen: the ticker gives up lines first,
+        then the footer, then the help panel and one's hand their frames."""
         console = self.console
-        if console.is_terminal:
-            console.clear()
-        console.print(board(view, self.names, self.session, self.hand_no, self.recent(console.width),
-                            console.width))
-        self.shown = len(self.news)
-        if self.toggles.help:
-            console.print(Panel(advice(view, legal), title="help (? to hide)", title_align="left",
-                                border_style="cyan"))
-        choices = Text()
-        if len(legal) > LISTED:
-            choices.append(f"{len(legal)} choices (numbered 1–{len(legal)} in tile order)", style="cyan")
-        else:
-            for i, a in enumerate(legal, 1):
-                choices.append(f"{i}", style="cyan").append(f" {label(a)}  ")
+        claim: list[RenderableType] = []
         if view.claim is not None:
             frm = self.ticker.who(view.claim.from_seat)
             what = "adds to a kong (抢杠?)" if view.claim.robbing else "discards"
-            console.print(Text(f"{frm} {what} ", style="bold").append(label(Discard(view.claim.tile))[2:]))
-        console.print(choices)
+            claim.append(Text(f"{frm} {what} ", style="bold").append(label(Discard(view.claim.tile))[2:]))
+        refusal = [Text(self.refusal, style="bold red")] if self.refusal else []
+        helps: list[list[RenderableType]] = [[]]
+        if self.toggles.help:
+            text = advice(view, legal)
+            helps = [[Panel(text, title="help (? to hide)", title_align="left", border_style="cyan")], [text]]
+        footers = [[footer], []] if footer is not None else [[]]
+        room = console.height - 1  # the input line
+        lines = self.recent(console.width)
+        layouts = [(False, [*h, *claim, choices_text(legal), *refusal, *f]) for f in footers for h in helps]
+        layouts.append((True, [*helps[-1], *claim, choices_text(legal), *refusal]))
+        for compact, below in layouts:
+            while True:
+                frame = Group(board(view, self.names, self.session, self.hand_no, lines, console.width, compact),
+                              *below)
+                fits = len(console.render_lines(frame, pad=False)) <= room
+                if fits or len(lines) <= len(self.pinned):
+                    break
+                lines = self.recent(console.width, len(lines) - 1)
+            if fits:
+                break
+        if console.is_terminal:
+            console.clear()
+        console.print(frame)
+        self.shown = len(self.news)
+
+
+def choices_text(legal: Sequence[Action]) -> Text:
+    """The choices, numbered; an exchange's many are not (they are typed as three tiles)."""
+    out = Text()
+    if len(legal) > LISTED:
+        out.append(f"{len(legal)} ways to give three tiles of one suit: type them (258m)", style="cyan")
+    else:
+        for i, a in enumerate(legal, 1):
+            out.append(f"{i}", style="cyan").append(f" {label(a)}  ")
+    return out

@@ -24,17 +24,10 @@ from chuanma.engine.event_types import (
     parse_event,
 )
 from chuanma.melds import Meld
+from chuanma.narration import end_text, reason_text
 from chuanma.rules import RuleSet
-from chuanma.terminal.words import DIRECTION_WORDS, END_WORDS, KONG_WORDS, seat_name, seat_possessive, zh
+from chuanma.terminal.words import DIRECTION_WORDS, KONG_WORDS, seat_name, seat_possessive, zh
 from chuanma.tiles import SUIT_NAMES_ZH, format_tiles, parse_tile
-
-REASON_WORDS = {
-    "zimo": "自摸", "dianpao": "点炮", "qianggang": "抢杠胡",
-    "kong_exposed": "明杠 刮风 kong money", "kong_concealed": "暗杠 下雨 kong money",
-    "kong_added": "巴杠 刮风 kong money", "call_transfer": "呼叫转移 call transfer",
-    "flower_pig": "查花猪 flower pig", "chadajiao": "查大叫 not ready", "refund": "退税 kong refund",
-    "escape": "逃跑 escape penalty",
-}
 
 TEMPLATES = {
     "pong": "{who} 碰 {tile} from {from}",
@@ -126,10 +119,10 @@ class Ticker:
     def _payment(self, ev: Payment, f: dict[str, str]) -> str:
         verb = "pay" if ev.payer == self.me else "pays"
         return (f"  {self.who(ev.payer)} {verb} {self.who(ev.payee)} {ev.amount} "
-                f"({REASON_WORDS.get(ev.reason, ev.reason)})")
+                f"({reason_text(ev.reason)})")
 
     def _end(self, ev: End, f: dict[str, str]) -> str:
-        return f"hand over: {END_WORDS.get(ev.reason, ev.reason)}"
+        return f"hand over: {end_text(ev.reason)}"
 
     def _hu(self, ev: Hu, f: dict[str, str]) -> str:
         who = f["who"]

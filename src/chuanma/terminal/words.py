@@ -19,11 +19,6 @@ DIRECTION_WORDS = {
     "opposite": "对家: each gives across the table",
 }
 KONG_WORDS = {"exposed": "明杠", "added": "巴杠", "concealed": "暗杠"}
-END_WORDS = {
-    "three_won": "three players have won", "too_few_players": "too few players left to go on",
-    "won": "a player has won", "exhausted": "the wall is exhausted", "escape": "a player left (逃跑)",
-}
-"""Why a hand ended (the engine's ``end`` reasons), in words."""
 
 
 def relative(seat: int, me: int) -> str:

@@ -5,7 +5,8 @@ Pages: ``/calc`` (the fan calculator), ``/rules`` (fan table and presets), ``/gu
 (worked examples; ``/guide`` opens the first topic, an unknown topic is the guide page saying so,
 status 404), ``/replay`` (an uploaded record) and ``/replay/<hand id>``. Endpoints:
 ``POST /api/portal/score``, ``GET /api/portal/fans``, ``GET /api/presets`` (also at
-``/api/portal/presets``), ``GET /api/portal/tiles``, ``GET /api/portal/examples/<topic>``. Bad
+``/api/portal/presets``), ``GET /api/portal/tiles``, ``GET /api/portal/words`` (the narration's
+wording in both languages: :mod:`chuanma.narration`), ``GET /api/portal/examples/<topic>``. Bad
 input: status 400 with ``{"code", "message"}``, and nothing changes. The replays' endpoints are
 with the hands (:mod:`chuanma.server.routes.hands`).
 """
@@ -16,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
-from chuanma.errors import ChuanmaError, InputError
+from chuanma.errors import ChuanmaError, HandSizeError, InputError, RuleSetError, TileCountError
 from chuanma.json_input import parse_json
+from chuanma.narration import word_table
 from chuanma.portal.calculator import calculate
 from chuanma.portal.examples import TOPICS, topic
 from chuanma.portal.reference import fan_table, preset_catalog, tile_table
@@ -30,6 +32,15 @@ MAX_BODY = 1 << 20
 """The largest request body read (a record of a whole hand is about 10 KB)."""
 
 router = APIRouter()
+
+
+def hand_error_kind(exc: Exception) -> str:
+    """What is wrong with a hand to score, for the page to say in its language (the message has
+    the details): ``hand_size``, ``tile_count``, ``rules`` or ``input``."""
+    for kind, error in (("hand_size", HandSizeError), ("tile_count", TileCountError), ("rules", RuleSetError)):
+        if isinstance(exc, error):
+            return kind
+    return "input"
 
 HEAD = """<!doctype html>
 <html lang="zh-CN">
@@ -109,7 +120,7 @@ async def score(request: Request) -> Any:
     try:
         return calculate(await json_body(request))
     except (ChuanmaError, ValueError) as exc:
-        raise ApiError(400, "bad_hand", str(exc)) from None
+        return JSONResponse({"code": "bad_hand", "kind": hand_error_kind(exc), "message": str(exc)}, status_code=400)
 
 
 @router.get("/api/portal/fans")
@@ -123,6 +134,11 @@ async def presets() -> dict[str, Any]:
     """Every playable preset and every option (:func:`chuanma.portal.reference.preset_catalog`): the private
     table form, the rules page and the calculator read this one shape."""
     return preset_catalog()
+
+
+@router.get("/api/portal/words")
+async def words() -> dict[str, Any]:
+    return word_table()
 
 
 @router.get("/api/portal/tiles")

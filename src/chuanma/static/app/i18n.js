@@ -33,7 +33,6 @@ export const STRINGS = {
     "table.leave_confirm": "牌局进行中离开算逃跑，要付逃跑罚分。确定离开？",
     "table.auto": "托管", "table.auto_on": "托管中：机器人替你出牌", "table.auto_off": "取消托管",
     "table.exchange": "换三张：选同一花色的三张牌", "table.exchange_go": "换出", "table.exchange_dir": "换牌方向：{dir}",
-    "dir.to_next": "换给下家", "dir.to_previous": "换给上家", "dir.opposite": "换给对家",
     "table.info": "牌桌信息", "table.discards": "弃牌", "table.concealed": "手牌 {n} 张", "table.tiles": "{n}张",
     "table.before_deal": "本局已承诺服务器种子，等待四家准备后发牌。", "table.seated": "等待玩家入座：已坐 {n}/4", "table.ready_sent": "已准备，等待发牌…",
     "hint.waits_label": "听", "hint.useful_label": "进张",
@@ -52,12 +51,6 @@ export const STRINGS = {
     "settle.payments": "收支明细", "settle.chips": "输赢", "settle.balance": "新余额",
     "settle.jipin": "极品", "settle.next": "下一局", "settle.again": "再来一场",
     "settle.download": "下载记录", "settle.verify": "验证公平", "settle.lobby": "回大厅",
-    "reason.zimo": "自摸", "reason.dianpao": "点炮", "reason.qianggang": "抢杠胡",
-    "reason.kong": "刮风下雨（杠钱）", "reason.kong_exposed": "明杠（刮风）",
-    "reason.kong_concealed": "暗杠（下雨）", "reason.kong_added": "补杠（刮风）", "reason.call_transfer": "呼叫转移", "reason.flower_pig": "查花猪",
-    "reason.chadajiao": "查大叫", "reason.refund": "退税", "reason.escape": "逃跑罚分",
-    "end.exhausted": "流局（牌摸完）", "end.three_won": "三家胡牌", "end.too_few_players": "牌桌上人不够了", "end.escape": "有人逃跑",
-    "end.won": "有人胡了",
     "sit.kong_replacement": "杠上花", "sit.consecutive_kongs": "连杠（杠上双花）", "sit.after_kong": "杠上炮",
     "sit.robbing_kong": "抢杠胡", "sit.last_tile": "海底（最后一张）", "sit.tianhu": "天胡", "sit.dihu": "地胡",
     "settle.fan_unit": "番", "settle.plain": "平胡", "settle.base": "底分 {n}",
@@ -73,6 +66,24 @@ export const STRINGS = {
     "err.lost": "连接已断开，正在重连…", "err.back": "已重新连接", "err.refused": "操作被拒绝：{msg}",
     "err.login": "请先登录", "err.network": "网络错误：{msg}", "err.closed": "牌桌已关闭：{reason}",
     "common.close": "关闭", "common.loading": "加载中…",
+    "table.ready_in": "{s} 秒内准备", "table.ready_expired": "准备时间已过：你的座位已由机器人接替",
+    "table.back_confirm": "返回大厅？",
+    "closed.no players left": "牌桌上没有玩家了", "closed.all hands played": "局数已打完", "closed.not ready in time": "没有按时准备",
+    "closed.the hand was voided": "这一局作废了", "closed.you left the table (逃跑)": "你离开了牌桌（逃跑）",
+    "closed.the table failed and was closed": "牌桌出错，已关闭", "lobby.leave_queue": "取消排队",
+    "err.code.already_left": "你已经离开了这一局", "err.code.already_queued": "你已经在排队了",
+    "err.code.already_seated": "你已经坐在一张牌桌上：先回到那张牌桌或离开它", "err.code.bad_action": "这个操作现在不合规则",
+    "err.code.bad_frame": "消息格式不对", "err.code.bad_json": "消息格式不对", "err.code.bad_message": "消息格式不对",
+    "err.code.too_deep": "消息格式不对", "err.code.too_large": "消息太大", "err.code.unknown_type": "服务器不认识这个消息",
+    "err.code.bad_version": "客户端版本过旧：请刷新页面", "err.code.bad_seed": "种子不合要求：1–64 个可打印字符，不含 | 和 :",
+    "err.code.no_hand": "这张牌桌现在没有在打的牌局", "err.code.no_room": "没有这个房间", "err.code.no_table": "没有这张牌桌（或它已关闭）",
+    "err.code.not_now": "现在不能这样做", "err.code.not_seated": "你不在这张牌桌上", "err.code.not_your_turn": "现在不轮到你",
+    "err.code.out_of_range": "你的筹码不在这个房间的范围内", "err.code.stale_version": "这个决定已经过时了",
+    "err.code.table_full": "牌桌已满", "err.code.wrong_table": "你坐在另一张牌桌上", "err.code.rate_limited": "操作太频繁，请稍等",
+    "err.code.login_failed": "用户名或密码不对", "err.code.bad_username": "用户名不可用：3–20 个字母、数字或下划线，以字母开头",
+    "err.code.bad_password": "密码至少 8 个字符", "err.code.not_logged_in": "请先登录",
+    "err.code.too_many_tables": "你开的私人牌桌太多了", "err.code.bad_rules": "规则选项不合要求", "err.code.busy": "服务器忙，请稍后再试",
+    "err.code.network": "网络错误",
   },
   en: {
     "app.title": "Chuanma", "app.tagline": "Sichuan mahjong · Bloody battle · Bloody river",
@@ -103,7 +114,6 @@ export const STRINGS = {
     "table.leave_confirm": "Leaving during a hand is escaping and costs the escape penalty. Leave?",
     "table.auto": "Auto-play", "table.auto_on": "Auto-play on: the bot plays for you", "table.auto_off": "Stop auto-play",
     "table.exchange": "Exchange three: pick three tiles of one suit", "table.exchange_go": "Pass them", "table.exchange_dir": "Exchange direction: {dir}",
-    "dir.to_next": "to the next seat", "dir.to_previous": "to the previous seat", "dir.opposite": "across",
     "table.info": "Table", "table.discards": "Discards", "table.concealed": "{n} concealed tiles", "table.tiles": "{n} tiles",
     "table.before_deal": "The server seed is committed; the hand is dealt once all four are ready.",
     "table.seated": "Waiting for players: {n} of 4 seated", "table.ready_sent": "Ready, waiting for the deal…",
@@ -123,12 +133,6 @@ export const STRINGS = {
     "settle.payments": "Payments", "settle.chips": "Chips", "settle.balance": "New balance",
     "settle.jipin": "Top hand (极品)", "settle.next": "Next hand", "settle.again": "Play again",
     "settle.download": "Download record", "settle.verify": "Verify", "settle.lobby": "Lobby",
-    "reason.zimo": "self-drawn win (自摸)", "reason.dianpao": "win on a discard (点炮)", "reason.qianggang": "robbing a kong (抢杠胡)",
-    "reason.kong": "kong money (刮风下雨)", "reason.kong_exposed": "exposed kong (刮风)",
-    "reason.kong_concealed": "concealed kong (下雨)", "reason.kong_added": "added kong (刮风)", "reason.call_transfer": "kong money passed on (呼叫转移)", "reason.flower_pig": "flower pig (查花猪)",
-    "reason.chadajiao": "not ready at the end (查大叫)", "reason.refund": "kong money returned (退税)", "reason.escape": "escape penalty (逃跑)",
-    "end.exhausted": "wall exhausted", "end.three_won": "three have won", "end.too_few_players": "too few players left", "end.escape": "a player escaped",
-    "end.won": "a player has won",
     "sit.kong_replacement": "杠上花 win on a kong's replacement", "sit.consecutive_kongs": "连杠 after consecutive kongs",
     "sit.after_kong": "杠上炮 discard after a kong", "sit.robbing_kong": "抢杠胡 robbing a kong",
     "sit.last_tile": "海底 the last tile", "sit.tianhu": "天胡 heavenly hand", "sit.dihu": "地胡 earthly hand",
@@ -145,6 +149,30 @@ export const STRINGS = {
     "err.lost": "Connection lost, reconnecting…", "err.back": "Reconnected", "err.refused": "Refused: {msg}",
     "err.login": "Log in first", "err.network": "Network error: {msg}", "err.closed": "Table closed: {reason}",
     "common.close": "Close", "common.loading": "Loading…",
+    "table.ready_in": "{s} s to get ready", "table.ready_expired": "The time to get ready has passed: a bot has taken your seat",
+    "table.back_confirm": "Back to the lobby?", "lobby.leave_queue": "Leave the queue",
+    "err.code.already_left": "you have already left this hand",
+    "err.code.already_queued": "you are already waiting in a queue",
+    "err.code.already_seated": "you already sit at a table: go back to it or leave it first",
+    "err.code.bad_action": "that is not allowed now", "err.code.bad_frame": "malformed message",
+    "err.code.bad_json": "malformed message", "err.code.bad_message": "malformed message",
+    "err.code.too_deep": "malformed message", "err.code.too_large": "message too large",
+    "err.code.unknown_type": "the server does not know this message",
+    "err.code.bad_version": "this page is out of date: reload it",
+    "err.code.bad_seed": "seed: 1–64 printable characters, no | or :",
+    "err.code.no_hand": "no hand is being played at this table now", "err.code.no_room": "no such room",
+    "err.code.no_table": "no such table (or it has closed)", "err.code.not_now": "not possible now",
+    "err.code.not_seated": "you have no seat at this table", "err.code.not_your_turn": "it is not your turn",
+    "err.code.out_of_range": "your chips are outside this room's range",
+    "err.code.stale_version": "that decision is out of date", "err.code.table_full": "the table is full",
+    "err.code.wrong_table": "you sit at another table",
+    "err.code.rate_limited": "too many requests: wait a moment",
+    "err.code.login_failed": "wrong username or password",
+    "err.code.bad_username": "username not available: 3–20 letters, digits or _, starting with a letter",
+    "err.code.bad_password": "passwords have at least 8 characters", "err.code.not_logged_in": "log in first",
+    "err.code.too_many_tables": "you have too many open private tables",
+    "err.code.bad_rules": "these rule options are not valid",
+    "err.code.busy": "the server is busy: try again in a moment", "err.code.network": "network error",
   },
 };
 
@@ -178,6 +206,19 @@ export function onLangChange(fn) { listeners.add(fn); return () => listeners.del
 /** Add strings (e.g. a page's own) to both languages; existing keys are kept. */
 export function addStrings(more) {
   for (const l of ["zh", "en"]) for (const [k, v] of Object.entries(more[l] || {})) STRINGS[l][k] ??= v;
+}
+
+/** A refusal (an error code and the server's English message) in the current language: the code's
+ * words when there are some, else the message. */
+export function errorText(code, message) {
+  const key = `err.code.${code}`;
+  return key in STRINGS[lang] ? t(key) : message;
+}
+
+/** Why a table closed (the server's English reason) in the current language, when it is known. */
+export function closedText(reason) {
+  const key = `closed.${reason}`;
+  return key in STRINGS.zh && lang === "zh" ? t(key) : reason;
 }
 
 /** A rule option's description (from /api/presets) in the current language. */

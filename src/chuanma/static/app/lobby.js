@@ -3,7 +3,7 @@
 // (out-of-range or above one's level: disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
-import { optionText, presetName, t } from "./i18n.js";
+import { errorText, optionText, presetName, t } from "./i18n.js";
 import { presetIds, presetValues } from "./presets.js";
 import { esc, fmt } from "./util.js";
 import { levelBadge, levelName, levelOf, loadLevels, profileLink } from "./levels.js";
@@ -44,10 +44,20 @@ function reliefText(relief) {
   return `${rule} ${t("relief.next", { when: new Date(relief.next * 1000).toLocaleString() })}`;
 }
 
+/** How often the list of tables to watch is fetched again while the lobby is shown. */
+const WATCH_REFRESH_MS = 10000;
+
+/** Seconds until bots sit down for a queue entry (null: bots not allowed). */
+function botsLeft(queued) {
+  if (queued.bots_in == null) return null;
+  return Math.max(0, Math.ceil(queued.bots_in - (performance.now() - (queued.at ?? performance.now())) / 1000));
+}
+
 /** The queue's state, shown under the room's name (not in its button, which it would not fit). */
 function waitingText(queued) {
   const waiting = t("lobby.waiting", { waiting: queued.waiting });
-  return queued.bots_in == null ? waiting : `${waiting} · ${t("lobby.bots_in", { s: Math.round(queued.bots_in) })}`;
+  const left = botsLeft(queued);
+  return left === null ? waiting : `${waiting} · ${t("lobby.bots_in", { s: left })}`;
 }
 
 function roomHTML(room, balance, level, queued) {
@@ -58,7 +68,8 @@ function roomHTML(room, balance, level, queued) {
     <span class="room-name">${esc(room.name)}</span>
     <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: presetName(room.preset) }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
-    ${here ? `<p class="waiting" role="status" data-testid="waiting">${esc(waitingText(queued))}</p>` : ""}
+    ${here ? `<p class="waiting" role="status" data-testid="waiting">${esc(waitingText(queued))}</p>
+      <button class="btn" data-leave-queue data-testid="leave-queue">${esc(t("lobby.leave_queue"))}</button>` : ""}
     <button class="btn ${why ? "" : "btn-primary"}" data-join="${esc(room.id)}" ${why || queued ? "disabled" : ""}
       ${why ? `aria-describedby="why-${esc(room.id)}"` : ""}>${esc(t("lobby.join"))}</button>
   </div>`;
@@ -101,6 +112,30 @@ export class LobbyPage {
     root.addEventListener("click", (ev) => this.onClick(ev));
     root.addEventListener("change", (ev) => { if (ev.target.id === "preset") this.choosePreset(ev.target.value); });
     root.addEventListener("submit", (ev) => this.onSubmit(ev));
+    this.clock = setInterval(() => this.tick(), 500);
+    this.refresher = setInterval(() => this.refreshTables(), WATCH_REFRESH_MS);
+  }
+
+  destroy() {
+    clearInterval(this.clock);
+    clearInterval(this.refresher);
+  }
+
+  /** The bots' countdown under the room being waited in. */
+  tick() {
+    const el = this.queued && this.root.querySelector("[data-testid=waiting]");
+    if (!el) return;
+    const text = waitingText(this.queued);
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  /** Fetch the tables to watch again; the lobby is drawn again only when the list changed. */
+  async refreshTables() {
+    let live;
+    try { live = await api("/api/tables"); } catch { return; }
+    if (JSON.stringify(live) === JSON.stringify(this.live)) return;
+    this.live = live;
+    this.render();
   }
 
   async load() {
@@ -112,7 +147,8 @@ export class LobbyPage {
 
   setUser(user) { this.user = user; this.render(); }
 
-  onQueued(msg) { this.queued = msg; this.render(); }
+  /** A `queued` message: waiting in a room (the bots' countdown starts now), or in none (room null). */
+  onQueued(msg) { this.queued = msg.room ? { ...msg, at: performance.now() } : null; this.render(); }
 
   onError(msg) { this.error = msg; this.queued = null; this.render(); }
 
@@ -125,6 +161,7 @@ export class LobbyPage {
       this.render();
       return;
     }
+    if (ev.target.closest("[data-leave-queue]")) { this.send({ type: "leave_queue" }); return; }
     const watch = ev.target.closest("[data-watch]");
     if (watch) { this.onWatch(watch.dataset.watch); return; }
     const sit = ev.target.closest("[data-sit]");
@@ -150,7 +187,7 @@ export class LobbyPage {
         if (id) this.onWatch(id);
       }
     } catch (exc) {
-      this.error = exc.message;
+      this.error = errorText(exc.code, exc.message);
       this.render();
     }
   }
@@ -193,20 +230,21 @@ export class LobbyPage {
     this.render();
   }
 
-  /** The private-table form's values (kept across drawings: after Create table, a language switch). */
+  /** The forms' values and the focused field (kept across drawings: after Create table, a language
+   * switch, a new list of tables to watch). */
   formValues() {
-    const form = this.root.querySelector("#private-form");
-    if (!form) return null;
-    return [...form.querySelectorAll("input, select")].map((el) => [el.id, el.value]);
+    return [...this.root.querySelectorAll("form input[id], form select[id]")].map((el) => [el.id, el.value]);
   }
 
   render() {
     const kept = this.formValues();
+    const focused = document.activeElement?.closest?.("form") && this.root.contains(document.activeElement) ? document.activeElement.id : null;
     this.drawPage();
-    for (const [id, value] of kept || []) {
-      const el = this.root.querySelector(`#private-form #${id}`);
+    for (const [id, value] of kept) {
+      const el = this.root.querySelector(`form #${id}`);
       if (el) el.value = value;
     }
+    if (focused) this.root.querySelector(`#${focused}`)?.focus();
   }
 
   drawPage() {

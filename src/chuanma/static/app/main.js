@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { Connection } from "./socket.js";
-import { t, onLangChange, languageButton, addFanNames, addPresetNames } from "./i18n.js";
+import { t, onLangChange, languageButton, addFanNames, addPresetNames, errorText, closedText } from "./i18n.js";
 import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
@@ -82,7 +82,7 @@ function showLogin(error = "") {
       else await api(`/api/${kind}`, { method: "POST", body: { username, password } });
       await start();
     } catch (exc) {
-      document.getElementById("login-error").textContent = exc.message;
+      document.getElementById("login-error").textContent = errorText(exc.code, exc.message);
     }
   };
   form.addEventListener("submit", (ev) => { ev.preventDefault(); submit("login"); });
@@ -106,6 +106,7 @@ function closePages() {
   app.shown += 1;
   app.table?.destroy();
   app.table = null;
+  app.lobby?.destroy();
   app.lobby = null;
   app.settle?.close();
   app.settle = null;
@@ -250,7 +251,21 @@ function followLink() {
   return false;
 }
 
-window.addEventListener("hashchange", () => { if (app.conn) followLink(); });
+/** Browser Back (or another address) while at a table: a seat is left as the Leave button leaves it
+ * (asking first during a hand; kept, with the table's address back, if the answer is no); watching
+ * stops and the lobby is shown. */
+function awayFromTable() {
+  const table = app.table;
+  if (table.seat === null || table.closedReason) { showLobby(); return; }
+  if (!table.leave()) history.pushState(null, "", "#/table");
+}
+
+window.addEventListener("hashchange", () => {
+  if (!app.conn) return;
+  const here = app.table?.seat === null ? `#/watch/${app.table.table}` : "#/table";
+  if (app.table?.table && location.hash !== here && !/^#\/(join|watch)\//.test(location.hash)) { awayFromTable(); return; }
+  followLink();
+});
 
 function onClosed(msg) {
   if (app.rejoin) {
@@ -259,13 +274,13 @@ function onClosed(msg) {
     joinRoom(room);
     return;
   }
-  if (app.table) app.table.closedReason = msg.reason;
-  toast(t("err.closed", { reason: msg.reason }));
+  if (app.table) { app.table.closedReason = msg.reason; app.table.render(); }  // no next-hand control any more
+  toast(t("err.closed", { reason: closedText(msg.reason) }));
   if (!app.settle) showLobby();
 }
 
 function onError(msg) {
-  const text = t("err.refused", { msg: msg.message });
+  const text = t("err.refused", { msg: errorText(msg.code, msg.message) });
   toast(text);
   if (app.table && app.table.table) {
     if (FATAL_CODES.has(msg.code)) { showLobby(); return; }

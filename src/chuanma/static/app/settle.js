@@ -4,12 +4,13 @@ import { tileImg, tileName } from "./tiles.js";
 import { t, getLang, fanName, addStrings } from "./i18n.js";
 import { esc, fmt, base64url } from "./util.js";
 import { reasonName } from "./narrate.js";
+import { NEXT_HAND } from "./table.js";
 
 const WIN_REASONS = new Set(["zimo", "dianpao", "qianggang", "call_transfer"]);
 
 addStrings({ zh: { "settle.player": "玩家" }, en: { "settle.player": "Player" } });
 
-/** Open a dialog with html; returns {el, close}. Escape and the close button close it. */
+/** Open a dialog with html, shown from its top; returns {el, close}. Escape and the close button close it. */
 export function openModal(html, { label, onClose } = {}) {
   const back = document.createElement("div");
   back.className = "modal-back";
@@ -25,7 +26,8 @@ export function openModal(html, { label, onClose } = {}) {
   document.addEventListener("keydown", onKey);
   back.addEventListener("click", (ev) => { if (ev.target === back || ev.target.closest("[data-close]")) close(); });
   document.body.appendChild(back);
-  (back.querySelector("[autofocus]") || back.querySelector("button, a, input"))?.focus();
+  (back.querySelector("[autofocus]") || back.querySelector("button, a, input"))?.focus({ preventScroll: true });
+  back.scrollTop = 0;
   return { el: back, close };
 }
 
@@ -69,9 +71,12 @@ export function settlement(msg, table) {
   const others = result.payments.filter((p) => !(WIN_REASONS.has(p.reason) && result.winners.some((w) => w.seq === p.seq && w.seat === p.payee)));
   const otherRows = others.map((p) => payRow(p, name, base)).join("");
   const payments = otherRows ? [["payments", `<h3>${esc(t("settle.payments"))}</h3><table class="pay-table">${payHead()}<tbody>${otherRows}</tbody></table>`]] : [];
+  // the hand's score in chips and the chips moved differ only when a balance could not pay it all
+  // (chips never go below zero): the score's column is shown then only
   const capped = msg.chips.some((c, i) => c !== result.deltas[i] * base);
   const seats = [0, 1, 2, 3].map((s) => `<tr data-testid="chips-${s}"><td>${esc(name(s))}</td>
-      <td class="num">${signed(result.deltas[s] * base)}</td><td class="num">${signed(msg.chips[s])}</td>
+      ${capped ? `<td class="num" data-testid="hand-total">${signed(result.deltas[s] * base)}</td>` : ""}
+      <td class="num" data-testid="chips">${signed(msg.chips[s])}</td>
       <td class="num">${fmt(msg.balances[s])}</td></tr>`).join("");
   const closed = table.closedReason;
   const html = `<h2 id="settle-title">${esc(t("settle.title"))} · ${esc(t("table.hand", { n: msg.hand + 1 }))}
@@ -79,11 +84,11 @@ export function settlement(msg, table) {
     ${wins.length ? `<div data-part="wins"></div>` : `<p>${esc(t("settle.no_win"))}</p>`}
     <div data-part="payments"></div>
     <h3>${esc(t("settle.chips"))}</h3>
-    <table class="chip-table"><thead><tr><th><span class="sr-only">${esc(t("settle.player"))}</span></th><th class="num">${esc(t("settle.hand_total"))}</th>
+    <table class="chip-table"><thead><tr><th><span class="sr-only">${esc(t("settle.player"))}</span></th>${capped ? `<th class="num">${esc(t("settle.hand_total"))}</th>` : ""}
       <th class="num">${esc(t("settle.chips"))}</th><th class="num">${esc(t("settle.balance"))}</th></tr></thead><tbody>${seats}</tbody></table>
     ${capped ? `<p class="muted">${esc(t("settle.capped"))}</p>` : ""}
-    <div class="buttons">
-      ${closed || table.spectating ? "" : `<button class="btn btn-primary" data-settle="next" data-testid="next-hand" autofocus>${esc(t("settle.next"))}</button>`}
+    <div class="buttons" style="position:sticky;bottom:0;background:var(--paper);padding:.5em 0">
+      ${closed || table.spectating ? "" : `<span data-ready-box>${table.readyControl(NEXT_HAND)}</span>`}
       <button class="btn btn-ok" data-settle="again" data-testid="play-again">${esc(t("settle.again"))}</button>
       <a class="btn" data-testid="download" href="${esc(msg.record)}" download="${esc(msg.hand_id)}.json">${esc(t("settle.download"))}</a>
       <a class="btn" data-testid="verify" data-verify href="/static/verify.html" target="_blank" rel="noopener">${esc(t("settle.verify"))}</a>
@@ -93,14 +98,13 @@ export function settlement(msg, table) {
 }
 
 /**
- * Append each [slot, html] of parts to its [data-part=slot] in root, one a frame, while root is shown;
- * then the focused control is scrolled into view again, as if the whole had been drawn at once.
+ * Append each [slot, html] of parts to its [data-part=slot] in root, one a frame, while root is shown
+ * (its top, the wins, stays in view).
  */
 export function drawInParts(root, parts) {
   let next = 0;
   const step = () => {
-    if (!root.isConnected) return;
-    if (next === parts.length) { root.querySelector(":focus")?.scrollIntoView({ block: "nearest" }); return; }
+    if (!root.isConnected || next === parts.length) return;
     const [slot, html] = parts[next++];
     root.querySelector(`[data-part="${slot}"]`).insertAdjacentHTML("beforeend", html);
     requestAnimationFrame(step);

@@ -12,6 +12,8 @@ import { levelBadge, loadLevels, profileLink } from "./levels.js";
 const KEYS = "1234567890qwer";
 const SUITS = ["m", "p", "s"];
 const TICKER_MAX = 40;
+/** The settlement panel's form of the next-hand control. */
+export const NEXT_HAND = { label: "settle.next", attrs: 'data-settle="next" data-testid="next-hand" autofocus' };
 /** Events the ticker leaves out: draws (the own one is in the hand), the deal, one's own claim
  * answers, choices the next event reveals (exchange_received, voids) and payments (the settlement
  * lists them). */
@@ -106,7 +108,7 @@ export class TablePage {
       case "hand_start": return this.onHandStart(msg);
       case "events": return this.onEvents(msg);
       case "view": return this.onView(msg);
-      case "resync": return this.onView(msg);
+      case "resync": return this.onResync(msg);
       case "prompt": return this.onPrompt(msg);
       case "auto": return this.onAutoMsg(msg);
       case "hand_end": return this.onHandEnd(msg);
@@ -138,7 +140,7 @@ export class TablePage {
       if (!this.dealt) { this.handEnd = null; this.view = null; this.ticker = []; }
       this.dealt = true; this.clientSeeds = msg.client_seeds;
     }
-    else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); }
+    else { this.readyIn = msg.ready_in; this.readyAt = performance.now(); this.readyExpired = false; }
     this.render();
   }
 
@@ -149,6 +151,17 @@ export class TablePage {
       this.describe(ev);
     }
     this.renderTicker();
+  }
+
+  /** A resync after a reload: the whole view, and the hand's recent events (`recent`) to fill the
+   * ticker and mark the latest discard again. */
+  onResync(msg) {
+    if (msg.recent?.length) {
+      if (msg.hand !== this.hand) this.ticker = [];
+      const known = new Set(this.ticker.map((e) => e.seq));
+      for (const ev of msg.recent) if (!known.has(ev.seq)) this.describe(ev, { quiet: true });
+    }
+    this.onView(msg);
   }
 
   /** A whole view: a `view` message (with hints and suggestions) or a `resync`. */
@@ -187,6 +200,7 @@ export class TablePage {
   onHandEnd(msg) {
     this.handEnd = msg;
     this.awaitingStart = true;
+    this.readyIn = null;
     this.prompt = null;
     this.render();
     // the settlement panel opens a frame after the table's last drawing, so that the two heavy
@@ -311,11 +325,13 @@ export class TablePage {
     return seed;
   }
 
+  /** Leave the table (asking first during a hand); false if the player chose to stay. */
   leave() {
     const playing = this.view && !this.view.finished && !this.handEnd && this.dealt;
-    if (this.seat !== null && playing && !confirm(t("table.leave_confirm"))) return;
+    if (this.seat !== null && playing && !confirm(t("table.leave_confirm"))) return false;
     if (this.seat !== null) this.send({ type: "leave" });
     this.onLeave();
+    return true;
   }
 
   toggleHints() {
@@ -332,20 +348,22 @@ export class TablePage {
 
   /** An event's sounds and marks (the latest discard, the exchange's direction, the base); the
    * events the ticker tells are kept for it (it words them in the language shown). */
-  describe(ev) {
+  describe(ev, { quiet = false } = {}) {
+    const sound = (name) => { if (!quiet) play(name); };
+    const announce = (seat, kind, code) => { if (!quiet) this.call(seat, kind, code); };  // not for events told again
     switch (ev.type) {
       case "start": this.startBase = ev.base; break;
       case "exchange": this.direction = ev.direction; break;
       case "exchange_received": if (ev.seat === this.seat && ev.tiles) this.arrived = splitTiles(ev.tiles); break;
-      case "draw": if (ev.seat === this.seat && ev.tile) play("draw"); break;
+      case "draw": if (ev.seat === this.seat && ev.tile) sound("draw"); break;
       case "discard":
         this.lastDiscard = { seat: ev.seat, seq: ev.seq };
         if (ev.seat === this.seat) this.arrived = [];
-        play("discard");
+        sound("discard");
         break;
-      case "pong": case "chow": this.lastDiscard = null; this.call(ev.seat, ev.type, ev.tile); play("pong"); break;
-      case "kong": if (ev.kind === "exposed") this.lastDiscard = null; this.call(ev.seat, "kong", ev.tile); play("kong"); break;
-      case "hu": this.call(ev.seat, ev.self_drawn ? "zimo" : "hu", ev.tile); play("win"); break;
+      case "pong": case "chow": this.lastDiscard = null; announce(ev.seat, ev.type, ev.tile); sound("pong"); break;
+      case "kong": if (ev.kind === "exposed") this.lastDiscard = null; announce(ev.seat, "kong", ev.tile); sound("kong"); break;
+      case "hu": announce(ev.seat, ev.self_drawn ? "zimo" : "hu", ev.tile); sound("win"); break;
       default: break;
     }
     if (!UNTOLD.has(ev.type)) {
@@ -604,16 +622,45 @@ export class TablePage {
       parts.push(`<div class="exchange-dir" data-testid="exchange-dir"><span aria-hidden="true">${DIRECTION_SIGNS[this.direction] || ""}</span>
         ${esc(t("table.exchange_dir", { dir: t("dir." + this.direction) }))}</div>`);
     }
-    if (!this.dealt && this.commitment && !this.handEnd) {
-      parts.push(`<p>${esc(t("table.before_deal"))}</p>
-        <p class="mono" title="${esc(t(this.vrf ? "fair.public_key" : "fair.commitment"))}">${esc(this.commitment.slice(0, 16))}…</p>
-        ${this.spectating ? "" : `<button class="btn btn-primary" data-act="ready" data-testid="ready" ${this.readySent ? "disabled" : ""}>
-          ${esc(t(this.readySent ? "table.ready_sent" : "fair.ready"))}</button>
-          <button class="btn btn-small" data-act="fair">${esc(t("fair.client_seed"))}</button>`}`);
+    if (this.betweenHands) {
+      if (!this.awaitingStart && this.commitment) {
+        parts.push(`<p>${esc(t("table.before_deal"))}</p>
+          <p class="mono" title="${esc(t(this.vrf ? "fair.public_key" : "fair.commitment"))}">${esc(this.commitment.slice(0, 16))}…</p>`);
+      }
+      if (!this.spectating) {
+        parts.push(`<div class="ready-control">${this.readyControl()}
+          <button class="btn btn-small" data-act="fair">${esc(t("fair.client_seed"))}</button></div>`);
+      }
     } else if (v && !this.prompt && !v.finished && !this.spectating) {
       parts.push(`<p class="muted-light">${esc(t("table.waiting"))}</p>`);
     }
     return parts.join("");
+  }
+
+  /** Between hands (the settlement shown or closed, the next hand not dealt): the next-hand control
+   * must stay on screen, whatever was closed. */
+  get betweenHands() {
+    return !this.closedReason && (this.awaitingStart || (!this.dealt && Boolean(this.commitment)));
+  }
+
+  /** Seconds left to get ready for the next hand (null: not known yet, or nothing to get ready for). */
+  readyLeft() {
+    if (this.readyIn == null || this.awaitingStart || this.dealt) return null;
+    return Math.max(0, this.readyIn - (performance.now() - this.readyAt) / 1000);
+  }
+
+  /** The next-hand control: the ready button with the time left, "ready, waiting", or "too late".
+   * The settlement panel shows the same control (its button says "next hand"). */
+  readyControl({ label = "fair.ready", attrs = 'data-act="ready" data-testid="ready"' } = {}) {
+    const left = this.readyLeft();
+    if (this.readySent || this.wantReady) {
+      return `<span class="muted-light" data-testid="ready-sent">${esc(t("table.ready_sent"))}</span>`;
+    }
+    if (left !== null && left <= 0) {
+      return `<span class="error-text" role="status" data-testid="ready-expired">${esc(t("table.ready_expired"))}</span>`;
+    }
+    return `<button class="btn btn-primary" ${attrs}>${esc(t(label))}</button>
+      <span class="timer" data-ready-timer role="timer">${left === null ? "" : esc(t("table.ready_in", { s: Math.ceil(left) }))}</span>`;
   }
 
   renderHints() {
@@ -649,6 +696,7 @@ export class TablePage {
   }
 
   tickTimer() {
+    this.tickReady();
     const el = this.root.querySelector("#timer");
     if (!el) return;
     const wrap = el.closest(".timer-wrap");
@@ -660,6 +708,21 @@ export class TablePage {
     el.classList.toggle("low", left <= 5);
     // the bar shrinks by a transform: its transition runs without laying the page out again
     this.root.querySelector("#timer-bar").style.transform = `scaleX(${Math.min(1, left / Math.max(1, this.prompt.seconds))})`;
+  }
+
+  /** The ready window's countdown, on the table and on the settlement panel; at its end the
+   * controls say that it has passed (redrawn once). */
+  tickReady() {
+    const left = this.readyLeft();
+    if (left === null) return;
+    if (left <= 0 && !this.readySent && !this.readyExpired) {
+      this.readyExpired = true;
+      this.render();
+      for (const box of document.querySelectorAll("[data-ready-box]")) box.innerHTML = this.readyControl(NEXT_HAND);
+      return;
+    }
+    const text = t("table.ready_in", { s: Math.ceil(left) });
+    for (const el of document.querySelectorAll("[data-ready-timer]")) if (el.textContent !== text) el.textContent = text;
   }
 
   /** The hand's base (chips per unit): from its start event, else the rules and their preset. */

@@ -136,8 +136,15 @@ async function compute() {
   const res = await api("/api/portal/score", request());
   if (seq !== state.seq) return;  // a later change is being computed
   box.removeAttribute("aria-busy");
-  if (!res.ok) { box.replaceChildren(el("p", { class: "error-text", role: "alert", "data-testid": "error" }, res.data.message)); return; }
+  if (!res.ok) { box.replaceChildren(errorText(res.data)); return; }
   showResult(res.data);
+}
+
+/** A refused hand in the page's language: what is wrong, then the server's details (in English). */
+function errorText(data) {
+  if (!data.kind) return el("p", { class: "error-text", role: "alert", "data-testid": "error" }, data.message);
+  return el("p", { class: "error-text", role: "alert", "data-testid": "error" }, t(`calc.err.${data.kind}`),
+    el("small", { class: "muted", lang: "en" }, ` (${data.message})`));
 }
 
 function showResult(r) {

@@ -1,0 +1,229 @@
+"""The words the front ends use for the hand's events, in Chinese and English: one table, served
+to the browser at ``/api/portal/words`` (its narrate.js fills the same templates), used by
+``chuanma replay`` (:func:`narrate`) and, for payment reasons and hand ends, the terminal's ticker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from chuanma.melds import Meld
+from chuanma.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, parse_tile, parse_tiles, tile_name
+
+Lang = Literal["zh", "en"]
+
+REASONS: dict[str, dict[Lang, str]] = {
+    "zimo": {"zh": "自摸", "en": "self-drawn win (自摸)"},
+    "dianpao": {"zh": "点炮", "en": "win on a discard (点炮)"},
+    "qianggang": {"zh": "抢杠胡", "en": "robbing a kong (抢杠胡)"},
+    "kong": {"zh": "刮风下雨（杠钱）", "en": "kong money (刮风下雨)"},
+    "kong_exposed": {"zh": "明杠（刮风）", "en": "exposed kong (刮风)"},
+    "kong_concealed": {"zh": "暗杠（下雨）", "en": "concealed kong (下雨)"},
+    "kong_added": {"zh": "补杠（刮风）", "en": "added kong (刮风)"},
+    "call_transfer": {"zh": "呼叫转移", "en": "kong money passed on (呼叫转移)"},
+    "flower_pig": {"zh": "查花猪", "en": "flower pig (查花猪)"},
+    "chadajiao": {"zh": "查大叫", "en": "not ready at the end (查大叫)"},
+    "refund": {"zh": "退税", "en": "kong money returned (退税)"},
+    "escape": {"zh": "逃跑罚分", "en": "escape penalty (逃跑)"},
+}
+"""A payment's reason (the ledger's, and ``kong`` for every kong kind at once)."""
+
+ENDS: dict[str, dict[Lang, str]] = {
+    "exhausted": {"zh": "流局（牌摸完）", "en": "wall exhausted"},
+    "three_won": {"zh": "三家胡牌", "en": "three have won"},
+    "too_few_players": {"zh": "牌桌上人不够了", "en": "too few players left"},
+    "escape": {"zh": "有人逃跑", "en": "a player escaped"},
+    "won": {"zh": "有人胡了", "en": "a player has won"},
+}
+"""Why a hand ended (the engine's ``end`` reasons)."""
+
+
+EVENTS: dict[Lang, dict[str, str]] = {
+    "zh": {
+        "start": "开局，庄家 {seat}",
+        "deal": "{seat} 起手 {tiles}",
+        "deal_done": "发牌完毕，牌墙 {wall} 张",
+        "exchange_chosen": "{seat} 换出 {tiles}",
+        "exchange_chosen_hidden": "{seat} 选好了换出的三张",
+        "exchange": "换三张：{dir}",
+        "exchange_received": "{seat} 从 {from} 换来 {tiles}",
+        "void_chosen": "{seat} 定缺 {suit}",
+        "void_chosen_auto": "{seat} 只有两门，自动缺 {suit}",
+        "void_chosen_hidden": "{seat} 定好了缺门",
+        "voids": "亮缺：{voids}",
+        "draw": "{seat} 摸牌 {tile}（剩 {wall}）",
+        "draw_hidden": "{seat} 摸牌（剩 {wall}）",
+        "draw_replacement": "{seat} 杠后补牌 {tile}（剩 {wall}）",
+        "draw_replacement_hidden": "{seat} 杠后补牌（剩 {wall}）",
+        "discard": "{seat} 打出 {tile}",
+        "pong": "{seat} 碰 {tile}（{from} 打的）",
+        "chow": "{seat} 吃 {claimed}（{from} 打的），成 {run}",
+        "kong_exposed": "{seat} 明杠 {tile}（{from} 打的）",
+        "kong_concealed": "{seat} 暗杠 {tile}",
+        "kong_concealed_hidden": "{seat} 暗杠",
+        "kong_added": "{seat} 补杠 {tile}",
+        "kong_declared": "{seat} 要补杠 {tile}",
+        "kong_robbed": "{seat} 的补杠 {tile} 被抢",
+        "claim": "{seat} 回应：{claim}",
+        "hu_self": "{seat} 自摸 {tile}：{fans} = {total} 番（×{mult}）",
+        "hu_from": "{seat} 胡 {from} 的 {tile}：{fans} = {total} 番（×{mult}）",
+        "hu_robbed": "{seat} 抢杠胡 {from} 的 {tile}：{fans} = {total} 番（×{mult}）",
+        "no_fan": "平胡",
+        "payment": "{payer} 付给 {payee} {amount} 底（{reason}）",
+        "leave": "{seat} 离开牌桌",
+        "exhausted": "牌墙摸完：查花猪、查大叫、退税",
+        "end": "牌局结束（{reason}）",
+    },
+    "en": {
+        "start": "The hand starts; dealer {seat}",
+        "deal": "{seat} is dealt {tiles}",
+        "deal_done": "Dealt; {wall} tiles in the wall",
+        "exchange_chosen": "{seat} gives {tiles}",
+        "exchange_chosen_hidden": "{seat} has chosen three tiles to give",
+        "exchange": "Exchange three: {dir}",
+        "exchange_received": "{seat} receives {tiles} from {from}",
+        "void_chosen": "{seat} is void in {suit}",
+        "void_chosen_auto": "{seat} holds two suits: void in {suit} automatically",
+        "void_chosen_hidden": "{seat} has chosen a void suit",
+        "voids": "Voids revealed: {voids}",
+        "draw": "{seat} draws {tile} ({wall} left)",
+        "draw_hidden": "{seat} draws ({wall} left)",
+        "draw_replacement": "{seat} draws the replacement {tile} ({wall} left)",
+        "draw_replacement_hidden": "{seat} draws a replacement ({wall} left)",
+        "discard": "{seat} discards {tile}",
+        "pong": "{seat} pongs {tile} from {from}",
+        "chow": "{seat} chows {claimed} from {from}: {run}",
+        "kong_exposed": "{seat} makes an exposed kong of {tile} from {from}",
+        "kong_concealed": "{seat} makes a concealed kong of {tile}",
+        "kong_concealed_hidden": "{seat} makes a concealed kong",
+        "kong_added": "{seat} adds {tile} to a pong (kong)",
+        "kong_declared": "{seat} declares an added kong of {tile}",
+        "kong_robbed": "{seat}'s added kong of {tile} is robbed",
+        "claim": "{seat} answers: {claim}",
+        "hu_self": "{seat} wins self-drawn on {tile}: {fans} = {total} fan (×{mult})",
+        "hu_from": "{seat} wins on {from}'s {tile}: {fans} = {total} fan (×{mult})",
+        "hu_robbed": "{seat} robs {from}'s kong of {tile}: {fans} = {total} fan (×{mult})",
+        "no_fan": "平胡 (no fan)",
+        "payment": "{payer} pays {payee} {amount} base ({reason})",
+        "leave": "{seat} leaves the table",
+        "exhausted": "The wall is exhausted: 查花猪, 查大叫, 退税",
+        "end": "The hand is over ({reason})",
+    },
+}
+"""An event's sentence, by its kind (``{seat}``, ``{tile}`` … filled in by :func:`narrate`)."""
+
+ACTIONS: dict[Lang, dict[str, str]] = {
+    "zh": {
+        "discard": "打出",
+        "pong": "碰",
+        "chow": "吃",
+        "kong": "杠",
+        "hu": "胡",
+        "pass": "过",
+        "void": "定缺",
+        "exchange": "换出",
+        "leave": "离开",
+    },
+    "en": {
+        "discard": "discard",
+        "pong": "pong",
+        "chow": "chow",
+        "kong": "kong",
+        "hu": "win",
+        "pass": "pass",
+        "void": "void",
+        "exchange": "give",
+        "leave": "leave",
+    },
+}
+"""A decision's kind in words (a claim's answer in the ticker, a decision in the replay viewer)."""
+
+DIRECTIONS: dict[str, dict[Lang, str]] = {
+    "to_next": {"zh": "换给下家", "en": "to the next seat"},
+    "to_previous": {"zh": "换给上家", "en": "to the previous seat"},
+    "opposite": {"zh": "换给对家", "en": "across"},
+}
+"""The exchange's direction."""
+
+SUITS: dict[Lang, dict[str, str]] = {"zh": dict(SUIT_NAMES_ZH), "en": dict(SUIT_NAMES_EN)}
+"""A suit's name (a void)."""
+
+
+def reason_text(reason: str, lang: Lang = "en") -> str:
+    """A payment's reason in words (the reason itself if it has none)."""
+    return REASONS[reason][lang] if reason in REASONS else reason
+
+
+def end_text(reason: str, lang: Lang = "en") -> str:
+    """Why a hand ended, in words (the reason itself if it has none)."""
+    return ENDS[reason][lang] if reason in ENDS else reason
+
+
+def word_table() -> dict[str, Any]:
+    """Every word of this table in both languages, for the browser."""
+    return {"reasons": REASONS, "ends": ENDS, "directions": DIRECTIONS, "events": EVENTS, "actions": ACTIONS,
+            "suits": SUITS}
+
+
+def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en") -> str | None:
+    """An event (its JSON form, as a seat is shown it) in one sentence, each seat named by
+    ``name(seat)``; ``None`` for an event without a sentence. The browser's narrate.js fills the
+    same templates the same way."""
+    words = EVENTS[lang]
+
+    def say(key: str, **fields: Any) -> str:
+        return words[key].format(**fields)
+
+    def tile(code: str | None) -> str:
+        return tile_name(parse_tile(code), lang) if code else ""
+
+    def tiles(text: str) -> str:
+        return " ".join(tile_name(t, lang) for t in parse_tiles(text))
+
+    v = {"seat": name(ev["seat"]) if ev.get("seat") is not None else "",
+         "from": name(ev["from"]) if ev.get("from") is not None else "",
+         "tile": tile(ev.get("tile")) if isinstance(ev.get("tile"), str) else "", "wall": ev.get("wall", "")}
+    kind = ev["type"]
+    if kind == "start":
+        return say("start", seat=name(ev["dealer"]))
+    if kind == "deal":
+        return say("deal", **v, tiles=tiles(ev["hand"])) if ev.get("hand") else None
+    if kind in ("deal_done", "discard", "pong", "kong_declared", "kong_robbed", "leave"):
+        return say(kind, **v)
+    if kind == "exchange_chosen":
+        return say("exchange_chosen", **v, tiles=tiles(ev["tiles"])) if ev.get("tiles") else say(
+            "exchange_chosen_hidden", **v)
+    if kind == "exchange":
+        return say("exchange", dir=DIRECTIONS[ev["direction"]][lang])
+    if kind == "exchange_received":
+        return say("exchange_received", **v, tiles=tiles(ev["tiles"]))
+    if kind == "void_chosen":
+        if not ev.get("suit"):
+            return say("void_chosen_hidden", **v)
+        return say("void_chosen_auto" if ev.get("automatic") else "void_chosen", **v, suit=SUITS[lang][ev["suit"]])
+    if kind == "voids":
+        each = [f"{name(i)} {SUITS[lang][s]}" for i, s in enumerate(ev["voids"]) if s]
+        return say("voids", voids=("、" if lang == "zh" else ", ").join(each))
+    if kind == "draw":
+        key = ("draw_replacement" if ev.get("replacement") else "draw") + ("" if ev.get("tile") else "_hidden")
+        return say(key, **v)
+    if kind == "chow":
+        run = " ".join(tile_name(t, lang) for t in Meld("chow", parse_tile(ev["tile"])).tiles)
+        return say("chow", **v, claimed=tile(ev["claimed"]), run=run)
+    if kind == "kong":
+        return say("kong_concealed_hidden" if ev["kind"] == "concealed" and not ev.get("tile")
+                   else f"kong_{ev['kind']}", **v)
+    if kind == "claim":
+        return say("claim", **v, claim=ACTIONS[lang][next(iter(ev["claim"]))])
+    if kind == "hu":
+        key = "hu_self" if ev["self_drawn"] else "hu_robbed" if ev.get("robbed_kong") else "hu_from"
+        fans = " + ".join(f"{f['name']} {f['fan']}" for f in ev["fans"]) or words["no_fan"]
+        return say(key, **v, fans=fans, total=ev["total"], mult=ev["multiplier"])
+    if kind == "payment":
+        return say("payment", payer=name(ev["payer"]), payee=name(ev["payee"]), amount=ev["amount"],
+                   reason=reason_text(ev["reason"], lang))
+    if kind == "exhausted":
+        return say("exhausted")
+    if kind == "end":
+        return say("end", reason=end_text(ev["reason"], lang))
+    return None

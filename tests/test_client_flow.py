@@ -1,0 +1,275 @@
+"""The browser client's flow between decisions: the next-hand control is never lost, countdowns run
+wherever time runs (the ready window, the bots' wait in a queue, which can be left), the settlement
+opens at its top and fits a phone, refusals are in the page's language, Back leaves the table as the
+page says, and a reload brings the ticker and the latest discard back."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
+from chuanma.bots import make_bot
+from chuanma.commands.replay import event_line
+from chuanma.engine import Game
+from chuanma.narration import ENDS, REASONS, end_text, reason_text
+from chuanma.rules import RuleSet
+from chuanma.sim.play import deal_for
+from client_driver import WAIT_MS, Player, live_server
+from server_harness import Running
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+READY_SECONDS = 6.0
+"""The ready window of this module's server: short, so that a test can see it run out."""
+BOT_WAIT = 8.0
+"""The bots' wait in a queue: long enough to see its countdown and leave the queue."""
+HAND_MS = 120_000
+"""How long a hand played by 托管 may take."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with live_server(tmp_path_factory.mktemp("flow"), starting_grant=40_000, ready_seconds=READY_SECONDS,
+                     bot_wait=BOT_WAIT, turn_seconds=120, claim_seconds=120) as run:  # a slow reload keeps its turn
+        yield run
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def new_player(browser: Any, server: Running, name: str, width: int = 1280, height: int = 800,
+               lang: str = "en") -> Player:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"localStorage.setItem('chuanma.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    refused_by_policy(context, errors)
+    player = Player(page, server.base)
+    player.errors = errors  # type: ignore[attr-defined]
+    player.register(name)
+    return player
+
+
+def sit_private(player: Player, hands: int = 4) -> None:
+    """Create a private table with three bots and sit down at it (its ready window starts)."""
+    page = player.page
+    page.fill("#hands", str(hands))
+    page.select_option("#bots", "3")
+    page.click("#private-form [type=submit]")
+    page.click("[data-sit]")
+    page.wait_for_selector("[data-testid=ready]", timeout=WAIT_MS)
+
+
+def play_by_auto(player: Player) -> None:
+    """Ready, 托管 on, and wait for the settlement."""
+    page = player.page
+    player.ready()
+    page.wait_for_function("() => window.chuanmaClient.table.dealt", timeout=WAIT_MS)
+    if not page.evaluate("() => window.chuanmaClient.table.myAuto"):
+        page.click(".table-info [data-act=auto]")
+    page.wait_for_selector("#settle-title", timeout=HAND_MS)
+
+
+def check_settlement_fits(page: Any, width: int) -> None:
+    """The panel is shown from its top (the title and the wins in view), nothing scrolls sideways,
+    and the hand's score column is there only when it differs from the chips moved."""
+    page.wait_for_function("() => !document.querySelector('.modal [data-part=wins]')"
+                           " || document.querySelector('.modal [data-part=wins]').children.length"
+                           " || !document.querySelector('.modal [data-testid=win]')")
+    assert page.evaluate("() => document.querySelector('.modal-back').scrollTop") == 0
+    top = page.locator("#settle-title").bounding_box()
+    assert top is not None and 0 <= top["y"] < 200
+    assert page.evaluate("() => { const b = document.querySelector('.modal-back');"
+                         " return b.scrollWidth <= b.clientWidth; }")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    totals = page.locator("[data-testid=hand-total]")
+    if totals.count():
+        pairs = [(page.locator(f"[data-testid=chips-{s}] [data-testid=hand-total]").inner_text(),
+                  page.locator(f"[data-testid=chips-{s}] [data-testid=chips]").inner_text()) for s in range(4)]
+        assert any(a != b for a, b in pairs)
+
+
+def test_client_settlement_closed_with_escape_leaves_the_next_hand_control_counting_down(
+        browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "nora", 390, 844)
+    page = player.page
+    sit_private(player)
+    assert re.fullmatch(r"\d+ s to get ready", page.locator("[data-ready-timer]").inner_text())
+    play_by_auto(player)
+    check_settlement_fits(page, 390)
+    # the panel counts the ready window down too
+    page.wait_for_function("() => /\\d+ s to get ready/.test(document.querySelector('.modal [data-ready-timer]')"
+                           "?.textContent || '')", timeout=WAIT_MS)
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".modal-back", state="detached")
+    # the table keeps the next-hand control, with its countdown
+    ready = page.locator("#table [data-testid=ready]")
+    ready.wait_for(timeout=WAIT_MS)
+    assert ready.is_visible()
+    assert re.fullmatch(r"\d+ s to get ready", page.locator("#table [data-ready-timer]").inner_text())
+    # the second hand, on a phone held sideways
+    page.set_viewport_size({"width": 844, "height": 390})
+    play_by_auto(player)
+    check_settlement_fits(page, 844)
+    assert page.evaluate("() => window.chuanmaClient.table.handEnd.hand") == 1
+    assert not player.errors  # type: ignore[attr-defined]
+
+
+def test_client_ready_window_running_out_is_said_on_the_settlement_panel(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "otto")
+    page = player.page
+    sit_private(player)
+    play_by_auto(player)
+    page.locator(".modal [data-testid=ready-expired]").wait_for(timeout=WAIT_MS)
+    assert page.locator(".modal [data-testid=next-hand]").count() == 0
+    assert "passed" in page.locator(".modal [data-testid=ready-expired]").inner_text()
+
+
+def test_client_quick_join_counts_down_to_the_bots_and_can_leave_the_queue(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "pia")
+    page = player.page
+    watcher = new_player(browser, server, "quinn")
+    assert watcher.page.locator("[data-watch]").count() == 0
+    page.click("[data-join='chuji-xuezhan']")
+    waiting = page.locator("[data-testid=waiting]")
+    first = int(re.search(r"bots sit down in (\d+) s", waiting.inner_text()).group(1))  # type: ignore[union-attr]
+    page.wait_for_function(
+        "n => { const m = /in (\\d+) s/.exec(document.querySelector('[data-testid=waiting]').textContent);"
+        " return m && Number(m[1]) < n; }", arg=first, timeout=WAIT_MS)
+    page.click("[data-testid=leave-queue]")
+    waiting.wait_for(state="detached")
+    assert page.locator("[data-join='chuji-xuezhan']").is_enabled()
+    # out of the queue on the server too: joining again is not "already waiting"
+    page.click("[data-join='chuji-xuezhan']")
+    page.wait_for_selector("[data-testid=ready]", timeout=WAIT_MS)  # the bots came after their wait
+    player.ready()  # (a table whose only person is not ready in time closes)
+    # the other player's lobby lists the new table without a reload
+    watcher.page.wait_for_selector("[data-watch]", timeout=WAIT_MS)
+    assert not player.errors and not watcher.errors  # type: ignore[attr-defined]
+
+
+def test_client_refusals_are_in_the_pages_language(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "rosa", lang="zh")
+    page = player.page
+    page.evaluate("() => window.chuanmaClient.conn.send({type: 'act', table: 'x', version: 0, action: {pass: true}})")
+    banner = page.locator(".banner-error")
+    banner.wait_for()
+    assert banner.inner_text() == "操作被拒绝：你不在这张牌桌上"
+
+
+def test_client_back_while_seated_leaves_as_the_page_says(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "sven")
+    page = player.page
+    sit_private(player)
+    # before the deal: Back leaves the table at no cost
+    page.go_back()
+    page.wait_for_selector("[data-join]", timeout=WAIT_MS)
+    page.wait_for_function("async () => (await (await fetch('/api/me')).json()).table === null", timeout=WAIT_MS)
+    # during a hand: Back asks; "no" keeps the seat and the table's address, "yes" leaves
+    sit_private(player)
+    player.ready()
+    page.wait_for_function("() => window.chuanmaClient.table.dealt && window.chuanmaClient.table.view", timeout=WAIT_MS)
+    answers = iter([False, True])
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if next(answers) else dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.go_back()
+    page.wait_for_function("() => location.hash === '#/table'", timeout=WAIT_MS)
+    assert len(asked) == 1 and page.locator("#table").count() == 1
+    page.go_back()
+    page.wait_for_selector("[data-join]", timeout=WAIT_MS)
+    assert len(asked) == 2 and "escape" in asked[0]
+
+
+def test_client_reload_brings_the_ticker_and_the_latest_discard_back(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "tara")
+    page = player.page
+    sit_private(player)
+    player.ready()
+    player.to_mid_hand(10)  # far enough into the hand that a reload gets a resync, not the events
+    for _ in range(20):  # a decision pending while a discard lies in its river (not one after a pong)
+        if page.evaluate("() => !!window.chuanmaClient.table.lastDiscard"):
+            break
+        player.to_mid_hand(1)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.reload()
+    page.wait_for_function("() => window.chuanmaClient?.table?.view", timeout=WAIT_MS)
+    page.wait_for_function("() => document.querySelectorAll('#ticker li').length > 0"
+                           " && document.querySelector('.discards .latest')", timeout=WAIT_MS)
+    assert any('"type":"resync"' in frame and '"recent":' in frame for frame in frames)
+
+
+
+def test_client_words_payment_reasons_and_ends_as_the_terminal_and_replay_do(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "uma")
+    got = player.page.evaluate("""async ([reasons, ends]) => {
+        const { reasonName } = await import('/static/app/narrate.js');
+        const { setLang, t } = await import('/static/app/i18n.js');
+        const out = {};
+        for (const lang of ['zh', 'en']) {
+          setLang(lang);
+          out[lang] = { reasons: Object.fromEntries(reasons.map((r) => [r, reasonName(r)])),
+                        ends: Object.fromEntries(ends.map((e) => [e, t('end.' + e)])) };
+        }
+        return out;
+    }""", [list(REASONS), list(ENDS)])
+    for lang in ("zh", "en"):
+        assert got[lang]["reasons"] == {r: reason_text(r, lang) for r in REASONS}
+        assert got[lang]["ends"] == {e: end_text(e, lang) for e in ENDS}
+
+
+def test_verifier_page_speaks_the_clients_language(browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "vera", lang="zh")
+    page = player.page
+    page.goto(server.base + "/static/verify.html")
+    assert page.text_content("h1") == "验证一局牌是否公平发牌"
+    page.click("summary")
+    page.fill("#paste", "[1, 2]")
+    page.click("#check-paste")
+    page.wait_for_function("() => document.querySelector('#error').textContent.length > 0")
+    assert page.text_content("#error").startswith("无法验证：")  # type: ignore[union-attr]
+
+
+def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: Running) -> None:
+    # a whole hand of bots, as a record replayed (the events as seat 0 is shown them, hidden ones too)
+    game = Game(RuleSet.from_preset("xuezhan"), list(deal_for(4, 0).wall), 0, "to_next")
+    bots = [make_bot("greedy", s) for s in range(4)]
+    while not game.finished:
+        seat = game.to_act()[0]
+        game.apply(seat, bots[seat].choose(game.view(seat), game.legal_actions(seat)))
+    events = [*game.events_for(0), *(e.to_json() for e in game.events)]
+    player = new_player(browser, server, "walt")
+    said = player.page.evaluate("""async (events) => {
+        const { narrate } = await import('/static/app/narrate.js');
+        const { setLang } = await import('/static/app/i18n.js');
+        const out = {};
+        for (const lang of ['zh', 'en']) {
+          setLang(lang);
+          const seat = lang === 'zh' ? (s) => `座位 ${s}` : (s) => `Seat ${s}`;
+          out[lang] = events.map((ev) => narrate(ev, seat));
+        }
+        return out;
+    }""", events)
+    for lang in ("zh", "en"):
+        assert said[lang] == [event_line(ev, lang) for ev in events]
+    assert {ev["type"] for ev in events} >= {"deal", "exchange", "void_chosen", "discard", "hu", "payment", "end"}
