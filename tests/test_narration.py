@@ -14,7 +14,7 @@ from chuanma.terminal.ticker import Ticker
 
 @pytest.mark.parametrize("reason", [r for r in REASONS if r != "kong"])
 def test_a_payment_is_worded_alike_by_the_ticker_and_replay(reason: str) -> None:
-    event = {"type": "payment", "seq": 9, "payer": 1, "payee": 2, "amount": 4, "reason": reason}
+    event = {"type": "payment", "seq": 9, "payer": 1, "payee": 2, "amount": 4, "reason": reason, "for": 8}
     ticker = Ticker(0, RuleSet.from_preset("xuezhan"), ["you", "a", "b", "c"]).line(event)
     replayed = event_line(event)
     words = f"({reason_text(reason)})"
@@ -25,7 +25,8 @@ def test_a_payment_is_worded_alike_by_the_ticker_and_replay(reason: str) -> None
 
 @pytest.mark.parametrize("reason", list(ENDS))
 def test_a_hand_end_is_worded_alike_by_the_ticker_and_replay(reason: str) -> None:
-    event = {"type": "end", "seq": 9, "reason": reason, "hands": ["", "", "", ""]}
+    event = {"type": "end", "seq": 9, "reason": reason, "hands": ["", "", "", ""], "melds": [[], [], [], []],
+             "deltas": [0, 0, 0, 0]}
     ticker = Ticker(0, RuleSet.from_preset("xuezhan"), ["you", "a", "b", "c"]).line(event)
     replayed = event_line(event)
     assert ticker is not None and replayed is not None
