@@ -76,7 +76,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def make_config(db_url: str, **overrides: Any) -> ServerConfig:
     settings: dict[str, Any] = {"clock": ManualClock(), "bot_wait": 5.0, "auth_per_minute": 1000,
-                                "messages_per_second": 1000.0, "dealer_key": DEALER_KEY}
+                                "messages_per_second": 1000.0, "dealer_key": DEALER_KEY,
+                                "auto_delay": 0.0}
     settings.update(overrides)
     return ServerConfig(db_url=db_url, **settings)
 

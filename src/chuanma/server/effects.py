@@ -109,11 +109,11 @@ class SettleHand:
 
 @dataclass(frozen=True, slots=True)
 class HandVoided:
-    """The finished hand could not be settled (``error``: the exception's name, ``detail`` its text)."""
+    """The finished hand could not be settled (``error``: the exception's name, ``trace`` its traceback)."""
 
     hand_id: str | None
     error: str
-    detail: str
+    trace: str
 
 
 @dataclass(frozen=True, slots=True)

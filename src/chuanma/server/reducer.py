@@ -15,6 +15,7 @@ the seat's question was posed (``Game.apply``'s ``expected_version``).
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,10 @@ def reduce(state: TableState, message: i.TableInput, now: float) -> list[Effect]
     step = Step(state, now)
     step.take(message)
     return step.effects
+
+
+RECENT_EVENTS = 30
+"""How many of the hand's latest events a ``resync`` carries (for the ticker and the latest discard)."""
 
 
 def _size(data: Any) -> int:
@@ -144,11 +149,13 @@ class Step:
         elif isinstance(msg, p.Resume):
             self.attach(index, conn, msg.last if msg.hand == st.number else None)
         elif isinstance(msg, p.Ready):
-            self.ready(seat, msg)
+            self.ready(index, msg)
         elif isinstance(msg, p.Act):
             self.act(index, msg)
         elif isinstance(msg, p.Auto):
-            seat.auto = msg.on
+            if msg.on != seat.auto:
+                seat.auto = msg.on
+                seat.clear_prompt()
             self.broadcast_auto(index, seat.auto)
             if not seat.auto and st.game is not None:
                 self.prompt(force=index)
@@ -199,8 +206,11 @@ class Step:
                 "rules": setup.rules.to_json(), "players": self.st.players()}
 
     def hand_start(self) -> dict[str, Any]:
-        return p.server_message("hand_start", table=self.st.setup.table_id, hand=self.st.number,
-                                **self.committed(), ready_in=self.st.setup.ready_seconds)
+        """The first ``hand_start``; ``ready_in``: the seconds left to get ready."""
+        st = self.st
+        left = st.setup.ready_seconds if st.ready_deadline is None else max(0.0, st.ready_deadline - self.now)
+        return p.server_message("hand_start", table=st.setup.table_id, hand=st.number, **self.committed(),
+                                ready_in=left)
 
     def committed(self) -> dict[str, Any]:
         """What binds the hand's deal before the client seeds: the dealer's public key (VRF), or the
@@ -260,7 +270,8 @@ class Step:
                 self.send([conn], p.server_message("events", table=st.setup.table_id, hand=st.number, events=missed))
         else:
             self.send([conn], p.server_message("resync", table=st.setup.table_id, hand=st.number, view=view,
-                                               last=len(game.events) - 1))
+                                               last=len(game.events) - 1,
+                                               recent=game.events_for(index)[-RECENT_EVENTS:]))
         seat = st.seats[index] if index is not None else None
         if seat.views if seat is not None else conn in st.watcher_views:
             self.send([conn], self.view_message(index))
@@ -276,8 +287,12 @@ class Step:
         for k, seat in enumerate(st.seats):
             if seat is None or seat.bot:
                 continue
-            if k not in owing or seat.auto:
+            if k not in owing:
                 seat.clear_prompt()
+                continue
+            if seat.auto:  # its bot decides once the pause is over
+                if seat.deadline is None:
+                    seat.deadline = self.now + st.setup.auto_delay
                 continue
             legal = [a.to_json() for a in game.legal_actions(k)]
             asked = game.asked(k)
@@ -311,13 +326,15 @@ class Step:
             self.effects.append(SetTimer(deadline))
 
     def expire(self) -> None:
-        """A seat whose decision is overdue goes on 托管 (an overdue ready: see :meth:`advance`)."""
+        """A person whose decision is overdue goes on 托管, its bot deciding at once (a seat on 托管
+        whose pause is over: see :meth:`play`; an overdue ready: :meth:`advance`)."""
         if self.st.game is None:
             return
         for k, seat in enumerate(self.st.seats):
-            if seat is not None and seat.deadline is not None and self.now >= seat.deadline:
+            if seat is not None and not seat.auto and seat.deadline is not None and self.now >= seat.deadline:
                 seat.auto = True
                 seat.clear_prompt()
+                seat.deadline = self.now
                 self.broadcast_auto(k, True)
 
     def note_attendance(self) -> None:
@@ -431,7 +448,8 @@ class Step:
         self.broadcast(lambda _s: message)
 
     def play(self) -> None:
-        """Bots and seats on 托管 decide; everything is stored, then sent; people are prompted."""
+        """Bots decide, and each seat on 托管 whose pause is over decides once; everything is stored,
+        then sent; people are prompted (a seat on 托管 waits ``auto_delay`` for its next decision)."""
         st = self.st
         game = st.game
         assert game is not None
@@ -449,8 +467,10 @@ class Step:
         self.flush()
 
     def automatic(self, index: int) -> bool:
+        """Whether the seat's bot decides now: a bot seat, or a seat on 托管 whose pause is over."""
         seat = self.st.seats[index]
-        return seat is not None and (seat.bot or seat.auto)
+        return seat is not None and (seat.bot or (seat.auto and seat.deadline is not None
+                                                  and self.now >= seat.deadline))
 
     def record_decision(self, index: int, action: Action, by: str, expected: int | None = None) -> None:
         st = self.st
@@ -520,7 +540,7 @@ class Step:
         and the reason are kept), its players are told, and the table closes."""
         st = self.st
         error = type(exc).__name__
-        self.effects.append(HandVoided(st.hand_id, error, str(exc)))
+        self.effects.append(HandVoided(st.hand_id, error, "".join(traceback.format_exception(exc))))
         told = p.server_message("hand_void", table=st.setup.table_id, hand=st.number, hand_id=st.hand_id,
                                 reason=f"this hand could not be settled ({error}): it is void and no chips moved")
         self.close("the hand was voided", f"settlement failed: {error}: {exc}", record, told)
@@ -541,7 +561,8 @@ class Step:
 
     # ------------------------------------------------------------------ commands
 
-    def ready(self, seat: Seat, msg: p.Ready) -> None:
+    def ready(self, index: int, msg: p.Ready) -> None:
+        seat = self.seat(index)
         if self.st.game is not None or self.st.fair is None:
             raise RefusedError("not_now", "a hand is being played: ready is for the start of the next hand")
         if msg.client_seed is not None:
@@ -550,6 +571,9 @@ class Step:
             except ChuanmaError as exc:
                 raise RefusedError("bad_seed", f"client_seed: {exc}") from None
         seat.ready = True
+        if seat.auto:  # ready for the next hand: the player plays it
+            seat.auto = False
+            self.broadcast_auto(index, False)
 
     def act(self, index: int, msg: p.Act) -> None:
         """A person's decision: checked by the engine alone, stale or not (``stale_version``)."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from chuanma.engine import Game
+from chuanma.fairness import FairHand
 from chuanma.rules import RuleSet
 from chuanma.server import effects as fx
 from chuanma.server import protocol as p
@@ -110,6 +111,10 @@ class LiveTable:
         return self.state.game
 
     @property
+    def fair(self) -> FairHand | None:
+        return self.state.fair
+
+    @property
     def number(self) -> int:
         return self.state.number
 
@@ -146,9 +151,9 @@ class LiveTable:
                  for c in st.watchers if c in self.links]
         while not self.queue.empty():
             cmd = self.queue.get_nowait()
-            if (cmd is not None and isinstance(cmd.message, p.Resume | p.Watch)
+            if (cmd is not None and isinstance(cmd.message, p.Resume | i.Rejoin | p.Watch)
                     and all(c.send is not cmd.send for c in cmds)):
-                again = i.Rejoin() if isinstance(cmd.message, p.Resume) else cmd.message
+                again = cmd.message if isinstance(cmd.message, p.Watch) else i.Rejoin()
                 cmds.append(Command(cmd.user_id, cmd.send, again))
         return cmds
 
@@ -214,7 +219,7 @@ class LiveTable:
         elif isinstance(effect, fx.HandVoided):
             self.metrics.settlement_failures.labels(effect.error).inc()
             log.error("hand voided", extra={"table": self.id, "hand": effect.hand_id, "reason": effect.error,
-                                            "detail": effect.detail})
+                                            "error": effect.trace})
         elif isinstance(effect, fx.Release):
             await self.host.release(self.id, list(effect.users), effect.reason, effect.record)
             log.info("table closed", extra={"table": self.id, "reason": effect.told})

@@ -32,6 +32,7 @@ class TableSetup:
     claim_seconds: float
     ready_seconds: float
     idle_seconds: float
+    auto_delay: float
     hands_limit: int | None = None
 
     @classmethod
@@ -40,7 +41,7 @@ class TableSetup:
         key = config.dealer_key
         assert key is not None, "the app gives every table the dealer's key"
         return cls(table_id, room, rules, key, config.bot_name, config.turn_seconds, config.claim_seconds,
-                   config.ready_seconds, config.private_idle_seconds, hands_limit)
+                   config.ready_seconds, config.private_idle_seconds, config.auto_delay, hands_limit)
 
 
 @dataclass(slots=True)
@@ -62,6 +63,7 @@ class Seat:
     """The version at which the seat's open question was posed, as its prompt said."""
     prompt_legal: list[dict[str, Any]] | None = None
     deadline: float | None = None
+    """When the open prompt runs out; on 托管, when its bot makes the next decision."""
     views: bool = False
     """Send this seat its whole view after each batch of events (browsers ask for it)."""
     hints: bool = False
