@@ -17,10 +17,10 @@ T0 = 1_800_000_000.0
 TURN, CLAIM, READY, AUTO = 20.0, 8.0, 60.0, 1.0
 
 
-def table(people: int = 1, preset: str = "xuezhan") -> TableState:
+def table(people: int = 1, auto_delay: float = AUTO) -> TableState:
     """A private table: ``people`` persons (user ids 1.., connections 1..) then bots (ids 101..)."""
-    setup = TableSetup("t1", None, RuleSet.from_preset(preset), VRFKey(bytes(range(32))), "greedy",
-                       TURN, CLAIM, READY, 600.0, AUTO)
+    setup = TableSetup("t1", None, RuleSet.from_preset("xuezhan"), VRFKey(bytes(range(32))), "greedy",
+                       TURN, CLAIM, READY, 600.0, auto_delay)
     st = TableState(setup)
     for k in range(4):
         person = k < people
@@ -110,6 +110,13 @@ def test_a_timeout_puts_the_seat_on_auto_its_bot_decides_once_and_the_timer_is_s
     assert effects[-1] == fx.SetTimer(due + AUTO) and not sent(effects, "prompt")  # ... after the pause
     assert autos(reduce(st, i.Expire(), due + AUTO / 2)) == []  # a wake before it: nothing
     assert len(autos(reduce(st, i.Expire(), due + AUTO))) == 1
+
+
+def test_with_no_pause_auto_play_plays_on_at_once() -> None:
+    st = table(auto_delay=0.0)
+    (prompt,) = sent(deal(st), "prompt")
+    effects = reduce(st, i.Expire(), T0 + prompt["seconds"])
+    assert len(autos(effects)) > 5 and isinstance(effects[-1], fx.SettleHand)
 
 
 def test_auto_off_or_an_act_stops_the_bot_and_the_player_is_prompted() -> None:

@@ -467,10 +467,13 @@ class Step:
         self.flush()
 
     def automatic(self, index: int) -> bool:
-        """Whether the seat's bot decides now: a bot seat, or a seat on 托管 whose pause is over."""
+        """Whether the seat's bot decides now: a bot seat, or a seat on 托管 whose pause is over
+        (with no pause, ``auto_delay`` 0, it plays on at once as a bot does)."""
         seat = self.st.seats[index]
-        return seat is not None and (seat.bot or (seat.auto and seat.deadline is not None
-                                                  and self.now >= seat.deadline))
+        if seat is None or seat.bot:
+            return seat is not None
+        return seat.auto and (self.st.setup.auto_delay <= 0
+                              or (seat.deadline is not None and self.now >= seat.deadline))
 
     def record_decision(self, index: int, action: Action, by: str, expected: int | None = None) -> None:
         st = self.st
