@@ -101,11 +101,14 @@ class Timers:
     claim: float = 1.0
     ready: float = 3.0
     bot_wait: float = 2.0
+    auto_delay: float = 0.1
+    """The pause before each decision 托管 makes (short, as the other timers here)."""
     early: float = 0.0
 
     def options(self) -> list[str]:
         return ["--turn-seconds", str(self.turn), "--claim-seconds", str(self.claim), "--ready-seconds",
-                str(self.ready), "--bot-wait", str(self.bot_wait), "--early-timers", str(self.early),
+                str(self.ready), "--bot-wait", str(self.bot_wait), "--auto-delay", str(self.auto_delay),
+                "--early-timers", str(self.early),
                 "--auth-per-minute", "10000", "--guests-per-hour", "10000", "--private-tables-per-hour", "10000"]
 
     @property

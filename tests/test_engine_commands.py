@@ -1,6 +1,7 @@
 """Versioned commands and refusals: ``apply(seat, action, expected_version)`` accepts a command
-made against the current version only; every refusal carries a stable ``code`` from the
-documented set, the seat and a reason, pickles whole, and changes nothing."""
+made against the seat's open question only (from the version it was posed at, ``Game.asked``);
+every refusal carries a stable ``code`` from the documented set, the seat and a reason, pickles
+whole, and changes nothing."""
 
 from __future__ import annotations
 
@@ -101,6 +102,38 @@ def test_a_stale_version_is_refused_and_changes_nothing(offset: int) -> None:
     assert err.code == "stale_version" and err.seat == seat
     assert f"version {g.version + offset}" in err.reason and f"version {g.version}" in err.reason
     g.apply(seat, legal[0], expected_version=g.version)  # the same decision, made afresh, applies
+
+
+def test_an_answer_stays_valid_while_the_other_seats_answer_the_same_question() -> None:
+    """The exchange and a claim window ask several seats at once: the others' answers move the
+    version, not the question, so an answer made at the version it was posed at is applied; one
+    made against an earlier question is stale."""
+    g, _ = random_hand("xuezhan", 4)
+    assert g.phase == "exchange" and [g.asked(s) for s in range(4)] == [0] * 4
+    for seat in range(3):
+        g.apply(seat, g.legal_actions(seat)[0], expected_version=0)
+        assert g.asked(seat) is None and g.asked(3) == 0 and g.version == seat + 1
+    g.apply(3, g.legal_actions(3)[0], expected_version=0)
+    windows = 0
+    for seed in range(40):
+        g, rng = random_hand("xueliu", seed)
+        while not g.finished:
+            seats = g.to_act()
+            if g.phase == "claim" and len(seats) >= 2 and Pass() in g.legal_actions(seats[0]):
+                posed = g.version
+                assert all(g.asked(s) == posed for s in seats)
+                g.apply(seats[0], Pass(), expected_version=posed)
+                assert g.version == posed + 1 and g.asked(seats[1]) == posed
+                before = g.version
+                err = refused(g, seats[1], g.legal_actions(seats[1])[0], expected_version=posed - 1)
+                assert err.code == "stale_version" and f"posed at version {posed}" in err.reason
+                assert g.version == before
+                g.apply(seats[1], g.legal_actions(seats[1])[0], expected_version=posed)
+                windows += 1
+                continue
+            seat = rng.choice(seats)
+            g.apply(seat, pick(rng, g.legal_actions(seat), g, seat), expected_version=g.asked(seat))
+    assert windows >= 3
 
 
 def test_a_command_sent_twice_is_refused_the_second_time() -> None:

@@ -43,13 +43,14 @@ def test_a_closed_connection_stops_watching_every_table(db_url: str) -> None:
                 await watcher.expect("seated")
             await second.send("watch", table=one.id)
             await second.expect("seated")
-            assert (len(one.spectators), len(one.spectator_views)) == (2, 1)
-            assert (len(two.spectators), len(two.spectator_views)) == (1, 1) and len(seat.sends) == 1
+            assert (len(one.state.watchers), len(one.state.watcher_views)) == (2, 1)
+            assert (len(two.state.watchers), len(two.state.watcher_views)) == (1, 1) and len(seat.conns) == 1
             await watcher.close()
             await second.close()
-            await eventually(lambda: not (one.spectators or one.spectator_views or two.spectators
-                                          or two.spectator_views or seat.sends))
-            assert len(one.seats[first.seat].sends) == 1  # the player still connected keeps its seat's messages
+            await eventually(lambda: not (one.state.watchers or one.state.watcher_views or two.state.watchers
+                                          or two.state.watcher_views or seat.conns or two.links))
+            assert len(one.seats[first.seat].conns) == 1  # the player still connected keeps its seat's messages
+            assert len(one.links) == 1  # the shell forgets the closed connections' callbacks
     asyncio.run(scenario())
 
 

@@ -273,7 +273,6 @@ def test_a_private_first_winner_session_is_verifiable_as_a_chain(db_url: str, tm
             c = await Client.open(run.base, acc["token"])
             await c.send("join_private", invite=made.json()["invite"])
             await c.expect("seated")
-            await c.send("auto", on=True)
             ends = []
             while True:
                 msg = await c.expect("hand_start", "hand_end", "table_closed")
@@ -282,8 +281,8 @@ def test_a_private_first_winner_session_is_verifiable_as_a_chain(db_url: str, tm
                     break
                 if msg["type"] == "hand_end":
                     ends.append(msg)
-                elif not msg.get("dealt"):
-                    await c.send("ready")
+                else:  # ready (which ends 托管), then 托管 for the hand dealt
+                    await c.send("auto", on=True) if msg.get("dealt") else await c.send("ready")
             assert len(ends) == 3
             paths = []
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:

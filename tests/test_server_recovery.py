@@ -155,8 +155,9 @@ def test_a_table_failing_past_its_restarts_is_given_up_and_its_player_freed(db_u
         async with running(make_config(db_url)) as run:
             c, made, user_id = await _private_table(run)
             run.server.store.settle = crash
+            await c.send("ready")  # then 托管 for the hand dealt
+            assert (await c.expect("hand_start"))["dealt"]
             await c.send("auto", on=True)
-            await c.send("ready")
             closed = await c.expect("table_closed")
             assert closed == {"type": "table_closed", "v": 1, "table": made["table"],
                               "reason": "the table failed and was closed"}
@@ -181,8 +182,9 @@ def test_a_failed_table_whose_rebuild_fails_is_given_up(db_url: str) -> None:
             store = run.server.store
             settle, open_tables = store.settle, store.open_tables
             store.settle, store.open_tables = crash, unreadable
+            await c.send("ready")  # then 托管 for the hand dealt
+            assert (await c.expect("hand_start"))["dealt"]
             await c.send("auto", on=True)
-            await c.send("ready")
             assert (await c.expect("table_closed"))["reason"] == "the table failed and was closed"
             store.settle, store.open_tables = settle, open_tables
             assert run.server.host.failures == {made["table"]: 1}
@@ -223,11 +225,11 @@ def test_a_closed_connection_leaves_its_table_even_when_the_database_fails(db_ur
             run.server.lobby.drop = down
             table = run.server.host.tables[made["table"]]
             seat = next(s for s in table.seats if s is not None and not s.bot)
-            assert len(seat.sends) == 1
+            assert len(seat.conns) == 1
             await c.close()
 
             async def detached() -> None:
-                while seat.sends or any(t.get_coro().__qualname__ == "Outbox.write" for t in asyncio.all_tasks()):
+                while seat.conns or any(t.get_coro().__qualname__ == "Outbox.write" for t in asyncio.all_tasks()):
                     await asyncio.sleep(0.01)
             await asyncio.wait_for(detached(), TIMEOUT)  # detached, and the writer ended
     asyncio.run(scenario())

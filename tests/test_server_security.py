@@ -32,14 +32,12 @@ async def _auto_table(run: Running, hands: int, preset: str) -> Client:
     c = await Client.open(run.base, acc["token"], acc["user"]["username"])
     await c.send("join_private", invite=r.json()["invite"])
     await c.expect("seated")
-    await c.send("auto", on=True)
     while True:
         msg = await c.expect("hand_start", "table_closed", "error")
         assert msg["type"] != "error", msg
         if msg["type"] == "table_closed":
             return c
-        if not msg.get("dealt"):
-            await c.send("ready")
+        await c.send("auto", on=True) if msg.get("dealt") else await c.send("ready")  # ready ends 托管
 
 
 def _hands(messages: list[dict[str, Any]]) -> list[tuple[list[dict[str, Any]], dict[str, Any]]]:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from chuanma.server.clock import EarlyClock, ManualClock
-from server_harness import db_url, make_config, pg_database, running, seated_with_bots
+from server_harness import db_url, eventually, make_config, pg_database, running, seated_with_bots
 
 __all__ = ["db_url", "pg_database"]
 BOUND = 60.0
@@ -82,6 +82,42 @@ def test_a_table_woken_before_its_deadline_sets_its_timer_again(db_url: str) -> 
             clock.advance(1.0)
             closed = await asyncio.wait_for(c.expect("table_closed"), BOUND)
             assert closed["reason"] == "not ready in time"
+
+    asyncio.run(main())
+
+
+def test_auto_play_makes_one_decision_per_pause_and_stops_when_turned_off(db_url: str) -> None:
+    """On 托管 the bot decides once at the timeout, then once per ``auto_delay`` of the clock (no
+    further decision while the clock stands still); turned off, the player is prompted again."""
+    clock = ManualClock()
+
+    async def main() -> None:
+        async with running(make_config(db_url, clock=clock, bot_wait=0.0, turn_seconds=20.0,
+                                        auto_delay=1.0)) as run:
+            c = await seated_with_bots(run.base)
+            await c.send("ready")
+            await c.expect("prompt")
+            table = run.server.host.tables[c.table]
+            assert table.game is not None
+
+            def autos() -> int:  # the player never acts: its seat's decisions are its bot's
+                assert table.game is not None
+                return sum(1 for seat, _ in table.game.decisions if seat == c.seat)
+            clock.advance(20.0)
+            assert (await asyncio.wait_for(c.expect("auto"), BOUND))["on"] is True
+            await eventually(lambda: autos() == 1)
+            for _ in range(20):
+                await asyncio.sleep(0)  # the table runs, the clock stands still: no second decision
+            assert autos() == 1
+            clock.advance(1.0)
+            await eventually(lambda: autos() == 2)
+            await c.send("auto", on=False)
+            assert (await c.expect("auto"))["on"] is False
+            await c.expect("prompt")
+            clock.advance(5.0)
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert autos() == 2
 
     asyncio.run(main())
 

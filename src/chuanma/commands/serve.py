@@ -55,6 +55,7 @@ def serve(
     turn_seconds: Annotated[float, typer.Option(help="time for a decision on one's turn")] = 20.0,
     claim_seconds: Annotated[float, typer.Option(help="time to answer a claim window")] = 8.0,
     ready_seconds: Annotated[float, typer.Option(help="time to get ready for the next hand")] = 60.0,
+    auto_delay: Annotated[float, typer.Option(help="pause before each decision 托管 makes for a player")] = 1.0,
     bot_wait: Annotated[float, typer.Option(help="seconds quick-join waits before bots fill seats")] = 10.0,
     auth_per_minute: Annotated[int, typer.Option(help="logins and registrations per address per minute")] = 20,
     messages_per_second: Annotated[float, typer.Option(
@@ -107,8 +108,9 @@ def serve(
     # written so that NaN fails every comparison and is refused with the rest
     if not (all(0 < x <= MAX_SECONDS for x in (turn_seconds, claim_seconds, ready_seconds,
                                                   private_idle_seconds, lease_seconds))
-            and 0 <= bot_wait <= MAX_SECONDS):
-        raise typer.BadParameter(f"the timers take seconds above 0 and at most {MAX_SECONDS:,} (bot-wait may be 0)")
+            and 0 <= bot_wait <= MAX_SECONDS and 0 <= auto_delay <= MAX_SECONDS):
+        raise typer.BadParameter(f"the timers take seconds above 0 and at most {MAX_SECONDS:,} "
+                                 "(bot-wait and auto-delay may be 0)")
     if not (0 < messages_per_second <= MAX_RATE and 1 <= auth_per_minute <= MAX_RATE):
         raise typer.BadParameter(f"the rate limits take a number above 0 and at most {MAX_RATE:,}")
     if not 0 < session_days <= MAX_SESSION_DAYS:
@@ -134,7 +136,8 @@ def serve(
     config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, dealer_key=dealer,
                           clock=EarlyClock(early_timers) if early_timers else SystemClock(),
                           turn_seconds=turn_seconds,
-                          claim_seconds=claim_seconds, ready_seconds=ready_seconds, bot_wait=bot_wait,
+                          claim_seconds=claim_seconds, ready_seconds=ready_seconds, auto_delay=auto_delay,
+                          bot_wait=bot_wait,
                           auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
                           session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
                           api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,

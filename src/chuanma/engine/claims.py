@@ -146,6 +146,7 @@ def open_window(st: HandState, rule: PassRule, frm: int, t: Tile, situations: tu
         pub.claim = None
         return False
     pub.phase = "rob" if rob else "claim"
+    pub.posed = pub.version
     if not rob:
         pub.current = frm
     return True

@@ -162,8 +162,20 @@ class Game:
 
     @property
     def version(self) -> int:
-        """Applied commands so far: what :meth:`apply`'s ``expected_version`` is checked against."""
+        """Applied commands so far (every seat's)."""
         return self.state.public.version
+
+    def asked(self, seat: int) -> int | None:
+        """The version at which ``seat``'s open question was posed (``None``: it owes no decision).
+
+        On one's turn that is :attr:`version`; in the exchange, the void and a claim window, which
+        ask several seats at once, it is the version the question opened at: the other seats'
+        answers move :attr:`version` but do not change this seat's question. A command made at any
+        version from this one to :attr:`version` answers the question the seat has now."""
+        if seat not in self.to_act():
+            return None
+        pub = self.state.public
+        return pub.posed if pub.phase in ("exchange", "void", "claim", "rob") else pub.version
 
     @property
     def finished(self) -> bool:
@@ -268,7 +280,8 @@ class Game:
 
         Raises :class:`IllegalActionError` (state untouched) for anything not in
         :meth:`legal_actions`, and :class:`StaleCommandError` when ``expected_version`` is given
-        and is not :attr:`version` (the command was made against another moment of the hand).
+        and the command was made against another question than the seat's open one: before it was
+        posed (:meth:`asked`; for a seat that owes nothing, :attr:`version`) or after :attr:`version`.
         """
         st = self.state
         if type(seat) is not int or not 0 <= seat < 4:
@@ -277,10 +290,14 @@ class Game:
             if type(expected_version) is not int:
                 raise IllegalActionError(
                     f"expected_version must be a whole number, got {expected_version!r}", "bad_command", seat)
-            if expected_version != st.public.version:
+            now = st.public.version
+            asked = self.asked(seat)
+            since = now if asked is None else asked
+            if not since <= expected_version <= now:
+                posed = "" if asked is None or asked == now else f", your question was posed at version {asked}"
                 raise StaleCommandError(
                     f"stale command: made against version {expected_version}, the hand is at "
-                    f"version {st.public.version}", "stale_version", seat)
+                    f"version {now}{posed}", "stale_version", seat)
         if isinstance(action, Leave):
             return self.leave(seat)
         legal = self._legal_now(seat)

@@ -49,6 +49,7 @@ def choose_exchange(st: HandState, seat: int, tiles: tuple[Tile, Tile, Tile]) ->
 def enter_void(st: HandState) -> None:
     """The 定缺 phase; a two-suit hand's void is chosen at once."""
     st.public.phase = "void"
+    st.public.posed = st.public.version
     for s in range(4):
         held = held_suits(st.seats[s].hand)
         if len(held) == 2:

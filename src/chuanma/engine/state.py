@@ -169,7 +169,10 @@ class Public:
     """The discarder of the hand's first 一炮多响 (dealer rule ``first_winner``)."""
     end_reason: str | None = None
     version: int = 0
-    """Counts applied commands: a command made against another version is stale."""
+    """Counts applied commands (every seat's)."""
+    posed: int = 0
+    """The version at which the open question asked of several seats at once (the exchange, the
+    void, a claim window) was posed: the other seats' answers move :attr:`version`, not this."""
 
 
 @dataclass(slots=True)
@@ -280,7 +283,7 @@ class HandState:
                     "situations": list(claim.situations), "rob": claim.rob, "kong": claim.kong},
                 "declared": pub.declared, "live_draws": pub.live_draws,
                 "dealer_discards": pub.dealer_discards, "first_multi_from": pub.first_multi_from,
-                "end_reason": pub.end_reason, "version": pub.version,
+                "end_reason": pub.end_reason, "version": pub.version, "posed": pub.posed,
             },
             "seats": [_seat_json(s) for s in self.seats],
             "events": [list(ev) for ev in self.events],
@@ -319,7 +322,7 @@ class HandState:
                 claim["rob"], claim["kong"]),
             declared=p["declared"], live_draws=p["live_draws"],
             dealer_discards=p["dealer_discards"], first_multi_from=p["first_multi_from"],
-            end_reason=p["end_reason"], version=p["version"],
+            end_reason=p["end_reason"], version=p["version"], posed=p["posed"],
         )
         return cls(
             rules=rules,

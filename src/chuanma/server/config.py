@@ -33,6 +33,9 @@ class ServerConfig:
     """A seat's time for a decision on its turn (discard, kong, self-drawn win, exchange, void)."""
     claim_seconds: float = 8.0
     """A seat's time to answer a claim window (pong, kong, win or pass): shorter than a turn."""
+    auto_delay: float = 1.0
+    """On 托管 a seat's bot makes one decision at a time, this long after it was asked (a player can
+    see each move, and turn 托管 off in time)."""
     ready_seconds: float = 60.0
     """Time to get ready for the next hand; a player not ready by then is unseated (no penalty)."""
     bot_wait: float = 10.0

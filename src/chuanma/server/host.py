@@ -30,6 +30,7 @@ from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
+from chuanma.server.table_inputs import Idle, Sit
 
 log = logging.getLogger("chuanma.server.host")
 MAX_RESTARTS = 3
@@ -71,13 +72,7 @@ def refused(exc: SeatTakenError) -> RefusedError:
 def handover(table: LiveTable) -> list[Command]:
     """The connections of a failed ``table``, as the commands that attach them to its rebuild: its
     seats', its spectators', and those it was handed but had not attached yet (it failed first)."""
-    cmds = [Command("resume", seat.user_id, send) for seat in table.seats if seat is not None for send in seat.sends]
-    cmds += [Command("watch", 0, send) for send in table.spectators]
-    while not table.queue.empty():
-        cmd = table.queue.get_nowait()
-        if cmd is not None and cmd.kind in ("resume", "watch") and all(c.send is not cmd.send for c in cmds):
-            cmds.append(Command(cmd.kind, cmd.user_id, cmd.send))
-    return cmds
+    return table.handover()
 
 
 def _nobody(_message: dict[str, Any]) -> None:
@@ -300,7 +295,7 @@ class LocalHost:
             for table in list(self.tables.values()):
                 if table.room is None and table.idle_for() >= limit:
                     with contextlib.suppress(RefusedError):
-                        self.submit(table.id, Command("idle", 0, _nobody))
+                        self.submit(table.id, Command(0, _nobody, Idle()))
 
     async def stop(self) -> None:
         tasks = [*self.restarts, *self.tasks.values(), *([self.sweeper] if self.sweeper else [])]
@@ -400,4 +395,4 @@ class Lobby:
                 w.send(p.error("no_table", "the table could not be opened: join again"))
             return
         for w in group:
-            self.host.submit(table_id, Command("sit", int(w.user["id"]), w.send))
+            self.host.submit(table_id, Command(int(w.user["id"]), w.send, Sit()))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 
-FIELDS = ("table", "hand", "room", "reason", "deltas", "decisions", "user")
+FIELDS = ("table", "hand", "room", "reason", "deltas", "decisions", "user", "error")
 
 
 class JsonFormatter(logging.Formatter):

@@ -1,16 +1,20 @@
-"""One live table: an asyncio task that owns the engine :class:`Game` and consumes a command queue.
+"""One live table: an asyncio task that runs the table reducer's effects (the shell).
 
-The task is the table's only writer. Connections put :class:`Command` objects on its queue and
-receive messages through their :data:`Send` callbacks, which never block. Every decision (and
-the events it caused) is stored before any message about it is sent; after a restart the table
-is rebuilt from the stored decisions (:meth:`LiveTable.restore`). What a seat is sent comes only
-from the engine's redaction (``Game.view`` and ``Game.events_for``).
+The rules of the table live in :func:`chuanma.server.reducer.reduce`, which turns the table's
+state and one typed input into effects (plain data, :mod:`chuanma.server.effects`). This shell
+is the table's only writer: connections put :class:`Command` objects on its queue; it numbers
+their connections, calls the reducer, and carries the effects out in order: it sends messages
+through the connections' :data:`Send` callbacks (which never block), sets the timer on the
+injected clock, writes through the :class:`~chuanma.server.store.Store` and changes seats
+through its host (:class:`Seats`). A request's answer is given back to the reducer at once.
+Every decision is stored before any message about it is sent; after a restart the table is
+rebuilt from the stored decisions (:meth:`LiveTable.restore`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import itertools
 import logging
 import secrets
 import time
@@ -18,41 +22,34 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from chuanma.bots import Bot, make_bot, needs_view
-from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
-from chuanma.engine.actions import Action
-from chuanma.errors import ChuanmaError
-from chuanma.fairness import FairHand, VRFKey
-from chuanma.fairness.keys import signing_key_of
-from chuanma.fairness.seeds import validate_client_seed
-from chuanma.fairness.session import SessionHand
+from chuanma.engine import Game
+from chuanma.fairness import FairHand
 from chuanma.rules import RuleSet
+from chuanma.server import effects as fx
 from chuanma.server import protocol as p
+from chuanma.server import table_inputs as i
 from chuanma.server.clock import Timer
 from chuanma.server.config import ServerConfig
-from chuanma.server.dealer import DealerKeyError
-from chuanma.server.hints import hints, suggestion
+from chuanma.server.effects import RefusedError
 from chuanma.server.metrics import Metrics
+from chuanma.server.reducer import reduce, restored
 from chuanma.server.rooms import Room
 from chuanma.server.store import Row, Store
+from chuanma.server.table_state import Seat, TableSetup, TableState
 
 log = logging.getLogger("chuanma.server.table")
 
-RECENT_EVENTS = 30
-"""How many of the hand's latest events a ``resync`` carries (for the ticker and the latest discard)."""
 Send = Callable[[dict[str, Any]], None]
 """A connection's way to receive a message (it queues it; it never blocks the table)."""
 
 
 @dataclass(slots=True)
 class Command:
-    """Something a connection asks of a table: ``kind`` is ``sit``, ``resume``, ``watch``,
-    ``detach``, ``ready``, ``act``, ``auto``, ``views`` or ``leave`` (or, from the host, ``idle``)."""
+    """Something submitted to a table: a connection's (or the host's) typed message."""
 
-    kind: str
     user_id: int
     send: Send
-    message: Any = None
+    message: i.CommandMessage
     received: float = field(default_factory=time.perf_counter)
 
 
@@ -68,647 +65,226 @@ class Seats(Protocol):
                       record: dict[str, Any] | None = None) -> None: ...
 
 
-@dataclass(slots=True)
-class Seat:
-    user_id: int
-    name: str
-    bot: bool
-    player: Bot
-    """The bot that plays this seat: always for a bot seat, on 托管 for a person."""
-    sends: list[Send] = field(default_factory=list)
-    ready: bool = False
-    client_seed: str | None = None
-    auto: bool = False
-    leaving: bool = False
-    prompt_version: int | None = None
-    prompt_legal: list[dict[str, Any]] | None = None
-    deadline: float | None = None
-    views: bool = False
-    """Send this seat its whole view after each batch of events (browsers ask for it)."""
-    hints: bool = False
-    """With the view, the ready-hand hints computed from it."""
-
-    def send(self, message: dict[str, Any]) -> None:
-        for send in self.sends:
-            send(message)
-
-    def clear_prompt(self) -> None:
-        self.prompt_version = self.prompt_legal = self.deadline = None
-
-
-def _dumps(data: Any) -> int:
-    return len(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
-
-
-class RefusedError(Exception):
-    """A command refused by the table (sent back as an ``error``; nothing changed)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+def _bot_seed() -> int:
+    return secrets.randbelow(2**31)
 
 
 class LiveTable:
-    """A table of four seats playing hands one after another."""
+    """The shell of one table: its queue, its connections, its timer and its writes."""
 
     def __init__(self, table_id: str, room: Room | None, rules: RuleSet, *, store: Store, config: ServerConfig,
                  metrics: Metrics, host: Seats, hands_limit: int | None = None,
                  bot_level: str | None = None) -> None:
-        self.id = table_id
-        self.room = room
-        self.rules = rules
+        self.state = TableState(TableSetup.of(table_id, room, rules, config, hands_limit, bot_level))
         self.store = store
         self.config = config
         self.clock = config.clock
         self.metrics = metrics
         self.host = host
-        self.hands_limit = hands_limit
-        self.bot_level = bot_level or config.room_bot_level
-        """The level of the bots seated here (``ServerConfig.bot_levels``)."""
-        self.seats: list[Seat | None] = [None] * 4
-        self.spectators: list[Send] = []
-        self.spectator_views: list[Send] = []
         self.queue: asyncio.Queue[Command | None] = asyncio.Queue()
-        self.armed: tuple[float | None, Timer | None] = (None, None)
-        self.number = -1
-        self.hand_id: str | None = None
-        self.fair: FairHand | None = None
-        self.session: SessionHand | None = None
-        self.previous: tuple[dict[str, Any], int] | None = None
-        """The last finished hand's record and next dealer (for a chained session: dealer rule not ``random``)."""
-        self.game: Game | None = None
-        self.sent = 0
-        self.unsaved: list[dict[str, Any]] = []
-        self.ready_deadline: float | None = None
-        self.sat_down: tuple[list[int], list[int]] = ([], [])
-        """The hand's players (user ids by seat) and the balances they sat down with."""
-        self.closed = False
-        self.unattended_since: float | None = None
-        """Since when no person has been seated and connected here (``None``: someone is)."""
+        self.timer: Timer | None = None
+        self.links: dict[int, Send] = {}
+        """The connections by number (the reducer knows them by number only)."""
+        self.numbers: dict[int, int] = {}
+        self.counter = itertools.count(1)
+        """The number of each connection, by the identity of its callback."""
 
-    # ------------------------------------------------------------------ seats
+    # ------------------------------------------------------------------ reading
 
-    def make_seat(self, user: Row) -> Seat:
-        bot = user["kind"] == "bot"
-        name = self.config.bot_levels[self.bot_level] if bot else self.config.bot_name
-        return Seat(int(user["id"]), str(user["username"]), bot, make_bot(name, secrets.randbelow(2**31)), ready=bot)
+    @property
+    def id(self) -> str:
+        return self.state.setup.table_id
 
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.user_id == user_id:
-                return i
-        return None
+    @property
+    def bot_level(self) -> str:
+        """The level of the bots seated here (``ServerConfig.bot_levels``)."""
+        return self.state.setup.bot_level
 
-    def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s is not None and not s.bot]
+    @property
+    def room(self) -> Room | None:
+        return self.state.setup.room
 
-    def players(self) -> list[dict[str, Any]]:
-        return [None if s is None else {"seat": i, "name": s.name, "bot": s.bot, "auto": s.auto}  # type: ignore[misc]
-                for i, s in enumerate(self.seats)]
+    @property
+    def rules(self) -> RuleSet:
+        return self.state.setup.rules
 
-    def note_attendance(self) -> None:
-        """Start (or stop) the idle time: whether a person is seated here with a connection."""
-        if any(s is not None and not s.bot and s.sends for s in self.seats):
-            self.unattended_since = None
-        elif self.unattended_since is None:
-            self.unattended_since = self.clock.now()
+    @property
+    def seats(self) -> list[Seat | None]:
+        return self.state.seats
+
+    @property
+    def game(self) -> Game | None:
+        return self.state.game
+
+    @property
+    def fair(self) -> FairHand | None:
+        return self.state.fair
+
+    @property
+    def number(self) -> int:
+        return self.state.number
+
+    @property
+    def closed(self) -> bool:
+        return self.state.closed
+
+    @property
+    def unattended_since(self) -> float | None:
+        return self.state.unattended_since
+
+    def players(self) -> list[dict[str, Any] | None]:
+        return self.state.players()
 
     def idle_for(self) -> float:
         """Seconds without a person seated and connected (0 while one is)."""
-        return 0.0 if self.unattended_since is None else self.clock.now() - self.unattended_since
+        return self.state.idle_for(self.clock.now())
 
-    async def replace_with_bot(self, index: int, reason: str) -> None:
-        """Unseat the person at ``index`` (telling them why) and seat a bot instead."""
-        seat = self.seats[index]
-        assert seat is not None
-        seat.send(p.server_message("table_closed", table=self.id, reason=reason))
-        self.seats[index] = self.make_seat(await self.host.seat_bot(self.id, index, self.room, seat.user_id))
-        self.broadcast(lambda i: p.server_message("seated", **self.seating(i)))
+    def make_seat(self, user: Row) -> Seat:
+        bot = user["kind"] == "bot"
+        return Seat.of(int(user["id"]), str(user["username"]), bot, self.state.setup.player_bot(bot), _bot_seed())
 
-    def seating(self, index: int | None) -> dict[str, Any]:
-        return {"table": self.id, "seat": index, "room": self.room.id if self.room else "private",
-                "rules": self.rules.to_json(), "players": self.players()}
+    def sends_of(self, conns: list[int]) -> list[Send]:
+        """The callbacks of these connections."""
+        return [self.links[c] for c in conns if c in self.links]
 
-    def broadcast(self, message: Callable[[int | None], dict[str, Any] | None]) -> None:
-        """Send each seat (and the spectators, as seat ``None``) its own form of a message."""
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.sends:
-                msg = message(i)
-                if msg is not None:
-                    seat.send(msg)
-        if self.spectators:
-            msg = message(None)
-            if msg is not None:
-                for send in self.spectators:
-                    send(msg)
-
-    def broadcast_auto(self, index: int, on: bool) -> None:
-        message = p.server_message("auto", table=self.id, seat=index, on=on)
-        self.broadcast(lambda _s: message)
+    def handover(self) -> list[Command]:
+        """This (failed) table's connections, as the commands that attach them to its rebuild: its
+        seats', its spectators', and those it was handed but had not attached yet."""
+        st = self.state
+        cmds = [Command(seat.user_id, send, i.Rejoin())
+                for seat in st.seats if seat is not None for send in self.sends_of(seat.conns)]
+        cmds += [Command(0, self.links[c], p.Watch(type="watch", table=self.id, invite=None,
+                                                         views=c in st.watcher_views))
+                 for c in st.watchers if c in self.links]
+        while not self.queue.empty():
+            cmd = self.queue.get_nowait()
+            if (cmd is not None and isinstance(cmd.message, p.Resume | i.Rejoin | p.Watch)
+                    and all(c.send is not cmd.send for c in cmds)):
+                again = cmd.message if isinstance(cmd.message, p.Watch) else i.Rejoin()
+                cmds.append(Command(cmd.user_id, cmd.send, again))
+        return cmds
 
     # ------------------------------------------------------------------ the task
 
     async def run(self) -> None:
-        """Consume commands until the table closes (``None`` in the queue: a deadline may have passed)."""
+        """Consume commands until the table closes (``None`` in the queue: the timer fired)."""
         self.metrics.live_tables.inc()
         try:
-            await self.step()
+            await self.apply(i.Start())
             while not self.closed:
-                self.note_attendance()
-                self.arm(self.deadline())
                 cmd = await self.queue.get()
                 if cmd is None:
-                    await self.expire()
-                else:
-                    try:
-                        await self.handle(cmd)
-                    except RefusedError as exc:
-                        self.metrics.errors.labels(exc.code).inc()
-                        cmd.send(p.error(exc.code, str(exc)))
-                await self.step()
-                if cmd is not None and cmd.kind == "act":
+                    await self.apply(i.Expire())
+                    continue
+                conn = self.number_of(cmd.send)
+                await self.apply(i.Said(cmd.user_id, conn, cmd.message))
+                if isinstance(cmd.message, i.Detach):
+                    self.links.pop(conn, None)
+                    self.numbers.pop(id(cmd.send), None)
+                elif isinstance(cmd.message, p.Act):
                     self.metrics.latency.observe(time.perf_counter() - cmd.received)
         finally:
-            self.arm(None)
+            self.set_timer(None)
             self.metrics.live_tables.dec()
 
     def submit(self, cmd: Command) -> None:
         self.queue.put_nowait(cmd)
 
-    def arm(self, deadline: float | None) -> None:
-        """Have the clock wake this table at ``deadline``: one timer, replaced when the deadline moves
-        and set again once it has fired (a wake before the deadline, and :meth:`expire` does nothing)."""
-        if deadline == self.armed[0]:
-            return
-        if self.armed[1] is not None:
-            self.armed[1].cancel()
-        timer = None if deadline is None else self.clock.call_at(deadline, self.wake)
-        self.armed = (deadline, timer)
+    def number_of(self, send: Send) -> int:
+        conn = self.numbers.get(id(send))
+        if conn is None:
+            conn = self.numbers[id(send)] = next(self.counter)
+            self.links[conn] = send
+        return conn
 
-    def wake(self) -> None:
-        """The timer fired: no timer is pending any more; the table looks at its deadlines."""
-        self.armed = (None, None)
-        self.queue.put_nowait(None)
+    async def apply(self, message: i.TableInput) -> None:
+        """Reduce ``message`` and carry out its effects; a request's answer is reduced next."""
+        answer: i.TableInput | None = message
+        while answer is not None:
+            effects = reduce(self.state, answer, self.clock.now())
+            answer = None
+            for effect in effects:
+                answer = await self.perform(effect)
 
-    def deadline(self) -> float | None:
-        if self.game is None:
-            return self.ready_deadline
-        times = [s.deadline for s in self.seats if s is not None and s.deadline is not None]
-        return min(times) if times else None
-
-    async def expire(self) -> None:
-        now = self.clock.now()
-        if self.game is None:
-            if self.ready_deadline is not None and now >= self.ready_deadline:
-                for i in self.humans():
-                    seat = self.seats[i]
-                    if seat is not None and not seat.ready:
-                        await self.replace_with_bot(i, "not ready in time")
-            return
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.deadline is not None and now >= seat.deadline:
-                seat.auto = True
-                seat.clear_prompt()
-                self.broadcast_auto(i, True)
-
-    async def step(self) -> None:
-        """Everything that happens without a person: hands open and deal, bots move, hands settle."""
-        while not self.closed:
-            if self.game is None:
-                if any(s is None for s in self.seats):
-                    return
-                if self.fair is None and not await self.open_hand():
-                    return
-                if not all(s is not None and s.ready for s in self.seats):
-                    return
-                if not self.humans():  # everyone was unseated while getting ready: bots never play alone
-                    await self.close("no players left")
-                    return
-                await self.deal()
-            assert self.game is not None
-            await self.play()
-            if not self.game.finished:
-                return
-            await self.settle()
-
-    # ------------------------------------------------------------------ a hand
-
-    async def open_hand(self) -> bool:
-        """Start the next hand, dealt by the dealer's VRF key (its public key is shown before anyone
-        is ready) from this table's id, the hand's number and the client seeds."""
-        if not self.humans() or (self.hands_limit is not None and self.number + 1 >= self.hands_limit):
-            await self.close("no players left" if not self.humans() else "all hands played")
-            return False
-        room = self.room
-        balances = await self.store.balances([s.user_id for s in self.seats if s is not None]) if room else {}
-        for i in self.humans():
-            seat = self.seats[i]
-            assert seat is not None
-            if room is not None and not room.admits(balances[seat.user_id]):
-                await self.replace_with_bot(i, f"balance outside {room.name}'s range {room.range_text()}")
-        if not self.humans():
-            await self.close("no players left")
-            return False
-        number = self.number + 1
-        if number == 0 or self.session is None:
-            session = SessionHand.first(self.id, self.rules.dealer)
+    async def perform(self, effect: fx.Effect) -> i.TableInput | None:
+        """Carry out one effect; returns the answer to a request."""
+        if isinstance(effect, fx.Send):
+            for send in self.sends_of(list(effect.conns)):
+                send(effect.message)
+        elif isinstance(effect, fx.Refuse):
+            self.metrics.errors.labels(effect.code).inc()
+            for send in self.sends_of([effect.conn]):
+                send(p.error(effect.code, effect.message))
+        elif isinstance(effect, fx.SetTimer):
+            self.set_timer(effect.at)
+        elif isinstance(effect, fx.StoreDecisions):
+            await self.store.add_decisions(effect.rows)
+            for row in effect.rows:
+                self.metrics.decided[row["by"]].inc()
+        elif isinstance(effect, fx.CreateHand):
+            await self.store.create_hand(effect.row)
+        elif isinstance(effect, fx.HandVoided):
+            self.metrics.settlement_failures.labels(effect.error).inc()
+            log.error("hand voided", extra={"table": self.id, "hand": effect.hand_id, "reason": effect.error,
+                                            "error": effect.trace})
+        elif isinstance(effect, fx.Release):
+            await self.host.release(self.id, list(effect.users), effect.reason, effect.record)
+            log.info("table closed", extra={"table": self.id, "reason": effect.told})
         else:
-            record, next_dealer = self.previous if self.previous is not None else (None, 0)
-            session = self.session.following(record, next_dealer)
-        key = self.dealer_key()
-        fair = FairHand.with_vrf(key, self.id, number, honors=self.rules.honors)
-        hand_id = f"{self.id}-{number}"
-        await self.store.create_hand({
-            "id": hand_id, "table_id": self.id, "number": number, "server_seed": "", "commitment": "",
-            "public_key": key.public_key.hex(), "session": session.to_json(),
-            "seats": [s.user_id if s else None for s in self.seats], "status": "collecting"})
-        self.begin_collecting(number, hand_id, fair, session)
-        return True
+            return await self.request(effect)
+        return None
 
-    def dealer_key(self) -> VRFKey:
-        key = self.config.dealer_key
-        assert key is not None, "the app gives every table the dealer's key"
-        return key
-
-    def begin_collecting(self, number: int, hand_id: str, fair: FairHand, session: SessionHand) -> None:
-        self.number, self.hand_id, self.fair, self.session = number, hand_id, fair, session
-        for seat in self.seats:
-            if seat is not None:
-                seat.ready, seat.client_seed = seat.bot, None
-        self.ready_deadline = self.clock.now() + self.config.ready_seconds
-        self.broadcast(lambda _s: self.hand_start())
-
-    def hand_start(self) -> dict[str, Any]:
-        assert self.fair is not None
-        return p.server_message("hand_start", table=self.id, hand=self.number, **self.committed(),
-                                ready_in=self.config.ready_seconds)
-
-    def committed(self) -> dict[str, Any]:
-        """What binds the hand's deal before the client seeds: the dealer's public key (VRF), or the
-        server seed's commitment for a hand dealt before the server had its key."""
-        assert self.fair is not None
-        seeds = self.fair.seeds_record()
-        return {"scheme": seeds["scheme"], "commitment": seeds.get("commitment"),
-                "public_key": seeds.get("public_key")}
-
-    def seeded(self) -> tuple[FairHand, SessionHand, Game]:
-        """Give the client seeds to the fair hand and make the game of its deal."""
-        assert self.fair is not None and self.session is not None
-        for i, seat in enumerate(self.seats):
-            assert seat is not None
-            self.fair.add_client_seed(i, seat.client_seed or secrets.token_hex(16))
-        deal = self.session.deal(self.fair.deal())
-        return self.fair, self.session, Game(self.rules, list(deal.wall), deal.dealer, deal.direction)
-
-    async def deal(self) -> None:
-        fair, _session, game = self.seeded()
-        ids = [s.user_id for s in self.seats if s is not None]
-        assert self.hand_id is not None
-        self.sat_down = (ids, await self.store.deal_hand(self.hand_id, ids, fair.client_seeds))
-        self.start_game(game)
-
-    def start_game(self, game: Game) -> None:
-        self.game, self.sent, self.ready_deadline = game, 0, None
-        message = self.dealt()
-        self.broadcast(lambda _s: message)
-
-    def dealt(self) -> dict[str, Any]:
-        """The second ``hand_start``: what binds the deal (:meth:`committed`) and the client seeds."""
-        assert self.fair is not None
-        return p.server_message("hand_start", table=self.id, hand=self.number, **self.committed(),
-                                client_seeds=list(self.fair.client_seeds), dealt=True)
-
-    async def play(self) -> None:
-        """Bots and seats on 托管 decide; everything is stored, then sent; people are prompted."""
-        game = self.game
-        assert game is not None
-        while not game.finished:
-            movers = [s for s in game.to_act() if self._auto(s)]
-            if not movers:
-                break
-            for s in movers:
-                if s not in game.to_act():
-                    continue
-                seat = self.seats[s]
-                assert seat is not None
-                legal = game.legal_actions(s)
-                view = game.view(s) if needs_view(seat.player) else None
-                self.record_decision(s, seat.player.choose(view, legal), "bot" if seat.bot else "auto")
-        await self.flush()
-
-    def _auto(self, index: int) -> bool:
-        seat = self.seats[index]
-        return seat is not None and (seat.bot or seat.auto)
-
-    def record_decision(self, index: int, action: Action, by: str, expected: int | None = None) -> None:
-        game = self.game
-        assert game is not None and self.hand_id is not None
-        idx = len(game.decisions)
-        events = game.apply(index, action, expected_version=expected)
-        seat = self.seats[index]
-        assert seat is not None
-        seat.clear_prompt()
-        self.metrics.decided[by].inc()
-        self.unsaved.append({"hand_id": self.hand_id, "idx": idx, "seat": index, "action": action.to_json(),
-                             "by": by, "events": [e.to_json() for e in events], "at": self.clock.now()})
-
-    async def flush(self) -> None:
-        """Store the new decisions, then send the new events and prompts."""
-        await self.store.add_decisions(self.unsaved)
-        self.unsaved = []
-        game = self.game
-        assert game is not None
-        if len(game.events) > self.sent:
-            since = self.sent
-            self.broadcast(lambda s: self.events_message(s, since))
-            self.sent = len(game.events)
-            self.send_views()
-        self.prompt()
-
-    def view_message(self, index: int | None) -> dict[str, Any]:
-        """The whole view of seat ``index`` (``None``: a spectator), with hints if the seat asked for them."""
-        assert self.game is not None
-        view = self.game.view(index)
-        seat = self.seats[index] if index is not None else None
-        return p.server_message("view", table=self.id, hand=self.number, last=len(self.game.events) - 1,
-                                view=view.to_dict(), hints=hints(view) if seat is not None and seat.hints else None,
-                                suggest=suggestion(view))
-
-    def send_views(self) -> None:
-        """Send the seats and spectators that asked for views their view of the hand as it is now."""
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.views and seat.sends:
-                seat.send(self.view_message(i))
-        if self.spectator_views:
-            msg = self.view_message(None)
-            for send in self.spectator_views:
-                send(msg)
-
-    def events_message(self, seat: int | None, since: int) -> dict[str, Any] | None:
-        assert self.game is not None
-        events = self.game.events_for(seat, since)
-        return p.server_message("events", table=self.id, hand=self.number, events=events) if events else None
-
-    def prompt(self, force: int | None = None) -> None:
-        game = self.game
-        assert game is not None
-        owing = () if game.finished else game.to_act()
-        for i, seat in enumerate(self.seats):
-            if seat is None or seat.bot:
-                continue
-            if i not in owing or seat.auto:
-                seat.clear_prompt()
-                continue
-            legal = [a.to_json() for a in game.legal_actions(i)]
-            if seat.prompt_legal != legal:
-                claim = game.phase in ("claim", "rob")
-                seat.prompt_version, seat.prompt_legal = game.version, legal
-                seat.deadline = self.clock.now() + (self.config.claim_seconds if claim else self.config.turn_seconds)
-            elif force != i:
-                continue
-            assert seat.deadline is not None
-            seat.send(p.server_message("prompt", table=self.id, hand=self.number, seat=i,
-                                       version=seat.prompt_version, legal=legal,
-                                       seconds=max(0.0, seat.deadline - self.clock.now())))
-
-    async def settle(self) -> None:
-        """Settle the finished hand: its record and every seat's chips in one transaction."""
-        game, fair, session = self.game, self.fair, self.session
-        assert game is not None and fair is not None and session is not None and self.hand_id is not None
-        ids, sat_down = self.sat_down
-        names = [s.name if s else "" for s in self.seats]
-        record = None
-        try:  # computing alone: what fails here fails the same way at every rebuild
-            record = fair.finish(game, session=session, extra={"table": self.id, "hand_id": self.hand_id,
-                                                               "players": names},
-                                 signing_key=signing_key_of(self.dealer_key()))
-            base = self.rules.base
-            deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
-        except Exception as exc:
-            await self.void(exc, record)
-            return
-        escaped = {ids[pay.payer] for pay in game.ledger if pay.reason == "escape"}
-        by_user = {ids[i]: deltas[i] for i in range(4)}
-        kinds = {u: ("escape" if u in escaped else "hand") for u in ids}
-        balances = await self.store.settle(self.hand_id, record, by_user, kinds, self.clock.now())
+    async def request(self, effect: fx.Request) -> i.TableInput:
+        """Carry out a request and return its answer."""
+        if isinstance(effect, fx.ClaimSeat):
+            try:
+                await self.host.sit(self.id, effect.place, effect.user_id)
+            except RefusedError as exc:
+                return i.SitRefused(effect.conn, exc.code, str(exc))
+            user = await self.store.user(effect.user_id)
+            assert user is not None
+            return i.Seated(effect.place, effect.user_id, str(user["username"]), user["kind"] == "bot",
+                            _bot_seed(), effect.conn)
+        if isinstance(effect, fx.SeatBot):
+            bot = await self.host.seat_bot(self.id, effect.place, self.room, effect.replacing)
+            return i.BotSeated(effect.place, int(bot["id"]), str(bot["username"]), _bot_seed())
+        if isinstance(effect, fx.LoadBalances):
+            return i.Balances(await self.store.balances(list(effect.users)))
+        if isinstance(effect, fx.DealHand):
+            seeds = tuple(seed or secrets.token_hex(16) for seed in effect.client_seeds)
+            sat_down = await self.store.deal_hand(effect.hand_id, list(effect.users), list(seeds))
+            return i.Dealt(seeds, tuple(sat_down))
+        balances = await self.store.settle(effect.hand_id, effect.record, effect.deltas, effect.kinds,
+                                           self.clock.now())
         if balances is None:  # settled before: nothing is paid twice
-            balances = await self.store.balances(ids)
+            balances = await self.store.balances(list(effect.users))
         else:
             self.metrics.hands.inc()
-            log.info("hand settled", extra={"table": self.id, "hand": self.hand_id, "deltas": deltas})
-        self.previous = (record, game.next_dealer())
-        seeds = record["seeds"]
-        self.broadcast(lambda _s: p.server_message(
-            "hand_end", table=self.id, hand=self.number, hand_id=self.hand_id, result=game.result(),
-            end_reason=game.end_reason, chips=deltas, balances=[balances[u] for u in ids], seeds=seeds,
-            record=f"/api/hands/{self.hand_id}/record"))
-        self.game, self.fair = None, None
-        for seat in self.seats:
-            if seat is not None:
-                seat.clear_prompt()
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.leaving:
-                seat.sends.clear()
-                await self.replace_with_bot(i, "you left the table")
+            log.info("hand settled", extra={"table": self.id, "hand": effect.hand_id,
+                                            "deltas": [effect.deltas[u] for u in effect.users]})
+        return i.Settled(balances)
 
-    async def void(self, exc: Exception, record: dict[str, Any] | None) -> None:
-        """The finished hand cannot be settled: it is voided (no chips move; its record, if made,
-        and the reason are kept), its players are told, and the table closes."""
-        error = type(exc).__name__
-        self.metrics.settlement_failures.labels(error).inc()
-        log.error("hand voided", exc_info=exc, extra={"table": self.id, "hand": self.hand_id, "reason": error})
-        told = p.server_message("hand_void", table=self.id, hand=self.number, hand_id=self.hand_id,
-                                reason=f"this hand could not be settled ({error}): it is void and no chips moved")
-        await self.close("the hand was voided", f"settlement failed: {error}: {exc}", record, told)
+    def set_timer(self, at: float | None) -> None:
+        """Have the clock wake this table at ``at`` (replacing the timer set before)."""
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = None if at is None else self.clock.call_at(at, self.wake)
 
-    async def close(self, reason: str, detail: str | None = None, record: dict[str, Any] | None = None,
-                    notice: dict[str, Any] | None = None) -> None:
-        """Close the table and free its seats; a hand not settled is voided (no chips move), with
-        ``detail`` (else ``reason``) and its ``record`` if it has one. Stored, then the players
-        are sent ``notice`` (if any) and ``table_closed``."""
-        await self.host.release(self.id, [s.user_id for s in self.seats if s is not None], detail or reason, record)
-        self.closed = True
-        closed = p.server_message("table_closed", table=self.id, reason=reason)
-        if notice is not None:
-            self.broadcast(lambda _s: notice)
-        self.broadcast(lambda _s: closed)
-        log.info("table closed", extra={"table": self.id, "reason": reason})
-
-    # ------------------------------------------------------------------ commands
-
-    async def handle(self, cmd: Command) -> None:
-        if cmd.kind == "watch":
-            self.unwatch(cmd.send)  # watching again replaces the first watch
-            self.spectators.append(cmd.send)
-            if cmd.message is not None and cmd.message.views:
-                self.spectator_views.append(cmd.send)
-            self.resend(None, cmd.send, -1)
-            return
-        if cmd.kind == "idle":
-            if self.idle_for() >= self.config.private_idle_seconds:
-                await self.close(f"no player for {self.config.private_idle_seconds:g} s")
-            return
-        if cmd.kind == "detach":
-            for seat in self.seats:
-                if seat is not None and cmd.send in seat.sends:
-                    seat.sends.remove(cmd.send)
-            self.unwatch(cmd.send)
-            return
-        if cmd.kind == "sit" and self.seat_of(cmd.user_id) is None:
-            await self.sit(cmd)
-        index = self.seat_of(cmd.user_id)
-        if index is None:
-            raise RefusedError("not_seated", f"you have no seat at table {self.id}")
-        seat = self.seats[index]
-        assert seat is not None
-        if cmd.kind in ("sit", "resume"):
-            if cmd.send not in seat.sends:
-                seat.sends.append(cmd.send)
-            msg = cmd.message
-            last = msg.last if isinstance(msg, p.Resume) and msg.hand == self.number else None
-            self.resend(index, cmd.send, last)
-        elif cmd.kind == "ready":
-            self.ready(seat, cmd.message)
-        elif cmd.kind == "act":
-            self.act(index, cmd.message)
-        elif cmd.kind == "auto":
-            seat.auto = bool(cmd.message.on)
-            self.broadcast_auto(index, seat.auto)
-            if not seat.auto and self.game is not None:
-                self.prompt(force=index)
-        elif cmd.kind == "views":
-            seat.views, seat.hints = cmd.message.on, cmd.message.on and cmd.message.hints
-            if seat.views and self.game is not None:
-                cmd.send(self.view_message(index))
-        elif cmd.kind == "leave":
-            await self.leave(index)
-
-    def unwatch(self, send: Send) -> None:
-        for watchers in (self.spectators, self.spectator_views):
-            if send in watchers:
-                watchers.remove(send)
-
-    async def sit(self, cmd: Command) -> None:
-        free = [i for i, s in enumerate(self.seats) if s is None]
-        if not free:
-            raise RefusedError("table_full", f"table {self.id} has no free seat")
-        await self.host.sit(self.id, free[0], cmd.user_id)
-        user = await self.store.user(cmd.user_id)
-        assert user is not None
-        self.seats[free[0]] = self.make_seat(user)
-        self.broadcast(lambda i: p.server_message("seated", **self.seating(i)))
-
-    def resend(self, index: int | None, send: Send, last: int | None) -> None:
-        """What a (re)joining connection needs: its seating, then what it missed (or its whole view)."""
-        send(p.server_message("seated", **self.seating(index)))
-        if self.game is None:
-            if self.fair is not None:
-                send(self.hand_start())
-            return
-        if self.fair is not None:
-            send(self.dealt())
-        missed = self.game.events_for(index, last + 1) if last is not None else None
-        view = self.game.view(index).to_dict()
-        if missed is not None and _dumps(missed) <= _dumps(view):
-            if missed:
-                send(p.server_message("events", table=self.id, hand=self.number, events=missed))
-        else:
-            send(p.server_message("resync", table=self.id, hand=self.number, view=view,
-                                  last=len(self.game.events) - 1,
-                                  recent=self.game.events_for(index)[-RECENT_EVENTS:]))
-        seat = self.seats[index] if index is not None else None
-        if seat.views if seat is not None else send in self.spectator_views:
-            send(self.view_message(index))
-        if index is not None:
-            self.prompt(force=index)
-
-    def ready(self, seat: Seat, msg: p.Ready) -> None:
-        if self.game is not None or self.fair is None:
-            raise RefusedError("not_now", "a hand is being played: ready is for the start of the next hand")
-        if msg.client_seed is not None:
-            try:
-                seat.client_seed = validate_client_seed(msg.client_seed)
-            except ChuanmaError as exc:
-                raise RefusedError("bad_seed", f"client_seed: {exc}") from None
-        seat.ready = True
-
-    def act(self, index: int, msg: p.Act) -> None:
-        game = self.game
-        seat = self.seats[index]
-        assert seat is not None
-        if msg.table != self.id:
-            raise RefusedError("wrong_table", f"you sit at table {self.id}, not {msg.table}")
-        if game is None or game.finished:
-            raise RefusedError("no_hand", "no hand is being played at this table now")
-        if seat.prompt_version is None:
-            raise RefusedError("not_your_turn", f"seat {index} has no decision to make now")
-        if msg.version != seat.prompt_version:
-            raise RefusedError("stale_version", f"stale command: made against version {msg.version}, "
-                                                f"your decision now is for version {seat.prompt_version}")
-        try:
-            action = action_from_json(msg.action, honors=self.rules.honors)
-        except ChuanmaError as exc:
-            raise RefusedError("bad_action", f"action: {exc}") from None
-        if isinstance(action, Leave):
-            raise RefusedError("bad_action", "action: to leave, send a leave message")
-        try:
-            self.record_decision(index, action, "player", expected=game.version)
-        except IllegalActionError as exc:
-            raise RefusedError(exc.code, str(exc)) from None
-        if seat.auto:
-            seat.auto = False
-            self.broadcast_auto(index, False)
-
-    async def leave(self, index: int) -> None:
-        seat = self.seats[index]
-        assert seat is not None
-        game = self.game
-        if game is None or game.finished:
-            await self.replace_with_bot(index, "you left the table")
-            return
-        if seat.leaving:
-            raise RefusedError("already_left", "you have already left this hand")
-        seat.leaving = True
-        self.record_decision(index, Leave(), "player")
-        seat.send(p.server_message("table_closed", table=self.id, reason="you left the table (逃跑)"))
+    def wake(self) -> None:
+        """The timer fired: the table looks at its deadlines."""
+        self.timer = None
+        self.queue.put_nowait(None)
 
     # ------------------------------------------------------------------ recovery
 
     async def restore(self, hand: Row | None) -> None:
         """Rebuild this table after a restart from its last stored hand and its decisions."""
-        if hand is None:
-            return
-        number = int(hand["number"])
-        session = SessionHand.from_json(hand["session"])
-        if hand["status"] == "settled":
-            finished = replay(hand["record"])
-            self.number, self.session = number, session
-            self.previous = (hand["record"], finished.next_dealer())
-            return
-        self.begin_collecting(number, hand["id"], self.resumed_fair(hand), session)
-        if hand["status"] == "collecting":
-            return
-        self.sat_down = (list(hand["seats"]), list(hand["balances"]))
-        for i, seed in enumerate(hand["client_seeds"]):
-            seat = self.seats[i]
-            assert seat is not None
-            seat.client_seed = seed
-        _fair, _session, game = self.seeded()
-        for row in await self.store.decisions_of(hand["id"]):
-            game.apply(int(row["seat"]), action_from_json(row["action"], honors=self.rules.honors))
-        self.start_game(game)
-        self.sent = len(game.events)
-        log.info("table resumed", extra={"table": self.id, "hand": hand["id"], "decisions": len(game.decisions)})
+        dealt = hand is not None and hand["status"] not in ("settled", "collecting")
+        decisions = await self.store.decisions_of(hand["id"]) if hand is not None and dealt else []
+        restored(self.state, hand, decisions, self.clock.now())
+        if self.game is not None:
+            log.info("table resumed", extra={"table": self.id, "hand": self.state.hand_id,
+                                             "decisions": len(self.game.decisions)})
 
-    def resumed_fair(self, hand: Row) -> FairHand:
-        """The fair hand of a stored, unfinished hand: dealt by the key it was opened with (refused if
-        the server now holds another, which would deal another wall), or by its stored server seed."""
-        number = int(hand["number"])
-        if not hand.get("public_key"):
-            return FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), honors=self.rules.honors)
-        key = self.dealer_key()
-        if key.public_key.hex() != hand["public_key"]:
-            raise DealerKeyError(
-                f"hand {hand['id']} was opened with the dealer key {hand['public_key']}, but this server holds "
-                f"{key.public_key.hex()}: start it with the key the hand was opened with")
-        return FairHand.with_vrf(key, self.id, number, honors=self.rules.honors)
+
+__all__ = ["Command", "LiveTable", "RefusedError", "Seats", "Send"]

@@ -22,6 +22,7 @@ from chuanma.server.rooms import ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row
 from chuanma.server.table import Command, RefusedError, Send
+from chuanma.server.table_inputs import Detach, Sit
 
 UNAUTHORIZED = 4401
 BEHIND = 4408
@@ -160,7 +161,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
             seated = server.host.table_of(user_id)
             for table in watching | ({seated} if seated is not None else set()):
                 with contextlib.suppress(RefusedError):  # a table closed since
-                    server.host.submit(table, Command("detach", user_id, send))
+                    server.host.submit(table, Command(user_id, send, Detach()))
             out.stop()
 
 
@@ -186,19 +187,19 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server,
         current = host.table_of(user_id)
         if current not in (None, row["id"]):
             raise RefusedError("already_seated", "you already sit at a table: leave it first")
-        host.submit(row["id"], Command("sit", user_id, send))
+        host.submit(row["id"], Command(user_id, send, Sit()))
     elif isinstance(msg, p.Watch):
         if not await host.watchable(msg.table, user_id, msg.invite):
             raise RefusedError("private_table", f"table {msg.table} is private: only its players and those "
                                                 "they gave its invite code (invite) may watch it")
-        host.submit(msg.table, Command("watch", user_id, send, msg))
+        host.submit(msg.table, Command(user_id, send, msg))
         watching.add(msg.table)
     elif isinstance(msg, p.Resume):
         if host.table_of(user_id) != msg.table:
             raise RefusedError("not_seated", f"you have no seat at table {msg.table}")
-        host.submit(msg.table, Command("resume", user_id, send, msg))
+        host.submit(msg.table, Command(user_id, send, msg))
     else:
         table = host.table_of(user_id)
         if table is None:
             raise RefusedError("not_seated", "you sit at no table: join a room first")
-        host.submit(table, Command(msg.type, user_id, send, msg))
+        host.submit(table, Command(user_id, send, msg))
