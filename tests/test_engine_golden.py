@@ -14,7 +14,6 @@ from chuanma.engine.actions import Action
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import full_wall
 from engine_play import lean_to_win
 
 DIRECTIONS = ("to_next", "opposite", "to_previous")
@@ -48,7 +47,7 @@ def _dump(value: Any) -> bytes:
 def _digest(preset: str, seed: int) -> str:
     rng = random.Random(seed)
     rules = RuleSet.from_preset(preset)
-    wall = full_wall(rules.honors)
+    wall = rules.tiles.wall()
     rng.shuffle(wall)
     g = Game(rules, wall, rng.randrange(4), rng.choice(DIRECTIONS))
     h = hashlib.sha256()

@@ -301,3 +301,26 @@ def test_engine_has_no_import_cycle() -> None:
 def test_no_import_cycle_anywhere() -> None:
     found = [show(c) for c in cycles()]
     assert not found, "import cycles:\n" + "\n".join(found)
+
+
+# ---------------------------------------------------------------------------------- the tile set
+
+
+def flag_parameters() -> list[str]:
+    """Every parameter of a function of the package that carries the tile set as a flag."""
+    found = []
+    for name, mod in modules().items():
+        tree = ast.parse(mod.path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                a = node.args
+                for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+                    if arg is not None and arg.arg.lower() in ("honors", "honours", "with_honors", "dazhong"):
+                        found.append(f"{name}:{arg.lineno} {arg.arg}")
+    return found
+
+
+def test_the_tile_set_travels_as_a_tile_set_not_a_flag() -> None:
+    """The tile set is ``rules.tiles`` (a ``TileSet``): no function takes it as ``honors``."""
+    found = flag_parameters()
+    assert not found, "tile set passed as a flag:\n" + "\n".join(found)

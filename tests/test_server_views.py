@@ -21,7 +21,7 @@ from chuanma.rules import PRESETS, RuleSet
 from chuanma.server.hints import hints, suggestion
 from chuanma.server.store import sqlite_url
 from chuanma.sim.play import deal_for
-from chuanma.tiles import parse_tile
+from chuanma.tiles import SICHUAN_TILES, parse_tile
 from server_harness import TIMEOUT, Client, account, make_config, running, seat_four
 
 
@@ -40,7 +40,7 @@ def _positions(seed: int, stops: int) -> list[tuple[Game, int]]:
 
 
 def _deal(seed: int) -> tuple[list[int], int, Any]:
-    deal = deal_for(seed, 0)
+    deal = deal_for(seed, 0, SICHUAN_TILES)
     return list(deal.wall), deal.dealer, deal.direction
 
 

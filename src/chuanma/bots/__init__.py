@@ -42,7 +42,7 @@ def check_bot_name(name: str, rules: RuleSet | None = None) -> None:
             cached_policy(name[len(PREFIX):])
         except PolicyFileError as exc:
             raise UnknownBotError(f"bot {name!r}: {exc}") from None
-        if rules is not None and rules.honors:
+        if rules is not None and rules.tiles.honours:
             raise UnknownBotError(f"bot {name!r}: a learned policy plays the Sichuan presets' 27 tile kinds, "
                                   f"not the 34 of {rules.preset}")
     elif name not in BOTS:

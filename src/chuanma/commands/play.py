@@ -123,7 +123,7 @@ def play(
     toggles = Toggles()
     try:
         for h in range(hands):
-            fair = sim_hand(seed, h, ruleset.honors)
+            fair = sim_hand(seed, h, ruleset.tiles)
             deal = session.deal(fair.deal())
             game = Game(ruleset, list(deal.wall), deal.dealer, deal.direction)
             players = {s: make_bot(names[s], bot_seed(seed, h, s)) for s in others}

@@ -6,7 +6,6 @@ from __future__ import annotations
 from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.legal import to_act
 from chuanma.engine.state import HandState
-from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import kong_allowed
 from chuanma.tiles import SUIT_SLICES, format_tiles, holds_suit, suit_of, tile_str
 
@@ -62,7 +61,7 @@ def _reason(st: HandState, legal: list[Action], seat: int, action: Action, what:
         if isinstance(action, Kong | Pong) and s.void == suit_of(action.tile):
             return f"cannot claim a void-suit tile ({what})"
         if isinstance(action, Chow) and w is not None:
-            if not variant_of(st.rules).chow:
+            if not st.rules.game_variant.chow:
                 return "there is no chow in this game"
             if suit_of(w.tile) == "z":
                 return f"honours cannot be chowed ({what})"

@@ -49,7 +49,7 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
     masks: list[npt.NDArray[np.int8]] = []
     actions: list[int] = []
     for i in range(hands):
-        deal = deal_for(seed, i, rules.honors)
+        deal = deal_for(seed, i, rules.tiles)
         game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
         bots = [make_bot(teacher, bot_seed(seed, i, s)) for s in range(4)]
         while not game.finished:

@@ -119,7 +119,7 @@ def run(example: Example) -> dict[str, Any]:
         mark = len(game.events)
         move = {k: v for k, v in d.items() if k != "refused"}
         try:
-            game.apply(d["seat"], action_from_json(move))
+            game.apply(d["seat"], action_from_json(move, rules.tiles))
         except IllegalActionError as exc:
             if not d.get("refused"):
                 raise

@@ -310,7 +310,7 @@ class LiveTable:
             record, next_dealer = self.previous if self.previous is not None else (None, 0)
             session = self.session.following(record, next_dealer)
         key = self.dealer_key()
-        fair = FairHand.with_vrf(key, self.id, number, honors=self.rules.honors)
+        fair = FairHand.with_vrf(key, self.id, number, tile_set=self.rules.tiles)
         hand_id = f"{self.id}-{number}"
         await self.store.create_hand({
             "id": hand_id, "table_id": self.id, "number": number, "server_seed": "", "commitment": "",
@@ -639,7 +639,7 @@ class LiveTable:
             raise RefusedError("stale_version", f"stale command: made against version {msg.version}, "
                                                 f"your decision now is for version {seat.prompt_version}")
         try:
-            action = action_from_json(msg.action, honors=self.rules.honors)
+            action = action_from_json(msg.action, self.rules.tiles)
         except ChuanmaError as exc:
             raise RefusedError("bad_action", f"action: {exc}") from None
         if isinstance(action, Leave):
@@ -688,7 +688,7 @@ class LiveTable:
             seat.client_seed = seed
         _fair, _session, game = self.seeded()
         for row in await self.store.decisions_of(hand["id"]):
-            game.apply(int(row["seat"]), action_from_json(row["action"], honors=self.rules.honors))
+            game.apply(int(row["seat"]), action_from_json(row["action"], self.rules.tiles))
         self.start_game(game)
         self.sent = len(game.events)
         log.info("table resumed", extra={"table": self.id, "hand": hand["id"], "decisions": len(game.decisions)})
@@ -698,10 +698,10 @@ class LiveTable:
         the server now holds another, which would deal another wall), or by its stored server seed."""
         number = int(hand["number"])
         if not hand.get("public_key"):
-            return FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), honors=self.rules.honors)
+            return FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), tile_set=self.rules.tiles)
         key = self.dealer_key()
         if key.public_key.hex() != hand["public_key"]:
             raise DealerKeyError(
                 f"hand {hand['id']} was opened with the dealer key {hand['public_key']}, but this server holds "
                 f"{key.public_key.hex()}: start it with the key the hand was opened with")
-        return FairHand.with_vrf(key, self.id, number, honors=self.rules.honors)
+        return FairHand.with_vrf(key, self.id, number, tile_set=self.rules.tiles)
