@@ -303,6 +303,65 @@ def test_no_import_cycle_anywhere() -> None:
     assert not found, "import cycles:\n" + "\n".join(found)
 
 
+# ---------------------------------------------------------------------------------- the facade
+
+
+def engine_api() -> set[str]:
+    """The names ``chuanma.engine`` exports (its ``__all__``)."""
+    tree = ast.parse(modules()[ENGINE].path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    raise AssertionError("chuanma.engine has no __all__")  # pragma: no cover
+
+
+def facade_breaches(mod: Module) -> list[str]:
+    """What ``mod`` (outside the engine) takes from the engine other than its API: an import of an
+    engine module, a name the package does not export, or a game's ``state`` read."""
+    tree = ast.parse(mod.path.read_text(encoding="utf-8"))
+    api = engine_api()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [f"{mod.name}:{node.lineno} imports {a.name}" for a in node.names
+                      if in_engine(a.name) and a.name != ENGINE]
+        elif isinstance(node, ast.ImportFrom) and node.module and in_engine(node.module) and not node.level:
+            if node.module != ENGINE:
+                found.append(f"{mod.name}:{node.lineno} imports from {node.module}")
+            else:
+                found += [f"{mod.name}:{node.lineno} imports {a.name}, not exported by {ENGINE}"
+                          for a in node.names if a.name not in api]
+        elif isinstance(node, ast.Attribute) and node.attr == "state":
+            chain = dotted(node.value) or ""
+            if chain.rpartition(".")[2].lower().endswith("game"):
+                found.append(f"{mod.name}:{node.lineno} reads {chain}.state")
+    return found
+
+
+def test_facade_check_sees_each_breach(tmp_path: Path) -> None:
+    text = """
+import chuanma.engine.views
+from chuanma.engine.wins import seat_waits
+from chuanma.engine import Game, HandState
+from chuanma.engine import SeatView
+def f(game, table):
+    return game.state, table.game.state, table.state
+"""
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    assert facade_breaches(Module("chuanma.sim.m", path, False)) == [
+        "chuanma.sim.m:2 imports chuanma.engine.views", "chuanma.sim.m:3 imports from chuanma.engine.wins",
+        "chuanma.sim.m:4 imports HandState, not exported by chuanma.engine",
+        "chuanma.sim.m:7 reads game.state", "chuanma.sim.m:7 reads table.game.state"]
+
+
+def test_outside_the_engine_only_its_facade_is_used() -> None:
+    """Code outside ``chuanma.engine`` imports only the names the package exports, and reads a
+    game through its methods and views, never its ``state``."""
+    found = [b for name, mod in modules().items() if not in_engine(name) for b in facade_breaches(mod)]
+    assert not found, "the engine used past its facade:\n" + "\n".join(found)
+
+
 # ---------------------------------------------------------------------------------- the tile set
 
 

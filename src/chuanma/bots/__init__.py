@@ -15,7 +15,7 @@ from chuanma.bots.greedy import GreedyBot
 from chuanma.bots.learned import PREFIX, LearnedBot, cached_policy
 from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.search import SearchBot
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.errors import ChuanmaError
 from chuanma.learn import PolicyFileError
 from chuanma.rules import RuleSet

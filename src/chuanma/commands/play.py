@@ -15,7 +15,7 @@ from rich.table import Table
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
 from chuanma.bots.base import Bot
 from chuanma.commands.options import MAX_HANDS, MAX_SEED, RulesOption, SetOption, rules_from_cli
-from chuanma.engine.game import Game
+from chuanma.engine import Game
 from chuanma.errors import ChuanmaError
 from chuanma.fairness.session import SessionHand
 from chuanma.sim.play import bot_seed, sim_hand

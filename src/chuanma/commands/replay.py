@@ -10,9 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from chuanma.engine.game import Game
-from chuanma.engine.record import RecordError, load
-from chuanma.engine.record import replay as replay_record
+from chuanma.engine import Game, RecordError, load
+from chuanma.engine import replay as replay_record
 from chuanma.rules import RuleSet
 
 _SEAT = "seat {}"

@@ -63,9 +63,7 @@ from chuanma.encoding.compact import (
     count_unseen,
     shape,
 )
-from chuanma.engine.events import Event
-from chuanma.engine.tables import TILE_TEXT
-from chuanma.engine.views import shown_parts
+from chuanma.engine import TILE_TEXT, Event, shown_parts
 from chuanma.errors import ChuanmaError
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet

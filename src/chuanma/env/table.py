@@ -16,9 +16,7 @@ import numpy.typing as npt
 
 from chuanma.encoding import TRACKED_ENCODERS, encoder
 from chuanma.encoding.tracker import Tracker
-from chuanma.engine.actions import Action
-from chuanma.engine.game import DIRECTIONS, Direction, Game
-from chuanma.engine.indices import from_index, mask
+from chuanma.engine import DIRECTIONS, Action, Direction, Game, from_index, mask
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 

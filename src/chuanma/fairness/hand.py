@@ -24,7 +24,7 @@ from chuanma.fairness.vrf import VRFKey, proof_to_hash, vrf_alpha
 from chuanma.tiles import TileSet
 
 if TYPE_CHECKING:
-    from chuanma.engine.game import Game
+    from chuanma.engine import Game
 
 RECORD_FORMAT = "chuanma-record/1"
 SCHEME_HMAC = "hmac-sha256"

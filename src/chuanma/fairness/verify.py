@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chuanma.engine.record_fields import RecordError as DealFieldError
-from chuanma.engine.record_fields import deal_fields
+from chuanma.engine import RecordError as DealFieldError
+from chuanma.engine import deal_fields
 from chuanma.errors import RuleSetError, shown
 from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.derive import Deal, derive_deal

@@ -27,8 +27,7 @@ import torch
 
 from chuanma.bots import BOTS, make_bot
 from chuanma.encoding import ENCODERS, encoder
-from chuanma.engine.game import Game
-from chuanma.engine.indices import mask, to_index
+from chuanma.engine import Game, mask, to_index
 from chuanma.env import SingleSeatEnv
 from chuanma.errors import ChuanmaError
 from chuanma.learn.policy import Policy

@@ -13,8 +13,7 @@ from typing import Any
 from chuanma.advice import Useful, discard_options, remaining_counts, useful_tiles
 from chuanma.analysis import shanten
 from chuanma.bots import make_bot
-from chuanma.engine.tables import TILE_TEXT
-from chuanma.engine.views import SeatView
+from chuanma.engine import TILE_TEXT, SeatView
 from chuanma.tiles import NUM_KINDS, Tile
 
 SUGGESTER = make_bot("greedy")

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
-from chuanma.engine.record import RecordError
+from chuanma.engine import RecordError
 from chuanma.errors import ChuanmaError, InputError
 from chuanma.json_input import parse_json
 from chuanma.portal.calculator import calculate

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from chuanma.bots import Bot, make_bot, needs_view
-from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
-from chuanma.engine.actions import Action
+from chuanma.engine import Action, Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import FairHand, VRFKey
 from chuanma.fairness.seeds import validate_client_seed

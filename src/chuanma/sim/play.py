@@ -8,10 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chuanma.bots.base import Bot, needs_view
-from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.game import Game
-from chuanma.engine.settlement import flower_pig
-from chuanma.engine.wins import seat_waits
+from chuanma.engine import Game, IllegalActionError
 from chuanma.fairness.derive import Deal
 from chuanma.fairness.hand import FairHand
 from chuanma.fairness.records import complete_record
@@ -111,13 +108,13 @@ def summarize(game: Game, record: dict[str, Any] | None = None) -> HandResult:
             seats[w.from_seat].deal_ins += 1
     exhausted = game.end_reason == "exhausted"
     if exhausted:
-        st = game.state
         for s in range(4):
-            if st.public.out[s]:
+            seat = game.open_seat(s)
+            if seat.out:
                 continue
-            if flower_pig(st, s):
+            if seat.flower_pig:
                 seats[s].flower_pig = True
                 continue
             # ready exactly when it has a wait: it holds no void tile, so every wait wins
-            seats[s].ready_at_draw = bool(seat_waits(st, s))
+            seats[s].ready_at_draw = bool(game.waits(s))
     return HandResult(seats, exhausted, game.next_dealer(), record)

@@ -11,8 +11,7 @@ from rich.text import Text
 from chuanma.advice import Useful, discard_options, useful_tiles
 from chuanma.analysis import shanten
 from chuanma.bots.greedy import cheapest_suit, weakest_three
-from chuanma.engine.actions import Action, ChooseVoid, Exchange
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, ChooseVoid, Exchange, SeatView
 from chuanma.terminal.words import tile_label
 from chuanma.tiles import COPIES, NUM_KINDS, SUIT_NAMES_ZH, SUITS, Tile
 

@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.terminal.words import melds_text, relative, tiles_text, void_text
 from chuanma.tiles import Tile, from_counts
 

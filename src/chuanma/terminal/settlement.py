@@ -13,8 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from chuanma.analysis import waits
-from chuanma.engine.ledger import Payment, Win
-from chuanma.engine.views import SeatView
+from chuanma.engine import Payment, SeatView, Win
 from chuanma.terminal.words import KONG_WORDS, melds_text, seat_name, seat_possessive, tile_label, tiles_text
 from chuanma.tiles import SUIT_NAMES_ZH, from_counts, holds_suit, parse_tile
 

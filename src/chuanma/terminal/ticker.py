@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuanma.engine.wall import in_last_four
+from chuanma.engine import in_last_four
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.terminal.words import DIRECTION_WORDS, END_WORDS, KONG_WORDS, seat_name, seat_possessive, zh
