@@ -33,8 +33,7 @@ from chuanma.engine.dealer import next_dealer
 from chuanma.engine.events import Event
 from chuanma.engine.indices import mask
 from chuanma.engine.ledger import Payment, Win
-from chuanma.engine.legal import legal_actions, offered, to_act
-from chuanma.engine.messages import explain
+from chuanma.engine.legal import legal_actions, offered, refusal, to_act
 from chuanma.engine.record_fields import record_of
 from chuanma.engine.referee import OpenSeat, open_seat
 from chuanma.engine.settlement import end, escape_payments
@@ -293,7 +292,7 @@ class Game:
             return self.leave(seat)
         legal = self._legal_now(seat)
         if not offered(action, legal):
-            code, reason = explain(st, legal, seat, action)
+            code, reason = refusal(st, legal, seat, action)
             raise IllegalActionError(reason, code, seat)
         start = len(st.events)
         st.decisions.append((seat, action))
