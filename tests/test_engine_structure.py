@@ -303,6 +303,37 @@ def test_no_import_cycle_anywhere() -> None:
     assert not found, "import cycles:\n" + "\n".join(found)
 
 
+def package_of(name: str) -> str:
+    """The package of the project a module belongs to: ``chuanma.bots`` for
+    ``chuanma.bots.learned``; a top-level module (``chuanma.rules``) is its own."""
+    return ".".join(name.split(".")[:2])
+
+
+def package_graph() -> dict[str, list[str]]:
+    """The import graph between the project's packages (and top-level modules)."""
+    graph: dict[str, set[str]] = {}
+    for name, s in scans().items():
+        here = package_of(name)
+        graph.setdefault(here, set())
+        if here == "chuanma":
+            continue  # the package's own __init__ and __main__ sit above everything
+        graph[here] |= {package_of(t) for t in s.edges if package_of(t) not in (here, "chuanma")}
+    return {k: sorted(v) for k, v in graph.items()}
+
+
+def test_package_cycles_are_found() -> None:
+    graph = {"chuanma.bots": ["chuanma.learn"], "chuanma.learn": ["chuanma.env"], "chuanma.env": ["chuanma.bots"],
+             "chuanma.sim": ["chuanma.bots"]}
+    assert components(graph) == [["chuanma.bots", "chuanma.env", "chuanma.learn"]]
+
+
+def test_no_import_cycle_between_packages() -> None:
+    """No package imports, through any chain, a package that imports it: the packages are layers."""
+    graph = package_graph()
+    found = [" → ".join([*comp, comp[0]]) for comp in components(graph)]
+    assert not found, "import cycles between packages:\n" + "\n".join(found)
+
+
 # ---------------------------------------------------------------------------------- the facade
 
 

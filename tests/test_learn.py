@@ -28,10 +28,10 @@ from chuanma.engine.indices import ACTION_COUNT
 from chuanma.learn import PolicyFileError
 from chuanma.learn.features import features
 from chuanma.learn.policy import Policy, load
-from chuanma.learn.train import Batch, imitate, imitation_samples, main, ppo_update
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_hand
 from chuanma.tiles import parse_tiles, to_counts
+from chuanma.train import Batch, imitate, imitation_samples, main, ppo_update
 
 runner = CliRunner()
 

@@ -1,6 +1,6 @@
 """Train the policy: imitate the ``defensive`` bot, then PPO against the bots.
 
-    python -m chuanma.learn.train --out runs/agent [--imitation-hands 400] [--epochs 6]
+    python -m chuanma.train --out runs/agent [--imitation-hands 400] [--epochs 6]
         [--pg-hands 2000] [--pg-lr 1e-4] [--kl 0.5] [--opponents defensive,greedy,random] [--seed 1]
 
 Writes ``imitation.pt`` (after imitation), ``pg-<hands>.pt`` checkpoints, ``policy.pt`` (the
@@ -221,7 +221,7 @@ def improve(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m chuanma.learn.train", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m chuanma.train", description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="folder for the weights and the curve")
     ap.add_argument("--rules", default="xuezhan", help="rule preset")
     ap.add_argument("--encoder", default="compact", choices=sorted(ENCODERS))
