@@ -34,8 +34,8 @@ from chuanma.tiles import ALL_TILES, NUM_KINDS, SICHUAN_TILES, Tile, format_tile
 VIEW_SCHEMA = 1
 """Version of the view's and the events' JSON forms."""
 _new = tuple.__new__
-_SET_COUNTS = {s: tuple(s.copies if t in s else 0 for t in range(NUM_KINDS)) for s in (SICHUAN_TILES, ALL_TILES)}
-"""Copies of each tile kind in each tile set (no honours in the 108 tiles)."""
+_SET_COUNTS = {s.kinds: tuple(s.copies if t in s else 0 for t in range(NUM_KINDS)) for s in (SICHUAN_TILES, ALL_TILES)}
+"""Copies of each tile kind in each tile set, by its number of kinds (no honours in the 108 tiles)."""
 
 
 class PlayerView(NamedTuple):
@@ -218,7 +218,7 @@ class SeatView(NamedTuple):
     def unseen_counts(self) -> list[int]:
         """Copies of each tile the viewer cannot see (not in its hand, any meld, river, win pile
         or shown hand)."""
-        left = list(_SET_COUNTS[self.rules.tiles])
+        left = list(_SET_COUNTS[self.rules.tiles.kinds])
         if self.seat is not None:
             left = list(map(sub, left, self.hand))
         for p in self.players:
