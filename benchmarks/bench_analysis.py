@@ -35,7 +35,7 @@ from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
 from chuanma.analysis import is_win, pack_counts, shanten, shanten_batch, waits
-from chuanma.tiles import full_wall, to_counts
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES, to_counts
 
 TARGETS = {"shanten": 25.0, "waits": 15.0, "win check": 5.0}
 BATCH_TARGET = 5_000_000
@@ -44,7 +44,7 @@ BATCH_TARGET = 5_000_000
 def random_hands(n: int, seed: int, honours: bool = False) -> list[list[int]]:
     """``n`` hands of 34 counts, alternately 13 and 14 tiles drawn from the 108 tiles (or the 136)."""
     rng = random.Random(seed)
-    wall = full_wall(with_honors=honours)
+    wall = (ALL_TILES if honours else SICHUAN_TILES).wall()
     return [to_counts(rng.sample(wall, 13 + i % 2)) for i in range(n)]
 
 

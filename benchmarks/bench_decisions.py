@@ -42,14 +42,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rules = RuleSet.from_preset(args.rules)
-    play_hand(rules, deal_for(args.seed + 1, 0, rules.honors), [make_bot(args.bot, s) for s in range(4)])  # warm-up
+    play_hand(rules, deal_for(args.seed + 1, 0, rules.tiles), [make_bot(args.bot, s) for s in range(4)])  # warm-up
     times: list[float] = []
     for i in range(args.hands):
         bots: list[Bot] = []
         for s in range(4):
             bot = make_bot(args.bot if s % 2 == 0 else "defensive", bot_seed(args.seed, i, s))
             bots.append(Timed(bot, times) if s % 2 == 0 else bot)
-        play_hand(rules, deal_for(args.seed, i, rules.honors), bots)
+        play_hand(rules, deal_for(args.seed, i, rules.tiles), bots)
     times.sort()
     n = len(times)
     print(f"{args.bot} in {args.rules}: {n} decisions over {args.hands} hands; CPU ms per decision: "

@@ -15,7 +15,7 @@ import time
 
 from chuanma.engine.game import Game
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall
+from chuanma.tiles import SICHUAN_TILES
 
 DIRECTIONS = ("to_next", "opposite", "to_previous")
 
@@ -23,7 +23,7 @@ DIRECTIONS = ("to_next", "opposite", "to_previous")
 def chuanma_hands(n: int, preset: str, seed: int = 1) -> float:
     rng = random.Random(seed)
     rules = RuleSet.from_preset(preset)
-    base = full_wall()
+    base = SICHUAN_TILES.wall()
     start = time.perf_counter()
     for _ in range(n):
         wall = base[:]
@@ -41,7 +41,7 @@ def read_costs(n: int, preset: str, seed: int = 2) -> tuple[float, float]:
     event once, as a bot does)."""
     rng = random.Random(seed)
     rules = RuleSet.from_preset(preset)
-    base = full_wall()
+    base = SICHUAN_TILES.wall()
     view_time = events_time = 0.0
     views = events = 0
     for _ in range(n):

@@ -56,11 +56,15 @@ else:
 
 ENGINE = """
 import random, time
-from chuanma.engine.game import Game
+from chuanma.engine import Game
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall
 rules = RuleSet.from_preset("xuezhan")
-base = full_wall()
+try:  # revisions before the tile set was the rules' have full_wall
+    from chuanma.tiles import SICHUAN_TILES
+    base = SICHUAN_TILES.wall()
+except ImportError:
+    from chuanma.tiles import full_wall
+    base = full_wall()
 n = {hands}
 def play():
     rng = random.Random(1)
@@ -80,7 +84,8 @@ from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
 rules = RuleSet.from_preset("xuezhan")
 n = {hands}
-deals = [deal_for(1, i) for i in range(n)]
+tile_set = getattr(rules, "tiles", False)  # revisions before the tile set was the rules' took honors
+deals = [deal_for(1, i, tile_set) for i in range(n)]
 def play():
     for i, deal in enumerate(deals):
         play_hand(rules, deal, [make_bot("greedy", bot_seed(1, i, s)) for s in range(4)])

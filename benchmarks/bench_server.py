@@ -40,6 +40,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from chuanma.server.store import open_store, sqlite_url
+from chuanma.tiles import SICHUAN_TILES
 
 HANDS_PER_TABLE = 64
 MAX_WARMUP = 180.0
@@ -165,7 +166,7 @@ def simulator_hands_per_minute(seconds: float) -> float:
     rules = RuleSet.from_preset("xuezhan")
     start, n = time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
-        play_game(rules, sim_hand(1, n).deal(), [make_bot("greedy", s) for s in range(4)])
+        play_game(rules, sim_hand(1, n, SICHUAN_TILES).deal(), [make_bot("greedy", s) for s in range(4)])
         n += 1
     return n / (time.perf_counter() - start) * 60
 

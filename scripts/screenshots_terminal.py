@@ -18,6 +18,7 @@ from chuanma.sim.play import deal_for
 from chuanma.terminal.seat import Human, Toggles
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
+from chuanma.tiles import SICHUAN_TILES
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SEED = 83
@@ -33,7 +34,7 @@ def recorder() -> Console:
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     rules = RuleSet.from_preset("xuezhan")
-    deal = deal_for(SEED, 0)
+    deal = deal_for(SEED, 0, SICHUAN_TILES)
     game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
     bots = [make_bot(name if s else "greedy", SEED * 4 + s) for s, name in enumerate(NAMES)]
     shot = recorder()

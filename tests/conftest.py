@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from chuanma.tiles import full_wall, to_counts
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES, to_counts
 
 pytest_plugins = ["ci_skips"]  # where CI is set, a skipped test fails
 pytest.register_assert_rewrite("ci_skips")  # imported here too, before pytest loads it as a plugin
@@ -36,8 +36,8 @@ def examples(count: int) -> int:
     return count * EXPLORE_FACTOR if PROFILE == "explore" else count
 
 
-WALL = full_wall()
-WALL_136 = full_wall(with_honors=True)
+WALL = SICHUAN_TILES.wall()
+WALL_136 = ALL_TILES.wall()
 ORPHAN_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 

@@ -13,7 +13,7 @@ from chuanma.analysis import shanten
 from chuanma.engine.actions import Action, Chow, Discard, Hu, Kong, Pass, Pong
 from chuanma.engine.game import Direction, Game
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall, to_counts
+from chuanma.tiles import to_counts
 
 
 def random_hand(preset: str, seed: int, seeds: dict[str, Any] | None = None) -> tuple[Game, random.Random]:
@@ -21,7 +21,7 @@ def random_hand(preset: str, seed: int, seeds: dict[str, Any] | None = None) -> 
     the generator for its decisions."""
     rng = random.Random(seed)
     rules = RuleSet.from_preset(preset)
-    wall = full_wall(rules.honors)
+    wall = rules.tiles.wall()
     rng.shuffle(wall)
     g = Game(rules, wall, rng.randrange(4), rng.choice(get_args(Direction)), seeds=seeds)
     return g, rng

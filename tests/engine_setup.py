@@ -7,7 +7,6 @@ from typing import Any
 
 from chuanma.engine.actions import Action, ChooseVoid, Discard, Hu, Pass, Pong
 from chuanma.engine.game import Direction, Game
-from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import build_wall
 from chuanma.rules import RuleSet
 from chuanma.tiles import parse_tile, parse_tiles
@@ -35,7 +34,7 @@ def game(
     """
     ruleset = ruleset or rules(**options)
     if wall is None:
-        wall = build_wall(hands, draws, replacements, dealer=dealer, size=variant_of(ruleset).wall.size)
+        wall = build_wall(hands, draws, replacements, dealer=dealer, size=ruleset.tiles.size)
     g = Game(ruleset, wall, dealer, direction)
     if voids is not None:
         for seat, suit in enumerate(voids):

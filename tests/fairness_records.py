@@ -15,6 +15,7 @@ from chuanma.fairness import FairHand, VRFKey, sign_record, verify_record
 from chuanma.fairness.keys import signing_key_of
 from chuanma.fairness.signing import SIGNATURE_FIELD
 from chuanma.rules import RuleSet
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES
 
 VRF_SECRET = bytes(range(100, 132))
 SERVER_SEED = bytes.fromhex("5ca1ab1e" * 8)
@@ -31,28 +32,28 @@ def _finish(hand: FairHand) -> dict[str, Any]:
 
 
 def hmac_record() -> dict[str, Any]:
-    return _finish(FairHand(7, server_seed=SERVER_SEED))
+    return _finish(FairHand(7, server_seed=SERVER_SEED, tile_set=SICHUAN_TILES))
 
 
 def vrf_record(nonce: int = 7, table_id: str = "table-12") -> dict[str, Any]:
-    return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), table_id, nonce))
+    return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), table_id, nonce, tile_set=SICHUAN_TILES))
 
 
 def hmac_record_136() -> dict[str, Any]:
     """The deal of a 大众麻将 hand: a wall of 136 tiles."""
-    return _finish(FairHand(7, server_seed=SERVER_SEED, honors=True))
+    return _finish(FairHand(7, server_seed=SERVER_SEED, tile_set=ALL_TILES))
 
 
 def vrf_record_136() -> dict[str, Any]:
-    return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), "table-12", 7, honors=True))
+    return _finish(FairHand.with_vrf(VRFKey(VRF_SECRET), "table-12", 7, tile_set=ALL_TILES))
 
 
 def played_record(seed: int = 11, preset: str = "xuezhan", server_seed: bytes | None = None) -> dict[str, Any]:
     """A whole hand dealt by the fairness protocol (on the preset's tile set) and played with
     random legal decisions; the server seed is a fresh one unless given."""
-    honors = RuleSet.from_preset(preset).honors
-    fair = (FairHand.new(nonce=seed, honors=honors) if server_seed is None
-            else FairHand(seed, server_seed=server_seed, honors=honors))
+    tile_set = RuleSet.from_preset(preset).tiles
+    fair = (FairHand.new(nonce=seed, tile_set=tile_set) if server_seed is None
+            else FairHand(seed, server_seed=server_seed, tile_set=tile_set))
     for seat, client_seed in enumerate(SEEDS):
         fair.add_client_seed(seat, client_seed)
     deal = fair.deal()

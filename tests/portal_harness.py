@@ -18,6 +18,7 @@ from chuanma.rules import RuleSet
 from chuanma.server.app import create_app
 from chuanma.server.store import Store, sqlite_url
 from chuanma.sim.play import deal_for, play_hand
+from chuanma.tiles import SICHUAN_TILES
 from server_harness import make_config
 
 SETTLED = "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0"
@@ -26,7 +27,7 @@ PLAYING = "ffffeeeeddddccccbbbbaaaa9999888877776666"
 
 def finished_record(preset: str = "xuezhan", seed: int = 1) -> dict[str, Any]:
     """A complete record of a hand four greedy bots played."""
-    result = play_hand(RuleSet.from_preset(preset), deal_for(seed, 0),
+    result = play_hand(RuleSet.from_preset(preset), deal_for(seed, 0, SICHUAN_TILES),
                        [make_bot("greedy", seat) for seat in range(4)], record=True)
     assert result.record is not None
     return result.record

@@ -11,7 +11,7 @@ import pytest
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval, useful_tiles
 from chuanma.errors import HandSizeError, TileCountError
-from chuanma.tiles import NUM_SUITED, SUITS, Tile, parse_tiles, to_counts
+from chuanma.tiles import NUM_SUITED, SICHUAN_TILES, SUITS, Tile, parse_tiles, to_counts
 from conftest import ORPHAN_KINDS
 
 
@@ -125,7 +125,8 @@ def test_greedy_pick_is_the_first_of_its_ranking() -> None:
             return t
 
     for i in range(4):
-        play_hand(RuleSet.from_preset("xuezhan"), deal_for(2, i), [Checked(bot_seed(2, i, s)) for s in range(4)])
+        play_hand(RuleSet.from_preset("xuezhan"), deal_for(2, i, SICHUAN_TILES),
+                  [Checked(bot_seed(2, i, s)) for s in range(4)])
     assert checked > 50
 
 

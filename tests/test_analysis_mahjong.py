@@ -21,7 +21,7 @@ from chuanma.analysis import (
     shanten_standard,
     shanten_thirteen_orphans,
 )
-from chuanma.tiles import full_wall, to_counts
+from chuanma.tiles import ALL_TILES, to_counts
 from conftest import ORPHAN_KINDS
 
 mahjong_shanten = pytest.importorskip("mahjong.shanten")
@@ -94,7 +94,7 @@ def _disagreements(hands: list[list[int]]) -> list[str]:
 
 def test_random_136_tile_hands_agree_with_the_mahjong_package() -> None:
     rng = random.Random(13)
-    wall = full_wall(with_honors=True)
+    wall = ALL_TILES.wall()
     hands = [to_counts(rng.sample(wall, 13 + i % 2)) for i in range(HANDS)]
     assert _disagreements(hands) == []
 

@@ -13,6 +13,7 @@ from chuanma.engine.actions import Action
 from chuanma.engine.game import Game
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
+from chuanma.tiles import SICHUAN_TILES
 
 
 def test_bot_api_takes_a_view_and_the_legal_actions() -> None:
@@ -69,7 +70,7 @@ def test_bots_are_handed_the_engines_redaction_of_their_seat(preset: str, name: 
     monkeypatch.setattr(Game, "__init__", init)
     for i in range(4):
         spies = [Spy(ref, s, name) for s in range(4)]
-        play_hand(rules, deal_for(7, i, rules.honors), spies)  # type: ignore[arg-type]
+        play_hand(rules, deal_for(7, i, rules.tiles), spies)  # type: ignore[arg-type]
         assert all(s.checked for s in spies)
 
 
@@ -85,7 +86,7 @@ def test_no_illegal_decision_in_any_preset(preset: str) -> None:
     for i in range(HANDS_PER_PRESET):
         names = MIXES[i % len(MIXES)]
         bots = [make_bot(names[s], bot_seed(11, i, s)) for s in range(4)]
-        r = play_hand(rules, deal_for(11, i, rules.honors), bots)
+        r = play_hand(rules, deal_for(11, i, rules.tiles), bots)
         assert sum(x.delta for x in r.seats) == 0
 
 
@@ -94,7 +95,7 @@ def test_search_bot_makes_only_legal_decisions(preset: str) -> None:
     rules = RuleSet.from_preset(preset)
     for i in range(2):
         bots = [make_bot(name, bot_seed(12, i, s)) for s, name in enumerate(["search", "greedy", "search", "random"])]
-        r = play_hand(rules, deal_for(12, i, rules.honors), bots)
+        r = play_hand(rules, deal_for(12, i, rules.tiles), bots)
         assert sum(x.delta for x in r.seats) == 0
 
 
@@ -105,5 +106,5 @@ def test_same_seed_same_record(name: str) -> None:
         recs = []
         for _ in range(2):
             bots = [make_bot(name, bot_seed(5, i, s)) for s in range(4)]
-            recs.append(play_hand(rules, deal_for(5, i), bots, record=True).record)
+            recs.append(play_hand(rules, deal_for(5, i, SICHUAN_TILES), bots, record=True).record)
         assert recs[0] == recs[1]

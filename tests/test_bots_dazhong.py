@@ -72,7 +72,7 @@ def _decisions(preset: str, names: list[str], hands: int) -> Counter[str]:
     seen: Counter[str] = Counter()
     for i in range(hands):
         bots = [make_bot(names[s], bot_seed(21, i, s)) for s in range(4)]
-        r = play_hand(rules, deal_for(21, i, rules.honors), bots, record=True)
+        r = play_hand(rules, deal_for(21, i, rules.tiles), bots, record=True)
         assert sum(x.delta for x in r.seats) == 0
         assert r.record is not None
         for d in r.record["decisions"]:

@@ -48,7 +48,7 @@ def test_expert_plays_every_preset_legally(preset: str) -> None:
     for i in range(6):
         names = ("expert", "defensive", "expert", "greedy") if i % 2 else ("expert",) * 4
         bots = [make_bot(names[s], bot_seed(31, i, s)) for s in range(4)]
-        r = play_hand(rules, deal_for(31, i, rules.honors), bots)
+        r = play_hand(rules, deal_for(31, i, rules.tiles), bots)
         assert sum(x.delta for x in r.seats) == 0
 
 

@@ -8,7 +8,7 @@ from chuanma.bots import make_bot
 from chuanma.bots.search import SearchBot
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
-from chuanma.tiles import parse_tiles, to_counts
+from chuanma.tiles import SICHUAN_TILES, parse_tiles, to_counts
 
 
 def _counts(text: str) -> list[int]:
@@ -20,7 +20,7 @@ def test_search_plays_legal_hands(preset: str) -> None:
     rules = RuleSet.from_preset(preset)
     for i in range(3):
         bots = [make_bot(("search", "defensive", "search", "greedy")[s], bot_seed(3, i, s)) for s in range(4)]
-        r = play_hand(rules, deal_for(3, i, rules.honors), bots)
+        r = play_hand(rules, deal_for(3, i, rules.tiles), bots)
         assert sum(x.delta for x in r.seats) == 0
 
 
@@ -31,9 +31,9 @@ def test_search_without_rollouts_is_defensive() -> None:
         rollouts = 0
 
     for i in range(3):
-        a = play_hand(rules, deal_for(9, i), [NoSearch(bot_seed(9, i, s)) for s in range(4)], record=True).record
-        b = play_hand(rules, deal_for(9, i), [make_bot("defensive", bot_seed(9, i, s)) for s in range(4)],
-                      record=True).record
+        deal = deal_for(9, i, SICHUAN_TILES)
+        a = play_hand(rules, deal, [NoSearch(bot_seed(9, i, s)) for s in range(4)], record=True).record
+        b = play_hand(rules, deal, [make_bot("defensive", bot_seed(9, i, s)) for s in range(4)], record=True).record
         assert a is not None and b is not None
         assert a["decisions"] == b["decisions"]
 
@@ -59,5 +59,5 @@ def test_passing_cheap_wins_stays_legal(preset: str) -> None:
 
     rules = RuleSet.from_preset(preset)
     for i in range(4):
-        r = play_hand(rules, deal_for(4, i), [Passing(bot_seed(4, i, s)) for s in range(4)])
+        r = play_hand(rules, deal_for(4, i, SICHUAN_TILES), [Passing(bot_seed(4, i, s)) for s in range(4)])
         assert sum(x.delta for x in r.seats) == 0

@@ -29,7 +29,7 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.game import Game
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import full_wall
+from chuanma.tiles import SICHUAN_TILES
 from engine_play import pick, random_hand
 
 CODES = {"not_your_turn", "illegal_action", "must_win", "hand_over", "no_such_seat", "already_left",
@@ -281,7 +281,7 @@ def test_refusing_a_forced_win_is_coded_must_win() -> None:
     (0, "sideways", "direction"), (0, None, "direction")])
 def test_a_bad_setup_is_refused(dealer: Any, direction: Any, field: str) -> None:
     with pytest.raises(IllegalActionError) as caught:
-        Game(RuleSet.from_preset("xuezhan"), full_wall(), dealer, direction)
+        Game(RuleSet.from_preset("xuezhan"), SICHUAN_TILES.wall(), dealer, direction)
     err = caught.value
     assert err.code == "bad_setup" and err.seat is None
     assert err.reason.startswith(field) and repr(dealer if field == "dealer" else direction) in err.reason

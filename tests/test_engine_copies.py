@@ -83,7 +83,7 @@ def play_in_lockstep(preset: str, seed: int) -> tuple[int, int]:
             elif (k + steps) % 2:
                 same = c.legal_actions(seat)[legal.index(action)]  # the copy's own listed action
             else:
-                same = action_from_json(action.to_json(), honors=g.rules.honors)  # an equal action, made afresh
+                same = action_from_json(action.to_json(), g.rules.tiles)  # an equal action, made afresh
             assert c.apply(seat, same, expected_version=version) == events
             assert_same(g, c, since)
         if passes_win and len(copies) < MAX_COPIES:

@@ -13,6 +13,7 @@ from chuanma.engine.game import Game
 from chuanma.engine.indices import CHOW_STARTS
 from chuanma.errors import NotationError
 from chuanma.melds import Meld
+from chuanma.tiles import ALL_TILES
 from engine_play import pick, random_hand
 from engine_setup import game, play, rules, run_out, t
 
@@ -128,7 +129,7 @@ def test_dazhong_chow_of_honours_is_refused() -> None:
     with pytest.raises(IllegalActionError, match="honours cannot be chowed"):
         g.apply(1, Chow(t("5z")))
     with pytest.raises(NotationError, match="a chow starts at a suited tile"):
-        action_from_json({"chow": "5z"}, honors=True)
+        action_from_json({"chow": "5z"}, ALL_TILES)
 
 
 # Seat 0 (dealer) waits on 3p 6p (123m 456m 789m 11s 45p); after a round nobody can claim it draws 3p.

@@ -16,7 +16,6 @@ from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
 from chuanma.engine.record_fields import FORMAT, FORMAT_1
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import full_wall
 from engine_play import lean_to_win
 
 DIRECTIONS = ("to_next", "opposite", "to_previous")
@@ -85,7 +84,7 @@ def _schema_1(value: Any) -> Any:
 def _digest(preset: str, seed: int, dump: Callable[[Any], bytes] = _dump) -> str:
     rng = random.Random(seed)
     rules = RuleSet.from_preset(preset)
-    wall = full_wall(rules.honors)
+    wall = rules.tiles.wall()
     rng.shuffle(wall)
     g = Game(rules, wall, rng.randrange(4), rng.choice(DIRECTIONS))
     h = hashlib.sha256()

@@ -30,7 +30,7 @@ from chuanma.engine.record import replay, to_record
 from chuanma.engine.views import SeatView
 from chuanma.engine.wall import in_last_four
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import format_tiles, full_wall, parse_tiles, to_counts
+from chuanma.tiles import format_tiles, parse_tiles, to_counts
 from conftest import examples
 from engine_play import hidden_swaps, pick, random_hand, record_decisions, written_and_omitted
 
@@ -169,7 +169,7 @@ def play_checked(preset: str, seed: int, *, leaving: float = 0.004, winners_leav
     At each decision a seat leaves instead with probability ``leaving``: any seat; with
     ``winners_leave`` only the seat asked, and only if it has won."""
     g, rng = random_hand(preset, seed, seeds={"server_seed": SECRET_SEED})
-    total = len(full_wall(with_honors=g.rules.honors))
+    total = g.rules.tiles.size
     steps = 0
     while not g.finished:
         for seat, bad in _outsiders(rng, g) if steps % 7 == 0 else ():
@@ -271,7 +271,7 @@ def test_views_hold_each_field_in_its_place() -> None:
 
 def test_many_hands_every_preset_replay_identically() -> None:
     for preset in sorted(PRESETS):
-        total = len(full_wall(with_honors=RuleSet.from_preset(preset).honors))
+        total = RuleSet.from_preset(preset).tiles.size
         for seed in range(150):  # 150 hands a preset
             g, rng = random_hand(preset, seed, seeds={"server_seed": SECRET_SEED})
             while not g.finished:

@@ -15,14 +15,14 @@ from chuanma.engine import Action, Discard, Game, Hu, action_from_json, replay, 
 from chuanma.engine.outcome import hand_outcome
 from chuanma.engine.record import RecordError
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall, parse_tile
+from chuanma.tiles import SICHUAN_TILES, parse_tile
 
 runner = CliRunner()
 
 
 def _finished(preset: str = "xueliu", seed: int = 3) -> Game:
     rng = random.Random(seed)
-    wall = full_wall()
+    wall = SICHUAN_TILES.wall()
     rng.shuffle(wall)
     g = Game(RuleSet.from_preset(preset), wall, 1, "opposite")
     while not g.finished:
@@ -114,7 +114,7 @@ def _written_out(record: dict[str, Any]) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for d in record["decisions"]:
         since = 1 + max(evs[-1]["seq"] for evs in map(shadow.events_for, VIEWS) if evs)
-        action = action_from_json(d)
+        action = action_from_json(d, SICHUAN_TILES)
         shadow.apply(d["seat"], action)
         out += [d, *_automatic(shadow, since, action)]
     return out

@@ -9,6 +9,7 @@ import pytest
 from chuanma.engine.actions import ChooseVoid, Discard, Hu, IllegalActionError, Kong, Pass
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, replay, to_record
+from chuanma.tiles import SICHUAN_TILES
 from engine_setup import ROB, XUELIU_DRAWS, game, play, robbing_game, t
 
 # 一炮多响: seat 0 konges 9s, then must discard its void 5p, on which seats 1, 2, 3 all wait.
@@ -208,7 +209,8 @@ def test_replay_steps_yield_the_deal_then_each_decision(seed: int) -> None:
     from chuanma.sim.play import deal_for, play_hand
 
     rules = RuleSet.from_preset("xueliu" if seed % 2 else "xuezhan")
-    record = play_hand(rules, deal_for(seed, 0), [make_bot("greedy", s) for s in range(4)], record=True).record
+    bots = [make_bot("greedy", s) for s in range(4)]
+    record = play_hand(rules, deal_for(seed, 0, SICHUAN_TILES), bots, record=True).record
     assert record is not None
     counts = [len(g.events) for g in replay_steps(record)]
     # the deal, one step per decision, and one more only if closing the last claim window moved the hand on

@@ -301,3 +301,116 @@ def test_engine_has_no_import_cycle() -> None:
 def test_no_import_cycle_anywhere() -> None:
     found = [show(c) for c in cycles()]
     assert not found, "import cycles:\n" + "\n".join(found)
+
+
+def package_of(name: str) -> str:
+    """The package of the project a module belongs to: ``chuanma.bots`` for
+    ``chuanma.bots.learned``; a top-level module (``chuanma.rules``) is its own."""
+    return ".".join(name.split(".")[:2])
+
+
+def package_graph() -> dict[str, list[str]]:
+    """The import graph between the project's packages (and top-level modules)."""
+    graph: dict[str, set[str]] = {}
+    for name, s in scans().items():
+        here = package_of(name)
+        graph.setdefault(here, set())
+        if here == "chuanma":
+            continue  # the package's own __init__ and __main__ sit above everything
+        graph[here] |= {package_of(t) for t in s.edges if package_of(t) not in (here, "chuanma")}
+    return {k: sorted(v) for k, v in graph.items()}
+
+
+def test_package_cycles_are_found() -> None:
+    graph = {"chuanma.bots": ["chuanma.learn"], "chuanma.learn": ["chuanma.env"], "chuanma.env": ["chuanma.bots"],
+             "chuanma.sim": ["chuanma.bots"]}
+    assert components(graph) == [["chuanma.bots", "chuanma.env", "chuanma.learn"]]
+
+
+def test_no_import_cycle_between_packages() -> None:
+    """No package imports, through any chain, a package that imports it: the packages are layers."""
+    graph = package_graph()
+    found = [" → ".join([*comp, comp[0]]) for comp in components(graph)]
+    assert not found, "import cycles between packages:\n" + "\n".join(found)
+
+
+# ---------------------------------------------------------------------------------- the facade
+
+
+def engine_api() -> set[str]:
+    """The names ``chuanma.engine`` exports (its ``__all__``)."""
+    tree = ast.parse(modules()[ENGINE].path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    raise AssertionError("chuanma.engine has no __all__")  # pragma: no cover
+
+
+def facade_breaches(mod: Module) -> list[str]:
+    """What ``mod`` (outside the engine) takes from the engine other than its API: an import of an
+    engine module, a name the package does not export, or a game's ``state`` read."""
+    tree = ast.parse(mod.path.read_text(encoding="utf-8"))
+    api = engine_api()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [f"{mod.name}:{node.lineno} imports {a.name}" for a in node.names
+                      if in_engine(a.name) and a.name != ENGINE]
+        elif isinstance(node, ast.ImportFrom) and node.module and in_engine(node.module) and not node.level:
+            if node.module != ENGINE:
+                found.append(f"{mod.name}:{node.lineno} imports from {node.module}")
+            else:
+                found += [f"{mod.name}:{node.lineno} imports {a.name}, not exported by {ENGINE}"
+                          for a in node.names if a.name not in api]
+        elif isinstance(node, ast.Attribute) and node.attr == "state":
+            chain = dotted(node.value) or ""
+            if chain.rpartition(".")[2].lower().endswith("game"):
+                found.append(f"{mod.name}:{node.lineno} reads {chain}.state")
+    return found
+
+
+def test_facade_check_sees_each_breach(tmp_path: Path) -> None:
+    text = """
+import chuanma.engine.views
+from chuanma.engine.wins import seat_waits
+from chuanma.engine import Game, HandState
+from chuanma.engine import SeatView
+def f(game, table):
+    return game.state, table.game.state, table.state
+"""
+    path = tmp_path / "m.py"
+    path.write_text(text, encoding="utf-8")
+    assert facade_breaches(Module("chuanma.sim.m", path, False)) == [
+        "chuanma.sim.m:2 imports chuanma.engine.views", "chuanma.sim.m:3 imports from chuanma.engine.wins",
+        "chuanma.sim.m:4 imports HandState, not exported by chuanma.engine",
+        "chuanma.sim.m:7 reads game.state", "chuanma.sim.m:7 reads table.game.state"]
+
+
+def test_outside_the_engine_only_its_facade_is_used() -> None:
+    """Code outside ``chuanma.engine`` imports only the names the package exports, and reads a
+    game through its methods and views, never its ``state``."""
+    found = [b for name, mod in modules().items() if not in_engine(name) for b in facade_breaches(mod)]
+    assert not found, "the engine used past its facade:\n" + "\n".join(found)
+
+
+# ---------------------------------------------------------------------------------- the tile set
+
+
+def flag_parameters() -> list[str]:
+    """Every parameter of a function of the package that carries the tile set as a flag."""
+    found = []
+    for name, mod in modules().items():
+        tree = ast.parse(mod.path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                a = node.args
+                for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+                    if arg is not None and arg.arg.lower() in ("honors", "honours", "with_honors", "dazhong"):
+                        found.append(f"{name}:{arg.lineno} {arg.arg}")
+    return found
+
+
+def test_the_tile_set_travels_as_a_tile_set_not_a_flag() -> None:
+    """The tile set is ``rules.tiles`` (a ``TileSet``): no function takes it as ``honors``."""
+    found = flag_parameters()
+    assert not found, "tile set passed as a flag:\n" + "\n".join(found)

@@ -20,7 +20,7 @@ from chuanma.engine.tables import (
 )
 from chuanma.engine.views import event_for
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import format_tiles, full_wall
+from chuanma.tiles import SICHUAN_TILES, format_tiles
 
 tiles27 = st.lists(st.integers(0, 26), max_size=20)
 hand_tiles = tiles27.filter(lambda ts: all(ts.count(t) <= 4 for t in ts))
@@ -73,7 +73,7 @@ def test_rules_json_is_to_json_and_a_copy() -> None:
 def test_events_for_is_every_visible_event_for_seat() -> None:
     for seed in range(3):
         rng = random.Random(seed)
-        wall = full_wall()
+        wall = SICHUAN_TILES.wall()
         rng.shuffle(wall)
         g = Game(RuleSet.from_preset("xueliu"), wall, seed % 4)
         while not g.finished:

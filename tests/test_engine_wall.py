@@ -7,11 +7,11 @@ import pytest
 from chuanma.engine.actions import Discard, Exchange, Hu, action_from_json
 from chuanma.engine.wall import WallError, build_wall, check_wall, deal
 from chuanma.errors import NotationError
-from chuanma.tiles import format_tiles, full_wall, parse_tile
+from chuanma.tiles import SICHUAN_TILES, format_tiles, parse_tile
 
 
 def test_deal_blocks_of_thirteen_from_the_dealer() -> None:
-    wall = full_wall()
+    wall = SICHUAN_TILES.wall()
     hands = deal(wall, 2)
     assert hands[2] == [*wall[0:13], wall[52]]
     assert hands[3] == wall[13:26]
@@ -44,10 +44,10 @@ def test_bad_walls_refused() -> None:
 
 def test_action_json_round_trip() -> None:
     for data in ({"discard": "5m"}, {"exchange": "789s"}, {"hu": True}, {"void": "p"}):
-        assert action_from_json(data).to_json() == data
-    assert action_from_json({"seat": 1, "discard": "5m"}) == Discard(parse_tile("5m"))
-    assert action_from_json({"exchange": "978s"}) == Exchange((24, 25, 26))
-    assert action_from_json({"hu": True}) == Hu()
+        assert action_from_json(data, SICHUAN_TILES).to_json() == data
+    assert action_from_json({"seat": 1, "discard": "5m"}, SICHUAN_TILES) == Discard(parse_tile("5m"))
+    assert action_from_json({"exchange": "978s"}, SICHUAN_TILES) == Exchange((24, 25, 26))
+    assert action_from_json({"hu": True}, SICHUAN_TILES) == Hu()
     for bad in ({"discard": "5x"}, {"exchange": "78s9m"}, {"hu": False}, {"void": "z"}, {}):
         with pytest.raises(NotationError):
-            action_from_json(bad)
+            action_from_json(bad, SICHUAN_TILES)

@@ -108,7 +108,7 @@ def _check_observations_hide_hidden_tiles(table: Table, encoder: str, rng: rando
             checks += 1
         tracker = table.tracker
         kept, rows = tracker.own, tracker.rows.copy()
-        tracker.own = [own if s == seat else _scrambled(rng, game.rules.honors) for s, own in enumerate(kept)]
+        tracker.own = [own if s == seat else _scrambled(rng, game.rules.tiles.honours) for s, own in enumerate(kept)]
         others = [s for s in range(4) if s != seat]
         tracker.rows[others] = np.random.default_rng(rng.randrange(2**32)).integers(0, 5, tracker.rows[others].shape)
         scrambled = table.observe(seat)
@@ -165,7 +165,7 @@ def test_tracker_writes_no_seat_anothers_secrets(preset: str, seed: int) -> None
         legal = game.legal_actions(seat)
         eager = [a for a in legal if isinstance(a, Hu | Kong)]  # wins and kongs, rare at random
         table.act(seat, to_index(rng.choice(eager if eager and rng.random() < 0.8 else legal)))
-    kinds = 34 if ruleset.honors else 27
+    kinds = ruleset.tiles.kinds
     me = rng.randrange(4)
     real, fake = Replay(ruleset), Replay(ruleset)
     made_up = 0
@@ -231,7 +231,7 @@ def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
     table.seed(seed)
     game = table.deal()
     rng = random.Random(seed)
-    k = 34 if game.rules.honors else 27
+    k = game.rules.tiles.kinds
     while True:
         for me in range(4):
             view = game.view(me)

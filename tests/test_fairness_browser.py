@@ -13,6 +13,7 @@ import pytest
 from chromium import CHROMIUM, CHROMIUM_ARGS
 from chuanma.fairness import sign_record, verifier_page_path, verify_record
 from chuanma.rules import RuleSet
+from chuanma.tiles import ALL_TILES
 from fairness_records import CASES, KEY, MUTATIONS, SEED, build, fixed_played, mutated_record
 
 sync_api = pytest.importorskip(
@@ -107,7 +108,7 @@ def test_page_vrf_matches_rfc9381_vectors(page: Any) -> None:
 def test_page_derivation_matches_python_for_136_tiles(page: Any) -> None:
     from chuanma.fairness import derive_deal
 
-    deal = derive_deal(bytes(range(32)), "a|b|c|d", 3, honors=True)
+    deal = derive_deal(bytes(range(32)), "a|b|c|d", 3, ALL_TILES)
     got = page.evaluate(
         "async (seed) => { const F = window.chuanmaFair;"
         " return await F.deriveDeal(F.fromHex(seed), 'a|b|c|d', 3, 136); }",

@@ -18,7 +18,7 @@ from chuanma.fairness import (
     derive_deal,
     join_client_seeds,
 )
-from chuanma.tiles import full_wall, tile_str
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES, TileSet, tile_str
 from conftest import examples
 
 # ---------------------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ EXAMPLE_FIRST_20 = [
 
 
 def test_worked_example_pinned() -> None:
-    deal = derive_deal(EXAMPLE_SEED, join_client_seeds(EXAMPLE_CLIENT), 0)
+    deal = derive_deal(EXAMPLE_SEED, join_client_seeds(EXAMPLE_CLIENT), 0, SICHUAN_TILES)
     assert deal.dealer == EXAMPLE_DEALER
     assert deal.direction == EXAMPLE_DIRECTION
     assert deal.wall_strings()[:20] == EXAMPLE_FIRST_20
@@ -83,7 +83,7 @@ def test_worked_example_pinned() -> None:
 def test_worked_example_matches_naive_implementation() -> None:
     dealer, direction, wall = naive_deal(EXAMPLE_SEED, EXAMPLE_CLIENT, 0)
     assert (dealer, direction, wall[:20]) == (EXAMPLE_DEALER, EXAMPLE_DIRECTION, EXAMPLE_FIRST_20)
-    deal = derive_deal(EXAMPLE_SEED, "a|b|c|d", 0)
+    deal = derive_deal(EXAMPLE_SEED, "a|b|c|d", 0, SICHUAN_TILES)
     assert deal.wall_strings() == wall
 
 
@@ -108,7 +108,7 @@ def test_documented_walls_are_the_code_s_to_the_character(index: int, size: int,
     """Both worked examples (seeds ``00…1f``, ``a,b,c,d``, nonce 0): the 108-tile wall and the
     136-tile wall of 大众麻将, as printed in docs/fairness.md, equal the library's derivation and
     the naive implementation above, character for character."""
-    deal = derive_deal(EXAMPLE_SEED, "a|b|c|d", 0, honors=size == 136)
+    deal = derive_deal(EXAMPLE_SEED, "a|b|c|d", 0, ALL_TILES if size == 136 else SICHUAN_TILES)
     dealer, direction, naive = naive_deal(EXAMPLE_SEED, EXAMPLE_CLIENT, 0, size)
     assert deal.wall_strings() == naive and len(naive) == size
     assert (deal.dealer, deal.direction) == (dealer, direction) == (EXAMPLE_DEALER, EXAMPLE_DIRECTION)
@@ -149,13 +149,13 @@ seed_text = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7
     server_seed=st.binary(min_size=1, max_size=64),
     seeds=st.lists(seed_text, min_size=4, max_size=4),
     nonce=st.integers(min_value=0, max_value=10**12),
-    honors=st.booleans(),
+    tile_set=st.sampled_from([SICHUAN_TILES, ALL_TILES]),
 )
 def test_library_matches_naive_implementation(
-    server_seed: bytes, seeds: list[str], nonce: int, honors: bool
+    server_seed: bytes, seeds: list[str], nonce: int, tile_set: TileSet
 ) -> None:
-    size = 136 if honors else 108
-    deal = derive_deal(server_seed, join_client_seeds(seeds), nonce, honors=honors)
+    size = tile_set.size
+    deal = derive_deal(server_seed, join_client_seeds(seeds), nonce, tile_set)
     assert (deal.dealer, deal.direction, deal.wall_strings()) == naive_deal(
         server_seed, seeds, nonce, size
     )
@@ -164,12 +164,12 @@ def test_library_matches_naive_implementation(
 @settings(max_examples=examples(25), deadline=None)
 @given(server_seed=st.binary(min_size=32, max_size=32), nonce=st.integers(0, 1000))
 def test_wall_is_a_permutation_of_the_tile_set(server_seed: bytes, nonce: int) -> None:
-    for honors in (False, True):
-        deal = derive_deal(server_seed, "a|b|c|d", nonce, honors=honors)
-        assert sorted(deal.wall) == full_wall(with_honors=honors)
+    for tile_set in (SICHUAN_TILES, ALL_TILES):
+        deal = derive_deal(server_seed, "a|b|c|d", nonce, tile_set)
+        assert sorted(deal.wall) == tile_set.wall()
         assert 0 <= deal.dealer < 4
         assert deal.direction in DIRECTIONS
-        assert len(deal.wall_strings()) == len(deal.wall) == (136 if honors else 108)
+        assert len(deal.wall_strings()) == len(deal.wall) == tile_set.size
         assert deal.wall_strings()[0] == tile_str(deal.wall[0])
 
 

@@ -22,6 +22,7 @@ from chuanma.fairness import (
     vrf,
     vrf_alpha,
 )
+from chuanma.tiles import SICHUAN_TILES
 
 
 def _seeded(hand: FairHand) -> FairHand:
@@ -31,7 +32,7 @@ def _seeded(hand: FairHand) -> FairHand:
 
 
 def test_new_hand_has_a_fresh_32_byte_seed_and_its_commitment() -> None:
-    a, b = FairHand.new(0), FairHand.new(0)
+    a, b = FairHand.new(0, tile_set=SICHUAN_TILES), FairHand.new(0, tile_set=SICHUAN_TILES)
     assert a.commitment != b.commitment
     assert len(bytes.fromhex(a.commitment or "")) == 32
     assert a.phase is HandPhase.COLLECTING
@@ -42,9 +43,9 @@ def test_new_hand_has_a_fresh_32_byte_seed_and_its_commitment() -> None:
 
 
 def test_full_lifecycle_and_reveal() -> None:
-    hand = _seeded(FairHand(5, server_seed=bytes(range(32))))
+    hand = _seeded(FairHand(5, server_seed=bytes(range(32)), tile_set=SICHUAN_TILES))
     deal = hand.deal()
-    assert deal == derive_deal(bytes(range(32)), "a|b|c|d", 5)
+    assert deal == derive_deal(bytes(range(32)), "a|b|c|d", 5, SICHUAN_TILES)
     assert hand.deal() is deal  # never a second draw
     hand.mark_over()
     seed = hand.reveal()
@@ -61,7 +62,7 @@ def test_full_lifecycle_and_reveal() -> None:
 
 
 def test_dealing_refused_before_four_seeds() -> None:
-    hand = FairHand.new(0)
+    hand = FairHand.new(0, tile_set=SICHUAN_TILES)
     hand.add_client_seed(0, "a")
     hand.add_client_seed(2, "c")
     with pytest.raises(HandStateError, match=r"missing seat\(s\) 1, 3"):
@@ -70,7 +71,7 @@ def test_dealing_refused_before_four_seeds() -> None:
 
 
 def test_seeds_refused_after_dealing_and_twice_for_a_seat() -> None:
-    hand = FairHand.new(0)
+    hand = FairHand.new(0, tile_set=SICHUAN_TILES)
     hand.add_client_seed(1, "b")
     with pytest.raises(HandStateError, match="seat 1 has already"):
         hand.add_client_seed(1, "other")
@@ -80,11 +81,11 @@ def test_seeds_refused_after_dealing_and_twice_for_a_seat() -> None:
     with pytest.raises(HandStateError, match="already dealt"):
         hand.add_client_seed(0, "late")
     with pytest.raises(HandStateError, match="seats are numbered"):
-        FairHand.new(0).add_client_seed(4, "x")
+        FairHand.new(0, tile_set=SICHUAN_TILES).add_client_seed(4, "x")
 
 
 def test_reveal_refused_before_the_hand_is_over() -> None:
-    hand = FairHand.new(0)
+    hand = FairHand.new(0, tile_set=SICHUAN_TILES)
     with pytest.raises(HandStateError, match="secret until the hand is over"):
         hand.reveal()
     with pytest.raises(HandStateError, match="not been dealt"):
@@ -99,14 +100,14 @@ def test_reveal_refused_before_the_hand_is_over() -> None:
 
 def test_vrf_hand_uses_beta_as_server_seed_and_hides_the_proof_until_over() -> None:
     key = VRFKey(bytes(range(32)))
-    hand = _seeded(FairHand.with_vrf(key, "t-9", 4))
+    hand = _seeded(FairHand.with_vrf(key, "t-9", 4, tile_set=SICHUAN_TILES))
     deal = hand.deal()
     assert "proof" not in hand.seeds_record()
     hand.mark_over()
     pi = hand.reveal()
     beta = vrf.verify(key.public_key, vrf_alpha("t-9", 4, "a|b|c|d"), pi)
     assert beta is not None and len(beta) == 64
-    assert deal == derive_deal(beta, "a|b|c|d", 4)
+    assert deal == derive_deal(beta, "a|b|c|d", 4, SICHUAN_TILES)
     record = hand.seeds_record()
     assert record == {
         "scheme": "ecvrf-edwards25519-sha512-tai",
@@ -121,11 +122,11 @@ def test_vrf_hand_uses_beta_as_server_seed_and_hides_the_proof_until_over() -> N
 
 def test_constructor_refuses_inconsistent_arguments() -> None:
     with pytest.raises(HandStateError):
-        FairHand(0)
+        FairHand(0, tile_set=SICHUAN_TILES)
     with pytest.raises(HandStateError, match="table id"):
-        FairHand(0, vrf_key=VRFKey(bytes(32)))
+        FairHand(0, vrf_key=VRFKey(bytes(32)), tile_set=SICHUAN_TILES)
     with pytest.raises(HandStateError, match="nonce"):
-        FairHand(-1, server_seed=bytes(32))
+        FairHand(-1, server_seed=bytes(32), tile_set=SICHUAN_TILES)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +144,7 @@ def test_constructor_refuses_inconsistent_arguments() -> None:
 def test_bad_client_seeds_are_refused_with_a_message(seed: str, message: str) -> None:
     with pytest.raises(ClientSeedError, match=message):
         validate_client_seed(seed)
-    hand = FairHand.new(0)
+    hand = FairHand.new(0, tile_set=SICHUAN_TILES)
     with pytest.raises(ClientSeedError, match=message):
         hand.add_client_seed(0, seed)
     hand.add_client_seed(0, "fine")  # a refused seed does not take the seat

@@ -29,6 +29,7 @@ from chuanma.fairness import (
 )
 from chuanma.fairness.keys import signing_key_of
 from chuanma.rules import RuleSet
+from chuanma.tiles import SICHUAN_TILES
 from engine_play import lean_to_win
 from fairness_records import CLIENT_SEEDS, SERVER_SEED, VRF_SECRET, played_record
 
@@ -37,7 +38,7 @@ KEY = VRFKey(VRF_SECRET)
 
 
 def _fair(seed: bytes = SERVER_SEED) -> FairHand:
-    hand = FairHand(7, server_seed=seed)
+    hand = FairHand(7, server_seed=seed, tile_set=SICHUAN_TILES)
     for seat, client_seed in enumerate(CLIENT_SEEDS):
         hand.add_client_seed(seat, client_seed)
     hand.deal()
@@ -212,7 +213,7 @@ def test_malformed_signature_field_is_a_record_error() -> None:
 def test_a_server_seed_must_be_32_bytes() -> None:
     for seed in (b"\x01", bytes(31), bytes(33)):
         with pytest.raises(ServerSeedError, match="exactly 32 bytes"):
-            FairHand(0, server_seed=seed)
+            FairHand(0, server_seed=seed, tile_set=SICHUAN_TILES)
     record = _fair().hand_record()
     record["seeds"].update(server_seed="01", commitment=commitment(b"\x01"))
     verdict = verify_record(record)

@@ -14,7 +14,7 @@ from chuanma.engine.record import to_record
 from chuanma.fairness import FairHand, Status, verify_record
 from chuanma.fairness.cli import EXIT_UNVERIFIED
 from chuanma.rules import RuleSet
-from chuanma.tiles import tile_str
+from chuanma.tiles import SICHUAN_TILES, tile_str
 from fairness_records import SEEDS, played_record
 
 
@@ -59,7 +59,7 @@ def test_fair_verify_command_reports_the_replay(tmp_path: Path) -> None:
 def test_no_seat_or_spectator_sees_the_seed_or_the_wall_before_the_hand_ends() -> None:
     server_seed = bytes(range(40, 72))
     secret = server_seed.hex()  # the one value that must stay on the server until the end
-    fair = FairHand(3, server_seed=server_seed)
+    fair = FairHand(3, server_seed=server_seed, tile_set=SICHUAN_TILES)
     for seat, client_seed in enumerate(SEEDS):
         fair.add_client_seed(seat, client_seed)
     deal = fair.deal()

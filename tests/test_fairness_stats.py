@@ -15,7 +15,10 @@ import numpy as np
 import pytest
 
 from chuanma.fairness import RandomStream, derive_deal, shuffled_indices
-from chuanma.fairness.derive import DIRECTIONS, WALL_SIZE
+from chuanma.fairness.derive import DIRECTIONS
+from chuanma.tiles import SICHUAN_TILES
+
+WALL_SIZE = SICHUAN_TILES.size
 
 ALPHA = 1e-6
 """False-positive rate of each test: one failure in a million runs of a correct implementation.
@@ -111,7 +114,7 @@ def test_sampler_is_the_library_derivation(
 ) -> None:
     dealers, directions, perms = genuine
     for k in range(0, N_DEALS, 997):
-        deal = derive_deal(SERVER_SEED, _client_seed(k), k)
+        deal = derive_deal(SERVER_SEED, _client_seed(k), k, SICHUAN_TILES)
         assert deal.dealer == dealers[k]
         assert deal.direction == DIRECTIONS[directions[k]]
         assert list(deal.wall) == [t // 4 for t in perms[k]]

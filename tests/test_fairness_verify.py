@@ -25,6 +25,7 @@ from chuanma.fairness import (
     verify_record,
 )
 from chuanma.fairness.cli import EXIT_UNVERIFIED
+from chuanma.tiles import SICHUAN_TILES
 from fairness_records import CASES, build, hmac_record
 
 runner = CliRunner()
@@ -85,7 +86,7 @@ def test_extra_checks_plug_in() -> None:
     assert verdict["replay"].passed
     seeds = record["seeds"]
     assert seen == [
-        derive_deal(bytes.fromhex(seeds["server_seed"]), "|".join(seeds["client_seeds"]), 7)
+        derive_deal(bytes.fromhex(seeds["server_seed"]), "|".join(seeds["client_seeds"]), 7, SICHUAN_TILES)
     ]
 
 
@@ -123,7 +124,7 @@ def test_cli_deal_json_matches_the_library() -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    deal = derive_deal(bytes(range(32)), "a|b|c|d", 0)
+    deal = derive_deal(bytes(range(32)), "a|b|c|d", 0, SICHUAN_TILES)
     assert data == {
         "commitment": __import__("hashlib").sha256(bytes(range(32))).hexdigest(),
         "dealer": deal.dealer,
@@ -136,7 +137,7 @@ def test_cli_deal_readable_output_and_bad_input() -> None:
     args = ["fair", "deal", "--server-seed", SEED_HEX, "--client-seeds", "a,b,c,d", "--nonce", "0"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0
-    deal = derive_deal(bytes(range(32)), "a|b|c|d", 0)
+    deal = derive_deal(bytes(range(32)), "a|b|c|d", 0, SICHUAN_TILES)
     assert f"seat {deal.dealer}" in result.stdout and deal.direction in result.stdout
     bad = runner.invoke(
         app, ["fair", "deal", "--server-seed", "xyz", "--client-seeds", "a,b,c,d", "--nonce", "0"]

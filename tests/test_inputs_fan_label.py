@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from chuanma.cli import app
 from chuanma.engine import Game, to_record
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall
+from chuanma.tiles import SICHUAN_TILES
 from engine_play import lean_to_win
 
 runner = CliRunner()
@@ -29,7 +29,7 @@ def test_fan_label_adds_the_offset() -> None:
 def _won_classic_game() -> Game:
     for seed in range(50):
         rng = random.Random(seed)
-        wall = full_wall()
+        wall = SICHUAN_TILES.wall()
         rng.shuffle(wall)
         g = Game(CLASSIC, wall, 0, "to_next")
         while not g.finished:

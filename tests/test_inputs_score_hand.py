@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from chuanma.cli import app
 from chuanma.errors import NotationError
 from chuanma.melds import Meld, parse_meld
-from chuanma.tiles import parse_tile, parse_tiles
+from chuanma.tiles import SICHUAN_TILES, parse_tile, parse_tiles
 
 runner = CliRunner()
 GOOD = {"hand": "123m456m789m23p55p", "win_tile": "4p"}
@@ -84,7 +84,7 @@ def test_tiles_refuse_stray_whitespace_and_honours_where_asked() -> None:
     with pytest.raises(NotationError, match="unknown character '\\\\t'"):
         parse_tiles("123m\t456p")
     with pytest.raises(NotationError, match="no honour tiles"):
-        parse_tiles("123m1z", honors=False)
+        parse_tiles("123m1z", tile_set=SICHUAN_TILES)
     assert parse_tiles("123m 1z") == [0, 1, 2, 27]
 
 

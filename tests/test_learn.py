@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from chuanma.tiles import SICHUAN_TILES
+
 LEARN_EXTRA = "the learning agent needs the learn extra: pip install 'chuanma[learn]'"
 torch = pytest.importorskip("torch", reason=LEARN_EXTRA)
 pytest.importorskip("gymnasium", reason=LEARN_EXTRA)
@@ -26,10 +28,10 @@ from chuanma.engine.indices import ACTION_COUNT
 from chuanma.learn import PolicyFileError
 from chuanma.learn.features import features
 from chuanma.learn.policy import Policy, load
-from chuanma.learn.train import Batch, imitate, imitation_samples, main, ppo_update
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_hand
 from chuanma.tiles import parse_tiles, to_counts
+from chuanma.train import Batch, imitate, imitation_samples, main, ppo_update
 
 runner = CliRunner()
 
@@ -229,7 +231,7 @@ def test_learned_bot_plays_legal_hands(trained: Path) -> None:
     name = f"learned:{trained / 'policy.pt'}"
     check_bot_name(name)
     bots = [make_bot(name, 1), make_bot("random", 2), make_bot(name, 3), make_bot("greedy", 4)]
-    result = play_hand(RuleSet.from_preset("xueliu"), deal_for(1, 0), bots)
+    result = play_hand(RuleSet.from_preset("xueliu"), deal_for(1, 0, SICHUAN_TILES), bots)
     assert sum(s.delta for s in result.seats) == 0
 
 

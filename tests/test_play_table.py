@@ -22,7 +22,7 @@ from chuanma.terminal.board import board
 from chuanma.terminal.seat import Human
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
-from chuanma.tiles import parse_tile
+from chuanma.tiles import SICHUAN_TILES, parse_tile
 
 NAMES = ["you", "east", "north", "west"]
 PAY = re.compile(r"^\s+(you|[上对下]家 \S+) pays? (you|[上对下]家 \S+) (\d+)", re.M)
@@ -38,7 +38,7 @@ def rendered(renderable: object, width: int = 80) -> str:
 def bots_game(preset: str, seed: int) -> Game:
     bots = [make_bot(n, seed * 4 + i) for i, n in enumerate(["random", "greedy", "random", "greedy"])]
     rules = RuleSet.from_preset(preset)
-    return play_game(rules, deal_for(seed, 0, rules.honors), bots)
+    return play_game(rules, deal_for(seed, 0, rules.tiles), bots)
 
 
 def listed(game: Game, me: int) -> Counter[tuple[int, int, int]]:
@@ -61,7 +61,7 @@ def test_settlement_lists_every_payment_of_the_ledger() -> None:
 
 
 def test_settlement_shows_escape_penalties_and_only_what_happened() -> None:
-    game = Game(RuleSet.from_preset("xuezhan"), deal_for(3, 0).wall, 0, "to_next")
+    game = Game(RuleSet.from_preset("xuezhan"), deal_for(3, 0, SICHUAN_TILES).wall, 0, "to_next")
     game.leave(1)
     text = rendered(Settlement(game.view(0), game.events_for(0), NAMES).render([0, 0, 0, 0]))
     assert "逃跑 escape penalty" in text and "下家 east pays you 16" in text
@@ -100,7 +100,7 @@ def test_ticker_names_another_seats_concealed_kong_face_down() -> None:
 @pytest.mark.parametrize(("direction", "words"), [
     ("to_next", "逆时针"), ("to_previous", "顺时针"), ("opposite", "对家")])
 def test_ticker_exchange_direction_in_words(direction: str, words: str) -> None:
-    game = Game(RuleSet.from_preset("xuezhan"), deal_for(1, 0).wall, 0, direction)  # type: ignore[arg-type]
+    game = Game(RuleSet.from_preset("xuezhan"), deal_for(1, 0, SICHUAN_TILES).wall, 0, direction)  # type: ignore[arg-type]
     gave = None
     for s in range(4):
         view = game.view(s)
@@ -138,7 +138,7 @@ def test_ticker_explains_a_forced_win_in_the_last_four() -> None:
 
 
 def test_board_fits_80_columns_and_shows_the_ticker_beside_when_wide() -> None:
-    game = Game(RuleSet.from_preset("xueliu"), deal_for(2, 0).wall, 0, "to_next")
+    game = Game(RuleSet.from_preset("xueliu"), deal_for(2, 0, SICHUAN_TILES).wall, 0, "to_next")
     bots = [make_bot("greedy", s) for s in range(4)]
     ticker = Ticker(0, game.rules, NAMES)
     steps = 0
@@ -155,7 +155,7 @@ def test_board_fits_80_columns_and_shows_the_ticker_beside_when_wide() -> None:
 
 
 def test_board_shows_only_what_the_seat_may_see() -> None:
-    game = Game(RuleSet.from_preset("xuezhan"), deal_for(4, 0).wall, 0, "to_next")
+    game = Game(RuleSet.from_preset("xuezhan"), deal_for(4, 0, SICHUAN_TILES).wall, 0, "to_next")
     text = rendered(board(game.view(0), NAMES, [0] * 4, "hand 1/1"))
     assert "  hand " not in text and "  shows " not in text  # nobody's concealed tiles but one's own
     assert text.count("缺?") == 4 and "庄" in text and "wall 55" in text

@@ -137,7 +137,7 @@ def _build(page: Any, h: Hand) -> None:
     page.check('[data-testid="self-drawn"]') if h.self_drawn else page.check("#how-discard")
     if not h.self_drawn:
         page.select_option("#from", str(h.discarder))
-    if RuleSet.from_preset(h.preset).honors:  # 大众麻将 has no 定缺: the void choice is disabled
+    if not RuleSet.from_preset(h.preset).game_variant.void:  # 大众麻将 has no 定缺: the void choice is disabled
         assert page.is_disabled("#void")
     else:
         page.select_option("#void", h.void or "")

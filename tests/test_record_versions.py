@@ -20,14 +20,14 @@ from chuanma.engine.record_fields import FORMAT, FORMAT_1
 from chuanma.rules import RuleSet
 from chuanma.server.routes import hands
 from chuanma.server.routes.deps import ERROR_HANDLERS
-from chuanma.tiles import full_wall
+from chuanma.tiles import SICHUAN_TILES
 
 
 def _play(seed: int = 5, kong: bool = False, **options: Any) -> tuple[dict[str, Any], list[int]]:
     """A random hand's record, and the wall's count at each kong made (``kong``: every kong offered
     is made)."""
     rng = random.Random(seed)
-    wall = full_wall()
+    wall = SICHUAN_TILES.wall()
     rng.shuffle(wall)
     g = Game(RuleSet.from_preset("xuezhan").with_options(**options), wall, 0, "opposite")
     kongs_at = []

@@ -7,8 +7,9 @@ import pytest
 from chuanma.errors import HandSizeError, NotationError, TileCountError
 from chuanma.melds import Meld
 from chuanma.tiles import (
+    ALL_TILES,
+    SICHUAN_TILES,
     format_tiles,
-    full_wall,
     parse_hand,
     parse_tile,
     parse_tiles,
@@ -23,9 +24,12 @@ def test_tile_numbering() -> None:
 
 
 def test_tile_set_sizes() -> None:
-    assert len(full_wall()) == 108
-    assert len(full_wall(with_honors=True)) == 136
-    assert to_counts(full_wall()) == [4] * 27 + [0] * 7
+    assert len(SICHUAN_TILES.wall()) == SICHUAN_TILES.size == 108
+    assert len(ALL_TILES.wall()) == ALL_TILES.size == 136
+    assert to_counts(SICHUAN_TILES.wall()) == [4] * 27 + [0] * 7
+    assert to_counts(ALL_TILES.wall()) == [4] * 34
+    assert (SICHUAN_TILES.suits, ALL_TILES.suits) == ("mps", "mpsz")
+    assert 26 in SICHUAN_TILES and 27 not in SICHUAN_TILES and 33 in ALL_TILES
 
 
 @pytest.mark.parametrize("text", ["123m456p789s11z", "5m", "1112345678999m", "19m19p19s1234567z", "55p", "2s"])

@@ -36,6 +36,7 @@ from chuanma.server.app import create_app
 from chuanma.server.dealer import KEY_FILE, dealer_key
 from chuanma.server.schema import hands
 from chuanma.server.store import sqlite_url
+from chuanma.tiles import SICHUAN_TILES
 from server_harness import (
     DEALER_KEY,
     TIMEOUT,
@@ -141,7 +142,7 @@ def test_a_hand_opened_before_the_server_had_a_key_resumes_from_its_server_seed(
             resumed = run.server.host.tables[table]
             row = await run.server.store.last_hand(table)
             assert resumed.fair is not None and resumed.fair.scheme == SCHEME_HMAC and resumed.game is not None
-            want = derive_deal(server_seed, join_client_seeds(row["client_seeds"]), 0)
+            want = derive_deal(server_seed, join_client_seeds(row["client_seeds"]), 0, SICHUAN_TILES)
             assert list(resumed.game.wall) == list(want.wall)
     asyncio.run(scenario())
 

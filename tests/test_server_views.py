@@ -24,7 +24,7 @@ from chuanma.server.store import sqlite_url
 from chuanma.sim.play import deal_for
 from chuanma.terminal.advisor import advice
 from chuanma.terminal.words import tile_label
-from chuanma.tiles import parse_tile, parse_tiles
+from chuanma.tiles import SICHUAN_TILES, parse_tile, parse_tiles
 from server_harness import TIMEOUT, Client, account, make_config, running, seat_four
 
 
@@ -43,7 +43,7 @@ def _positions(seed: int, stops: int) -> list[tuple[Game, int]]:
 
 
 def _deal(seed: int) -> tuple[list[int], int, Any]:
-    deal = deal_for(seed, 0)
+    deal = deal_for(seed, 0, SICHUAN_TILES)
     return list(deal.wall), deal.dealer, deal.direction
 
 

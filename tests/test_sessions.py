@@ -22,6 +22,7 @@ from chuanma.sim.play import HandResult, bot_seed, deal_for
 from chuanma.sim.runner import SimSpec, chunks, run_chunks, simulate_chunk
 from chuanma.sim.session import play_sessions
 from chuanma.sim.stats import Tally
+from chuanma.tiles import SICHUAN_TILES
 
 runner = CliRunner()
 
@@ -48,20 +49,20 @@ def _rec(result: HandResult) -> dict[str, Any]:
                                              ("dazhong", "random")])
 def test_chained_session_deals_each_hand_to_the_previous_hands_next_dealer(preset: str, bot: str) -> None:
     results = _session(preset, 3, 8, bot=bot)
-    honors = RuleSet.from_preset(preset).honors
+    tile_set = RuleSet.from_preset(preset).tiles
     overridden = 0
     for i, result in enumerate(results):
         record = _rec(result)
         assert record["session"]["id"] == f"sim-3-{i // 4}" and record["session"]["hand"] == i % 4
         assert result.next_dealer == replay(record).next_dealer()
         if i % 4 == 0:
-            assert record["dealer"] == deal_for(3, i, honors).dealer  # a session's first dealer: the stream
+            assert record["dealer"] == deal_for(3, i, tile_set).dealer  # a session's first dealer: the stream
             assert "previous" not in record["session"]
         else:
             assert record["dealer"] == results[i - 1].next_dealer
             assert record["session"]["previous"]["next_dealer"] == results[i - 1].next_dealer
-            overridden += record["dealer"] != deal_for(3, i, honors).dealer
-        assert record["wall"] == deal_for(3, i, honors).wall_strings()  # the wall is still the stream's
+            overridden += record["dealer"] != deal_for(3, i, tile_set).dealer
+        assert record["wall"] == deal_for(3, i, tile_set).wall_strings()  # the wall is still the stream's
     assert overridden > 0  # the rule, not the stream, chose some dealers
     assert all(v.ok for v in verify_records([_rec(r) for r in results]))
 
@@ -69,7 +70,7 @@ def test_chained_session_deals_each_hand_to_the_previous_hands_next_dealer(prese
 def test_random_dealer_presets_still_draw_every_dealer_from_the_stream() -> None:
     for i, result in enumerate(_session("xuezhan", 3, 6)):
         record = _rec(result)
-        assert record["dealer"] == deal_for(3, i).dealer
+        assert record["dealer"] == deal_for(3, i, SICHUAN_TILES).dealer
         assert record["session"] == {"id": f"sim-3-{i // 4}", "hand": i % 4, "dealer_rule": "random"}
         assert verify_record(record).ok
 
@@ -110,7 +111,7 @@ def test_malformed_session_is_a_record_error_naming_the_field(session: Any, mess
 
 def test_a_stated_dealer_is_accepted_only_under_the_first_winner_rule() -> None:
     results = _session("portal-xuezhan", 3, 4)
-    record = next(_rec(r) for i, r in enumerate(results) if _rec(r)["dealer"] != deal_for(3, i).dealer)
+    record = next(_rec(r) for i, r in enumerate(results) if _rec(r)["dealer"] != deal_for(3, i, SICHUAN_TILES).dealer)
     record["rules"] = "xuezhan"  # same hand, rules that draw the dealer every hand
     check = verify_record(record)["dealer"]
     assert check.status is Status.FAILED and "rules say dealer: random" in check.message

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from chuanma.errors import NotationError, shown
-from chuanma.tiles import Tile, parse_tile, rank_of, suit_of, tile_str
+from chuanma.tiles import ALL_TILES, Tile, TileSet, parse_tile, rank_of, suit_of, tile_str
 
 MeldKind = Literal["pong", "kong", "chow"]
 KongKind = Literal["exposed", "added", "concealed"]
@@ -69,12 +69,12 @@ class Meld:
 _EXAMPLE = '{"kind": "pong", "tile": "5p"}'
 
 
-def parse_meld(value: object, *, honors: bool = True) -> Meld:
+def parse_meld(value: object, *, tile_set: TileSet = ALL_TILES) -> Meld:
     """Read a meld in either notation ``chuanma score`` and ``chuanma hand`` accept.
 
     Text: ``pong:5p``, ``kong:7p`` (exposed), ``kong:7p:concealed``, ``kong:7p:added``,
     ``chow:3m``. JSON object: ``{"kind": "kong", "tile": "7p", "kong": "exposed"}`` (a kong names
-    its kind). ``honors=False`` refuses honour tiles (the 108-tile set).
+    its kind). Its tile must be of ``tile_set`` (the 108-tile set refuses the honours).
     """
     if isinstance(value, str):
         parts = value.split(":")
@@ -95,7 +95,7 @@ def parse_meld(value: object, *, honors: bool = True) -> Meld:
     if kong is not None and not isinstance(kong, str):
         raise NotationError(f"meld {shown(value)}: \"kong\" must be a string")
     try:
-        parsed = parse_tile(tile, honors=honors)
+        parsed = parse_tile(tile, tile_set=tile_set)
     except NotationError as exc:
         raise NotationError(f"meld {shown(value)}: {exc}") from None
     return Meld(kind, parsed, kong)  # type: ignore[arg-type]  # Meld checks kind and kong

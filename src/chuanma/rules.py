@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from chuanma.errors import InputError, RuleSetError, shown
 from chuanma.json_input import parse_json
+from chuanma.tiles import TileSet
+from chuanma.variant import VARIANTS, Variant
 
 HOUSE_FAN_DEFAULTS: dict[str, int] = {
     "jiangdui": 2,
@@ -171,9 +173,19 @@ class RuleSet(BaseModel):
         return value
 
     @property
-    def honors(self) -> bool:
-        """True when the tile set holds the honours (1z–7z): only 大众麻将; Sichuan plays 108 tiles."""
-        return self.variant == "dazhong"
+    def game_variant(self) -> Variant:
+        """The :class:`~chuanma.variant.Variant` the option ``variant`` names."""
+        return VARIANTS[self.variant]
+
+    @property
+    def tiles(self) -> TileSet:
+        """The tile set: 136 tiles with the honours in 大众麻将, the 108 suited ones in Sichuan."""
+        return VARIANTS[self.variant].tiles
+
+    @property
+    def has_exchange(self) -> bool:
+        """换三张 is played: the variant has it and the option ``exchange`` is on."""
+        return VARIANTS[self.variant].exchange and self.exchange
 
     def fan_label(self, total: int) -> int:
         """A fan total as players are shown it: ``total + fan_label_offset`` (classic "1番 = 1倍")."""

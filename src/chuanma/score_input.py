@@ -73,9 +73,9 @@ def read_score_input(data: object, default_rules: RuleSet, cache: dict[str, Rule
         raise NotationError("'situations' must be a list of strings")
     return ScoreInput(
         rules,
-        naming("'hand'", lambda: parse_hand(hand, honors=rules.honors)),
-        [parse_meld(m, honors=rules.honors) for m in _field(data, "melds", list)],
-        naming("'win_tile'", lambda: parse_tile(win_tile, honors=rules.honors)),
+        naming("'hand'", lambda: parse_hand(hand, tile_set=rules.tiles)),
+        [parse_meld(m, tile_set=rules.tiles) for m in _field(data, "melds", list)],
+        naming("'win_tile'", lambda: parse_tile(win_tile, tile_set=rules.tiles)),
         _field(data, "self_drawn", bool),
         _field(data, "void", str),
         situations,

@@ -204,9 +204,9 @@ def _check_input(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], wi
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     to_counts(all_tiles)
     honours = [t for t in all_tiles if t >= NUM_SUITED]
-    if honours and not rules.honors:
+    if honours and not rules.tiles.honours:
         raise NotationError(f"honour tiles ({format_tiles(honours)}) are not part of the 108-tile set")
-    if any(m.kind == "chow" for m in melds) and not rules.honors:
+    if any(m.kind == "chow" for m in melds) and not rules.game_variant.chow:
         raise NotationError("chow (吃) does not exist in Sichuan mahjong")
     unknown = [s for s in situations if s not in SITUATIONS]
     if unknown:
@@ -273,7 +273,7 @@ def _pattern_fans(rules: RuleSet, d: Decomposition, melds: Sequence[Meld], win_t
     """Fans that depend on the hand's shape (everything but the situational ones)."""
     fans: list[FanItem] = []
     house = rules.house_fans
-    dazhong = rules.honors
+    dazhong = rules.game_variant.fans == "dazhong"
     suits = _suits(all_tiles)
     if len(suits) == 1 and "z" not in suits:
         fans.append(_item("qingyise"))
@@ -358,7 +358,7 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
     _check_input(rules, hand, melds, win_tile, self_drawn, situations)
     if void is not None and (len(void) != 1 or void not in SUITS):
         raise NotationError(f"void must be one of m, p, s, got {void!r}")
-    if void is not None and rules.honors:
+    if void is not None and not rules.game_variant.void:
         raise NotationError("大众麻将 has no void suit (定缺): give none")
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     if void is not None:
@@ -366,21 +366,21 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
         if held:
             return _no_win(f"holds tiles of the void suit {void}: {format_tiles(held)}")
     suits = _suits(all_tiles) - {"z"}
-    if len(suits) == 3 and not rules.honors:
+    if len(suits) == 3 and rules.game_variant.void:
         return _no_win("holds all three suits: a winning hand lacks at least one suit (缺一门)")
     if "robbing_kong" in situations and not rules.robbing_kong:
         return _no_win("robbing a kong (抢杠胡) is not allowed under these rules")
     counts = to_counts([*hand, win_tile])
     found = decompositions(counts)
     if not found:
-        forms = "sets and a pair, seven pairs or 十三幺" if rules.honors else "sets and a pair, or seven pairs"
+        forms = "sets and a pair, seven pairs or 十三幺" if rules.tiles.honours else "sets and a pair, or seven pairs"
         return _no_win(f"not a complete hand: it needs {forms}")
     if "tianhu" in situations:
         return _result(rules, [_item("tianhu")], found[0])
     if "dihu" in situations and (self_drawn or rules.dihu_on_dealer_discard):
         return _result(rules, [_item("dihu")], found[0])
     # 根 is Sichuan's: 大众麻将 pays its kongs and counts no 根
-    gen = 0 if rules.honors else sum(1 for c in to_counts(all_tiles) if c == 4)
+    gen = 0 if rules.game_variant.fans == "dazhong" else sum(1 for c in to_counts(all_tiles) if c == 4)
     situational = _situation_fans(rules, self_drawn, situations)
     # the best decomposition by its total before the cap (capped, a weaker one could tie with it)
     best: tuple[int, list[FanItem], Decomposition] | None = None

@@ -8,6 +8,7 @@ A tile is an ``int``: 0–8 are 1m–9m (万), 9–17 are 1p–9p (筒), 18–26
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from chuanma.errors import HandSizeError, NotationError, TileCountError, shown
 
@@ -94,12 +95,49 @@ _TILE_OF = {(str(rank), suit): make_tile(rank, suit)
 """Each tile by its rank digit and suit letter."""
 
 
-def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
-    """Read ``123m45p`` (spaces allowed) into tiles, in the order written.
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """The tiles a game is played with: which kinds, how many copies of each."""
+
+    name: str
+    kinds: int
+    """Tile kinds, from tile 0 upward: the 27 suited ones, or the 34 with the honours."""
+    copies: int = COPIES
+
+    @property
+    def honours(self) -> bool:
+        """Whether the set holds the honours 1z–7z."""
+        return self.kinds > NUM_SUITED
+
+    @property
+    def size(self) -> int:
+        """Tiles in the set (108 or 136)."""
+        return self.kinds * self.copies
+
+    @property
+    def suits(self) -> str:
+        """The suit letters of the set, in canonical order."""
+        return SUIT_LETTERS if self.honours else SUITS
+
+    def __contains__(self, tile: object) -> bool:
+        return isinstance(tile, int) and 0 <= tile < self.kinds
+
+    def wall(self) -> list[Tile]:
+        """The set in canonical order: index ``i`` holds tile ``i // copies``."""
+        return [t // self.copies for t in range(self.size)]
+
+
+SICHUAN_TILES = TileSet("sichuan", NUM_SUITED)
+"""The 108 suited tiles of Sichuan mahjong."""
+ALL_TILES = TileSet("all", NUM_KINDS)
+"""The 136 tiles with the honours (大众麻将); the notation reads all of them."""
+
+
+def parse_tiles(text: str, *, tile_set: TileSet = ALL_TILES) -> list[Tile]:
+    """Read ``123m45p`` (spaces allowed) into tiles of ``tile_set``, in the order written.
 
     Raises :class:`NotationError` naming the bad part for ``5x``, ``0m``, ``10m``, ``m``, a
-    trailing ``12``, a tab or newline, or (with ``honors=False``: the 108-tile set of Sichuan
-    mahjong) an honour tile such as ``1z``.
+    trailing ``12``, a tab or newline, or (in :data:`SICHUAN_TILES`) an honour tile such as ``1z``.
     """
     if not isinstance(text, str):
         raise NotationError(f"tiles are written as text like \"123m45p\", got {shown(text)}")
@@ -115,7 +153,7 @@ def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
         elif ch in SUIT_LETTERS:
             if not digits:
                 raise NotationError(f"suit letter {ch!r} at position {pos} has no digits before it")
-            if ch == "z" and not honors:
+            if ch == "z" and not tile_set.honours:
                 raise NotationError(
                     f"no honour tiles ({digits}z) in the 108-tile set of Sichuan mahjong: use m, p, s "
                     "(the honours are 大众麻将's: rules dazhong)"
@@ -135,9 +173,10 @@ def parse_tiles(text: str, *, honors: bool = True) -> list[Tile]:
     return tiles
 
 
-def parse_tile(text: str, *, honors: bool = True) -> Tile:
-    """Read a single tile such as ``5m`` (exactly a digit and a suit letter, no spaces)."""
-    tiles = parse_tiles(text, honors=honors)
+def parse_tile(text: str, *, tile_set: TileSet = ALL_TILES) -> Tile:
+    """Read a single tile of ``tile_set`` such as ``5m`` (exactly a digit and a suit letter, no
+    spaces)."""
+    tiles = parse_tiles(text, tile_set=tile_set)
     if len(tiles) != 1 or len(text) != 2:
         raise NotationError(f"{shown(text)} is not a single tile like \"5m\"")
     return tiles[0]
@@ -176,9 +215,9 @@ def from_counts(counts: Sequence[int]) -> list[Tile]:
     return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
-def parse_hand(text: str, *, sizes: Iterable[int] | None = None, honors: bool = True) -> list[Tile]:
-    """Read a hand, checking copies (at most 4 of a tile) and, if given, its size."""
-    tiles = parse_tiles(text, honors=honors)
+def parse_hand(text: str, *, sizes: Iterable[int] | None = None, tile_set: TileSet = ALL_TILES) -> list[Tile]:
+    """Read a hand of ``tile_set``, checking copies (at most 4 of a tile) and, if given, its size."""
+    tiles = parse_tiles(text, tile_set=tile_set)
     to_counts(tiles)
     if sizes is not None:
         allowed = sorted(set(sizes))
@@ -186,9 +225,3 @@ def parse_hand(text: str, *, sizes: Iterable[int] | None = None, honors: bool = 
             names = ", ".join(map(str, allowed))
             raise HandSizeError(f"hand {text!r} has {len(tiles)} tiles; expected {names}")
     return tiles
-
-
-def full_wall(with_honors: bool = False) -> list[Tile]:
-    """The tile set in canonical order: index ``t`` holds tile ``t // 4`` (108 or 136 tiles)."""
-    kinds = NUM_KINDS if with_honors else NUM_SUITED
-    return [t // COPIES for t in range(kinds * COPIES)]

@@ -16,7 +16,7 @@ from chuanma.bots.greedy import GreedyBot
 from chuanma.bots.learned import PREFIX, LearnedBot, cached_policy
 from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.search import SearchBot
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.errors import ChuanmaError
 from chuanma.learn import PolicyFileError
 from chuanma.rules import RuleSet
@@ -44,7 +44,7 @@ def check_bot_name(name: str, rules: RuleSet | None = None) -> None:
             cached_policy(name[len(PREFIX):])
         except PolicyFileError as exc:
             raise UnknownBotError(f"bot {name!r}: {exc}") from None
-        if rules is not None and rules.honors:
+        if rules is not None and rules.tiles.honours:
             raise UnknownBotError(f"bot {name!r}: a learned policy plays the Sichuan presets' 27 tile kinds, "
                                   f"not the 34 of {rules.preset}")
     elif name not in BOTS:

@@ -6,8 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from chuanma.engine.actions import Action
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, SeatView
 
 
 @runtime_checkable

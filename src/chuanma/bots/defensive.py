@@ -25,8 +25,7 @@ from collections.abc import Sequence
 from chuanma.analysis import shanten, waits
 from chuanma.analysis.incremental import HandEval, useful_tiles
 from chuanma.bots.greedy import GreedyBot, tile_value
-from chuanma.engine.actions import Action, Hu, Pass
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, Hu, Pass, SeatView
 from chuanma.scoring import score_hand
 from chuanma.tiles import NUM_SUITED, SUITS, Tile
 

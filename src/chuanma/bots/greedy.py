@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from chuanma.analysis import shanten
 from chuanma.analysis.incremental import HandEval
 from chuanma.bots.base import SeededBot
-from chuanma.engine.actions import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong, SeatView
 from chuanma.melds import Meld
 from chuanma.tiles import NUM_SUITED, SUITS, Tile
 

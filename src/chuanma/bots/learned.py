@@ -11,9 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from chuanma.bots.base import SeededBot
-from chuanma.engine.actions import Action
-from chuanma.engine.indices import from_index, mask
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, SeatView, from_index, mask
 from chuanma.learn import PolicyFileError
 
 if TYPE_CHECKING:

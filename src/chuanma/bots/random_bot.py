@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chuanma.bots.base import SeededBot
-from chuanma.engine.actions import Action
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, SeatView
 
 
 class RandomBot(SeededBot):

@@ -26,7 +26,7 @@ from chuanma.analysis import is_win
 from chuanma.analysis.incremental import HandEval
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.greedy import tile_value
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.scoring import score_hand

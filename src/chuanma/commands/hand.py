@@ -56,20 +56,20 @@ def hand(
 
 def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str, rules: RuleSet) -> dict[str, Any]:
     """The analysis ``chuanma hand`` shows; refuses bad input naming the argument or option."""
-    honors = rules.honors
+    tile_set = rules.tiles
     if void is not None:
         naming("--void", lambda: suit_index(void))
-        if honors:
+        if not rules.game_variant.void:
             raise NotationError("--void: 大众麻将 has no void suit (定缺)")
-    melds = [naming("--meld", partial(parse_meld, m, honors=honors)) for m in meld_texts]
-    concealed = naming("tiles", lambda: parse_hand(tiles, honors=honors))
+    melds = [naming("--meld", partial(parse_meld, m, tile_set=tile_set)) for m in meld_texts]
+    concealed = naming("tiles", lambda: parse_hand(tiles, tile_set=tile_set))
     meld_tiles = [t for m in melds for t in m.tiles]
     if void is not None and any(suit_of(t) == void for t in meld_tiles):
         raise NotationError(f"--meld: a declared meld cannot be of the void suit {void}")
-    if any(m.kind == "chow" for m in melds) and not honors:
+    if any(m.kind == "chow" for m in melds) and not rules.game_variant.chow:
         raise NotationError("--meld: chow (吃) does not exist in Sichuan mahjong")
     naming("tiles and --meld", lambda: to_counts([*concealed, *meld_tiles]))
-    seen_tiles = naming("--seen", lambda: parse_tiles(seen, honors=honors))
+    seen_tiles = naming("--seen", lambda: parse_tiles(seen, tile_set=tile_set))
     naming("--seen", lambda: to_counts(seen_tiles))
     naming("tiles, --meld and --seen together", lambda: to_counts([*concealed, *meld_tiles, *seen_tiles]))
     counts = to_counts(concealed)
@@ -77,7 +77,7 @@ def _analyse(tiles: str, void: str | None, meld_texts: list[str], seen: str, rul
     if len(concealed) not in (size, size + 1):
         raise HandSizeError(f"{len(concealed)} tiles with {len(melds)} melds; expected {size} or {size + 1}")
     result: dict[str, Any] = {"hand": format_tiles(concealed), "shanten": shanten(counts, void)}
-    three_suits = not honors and void is None and len({suit_of(t) for t in [*concealed, *meld_tiles]}) == 3
+    three_suits = rules.game_variant.void and void is None and len({suit_of(t) for t in [*concealed, *meld_tiles]}) == 3
     if three_suits:
         result["note"] = "the hand holds all three suits; it cannot win until one is cleared (give --void)"
     if len(concealed) == size:

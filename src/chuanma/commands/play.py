@@ -15,7 +15,7 @@ from rich.table import Table
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
 from chuanma.bots.base import Bot
 from chuanma.commands.options import MAX_HANDS, MAX_SEED, RulesOption, SetOption, rules_from_cli
-from chuanma.engine.game import Game
+from chuanma.engine import Game
 from chuanma.errors import ChuanmaError
 from chuanma.fairness.session import SessionHand
 from chuanma.sim.play import bot_seed, sim_hand
@@ -130,7 +130,7 @@ def play(
     toggles = Toggles()
     try:
         for h in range(hands):
-            fair = sim_hand(seed, h, ruleset.honors)
+            fair = sim_hand(seed, h, ruleset.tiles)
             deal = session.deal(fair.deal())
             game = Game(ruleset, list(deal.wall), deal.dealer, deal.direction)
             players = {s: make_bot(names[s], bot_seed(seed, h, s)) for s in others}

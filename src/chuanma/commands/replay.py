@@ -10,10 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from chuanma.engine.game import Game
-from chuanma.engine.outcome import hand_outcome
-from chuanma.engine.record import RecordError, load
-from chuanma.engine.record import replay as replay_record
+from chuanma.engine import Game, RecordError, hand_outcome, load
+from chuanma.engine import replay as replay_record
 from chuanma.narration import Lang, narrate
 
 SEATS = {"zh": "座位 {}", "en": "Seat {}"}

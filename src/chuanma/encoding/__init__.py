@@ -24,7 +24,7 @@ import numpy.typing as npt
 from chuanma.encoding import compact, planes
 from chuanma.encoding.common import kinds_of
 from chuanma.encoding.tracker import Tracker, encode_compact
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 

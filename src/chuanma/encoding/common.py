@@ -23,5 +23,5 @@ RECENT = 6
 
 def kinds_of(rules: RuleSet) -> int:
     """The tile kinds an observation under ``rules`` has a column for: 27, or 34 with honours."""
-    return KINDS_HONORS if rules.honors else KINDS
+    return rules.tiles.kinds
 

@@ -46,7 +46,7 @@ from chuanma.encoding.common import (
     WALL_SCALE,
     kinds_of,
 )
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.tiles import COPIES
 
 HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN = range(5)

@@ -49,7 +49,7 @@ from chuanma.encoding.compact import (
 )
 from chuanma.encoding.compact import encode as compact_encode
 from chuanma.encoding.tracker import Tracker, encode_compact
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 
 SEAT_AT = 11
 SEAT_CHANNELS = 8 + RECENT

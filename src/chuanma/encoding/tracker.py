@@ -63,6 +63,7 @@ from chuanma.encoding.compact import (
     count_unseen,
     shape,
 )
+from chuanma.engine import TILE_TEXT, Event, shown_parts
 from chuanma.engine.event_types import (
     Chow,
     Deal,
@@ -85,10 +86,6 @@ from chuanma.engine.event_types import (
     Voids,
     parse_event,
 )
-from chuanma.engine.events import Event
-from chuanma.engine.tables import TILE_TEXT
-from chuanma.engine.variant import variant_of
-from chuanma.engine.views import shown_parts
 from chuanma.errors import ChuanmaError
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
@@ -188,7 +185,7 @@ class Tracker:
     def __init__(self, game: HandLog) -> None:
         self.game = game
         self.read = 0
-        variant = variant_of(game.rules)
+        variant = game.rules.game_variant
         self.kinds = k = kinds_of(game.rules)
         self.xueliu = variant.winners_stay
         self.lay = layout(k, self.xueliu)
@@ -198,7 +195,7 @@ class Tracker:
         self.seen: list[float] = [0] * (4 * k)
         """``seen[s * kinds + t]``: the copies of tile ``t`` that seat ``s`` sees (in its hand, any
         meld, river, win pile or shown hand), which its unseen row is written from at once."""
-        self.phase = "exchange" if variant.has_exchange(game.rules) else "void" if variant.void else "turn"
+        self.phase = "exchange" if game.rules.has_exchange else "void" if variant.void else "turn"
         """``exchange``, ``void``, ``turn``, ``window`` (a claim or robbing window) or ``end``."""
         self.window: tuple[int, int, bool] | None = None
         """The open window's tile, from seat and whether it robs a kong."""
@@ -289,7 +286,7 @@ class Tracker:
 
     def _deal_done(self, seat: int | None, ev: DealDone, everyone: Shown | None) -> None:
         self.wall = ev.wall
-        hand = variant_of(self.game.rules).wall.hand
+        hand = self.game.rules.game_variant.wall.hand
         self.tiles = [hand + (s == self.dealer) for s in range(4)]
 
     def _exchange_chosen(self, seat: int, ev: ExchangeChosen, everyone: Shown | None) -> None:

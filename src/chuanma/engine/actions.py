@@ -14,7 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from chuanma.errors import ChuanmaError, NotationError, shown
-from chuanma.tiles import NUM_SUITED, SUITS, Tile, format_tiles, parse_tile, parse_tiles, suit_of, tile_str
+from chuanma.tiles import (
+    NUM_SUITED,
+    SICHUAN_TILES,
+    SUITS,
+    Tile,
+    TileSet,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    suit_of,
+    tile_str,
+)
 
 _TEXT = [tile_str(t) for t in range(34)]
 
@@ -160,11 +171,11 @@ _KINDS = ("exchange", "void", "discard", "pong", "chow", "kong", "hu", "pass", "
 """The key of each decision's JSON form."""
 
 
-def action_from_json(data: Mapping[str, Any], *, honors: bool = False) -> Action:
+def action_from_json(data: Mapping[str, Any], tile_set: TileSet) -> Action:
     """Read one action from its JSON form (an extra ``"seat"`` key is ignored).
 
-    Tiles are of the 108-tile set unless ``honors`` (大众麻将): an honour tile such as ``1z`` is
-    then refused.
+    Tiles are of ``tile_set`` (``rules.tiles``): in the 108-tile set of Sichuan mahjong an honour
+    tile such as ``1z`` is refused.
     """
     keys = [k for k in data if k != "seat"]
     if len(keys) != 1 or keys[0] not in _KINDS:
@@ -184,7 +195,10 @@ def action_from_json(data: Mapping[str, Any], *, honors: bool = False) -> Action
             raise NotationError(f"void suit must be one of m, p, s, got {shown(value)}")
         return ChooseVoid(value)
     try:
-        tiles = parse_tiles(value, honors=False) if key == "exchange" else [parse_tile(value, honors=honors)]
+        if key == "exchange":
+            tiles = parse_tiles(value, tile_set=SICHUAN_TILES)
+        else:
+            tiles = [parse_tile(value, tile_set=tile_set)]
     except NotationError as exc:
         raise NotationError(f'"{key}": {exc}') from None
     if key == "exchange":

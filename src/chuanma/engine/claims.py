@@ -17,7 +17,6 @@ from chuanma.engine.actions import Action, Chow, Hu, Kong, Pong
 from chuanma.engine.kongs import begin_turn
 from chuanma.engine.state import AFTER, ClaimWindow, HandState, SeatState
 from chuanma.engine.tables import CHOW, HU, KONG, PASS, PONG, SUIT_OF, TILE_TEXT
-from chuanma.engine.variant import variant_of
 from chuanma.engine.wall import kong_allowed
 from chuanma.engine.wins import NEAR, ORPHAN, completes, orphan_reach, score
 from chuanma.engine.wins import forced as forced  # the rule lives with the wins it forces; legal reads it here
@@ -184,7 +183,7 @@ def options_for(st: HandState, rule: PassRule, s: int, t: Tile, rob: bool, *,
 def chow_seat(st: HandState, frm: int, t: Tile, rob: bool) -> int | None:
     """The seat that may chow ``frm``'s ``t``: none unless the variant has chow, ``t`` is a suited
     discard (not an added kong's tile); else ``frm``'s 下家."""
-    if rob or t >= NUM_SUITED or not variant_of(st.rules).chow:
+    if rob or t >= NUM_SUITED or not st.rules.game_variant.chow:
         return None
     return (frm + 1) % 4
 

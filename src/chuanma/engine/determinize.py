@@ -30,7 +30,6 @@ from chuanma.engine.state import (
     copy_seat,
     copy_turn,
 )
-from chuanma.engine.variant import variant_of
 from chuanma.engine.views import SeatView
 from chuanma.engine.wins import seat_waits
 from chuanma.melds import Meld
@@ -68,7 +67,7 @@ def rebuild(view: SeatView, guess: HiddenGuess) -> HandState:
     if seat not in view.acting:
         raise IllegalActionError("a hand is rebuilt at a moment its seat owes a decision", "bad_setup")
     rules = view.rules
-    layout = variant_of(rules).wall
+    layout = rules.game_variant.wall
     if len(guess.wall) != view.wall:
         raise IllegalActionError(f"the wall holds {view.wall} tiles, the guess {len(guess.wall)}", "bad_setup")
     kongs = [KongRecord(k.seat, k.tile if k.tile is not None else _kong_tile(guess, i), k.kind, k.seq,  # type: ignore[arg-type]

@@ -33,16 +33,15 @@ from chuanma.engine.dealer import next_dealer
 from chuanma.engine.events import Event
 from chuanma.engine.indices import mask
 from chuanma.engine.ledger import Payment, Win
-from chuanma.engine.legal import legal_actions, offered, to_act
-from chuanma.engine.messages import explain
+from chuanma.engine.legal import legal_actions, offered, refusal, to_act
 from chuanma.engine.record_fields import record_of
+from chuanma.engine.referee import OpenSeat, open_seat
 from chuanma.engine.settlement import end, escape_payments
 from chuanma.engine.state import DIRECTIONS, Direction, HandState, Hidden, Public, SeatState
 from chuanma.engine.tables import HU, PASS, format_counts, rules_json
-from chuanma.engine.variant import variant_of
 from chuanma.engine.views import SeatView, event_for, redact
 from chuanma.engine.wall import check_wall, deal
-from chuanma.engine.wins import claim_wins, self_drawn_win
+from chuanma.engine.wins import claim_wins, seat_waits, self_drawn_win
 from chuanma.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -70,7 +69,7 @@ class Game:
         *,
         seeds: dict[str, Any] | None = None,
     ) -> None:
-        variant = variant_of(rules)
+        variant = rules.game_variant
         if isinstance(dealer, bool) or dealer not in range(4):
             raise IllegalActionError(f"dealer must be a seat 0-3, got {dealer!r}", "bad_setup")
         if direction not in DIRECTIONS:
@@ -94,7 +93,7 @@ class Game:
                 st.seats[seat].hand[t] += 1
             st.emit("deal", seat, {}, {"hand": format_counts(st.seats[seat].hand)}, "private")
         st.emit("deal_done", None, {"wall": st.remaining})
-        if variant.has_exchange(rules):
+        if rules.has_exchange:
             st.public.phase = "exchange"
         elif variant.void:
             setup.enter_void(st)
@@ -107,7 +106,7 @@ class Game:
         """The game of a state (for instance one read back with :meth:`HandState.from_dict`)."""
         game = cls.__new__(cls)
         game.state = state
-        game.variant = variant_of(state.rules)
+        game.variant = state.rules.game_variant
         game.pass_rule = claims.pass_rule_of(state.rules)
         game._legal = {}
         return game
@@ -118,7 +117,7 @@ class Game:
     def __setstate__(self, data: dict[str, Any]) -> None:
         state = data["state"]
         self.state = state
-        self.variant = variant_of(state.rules)
+        self.variant = state.rules.game_variant
         self.pass_rule = claims.pass_rule_of(state.rules)
         self._legal = {}
 
@@ -273,6 +272,14 @@ class Game:
         """Tiles in wall + hands + melds + discards + win piles (always the whole set)."""
         return self.state.tile_total()
 
+    def open_seat(self, seat: int) -> OpenSeat:
+        """Seat ``seat`` unredacted (the referee's read model; a player reads :meth:`view`)."""
+        return open_seat(self.state, seat)
+
+    def waits(self, seat: int) -> list[int]:
+        """The tiles seat ``seat``'s concealed hand waits on (none while it holds its void suit)."""
+        return seat_waits(self.state, seat)
+
     # ------------------------------------------------------------------ applying
 
     def apply(self, seat: int, action: Action, expected_version: int | None = None) -> list[Event]:
@@ -302,7 +309,7 @@ class Game:
             return self.leave(seat)
         legal = self._legal_now(seat)
         if not offered(action, legal):
-            code, reason = explain(st, legal, seat, action)
+            code, reason = refusal(st, legal, seat, action)
             raise IllegalActionError(reason, code, seat)
         start = len(st.events)
         st.decisions.append((seat, action))

@@ -4,14 +4,19 @@ Who owes a decision (:func:`to_act`) and what each may do (:func:`legal_actions`
 choices, the void suits, the claims on offer in an open window, and on a seat's own turn its
 self-drawn win, kongs and discards (a void-suit tile first while one is held; a locked 血流 hand
 only the drawn tile).
+
+Each rule that allows also refuses: :func:`refusal` is ``(code, reason)`` for a decision not
+allowed, the reason in a player's words given by the rule that would have allowed it (the
+exchange, the void, the claim, and on a seat's own turn the discard, the self-drawn win and the
+kong).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 
-from chuanma.engine.actions import Action
+from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.claims import PassRule, forced, owing
 from chuanma.engine.kongs import keeps_waits
 from chuanma.engine.setup import void_options
@@ -19,7 +24,7 @@ from chuanma.engine.state import HandState
 from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF, exchange_options
 from chuanma.engine.wall import kong_allowed
 from chuanma.engine.wins import NEAR, complete, orphan_reach
-from chuanma.tiles import NUM_KINDS, SUIT_SLICES
+from chuanma.tiles import NUM_KINDS, SUIT_SLICES, format_tiles, holds_suit, suit_of, tile_str
 
 _ALONE = [(s,) for s in range(4)]
 
@@ -117,3 +122,170 @@ def turn_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
             return out
     out.extend(compress(DISCARD, h))
     return out
+
+
+# ------------------------------------------------------------------------------------ refusals
+
+Refusal = tuple[str, str]
+"""``(code, reason)``: a stable code for programs and the rule's words for a player."""
+
+
+def refusal(st: HandState, legal: list[Action], seat: int, action: Action) -> Refusal:
+    """Why ``action`` is not legal for ``seat`` (whose legal actions are ``legal``) now."""
+    pub = st.public
+    if isinstance(seat, bool) or seat not in range(4):
+        return "no_such_seat", f"no seat {seat!r}: seats are 0-3"
+    if pub.phase == "end":
+        return "hand_over", "the hand is over"
+    what = claimed_text(st)
+    if seat not in to_act(st):
+        return "not_your_turn", not_your_turn(st, seat, what)
+    if legal == [HU]:
+        on = what if pub.phase in ("claim", "rob") else "this tile"
+        return "must_win", f"you must win on {on} in the last four tiles"
+    return "illegal_action", _REFUSE[pub.phase](st, legal, seat, action)
+
+
+def claimed_text(st: HandState) -> str:
+    """The tile of the open claim window (``?`` outside one)."""
+    w = st.public.claim
+    return tile_str(w.tile) if w is not None else "?"
+
+
+def not_your_turn(st: HandState, seat: int, what: str) -> str:
+    pub = st.public
+    if pub.phase in ("exchange", "void"):
+        return f"seat {seat} has already chosen"
+    if pub.phase in ("claim", "rob"):
+        if st.seats[seat].claim is not None:
+            return f"seat {seat} has already answered the claim on {what}"
+        return f"seat {seat} has nothing to claim on {what}"
+    return f"it is seat {pub.current}'s turn, not seat {seat}'s"
+
+
+def choose_otherwise(action: Action, legal: Sequence[Action], on: str) -> str:
+    """The refusal that names the choices: ``… is not possible now; choose one of: …``."""
+    return f"{action} is not possible {on}; choose one of: {', '.join(str(a) for a in legal)}"
+
+
+def no_kong_room(st: HandState) -> bool:
+    return not kong_allowed(st.rules.no_kong_in_last_four, st.remaining)
+
+
+def refuse_exchange(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
+    """The exchange allows three tiles of one suit the seat holds."""
+    if isinstance(action, Exchange):
+        return f"cannot exchange {format_tiles(action.tiles)}: give three tiles of one suit that you hold"
+    return "choose three tiles of one suit to exchange first"
+
+
+def refuse_void(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
+    """The void allows the suits :func:`void_options` offers."""
+    suits = [str(a).split()[-1] for a in legal]
+    return f"choose your void suit ({', '.join(suits[:-1])} or {suits[-1]}) first"
+
+
+def refuse_claim(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
+    """A claim window allows the seat's ``claim_options``: each pass rule, the last four, the void
+    suit and the chow's seat and suits refuse the rest."""
+    w = st.public.claim
+    s = st.seats[seat]
+    what = claimed_text(st)
+    if isinstance(action, Hu) and w is not None and w.tile in s.banned:
+        return f"you passed a win on {what} earlier and cannot win on it (过水不胡)"
+    if isinstance(action, Hu) and s.bar is not None:
+        return f"you passed a win since your last draw: a win on {what} must be worth more than {s.bar} fan"
+    if isinstance(action, Pong) and w is not None and w.tile in s.pong_ban:
+        return f"you passed a pong of {what} since your last draw"
+    if isinstance(action, Kong) and no_kong_room(st):
+        return "no kong in the last four tiles"
+    if isinstance(action, Kong | Pong) and s.void == suit_of(action.tile):
+        return f"cannot claim a void-suit tile ({what})"
+    if isinstance(action, Chow) and w is not None:
+        chow = refuse_chow(st, seat, w.tile, w.from_seat)
+        if chow is not None:
+            return chow
+    return choose_otherwise(action, legal, f"on {what}")
+
+
+def refuse_chow(st: HandState, seat: int, tile: int, from_seat: int) -> str | None:
+    """吃 exists only in a variant that has it, for suited tiles, from the 上家."""
+    if not st.rules.game_variant.chow:
+        return "there is no chow in this game"
+    if suit_of(tile) == "z":
+        return f"honours cannot be chowed ({tile_str(tile)})"
+    if seat != (from_seat + 1) % 4:
+        return f"you can chow only your 上家's discard (seat {(seat + 3) % 4})"
+    return None
+
+
+def refuse_on_turn(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
+    """On its own turn a seat discards, wins by self-draw or declares a kong."""
+    rule = _TURN_RULES.get(type(action))
+    reason = rule(st, seat, action) if rule is not None else None
+    return reason if reason is not None else choose_otherwise(action, legal, "now")
+
+
+def refuse_pass(st: HandState, seat: int, action: Action) -> str | None:
+    return "nothing to pass: it is your turn to discard"
+
+
+def refuse_claim_on_turn(st: HandState, seat: int, action: Action) -> str | None:
+    return f"you can only {'pong' if isinstance(action, Pong) else 'chow'} another player's discard"
+
+
+def refuse_discard(st: HandState, seat: int, action: Action) -> str | None:
+    """A discard: a locked hand's drawn tile; a held tile, of the void suit while one is held."""
+    assert isinstance(action, Discard)
+    s = st.seats[seat]
+    h = s.hand
+    if not st.public.turn.after_pong and st.public.locked[seat] and s.drawn is not None:
+        return f"your hand is locked after winning: discard the drawn {tile_str(s.drawn)}"
+    if not h[action.tile]:
+        return f"you do not hold {tile_str(action.tile)}"
+    if s.void is not None and holds_suit(h, s.void):
+        suit = SUIT_SLICES[s.void]
+        held = " ".join(tile_str(t) for t in range(suit.start, suit.stop) if h[t])
+        return f"must discard a void-suit tile first: {held}"
+    return None
+
+
+def refuse_self_win(st: HandState, seat: int, action: Action) -> str | None:
+    """:func:`can_self_win`'s refusals: after a pong, a passed tile, the void suit, no win."""
+    s = st.seats[seat]
+    if st.public.turn.after_pong:
+        return "after a pong or chow you must discard"
+    if s.drawn is not None and s.drawn in s.banned:
+        return f"you passed a win on {tile_str(s.drawn)} earlier and cannot win on it (过水不胡)"
+    if holds_suit(s.hand, s.void):
+        return "cannot win while holding a void-suit tile"
+    return "this hand is not a win"
+
+
+def refuse_own_kong(st: HandState, seat: int, action: Action) -> str | None:
+    """:func:`turn_actions`'s kongs: not after a pong, not in the last four, not of the void suit,
+    a locked hand's only with the drawn tile, four tiles (or a pong and the fourth) held."""
+    assert isinstance(action, Kong)
+    s = st.seats[seat]
+    if st.public.turn.after_pong:
+        return "after a pong or chow you must discard"
+    if no_kong_room(st):
+        return "no kong in the last four tiles" if st.rules.no_kong_in_last_four else "no kong: the wall is empty"
+    if s.void == suit_of(action.tile):
+        return f"cannot kong a void-suit tile ({tile_str(action.tile)})"
+    if st.public.locked[seat]:
+        return "a locked hand may only kong the drawn tile, keeping its waits"
+    return f"no kong of {tile_str(action.tile)} in this hand"
+
+
+_TURN_RULES: dict[type, Callable[[HandState, int, Action], str | None]] = {
+    Pass: refuse_pass, Pong: refuse_claim_on_turn, Chow: refuse_claim_on_turn, Discard: refuse_discard,
+    Hu: refuse_self_win, Kong: refuse_own_kong,
+}
+"""The rule of the seat's own turn that refuses each kind of decision."""
+
+_REFUSE: dict[str, Callable[[HandState, list[Action], int, Action], str]] = {
+    "exchange": refuse_exchange, "void": refuse_void, "claim": refuse_claim, "rob": refuse_claim,
+    "turn": refuse_on_turn,
+}
+"""The rule that refuses a decision in each phase a seat may owe one."""

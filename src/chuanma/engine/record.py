@@ -88,7 +88,7 @@ def _replay_decision(game: Game, matchable: list[tuple[int, Action]], seat: int,
                      d: Mapping[str, Any]) -> None:
     """Apply the record's decision ``i`` (``matchable``: the automatic decisions it may write out)."""
     try:
-        action = action_from_json(d, honors=game.rules.honors)
+        action = action_from_json(d, game.rules.tiles)
     except NotationError as exc:
         raise RecordError(str(exc), i) from None
     # A written-out automatic move is matched first against the moves already carried out (the

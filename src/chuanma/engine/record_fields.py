@@ -16,7 +16,7 @@ from chuanma.engine.actions import Action, action_from_json
 from chuanma.engine.state import DIRECTIONS, Direction, HandState
 from chuanma.errors import ChuanmaError, NotationError, shown
 from chuanma.rules import RuleSet
-from chuanma.tiles import Tile, parse_tile, tile_str
+from chuanma.tiles import ALL_TILES, Tile, TileSet, parse_tile, tile_str
 
 FORMAT = "chuanma-record/2"
 """The records written now: ``no_kong_in_last_four`` forbids a kong once the wall holds 4 tiles or
@@ -99,11 +99,11 @@ def seat(value: object, field: str) -> int:
     return value
 
 
-def deal_fields(record: object, *, honors: bool = True) -> DealFields:
+def deal_fields(record: object, *, tile_set: TileSet = ALL_TILES) -> DealFields:
     """The format, dealer, direction, wall and seeds of ``record``, checked.
 
     The wall is read tile by tile (any number of tiles; whether it is a full set is the engine's
-    or the verifier's check); ``honors=False`` refuses honour tiles (the 108-tile set). A missing
+    or the verifier's check); a ``tile_set`` without the honours refuses them (the 108-tile set). A missing
     ``format`` is taken to be ``chuanma-record/1`` here; a replay requires it.
     """
     data = _mapping(record, format_required=False)
@@ -119,7 +119,7 @@ def deal_fields(record: object, *, honors: bool = True) -> DealFields:
         if not isinstance(text, str):
             raise RecordError(f"wall position {pos} must be a tile like \"5m\", not {shown(text)}")
         try:
-            wall.append(parse_tile(text, honors=honors))
+            wall.append(parse_tile(text, tile_set=tile_set))
         except NotationError as exc:
             raise RecordError(f"wall position {pos}: {exc}") from None
     seeds = data.get("seeds")
@@ -154,7 +154,7 @@ def record_fields(record: object) -> RecordFields:
     """Every field of a record a replay reads, checked (the decisions' legality is the replay's)."""
     data = _mapping(record)
     rules = record_rules(data)
-    deal = deal_fields(data, honors=rules.honors)
+    deal = deal_fields(data, tile_set=rules.tiles)
     raw = data.get("decisions", [])
     if not isinstance(raw, list):
         raise RecordError(f"'decisions' must be a list, not {shown(raw)}")
@@ -163,7 +163,7 @@ def record_fields(record: object) -> RecordFields:
         if not isinstance(d, Mapping):
             raise RecordError(f'a decision is an object like {{"seat": 0, "discard": "5m"}}, not {shown(d)}', i)
         try:
-            decisions.append((seat(d.get("seat"), "seat"), action_from_json(d, honors=rules.honors)))
+            decisions.append((seat(d.get("seat"), "seat"), action_from_json(d, rules.tiles)))
         except (RecordError, NotationError) as exc:
             raise RecordError(str(exc), i) from None
     return RecordFields(rules, deal, tuple(decisions))

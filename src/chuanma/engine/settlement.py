@@ -8,11 +8,11 @@ from __future__ import annotations
 from chuanma.engine.claims import close_window
 from chuanma.engine.state import AFTER, HandState
 from chuanma.engine.tables import format_counts
-from chuanma.engine.variant import Variant
 from chuanma.engine.wall import in_last_four
 from chuanma.engine.wins import seat_waits
 from chuanma.scoring import max_static_fan
 from chuanma.tiles import format_tiles, holds_suit
+from chuanma.variant import Variant
 
 
 def flower_pig(st: HandState, seat: int) -> bool:

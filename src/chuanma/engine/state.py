@@ -27,7 +27,7 @@ from chuanma.engine.events import Event, Visibility
 from chuanma.engine.ledger import KongRecord, Payment, Reason, Win, totals
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.tiles import NUM_KINDS, Tile, format_tiles, parse_tile, parse_tiles, tile_str
+from chuanma.tiles import NUM_KINDS, Tile, TileSet, format_tiles, parse_tile, parse_tiles, tile_str
 
 Direction = Literal["to_next", "opposite", "to_previous"]
 DIRECTIONS: dict[str, int] = {"to_next": 1, "opposite": 2, "to_previous": 3}
@@ -328,10 +328,10 @@ class HandState:
             rules=rules,
             hidden=Hidden([parse_tile(t) for t in h["wall"]], h["direction"], h["seeds"]),
             public=pub,
-            seats=[_seat_from(s, rules.honors) for s in data["seats"]],
+            seats=[_seat_from(s, rules.tiles) for s in data["seats"]],
             events=[Event(*ev) for ev in data["events"]],
-            decisions=[(d["seat"], action_from_json(d, honors=rules.honors)) for d in data["decisions"]],
-            autos=[(d["seat"], action_from_json(d, honors=rules.honors)) for d in data["autos"]],
+            decisions=[(d["seat"], action_from_json(d, rules.tiles)) for d in data["decisions"]],
+            autos=[(d["seat"], action_from_json(d, rules.tiles)) for d in data["autos"]],
         )
 
 
@@ -361,7 +361,7 @@ def _seat_json(s: SeatState) -> dict[str, Any]:
     }
 
 
-def _seat_from(d: dict[str, Any], honors: bool) -> SeatState:
+def _seat_from(d: dict[str, Any], tile_set: TileSet) -> SeatState:
     hand = bytearray(NUM_KINDS)
     for t in parse_tiles(d["hand"]):
         hand[t] += 1
@@ -376,8 +376,8 @@ def _seat_from(d: dict[str, Any], honors: bool) -> SeatState:
         drawn=None if d["drawn"] is None else parse_tile(d["drawn"]),
         exchange=exchange,
         void=d["void"],
-        claim_options=None if opts is None else [action_from_json(a, honors=honors) for a in opts],
-        claim=None if d["claim"] is None else action_from_json(d["claim"], honors=honors),
+        claim_options=None if opts is None else [action_from_json(a, tile_set) for a in opts],
+        claim=None if d["claim"] is None else action_from_json(d["claim"], tile_set),
         banned=set(parse_tiles(d["banned"])),
         pong_ban=set(parse_tiles(d["pong_ban"])),
         bar=d["bar"],

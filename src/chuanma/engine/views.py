@@ -27,17 +27,15 @@ from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.legal import to_act
 from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat, copy_turn
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
-from chuanma.engine.variant import VARIANTS
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.tiles import COPIES, NUM_KINDS, Tile, format_tiles, holds_suit, suit_of, to_counts
+from chuanma.tiles import ALL_TILES, NUM_KINDS, SICHUAN_TILES, Tile, format_tiles, holds_suit, suit_of, to_counts
 
 VIEW_SCHEMA = 1
 """Version of the view's JSON form (the events': :data:`~chuanma.engine.events.EVENT_SCHEMA`)."""
 _new = tuple.__new__
-_SET_COUNTS = {name: tuple(COPIES if t < v.wall.size // COPIES else 0 for t in range(NUM_KINDS))
-               for name, v in VARIANTS.items()}
-"""Copies of each tile kind in each variant's set (no honours in the 108 tiles)."""
+_SET_COUNTS = {s.kinds: tuple(s.copies if t in s else 0 for t in range(NUM_KINDS)) for s in (SICHUAN_TILES, ALL_TILES)}
+"""Copies of each tile kind in each tile set, by its number of kinds (no honours in the 108 tiles)."""
 
 
 class PlayerView(NamedTuple):
@@ -158,7 +156,7 @@ class SeatView(NamedTuple):
     @property
     def winners_stay(self) -> bool:
         """血流: winners keep playing (their hands locked)."""
-        return self.rules.variant == "xueliu"
+        return self.rules.game_variant.winners_stay
 
     def own_melds(self) -> list[Meld]:
         return [m for m in self.me.melds if m is not None]
@@ -220,7 +218,7 @@ class SeatView(NamedTuple):
     def unseen_counts(self) -> list[int]:
         """Copies of each tile the viewer cannot see (not in its hand, any meld, river, win pile
         or shown hand)."""
-        left = list(_SET_COUNTS[self.rules.variant])
+        left = list(_SET_COUNTS[self.rules.tiles.kinds])
         if self.seat is not None:
             left = list(map(sub, left, self.hand))
         for p in self.players:

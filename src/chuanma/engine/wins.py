@@ -13,11 +13,11 @@ from chuanma.analysis import is_win, waits
 from chuanma.analysis.orphans import ORPHANS
 from chuanma.engine.ledger import Win
 from chuanma.engine.state import HandState
-from chuanma.engine.variant import Variant
 from chuanma.engine.wall import in_last_four
 from chuanma.rules import RuleSet
 from chuanma.scoring import ScoreResult, score_hand
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, format_tiles, holds_suit
+from chuanma.variant import Variant
 
 NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)] + [
     (t, t + 1) for t in range(NUM_SUITED, NUM_KINDS)]

@@ -13,7 +13,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from chuanma.engine.indices import ACTION_COUNT
+from chuanma.engine import ACTION_COUNT
 from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
 

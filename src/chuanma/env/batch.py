@@ -14,8 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.encoding import TRACKED_ENCODERS
-from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.indices import ACTION_COUNT, ActionIndexError, to_index
+from chuanma.engine import ACTION_COUNT, ActionIndexError, IllegalActionError, to_index
 from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
 

@@ -16,12 +16,9 @@ import numpy.typing as npt
 
 from chuanma.encoding import TRACKED_ENCODERS, encoder
 from chuanma.encoding.tracker import Tracker
-from chuanma.engine.actions import Action
-from chuanma.engine.game import DIRECTIONS, Direction, Game
-from chuanma.engine.indices import from_index, mask
+from chuanma.engine import DIRECTIONS, Action, Direction, Game, from_index, mask
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
-from chuanma.tiles import full_wall
 
 RewardMode = Literal["end", "event"]
 REWARD_MODES = ("end", "event")
@@ -76,7 +73,7 @@ class Table:
     def deal(self) -> Game:
         """Deal a new hand from the generator: a shuffled wall of the rules' tile set, a dealer and a
         direction."""
-        wall = full_wall(with_honors=self.rules.honors)
+        wall = self.rules.tiles.wall()
         self.rng.shuffle(wall)
         dealer = self.rng.randrange(4)
         direction = _DIRECTIONS[self.rng.randrange(3)]

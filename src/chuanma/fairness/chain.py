@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from chuanma.engine.record import replay
+from chuanma.engine import replay
 from chuanma.errors import ChuanmaError
 from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.errors import RecordError

@@ -22,7 +22,7 @@ from chuanma.fairness.seeds import commitment, join_client_seeds
 from chuanma.fairness.signing import PUBLIC_KEY_BYTES, sign_record
 from chuanma.fairness.verify import verify_record
 from chuanma.json_input import read_json
-from chuanma.tiles import tile_str
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES, tile_str
 
 fair_app = typer.Typer(
     name="fair",
@@ -54,7 +54,7 @@ def deal_command(
         str, typer.Option(help="The four seats' client seeds, comma-separated: a,b,c,d.")
     ],
     nonce: Annotated[int, typer.Option(min=0, help="The hand's number at its table (0, 1, …).")],
-    honors: Annotated[
+    with_honours: Annotated[
         bool, typer.Option("--honors", help="Shuffle the 136-tile set of 大众麻将.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -70,7 +70,7 @@ def deal_command(
         joined = join_client_seeds(client_seeds.split(","))
     except FairnessError as exc:
         raise _fail(f"--client-seeds: {exc}") from None
-    deal = derive_deal(seed, joined, nonce, honors=honors)
+    deal = derive_deal(seed, joined, nonce, ALL_TILES if with_honours else SICHUAN_TILES)
     result: dict[str, Any] = {
         "commitment": commitment(seed),
         "dealer": deal.dealer,

@@ -7,12 +7,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chuanma.fairness.stream import RandomStream
-from chuanma.tiles import COPIES, NUM_KINDS, NUM_SUITED, tile_str
+from chuanma.tiles import TileSet, tile_str
 
 Direction = Literal["to_next", "opposite", "to_previous"]
 DIRECTIONS: tuple[Direction, Direction, Direction] = ("to_next", "opposite", "to_previous")
-WALL_SIZE = NUM_SUITED * COPIES
-WALL_SIZE_HONORS = NUM_KINDS * COPIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,19 +39,16 @@ def shuffled_indices(size: int, uniform: Callable[[int], int]) -> list[int]:
     return order
 
 
-def derive_from_stream(stream: RandomStream, *, honors: bool = False) -> Deal:
-    """Draw dealer, direction and wall, in that order, from ``stream``."""
+def derive_from_stream(stream: RandomStream, tile_set: TileSet) -> Deal:
+    """Draw dealer, direction and a wall of ``tile_set``, in that order, from ``stream``."""
     dealer = stream.uniform(4)
     direction = DIRECTIONS[stream.uniform(3)]
-    size = WALL_SIZE_HONORS if honors else WALL_SIZE
-    order = list(range(size))
+    order = list(range(tile_set.size))
     stream.shuffle(order)
-    return Deal(dealer, direction, tuple([t // COPIES for t in order]))
+    return Deal(dealer, direction, tuple([t // tile_set.copies for t in order]))
 
 
-def derive_deal(server_seed: bytes, client_seed: str, nonce: int, *, honors: bool = False) -> Deal:
-    """The hand decided by ``server_seed``, the joined ``client_seed`` and ``nonce``.
-
-    ``honors=True`` shuffles the 136-tile set of 大众麻将 instead of the 108-tile set.
-    """
-    return derive_from_stream(RandomStream(server_seed, client_seed, nonce), honors=honors)
+def derive_deal(server_seed: bytes, client_seed: str, nonce: int, tile_set: TileSet) -> Deal:
+    """The hand decided by ``server_seed``, the joined ``client_seed`` and ``nonce``: a shuffle of
+    ``tile_set`` (the 108-tile set of Sichuan mahjong, or the 136 of 大众麻将)."""
+    return derive_from_stream(RandomStream(server_seed, client_seed, nonce), tile_set)

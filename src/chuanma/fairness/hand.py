@@ -22,9 +22,10 @@ from chuanma.fairness.records import complete_record
 from chuanma.fairness.seeds import SEATS, commitment, join_client_seeds, validate_client_seed
 from chuanma.fairness.session import SessionHand
 from chuanma.fairness.vrf import VRFKey, proof_to_hash, vrf_alpha
+from chuanma.tiles import TileSet
 
 if TYPE_CHECKING:
-    from chuanma.engine.game import Game
+    from chuanma.engine import Game
 
 RECORD_FORMAT = FORMAT
 SCHEME_HMAC = "hmac-sha256"
@@ -54,7 +55,7 @@ class FairHand:
         server_seed: bytes | None = None,
         vrf_key: VRFKey | None = None,
         table_id: str | None = None,
-        honors: bool = False,
+        tile_set: TileSet,
     ) -> None:
         if not isinstance(nonce, int) or isinstance(nonce, bool) or nonce < 0:
             raise HandStateError(
@@ -73,21 +74,21 @@ class FairHand:
         self._server_seed = server_seed
         self._vrf_key = vrf_key
         self._table_id = table_id
-        self._honors = honors
+        self._tile_set = tile_set
         self._client_seeds: list[str | None] = [None] * SEATS
         self._phase = HandPhase.COLLECTING
         self._deal: Deal | None = None
         self._proof: bytes | None = None
 
     @classmethod
-    def new(cls, nonce: int, *, honors: bool = False) -> FairHand:
+    def new(cls, nonce: int, *, tile_set: TileSet) -> FairHand:
         """A hand with a fresh 32-byte server seed from the operating system's CSPRNG."""
-        return cls(nonce, server_seed=secrets.token_bytes(SERVER_SEED_BYTES), honors=honors)
+        return cls(nonce, server_seed=secrets.token_bytes(SERVER_SEED_BYTES), tile_set=tile_set)
 
     @classmethod
-    def with_vrf(cls, key: VRFKey, table_id: str, nonce: int, *, honors: bool = False) -> FairHand:
+    def with_vrf(cls, key: VRFKey, table_id: str, nonce: int, *, tile_set: TileSet) -> FairHand:
         """A hand whose server seed is ``beta = VRF(key, table_id:nonce:client_seed)``."""
-        return cls(nonce, vrf_key=key, table_id=table_id, honors=honors)
+        return cls(nonce, vrf_key=key, table_id=table_id, tile_set=tile_set)
 
     @property
     def scheme(self) -> str:
@@ -145,7 +146,7 @@ class FairHand:
         else:
             assert self._server_seed is not None
             seed = self._server_seed
-        self._deal = derive_deal(seed, client_seed, self._nonce, honors=self._honors)
+        self._deal = derive_deal(seed, client_seed, self._nonce, self._tile_set)
         self._phase = HandPhase.DEALT
         return self._deal
 

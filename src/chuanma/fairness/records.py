@@ -18,7 +18,7 @@ from chuanma.fairness.signing import sign_record
 from chuanma.fairness.vrf import VRFKey
 
 if TYPE_CHECKING:
-    from chuanma.engine.game import Game
+    from chuanma.engine import Game
 
 RESULT_FIELD = "result"
 

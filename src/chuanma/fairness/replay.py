@@ -7,9 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chuanma.engine.game import Game
-from chuanma.engine.record import RecordError as ReplayError
-from chuanma.engine.record import replay
+from chuanma.engine import Game, replay
+from chuanma.engine import RecordError as ReplayError
 from chuanma.errors import ChuanmaError
 from chuanma.fairness.checks import Check, Status
 from chuanma.fairness.records import RESULT_FIELD

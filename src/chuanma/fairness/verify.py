@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chuanma.engine.record_fields import FORMATS, deal_fields
-from chuanma.engine.record_fields import RecordError as DealFieldError
+from chuanma.engine import FORMATS, deal_fields
+from chuanma.engine import RecordError as DealFieldError
 from chuanma.errors import RuleSetError, shown
 from chuanma.fairness.checks import Check, Status, Verdict
-from chuanma.fairness.derive import WALL_SIZE_HONORS, Deal, derive_deal
+from chuanma.fairness.derive import Deal, derive_deal
 from chuanma.fairness.errors import ClientSeedError, RecordError
 from chuanma.fairness.fields import parse_hex, require_field
 from chuanma.fairness.hand import RECORD_FORMAT, SCHEME_HMAC, SCHEME_VRF, SERVER_SEED_BYTES
@@ -28,7 +28,7 @@ from chuanma.fairness.session import SESSION_FIELD, SessionHand
 from chuanma.fairness.signing import SIGNATURE_FIELD, SIGNATURE_SCHEME, signature_problem
 from chuanma.fairness.vrf import PROOF_LEN, PT_LEN, verify, vrf_alpha
 from chuanma.rules import RuleSet
-from chuanma.tiles import tile_str
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES, tile_str
 
 RecordCheck = Callable[[Mapping[str, Any], "Deal | None"], Check]
 """An extra check: gets the record and the re-derived deal (``None`` if it could not be derived)."""
@@ -189,7 +189,7 @@ def verify_record(
     parsed = _parse(record)
     assert isinstance(record, Mapping)
     seeds = parsed.seeds
-    honors = len(parsed.wall) == WALL_SIZE_HONORS
+    tile_set = ALL_TILES if len(parsed.wall) == ALL_TILES.size else SICHUAN_TILES
     checks: list[Check] = []
     deal: Deal | None = None
     reason = ""
@@ -234,7 +234,7 @@ def verify_record(
                 # The revealed seed is not the committed one: deriving from it proves nothing.
                 reason = reason or "not derived: the server seed does not match the commitment"
             if client_seed is not None and not reason:
-                deal = derive_deal(server_seed, client_seed, parsed.nonce, honors=honors)
+                deal = derive_deal(server_seed, client_seed, parsed.nonce, tile_set)
     else:
         table_id = require_field(seeds, "table_id", str, "seeds.")
         pk = _hex(seeds, "public_key", PT_LEN)
@@ -266,7 +266,7 @@ def verify_record(
                 checks.append(
                     Check("proof", Status.PASSED, "the VRF proof is valid; beta is the seed")
                 )
-                deal = derive_deal(beta, client_seed, parsed.nonce, honors=honors)
+                deal = derive_deal(beta, client_seed, parsed.nonce, tile_set)
 
     checks.extend(_compare(parsed, deal, reason))
     if extra_checks is None:

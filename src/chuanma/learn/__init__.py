@@ -1,6 +1,7 @@
 """A learning agent on PyTorch (the ``learn`` extra): a small masked actor-critic network
 (:mod:`.policy`) trained by imitating the ``defensive`` bot, then by PPO against the bots
-(:mod:`.train`). See docs/rl.md.
+(:mod:`chuanma.train`, which sits above the bots, the environments and the simulator it plays
+through, so that the bots may load a policy from here). See docs/rl.md.
 
 This package itself imports no PyTorch: :class:`PolicyFileError` is what a bot reports when a
 weights file cannot be played, PyTorch missing included.

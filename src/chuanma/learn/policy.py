@@ -18,7 +18,7 @@ import torch
 from torch import nn
 
 from chuanma.encoding import ENCODERS
-from chuanma.engine.indices import ACTION_COUNT
+from chuanma.engine import ACTION_COUNT
 from chuanma.learn import PolicyFileError
 from chuanma.learn.features import COUNT as FEATURES
 from chuanma.learn.features import features

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chuanma.engine.wins import self_drawn_each
+from chuanma.engine import self_drawn_each
 from chuanma.errors import NotationError, shown
 from chuanma.rules import RuleSet
 from chuanma.score_input import read_score_input

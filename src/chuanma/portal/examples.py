@@ -14,11 +14,19 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from chuanma.engine.actions import Action, Discard, Hu, IllegalActionError, Pass, action_from_json
-from chuanma.engine.game import Direction, Game
-from chuanma.engine.record import to_record
-from chuanma.engine.tables import format_counts
-from chuanma.engine.wall import build_wall
+from chuanma.engine import (
+    Action,
+    Direction,
+    Discard,
+    Game,
+    Hu,
+    IllegalActionError,
+    Pass,
+    action_from_json,
+    build_wall,
+    format_counts,
+    to_record,
+)
 from chuanma.rules import RuleSet
 
 MAX_DECISIONS = 1000
@@ -32,7 +40,7 @@ class DrawnTileDiscarder:
         legal = game.legal_actions(seat)
         if Hu() in legal:
             return Hu()
-        drawn = game.state.seats[seat].drawn
+        drawn = game.open_seat(seat).drawn
         if drawn is not None and Discard(drawn) in legal:
             return Discard(drawn)
         return next((a for a in legal if isinstance(a, Discard)), Pass() if Pass() in legal else legal[0])
@@ -104,7 +112,7 @@ TOPICS = ("exchange", "void", "kongs", "call_transfer", "flower_pig", "chadajiao
 
 
 def _hands(game: Game) -> list[str]:
-    return [format_counts(s.hand) for s in game.state.seats]
+    return [format_counts(game.open_seat(s).hand) for s in range(4)]
 
 
 def run(example: Example) -> dict[str, Any]:
@@ -119,7 +127,7 @@ def run(example: Example) -> dict[str, Any]:
         mark = len(game.events)
         move = {k: v for k, v in d.items() if k != "refused"}
         try:
-            game.apply(d["seat"], action_from_json(move))
+            game.apply(d["seat"], action_from_json(move, rules.tiles))
         except IllegalActionError as exc:
             if not d.get("refused"):
                 raise
@@ -135,8 +143,8 @@ def run(example: Example) -> dict[str, Any]:
     return {
         "id": example.id, "topics": list(example.topics), "rules": rules.to_json(), "dealer": 0,
         "hands": before, "steps": steps, "hands_after": _hands(game),
-        "melds": [[m.to_dict() for m in ms] for ms in game.state.public.melds],
-        "voids": [s.void for s in game.state.seats],
+        "melds": [[m.to_dict() for m in game.open_seat(s).melds] for s in range(4)],
+        "voids": [game.open_seat(s).void for s in range(4)],
         "wins": [w.to_json() for w in game.wins],
         "payments": [p.to_json() for p in game.ledger], "deltas": game.deltas(),
         "finished": game.finished, "record": to_record(game),

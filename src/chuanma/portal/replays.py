@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from chuanma.engine.game import Game
-from chuanma.engine.record import RecordError, replay_steps
+from chuanma.engine import Game, RecordError, replay_steps
 from chuanma.errors import shown
 
 Viewer = int | Literal["all"]

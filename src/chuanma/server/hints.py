@@ -13,8 +13,7 @@ from typing import Any
 
 from chuanma.advice import Useful, advise
 from chuanma.advice import suggestion as suggested
-from chuanma.engine.tables import TILE_TEXT
-from chuanma.engine.views import SeatView
+from chuanma.engine import TILE_TEXT, SeatView
 
 
 def _useful(items: tuple[Useful, ...]) -> list[list[Any]]:

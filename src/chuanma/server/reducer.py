@@ -20,8 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chuanma.bots import needs_view
-from chuanma.engine import Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
-from chuanma.engine.actions import Action
+from chuanma.engine import Action, Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import FairHand
 from chuanma.fairness.keys import signing_key_of
@@ -419,7 +418,7 @@ class Step:
         else:
             record, next_dealer = st.previous if st.previous is not None else (None, 0)
             session = st.session.following(record, next_dealer)
-        fair = FairHand.with_vrf(setup.dealer_key, setup.table_id, number, honors=setup.rules.honors)
+        fair = FairHand.with_vrf(setup.dealer_key, setup.table_id, number, tile_set=setup.rules.tiles)
         hand_id = f"{setup.table_id}-{number}"
         self.effects.append(CreateHand({
             "id": hand_id, "table_id": setup.table_id, "number": number, "server_seed": "", "commitment": "",
@@ -589,7 +588,7 @@ class Step:
         if game is None or game.finished:
             raise RefusedError("no_hand", "no hand is being played at this table now")
         try:
-            action = action_from_json(msg.action, honors=st.setup.rules.honors)
+            action = action_from_json(msg.action, st.setup.rules.tiles)
         except ChuanmaError as exc:
             raise RefusedError("bad_action", f"action: {exc}") from None
         if isinstance(action, Leave):
@@ -647,7 +646,7 @@ def restored(st: TableState, hand: Row | None, decisions: list[Row], now: float)
         step.seat(k).client_seed = seed
     game = seeded(st, list(hand["client_seeds"]))
     for row in decisions:
-        game.apply(int(row["seat"]), action_from_json(row["action"], honors=st.setup.rules.honors))
+        game.apply(int(row["seat"]), action_from_json(row["action"], st.setup.rules.tiles))
     step.start_game(game)
     st.sent = len(game.events)
 
@@ -656,12 +655,12 @@ def resumed_fair(st: TableState, hand: Row) -> FairHand:
     """The fair hand of a stored, unfinished hand: dealt by the key it was opened with (refused if
     the server now holds another, which would deal another wall), or by its stored server seed."""
     number = int(hand["number"])
-    honors = st.setup.rules.honors
+    tile_set = st.setup.rules.tiles
     if not hand.get("public_key"):
-        return FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), honors=honors)
+        return FairHand(number, server_seed=bytes.fromhex(hand["server_seed"]), tile_set=tile_set)
     key = st.setup.dealer_key
     if key.public_key.hex() != hand["public_key"]:
         raise DealerKeyError(
             f"hand {hand['id']} was opened with the dealer key {hand['public_key']}, but this server holds "
             f"{key.public_key.hex()}: start it with the key the hand was opened with")
-    return FairHand.with_vrf(key, st.setup.table_id, number, honors=honors)
+    return FairHand.with_vrf(key, st.setup.table_id, number, tile_set=tile_set)

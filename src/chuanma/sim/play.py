@@ -8,33 +8,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chuanma.bots.base import Bot, needs_view
-from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.game import Game
-from chuanma.engine.outcome import hand_outcome
+from chuanma.engine import Game, IllegalActionError, hand_outcome
 from chuanma.fairness.derive import Deal
 from chuanma.fairness.hand import FairHand
 from chuanma.fairness.records import complete_record
 from chuanma.fairness.seeds import SEATS
 from chuanma.rules import RuleSet
+from chuanma.tiles import TileSet
 
 SIM_CLIENT_SEED = "sim"
 
 
-def sim_hand(seed: int, index: int, honors: bool = False) -> FairHand:
+def sim_hand(seed: int, index: int, tile_set: TileSet) -> FairHand:
     """Hand ``index`` of a run seeded ``seed``, dealt by the fairness protocol: the server seed
     ``SHA-256("chuanma-sim:<seed>")``, client seed ``"sim"`` at every seat and nonce ``index``
-    (a 136-tile wall with ``honors``: 大众麻将)."""
+    (a wall of ``tile_set``: ``rules.tiles``)."""
     hand = FairHand(index, server_seed=hashlib.sha256(f"chuanma-sim:{seed}".encode()).digest(),
-                    honors=honors)
+                    tile_set=tile_set)
     for seat in range(SEATS):
         hand.add_client_seed(seat, SIM_CLIENT_SEED)
     hand.deal()
     return hand
 
 
-def deal_for(seed: int, index: int, honors: bool = False) -> Deal:
+def deal_for(seed: int, index: int, tile_set: TileSet) -> Deal:
     """The deal of hand ``index`` of a run seeded ``seed`` (see :func:`sim_hand`)."""
-    return sim_hand(seed, index, honors).deal()
+    return sim_hand(seed, index, tile_set).deal()
 
 
 def bot_seed(seed: int, index: int, seat: int) -> int:

@@ -90,7 +90,7 @@ def league_chunk(spec: LeagueSpec, start: int, stop: int) -> tuple[Tally, WallSc
     tally = Tally()
     walls: WallScores = []
     for w in range(start, stop):
-        deal = deal_for(spec.seed, w, rules.honors)
+        deal = deal_for(spec.seed, w, rules.tiles)
         line = spec.lineup(w)
         per: dict[str, tuple[int, int]] = {}
         for rot in range(4):

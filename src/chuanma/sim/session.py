@@ -47,7 +47,7 @@ def play_sessions(
             session = SessionHand.first(sim_session_id(seed, number), rules.dealer)
         else:
             session = session.following(result.record, result.next_dealer)
-        fair = sim_hand(seed, i, rules.honors)
+        fair = sim_hand(seed, i, rules.tiles)
         game = play_game(rules, session.deal(fair.deal()), bots_for(i))
         chain = session.chained and hand < session_hands - 1
         keep = (record is not None and i >= start) or chain

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from chuanma.advice import Useful, advise
-from chuanma.engine.actions import Action, Exchange
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, Exchange, SeatView
 from chuanma.terminal.words import tile_label
 from chuanma.tiles import SUIT_NAMES_ZH
 

@@ -10,8 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from chuanma.engine.variant import variant_of
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.terminal.words import melds_text, relative, tiles_text, void_text
 from chuanma.tiles import Tile, from_counts
 
@@ -33,7 +32,7 @@ def seat_header(view: SeatView, seat: int, names: Sequence[str], session: Sequen
         out.append(f" {names[seat]}")
     if seat == view.dealer:
         out.append(" 庄", style="bold red")
-    if variant_of(view.rules).void:  # 大众麻将 has no 定缺
+    if view.rules.game_variant.void:  # 大众麻将 has no 定缺
         out.append(" ").append_text(void_text(p.void))
     delta = view.totals[seat]
     out.append(f"  chips {delta:+d}", style="green" if delta > 0 else "red" if delta < 0 else "")

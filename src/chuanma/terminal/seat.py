@@ -15,9 +15,7 @@ from rich.text import Text
 
 from chuanma.advice import discard_options, seen_tiles, suggestion
 from chuanma.bots.base import Bot
-from chuanma.engine.actions import Action, Discard, Hu, Pass
-from chuanma.engine.game import Game
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, Discard, Game, Hu, Pass, SeatView
 from chuanma.terminal.advisor import advice
 from chuanma.terminal.answers import COMMAND_HELP, AnswerError, Command, label, parse_answer, shortcuts
 from chuanma.terminal.board import WIDE, board

@@ -13,10 +13,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from chuanma.engine import Payment, SeatView, Win, hand_outcome
 from chuanma.engine.event_types import Kong, parse_event
-from chuanma.engine.ledger import Payment, Win
-from chuanma.engine.outcome import hand_outcome
-from chuanma.engine.views import SeatView
 from chuanma.terminal.words import KONG_WORDS, melds_text, seat_name, seat_possessive, tile_label, tiles_text
 from chuanma.tiles import SUIT_NAMES_ZH, from_counts, parse_tile, parse_tiles
 

@@ -1,6 +1,6 @@
 """Train the policy: imitate the ``defensive`` bot, then PPO against the bots.
 
-    python -m chuanma.learn.train --out runs/agent [--imitation-hands 400] [--epochs 6]
+    python -m chuanma.train --out runs/agent [--imitation-hands 400] [--epochs 6]
         [--pg-hands 2000] [--pg-lr 1e-4] [--kl 0.5] [--opponents defensive,greedy,random] [--seed 1]
 
 Writes ``imitation.pt`` (after imitation), ``pg-<hands>.pt`` checkpoints, ``policy.pt`` (the
@@ -27,8 +27,7 @@ import torch
 
 from chuanma.bots import BOTS, make_bot
 from chuanma.encoding import ENCODERS, encoder
-from chuanma.engine.game import Game
-from chuanma.engine.indices import mask, to_index
+from chuanma.engine import Game, mask, to_index
 from chuanma.env import SingleSeatEnv
 from chuanma.errors import ChuanmaError
 from chuanma.learn.policy import Policy
@@ -49,7 +48,7 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
     masks: list[npt.NDArray[np.int8]] = []
     actions: list[int] = []
     for i in range(hands):
-        deal = deal_for(seed, i, rules.honors)
+        deal = deal_for(seed, i, rules.tiles)
         game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
         bots = [make_bot(teacher, bot_seed(seed, i, s)) for s in range(4)]
         while not game.finished:
@@ -222,7 +221,7 @@ def improve(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str]
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m chuanma.learn.train", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m chuanma.train", description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="folder for the weights and the curve")
     ap.add_argument("--rules", default="xuezhan", help="rule preset")
     ap.add_argument("--encoder", default="compact", choices=sorted(ENCODERS))
