@@ -25,6 +25,7 @@ from chuanma.server.config import BOT_LEVELS
 from chuanma.server.progress import leaderboard, profile, settle_hook
 from chuanma.server.store import Store, open_store, sqlite_url
 from chuanma.sim.play import deal_for, play_hand
+from chuanma.tiles import SICHUAN_TILES
 
 RECORDS = 20
 """Different records the hands cycle through (greedy bots' 血战 hands)."""
@@ -33,7 +34,7 @@ RECORDS = 20
 def records() -> list[dict[str, Any]]:
     out = []
     for seed in range(RECORDS):
-        result = play_hand(RuleSet.from_preset("xuezhan"), deal_for(seed, 0),
+        result = play_hand(RuleSet.from_preset("xuezhan"), deal_for(seed, 0, SICHUAN_TILES),
                            [make_bot("greedy", seat) for seat in range(4)], record=True)
         assert result.record is not None
         out.append(result.record)

@@ -55,8 +55,9 @@ def test_expert_plays_every_preset_legally(preset: str) -> None:
 def test_expert_is_deterministic_given_its_seed() -> None:
     rules = RuleSet.from_preset("xuezhan")
     for i in range(3):
-        recs = [play_hand(rules, deal_for(41, i), [make_bot("expert", bot_seed(41, i, s)) for s in range(4)],
-                          record=True).record for _ in range(2)]
+        recs = [play_hand(rules, deal_for(41, i, rules.tiles),
+                          [make_bot("expert", bot_seed(41, i, s)) for s in range(4)], record=True).record
+                for _ in range(2)]
         assert recs[0] is not None and recs[0] == recs[1]
 
 

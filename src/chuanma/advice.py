@@ -11,8 +11,7 @@ from chuanma.analysis import shanten, waits
 from chuanma.analysis.incremental import useful_tiles as useful
 from chuanma.bots import make_bot
 from chuanma.bots.greedy import cheapest_suit
-from chuanma.engine.actions import Action, ChooseVoid, Exchange
-from chuanma.engine.views import SeatView
+from chuanma.engine import Action, ChooseVoid, Exchange, SeatView
 from chuanma.melds import Meld
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 

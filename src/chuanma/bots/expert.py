@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from chuanma.analysis import waits
 from chuanma.bots.defensive import WIN_VALUE, DefensiveBot, win_chance
-from chuanma.engine.views import SeatView
+from chuanma.engine import SeatView
 from chuanma.scoring import score_hand
 from chuanma.tiles import COPIES
 

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chuanma.engine.record_fields import FORMAT
+from chuanma.engine import FORMAT
 from chuanma.fairness.derive import Deal, derive_deal
 from chuanma.fairness.errors import HandStateError, ServerSeedError
 from chuanma.fairness.records import complete_record

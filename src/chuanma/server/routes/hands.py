@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from chuanma.engine.record import RecordError
+from chuanma.engine import RecordError
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import SCHEME_VRF
 from chuanma.fairness.keys import signing_key_of
