@@ -137,6 +137,21 @@ def test_auto_off_or_an_act_stops_the_bot_and_the_player_is_prompted() -> None:
     assert not autos(effects) and st.seats[0] is not None and not st.seats[0].auto
 
 
+def test_turning_auto_on_and_off_gives_back_the_question_with_the_time_it_had_left() -> None:
+    """托管 on, then off before its bot answers: the same question comes back, its deadline unmoved,
+    however often it is done (toggling never buys time); when the time is up the bot answers."""
+    st = table()
+    (prompt,) = sent(deal(st), "prompt")
+    due = T0 + prompt["seconds"]
+    for at in (T0 + 5, T0 + 10, T0 + 15):
+        reduce(st, said(1, p.Auto(type="auto", on=True)), at)
+        effects = reduce(st, said(1, p.Auto(type="auto", on=False)), at + AUTO / 2)
+        (again,) = sent(effects, "prompt")
+        assert (again["version"], again["legal"]) == (prompt["version"], prompt["legal"])
+        assert again["seconds"] == due - (at + AUTO / 2) and effects[-1] == fx.SetTimer(due)
+    assert len(autos(reduce(st, i.Expire(), due))) == 1
+
+
 def test_a_seat_on_auto_is_not_readied_for_the_next_hand_and_its_ready_ends_auto() -> None:
     st = table()
     (prompt,) = sent(deal(st), "prompt")

@@ -154,8 +154,14 @@ class Step:
             self.act(index, msg)
         elif isinstance(msg, p.Auto):
             if msg.on != seat.auto:
+                held = (seat.prompt_version, seat.prompt_legal, seat.deadline)
                 seat.auto = msg.on
                 seat.clear_prompt()
+                if msg.on:
+                    seat.held = held
+                elif seat.held is not None:  # the same question comes back with the time it had left
+                    seat.prompt_version, seat.prompt_legal, seat.deadline = seat.held
+                    seat.held = None
             self.broadcast_auto(index, seat.auto)
             if not seat.auto and st.game is not None:
                 self.prompt(force=index)
@@ -332,7 +338,7 @@ class Step:
             return
         for k, seat in enumerate(self.st.seats):
             if seat is not None and not seat.auto and seat.deadline is not None and self.now >= seat.deadline:
-                seat.auto = True
+                seat.auto, seat.held = True, None  # the question ran out: none is held
                 seat.clear_prompt()
                 seat.deadline = self.now
                 self.broadcast_auto(k, True)
@@ -575,7 +581,7 @@ class Step:
                 raise RefusedError("bad_seed", f"client_seed: {exc}") from None
         seat.ready = True
         if seat.auto:  # ready for the next hand: the player plays it
-            seat.auto = False
+            seat.auto, seat.held = False, None
             self.broadcast_auto(index, False)
 
     def act(self, index: int, msg: p.Act) -> None:
@@ -598,7 +604,7 @@ class Step:
         except IllegalActionError as exc:
             raise RefusedError(exc.code, str(exc)) from None
         if seat.auto:
-            seat.auto = False
+            seat.auto, seat.held = False, None
             self.broadcast_auto(index, False)
 
     def leave(self, index: int) -> None:

@@ -76,6 +76,9 @@ class Seat:
     prompt_legal: list[dict[str, Any]] | None = None
     deadline: float | None = None
     """When the open prompt runs out; on 托管, when its bot makes the next decision."""
+    held: tuple[int | None, list[dict[str, Any]] | None, float | None] | None = None
+    """The open question (version, legal, deadline) when 托管 was turned on: turned off before its bot
+    answered, the question comes back with the time it had, so toggling 托管 never buys time."""
     views: bool = False
     """Send this seat its whole view after each batch of events (browsers ask for it)."""
     hints: bool = False
