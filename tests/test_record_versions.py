@@ -69,6 +69,15 @@ def test_a_version_1_record_with_a_kong_at_four_tiles_is_refused_naming_both_ver
         replay(_kong_at_four())
 
 
+def test_another_refusal_in_a_version_1_record_is_not_blamed_on_the_kong_rule() -> None:
+    old = _as_version_1_under_the_option(_record())
+    first = old["decisions"][0]
+    old["decisions"][0] = {"seat": first["seat"], "exchange": "1m 1m 1m"}  # not what the seat holds
+    with pytest.raises(RecordError) as refused:
+        replay(old)
+    assert "chuanma-record/1" not in str(refused.value)
+
+
 def test_a_version_1_record_under_the_option_with_no_kong_at_four_tiles_replays() -> None:
     record, kongs_at = _play(seed=1, kong=True)  # the option on: no kong at 4 tiles
     assert kongs_at and 4 not in kongs_at

@@ -22,6 +22,7 @@ from chuanma.engine.actions import (
 from chuanma.engine.game import Game
 from chuanma.engine.record_fields import RecordError as RecordError
 from chuanma.engine.record_fields import older_meaning, record_fields, record_of
+from chuanma.engine.wall import NO_KONG
 from chuanma.errors import ChuanmaError, InputError, NotationError
 from chuanma.json_input import read_json
 
@@ -73,7 +74,7 @@ def replay_steps(record: Mapping[str, Any]) -> Iterator[Game]:
             _replay_decision(game, matchable, d["seat"], i, d)
         except RecordError as exc:
             why = older_meaning(record)
-            if why is None:
+            if why is None or "kong" not in d or game.state.remaining != NO_KONG:  # not the kong it explains
                 raise
             raise RecordError(f"{exc}; {why}") from None  # the message names the decision already
         yield game
