@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS
-from chuanma.fairness import sign_record, verifier_page_path, verify_record
+from chuanma.fairness import VRFKey, sign_record, verifier_page_path, verify_record
+from chuanma.fairness.keys import signing_key_of
 from chuanma.rules import RuleSet
 from chuanma.tiles import ALL_TILES
-from fairness_records import CASES, KEY, MUTATIONS, SEED, build, fixed_played, mutated_record
+from fairness_records import CASES, KEY, MUTATIONS, SEED, VRF_SECRET, build, fixed_played, mutated_record, vrf_record
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
@@ -224,6 +225,24 @@ def test_page_requires_the_dealers_key_when_given(page: Any, tmp_path: Path) -> 
         assert other["statuses"]["signature"] == "failed" and "not by the required key" in page.inner_text("#checks")
     finally:
         page.fill("#public-key", "")
+
+
+def test_page_accepts_a_record_signed_by_the_pinned_vrf_key_as_python_does(page: Any) -> None:
+    """A record signed before the dealer's signing key was derived carries the VRF key as its signer:
+    with both of the server's keys pinned it passes, in the page as in Python; another signer fails."""
+    dealer = VRFKey(VRF_SECRET)
+    signer = signing_key_of(dealer)
+    for record, passes in ((sign_record(vrf_record(), dealer), True), (sign_record(vrf_record(), KEY), False)):
+        python = verify_record(record, public_key=signer.public_key, vrf_public_key=dealer.public_key)
+        status = page.evaluate(
+            """async ([record, key, vrf]) => {
+                const F = window.chuanmaFair;
+                const verdict = await F.verifyRecord(record, F.fromHex(key), F.fromHex(vrf));
+                return verdict.checks.find((c) => c.name === "signature").status;
+            }""",
+            [record, signer.public_key.hex(), dealer.public_key.hex()],
+        )
+        assert status == python["signature"].status.value == ("passed" if passes else "failed")
 
 
 def test_page_refuses_a_duplicated_key(page: Any, tmp_path: Path) -> None:

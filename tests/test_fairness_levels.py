@@ -112,6 +112,21 @@ def test_cli_names_the_key_a_record_is_verified_for(tmp_path: Path) -> None:
     assert "(the required key)" in flat and "no key was pinned" not in flat
 
 
+def test_a_record_signed_before_the_split_by_the_vrf_key_passes_with_the_vrf_key_pinned() -> None:
+    """Before the signing key was derived, the dealer signed with its VRF key itself: pinned with
+    the server's two keys (as the verifier page served by the server pins them), such a record still
+    passes; one signed by any other key still fails."""
+    dealer = VRFKey(VRF_SECRET)
+    signer = signing_key_of(dealer)
+    earlier = sign_record(vrf_record(), dealer)
+    pinned = verify_record(earlier, public_key=signer.public_key, vrf_public_key=dealer.public_key)
+    assert pinned["signature"].passed and "before its signing key" in pinned["signature"].message
+    assert not verify_record(earlier, public_key=signer.public_key)["signature"].passed
+    stranger = sign_record(vrf_record(), KEY)
+    assert not verify_record(stranger, public_key=signer.public_key,
+                             vrf_public_key=dealer.public_key)["signature"].passed
+
+
 def test_the_headline_capitalizes_the_level_words_not_the_key() -> None:
     checks = tuple(Check(name, Status.PASSED, "signed by abcd12") for name in ("wall", "replay", "result", "signature"))
     headline = Verdict(checks, "abcd12").headline

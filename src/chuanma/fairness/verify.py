@@ -147,9 +147,12 @@ def _dealer_check(parsed: _Parsed, deal: Deal) -> Check:
                   f"record says seat {parsed.dealer}; {how}")
 
 
-def _signature_check(record: Mapping[str, Any], public_key: bytes | None) -> tuple[Check, str | None]:
+def _signature_check(record: Mapping[str, Any], public_key: bytes | None,
+                     vrf_public_key: bytes | None = None) -> tuple[Check, str | None]:
     """The signature check, and the signer's key (hex) when it passed. The signature covers the
-    record's VRF key (``seeds.public_key``): the signer vouches that it dealt the hand."""
+    record's VRF key (``seeds.public_key``): the signer vouches that it dealt the hand. A record
+    signed by the pinned VRF key passes too: a server signed with its VRF key itself before it had
+    a signing key of its own (docs/fairness.md)."""
     if SIGNATURE_FIELD not in record:
         if public_key is not None:
             return Check("signature", Status.FAILED,
@@ -163,10 +166,12 @@ def _signature_check(record: Mapping[str, Any], public_key: bytes | None) -> tup
     problem = signature_problem(record, signer, _hex(sig, "value", None, "signature."))
     if problem is not None:
         return Check("signature", Status.FAILED, problem), None
-    if public_key is not None and signer != public_key:
+    earlier = vrf_public_key is not None and signer == vrf_public_key
+    if public_key is not None and signer != public_key and not earlier:
         return Check("signature", Status.FAILED,
                      f"signed by {signer.hex()}, not by the required key {public_key.hex()}"), None
-    pinned = (" (the required key)" if public_key is not None else
+    pinned = (" (the required VRF key, which signed the dealer's records before its signing key)" if earlier else
+              " (the required key)" if public_key is not None else
               "; no key was pinned: only a pinned dealer key proves it is the server's")
     return Check("signature", Status.PASSED, f"signed by {signer.hex()} over the canonical JSON{pinned}"), signer.hex()
 
@@ -275,5 +280,5 @@ def verify_record(
         checks.extend(replay_checks(record))
     else:
         checks.extend(check(record, deal) for check in extra_checks)
-    signature, key = _signature_check(record, public_key)
+    signature, key = _signature_check(record, public_key, vrf_public_key)
     return Verdict((*checks, signature), key)
