@@ -16,7 +16,8 @@ from chuanma.melds import Meld
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
 SUGGESTER = make_bot("greedy")
-"""The bot whose choice is suggested at the 换三张 and 定缺 prompts (the one 托管 uses)."""
+"""The bot whose choice is suggested at the 换三张 and 定缺 prompts (托管's ``expert`` makes the same
+choices there: it is ``greedy``'s exchange and 定缺)."""
 BEST_SHOWN = 3
 """At most this many best discards are advised."""
 
