@@ -165,10 +165,12 @@ def word_table() -> dict[str, Any]:
             "suits": SUITS}
 
 
-def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en") -> str | None:
+def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en",
+            fan_label: Callable[[int], int] | None = None) -> str | None:
     """An event (its JSON form, as a seat is shown it) in one sentence, each seat named by
-    ``name(seat)``; ``None`` for an event without a sentence. The browser's narrate.js fills the
-    same templates the same way."""
+    ``name(seat)``, a win's fan total shown as ``fan_label`` gives it (the rules' ``fan_label``);
+    ``None`` for an event without a sentence. The browser's narrate.js fills the same templates the
+    same way."""
     words = EVENTS[lang]
 
     def say(key: str, **fields: Any) -> str:
@@ -218,7 +220,8 @@ def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en"
     if kind == "hu":
         key = "hu_self" if ev["self_drawn"] else "hu_robbed" if ev.get("robbed_kong") else "hu_from"
         fans = " + ".join(f"{f['name']} {f['fan']}" for f in ev["fans"]) or words["no_fan"]
-        return say(key, **v, fans=fans, total=ev["total"], mult=ev["multiplier"])
+        total = ev["total"] if fan_label is None else fan_label(ev["total"])
+        return say(key, **v, fans=fans, total=total, mult=ev["multiplier"])
     if kind == "payment":
         return say("payment", payer=name(ev["payer"]), payee=name(ev["payee"]), amount=ev["amount"],
                    reason=reason_text(ev["reason"], lang))

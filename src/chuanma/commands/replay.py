@@ -13,20 +13,22 @@ from rich.table import Table
 from chuanma.engine import Game, RecordError, hand_outcome, load
 from chuanma.engine import replay as replay_record
 from chuanma.narration import Lang, narrate
+from chuanma.rules import RuleSet
 
 SEATS = {"zh": "座位 {}", "en": "Seat {}"}
 """A seat's name (as the replay viewer's), by language."""
 
 
-def event_line(ev: dict[str, Any], lang: Lang = "en") -> str | None:
-    """One event as a line for players: the sentence the browser's ticker and replay viewer say."""
-    return narrate(ev, SEATS[lang].format, lang)
+def event_line(ev: dict[str, Any], lang: Lang = "en", rules: RuleSet | None = None) -> str | None:
+    """One event as a line for players: the sentence the browser's ticker and replay viewer say
+    (with ``rules``, a win's fan total as the rules label it)."""
+    return narrate(ev, SEATS[lang].format, lang, None if rules is None else rules.fan_label)
 
 
 def _show(game: Game, console: Console, lang: Lang) -> None:
     for ev in game.events:
         data = ev.to_json()
-        text = event_line(data, lang)
+        text = event_line(data, lang, game.rules)
         if text is not None:
             console.print(f"[dim]{ev.seq:4d}[/dim] {text}", highlight=False)
         if data["type"] == "end":  # every hand, revealed

@@ -42,19 +42,14 @@ def end(st: HandState, variant: Variant, reason: str) -> None:
 
 
 def standing_waits(st: HandState, seat: int) -> str | None:
-    """The seat's waits at the end (``None``: its hand is in the middle of a turn). A winner's
-    are known already: a locked 血流 hand's are fixed, and a 血战 winner's hand is as it was
-    laid down at its win (the waits its ``hu`` event gives)."""
-    pub = st.public
+    """The seat's waits at the end (``None``: its hand is in the middle of a turn): a locked 血流
+    hand's are fixed; a 血战 winner's hand is as it was laid down at its win, so its waits are
+    those its ``hu`` event gave."""
     s = st.seats[seat]
     if sum(s.hand) % 3 != 1:
         return None
     if s.locked_waits is not None:
         return format_tiles(s.locked_waits)
-    if pub.out[seat] and not pub.left[seat]:
-        win = next(w for w in reversed(pub.wins) if w.seat == seat)
-        waits: str = st.events[win.seq].data["waits"]
-        return waits
     return format_tiles(seat_waits(st, seat))
 
 
