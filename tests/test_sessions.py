@@ -179,7 +179,7 @@ def test_simulate_session_hands_option() -> None:
 
 def test_play_writes_a_verifiable_session(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", "--hands", "2", "--rules", "portal-xuezhan", "--seed", "4",
-                              "--record", str(tmp_path)], input="1\n" * 4000)
+                              "--record", str(tmp_path)], input="\n1\n" * 4000)  # Enter at each exchange (not numbered)
     assert res.exit_code == 0, res.output[-2000:]
     files = sorted(tmp_path.glob("hand-*.json"))
     assert [f.name for f in files] == ["hand-0000.json", "hand-0001.json"]
