@@ -113,7 +113,8 @@ def test_the_leaderboard_lists_registered_players_and_the_bots(browser: Any, ser
         row = page.locator(f"[data-testid=leader-{played}]")
         row.wait_for(timeout=WAIT_MS)
         assert page.locator("[data-testid=board] tbody tr").count() == 1  # the guests are not listed
-        assert page.locator("[data-testid=bot-greedy]").count() == 1
+        room_bot = server.config.bot_levels[server.config.room_bot_level]  # the rooms' bots, rated as themselves
+        assert page.locator(f"[data-testid=bot-{room_bot}]").count() == 1
         page.select_option("#family", "dazhong")
         page.locator("#empty:not([hidden])").wait_for(timeout=WAIT_MS)
         assert "family=dazhong" in page.url
