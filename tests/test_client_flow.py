@@ -19,6 +19,7 @@ from chuanma.engine import Game
 from chuanma.narration import ENDS, REASONS, end_text, reason_text
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for
+from chuanma.tiles import SICHUAN_TILES
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
 
@@ -252,7 +253,7 @@ def test_verifier_page_speaks_the_clients_language(browser: Any, server: Running
 
 def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: Running) -> None:
     # a whole hand of bots, as a record replayed (the events as seat 0 is shown them, hidden ones too)
-    game = Game(RuleSet.from_preset("xuezhan"), list(deal_for(4, 0).wall), 0, "to_next")
+    game = Game(RuleSet.from_preset("xuezhan"), list(deal_for(4, 0, SICHUAN_TILES).wall), 0, "to_next")
     bots = [make_bot("greedy", s) for s in range(4)]
     while not game.finished:
         seat = game.to_act()[0]
