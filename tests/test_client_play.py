@@ -434,13 +434,17 @@ def test_client_quick_join_waiting_text_fits(browser: Any, server: Running, who:
 
 def test_client_private_table_form_keeps_its_values_and_the_table_says_who_is_missing(browser: Any,
                                                                                      server: Running) -> None:
-    """After Create table the form still shows what was chosen; seated at a table with an empty seat,
+    """After Create table the form still shows what was chosen (the bots' level too, which the request
+    carries); seated at a table with an empty seat,
     the table says how many are seated; when the seat is taken the line goes and Ready comes."""
     host = new_player(browser, server, "nora")
     page = host.page
     page.select_option("#preset", "xueliu")
-    invite = create_private(host, hands=1, bots=2)
-    assert [page.input_value(s) for s in ("#preset", "#hands", "#bots")] == ["xueliu", "1", "2"]
+    page.select_option("#bot-level", "hard")
+    with page.expect_request("**/api/tables") as asked:
+        invite = create_private(host, hands=1, bots=2)
+    assert asked.value.post_data_json["bot_level"] == "hard"  # the table's bots: the expert
+    assert [page.input_value(s) for s in ("#preset", "#hands", "#bots", "#bot-level")] == ["xueliu", "1", "2", "hard"]
     page.click("[data-sit]")
     seated = """async (n) => (await import("/static/app/i18n.js")).t("table.seated", { n })"""
     page.wait_for_selector("[data-testid=seated]", timeout=WAIT_MS)

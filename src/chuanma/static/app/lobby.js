@@ -9,6 +9,8 @@ import { esc, fmt } from "./util.js";
 import { levelBadge, levelName, levelOf, loadLevels, profileLink } from "./levels.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
+/** The bots' levels a private table may choose (docs/bots.md: greedy, defensive, expert). */
+const BOT_LEVELS = ["easy", "normal", "hard"];
 
 export function loginHTML(error = "") {
   return `<div class="page"><div class="card" style="max-width:420px;margin:1em auto">
@@ -225,7 +227,7 @@ export class LobbyPage {
       if (value !== defaults[el.dataset.option]) options[el.dataset.option] = value;
     }
     const body = { preset, options, hands: Number(form.querySelector("#hands").value),
-      bots: Number(form.querySelector("#bots").value) };
+      bots: Number(form.querySelector("#bots").value), bot_level: form.querySelector("#bot-level").value };
     this.created = await api("/api/tables", { method: "POST", body });
     this.render();
   }
@@ -291,6 +293,8 @@ export class LobbyPage {
             <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>
+            <div><label for="bot-level">${esc(t("lobby.bot_level"))}</label><select id="bot-level">
+              ${BOT_LEVELS.map((l) => `<option value="${l}" ${l === "normal" ? "selected" : ""}>${esc(t("lobby.bot_level." + l))}</option>`).join("")}</select></div>
             <div><label for="max-fan">${esc(t("lobby.max_fan"))}</label><select id="max-fan">
               ${MAX_FAN_CHOICES.map((n) => `<option value="${n ?? ""}" ${n === (chosen.max_fan ?? null) ? "selected" : ""}>${n ?? "—"}</option>`).join("")}</select></div>
           </div>
