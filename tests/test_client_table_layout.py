@@ -105,6 +105,20 @@ def test_the_table_is_laid_out_as_one_sits_at_it(browser: Any, server: Running, 
     page.context.close()
 
 
+def test_the_auto_play_banner_moves_nothing_on_the_table(browser: Any, server: Running) -> None:
+    """托管's banner floats over the table: one's own hand stays where it was, on the screen."""
+    player = seated(browser, server, "lay_auto", "desktop")
+    page = player.page
+    player.to_mid_hand(4)
+    hand = "() => { const r = document.querySelector('[data-testid=hand]').getBoundingClientRect(); return r.bottom; }"
+    before = page.evaluate(hand)
+    page.click("[data-act=auto]")
+    page.wait_for_selector(".banner-auto", timeout=WAIT_MS)
+    after = page.evaluate(hand)
+    assert after == before and after <= page.evaluate("() => innerHeight"), (before, after)
+    page.context.close()
+
+
 CALL = """([seat, tile]) => { const t = window.chuanmaClient.table;
   t.handle({type: 'events', hand: t.hand,
             events: [{seq: t.lastSeq + 1, type: 'pong', seat, tile, from: (seat + 1) % 4}]});
