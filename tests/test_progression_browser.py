@@ -142,6 +142,8 @@ def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, se
         assert page.locator("#claim-form").count() == 0
         assert page.locator("[data-testid=my-profile]").get_attribute("href") == "/profile/Carol1"
         assert page.locator("[data-testid=balance]").inner_text() == balance
+        assert page.inner_text("#topbar-balance").startswith("Carol1 · ")  # the top bar names it as it is now
+        assert page.locator(".badge-level").count() >= 1  # its level, under its new name
         me = page.request.get(server.base + "/api/me").json()
         assert (me["username"], me["kind"]) == ("Carol1", "player")
     finally:

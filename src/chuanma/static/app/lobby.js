@@ -3,10 +3,10 @@
 // (out-of-range or above one's level: disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
-import { errorText, optionText, presetName, t } from "./i18n.js";
+import { errorText, getLang, optionText, presetName, t } from "./i18n.js";
 import { presetIds, presetValues } from "./presets.js";
 import { esc, fmt } from "./util.js";
-import { levelBadge, levelName, levelOf, loadLevels, profileLink } from "./levels.js";
+import { levelBadge, levelOf, loadLevels, profileLink } from "./levels.js";
 
 const MAX_FAN_CHOICES = [null, 2, 3, 4, 5, 6, 8];
 /** The bots' levels a private table may choose (docs/bots.md: greedy, defensive, expert). */
@@ -98,12 +98,13 @@ function optionField(opt, value) {
 }
 
 export class LobbyPage {
-  constructor(root, { send, user, presets, onWatch }) {
+  constructor(root, { send, user, presets, onWatch, onUser }) {
     this.root = root;
     this.send = send;
     this.user = user;
     this.presets = presets;
     this.onWatch = onWatch;
+    this.onUser = onUser;
     this.rooms = [];
     this.history = [];
     this.live = [];
@@ -201,6 +202,8 @@ export class LobbyPage {
     const { user } = await api("/api/account/claim", { method: "POST", body });
     this.user = { ...this.user, ...user };
     this.claimed = user.username;
+    await loadLevels([user.username], true);  // the same account's level, under its new name
+    this.onUser?.(this.user);  // the top bar names the account as it is now
     this.render();
   }
 
@@ -266,7 +269,7 @@ export class LobbyPage {
         <div class="balance" data-testid="balance">${esc(t("lobby.chips", { n: fmt(u.balance) }))}</div>
         <p class="muted" data-testid="relief">${esc(relief)}</p>
         <p class="row" style="gap:.6em;align-items:center"><strong>${esc(u.username)}</strong>${levelBadge(u.username)}
-          ${level ? `<span class="muted">${esc(levelName(level))}</span>` : ""}
+          ${level ? `<span class="muted">${esc(getLang() === "zh" ? level.zh : level.en)}</span>` : ""}
           <a href="${esc(profile)}" data-testid="my-profile">${esc(t("lobby.profile"))}</a>
           <a href="/leaderboard">${esc(t("lobby.leaderboard"))}</a></p>
         ${this.claimed ? `<p role="status">${esc(t("claim.done", { name: this.claimed }))}</p>` : ""}

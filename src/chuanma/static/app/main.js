@@ -122,7 +122,8 @@ async function showLobby() {
   topbar();
   const root = document.createElement("div");
   main.replaceChildren(root);
-  app.lobby = new LobbyPage(root, { send, user: app.user, presets: app.presets, onWatch: watch });
+  app.lobby = new LobbyPage(root, { send, user: app.user, presets: app.presets, onWatch: watch,
+    onUser: (user) => { app.user = user; topbar(); } });
   root.addEventListener("click", (ev) => { if (ev.target.closest("[data-watch-own]")) resume(app.user.table); });
   app.lobby.render();
   try { await app.lobby.load(); } catch (exc) { toast(t("err.network", { msg: exc.message })); }
