@@ -14,7 +14,7 @@ from typing import Any
 
 from chuanma.server.config import ServerConfig
 from chuanma.server.store import sqlite_url
-from server_harness import CHEAP_BOTS, Running, running
+from server_harness import Running, running
 
 KEYS = "1234567890qwer"
 """The keys of the 1st … 14th tile of the hand (docs/client.md)."""
@@ -30,7 +30,7 @@ DECIDING = """() => {
 def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
     """The server on SQLite in ``data``, on a free port, in its own thread and event loop (real time)."""
     settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0,
-                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000, **CHEAP_BOTS}
+                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000}
     settings.update(overrides)
     config = ServerConfig(db_url=sqlite_url(data), **settings)
     started = threading.Event()

@@ -74,16 +74,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-CHEAP_BOTS = {"room_bot_level": "easy", "bot_name": "greedy"}
-"""The test servers' bots: the cheapest at the rooms and on 托管 (a test about the bots' levels
-chooses them; what the tests check of chips, seats and messages does not depend on how bots play)."""
-
-
 def make_config(db_url: str, **overrides: Any) -> ServerConfig:
     settings: dict[str, Any] = {"clock": ManualClock(), "bot_wait": 5.0, "auth_per_minute": 1000,
                                 "messages_per_second": 1000.0, "dealer_key": DEALER_KEY,
-                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000, "auto_delay": 0.0,
-                                **CHEAP_BOTS}
+                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000, "auto_delay": 0.0}
     settings.update(overrides)
     return ServerConfig(db_url=db_url, **settings)
 

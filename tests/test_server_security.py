@@ -111,7 +111,7 @@ def test_thousands_of_hands_through_the_server_keep_every_chip(db_url: str) -> N
     hands_per_table = 64
 
     async def scenario() -> None:
-        async with running(make_config(db_url)) as run:
+        async with running(make_config(db_url, bot_name="greedy")) as run:
             presets = ["xuezhan", "xueliu", "classic", "classic-normal", "dazhong", "portal-xueliu",
                        "doublewin-xuezhan", "doublewin-xueliu"] * 4
             clients = await asyncio.gather(*(_auto_table(run, hands_per_table, p) for p in presets))
