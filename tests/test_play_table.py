@@ -23,7 +23,7 @@ from chuanma.terminal.seat import Human
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
 from chuanma.terminal.words import tile_label
-from chuanma.tiles import SICHUAN_TILES, parse_tile
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES, parse_tile
 
 NAMES = ["you", "east", "north", "west"]
 PAY = re.compile(r"^\s+(you|[上对下]家 \S+) pays? (you|[上对下]家 \S+) (\d+)", re.M)
@@ -201,6 +201,12 @@ def test_answers_name_tiles_in_notation_and_chinese() -> None:
     exchange = [Exchange((1, 4, 7)), Exchange((0, 1, 2))]
     assert parse_answer("258m", exchange, None) == exchange[0]
     assert parse_answer("2万 5万 8万", exchange, None) == exchange[0]
+    with pytest.raises(AnswerError, match=r"tiles: no honour tiles \(3z\) in the 108-tile set"):
+        parse_answer("1m2m3z", exchange, None, tile_set=SICHUAN_TILES)
+    with pytest.raises(AnswerError, match=r"use digits and m, p, s$"):
+        parse_answer("2m5m8x", exchange, None, tile_set=SICHUAN_TILES)
+    with pytest.raises(AnswerError, match=r"use digits and m, p, s, z$"):
+        parse_answer("2m5m8x", exchange, None, tile_set=ALL_TILES)
     voids = [ChooseVoid("m"), ChooseVoid("p"), ChooseVoid("s")]
     assert parse_answer("void s", voids, None) == voids[2]
     assert parse_answer("缺条", voids, None) == voids[2]
