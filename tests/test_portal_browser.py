@@ -185,7 +185,7 @@ def test_calculator_says_why_a_hand_cannot_win_in_the_pages_language(server: Por
     hand = Hand("xuezhan", "1112345678999m", "5m", void="m")
     _build(page, hand)
     page.wait_for_selector('[data-testid="no-win"]')
-    assert "holds tiles of the void suit m" in page.text_content('[data-testid="no-win"]')  # type: ignore[operator]
+    assert "holds tiles of the void suit m" in page.text_content('[data-testid="no-win"]')
     page.click(".lang-switch")
     try:
         page.wait_for_selector('#palette [data-testid="pick-1m"]')
