@@ -14,9 +14,9 @@ import pytest
 
 from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy
 from chuanma.bots import make_bot
-from chuanma.commands.replay import event_line
+from chuanma.commands.replay import SEATS, event_line
 from chuanma.engine import Game
-from chuanma.narration import ENDS, REASONS, end_text, reason_text
+from chuanma.narration import ENDS, REASONS, end_text, narrate, reason_text
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for
 from chuanma.tiles import SICHUAN_TILES
@@ -248,7 +248,7 @@ def test_verifier_page_speaks_the_clients_language(browser: Any, server: Running
     page.fill("#paste", "[1, 2]")
     page.click("#check-paste")
     page.wait_for_function("() => document.querySelector('#error').textContent.length > 0")
-    assert page.text_content("#error").startswith("无法验证：")  # type: ignore[union-attr]
+    assert page.text_content("#error") == "无法验证：一局的记录必须是一个 JSON 对象"
 
 
 def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: Running) -> None:
@@ -259,6 +259,10 @@ def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: R
         seat = game.to_act()[0]
         game.apply(seat, bots[seat].choose(game.view(seat), game.legal_actions(seat)))
     events = [*game.events_for(0), *(e.to_json() for e in game.events)]
+    # the notes of a machine's discard, a 过手杠 and a forced win
+    events += [{"type": "discard", "seq": 1, "seat": 0, "tile": "5m", "automatic": True},
+               {"type": "kong", "seq": 2, "seat": 1, "kind": "added", "tile": "3p", "late": True},
+               {**next(e for e in events if e["type"] == "hu"), "forced": True}]
     player = new_player(browser, server, "walt")
     said = player.page.evaluate("""async (events) => {
         const { narrate } = await import('/static/app/narrate.js');
@@ -268,9 +272,12 @@ def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: R
           setLang(lang);
           const seat = lang === 'zh' ? (s) => `座位 ${s}` : (s) => `Seat ${s}`;
           out[lang] = events.map((ev) => narrate(ev, seat));
+          out[lang + '-me'] = events.map((ev) => narrate(ev, seat, 0));
         }
         return out;
     }""", events)
     for lang in ("zh", "en"):
         assert said[lang] == [event_line(ev, lang) for ev in events]
+        assert said[f"{lang}-me"] == [narrate(ev, SEATS[lang].format, lang, me=0) for ev in events]
+    assert said["en-me"] != said["en"]
     assert {ev["type"] for ev in events} >= {"deal", "exchange", "void_chosen", "discard", "hu", "payment", "end"}

@@ -178,13 +178,14 @@ def test_no_kong_in_the_last_four() -> None:
 BOUNDARY_OTHERS = ["22446688m24688p", "1133799m2468s88s", "3579p2468s12366s"]
 
 
-def _kong_at(kind: str, left: int) -> tuple[Game, bool]:
-    """The moment seat 0 may kong 5s with ``left`` tiles in the wall, and the kong's kind offered."""
+def _kong_at(kind: str, left: int, **options: Any) -> tuple[Game, bool]:
+    """The moment seat 0 may kong 5s with ``left`` tiles in the wall (under the rules' ``options``),
+    and the kong's kind offered."""
     k = 54 - left  # the live draw that leaves ``left`` tiles
     ponged = {"concealed": "1p", "added": "5s"}.get(kind)
     hands = ["113579p" + ("455s" if kind == "added" else "555s") + "13799s", *BOUNDARY_OTHERS]
     j = k - 48  # the early draw seat 0 pongs: its own draws then fall on k (mod 4)
-    g = game(hands, wall=wall_at(hands, {k: "5s", **({j: ponged} if ponged else {})}))
+    g = game(hands, wall=wall_at(hands, {k: "5s", **({j: ponged} if ponged else {})}), **options)
     g.apply(0, Discard(t("3p")))
     if ponged is not None:
         run_out(g, lambda g: g.remaining == 54 - j and g.phase == "turn")
@@ -205,7 +206,19 @@ def test_no_kong_once_the_wall_holds_4_tiles_or_fewer(kind: str) -> None:
     assert _kong_at(kind, 5)[1]
     g, offered = _kong_at(kind, 4)
     assert not offered
-    with pytest.raises(IllegalActionError, match="no kong in the last four tiles"):
+    with pytest.raises(IllegalActionError, match=r"^no kong in the last four tiles$"):
+        g.apply(0, Kong(t("5s")))
+
+
+@pytest.mark.parametrize("kind", ["concealed", "added", "exposed"])
+def test_without_the_last_four_rule_only_an_empty_wall_refuses_a_kong_and_says_so(kind: str) -> None:
+    # no_kong_in_last_four off: with 4 tiles left the kong is offered; with none left there is no
+    # replacement to draw, and the refusal says the wall is empty, not "the last four"
+    options = {"no_kong_in_last_four": False, "forced_win_in_last_four": False}
+    assert _kong_at(kind, 4, **options)[1]
+    g, offered = _kong_at(kind, 0, **options)
+    assert not offered
+    with pytest.raises(IllegalActionError, match=r"^no kong: the wall is empty$"):
         g.apply(0, Kong(t("5s")))
 
 

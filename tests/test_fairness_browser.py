@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,16 +29,25 @@ if not os.path.exists(CHROMIUM):
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
+def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            pg = browser.new_page()
-            with verifier_page_path() as path:
-                pg.goto(path.as_uri())
-                yield pg
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
+
+
+def _open(browser: Any, locale: str) -> Any:
+    pg = browser.new_page(locale=locale)
+    with verifier_page_path() as path:
+        pg.goto(path.as_uri())
+    return pg
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any) -> Any:
+    return _open(browser, "en-US")
 
 
 def _check_in_page(page: Any, tmp_path: Path, record: Any, name: str) -> dict[str, Any]:
@@ -76,6 +86,29 @@ def test_page_verdicts_match_python(page: Any, tmp_path: Path, case: str) -> Non
     failed = {n for n, s in result["statuses"].items() if s == "failed"}
     assert must_fail <= failed
     assert result["statuses"]["replay"] == "not_run"
+
+
+def test_page_in_chinese_words_every_check_its_details_and_the_verdict_in_chinese(
+        browser: Any, page: Any, tmp_path: Path) -> None:
+    """A browser speaking Chinese: each check's name and detail and the verdict are Chinese (the
+    English page's details nowhere), and so is why a record cannot be checked."""
+    zh = _open(browser, "zh-CN")
+    cjk = re.compile("[\u4e00-\u9fff]")
+    english = re.compile(r"\b(?:the|not|is|are|record|seeds?|checked|passed|failed|consistent|verified)\b")
+    rows = "#checks tbody tr"
+    for case in sorted(CASES):
+        _check_in_page(page, tmp_path, build(case), f"{case}.json")
+        en_details = page.eval_on_selector_all(rows, "rows => rows.map(r => r.cells[2].textContent)")
+        result = _check_in_page(zh, tmp_path, build(case), f"{case}.json")
+        cells = zh.eval_on_selector_all(rows, "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+        assert len(cells) == len(en_details) > 0
+        for (name, _, detail), en in zip(cells, en_details, strict=True):
+            assert cjk.search(name) and cjk.search(detail) and detail != en, (case, name, detail)
+            assert not english.search(detail), (case, detail)
+        assert result["verdict"].startswith("结论：") and not english.search(result["verdict"]), result["verdict"]
+    broken = _check_in_page(zh, tmp_path, {"seeds": {}}, "empty.json")
+    assert broken["error"] == "无法验证：记录里没有 seeds.'scheme' 字段"
+    zh.close()
 
 
 def test_page_reports_unreadable_records(page: Any, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from rich.console import Console
 from chuanma.bots import make_bot
 from chuanma.engine.actions import ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.game import Game
-from chuanma.narration import end_text
+from chuanma.narration import DIRECTIONS, end_text
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_game
 from chuanma.terminal.answers import AnswerError, label, parse_answer
@@ -22,7 +22,8 @@ from chuanma.terminal.board import board
 from chuanma.terminal.seat import Human
 from chuanma.terminal.settlement import Settlement
 from chuanma.terminal.ticker import Ticker
-from chuanma.tiles import SICHUAN_TILES, parse_tile
+from chuanma.terminal.words import tile_label
+from chuanma.tiles import ALL_TILES, SICHUAN_TILES, parse_tile
 
 NAMES = ["you", "east", "north", "west"]
 PAY = re.compile(r"^\s+(you|[上对下]家 \S+) pays? (you|[上对下]家 \S+) (\d+)", re.M)
@@ -92,14 +93,17 @@ def test_settlement_marks_jipin() -> None:
 def test_ticker_names_another_seats_concealed_kong_face_down() -> None:
     game = bots_game("xuezhan", 5)  # seat 0 declares a concealed kong in this hand
     kong = next(e for e in game.events if e.type == "kong" and e.data["kind"] == "concealed")
-    viewer = (kong.seat + 3) % 4  # the kong's owner is this viewer's 下家
+    owner = 0
+    assert kong.seat == owner
+    viewer = (owner + 3) % 4  # the kong's owner is this viewer's 下家
     lines = Ticker(viewer, game.rules, NAMES).lines(game.events_for(viewer))
-    assert f"下家 {NAMES[kong.seat]} 暗杠 (face down)" in lines
+    assert f"下家 {NAMES[owner]} makes a concealed kong" in lines
+    assert f"You make a concealed kong of {tile_label(parse_tile(kong.private['tile'])).strip()}" in Ticker(
+        owner, game.rules, NAMES).lines(game.events_for(owner))
 
 
-@pytest.mark.parametrize(("direction", "words"), [
-    ("to_next", "逆时针"), ("to_previous", "顺时针"), ("opposite", "对家")])
-def test_ticker_exchange_direction_in_words(direction: str, words: str) -> None:
+@pytest.mark.parametrize("direction", ["to_next", "to_previous", "opposite"])
+def test_ticker_exchange_direction_in_words(direction: str) -> None:
     game = Game(RuleSet.from_preset("xuezhan"), deal_for(1, 0, SICHUAN_TILES).wall, 0, direction)  # type: ignore[arg-type]
     gave = None
     for s in range(4):
@@ -110,16 +114,17 @@ def test_ticker_exchange_direction_in_words(direction: str, words: str) -> None:
         game.apply(s, action)
     lines = Ticker(0, game.rules, NAMES).lines(game.events_for(0))
     text = "\n".join(lines)
-    assert f"direction {words}" in text
-    assert gave is not None and "you gave " + " ".join(
-        f"{t % 9 + 1}{'万筒条'[t // 9]}" for t in gave.tiles) + ", received" in text
+    assert f"Exchange three: {DIRECTIONS[direction]['en']}" in text
+    assert gave is not None and "You give " + " ".join(
+        f"{t % 9 + 1}{'万筒条'[t // 9]}" for t in gave.tiles) in text
+    assert "You receive " in text
 
 
 def test_ticker_explains_a_locked_hands_automatic_discard() -> None:
     game = next(g for g in (bots_game("xueliu", s) for s in range(10)) if g.wins)
     winner = game.wins[0].seat
     lines = Ticker((winner + 1) % 4, game.rules, NAMES).lines(game.events_for((winner + 1) % 4))
-    assert any(line.startswith(f"上家 {NAMES[winner]} 打") and "automatic: a locked 血流 hand" in line
+    assert any(line.startswith(f"上家 {NAMES[winner]} discards") and "automatic: a locked 血流 hand" in line
                for line in lines)
     # exactly the machine's discards are told as automatic (a locked hand's own choice is not)
     told = sum("automatic: a locked 血流 hand" in line for line in lines)
@@ -132,7 +137,7 @@ def test_ticker_explains_a_forced_win_in_the_last_four() -> None:
         lines = Ticker(0, game.rules, NAMES).lines(game.events_for(0))
         forced = [line for line in lines if "forced: in the last four tiles" in line]
         if forced:
-            assert all(" 胡 " in line for line in forced)
+            assert all(" win" in line for line in forced)
             return
     pytest.fail("no win in the last four tiles in 80 hands")
 
@@ -196,6 +201,12 @@ def test_answers_name_tiles_in_notation_and_chinese() -> None:
     exchange = [Exchange((1, 4, 7)), Exchange((0, 1, 2))]
     assert parse_answer("258m", exchange, None) == exchange[0]
     assert parse_answer("2万 5万 8万", exchange, None) == exchange[0]
+    with pytest.raises(AnswerError, match=r"tiles: no honour tiles \(3z\) in the 108-tile set"):
+        parse_answer("1m2m3z", exchange, None, tile_set=SICHUAN_TILES)
+    with pytest.raises(AnswerError, match=r"use digits and m, p, s$"):
+        parse_answer("2m5m8x", exchange, None, tile_set=SICHUAN_TILES)
+    with pytest.raises(AnswerError, match=r"use digits and m, p, s, z$"):
+        parse_answer("2m5m8x", exchange, None, tile_set=ALL_TILES)
     voids = [ChooseVoid("m"), ChooseVoid("p"), ChooseVoid("s")]
     assert parse_answer("void s", voids, None) == voids[2]
     assert parse_answer("缺条", voids, None) == voids[2]
@@ -251,7 +262,7 @@ def test_board_and_ticker_of_dazhong_show_chows_honours_and_no_void() -> None:
                 if any(e.type == "chow" for e in g.events))
     ticker = Ticker(0, game.rules, NAMES)
     lines = [ticker.line(ev) for ev in game.events_for(0) if ev["type"] == "chow"]
-    assert lines and all(line is not None and " 吃 " in line and ": " in line for line in lines)
+    assert lines and all(line is not None and " chow" in line and ": " in line for line in lines)
     text = rendered(board(game.view(0), NAMES, [0] * 4, "hand 1/1"), width=200)
     assert "吃 " in text and "缺" not in text
     assert any(name in text for name in "東南西北白發中")
@@ -319,6 +330,8 @@ def test_ticker_and_settlement_speak_of_the_viewer_in_the_second_person_and_say_
     assert me is not None
     lines = Ticker(me, game.rules, NAMES).lines(game.events_for(me))
     text = "\n".join(lines) + rendered(Settlement(game.view(me), game.events_for(me), NAMES).render([0] * 4), width=200)
-    assert "you's" not in text and "you is" not in text
-    assert "on your discard" in text and any(" on your " in line for line in lines if " 胡 " in line)
-    assert lines[-1] == f"hand over: {end_text(game.end_reason or '')}"
+    assert "you's" not in text and "you is" not in text and "You wins" not in text
+    assert "on your discard" in text and any(line.endswith(")") and " from you: " in line for line in lines
+                                             if " wins on " in line)
+    assert any(line.startswith("You discard ") for line in lines)
+    assert lines[-1] == f"The hand is over ({end_text(game.end_reason or '')})"

@@ -156,8 +156,15 @@ def test_play_fits_80_by_24_with_help_on_and_says_why_an_answer_is_refused() -> 
     child = spawn("--seed", "3", rows=24)
     child.expect(PROMPT)
     # the exchange's choices are not numbered: a number is refused, saying so
-    assert "29 ways to give three tiles of one suit: type them (258m)" in screen(child)
+    # the exchange's instruction is said once: what to give, then how to type it
+    assert "换三张: give three tiles of one suit (29 ways)" in screen(child)
+    assert "type the three tiles (258m or 2万 5万 8万)" in screen(child)
+    assert screen(child).count("three tiles of one suit") == 1
     assert "a listed number" not in screen(child)
+    child.sendline("xyz")  # 血战 has no honours: the refusal names only m, p, s
+    child.expect(PROMPT)
+    assert "✗ tiles: unknown character 'x' at position 0: use digits and m, p, s" in screen(child)
+    assert "m, p, s, z" not in screen(child)
     child.sendline("4")
     child.expect(PROMPT)
     assert "✗ 4: these 29 choices are not numbered" in screen(child)
@@ -187,7 +194,7 @@ def test_play_own_win_stays_on_screen_for_the_rest_of_the_hand() -> None:
     child.sendline("t")
     child.expect("settlement 结算")
     final = screens(child)[-1]
-    assert "★ you 胡" in final  # the win, though the bots played on after it
+    assert "★ You win" in final  # the win, though the bots played on after it
 
 
 def test_play_tuoguan_takes_one_decision_at_a_time_and_stops_at_the_end_of_the_hand() -> None:

@@ -103,6 +103,22 @@ def test_calculator_fengding_caps_the_total(http: httpx.Client) -> None:
 def test_calculator_a_hand_that_cannot_win_says_why(http: httpx.Client) -> None:
     r = http.post("/api/portal/score", json={"hand": "1112345678999m", "win_tile": "5m", "void": "m"})
     assert r.status_code == 200 and r.json()["win"] is False and "void suit" in r.json()["reason"]
+    held = " ".join(f"{n}万" for n in "一一一二三四五五六七八九九九")
+    assert r.json()["reason_zh"] == f"手里还有缺门（万）的牌：{held}"
+
+
+@pytest.mark.parametrize("body", [
+    {"hand": "1112345678999m", "win_tile": "5m", "void": "m"},
+    {"hand": "123m456p789s1155s", "win_tile": "5s"},
+    {"hand": "1112345678999m", "win_tile": "5m", "situations": ["robbing_kong"], "rules": {"preset": "xuezhan",
+     "options": {"robbing_kong": False}}},
+    {"hand": "1112345678999m", "win_tile": "1p"},
+    {"hand": "19m19p19s1234566z", "win_tile": "2m", "rules": "dazhong"},
+])
+def test_calculator_says_why_a_hand_cannot_win_in_both_languages(http: httpx.Client, body: dict[str, Any]) -> None:
+    data = http.post("/api/portal/score", json=body).json()
+    assert data["win"] is False and data["reason"][0].islower(), data
+    assert re.search("[\u4e00-\u9fff]", data["reason_zh"]) and not re.search("[A-Za-z]", data["reason_zh"]), data
 
 
 @pytest.mark.parametrize(("body", "words"), [

@@ -5,6 +5,7 @@ desktop and phone sizes; axe-core finds no serious or critical violation on the 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -175,6 +176,26 @@ def test_calculator_shows_the_servers_reason_for_a_bad_hand(server: PortalServer
     said = page.text_content('[data-testid="error"]')
     assert said is not None and said.startswith("输入有误 (")
     page.click(".lang-switch")
+
+
+def test_calculator_says_why_a_hand_cannot_win_in_the_pages_language(server: PortalServer, desktop: Any) -> None:
+    page = desktop
+    page.goto(server.base + "/calc")
+    page.wait_for_selector('#palette [data-testid="pick-1m"]')
+    hand = Hand("xuezhan", "1112345678999m", "5m", void="m")
+    _build(page, hand)
+    page.wait_for_selector('[data-testid="no-win"]')
+    assert "holds tiles of the void suit m" in page.text_content('[data-testid="no-win"]')
+    page.click(".lang-switch")
+    try:
+        page.wait_for_selector('#palette [data-testid="pick-1m"]')
+        _build(page, hand)
+        page.wait_for_selector('[data-testid="no-win"]')
+        said = page.text_content('[data-testid="no-win"]')
+        assert said is not None and said.startswith("不能胡：手里还有缺门（万）的牌")
+        assert not re.search("[A-Za-z]", said)
+    finally:
+        page.click(".lang-switch")
 
 
 def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: Any) -> None:

@@ -1,6 +1,7 @@
 """The words the front ends use for the hand's events, in Chinese and English: one table, served
 to the browser at ``/api/portal/words`` (its narrate.js fills the same templates), used by
-``chuanma replay`` (:func:`narrate`) and, for payment reasons and hand ends, the terminal's ticker."""
+``chuanma replay`` and the terminal's ticker (:func:`narrate`, which words the viewer's own events
+in the second person when told who the viewer is)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from chuanma.melds import Meld
-from chuanma.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, parse_tile, parse_tiles, tile_name
+from chuanma.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, Tile, parse_tile, parse_tiles, tile_name
 
 Lang = Literal["zh", "en"]
 
@@ -56,23 +57,27 @@ EVENTS: dict[Lang, dict[str, str]] = {
         "draw_replacement": "{seat} 杠后补牌 {tile}（剩 {wall}）",
         "draw_replacement_hidden": "{seat} 杠后补牌（剩 {wall}）",
         "discard": "{seat} 打出 {tile}",
+        "automatic": "（自动：血流胡后锁牌，只能打摸到的牌）",
         "pong": "{seat} 碰 {tile}（{from} 打的）",
         "chow": "{seat} 吃 {claimed}（{from} 打的），成 {run}",
         "kong_exposed": "{seat} 明杠 {tile}（{from} 打的）",
         "kong_concealed": "{seat} 暗杠 {tile}",
         "kong_concealed_hidden": "{seat} 暗杠",
         "kong_added": "{seat} 补杠 {tile}",
+        "late": "（过手杠：不收杠钱）",
         "kong_declared": "{seat} 要补杠 {tile}",
         "kong_robbed": "{seat} 的补杠 {tile} 被抢",
         "claim": "{seat} 回应：{claim}",
         "hu_self": "{seat} 自摸 {tile}：{fans} = {total} 番（×{mult}）",
         "hu_from": "{seat} 胡 {from} 的 {tile}：{fans} = {total} 番（×{mult}）",
         "hu_robbed": "{seat} 抢杠胡 {from} 的 {tile}：{fans} = {total} 番（×{mult}）",
+        "forced": "（最后四张，能胡必须胡）",
         "no_fan": "平胡",
         "payment": "{payer} 付给 {payee} {amount} 底（{reason}）",
         "leave": "{seat} 离开牌桌",
         "exhausted": "牌墙摸完：查花猪、查大叫、退税",
         "end": "牌局结束（{reason}）",
+        "you": "你",
     },
     "en": {
         "start": "The hand starts; dealer {seat}",
@@ -91,26 +96,67 @@ EVENTS: dict[Lang, dict[str, str]] = {
         "draw_replacement": "{seat} draws the replacement {tile} ({wall} left)",
         "draw_replacement_hidden": "{seat} draws a replacement ({wall} left)",
         "discard": "{seat} discards {tile}",
+        "automatic": " (automatic: a locked 血流 hand discards its draw)",
         "pong": "{seat} pongs {tile} from {from}",
         "chow": "{seat} chows {claimed} from {from}: {run}",
         "kong_exposed": "{seat} makes an exposed kong of {tile} from {from}",
         "kong_concealed": "{seat} makes a concealed kong of {tile}",
         "kong_concealed_hidden": "{seat} makes a concealed kong",
         "kong_added": "{seat} adds {tile} to a pong (kong)",
+        "late": " (过手杠: no kong money)",
         "kong_declared": "{seat} declares an added kong of {tile}",
         "kong_robbed": "{seat}'s added kong of {tile} is robbed",
         "claim": "{seat} answers: {claim}",
         "hu_self": "{seat} wins self-drawn on {tile}: {fans} = {total} fan (×{mult})",
-        "hu_from": "{seat} wins on {from}'s {tile}: {fans} = {total} fan (×{mult})",
-        "hu_robbed": "{seat} robs {from}'s kong of {tile}: {fans} = {total} fan (×{mult})",
+        "hu_from": "{seat} wins on {tile} from {from}: {fans} = {total} fan (×{mult})",
+        "hu_robbed": "{seat} robs the kong of {tile} from {from}: {fans} = {total} fan (×{mult})",
+        "forced": " (forced: in the last four tiles a seat that can win must)",
         "no_fan": "平胡 (no fan)",
         "payment": "{payer} pays {payee} {amount} base ({reason})",
         "leave": "{seat} leaves the table",
         "exhausted": "The wall is exhausted: 查花猪, 查大叫, 退税",
         "end": "The hand is over ({reason})",
+        "you": "you",
     },
 }
-"""An event's sentence, by its kind (``{seat}``, ``{tile}`` … filled in by :func:`narrate`)."""
+"""An event's sentence, by its kind (``{seat}``, ``{tile}`` … filled in by :func:`narrate`); the
+notes added to a machine's discard (``automatic``), a 过手杠 (``late``) and a forced win
+(``forced``); the viewer's name when the narration is told who the viewer is (``you``)."""
+
+EVENTS_YOU: dict[Lang, dict[str, str]] = {
+    "zh": {},
+    "en": {
+        "deal": "You are dealt {tiles}",
+        "exchange_chosen": "You give {tiles}",
+        "exchange_chosen_hidden": "You have chosen three tiles to give",
+        "exchange_received": "You receive {tiles} from {from}",
+        "void_chosen": "You are void in {suit}",
+        "void_chosen_auto": "You hold two suits: void in {suit} automatically",
+        "void_chosen_hidden": "You have chosen a void suit",
+        "draw": "You draw {tile} ({wall} left)",
+        "draw_hidden": "You draw ({wall} left)",
+        "draw_replacement": "You draw the replacement {tile} ({wall} left)",
+        "draw_replacement_hidden": "You draw a replacement ({wall} left)",
+        "discard": "You discard {tile}",
+        "pong": "You pong {tile} from {from}",
+        "chow": "You chow {claimed} from {from}: {run}",
+        "kong_exposed": "You make an exposed kong of {tile} from {from}",
+        "kong_concealed": "You make a concealed kong of {tile}",
+        "kong_concealed_hidden": "You make a concealed kong",
+        "kong_added": "You add {tile} to a pong (kong)",
+        "kong_declared": "You declare an added kong of {tile}",
+        "kong_robbed": "Your added kong of {tile} is robbed",
+        "claim": "You answer: {claim}",
+        "hu_self": "You win self-drawn on {tile}: {fans} = {total} fan (×{mult})",
+        "hu_from": "You win on {tile} from {from}: {fans} = {total} fan (×{mult})",
+        "hu_robbed": "You rob the kong of {tile} from {from}: {fans} = {total} fan (×{mult})",
+        "payment": "You pay {payee} {amount} base ({reason})",
+        "leave": "You leave the table",
+    },
+}
+"""The sentences of the viewer's own events (the event's seat, a payment's payer) where a language
+words them apart from :data:`EVENTS` (English conjugates its verbs; Chinese says 你 in the same
+sentence)."""
 
 ACTIONS: dict[Lang, dict[str, str]] = {
     "zh": {
@@ -161,37 +207,49 @@ def end_text(reason: str, lang: Lang = "en") -> str:
 
 def word_table() -> dict[str, Any]:
     """Every word of this table in both languages, for the browser."""
-    return {"reasons": REASONS, "ends": ENDS, "directions": DIRECTIONS, "events": EVENTS, "actions": ACTIONS,
-            "suits": SUITS}
+    return {"reasons": REASONS, "ends": ENDS, "directions": DIRECTIONS, "events": EVENTS,
+            "events_you": EVENTS_YOU, "actions": ACTIONS, "suits": SUITS}
 
 
 def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en",
-            fan_label: Callable[[int], int] | None = None) -> str | None:
+            fan_label: Callable[[int], int] | None = None, *, me: int | None = None,
+            tile_word: Callable[[Tile], str] | None = None) -> str | None:
     """An event (its JSON form, as a seat is shown it) in one sentence, each seat named by
     ``name(seat)``, a win's fan total shown as ``fan_label`` gives it (the rules' ``fan_label``);
-    ``None`` for an event without a sentence. The browser's narrate.js fills the same templates the
-    same way."""
+    ``None`` for an event without a sentence. With ``me``, that seat is the viewer: named ``you``
+    (你), its own events in :data:`EVENTS_YOU`'s words. ``tile_word`` names a tile (its name in
+    ``lang`` unless given). The browser's narrate.js fills the same templates the same way."""
     words = EVENTS[lang]
+    subject = ev.get("payer") if ev["type"] == "payment" else ev.get("seat")
+    own = EVENTS_YOU[lang] if me is not None and subject == me else {}
+
+    def who(seat: int) -> str:
+        return words["you"] if seat == me else name(seat)
 
     def say(key: str, **fields: Any) -> str:
-        return words[key].format(**fields)
+        return own.get(key, words[key]).format(**fields)
+
+    def word(t: Tile) -> str:
+        return tile_word(t) if tile_word is not None else tile_name(t, lang)
 
     def tile(code: str | None) -> str:
-        return tile_name(parse_tile(code), lang) if code else ""
+        return word(parse_tile(code)) if code else ""
 
     def tiles(text: str) -> str:
-        return " ".join(tile_name(t, lang) for t in parse_tiles(text))
+        return " ".join(word(t) for t in parse_tiles(text))
 
-    v = {"seat": name(ev["seat"]) if ev.get("seat") is not None else "",
-         "from": name(ev["from"]) if ev.get("from") is not None else "",
+    v = {"seat": who(ev["seat"]) if ev.get("seat") is not None else "",
+         "from": who(ev["from"]) if ev.get("from") is not None else "",
          "tile": tile(ev.get("tile")) if isinstance(ev.get("tile"), str) else "", "wall": ev.get("wall", "")}
     kind = ev["type"]
     if kind == "start":
-        return say("start", seat=name(ev["dealer"]))
+        return say("start", seat=who(ev["dealer"]))
     if kind == "deal":
         return say("deal", **v, tiles=tiles(ev["hand"])) if ev.get("hand") else None
-    if kind in ("deal_done", "discard", "pong", "kong_declared", "kong_robbed", "leave"):
+    if kind in ("deal_done", "pong", "kong_declared", "kong_robbed", "leave"):
         return say(kind, **v)
+    if kind == "discard":
+        return say("discard", **v) + (words["automatic"] if ev.get("automatic") else "")
     if kind == "exchange_chosen":
         return say("exchange_chosen", **v, tiles=tiles(ev["tiles"])) if ev.get("tiles") else say(
             "exchange_chosen_hidden", **v)
@@ -204,26 +262,27 @@ def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en"
             return say("void_chosen_hidden", **v)
         return say("void_chosen_auto" if ev.get("automatic") else "void_chosen", **v, suit=SUITS[lang][ev["suit"]])
     if kind == "voids":
-        each = [f"{name(i)} {SUITS[lang][s]}" for i, s in enumerate(ev["voids"]) if s]
+        each = [f"{who(i)} {SUITS[lang][s]}" for i, s in enumerate(ev["voids"]) if s]
         return say("voids", voids=("、" if lang == "zh" else ", ").join(each))
     if kind == "draw":
         key = ("draw_replacement" if ev.get("replacement") else "draw") + ("" if ev.get("tile") else "_hidden")
         return say(key, **v)
     if kind == "chow":
-        run = " ".join(tile_name(t, lang) for t in Meld("chow", parse_tile(ev["tile"])).tiles)
+        run = " ".join(word(t) for t in Meld("chow", parse_tile(ev["tile"])).tiles)
         return say("chow", **v, claimed=tile(ev["claimed"]), run=run)
     if kind == "kong":
         return say("kong_concealed_hidden" if ev["kind"] == "concealed" and not ev.get("tile")
-                   else f"kong_{ev['kind']}", **v)
+                   else f"kong_{ev['kind']}", **v) + (words["late"] if ev.get("late") else "")
     if kind == "claim":
         return say("claim", **v, claim=ACTIONS[lang][next(iter(ev["claim"]))])
     if kind == "hu":
         key = "hu_self" if ev["self_drawn"] else "hu_robbed" if ev.get("robbed_kong") else "hu_from"
         fans = " + ".join(f"{f['name']} {f['fan']}" for f in ev["fans"]) or words["no_fan"]
         total = ev["total"] if fan_label is None else fan_label(ev["total"])
-        return say(key, **v, fans=fans, total=total, mult=ev["multiplier"])
+        return say(key, **v, fans=fans, total=total, mult=ev["multiplier"]) + (
+            words["forced"] if ev.get("forced") else "")
     if kind == "payment":
-        return say("payment", payer=name(ev["payer"]), payee=name(ev["payee"]), amount=ev["amount"],
+        return say("payment", payer=who(ev["payer"]), payee=who(ev["payee"]), amount=ev["amount"],
                    reason=reason_text(ev["reason"], lang))
     if kind == "exhausted":
         return say("exhausted")

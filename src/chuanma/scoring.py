@@ -21,6 +21,7 @@ from chuanma.melds import Meld
 from chuanma.rules import HOUSE_FAN_DEFAULTS, RuleSet
 from chuanma.tiles import (
     NUM_SUITED,
+    SUIT_NAMES_ZH,
     SUITS,
     Tile,
     format_tiles,
@@ -28,6 +29,7 @@ from chuanma.tiles import (
     is_terminal_or_honour,
     rank_of,
     suit_of,
+    tile_name,
     to_counts,
 )
 
@@ -156,7 +158,7 @@ class ScoreResult:
     """The value of a hand: its fans, the (capped) total, and the multiplier ``2 ** total``.
 
     ``label`` is the total as the rule set shows it (``fan_label_offset``); a hand that does not
-    win has ``win`` false and a ``reason``.
+    win has ``win`` false and a ``reason`` (in English; ``reason_zh`` in Chinese, for the portal).
     """
 
     win: bool
@@ -166,6 +168,7 @@ class ScoreResult:
     label: int = 0
     reason: str | None = None
     decomposition: Decomposition | None = field(default=None, compare=False)
+    reason_zh: str | None = None
 
     def to_dict(self, *, with_label: bool = False) -> dict[str, Any]:
         """The JSON form used by ``chuanma score``."""
@@ -182,8 +185,8 @@ class ScoreResult:
         return out
 
 
-def _no_win(reason: str) -> ScoreResult:
-    return ScoreResult(False, reason=reason)
+def _no_win(reason: str, reason_zh: str) -> ScoreResult:
+    return ScoreResult(False, reason=reason, reason_zh=reason_zh)
 
 
 def _item(fan_id: str, value: int | None = None) -> FanItem:
@@ -364,17 +367,22 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
     if void is not None:
         held = [t for t in all_tiles if suit_of(t) == void]
         if held:
-            return _no_win(f"holds tiles of the void suit {void}: {format_tiles(held)}")
+            return _no_win(f"holds tiles of the void suit {void}: {format_tiles(held)}",
+                           f"手里还有缺门（{SUIT_NAMES_ZH[void]}）的牌：{' '.join(tile_name(t) for t in sorted(held))}")
     suits = _suits(all_tiles) - {"z"}
     if len(suits) == 3 and rules.game_variant.void:
-        return _no_win("holds all three suits: a winning hand lacks at least one suit (缺一门)")
+        return _no_win("holds all three suits: a winning hand lacks at least one suit (缺一门)",
+                       "三门都有：胡牌至少要缺一门")
     if "robbing_kong" in situations and not rules.robbing_kong:
-        return _no_win("robbing a kong (抢杠胡) is not allowed under these rules")
+        return _no_win("robbing a kong (抢杠胡) is not allowed under these rules", "这套规则不许抢杠胡")
     counts = to_counts([*hand, win_tile])
     found = decompositions(counts)
     if not found:
-        forms = "sets and a pair, seven pairs or 十三幺" if rules.tiles.honours else "sets and a pair, or seven pairs"
-        return _no_win(f"not a complete hand: it needs {forms}")
+        if rules.tiles.honours:
+            return _no_win("not a complete hand: it needs sets and a pair, seven pairs or 十三幺",
+                           "还没成牌：要几组刻子或顺子加一对将、七对或十三幺")
+        return _no_win("not a complete hand: it needs sets and a pair, or seven pairs",
+                       "还没成牌：要几组刻子或顺子加一对将，或七对")
     if "tianhu" in situations:
         return _result(rules, [_item("tianhu")], found[0])
     if "dihu" in situations and (self_drawn or rules.dihu_on_dealer_discard):

@@ -167,7 +167,8 @@ def parse_tiles(text: str, *, tile_set: TileSet = ALL_TILES) -> list[Tile]:
                 tiles.append(t)
             digits = ""
         else:
-            raise NotationError(f"unknown character {ch!r} at position {pos}: use digits and m, p, s, z")
+            raise NotationError(f"unknown character {ch!r} at position {pos}: use digits and "
+                                f"{', '.join(tile_set.suits)}")
     if digits:
         raise NotationError(f"digits {digits!r} at the end have no suit letter")
     return tiles

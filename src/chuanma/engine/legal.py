@@ -168,8 +168,13 @@ def choose_otherwise(action: Action, legal: Sequence[Action], on: str) -> str:
     return f"{action} is not possible {on}; choose one of: {', '.join(str(a) for a in legal)}"
 
 
-def no_kong_room(st: HandState) -> bool:
-    return not kong_allowed(st.rules.no_kong_in_last_four, st.remaining)
+def no_kong_room(st: HandState) -> str | None:
+    """Why no kong may be declared now (for an exposed kong: when the discard was made), or
+    ``None``: under ``no_kong_in_last_four`` the wall holds 4 tiles or fewer (§9.3), otherwise it
+    is empty (no replacement to draw)."""
+    if kong_allowed(st.rules.no_kong_in_last_four, st.remaining):
+        return None
+    return "no kong in the last four tiles" if st.rules.no_kong_in_last_four else "no kong: the wall is empty"
 
 
 def refuse_exchange(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
@@ -197,8 +202,8 @@ def refuse_claim(st: HandState, legal: list[Action], seat: int, action: Action) 
         return f"you passed a win since your last draw: a win on {what} must be worth more than {s.bar} fan"
     if isinstance(action, Pong) and w is not None and w.tile in s.pong_ban:
         return f"you passed a pong of {what} since your last draw"
-    if isinstance(action, Kong) and no_kong_room(st):
-        return "no kong in the last four tiles"
+    if isinstance(action, Kong) and (no_room := no_kong_room(st)) is not None:
+        return no_room
     if isinstance(action, Kong | Pong) and s.void == suit_of(action.tile):
         return f"cannot claim a void-suit tile ({what})"
     if isinstance(action, Chow) and w is not None:
@@ -269,8 +274,8 @@ def refuse_own_kong(st: HandState, seat: int, action: Action) -> str | None:
     s = st.seats[seat]
     if st.public.turn.after_pong:
         return "after a pong or chow you must discard"
-    if no_kong_room(st):
-        return "no kong in the last four tiles" if st.rules.no_kong_in_last_four else "no kong: the wall is empty"
+    if (no_room := no_kong_room(st)) is not None:
+        return no_room
     if s.void == suit_of(action.tile):
         return f"cannot kong a void-suit tile ({tile_str(action.tile)})"
     if st.public.locked[seat]:

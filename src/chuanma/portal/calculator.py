@@ -40,7 +40,7 @@ def calculate(data: object) -> dict[str, Any]:
     out = result.to_dict()
     out["rules"] = {"preset": rules.preset, "options": rules.options()}
     if not result.win:
-        return out
+        return {**out, "reason_zh": result.reason_zh}
     out["label"] = rules.fan_label(result.total)
     out["fans"] = [{**f.to_dict(), "en": FANS[f.id].en, "when_zh": FANS[f.id].when_zh, "when_en": FANS[f.id].when_en}
                    for f in result.fans]

@@ -13,7 +13,7 @@ from chuanma.engine import Action, ChooseVoid, Chow, Discard, Exchange, Hu, Kong
 from chuanma.errors import ChuanmaError, NotationError
 from chuanma.melds import Meld
 from chuanma.terminal.words import tile_label, zh
-from chuanma.tiles import HONOR_NAMES_ZH, SUIT_NAMES_ZH, format_tiles, parse_tiles
+from chuanma.tiles import ALL_TILES, HONOR_NAMES_ZH, SUIT_NAMES_ZH, TileSet, format_tiles, parse_tiles
 
 Command = Literal["help", "auto_win", "auto_pass", "tuoguan", "quit"]
 COMMANDS: dict[str, Command] = {
@@ -73,7 +73,7 @@ def shortcuts(legal: Sequence[Action], numbered: bool = True) -> str:
     kinds = {type(a) for a in legal}
     out = []
     if Exchange in kinds:
-        out.append("three tiles of one suit (258m)")
+        out.append("the three tiles (258m or 2万 5万 8万)")
     if ChooseVoid in kinds:
         out.append("void m/p/s (or 缺条)")
     if Discard in kinds:
@@ -86,10 +86,11 @@ def shortcuts(legal: Sequence[Action], numbered: bool = True) -> str:
 
 
 def parse_answer(raw: str, legal: Sequence[Action], default: Action | None, *, numbered: bool = True,
-                 hand: Sequence[int] | None = None) -> Action | Command:
+                 hand: Sequence[int] | None = None, tile_set: TileSet = ALL_TILES) -> Action | Command:
     """The decision or command ``raw`` names among ``legal``; :class:`AnswerError` otherwise, saying
     why. A number is a listed choice's only when the choices were listed (``numbered``); ``hand``
-    (the player's tile counts) lets a refused discard say whether the tile is held at all."""
+    (the player's tile counts) lets a refused discard say whether the tile is held at all; tiles
+    are read in the rules' ``tile_set`` (no honours in Sichuan mahjong's)."""
     text = " ".join(raw.strip().lower().split())
     if text in COMMANDS:
         return COMMANDS[text]
@@ -122,7 +123,7 @@ def parse_answer(raw: str, legal: Sequence[Action], default: Action | None, *, n
         else:
             matching = [a for a in legal if type(a) is kind]
             if rest:
-                tiles = _tiles(rest, word)
+                tiles = _tiles(rest, word, tile_set)
                 wanted = [min(tiles)] if kind is Chow and len(tiles) == 3 else tiles  # 吃 3万 4万 5万
                 matching = [a for a in matching if getattr(a, "tile", None) in wanted]
             if len(matching) == 1:
@@ -130,7 +131,7 @@ def parse_answer(raw: str, legal: Sequence[Action], default: Action | None, *, n
             if not matching:
                 raise AnswerError(f"{word} {rest}".strip() + " is not possible now: " + _possible(legal))
             raise AnswerError(f"which {word}? " + ", ".join(label(a) for a in matching))
-    tiles = _tiles(text, "tiles")
+    tiles = _tiles(text, "tiles", tile_set)
     if len(tiles) == 3:
         x, y, z = sorted(tiles)
         return _pick(legal, Exchange((x, y, z)), f"exchange {zh(format_tiles(tiles))}")
@@ -139,9 +140,9 @@ def parse_answer(raw: str, legal: Sequence[Action], default: Action | None, *, n
     raise AnswerError(f"{raw.strip()!r}: give one tile to discard or three to exchange; " + _possible(legal))
 
 
-def _tiles(text: str, part: str) -> list[int]:
+def _tiles(text: str, part: str, tile_set: TileSet) -> list[int]:
     try:
-        return parse_tiles(text.replace(" ", ""))
+        return parse_tiles(text.replace(" ", ""), tile_set=tile_set)
     except NotationError as exc:
         raise AnswerError(f"{part}: {exc}") from None
 

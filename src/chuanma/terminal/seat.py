@@ -124,7 +124,8 @@ class Human:
             hint = f"Enter: {label(default)}" if default is not None else "no default"
             raw = read_line(self.console, f"[bold]your move[/] [dim]({hint})[/] › ")
             try:
-                answer = parse_answer(raw, legal, default, numbered=numbered, hand=view.hand)
+                answer = parse_answer(raw, legal, default, numbered=numbered, hand=view.hand,
+                                      tile_set=game.rules.tiles)
             except AnswerError as exc:
                 self.refusal = f"✗ {exc}"
                 continue
@@ -237,7 +238,7 @@ def choices_text(legal: Sequence[Action]) -> Text:
     """The choices, numbered; an exchange's many are not (they are typed as three tiles)."""
     out = Text()
     if len(legal) > LISTED:
-        out.append(f"{len(legal)} ways to give three tiles of one suit: type them (258m)", style="cyan")
+        out.append(f"换三张: give three tiles of one suit ({len(legal)} ways)", style="cyan")
     else:
         for i, a in enumerate(legal, 1):
             out.append(f"{i}", style="cyan").append(f" {label(a)}  ")

@@ -13,11 +13,6 @@ SUIT_STYLES = {"m": "bold red", "p": "bold bright_blue", "s": "bold green", "z":
 FACE_DOWN = "▒▒"
 RELATIVE = ("you", "下家", "对家", "上家")
 """A seat seen from the viewer: itself, then the seats after it in play order."""
-DIRECTION_WORDS = {
-    "to_next": "逆时针 counter-clockwise: each gives to 下家",
-    "to_previous": "顺时针 clockwise: each gives to 上家",
-    "opposite": "对家: each gives across the table",
-}
 KONG_WORDS = {"exposed": "明杠", "added": "巴杠", "concealed": "暗杠"}
 
 

@@ -149,8 +149,11 @@ function errorText(data) {
 
 function showResult(r) {
   const box = $("result");
-  if (!r.win) { box.replaceChildren(el("p", { class: "error-text", "data-testid": "no-win" }, t("calc.no_win", { reason: r.reason }))); return; }
   const zh = getLang() === "zh";
+  if (!r.win) {
+    box.replaceChildren(el("p", { class: "error-text", "data-testid": "no-win" }, t("calc.no_win", { reason: zh ? r.reason_zh : r.reason })));
+    return;
+  }
   const fans = el("table", { class: "fan-table" },
     el("thead", {}, el("tr", {}, el("th", {}, t("calc.fan")), el("th", {}, t("calc.value")), el("th", {}, t("calc.why")))),
     el("tbody", {}, r.fans.map((f) => el("tr", { "data-testid": `fan-${f.id}` },
