@@ -79,7 +79,7 @@ async def _recompute(run: Running) -> tuple[dict[int, dict[str, Any]], dict[str,
         preset = record["rules"] if isinstance(record["rules"], str) else record["rules"]["preset"]
         deltas = [paid[hand_id][u] for u in seats]
         bot = run.config.bot_levels[hand.bot_level]  # the strategy of the table's bots
-        subjects = [f"bot:{bot}" if kinds[u] == "bot" else f"user:{u}" for u in seats]
+        subjects = [f"bot:{bot}:{u}" if kinds[u] == "bot" else f"user:{u}" for u in seats]  # a bot: its account
         for family in (FAMILY_OF_PRESET[preset], "all"):
             before = [rating.get((s, family), model.rating()) for s in subjects]
             teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]  # one object per seat
@@ -192,7 +192,8 @@ def test_every_profile_figure_is_recomputed_from_the_records_and_the_ledger(db_u
                 classic = (await http.get("/api/leaderboard?family=classic&period=week", headers=auth)).json()
                 room_bot = run.config.bot_levels[run.config.room_bot_level]
                 assert classic["players"] == [] and [b["bot"] for b in classic["bots"]] == [room_bot]
-                assert classic["bots"][0]["hands"] == len(history[f"bot:{room_bot}"]["classic"])
+                accounts = [h["classic"] for s, h in history.items() if s.startswith(f"bot:{room_bot}:")]
+                assert classic["bots"][0]["hands"] == sum(len(mus) for mus in accounts) == 3 * 2  # 3 bots, 2 hands
                 audit = await run.server.store.audit()
                 assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0
                 run.clock.advance(8 * 86_400.0)  # the tables left waiting for ready are closed meanwhile

@@ -16,7 +16,7 @@ import pytest
 from alembic import command
 from argon2 import PasswordHasher
 from fastapi import FastAPI
-from sqlalchemy import Connection, create_engine, select
+from sqlalchemy import Connection, create_engine, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 from typer.testing import CliRunner
@@ -186,7 +186,7 @@ def test_usernames_are_unique_in_any_case_and_login_ignores_case(db_url: str) ->
             store = run.server.store
             with pytest.raises(IntegrityError):  # the database itself refuses a twin, not only the check
                 await store.write(lambda conn: conn.execute(users.insert().values(
-                    username="ALICE", kind="player", balance=0, last_grant=0.0, created_at=0.0)))
+                    username="ALICE", kind="player", balance=0, created_at=0.0)))
             names = await store.read(lambda conn: [n.lower() for n in conn.execute(select(users.c.username)).scalars()])
             assert sorted(names) == ["alice", "bob"]
     asyncio.run(scenario())
@@ -199,9 +199,9 @@ async def _at_0001(db_url: str, names: list[str], password_hash: str | None = No
 
     def old_rows(conn: Connection) -> None:
         command.upgrade(alembic_config(conn), "0001")
-        for name in names:
-            conn.execute(users.insert().values(username=name, password_hash=password_hash, kind="player", balance=0,
-                                               last_grant=0.0, created_at=0.0))
+        for name in names:  # the columns of revision 0001
+            conn.execute(text("INSERT INTO users (username, password_hash, kind, balance, last_grant, created_at) "
+                              "VALUES (:name, :hash, 'player', 0, 0.0, 0.0)"), {"name": name, "hash": password_hash})
         conn.exec_driver_sql("INSERT INTO tokens (digest, user_id, created_at) VALUES ('d', 1, 1234.5)")
     await runner.write(old_rows)
     await runner.close()

@@ -27,7 +27,6 @@ users = Table(
     Column("password_hash", Text, nullable=True),
     Column("kind", String(8), nullable=False),  # player, guest, bot
     Column("balance", BigInteger, nullable=False),
-    Column("last_grant", Float, nullable=False),
     Column("created_at", Float, nullable=False),
 )
 USERNAME_KEY = Index("ix_users_username_lower", func.lower(users.c.username), unique=True)
