@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -59,13 +60,17 @@ HANDS: list[tuple[str, str, list[int], str, list[dict[str, Any]], list[dict[str,
 ]
 
 
+def _dealt(conn: Connection, hand_id: str, table_id: str, number: int, seats: list[int]) -> None:
+    conn.execute(hands.insert().values(id=hand_id, table_id=table_id, number=number, server_seed="", commitment="",
+                                       session={}, seats=seats, status="playing"))
+
+
 async def _settle_all(store: Store, only: Sequence[str] | None = None) -> None:
     """Settle :data:`HANDS` (or those named ``only``) through the store, one second apart."""
     for number, (hand_id, table_id, seats, rules, wins, payments, deltas) in enumerate(HANDS):
         if only is not None and hand_id not in only:
             continue
-        await store.write(lambda conn, h=hand_id, t=table_id, s=seats, n=number: conn.execute(hands.insert().values(
-            id=h, table_id=t, number=n, server_seed="", commitment="", session={}, seats=s, status="playing")))
+        await store.write(partial(_dealt, hand_id=hand_id, table_id=table_id, number=number, seats=seats))
         record = {"rules": rules, "result": {"winners": wins, "payments": payments}}
         paid = dict(zip(seats, deltas, strict=True))
         assert await store.settle(hand_id, record, paid, {}, 10.0 + number) is not None
@@ -158,7 +163,7 @@ def test_a_profile_shows_a_private_tables_hands_only_to_its_players(db_url: str)
             await _settle_all(store)
             owner = await store.user(1)
             assert owner is not None
-            shown = {v: await store.read(lambda conn, v=v: profile(conn, owner, v)) for v in (1, 2, 4)}
+            shown = {v: await store.read(partial(profile, user=owner, viewer=v)) for v in (1, 2, 4)}
             assert shown[1] == shown[2]
             sat, other = shown[2], shown[4]
             assert (sat["hands"], other["hands"]) == (3, 2)
@@ -218,8 +223,7 @@ def test_two_settlements_at_once_share_no_rating_row(pg_database: str) -> None:
 
             def playing(conn: Connection) -> None:
                 for number, (hand_id, table_id, seats, *_rest) in enumerate(HANDS[:3:2]):
-                    conn.execute(hands.insert().values(id=hand_id, table_id=table_id, number=number, server_seed="",
-                                                       commitment="", session={}, seats=seats, status="playing"))
+                    _dealt(conn, hand_id, table_id, number, seats)
             await store.write(playing)
 
             async def figures_of(conn: AsyncConnection, at: int) -> None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 from alembic import command
 from openskill.models import PlackettLuce
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from chuanma.server.levels import HAND_XP, JIPIN_XP, WIN_XP
 from chuanma.server.schema import hands, ledger, tables, users
@@ -311,4 +312,33 @@ def test_the_migration_builds_the_figures_of_the_hands_already_settled(db_url: s
                 await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0005"))
                 await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
                 assert await profiles() == before
+    asyncio.run(scenario())
+
+
+def test_a_hand_whose_figures_fail_ends_as_played_and_the_failure_is_counted(db_url: str) -> None:
+    """An injected fault in progression's hook: the hand ends (not voided), its chips move, the table
+    plays on, and ``chuanma_progression_failures_total`` counts it; the next hand has its figures."""
+    async def scenario() -> None:
+        async with running(make_config(db_url, bot_wait=0.0)) as run:
+            store = run.server.store
+            hook = store.on_settle
+            assert hook is not None
+
+            def faulty(conn: Connection, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
+                       now: float) -> None:
+                assert hook is not None
+                hook(conn, hand_id, record, deltas, now)
+                raise RuntimeError("figures lost")
+            store.on_settle = faulty
+            solo = await seated_with_bots(run.base)
+            end = await solo.play_hand()
+            assert end["type"] == "hand_end", end
+            assert (await store.audit())["hands"] == 1
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                metrics = (await http.get("/metrics")).text
+                assert 'chuanma_progression_failures_total{error="RuntimeError"} 1.0' in metrics
+                store.on_settle = hook
+                assert (await solo.play_hand())["type"] == "hand_end"
+                shown = (await http.get(f"/api/players/{solo.name}", headers=_auth(solo.token))).json()
+            assert shown["hands"] == 1 and (await store.audit())["hands"] == 2
     asyncio.run(scenario())
