@@ -16,7 +16,7 @@ import pytest
 from alembic import command
 from argon2 import PasswordHasher
 from fastapi import FastAPI
-from sqlalchemy import Connection, create_engine, select, text
+from sqlalchemy import Connection, create_engine, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 from typer.testing import CliRunner
@@ -28,7 +28,17 @@ from chuanma.server.app import create_app
 from chuanma.server.config import ServerConfig
 from chuanma.server.schema import tokens, users
 from chuanma.server.store import AsyncRunner, Runner, ThreadRunner, alembic_config, open_store, sqlite_url
-from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running
+from server_harness import (
+    TIMEOUT,
+    Client,
+    Running,
+    account,
+    db_url,
+    make_config,
+    pg_database,
+    running,
+    user_at_0001,
+)
 
 __all__ = ["db_url", "pg_database"]
 PASSWORD = "a very secret password"
@@ -199,9 +209,8 @@ async def _at_0001(db_url: str, names: list[str], password_hash: str | None = No
 
     def old_rows(conn: Connection) -> None:
         command.upgrade(alembic_config(conn), "0001")
-        for name in names:  # the columns of revision 0001
-            conn.execute(text("INSERT INTO users (username, password_hash, kind, balance, last_grant, created_at) "
-                              "VALUES (:name, :hash, 'player', 0, 0.0, 0.0)"), {"name": name, "hash": password_hash})
+        for name in names:
+            user_at_0001(conn, name, password_hash)
         conn.exec_driver_sql("INSERT INTO tokens (digest, user_id, created_at) VALUES ('d', 1, 1234.5)")
     await runner.write(old_rows)
     await runner.close()
