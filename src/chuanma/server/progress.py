@@ -31,6 +31,7 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -154,13 +155,18 @@ def rebuild(conn: Connection, bot_levels: Mapping[str, str]) -> None:
         record_hand(conn, hand.id, hand.record, deltas, hand.finished_at, bot_levels)
 
 
-def visible(hand_id: Any, viewer: int) -> ColumnElement[bool]:
+def visible(hand_id: Any, viewer: int, owner: int, private: Any = None) -> ColumnElement[bool]:
     """Whether ``viewer`` may see the hand ``hand_id`` (a column: a ledger row's, a ``hand_players``
-    row's) in a profile: a room's hand, or a private table's they sat at. No hand (a grant): seen."""
-    private = (select(hands.c.id).join(tables, tables.c.id == hands.c.table_id)
-               .where(hands.c.id == hand_id, tables.c.room == PRIVATE_ROOM))
+    row's) in the profile of ``owner``: a room's hand, or a private table's they sat at; every hand
+    of one's own. No hand (a grant): seen. ``private``: the hand's own flag (``hand_players.private``)
+    where the row has one, else looked up from its table."""
+    if viewer == owner:
+        return true()
+    if private is None:
+        private = exists(select(hands.c.id).join(tables, tables.c.id == hands.c.table_id)
+                         .where(hands.c.id == hand_id, tables.c.room == PRIVATE_ROOM))
     sat = hand_players.alias("sat")
-    return or_(~exists(private), exists().where(sat.c.hand_id == hand_id, sat.c.user_id == viewer))
+    return or_(~private, exists().where(sat.c.hand_id == hand_id, sat.c.user_id == viewer))
 
 
 def _won(column: Any) -> Any:
@@ -214,7 +220,7 @@ def _chips_history(conn: Connection, user_id: int, viewer: int) -> list[dict[str
     """The balance after each of the last :data:`HISTORY` ledger rows of ``user_id`` that ``viewer``
     may see, counting only those (a private table's result stays out of every point)."""
     seen = select(ledger.c.id, ledger.c.at, func.sum(ledger.c.amount).over(order_by=ledger.c.id).label("balance")
-                  ).where(ledger.c.user_id == user_id, visible(ledger.c.hand_id, viewer)).subquery()
+                  ).where(ledger.c.user_id == user_id, visible(ledger.c.hand_id, viewer, user_id)).subquery()
     rows = conn.execute(select(seen).order_by(seen.c.id.desc()).limit(HISTORY)).all()
     return [{"at": r.at, "balance": int(r.balance)} for r in reversed(rows)]
 
@@ -226,7 +232,7 @@ def profile(conn: Connection, user: Mapping[str, Any], viewer: int) -> dict[str,
     the latest :data:`HISTORY` points, the fans of the latest :data:`FAN_HANDS` winning hands."""
     user_id = int(user["id"])
     hp = hand_players.c
-    mine = (hp.user_id == user_id, visible(hp.hand_id, viewer))
+    mine = (hp.user_id == user_id, visible(hp.hand_id, viewer, user_id, hp.private))
     t = conn.execute(_totals(*mine)).one()
     played = int(t.hands)
     fans: Counter[str] = Counter()
