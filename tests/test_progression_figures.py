@@ -94,7 +94,7 @@ def _figures(conn: Connection) -> tuple[list[tuple[Any, ...]], list[tuple[Any, .
     return [tuple(r) for r in rows], [tuple(r) for r in rated]
 
 
-def test_a_settlement_whose_figures_fail_still_moves_the_chips(db_url: str) -> None:
+def test_a_settlement_whose_figures_fail_still_moves_the_chips(db_url: str, caplog: pytest.LogCaptureFixture) -> None:
     """An injected fault after the figures were written: the settlement commits (record, ledger,
     balances), what the hook wrote is rolled back to its savepoint, the failure is reported once,
     and a rebuild makes the figures from the records."""
@@ -110,6 +110,8 @@ def test_a_settlement_whose_figures_fail_still_moves_the_chips(db_url: str) -> N
             store.on_settle, store.on_settle_failed = faulty, failures.append
             await _settle_all(store, only=["h1"])
             assert [str(f) for f in failures] == ["figures lost"]
+            logged = [r for r in caplog.records if r.getMessage() == "hand settled without its figures"]
+            assert [(r.__dict__["hand"], r.levelname) for r in logged] == [("h1", "ERROR")]
             hand = await store.hand("h1")
             assert hand is not None and hand["status"] == "settled" and hand["record"]["rules"] == "doublewin-xuezhan"
             assert await store.balances([1, 2, 5, 6]) == {1: 1_030, 2: 990, 5: 990, 6: 990}

@@ -237,7 +237,7 @@ def profile(conn: Connection, user: Mapping[str, Any], viewer: int) -> dict[str,
     played = int(t.hands)
     fans: Counter[str] = Counter()
     for (ids,) in conn.execute(select(hp.fans).where(*mine, hp.wins > 0)
-                               .order_by(hp.finished_at.desc()).limit(FAN_HANDS)):
+                               .order_by(hp.finished_at.desc(), hp.hand_id.desc()).limit(FAN_HANDS)):
         fans.update(ids)
     best = conn.execute(select(hp.hand_id, hp.best_fan, hp.delta, hp.family, hp.finished_at)
                         .where(*mine, hp.wins > 0)

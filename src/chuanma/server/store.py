@@ -383,7 +383,7 @@ class Store:
             with conn.begin_nested():
                 hook(conn, hand_id, record, deltas, now)
         except Exception as exc:  # the settlement goes on: its figures can be rebuilt from the records
-            log.exception("hand %s settled without its figures: %s", hand_id, exc)
+            log.exception("hand settled without its figures", extra={"hand": hand_id, "reason": repr(exc)})
             if self.on_settle_failed is not None:
                 self.on_settle_failed(exc)
 
