@@ -141,7 +141,7 @@ def record_hand(conn: Connection, hand_id: str, record: Mapping[str, Any], delta
 def rebuild(conn: Connection, bot_levels: Mapping[str, str]) -> None:
     """Every settled hand's ``hand_players`` rows and its players' ratings made again from the records
     and the ledger, in the order the ledger paid the hands (after a settlement whose figures failed:
-    ``chuanma_progression_failures_total``)."""
+    ``chuanma_progression_failures_total``); in one write transaction, no table settling meanwhile."""
     conn.execute(hand_players.delete())
     conn.execute(ratings.delete())
     paid = (select(ledger.c.hand_id, func.min(ledger.c.id).label("first")).where(ledger.c.hand_id.is_not(None))
