@@ -4,7 +4,8 @@ ratings updates), and the reads of a profile and a leaderboard once many hands a
 Run: ``python benchmarks/bench_progression.py`` (``--hands``, ``--players``, ``--db``; SQLite in a
 temporary directory by default). Prints the CPU ms (``time.process_time``: steadier than the wall
 clock on a busy machine) per settlement both ways (the median, the commit included), then per
-profile and per leaderboard (the median, their queries and their reading alone).
+profile (one's own, and another player's: a private table's hands left out) and per leaderboard
+(the median, their queries and their reading alone).
 """
 
 from __future__ import annotations
@@ -85,10 +86,12 @@ async def main(args: argparse.Namespace) -> None:
             user = await store.user(ids[0])
             assert user is not None
             reads = await store.read(lambda conn: timed(lambda: profile(conn, user, ids[0])))
+            seen = await store.read(lambda conn: timed(lambda: profile(conn, user, ids[1])))
             now = float(args.hands)
             board = await store.read(lambda conn: timed(lambda: leaderboard(conn, "all", "all", 1, now, 100)))
             per_player = args.hands * 4 // len(ids)
-            print(f"profile ({per_player} hands of the player): {statistics.median(reads) * ms:.2f} ms")
+            print(f"profile ({per_player} hands of the player): {statistics.median(reads) * ms:.2f} ms,"
+                  f" seen by another player {statistics.median(seen) * ms:.2f} ms")
             print(f"leaderboard ({args.hands} hands, {len(ids)} players): {statistics.median(board) * ms:.2f} ms")
         finally:
             await store.close()

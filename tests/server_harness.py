@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy import Connection, text
 from websockets.asyncio.client import ClientConnection, connect
 
 from chuanma.commands.serve import uvicorn_config
@@ -52,6 +53,16 @@ async def create_pg_database() -> str:
 
 async def drop_pg_database(url: str) -> None:
     await _pg(f"DROP DATABASE {url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+def user_at_0001(conn: Connection, name: str, password_hash: str | None = None, kind: str = "player",
+                 balance: int = 0) -> int:
+    """Add an account to a database at revision 0001, in that revision's columns (``last_grant``
+    among them); returns its id."""
+    conn.execute(text("INSERT INTO users (username, password_hash, kind, balance, last_grant, created_at) "
+                      "VALUES (:name, :hash, :kind, :balance, 0.0, 0.0)"),
+                 {"name": name, "hash": password_hash, "kind": kind, "balance": balance})
+    return int(conn.execute(text("SELECT id FROM users WHERE username = :name"), {"name": name}).scalar_one())
 
 
 @pytest.fixture

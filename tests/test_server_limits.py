@@ -11,6 +11,7 @@ import httpx
 from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.config import ServerConfig
+from chuanma.server.services import READS_PER_MINUTE
 from chuanma.server.ws import BEHIND, MAX_OWED, Budget, Outbox
 from server_harness import (
     TIMEOUT,
@@ -198,4 +199,38 @@ def test_a_client_looping_resume_or_watch_is_refused_past_the_rate(db_url: str) 
             assert await refusals(c, resume, "prompt", 8) == ["rate_limited"] * 5  # the join spent one
             await c.send("act", table=c.table, version=asked["version"], action=c.choose(asked["legal"]))
             assert (await c.play_on())["type"] == "hand_end"
+    asyncio.run(scenario())
+
+
+def test_a_rate_limiter_drops_the_buckets_left_to_fill_again() -> None:
+    """Buckets full again are dropped (at most once a refill time: here 10 s), the others kept as
+    they were: a hundred one-time keys leave nothing behind, a busy key stays limited."""
+    now = [0.0]
+    limiter = RateLimiter(lambda: now[0], 1.0, 10.0)
+    assert all(limiter.allow(f"once-{i}") for i in range(100))
+    now[0] = 5.0
+    assert [limiter.allow("busy") for _ in range(11)] == [True] * 10 + [False]
+    assert len(limiter) == 101  # not looked at yet: less than a refill time since the start
+    now[0] = 10.0
+    assert limiter.allow("other")
+    assert len(limiter) == 2  # "busy" (5 of 10 back) and "other"
+    assert [limiter.allow("busy") for _ in range(6)] == [True] * 5 + [False]
+
+
+def test_profiles_and_leaderboards_are_rate_limited_per_address(db_url: str) -> None:
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            acc = await account(run.base)
+            auth = {"authorization": f"Bearer {acc['token']}"}
+            name = acc["user"]["username"]
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                for i in range(READS_PER_MINUTE):
+                    path = f"/api/players/{name}" if i % 2 else "/api/leaderboard"
+                    assert (await http.get(path, headers=auth)).status_code == 200
+                for path in (f"/api/players/{name}", "/api/leaderboard"):
+                    refused = await http.get(path, headers=auth)
+                    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+                assert (await http.get(f"/api/levels?names={name}", headers=auth)).status_code == 200
+                run.clock.advance(60.0)
+                assert (await http.get("/api/leaderboard", headers=auth)).status_code == 200
     asyncio.run(scenario())

@@ -17,8 +17,7 @@ __all__ = ["db_url", "pg_database"]
 
 def _played(conn: Connection) -> None:
     """One player seated at a table whose hand has a decision, with a token and a ledger row."""
-    conn.execute(users.insert().values(id=1, username="Alice", kind="player", balance=900, last_grant=0.0,
-                                       created_at=0.0))
+    conn.execute(users.insert().values(id=1, username="Alice", kind="player", balance=900, created_at=0.0))
     conn.execute(tokens.insert().values(digest="d", user_id=1, created_at=1.0, last_used=2.0))
     conn.execute(ledger.insert().values(user_id=1, amount=900, kind="grant", hand_id=None, at=0.0))
     conn.execute(tables.insert().values(id="t1", room="novice", rules={}, seats=[1, None, None, None],

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 from alembic import command
 from openskill.models import PlackettLuce
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from chuanma.server.levels import HAND_XP, JIPIN_XP, WIN_XP
 from chuanma.server.schema import hands, ledger, tables, users
@@ -79,7 +80,7 @@ async def _recompute(run: Running) -> tuple[dict[int, dict[str, Any]], dict[str,
         preset = record["rules"] if isinstance(record["rules"], str) else record["rules"]["preset"]
         deltas = [paid[hand_id][u] for u in seats]
         bot = run.config.bot_levels[hand.bot_level]  # the strategy of the table's bots
-        subjects = [f"bot:{bot}" if kinds[u] == "bot" else f"user:{u}" for u in seats]
+        subjects = [f"bot:{bot}:{u}" if kinds[u] == "bot" else f"user:{u}" for u in seats]  # a bot: its account
         for family in (FAMILY_OF_PRESET[preset], "all"):
             before = [rating.get((s, family), model.rating()) for s in subjects]
             teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]  # one object per seat
@@ -192,7 +193,8 @@ def test_every_profile_figure_is_recomputed_from_the_records_and_the_ledger(db_u
                 classic = (await http.get("/api/leaderboard?family=classic&period=week", headers=auth)).json()
                 room_bot = run.config.bot_levels[run.config.room_bot_level]
                 assert classic["players"] == [] and [b["bot"] for b in classic["bots"]] == [room_bot]
-                assert classic["bots"][0]["hands"] == len(history[f"bot:{room_bot}"]["classic"])
+                accounts = [h["classic"] for s, h in history.items() if s.startswith(f"bot:{room_bot}:")]
+                assert classic["bots"][0]["hands"] == sum(len(mus) for mus in accounts) == 3 * 2  # 3 bots, 2 hands
                 audit = await run.server.store.audit()
                 assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0
                 run.clock.advance(8 * 86_400.0)  # the tables left waiting for ready are closed meanwhile
@@ -310,4 +312,33 @@ def test_the_migration_builds_the_figures_of_the_hands_already_settled(db_url: s
                 await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0005"))
                 await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
                 assert await profiles() == before
+    asyncio.run(scenario())
+
+
+def test_a_hand_whose_figures_fail_ends_as_played_and_the_failure_is_counted(db_url: str) -> None:
+    """An injected fault in progression's hook: the hand ends (not voided), its chips move, the table
+    plays on, and ``chuanma_progression_failures_total`` counts it; the next hand has its figures."""
+    async def scenario() -> None:
+        async with running(make_config(db_url, bot_wait=0.0)) as run:
+            store = run.server.store
+            hook = store.on_settle
+            assert hook is not None
+
+            def faulty(conn: Connection, hand_id: str, record: Mapping[str, Any], deltas: Mapping[int, int],
+                       now: float) -> None:
+                assert hook is not None
+                hook(conn, hand_id, record, deltas, now)
+                raise RuntimeError("figures lost")
+            store.on_settle = faulty
+            solo = await seated_with_bots(run.base)
+            end = await solo.play_hand()
+            assert end["type"] == "hand_end", end
+            assert (await store.audit())["hands"] == 1
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+                metrics = (await http.get("/metrics")).text
+                assert 'chuanma_progression_failures_total{error="RuntimeError"} 1.0' in metrics
+                store.on_settle = hook
+                assert (await solo.play_hand())["type"] == "hand_end"
+                shown = (await http.get(f"/api/players/{solo.name}", headers=_auth(solo.token))).json()
+            assert shown["hands"] == 1 and (await store.audit())["hands"] == 2
     asyncio.run(scenario())

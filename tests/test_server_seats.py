@@ -24,6 +24,7 @@ from server_harness import (
     make_config,
     pg_database,
     running,
+    user_at_0001,
 )
 
 __all__ = ["db_url", "pg_database"]
@@ -272,11 +273,8 @@ def test_the_seatings_migration_gives_each_player_of_an_existing_database_one_pl
     async def scenario() -> None:
         store = await open_store(db_url, "0001")
         try:
-            for name in ("ann", "bob", "cat"):
-                await store.create_user(name, None, "guest", 10_000, 1.0)
-            ids = {r["username"]: int(r["id"]) for r in [await store.user_by_name(n) for n in ("ann", "bob", "cat")]
-                   if r is not None}
-            ann, bob, cat = ids["ann"], ids["bob"], ids["cat"]
+            ann, bob, cat = await store.write(lambda conn: [user_at_0001(conn, name, kind="guest", balance=10_000)
+                                                            for name in ("ann", "bob", "cat")])
             for table_id, seats, status, at in (("t1", [ann, bob, None, None], "open", 1.0),
                                                 ("t2", [None, bob, cat, None], "open", 2.0),
                                                 ("t3", [ann, None, None, None], "closed", 0.5)):

@@ -28,7 +28,17 @@ from chuanma.server.app import create_app
 from chuanma.server.config import ServerConfig
 from chuanma.server.schema import tokens, users
 from chuanma.server.store import AsyncRunner, Runner, ThreadRunner, alembic_config, open_store, sqlite_url
-from server_harness import TIMEOUT, Client, Running, account, db_url, make_config, pg_database, running
+from server_harness import (
+    TIMEOUT,
+    Client,
+    Running,
+    account,
+    db_url,
+    make_config,
+    pg_database,
+    running,
+    user_at_0001,
+)
 
 __all__ = ["db_url", "pg_database"]
 PASSWORD = "a very secret password"
@@ -186,7 +196,7 @@ def test_usernames_are_unique_in_any_case_and_login_ignores_case(db_url: str) ->
             store = run.server.store
             with pytest.raises(IntegrityError):  # the database itself refuses a twin, not only the check
                 await store.write(lambda conn: conn.execute(users.insert().values(
-                    username="ALICE", kind="player", balance=0, last_grant=0.0, created_at=0.0)))
+                    username="ALICE", kind="player", balance=0, created_at=0.0)))
             names = await store.read(lambda conn: [n.lower() for n in conn.execute(select(users.c.username)).scalars()])
             assert sorted(names) == ["alice", "bob"]
     asyncio.run(scenario())
@@ -200,8 +210,7 @@ async def _at_0001(db_url: str, names: list[str], password_hash: str | None = No
     def old_rows(conn: Connection) -> None:
         command.upgrade(alembic_config(conn), "0001")
         for name in names:
-            conn.execute(users.insert().values(username=name, password_hash=password_hash, kind="player", balance=0,
-                                               last_grant=0.0, created_at=0.0))
+            user_at_0001(conn, name, password_hash)
         conn.exec_driver_sql("INSERT INTO tokens (digest, user_id, created_at) VALUES ('d', 1, 1234.5)")
     await runner.write(old_rows)
     await runner.close()

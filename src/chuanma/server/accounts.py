@@ -9,6 +9,7 @@ registered with. A session token expires after ``session_seconds`` without use (
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 from collections.abc import Callable
@@ -152,14 +153,26 @@ def day_start(now: float) -> float:
 
 
 class RateLimiter:
-    """A token bucket per key: ``rate`` per second, bursts up to ``burst``; time from ``now``."""
+    """A token bucket per key: ``rate`` per second, bursts up to ``burst``; time from ``now``.
+
+    A bucket left alone until it is full again is the same as none: such buckets are dropped (looked
+    for at most once per time a bucket takes to fill), so the keys held are those of the last while."""
 
     def __init__(self, now: Callable[[], float], rate: float, burst: float) -> None:
         self.now, self.rate, self.burst = now, rate, burst
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._refill = burst / rate if rate > 0 else math.inf
+        """Seconds an empty bucket takes to fill (never, at no rate)."""
+        self._pruned = now()
+
+    def __len__(self) -> int:
+        """The buckets held."""
+        return len(self._buckets)
 
     def allow(self, key: str) -> bool:
         now = self.now()
+        if now - self._pruned >= self._refill:
+            self._prune(now)
         level, at = self._buckets.get(key, (self.burst, now))
         level = min(self.burst, level + (now - at) * self.rate)
         if level < 1:
@@ -167,3 +180,9 @@ class RateLimiter:
             return False
         self._buckets[key] = (level - 1, now)
         return True
+
+    def _prune(self, now: float) -> None:
+        """Drop every bucket full again by ``now``."""
+        self._pruned = now
+        self._buckets = {k: (level, at) for k, (level, at) in self._buckets.items()
+                         if level + (now - at) * self.rate < self.burst}

@@ -69,6 +69,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
                          config.reliefs_per_day)
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
+        store.on_settle_failed = metrics.progression_failed
         app.state.server = Server(config, store, users, host, Lobby(host), metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute),
                                   per_hour(config, config.guests_per_hour),

@@ -23,6 +23,7 @@ class Metrics:
     errors: Counter = field(init=False)
     settlement_failures: Counter = field(init=False)
     tables_given_up: Counter = field(init=False)
+    progression_failures: Counter = field(init=False)
     gc_pause: Histogram = field(init=False)
 
     def __post_init__(self) -> None:
@@ -41,9 +42,16 @@ class Metrics:
             registry=r)
         self.tables_given_up = Counter(
             "chuanma_tables_given_up", "Tables closed because they could not be resumed or kept failing", registry=r)
+        self.progression_failures = Counter(
+            "chuanma_progression_failures", "Hands settled without their figures (ratings, hand_players), by error",
+            ["error"], registry=r)
         self.gc_pause = Histogram(
             "chuanma_gc_pause_seconds", "Pauses of the cyclic garbage collector (nothing else runs), by generation",
             ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)
+
+    def progression_failed(self, exc: Exception) -> None:
+        """Count a settlement whose figures could not be written (``Store.on_settle_failed``)."""
+        self.progression_failures.labels(type(exc).__name__).inc()
 
     def gc_watcher(self) -> Callable[[str, dict[str, Any]], None]:
         """A :data:`gc.callbacks` entry that times each collection into :attr:`gc_pause`."""

@@ -7,9 +7,9 @@ as a ranking of any number of teams, with ties, so a hand is four one-player tea
 their chips (equal results share a place) — two winners who won the same are tied, the payer is
 last. Each player is rated per rule family (:data:`FAMILIES`) and overall (:data:`OVERALL`).
 
-Bots are rated as their strategy (``bot:greedy``), one rating for every bot playing it. When a
-hand seats the same subject twice (two bots of one strategy), it takes the mean of its seats'
-updates.
+Bots are rated per account as the strategy they play (``bot:greedy:17``: see
+:mod:`chuanma.server.progress`). Should a hand seat the same subject twice, it takes the mean of its
+seats' updates.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ users = Table(
     Column("password_hash", Text, nullable=True),
     Column("kind", String(8), nullable=False),  # player, guest, bot
     Column("balance", BigInteger, nullable=False),
-    Column("last_grant", Float, nullable=False),
     Column("created_at", Float, nullable=False),
 )
 USERNAME_KEY = Index("ix_users_username_lower", func.lower(users.c.username), unique=True)
@@ -125,7 +124,7 @@ hand_players = Table(
     Column("hand_id", String(40), ForeignKey("hands.id"), primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
     Column("seat", Integer, nullable=False),
-    Column("subject", String(40), nullable=False),  # whose rating: user:ID, or bot:STRATEGY
+    Column("subject", String(40), nullable=False),  # whose rating: user:ID, or bot:STRATEGY:ID (migration 0007)
     Column("family", String(8), nullable=False),  # xuezhan, xueliu, classic, dazhong
     Column("private", Boolean, nullable=False),  # played at a private table
     Column("finished_at", Float, nullable=False),
@@ -150,7 +149,7 @@ Index("ix_hand_players_family", hand_players.c.family, hand_players.c.finished_a
 
 ratings = Table(
     "ratings", metadata,
-    # the current skill rating of a subject ("user:<id>", or "bot:<strategy>" for every bot of it)
+    # the current skill rating of a subject ("user:<id>", or "bot:<strategy>:<id>" for a bot account)
     Column("subject", String(40), primary_key=True),
     Column("family", String(8), primary_key=True),  # a family, or "all"
     Column("mu", Float, nullable=False),

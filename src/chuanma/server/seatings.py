@@ -84,7 +84,7 @@ def _bot(conn: Connection, need: BotNeed, now: float) -> Row:
     found = conn.execute(q.order_by(users.c.id).limit(1).with_for_update(skip_locked=True)).first()
     if found is None:
         res = conn.execute(users.insert().values(username=f"bot_{secrets.token_hex(6)}", password_hash=None,
-                                                 kind="bot", balance=0, last_grant=now, created_at=now))
+                                                 kind="bot", balance=0, created_at=now))
         bot_id = int(res.inserted_primary_key[0])  # type: ignore[index]
         balance = 0
     else:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chuanma.server.accounts import Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
 from chuanma.server.store import Store
+
+READS_PER_MINUTE = 120
+"""Profiles and leaderboards a client address may read a minute (all at once, or spread)."""
 
 
 @dataclass
@@ -27,3 +30,8 @@ class Server:
     """Guest accounts made per client address (``guests_per_hour``)."""
     table_limit: RateLimiter
     """Private tables opened per client address (``private_tables_per_hour``)."""
+    read_limit: RateLimiter = field(init=False)
+    """Profiles and leaderboards read per client address (:data:`READS_PER_MINUTE`)."""
+
+    def __post_init__(self) -> None:
+        self.read_limit = RateLimiter(self.config.clock.now, READS_PER_MINUTE / 60, READS_PER_MINUTE)

@@ -3,7 +3,8 @@
 :func:`open_store` runs the Alembic migrations, then every read and write goes through
 :class:`Store`. Money only moves in :meth:`Store.grant`, :meth:`Store.relieve` and
 :meth:`Store.settle`, each in one transaction with its ledger rows, so the sum of all balances
-is always the sum of all grants and reliefs.
+is always the sum of all grants and reliefs. What a settlement also writes (progression's figures)
+runs in a savepoint: its failure never undoes the money.
 
 Every query is a function of a synchronous :class:`~sqlalchemy.Connection`; how it reaches the
 database is the backend's :class:`Runner`: SQLite's whole transaction runs in one database
@@ -14,6 +15,7 @@ the asyncpg driver on the event loop.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from chuanma.server.schema import decisions, hands, ledger, tables, tokens, users
 
+log = logging.getLogger("chuanma.server.store")
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x6368_7561_6E6D_61
 """PostgreSQL's advisory lock (key: "chuanma" in ASCII) held while the migrations run, so two
@@ -195,8 +198,7 @@ def grant_chips(conn: Connection, user_id: int, amount: int, now: float, kind: s
     """In the transaction of ``conn``: give ``user_id`` ``amount`` chips, with its ledger row of
     ``kind`` (one of :data:`GRANT_KINDS`)."""
     conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind=kind, at=now))
-    conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount,
-                                                                    last_grant=now))
+    conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount))
 
 
 class Store:
@@ -208,7 +210,10 @@ class Store:
         """Run first in every write transaction (the lease's fencing check): raising rolls it back."""
         self.on_settle: SettleHook | None = None
         """Run last in every settlement's transaction, with the hand's id, record, deltas by user
-        and time (progression's figures): raising rolls the settlement back."""
+        and time (progression's figures), in a savepoint: raising rolls back what it wrote, never
+        the settlement (logged, and handed to :attr:`on_settle_failed`)."""
+        self.on_settle_failed: Callable[[Exception], None] | None = None
+        """Told of every :attr:`on_settle` that raised (the metric counting them)."""
         self._batch_lock = asyncio.Lock()
         self._open_batch: _Batch | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -249,8 +254,7 @@ class Store:
             if conn.execute(select(users.c.id).where(_named(username))).first() is not None:
                 return None
             res = conn.execute(users.insert().values(
-                username=username, password_hash=password_hash, kind=kind, balance=0,
-                last_grant=now, created_at=now))
+                username=username, password_hash=password_hash, kind=kind, balance=0, created_at=now))
             user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
             grant_chips(conn, user_id, grant, now)
             return user_id
@@ -367,9 +371,21 @@ class Store:
                     balance=users.c.balance + bindparam("delta")),
                     [{"uid": user_id, "delta": delta} for user_id, delta in deltas.items()])
             if self.on_settle is not None:
-                self.on_settle(conn, hand_id, record, deltas, now)
+                self._after_settling(conn, self.on_settle, hand_id, record, deltas, now)
             return _balances(conn, deltas)
         return await self.write(work)
+
+    def _after_settling(self, conn: Connection, hook: SettleHook, hand_id: str, record: Mapping[str, Any],
+                        deltas: Mapping[int, int], now: float) -> None:
+        """Run ``hook`` in a savepoint of the settlement's transaction: the chips, ledger and record
+        commit whether it succeeds or not (what it would have written can be made again from them)."""
+        try:
+            with conn.begin_nested():
+                hook(conn, hand_id, record, deltas, now)
+        except Exception as exc:  # the settlement goes on: its figures can be rebuilt from the records
+            log.exception("hand settled without its figures", extra={"hand": hand_id, "reason": repr(exc)})
+            if self.on_settle_failed is not None:
+                self.on_settle_failed(exc)
 
     async def audit(self) -> dict[str, int]:
         """The chips invariants: total balances, total grants (and reliefs), the most negative balance and the

@@ -4,7 +4,8 @@ Progression).
 Pages: ``/profile/<username>`` and ``/leaderboard``. Endpoints (a session needed):
 ``GET /api/players/<username>``, ``GET /api/levels?names=a,b``, ``GET /api/leaderboard?family=&period=``
 and ``POST /api/account/claim``. Bad input: status 400 (404 for an unknown player) with
-``{"code", "message"}``, and nothing changes.
+``{"code", "message"}``, and nothing changes; reading more than ``READS_PER_MINUTE`` a minute from
+one address (profiles and leaderboards): 429 ``rate_limited``.
 """
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
@@ -20,6 +21,7 @@ from chuanma.server.progress import PERIODS, leaderboard, levels_by_name, profil
 from chuanma.server.ratings import FAMILIES, OVERALL
 from chuanma.server.routes.deps import ApiError, ServerDep, User, public_user, within
 from chuanma.server.routes.portal import page
+from chuanma.server.services import Server
 
 router = APIRouter()
 
@@ -45,9 +47,14 @@ async def leaderboard_page() -> HTMLResponse:
     return page("leaderboard")
 
 
+def _read(server: Server, request: Request) -> None:
+    within(server.read_limit, request, "rate_limited", "too many profiles or leaderboards read; wait a minute")
+
+
 @router.get("/api/players/{username}")
-async def player(username: str, viewer: User, server: ServerDep) -> dict[str, Any]:
+async def player(request: Request, username: str, viewer: User, server: ServerDep) -> dict[str, Any]:
     """A player's profile: level, ratings and their history, figures, best hands, chips history."""
+    _read(server, request)
     found = await server.store.user_by_name(username[:32])
     if found is None:
         raise ApiError(404, "no_player", f"no player named {username[:32]!r}")
@@ -57,7 +64,8 @@ async def player(username: str, viewer: User, server: ServerDep) -> dict[str, An
 
 @router.get("/api/levels")
 async def levels(_viewer: User, server: ServerDep, names: str = "") -> dict[str, Any]:
-    """Every level (number, names, experience), and the levels of the players ``names`` (comma-separated)."""
+    """Every level (number, names, experience), and the levels of the players ``names`` (comma-separated;
+    the table asks after every hand: not rate-limited, at most :data:`MAX_NAMES` a request)."""
     wanted = [n for n in names.split(",") if n][:MAX_NAMES + 1]
     if len(wanted) > MAX_NAMES:
         raise ApiError(400, "bad_request", f"names: at most {MAX_NAMES}")
@@ -67,8 +75,10 @@ async def levels(_viewer: User, server: ServerDep, names: str = "") -> dict[str,
 
 
 @router.get("/api/leaderboard")
-async def leaders(_viewer: User, server: ServerDep, family: str = OVERALL, period: str = "week") -> dict[str, Any]:
+async def leaders(request: Request, _viewer: User, server: ServerDep, family: str = OVERALL,
+                  period: str = "week") -> dict[str, Any]:
     """Registered players by rating in ``family`` (or ``all``) over ``period`` (``week``, ``all``)."""
+    _read(server, request)
     if family not in (OVERALL, *FAMILIES):
         raise ApiError(400, "bad_request", f"family: one of {', '.join((OVERALL, *FAMILIES))}")
     if period not in PERIODS:
