@@ -23,6 +23,8 @@ from prometheus_client import start_http_server
 from starlette.middleware.gzip import GZipMiddleware
 
 from chuanma.server.accounts import DAY, Accounts, RateLimiter
+from chuanma.server.bus import Bus, prefix_of
+from chuanma.server.cluster import ClusterHost
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
 from chuanma.server.guards import SecurityHeaders, origin_allowed
@@ -36,6 +38,7 @@ from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
 from chuanma.server.store import open_store
+from chuanma.server.table_leases import TableLeases, cluster_check
 from chuanma.server.ws import serve_socket
 
 FOREIGN_ORIGIN = 4403
@@ -55,16 +58,23 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await open_store(config.db_url, before_migrating=migration_check(config))
-        app.state.lease = lease = Lease.of(store, config)
-        try:
-            await lease.take()
-        except BaseException:
-            await store.close()
-            raise
-        store.guard = lease.check
         metrics = Metrics()
-        host = LocalHost(store, config, metrics)
+        lease: Lease | None = None
+        if config.redis_url is not None:  # a node of a cluster: a lease per table (docs/server.md, Cluster)
+            store = await open_store(config.db_url, before_migrating=cluster_check(config))
+            app.state.lease = leases = TableLeases.of(store, config)
+            host: LocalHost = ClusterHost(store, config, metrics, leases=leases, bus=Bus(
+                config.redis_url, prefix_of(config.db_url), config.lease_holder, metrics))
+        else:
+            store = await open_store(config.db_url, before_migrating=migration_check(config))
+            app.state.lease = lease = Lease.of(store, config)
+            try:
+                await lease.take()
+            except BaseException:
+                await store.close()
+                raise
+            store.guard = lease.check
+            host = LocalHost(store, config, metrics)
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
                          config.reliefs_per_day)
@@ -77,7 +87,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         if config.metrics_port is not None:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
             app.state.metrics_port = exporter.server_port
-        keeper = asyncio.create_task(lease.keep(host.stop))
+        keeper = asyncio.create_task(lease.keep(host.stop)) if lease is not None else None
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
             await host.resume_all()
@@ -86,13 +96,15 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             app.state.ready = False
-            keeper.cancel()
+            if keeper is not None:
+                keeper.cancel()
             if exporter is not None:
                 exporter.shutdown()
                 exporter.server_close()
             await host.stop()
             await store.flush()
-            await lease.release()
+            if lease is not None:
+                await lease.release()
             await store.close()
             passwords.close()
             gc.callbacks.remove(watch_gc)

@@ -40,7 +40,7 @@ MAX_RESTARTS = 3
 class TableHost(Protocol):
     """The table runtime as the rest of the server sees it."""
 
-    def table_of(self, user_id: int) -> str | None: ...
+    async def seat_of(self, user_id: int) -> str | None: ...
 
     def submit(self, table_id: str, cmd: Command) -> None: ...
 
@@ -110,15 +110,20 @@ class LocalHost:
 
     # ---------------------------------------------------------------- Seats (for the tables)
 
+    def seatings_of(self, table_id: str) -> Seatings:
+        """The seatings a table's own changes are written through (in one process: the host's)."""
+        return self.seatings
+
     async def sit(self, table_id: str, place: int, user_id: int) -> None:
         try:
-            await self.seatings.sit(table_id, place, user_id, self.config.clock.now())
+            await self.seatings_of(table_id).sit(table_id, place, user_id, self.config.clock.now())
         except SeatTakenError as exc:
             raise refused(exc) from None
         self.seated[user_id] = table_id
 
     async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row:
-        bot = await self.seatings.seat_bot(table_id, place, bot_need(room), replacing, self.config.clock.now())
+        bot = await self.seatings_of(table_id).seat_bot(table_id, place, bot_need(room), replacing,
+                                                        self.config.clock.now())
         if replacing is not None and self.seated.get(replacing) == table_id:
             del self.seated[replacing]
         self.seated[int(bot["id"])] = table_id
@@ -126,7 +131,7 @@ class LocalHost:
 
     async def release(self, table_id: str, users: list[int], reason: str,
                       record: dict[str, Any] | None = None) -> None:
-        await self.seatings.close(table_id, reason, self.config.clock.now(), record)
+        await self.seatings_of(table_id).close(table_id, reason, self.config.clock.now(), record)
         self.forget(table_id, users)
 
     def forget(self, table_id: str, users: list[int]) -> None:
@@ -139,6 +144,10 @@ class LocalHost:
 
     def table_of(self, user_id: int) -> str | None:
         return self.seated.get(user_id) or None
+
+    async def seat_of(self, user_id: int) -> str | None:
+        """The table ``user_id`` sits at (as :meth:`table_of`: this process knows every seat)."""
+        return self.table_of(user_id)
 
     def submit(self, table_id: str, cmd: Command) -> None:
         table = self.tables.get(table_id)
@@ -196,9 +205,13 @@ class LocalHost:
             self.seated[int(user["id"])] = table_id
         if creator is not None:
             self.creators[table_id] = creator
+        await self.own(table_id)
         self.start(table)
         log.info("table opened", extra={"table": table_id, "room": room.id if room else PRIVATE_ROOM})
         return table_id
+
+    async def own(self, table_id: str) -> None:
+        """Make the table ``table_id``, just stored, this host's to run (one process owns them all)."""
 
     def start(self, table: LiveTable) -> None:
         self.tables[table.id] = table
@@ -320,7 +333,7 @@ class Lobby:
 
     async def _join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
         user_id = int(user["id"])
-        if self.host.table_of(user_id) is not None:
+        if await self.host.seat_of(user_id) is not None:
             raise RefusedError("already_seated", "you already sit at a table: resume it or leave it first")
         if not room.admits(int(user["balance"])):
             raise RefusedError("out_of_range", f"room: {room.name} admits balances {room.range_text()}; "
