@@ -5,17 +5,28 @@ nodes than their tables', one node killed (kill -9) mid-hand."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from sqlalchemy import func, select
+from websockets.exceptions import ConnectionClosed
 
+from chuanma.fairness import Level, verify_record
+from chuanma.fairness.keys import signing_key_of, write_key
 from chuanma.server.clock import ManualClock
 from chuanma.server.lease import LeaseLostError
+from chuanma.server.schema import hands, ledger, tables
 from chuanma.server.store import open_store
 from chuanma.server.table_leases import TableLeases
-from server_harness import pg_database
+from server_harness import DEALER_KEY, Client, account, pg_database
 
 __all__ = ["pg_database"]
 
@@ -98,6 +109,169 @@ def test_orphaned_tables_are_shared_among_the_live_nodes(cluster_db: str) -> Non
                 assert await a.claim(table_id)
             left = await b.orphans()  # two left over two nodes: one each
             assert len(left) == 1 and left[0] not in share
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Node:
+    """One ``chuanma serve --redis`` process."""
+
+    proc: subprocess.Popen[bytes]
+    base: str
+    alive: bool = True
+
+    @classmethod
+    def start(cls, db: str, data: Path, key: Path) -> Node:
+        port = free_port()
+        data.mkdir()
+        log = (data / "node.log").open("wb")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "chuanma", "serve", "--port", str(port), "--db", db, "--redis", REDIS,
+             "--data", str(data), "--key", str(key), "--lease-seconds", str(LEASE), "--auto-delay", "0",
+             "--bot-wait", "0"], stdout=log, stderr=subprocess.STDOUT)
+        return cls(proc, f"http://127.0.0.1:{port}")
+
+    async def ready(self) -> None:
+        async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:
+            for _ in range(600):
+                assert self.proc.poll() is None, f"node {self.base} exited with {self.proc.returncode}"
+                try:
+                    if (await http.get("/healthz")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.1)
+        raise TimeoutError(f"node {self.base} did not start")
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.alive = False
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    async def metric(self, name: str) -> float:
+        async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:
+            text = (await http.get("/metrics")).text
+        return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
+
+
+@dataclass
+class Player:
+    """A person at a private table, connected to some node; reconnects to a live one if theirs dies."""
+
+    token: str
+    name: str
+    table: str
+    nodes: list[Node]
+    at: int
+    client: Client | None = None
+    ends: int = 0
+    errors: list[str] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+
+    async def connect(self) -> Client:
+        while not self.nodes[self.at].alive:
+            self.at = (self.at + 1) % len(self.nodes)
+        return await Client.open(self.nodes[self.at].base, self.token, self.name)
+
+    async def play(self, acted: asyncio.Queue[None]) -> None:
+        """Answer every prompt, get ready for every hand, until the table closes."""
+        client = self.client
+        assert client is not None
+        while True:
+            try:
+                msg = await client.recv()
+                self.seen.append(msg["type"])
+                if msg["type"] == "prompt":
+                    await client.send("act", table=msg["table"], version=msg["version"],
+                                      action=client.choose(msg["legal"]))
+                    acted.put_nowait(None)
+                elif msg["type"] == "hand_start" and not msg.get("dealt"):
+                    await client.send("ready", client_seed=f"seed-{self.name}-{msg['hand']}")
+                elif msg["type"] == "hand_end":
+                    self.ends += 1
+                elif msg["type"] == "error":
+                    self.errors.append(msg["code"])
+                elif msg["type"] == "table_closed":
+                    return
+            except ConnectionClosed:
+                again = await self.connect()
+                again.table, again.seat, again.hand, again.last = client.table, client.seat, client.hand, client.last
+                self.client = client = again
+                self.seen.append("reconnected")
+                await client.send("resume", table=self.table, hand=client.hand, last=client.last)
+
+
+def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_db: str, tmp_path: Path) -> None:
+    """Three nodes; a private table opened on each (two bots, two people) whose people connect to
+    the two other nodes, so that every command and message crosses the bus. Mid-hand node 0 is
+    killed: its table is taken over by another node and rebuilt from its decisions, its players on
+    live nodes get ``resync``, those connected to it reconnect elsewhere and ``resume``; every table
+    plays its hands and closes, no chip is paid twice, none is negative, every record verifies."""
+    key = write_key(DEALER_KEY, tmp_path / "dealer.key")
+
+    async def scenario() -> None:
+        nodes = [Node.start(cluster_db, tmp_path / f"n{k}", key) for k in range(3)]
+        try:
+            await asyncio.gather(*(n.ready() for n in nodes))  # one migrates the database, the others wait
+            players: list[Player] = []
+            for k, node in enumerate(nodes):
+                creator = await account(node.base)
+                async with httpx.AsyncClient(base_url=node.base, timeout=10) as http:
+                    made = (await http.post("/api/tables", json={"bots": 2, "hands": HANDS, "bot_level": "easy"},
+                                            headers={"authorization": f"Bearer {creator['token']}"})).json()
+                guest = await account(node.base)
+                for j, acc in enumerate((creator, guest)):
+                    player = Player(acc["token"], acc["user"]["username"], made["table"], nodes, (k + 1 + j) % 3)
+                    player.client = await player.connect()
+                    await player.client.send("join_private", invite=made["invite"])
+                    players.append(player)
+            acted: asyncio.Queue[None] = asyncio.Queue()
+            games = asyncio.gather(*(p.play(acted) for p in players))
+            for _ in range(12):  # every table dealt and playing: node 0 dies mid-hand
+                await asyncio.wait_for(acted.get(), 20)
+            nodes[0].kill()
+            await asyncio.wait_for(games, DEADLINE)
+            assert all(p.ends == HANDS for p in players), [(p.name, p.ends, p.seen[-5:]) for p in players]
+            moved = players[:2]  # table 0's people, on nodes 1 and 2: attached again to its new owner
+            assert all("resync" in p.seen and "reconnected" not in p.seen for p in moved), [p.seen for p in moved]
+            assert [p.seen.count("reconnected") for p in players] == [0, 0, 0, 1, 1, 0]  # those on node 0
+            assert sum([await n.metric("chuanma_table_handovers_total") for n in nodes[1:]]) >= 1
+        finally:
+            for node in nodes:
+                node.stop()
+        store = await open_store(cluster_db)
+        try:
+            statuses = await store.read(lambda conn: conn.execute(select(tables.c.status)).scalars().all())
+            assert statuses == ["closed"] * 3
+            played = await store.read(lambda conn: conn.execute(select(hands.c.status, hands.c.record)).all())
+            assert [row.status for row in played] == ["settled"] * (3 * HANDS)
+            audit = await store.audit()
+            assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0 and audit["unbalanced_hands"] == 0
+            twice = await store.read(lambda conn: conn.execute(
+                select(ledger.c.hand_id, ledger.c.user_id).where(ledger.c.hand_id.is_not(None))
+                .group_by(ledger.c.hand_id, ledger.c.user_id).having(func.count() > 1)).all())
+            assert twice == []
+            public = signing_key_of(DEALER_KEY).public_key
+            for row in played:
+                assert verify_record(row.record, public_key=public).level is Level.VERIFIED
         finally:
             await store.close()
     asyncio.run(scenario())
