@@ -5,6 +5,7 @@ nodes than their tables', one node killed (kill -9) mid-hand."""
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 import socket
 import subprocess
@@ -16,16 +17,16 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from websockets.exceptions import ConnectionClosed
 
 from chuanma.fairness import Level, verify_record
 from chuanma.fairness.keys import signing_key_of, write_key
 from chuanma.server.clock import ManualClock
-from chuanma.server.lease import LeaseLostError
-from chuanma.server.schema import hands, ledger, tables
+from chuanma.server.lease import STATE, LeaseHeldError, LeaseLostError, held_by_another
+from chuanma.server.schema import hands, lease, ledger, tables
 from chuanma.server.store import open_store
-from chuanma.server.table_leases import TableLeases
+from chuanma.server.table_leases import CLUSTER, TableLeases
 from server_harness import DEALER_KEY, Client, account, pg_database
 
 __all__ = ["pg_database"]
@@ -109,6 +110,37 @@ def test_orphaned_tables_are_shared_among_the_live_nodes(cluster_db: str) -> Non
                 assert await a.claim(table_id)
             left = await b.orphans()  # two left over two nodes: one each
             assert len(left) == 1 and left[0] not in share
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_stopping_node_lets_its_tables_go_at_once_and_the_database_is_the_clusters(cluster_db: str) -> None:
+    """While nodes beat, the database's lease is the cluster's (a single-process server refuses
+    it); a node stopping cleanly lets its leases lapse at once (another claims its tables without
+    waiting), and the last one frees the database's lease. A node refuses a database a
+    single-process server holds."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "b")
+            await store.create_table(new_table_row("t1"))
+            await a.heartbeat()
+            await b.heartbeat()
+            row = await store.read(lambda conn: dict(conn.execute(STATE).one()._mapping))
+            assert row["holder"] == CLUSTER and held_by_another(row, "single", clock.now())
+            assert await a.claim("t1") and await b.orphans() == []
+            await a.release()
+            assert await b.orphans() == ["t1"] and await b.claim("t1")
+            await b.release()
+            row = await store.read(lambda conn: dict(conn.execute(STATE).one()._mapping))
+            assert row["holder"] is None
+            await store.write(lambda conn: conn.execute(update(lease).values(
+                holder="single", token=row["token"] + 1, since=clock.now(), expires=clock.now() + 60)))
+            with pytest.raises(LeaseHeldError, match=re.escape("in use by another server (single, since ")):
+                await a.heartbeat()
+            assert a.renewed == 1000.0  # the first heartbeats only
         finally:
             await store.close()
     asyncio.run(scenario())

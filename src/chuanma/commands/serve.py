@@ -235,7 +235,10 @@ def check_database(config: ServerConfig, option: str) -> str:
     async def probe() -> None:
         if config.redis_url is not None:  # a node: the database's lease is the cluster's, Redis must answer
             store = await open_store(url, before_migrating=cluster_check(config))
-            await store.close()
+            try:
+                await store.read(cluster_check(config))
+            finally:
+                await store.close()
             await check_redis(config.redis_url)
             return
         store = await open_store(url, before_migrating=migration_check(config))

@@ -35,14 +35,20 @@ RENEWALS = 3
 
 
 def cluster_check(config: ServerConfig) -> Callable[[Connection], None]:
-    """What runs before a node migrates a database: :class:`~chuanma.server.lease.LeaseHeldError`
-    at once if a single-process server holds the database's lease, unexpired."""
+    """What runs before a node migrates a database, and at its start:
+    :class:`~chuanma.server.lease.LeaseHeldError` if a single-process server holds the database's
+    lease, unexpired."""
     def check(conn: Connection) -> None:
         if conn.dialect.has_table(conn, lease.name):
-            row = dict(conn.execute(STATE).one()._mapping)
-            if held_by_another(row, CLUSTER, config.clock.now()):
-                raise in_use(row)
+            refuse_single(conn, config.clock.now())
     return check
+
+
+def refuse_single(conn: Connection, now: float) -> None:
+    """:class:`~chuanma.server.lease.LeaseHeldError` if a single-process server holds the database's lease."""
+    row = dict(conn.execute(STATE).one()._mapping)
+    if held_by_another(row, CLUSTER, now):
+        raise in_use(row)
 
 
 @dataclass
@@ -114,7 +120,8 @@ class TableLeases:
     async def heartbeat(self) -> list[str]:
         """Renew this node's row, its leases and the cluster's hold on the database; returns the
         tables this node thought it held that were taken over (forgotten here). A database that
-        cannot be reached is logged and tried again at the next heartbeat."""
+        cannot be reached is logged and tried again at the next heartbeat; one a single-process
+        server holds raises :class:`~chuanma.server.lease.LeaseHeldError` (nothing renewed)."""
         before = dict(self.tokens)
         try:
             held = await self.store.runner.write(self._heartbeat)
@@ -135,6 +142,7 @@ class TableLeases:
         conn.execute(update(lease).where(lease.c.id == ROW, or_(ours, lease.c.holder.is_(None), lease.c.expires < now))
                      .values(holder=CLUSTER, token=case((ours, lease.c.token), else_=lease.c.token + 1),
                              since=case((ours, lease.c.since), else_=now), expires=now + self.seconds))
+        refuse_single(conn, now)  # a single-process server holds it: this node may not write (rolled back)
         rows = conn.execute(update(table_leases).where(table_leases.c.holder == self.holder)
                             .values(expires=now + self.seconds)
                             .returning(table_leases.c.table_id, table_leases.c.token)).all()
