@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 import socket
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -27,6 +25,10 @@ from chuanma.server.lease import STATE, LeaseHeldError, LeaseLostError, held_by_
 from chuanma.server.schema import hands, lease, ledger, tables
 from chuanma.server.store import open_store
 from chuanma.server.table_leases import CLUSTER, TableLeases
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from cluster_nodes import Node
 from server_harness import DEALER_KEY, Client, account, pg_database
 
 __all__ = ["pg_database"]
@@ -146,64 +148,6 @@ def test_a_stopping_node_lets_its_tables_go_at_once_and_the_database_is_the_clus
     asyncio.run(scenario())
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@dataclass
-class Node:
-    """One ``chuanma serve --redis`` process."""
-
-    proc: subprocess.Popen[bytes]
-    base: str
-    alive: bool = True
-
-    @classmethod
-    def start(cls, db: str, data: Path, key: Path) -> Node:
-        port = free_port()
-        data.mkdir()
-        log = (data / "node.log").open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "chuanma", "serve", "--port", str(port), "--db", db, "--redis", REDIS,
-             "--data", str(data), "--key", str(key), "--lease-seconds", str(LEASE), "--auto-delay", "0",
-             "--bot-wait", "0"], stdout=log, stderr=subprocess.STDOUT)
-        return cls(proc, f"http://127.0.0.1:{port}")
-
-    async def ready(self) -> None:
-        async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:
-            for _ in range(600):
-                assert self.proc.poll() is None, f"node {self.base} exited with {self.proc.returncode}"
-                try:
-                    if (await http.get("/healthz")).status_code == 200:
-                        return
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
-        raise TimeoutError(f"node {self.base} did not start")
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-        self.alive = False
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    async def metric(self, name: str) -> float:
-        async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:
-            text = (await http.get("/metrics")).text
-        return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
-
-
 @dataclass
 class Player:
     """A person at a private table, connected to some node; reconnects to a live one if theirs dies."""
@@ -260,7 +204,7 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
 
     async def scenario() -> None:
-        nodes = [Node.start(cluster_db, tmp_path / f"n{k}", key) for k in range(3)]
+        nodes = [Node.start(cluster_db, REDIS, tmp_path / f"n{k}", key, LEASE) for k in range(3)]
         try:
             await asyncio.gather(*(n.ready() for n in nodes))  # one migrates the database, the others wait
             players: list[Player] = []
