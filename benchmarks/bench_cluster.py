@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import socket
 import sys
 from collections.abc import Iterator
@@ -199,8 +200,9 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
     """Three nodes; a private table opened on each (two bots, two people) whose people connect to
     the two other nodes, so that every command and message crosses the bus. Mid-hand node 0 is
     killed: its table is taken over by another node and rebuilt from its decisions, its players on
-    live nodes get ``resync``, those connected to it reconnect elsewhere and ``resume``; every table
-    plays its hands and closes, no chip is paid twice, none is negative, every record verifies."""
+    live nodes get ``resync``, those connected to it reconnect elsewhere and ``resume``. Then node 1
+    is stopped cleanly (SIGTERM): its tables move to node 2 at once. Every table plays its hands and
+    closes, no chip is paid twice, none is negative, every record verifies."""
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
 
     async def scenario() -> None:
@@ -224,12 +226,21 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
             for _ in range(12):  # every table dealt and playing: node 0 dies mid-hand
                 await asyncio.wait_for(acted.get(), 20)
             nodes[0].kill()
-            await asyncio.wait_for(games, DEADLINE)
-            assert all(p.ends == HANDS for p in players), [(p.name, p.ends, p.seen[-5:]) for p in players]
             moved = players[:2]  # table 0's people, on nodes 1 and 2: attached again to its new owner
-            assert all("resync" in p.seen and "reconnected" not in p.seen for p in moved), [p.seen for p in moved]
+            while not all("resync" in p.seen for p in moved):
+                await asyncio.sleep(0.05)
+            assert not any("reconnected" in p.seen for p in moved)
             assert [p.seen.count("reconnected") for p in players] == [0, 0, 0, 1, 1, 0]  # those on node 0
-            assert sum([await n.metric("chuanma_table_handovers_total") for n in nodes[1:]]) >= 1
+            nodes[1].alive = False  # a clean stop, mid-hand: its tables move to node 2 at once
+            nodes[1].proc.terminate()
+            drained = asyncio.create_task(asyncio.to_thread(nodes[1].proc.wait, DEADLINE))
+            await asyncio.wait_for(games, DEADLINE)
+            assert await drained == -signal.SIGTERM  # uvicorn stops cleanly, then exits by the signal it caught
+            said = (tmp_path / "n1" / "node.log").read_text()
+            assert "Traceback" not in said and '"level": "error"' not in said, said
+            assert all(p.ends == HANDS for p in players), [(p.name, p.ends, p.seen[-5:]) for p in players]
+            assert "reconnected" in players[0].seen  # was on node 1
+            assert await nodes[2].metric("chuanma_table_handovers_total") >= 1
         finally:
             for node in nodes:
                 node.stop()
