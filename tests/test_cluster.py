@@ -196,8 +196,26 @@ class Player:
                 await client.send("resume", table=self.table, hand=client.hand, last=client.last)
 
 
+async def quick_join_across(nodes: list[Node]) -> None:
+    """Four people waiting in one room on three nodes (two on node 0) meet at one table; they
+    leave it again (the table closes, no hand played)."""
+    clients = []
+    for k in (0, 1, 2, 0):
+        acc = await account(nodes[k].base)
+        client = await Client.open(nodes[k].base, acc["token"], acc["user"]["username"])
+        await client.send("join", room="chuji-xuezhan", bots=False)
+        await client.expect("queued")
+        clients.append(client)
+    seated = [await c.expect("seated") for c in clients]
+    assert len({m["table"] for m in seated}) == 1 and sorted(m["seat"] for m in seated) == [0, 1, 2, 3]
+    for client in clients:
+        await client.send("leave")
+        assert (await client.expect("table_closed"))["reason"] == "you left the table"
+        await client.close()
+
+
 def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_db: str, tmp_path: Path) -> None:
-    """Three nodes; a private table opened on each (two bots, two people) whose people connect to
+    """Three nodes; quick-join seats four people waiting on three of them at one table. A private table opened on each (two bots, two people) whose people connect to
     the two other nodes, so that every command and message crosses the bus. Mid-hand node 0 is
     killed: its table is taken over by another node and rebuilt from its decisions, its players on
     live nodes get ``resync``, those connected to it reconnect elsewhere and ``resume``. Then node 1
@@ -209,6 +227,7 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
         nodes = [Node.start(cluster_db, REDIS, tmp_path / f"n{k}", key, LEASE) for k in range(3)]
         try:
             await asyncio.gather(*(n.ready() for n in nodes))  # one migrates the database, the others wait
+            await quick_join_across(nodes)
             players: list[Player] = []
             for k, node in enumerate(nodes):
                 creator = await account(node.base)
@@ -247,9 +266,10 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
         store = await open_store(cluster_db)
         try:
             statuses = await store.read(lambda conn: conn.execute(select(tables.c.status)).scalars().all())
-            assert statuses == ["closed"] * 3
+            assert statuses == ["closed"] * 4  # the quick-join table, and the three private ones
             played = await store.read(lambda conn: conn.execute(select(hands.c.status, hands.c.record)).all())
-            assert [row.status for row in played] == ["settled"] * (3 * HANDS)
+            # the quick-join table's hand, waiting for its people to get ready when they left, is void
+            assert sorted(row.status for row in played) == ["settled"] * (3 * HANDS) + ["void"]
             audit = await store.audit()
             assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0 and audit["unbalanced_hands"] == 0
             twice = await store.read(lambda conn: conn.execute(
@@ -258,7 +278,8 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
             assert twice == []
             public = signing_key_of(DEALER_KEY).public_key
             for row in played:
-                assert verify_record(row.record, public_key=public).level is Level.VERIFIED
+                if row.status == "settled":
+                    assert verify_record(row.record, public_key=public).level is Level.VERIFIED
         finally:
             await store.close()
     asyncio.run(scenario())

@@ -24,7 +24,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from chuanma.server.accounts import DAY, Accounts, RateLimiter
 from chuanma.server.bus import Bus, prefix_of
-from chuanma.server.cluster import ClusterHost
+from chuanma.server.cluster import ClusterHost, ClusterLobby
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
 from chuanma.server.guards import SecurityHeaders, origin_allowed
@@ -63,8 +63,10 @@ def create_app(config: ServerConfig) -> FastAPI:
         if config.redis_url is not None:  # a node of a cluster: a lease per table (docs/server.md, Cluster)
             store = await open_store(config.db_url, before_migrating=cluster_check(config))
             app.state.lease = leases = TableLeases.of(store, config)
-            host: LocalHost = ClusterHost(store, config, metrics, leases=leases, bus=Bus(
+            cluster = ClusterHost(store, config, metrics, leases=leases, bus=Bus(
                 config.redis_url, prefix_of(config.db_url), config.lease_holder, metrics))
+            host: LocalHost = cluster
+            lobby: Lobby = ClusterLobby(cluster, cluster=cluster)
         else:
             store = await open_store(config.db_url, before_migrating=migration_check(config))
             app.state.lease = lease = Lease.of(store, config)
@@ -75,11 +77,12 @@ def create_app(config: ServerConfig) -> FastAPI:
                 raise
             store.guard = lease.check
             host = LocalHost(store, config, metrics)
+            lobby = Lobby(host)
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
                          config.reliefs_per_day)
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
-        app.state.server = Server(config, store, users, host, Lobby(host), metrics,
+        app.state.server = Server(config, store, users, host, lobby, metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute),
                                   per_hour(config, config.guests_per_hour),
                                   per_hour(config, config.private_tables_per_hour))

@@ -1,10 +1,11 @@
 """The cluster's message bus over Redis pub/sub: commands to a table's owner, messages to a socket.
 
 Each node listens on its own channel (``<prefix>node:<name>``: commands for the tables it owns and
-messages for the connections it holds) and on ``<prefix>taken`` (a table's new owner announces
-it). The prefix is made of the database's name, so clusters on different databases may share one
-Redis. What is published goes through one queue, in order; a lost Redis connection is logged and
-opened again (the listener then calls ``on_reconnect``). See docs/server.md, Cluster.
+messages for the connections it holds) and on ``<prefix>all`` (a table's new owner announces it;
+quick-join announces whom it seated). The prefix is made of the database's name, so clusters on
+different databases may share one Redis. What is published goes through one queue, in order; a
+lost Redis connection is logged and opened again (the listener then calls ``on_reconnect``). See
+docs/server.md, Cluster.
 """
 
 from __future__ import annotations
@@ -73,18 +74,18 @@ class Bus:
     def channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
 
-    async def start(self, on_message: Callable[[dict[str, Any]], None], on_taken: Callable[[str, str], None],
-                    on_reconnect: Callable[[], None]) -> None:
+    async def start(self, on_message: Callable[[dict[str, Any]], None],
+                    on_announcement: Callable[[dict[str, Any]], None], on_reconnect: Callable[[], None]) -> None:
         """Connect (Redis must answer now) and start publishing, and listening: a message for this
-        node goes to ``on_message``, an announcement to ``on_taken(table, node)``; after a lost
-        connection is back, ``on_reconnect()``."""
+        node goes to ``on_message``, an announcement to every node to ``on_announcement``; after a
+        lost connection is back, ``on_reconnect()``."""
         import redis.asyncio as aioredis
 
-        self.on_message, self.on_taken, self.on_reconnect = on_message, on_taken, on_reconnect
+        self.on_message, self.on_announcement, self.on_reconnect = on_message, on_announcement, on_reconnect
         self.redis = aioredis.from_url(self.url)
         await self.redis.ping()
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(self.channel(self.node), f"{self.prefix}taken")
+        await pubsub.subscribe(self.channel(self.node), f"{self.prefix}all")
         self.tasks = [asyncio.create_task(self.listen(pubsub), name="bus-listener"),
                       asyncio.create_task(self.publisher(), name="bus-publisher")]
 
@@ -104,7 +105,17 @@ class Bus:
 
     async def announce(self, table_id: str) -> None:
         """Tell every node that this node now owns ``table_id``."""
-        await self.redis.publish(f"{self.prefix}taken", json.dumps({"table": table_id, "node": self.node}))
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "taken", "table": table_id,
+                                                                  "node": self.node}))
+
+    async def seated(self, table_id: str, users: list[int]) -> None:
+        """Tell every node that quick-join seated ``users`` (waiting on whichever node) at ``table_id``."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "seated", "table": table_id,
+                                                                  "users": users}))
+
+    def lock(self, name: str, seconds: float) -> Any:
+        """A lock held across the cluster (Redis's; lapses after ``seconds`` if its holder dies)."""
+        return self.redis.lock(f"{self.prefix}lock:{name}", timeout=seconds, blocking_timeout=seconds)
 
     async def publisher(self) -> None:
         while True:
@@ -125,15 +136,15 @@ class Bus:
                 await asyncio.sleep(RETRY)
                 with contextlib.suppress(Exception):
                     await pubsub.reset()
-                    await pubsub.subscribe(self.channel(self.node), f"{self.prefix}taken")
+                    await pubsub.subscribe(self.channel(self.node), f"{self.prefix}all")
                     self.on_reconnect()
                 continue
             if message is None:
                 continue
             data = json.loads(message["data"])
             try:
-                if message["channel"].decode() == f"{self.prefix}taken":
-                    self.on_taken(data["table"], data["node"])
+                if message["channel"].decode() == f"{self.prefix}all":
+                    self.on_announcement(data)
                 else:
                     self.metrics.bus_lag.observe(max(time.time() - data["at"], 0.0))
                     self.on_message(data)

@@ -16,10 +16,11 @@ import asyncio
 import functools
 import itertools
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from redis.exceptions import LockError
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -27,15 +28,17 @@ from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
 from chuanma.server.bus import Bus, decode, encode
-from chuanma.server.host import LocalHost
+from chuanma.server.host import Lobby, LocalHost, Waiting
 from chuanma.server.lease import LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, Room
 from chuanma.server.schema import seatings, tables
 from chuanma.server.seatings import Seatings
-from chuanma.server.table import Command, LiveTable, Send
+from chuanma.server.table import Command, LiveTable, RefusedError, Send
 from chuanma.server.table_leases import RENEWALS, TableLeases
 
 log = logging.getLogger("chuanma.server.cluster")
+LOBBY_LOCK = 10.0
+"""Seconds the lobby's cluster-wide lock is waited for, and lapses after if its holder dies."""
 MAX_HOPS = 3
 """How many nodes a command may be passed along (an owner moving meanwhile) before it is refused."""
 
@@ -70,6 +73,8 @@ class ClusterHost(LocalHost):
     """The seatings each table held here writes through (fenced by its lease)."""
     counter: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     keeper: asyncio.Task[None] | None = None
+    on_seated: Callable[[str, list[int]], None] | None = None
+    """What is told whom quick-join seated at a table, on whichever node (the lobby)."""
 
     @property
     def name(self) -> str:
@@ -125,7 +130,7 @@ class ClusterHost(LocalHost):
     async def resume_all(self) -> int:
         """Join the cluster: connect the bus, write the first heartbeat, claim this node's share of
         the orphaned tables, and keep doing so; returns how many tables this node then holds."""
-        await self.bus.start(self.received, self.taken, self.reconnected)
+        await self.bus.start(self.received, self.announced, self.reconnected)
         await self.look()
         self.keeper = asyncio.create_task(self.keep(), name="cluster-keeper")
         return len(self.tables)
@@ -248,6 +253,13 @@ class ClusterHost(LocalHost):
         """A table's message to connection ``conn`` of ``node`` (a stand-in's :data:`Send`)."""
         self.bus.post(node, {"kind": "msg", "conn": conn, "msg": message})
 
+    def announced(self, data: dict[str, Any]) -> None:
+        """An announcement to every node: a table's new owner, or whom quick-join seated where."""
+        if data["kind"] == "taken":
+            self.taken(str(data["table"]), str(data["node"]))
+        elif self.on_seated is not None:
+            self.on_seated(str(data["table"]), [int(u) for u in data["users"]])
+
     def taken(self, table_id: str, node: str) -> None:
         """``node`` announced it owns ``table_id``: this node's connections of it attach again."""
         self.owners[table_id] = node
@@ -260,3 +272,94 @@ class ClusterHost(LocalHost):
         """The bus was lost and is back: every table held here is announced again."""
         for table_id in list(self.leases.tokens):
             self.bus.later(functools.partial(self.bus.announce, table_id))
+
+
+    async def queued(self, room: str) -> list[int]:
+        """Who waits in ``room``'s queue, on any node, first come first."""
+        q = (select(seatings.c.user_id).where(seatings.c.table_id.is_(None), seatings.c.room == room)
+             .order_by(seatings.c.since, seatings.c.user_id))
+        return await self.store.read(lambda conn: [int(u) for u in conn.execute(q).scalars()])
+
+
+@dataclass
+class ClusterLock:
+    """The lobby's one writer across the cluster: this node's lock, then the cluster's (Redis)."""
+
+    bus: Bus
+    here: asyncio.Lock = field(default_factory=asyncio.Lock)
+    held: Any = None
+
+    async def __aenter__(self) -> None:
+        await self.here.acquire()
+        try:
+            self.held = self.bus.lock("lobby", LOBBY_LOCK)
+            if not await self.held.acquire():
+                raise RefusedError("busy", "the lobby is busy: join again")
+        except BaseException:
+            self.here.release()
+            raise
+
+    async def __aexit__(self, *_exc: object) -> None:
+        try:
+            await self.held.release()
+        except LockError:  # held past its time (logged): another node may have seated meanwhile
+            log.warning("cluster: the lobby's lock lapsed while held")
+        finally:
+            self.here.release()
+
+
+@dataclass
+class ClusterLobby(Lobby):
+    """Quick-join across the cluster: the queues are the database's (``seatings``), so four people
+    waiting on four nodes meet at one table, opened by the node that found them; the others are
+    told (``seated``) and sit their people down. Bots fill as in one process, for the people
+    waiting on this node."""
+
+    cluster: ClusterHost = field(kw_only=True)
+    elsewhere: dict[int, Waiting] = field(default_factory=dict)
+    """Those waiting here whom another node seated (its announcement may still be on its way)."""
+
+    def __post_init__(self) -> None:
+        self.lock = ClusterLock(self.cluster.bus)
+        self.cluster.on_seated = self.seated
+
+    def forget(self, user_id: int) -> None:
+        super().forget(user_id)
+        self.elsewhere.pop(user_id, None)
+
+    async def match(self, room: Room) -> None:
+        queued = await self.cluster.queued(room.id)
+        queue = self.queues.setdefault(room.id, [])
+        for w in queue:
+            if int(w.user["id"]) not in queued:
+                self.elsewhere[int(w.user["id"])] = w
+        queue[:] = [w for w in queue if int(w.user["id"]) in queued]
+        while len(queued) >= 4:
+            group, queued = queued[:4], queued[4:]
+            await self.seat_anywhere(room, group)
+        await self.fill(room)
+
+    async def seat_anywhere(self, room: Room, group: list[int]) -> None:
+        """Open a table here for ``group`` (waiting on any node); tell the nodes of the others."""
+        users = [await self.host.store.user(user_id) for user_id in group]
+        try:
+            table_id = await self.host.open_table(room, room.rules(), [u for u in users if u is not None])
+        except Exception:  # a database error: they stay queued, and are matched at the next join
+            log.exception("table not opened", extra={"room": room.id})
+            return
+        here = {int(w.user["id"]): w for w in self.queues.get(room.id, [])}
+        self.queues[room.id][:] = [w for w in self.queues[room.id] if int(w.user["id"]) not in group]
+        for user_id in group:
+            if user_id in here:
+                self.host.submit(table_id, Command(user_id, here[user_id].send, i.Sit()))
+        await self.cluster.bus.seated(table_id, [u for u in group if u not in here])
+
+    def seated(self, table_id: str, users: list[int]) -> None:
+        """Another node seated ``users`` at ``table_id``: those waiting here sit down."""
+        for user_id in users:
+            waiting = self.elsewhere.pop(user_id, None)
+            for queue in self.queues.values():
+                waiting = waiting or next((w for w in queue if int(w.user["id"]) == user_id), None)
+            if waiting is not None:
+                super().forget(user_id)
+                self.host.submit(table_id, Command(user_id, waiting.send, i.Sit()))

@@ -324,8 +324,9 @@ class Lobby:
     host: LocalHost
     queues: dict[str, list[Waiting]] = field(default_factory=dict)
     timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """The lobby's one writer: joining, leaving and seating a queue never interleave."""
+    lock: contextlib.AbstractAsyncContextManager[Any] = field(default_factory=asyncio.Lock)
+    """The lobby's one writer: joining, leaving and seating a queue never interleave (in a
+    cluster, on every node at once)."""
 
     async def join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
         async with self.lock:
@@ -351,27 +352,35 @@ class Lobby:
             await self.host.seatings.queue(user_id, room.id, self.host.config.clock.now())
         except SeatTakenError as exc:
             raise refused(exc) from None
-        self._forget(user_id)
+        self.forget(user_id)
         queue.append(Waiting(user, send, bots, self.host.config.clock.now()))
         send(p.server_message("queued", room=room.id, waiting=len(queue),
                               bots_in=self.host.config.bot_wait if bots else None))
-        await self._match(room)
+        await self.match(room)
 
-    def _forget(self, user_id: int) -> None:
+    def forget(self, user_id: int) -> None:
+        """``user_id`` waits here no more."""
         for queue in self.queues.values():
             queue[:] = [w for w in queue if w.user["id"] != user_id]
 
     async def drop(self, user_id: int) -> None:
         """Take ``user_id`` out of every queue (they left it, or their connection closed)."""
         async with self.lock:
-            self._forget(user_id)
+            self.forget(user_id)
             await self.host.seatings.unqueue(user_id)
 
-    async def _match(self, room: Room) -> None:
+    async def match(self, room: Room) -> None:
+        """Seat every four waiting in ``room``, then fill with bots if it is time (:meth:`fill`)."""
         queue = self.queues.get(room.id, [])
         while len(queue) >= 4:
             group, queue[:] = queue[:4], queue[4:]
             await self.seat(room, group)
+        await self.fill(room)
+
+    async def fill(self, room: Room) -> None:
+        """Seat those waiting in ``room`` who allow bots, with bots, once the first has waited
+        ``bot_wait`` (or set a timer for then)."""
+        queue = self.queues.get(room.id, [])
         willing = [w for w in queue if w.bots]
         if not willing:
             return
@@ -386,7 +395,7 @@ class Lobby:
         await self.host.config.clock.sleep_until(due)
         self.timers.pop(room.id, None)
         async with self.lock:
-            await self._match(room)
+            await self.match(room)
 
     async def seat(self, room: Room, group: list[Waiting]) -> None:
         try:
@@ -398,7 +407,7 @@ class Lobby:
                 if w.user["id"] == exc.user_id:
                     w.send(p.error(refusal.code, str(refusal)))
             self.queues[room.id][:0] = [w for w in group if w.user["id"] != exc.user_id]
-            await self._match(room)
+            await self.match(room)
             return
         except Exception:  # a database error, a lost lease: the group is told, and their queue rows freed
             log.exception("table not opened", extra={"room": room.id})
