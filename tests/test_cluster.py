@@ -215,12 +215,13 @@ async def quick_join_across(nodes: list[Node]) -> None:
 
 
 def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_db: str, tmp_path: Path) -> None:
-    """Three nodes; quick-join seats four people waiting on three of them at one table. A private table opened on each (two bots, two people) whose people connect to
-    the two other nodes, so that every command and message crosses the bus. Mid-hand node 0 is
-    killed: its table is taken over by another node and rebuilt from its decisions, its players on
-    live nodes get ``resync``, those connected to it reconnect elsewhere and ``resume``. Then node 1
-    is stopped cleanly (SIGTERM): its tables move to node 2 at once. Every table plays its hands and
-    closes, no chip is paid twice, none is negative, every record verifies."""
+    """Three nodes; quick-join seats four people waiting on three of them at one table. A private
+    table opened on each node (two bots, two people) whose people connect to the two other nodes, so
+    that every command and message crosses the bus. Mid-hand node 0 is killed: its table is taken
+    over by another node and rebuilt from its decisions, its players on live nodes get ``resync``,
+    those connected to it reconnect elsewhere and ``resume``. Then node 1 is stopped cleanly
+    (SIGTERM): its tables move to node 2 at once. Every table plays its hands and closes, no chip is
+    paid twice, none is negative, every record verifies."""
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
 
     async def scenario() -> None:
