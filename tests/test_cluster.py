@@ -5,6 +5,7 @@ nodes than their tables', one node killed (kill -9) mid-hand."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import signal
 import socket
@@ -21,6 +22,9 @@ from websockets.exceptions import ConnectionClosed
 
 from chuanma.fairness import Level, verify_record
 from chuanma.fairness.keys import signing_key_of, write_key
+from chuanma.server import protocol as p
+from chuanma.server import table_inputs as i
+from chuanma.server.bus import decode, encode
 from chuanma.server.clock import ManualClock
 from chuanma.server.lease import STATE, LeaseHeldError, LeaseLostError, held_by_another
 from chuanma.server.schema import hands, lease, ledger, tables
@@ -66,6 +70,16 @@ def cluster_db(pg_database: str) -> Iterator[str]:
 def new_table_row(table_id: str) -> dict[str, Any]:
     return {"id": table_id, "room": "private", "rules": {}, "seats": [None] * 4, "status": "open",
             "created_at": 0.0}
+
+
+@pytest.mark.parametrize("message", [
+    i.Sit(), i.Rejoin(), i.Detach(), i.Idle(), p.Ready(type="ready", client_seed="s"),
+    p.Act(type="act", table="t1", version=3, action={"discard": "5m"}), p.Auto(type="auto", on=True),
+    p.Views(type="views", on=True, hints=True), p.Leave(type="leave"),
+    p.Resume(type="resume", table="t1", hand=2, last=7), p.Watch(type="watch", table="t1", invite="abc", views=True)])
+def test_every_table_command_crosses_the_bus_unchanged(message: i.CommandMessage) -> None:
+    crossed = decode(json.loads(json.dumps(encode(message))))
+    assert crossed == message and type(crossed) is type(message)
 
 
 def test_a_node_that_lost_a_tables_lease_never_writes_for_it_again(cluster_db: str) -> None:
@@ -242,15 +256,15 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
                     await player.client.send("join_private", invite=made["invite"])
                     players.append(player)
             acted: asyncio.Queue[None] = asyncio.Queue()
-            games = asyncio.gather(*(p.play(acted) for p in players))
+            games = asyncio.gather(*(one.play(acted) for one in players))
             for _ in range(12):  # every table dealt and playing: node 0 dies mid-hand
                 await asyncio.wait_for(acted.get(), 20)
             nodes[0].kill()
             moved = players[:2]  # table 0's people, on nodes 1 and 2: attached again to its new owner
-            while not all("resync" in p.seen for p in moved):
+            while not all("resync" in one.seen for one in moved):
                 await asyncio.sleep(0.05)
-            assert not any("reconnected" in p.seen for p in moved)
-            assert [p.seen.count("reconnected") for p in players] == [0, 0, 0, 1, 1, 0]  # those on node 0
+            assert not any("reconnected" in one.seen for one in moved)
+            assert [one.seen.count("reconnected") for one in players] == [0, 0, 0, 1, 1, 0]  # those on node 0
             nodes[1].alive = False  # a clean stop, mid-hand: its tables move to node 2 at once
             nodes[1].proc.terminate()
             drained = asyncio.create_task(asyncio.to_thread(nodes[1].proc.wait, DEADLINE))
@@ -258,7 +272,7 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
             assert await drained == -signal.SIGTERM  # uvicorn stops cleanly, then exits by the signal it caught
             said = (tmp_path / "n1" / "node.log").read_text()
             assert "Traceback" not in said and '"level": "error"' not in said, said
-            assert all(p.ends == HANDS for p in players), [(p.name, p.ends, p.seen[-5:]) for p in players]
+            assert all(one.ends == HANDS for one in players), [(one.name, one.ends, one.seen[-5:]) for one in players]
             assert "reconnected" in players[0].seen  # was on node 1
             assert await nodes[2].metric("chuanma_table_handovers_total") >= 1
         finally:

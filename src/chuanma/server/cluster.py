@@ -153,10 +153,12 @@ class ClusterHost(LocalHost):
                 continue
             self.metrics.handovers.inc()
             rows = [r for r in await self.store.open_tables() if r["id"] == table_id]
-            if rows:
-                users = [int(u) for u in rows[0]["seats"] if u is not None]
-                await self.resume_or_give_up(table_id, users, [], functools.partial(self.resume, rows[0], []))
-                log.info("table taken over", extra={"table": table_id})
+            if not rows:  # closed since it was found
+                await self.leases.drop(table_id)
+                continue
+            users = [int(u) for u in rows[0]["seats"] if u is not None]
+            await self.resume_or_give_up(table_id, users, [], functools.partial(self.resume, rows[0], []))
+            log.info("table taken over", extra={"table": table_id})
             await self.bus.announce(table_id)
 
     async def stop(self) -> None:
