@@ -157,7 +157,9 @@ def test_a_stopping_node_lets_its_tables_go_at_once_and_the_database_is_the_clus
                 holder="single", token=row["token"] + 1, since=clock.now(), expires=clock.now() + 60)))
             with pytest.raises(LeaseHeldError, match=re.escape("in use by another server (single, since ")):
                 await a.heartbeat()
-            assert a.renewed == 1000.0  # the first heartbeats only
+            assert a.renewed == 1000.0 and a.lost is None  # the first heartbeats only
+            clock.advance(LEASE + 0.5)  # /healthz says so once the heartbeats failed for a lease time
+            assert a.lost == "the leases were not renewed for 2.5 s: the database cannot be reached"
         finally:
             await store.close()
     asyncio.run(scenario())
