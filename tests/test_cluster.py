@@ -39,8 +39,9 @@ from server_harness import DEALER_KEY, Client, account, pg_database
 __all__ = ["pg_database"]
 
 REDIS = "redis://127.0.0.1:6379/0"
-LEASE = 2.0
-"""The nodes' lease time: a killed node's tables are taken over within about 2.7 s."""
+LEASE = 3.0
+"""The nodes' lease time: a killed node's tables are taken over within about 4 s (shorter leases
+lapse now and then on this loaded machine while their nodes wait for a core: harmless, but slower)."""
 HANDS = 2
 """Hands each private table plays before it closes."""
 DEADLINE = 45.0
@@ -159,7 +160,7 @@ def test_a_stopping_node_lets_its_tables_go_at_once_and_the_database_is_the_clus
                 await a.heartbeat()
             assert a.renewed == 1000.0 and a.lost is None  # the first heartbeats only
             clock.advance(LEASE + 0.5)  # /healthz says so once the heartbeats failed for a lease time
-            assert a.lost == "the leases were not renewed for 2.5 s: the database cannot be reached"
+            assert a.lost == f"the leases were not renewed for {LEASE + 0.5:.1f} s: the database cannot be reached"
         finally:
             await store.close()
     asyncio.run(scenario())

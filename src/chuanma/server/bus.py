@@ -103,10 +103,10 @@ class Bus:
         heard = await self.redis.publish(self.channel(node), json.dumps(payload, separators=(",", ":")))
         return bool(heard)
 
-    async def announce(self, table_id: str) -> None:
-        """Tell every node that this node now owns ``table_id``."""
+    async def announce(self, table_id: str, token: int) -> None:
+        """Tell every node that this node now owns ``table_id``, with fencing token ``token``."""
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "taken", "table": table_id,
-                                                                  "node": self.node}))
+                                                                  "node": self.node, "token": token}))
 
     async def seated(self, table_id: str, users: list[int]) -> None:
         """Tell every node that quick-join seated ``users`` (waiting on whichever node) at ``table_id``."""

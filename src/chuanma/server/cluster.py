@@ -159,7 +159,7 @@ class ClusterHost(LocalHost):
             users = [int(u) for u in rows[0]["seats"] if u is not None]
             await self.resume_or_give_up(table_id, users, [], functools.partial(self.resume, rows[0], []))
             log.info("table taken over", extra={"table": table_id})
-            await self.bus.announce(table_id)
+            await self.bus.announce(table_id, self.leases.tokens.get(table_id, 0))
 
     async def stop(self) -> None:
         """Stop the tables, then let their leases lapse at once (the other nodes take them over)."""
@@ -258,12 +258,16 @@ class ClusterHost(LocalHost):
     def announced(self, data: dict[str, Any]) -> None:
         """An announcement to every node: a table's new owner, or whom quick-join seated where."""
         if data["kind"] == "taken":
-            self.taken(str(data["table"]), str(data["node"]))
+            self.taken(str(data["table"]), str(data["node"]), int(data["token"]))
         elif self.on_seated is not None:
             self.on_seated(str(data["table"]), [int(u) for u in data["users"]])
 
-    def taken(self, table_id: str, node: str) -> None:
-        """``node`` announced it owns ``table_id``: this node's connections of it attach again."""
+    def taken(self, table_id: str, node: str, token: int) -> None:
+        """``node`` announced it owns ``table_id`` (with fencing token ``token``): this node drops it
+        if it held it with an older token, and its connections of it attach again."""
+        if node != self.name and self.leases.tokens.get(table_id, token) < token:
+            del self.leases.tokens[table_id]
+            self.lose(table_id)
         self.owners[table_id] = node
         for conn, (user_id, again) in list(self.attached.get(table_id, {}).items()):
             send = self.conns.get(conn)
@@ -272,8 +276,8 @@ class ClusterHost(LocalHost):
 
     def reconnected(self) -> None:
         """The bus was lost and is back: every table held here is announced again."""
-        for table_id in list(self.leases.tokens):
-            self.bus.later(functools.partial(self.bus.announce, table_id))
+        for table_id, token in list(self.leases.tokens.items()):
+            self.bus.later(functools.partial(self.bus.announce, table_id, token))
 
 
     async def queued(self, room: str) -> list[int]:

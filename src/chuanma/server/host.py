@@ -23,6 +23,7 @@ from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import DealerKeyError
+from chuanma.server.lease import LeaseLostError
 from chuanma.server.levels import level_name, level_of
 from chuanma.server.metrics import Metrics
 from chuanma.server.progress import experiences
@@ -226,7 +227,10 @@ class LocalHost:
         self.creators.pop(table_id, None)
         if task.cancelled() or task.exception() is None or old is None:
             return
-        log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
+        if isinstance(task.exception(), LeaseLostError):  # not the table's fault: another process runs it now
+            log.warning("table stopped: its lease was taken over", extra={"table": table_id})
+        else:
+            log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
         self.failures[table_id] = self.failures.get(table_id, 0) + 1
         connections, users = handover(old), [s.user_id for s in old.seats if s is not None]
         if self.failures[table_id] <= MAX_RESTARTS:  # rebuild it from the database, as after a restart

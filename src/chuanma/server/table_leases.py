@@ -143,7 +143,9 @@ class TableLeases:
                      .values(holder=CLUSTER, token=case((ours, lease.c.token), else_=lease.c.token + 1),
                              since=case((ours, lease.c.since), else_=now), expires=now + self.seconds))
         refuse_single(conn, now)  # a single-process server holds it: this node may not write (rolled back)
-        rows = conn.execute(update(table_leases).where(table_leases.c.holder == self.holder)
+        held = list(self.tokens)  # a table dropped here is not renewed: its lease lapses, another claims it
+        rows = conn.execute(update(table_leases).where(table_leases.c.holder == self.holder,
+                                                       table_leases.c.table_id.in_(held))
                             .values(expires=now + self.seconds)
                             .returning(table_leases.c.table_id, table_leases.c.token)).all()
         return {r.table_id: int(r.token) for r in rows}
