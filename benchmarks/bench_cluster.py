@@ -7,8 +7,11 @@ an ``act`` to receiving its ``events``, medians and p90 per case and their ratio
 three nodes; a table opened on one node, its client on another; once it plays, the table's node is
 killed (``kill -9``) and the time until the client hears from the table again (``resync``, from
 its new owner) is measured; a fresh node replaces the dead one, and again, ``--kills`` times.
+**Pause:** likewise with the table's node stopped (``SIGSTOP``) until the client's ``resync``, then
+woken (``SIGCONT``) while the hand ends on the new owner, ``--pauses`` times. Then the database's
+chips are audited (balances equal grants, none negative, every hand sums to zero: else exit 1).
 
-    python benchmarks/bench_cluster.py --rounds 4 --kills 5 --lease 2
+    python benchmarks/bench_cluster.py --rounds 4 --kills 5 --pauses 3 --lease 2
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import json
 import random
 import secrets
+import signal
 import statistics
 import tempfile
 import time
@@ -30,6 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from chuanma.fairness import VRFKey
 from chuanma.fairness.keys import write_key
+from chuanma.server.store import open_store
 from cluster_nodes import Node
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -125,12 +130,46 @@ async def failover(nodes: list[Node], kills: int, start: Any) -> None:
           + ", ".join(f"{t:.2f}" for t in took) + f" s; median {statistics.median(took):.2f} s")
 
 
+async def pauses(nodes: list[Node], count: int) -> None:
+    rng = random.Random(13)
+    took: list[float] = []
+    for k in range(count):
+        owner = k % len(nodes)
+        ws, _table = await seated(nodes[owner], nodes[(owner + 1) % len(nodes)], 1)
+        await play(ws, rng, acts=3)
+        nodes[owner].proc.send_signal(signal.SIGSTOP)
+        paused = time.perf_counter()
+        try:
+            while (await next_message(ws))["type"] != "resync":
+                pass
+            took.append(time.perf_counter() - paused)
+        finally:
+            nodes[owner].proc.send_signal(signal.SIGCONT)
+        await play(ws, rng)  # the hand ends on its new owner; the woken node writes nothing more for it
+        await ws.close()
+    print(f"pause (SIGSTOP of the table's node to its client's resync; then SIGCONT), {count} pauses: "
+          + ", ".join(f"{t:.2f}" for t in took) + f" s; median {statistics.median(took):.2f} s")
+
+
+async def audit(db: str) -> bool:
+    """Print the chips invariants of ``db``; whether they hold."""
+    store = await open_store(db)
+    try:
+        figures = await store.audit()
+    finally:
+        await store.close()
+    held = figures["balances"] == figures["grants"] and figures["lowest"] >= 0 and not figures["unbalanced_hands"]
+    print(f"audit: {figures} ({'held' if held else 'FAILED'})")
+    return held
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--admin", default=ADMIN, help="a PostgreSQL URL to create the benchmark's database from")
     parser.add_argument("--redis", default=REDIS)
     parser.add_argument("--rounds", type=int, default=4, help="hands per routing case")
     parser.add_argument("--kills", type=int, default=5)
+    parser.add_argument("--pauses", type=int, default=3)
     parser.add_argument("--lease", type=float, default=2.0, help="the nodes' --lease-seconds")
     args = parser.parse_args()
     name = f"chuanma_bench_{secrets.token_hex(4)}"
@@ -147,11 +186,15 @@ async def main() -> None:
         await asyncio.gather(*(n.ready() for n in nodes))
         await routing(nodes, args.rounds)
         await failover(nodes, args.kills, start)
+        await pauses(nodes, args.pauses)
     finally:
         for node in nodes:
             node.stop()
-        await on_admin(args.admin, f"DROP DATABASE {name} WITH (FORCE)")
+    held = await audit(db)
+    await on_admin(args.admin, f"DROP DATABASE {name} WITH (FORCE)")
     print(f"node logs in {work}")
+    if not held:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, case, delete, func, or_, select, update
+from sqlalchemy import Connection, and_, case, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -151,13 +151,16 @@ class TableLeases:
         return {r.table_id: int(r.token) for r in rows}
 
     async def orphans(self) -> list[str]:
-        """This node's share of the open tables with no live lease: the orphans divided by the live
-        nodes, rounded up, drawn at random (so that a dead node's tables spread over the others)."""
+        """This node's share of the open tables with no live lease (or none, a lease time after they
+        were opened): the orphans divided by the live nodes, rounded up, drawn at random (so that a
+        dead node's tables spread over the others)."""
         def work(conn: Connection) -> list[str]:
             now = self.clock.now()
             found = conn.execute(select(tables.c.id).outerjoin(table_leases, table_leases.c.table_id == tables.c.id)
-                                 .where(tables.c.status == "open",
-                                        or_(table_leases.c.expires.is_(None), table_leases.c.expires < now))).all()
+                                 .where(tables.c.status == "open", or_(
+                                     # no lease yet: its node is claiming it, unless that is a lease time ago
+                                     and_(table_leases.c.expires.is_(None), tables.c.created_at < now - self.seconds),
+                                     table_leases.c.expires < now))).all()
             nodes = conn.execute(select(func.count()).where(cluster_nodes.c.seen >= now - self.seconds)).scalar_one()
             ids = [str(r.id) for r in found]
             return random.sample(ids, math.ceil(len(ids) / max(int(nodes), 1)))
