@@ -37,11 +37,11 @@ class Node:
         the dealer's ``key`` and a lease time of ``lease`` seconds; its output goes to ``data/node.log``."""
         port = free_port()
         data.mkdir()
-        log = (data / "node.log").open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "chuanma", "serve", "--port", str(port), "--db", db, "--redis", redis,
-             "--data", str(data), "--key", str(key), "--lease-seconds", str(lease), "--auto-delay", "0",
-             "--bot-wait", "0"], stdout=log, stderr=subprocess.STDOUT)
+        with (data / "node.log").open("wb") as log:  # the node writes it through its own descriptor
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "chuanma", "serve", "--port", str(port), "--db", db, "--redis", redis,
+                 "--data", str(data), "--key", str(key), "--lease-seconds", str(lease), "--auto-delay", "0",
+                 "--bot-wait", "0"], stdout=log, stderr=subprocess.STDOUT)
         return cls(proc, f"http://127.0.0.1:{port}")
 
     async def ready(self) -> None:

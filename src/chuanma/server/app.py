@@ -3,7 +3,9 @@
 :func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations (none while
 another live process holds the database's lease), takes the lease (:mod:`chuanma.server.lease`),
 resumes every unfinished table from the database, and only then does ``/healthz`` answer 200 (503
-again if another process takes the lease over).
+again if another process takes the lease over). With ``redis_url`` it is one node of a cluster
+instead (:mod:`chuanma.server.cluster`): no database lease; it joins the cluster and claims its
+share of the tables whose lease lapsed (``/healthz``: 503 once its heartbeats failed for a lease time).
 Every HTTP response carries the security headers of :mod:`chuanma.server.guards`; ``/ws`` refuses
 a page of another origin; ``/metrics`` answers local clients only (or is on its own port) and the
 OpenAPI pages exist only with ``api_docs``.
