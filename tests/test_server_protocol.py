@@ -125,6 +125,7 @@ def _serve(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     (["--db", "sqlite:///{file}/x.db"], "--db: cannot open the database: unable to open database file"),
     (["--db", "postgresql://u@h:abc/db"], "--db: invalid literal for int()"),  # a port that is not a number
     (["--db", "postgresql+asyncpg://u:p@127.0.0.1:99999/db"], "--db: cannot open the database:"),
+    (["--redis", "redis://127.0.0.1:6379/0"], "--redis: a cluster's nodes share a PostgreSQL"),  # on SQLite
 ])
 def test_serve_refuses_a_bad_port_data_directory_or_database_without_a_traceback(
         tmp_path: Path, args: list[str], words: str) -> None:

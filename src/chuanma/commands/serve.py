@@ -88,6 +88,9 @@ def serve(
         min=1, max=MAX_RATE, help="hands a player needs (in the rules and period) to be on a leaderboard")] = 10,
     lease_seconds: Annotated[float, typer.Option(
         help="the database's lease: one server process at a time; after a crash the next waits this long")] = 15.0,
+    redis: Annotated[str | None, typer.Option(
+        help="run as one node of a cluster: Redis at this URL, e.g. redis://127.0.0.1:6379/0 "
+             "(needs --db postgresql+asyncpg://…; docs/server.md, Cluster)")] = None,
     early_timers: Annotated[float, typer.Option(
         hidden=True, min=0, help="testing: timers fire this many seconds early (benchmarks/chaos.py)")] = 0.0,
 ) -> None:
@@ -144,7 +147,8 @@ def serve(
                           forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
                           guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
                           private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds,
-                          reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands)
+                          reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands,
+                          redis_url=redis)
     setup_logging()
     database = check_database(config, "--db" if db else "--data")
     app = create_app(config)
@@ -208,13 +212,15 @@ def check_database(config: ServerConfig, option: str) -> str:
     """Open the database (bringing its schema up to date unless another live server holds it), take
     its lease for this process (the app takes it again as its own holder) and close it again, so that
     a bad URL, a database that cannot be opened or one another live server holds is refused in one
-    line before the server starts;
+    line before the server starts (a node of a cluster, ``--redis``, takes no lease: its database must
+    be PostgreSQL and its Redis must answer);
     returns the database's name as the start-up line says it (SQLite, PostgreSQL, …)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
     from chuanma.server.lease import Lease, LeaseHeldError, migration_check
     from chuanma.server.store import open_store
+    from chuanma.server.table_leases import cluster_check
 
     url = config.db_url
     try:
@@ -222,7 +228,19 @@ def check_database(config: ServerConfig, option: str) -> str:
     except (ArgumentError, ValueError) as exc:  # ValueError: a part such as the port that is not valid
         raise typer.BadParameter(f"--db: {exc}") from None
 
+    if config.redis_url is not None and backend != "postgresql":
+        raise typer.BadParameter("--redis: a cluster's nodes share a PostgreSQL database: give --db "
+                                 "postgresql+asyncpg://…")
+
     async def probe() -> None:
+        if config.redis_url is not None:  # a node: the database's lease is the cluster's, Redis must answer
+            store = await open_store(url, before_migrating=cluster_check(config))
+            try:
+                await store.read(cluster_check(config))
+            finally:
+                await store.close()
+            await check_redis(config.redis_url)
+            return
         store = await open_store(url, before_migrating=migration_check(config))
         try:
             await Lease.of(store, config).take()
@@ -237,3 +255,18 @@ def check_database(config: ServerConfig, option: str) -> str:
         why = exc.orig if isinstance(exc, DBAPIError) else exc
         raise typer.BadParameter(f"--db: cannot open the database: {str(why).splitlines()[0]}") from None
     return {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(backend, backend)
+
+
+async def check_redis(url: str) -> None:
+    """Refuse in one line a Redis that cannot be reached (``--redis``)."""
+    import redis.asyncio as aioredis
+    from redis.exceptions import RedisError
+
+    try:
+        client = aioredis.from_url(url)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+    except (RedisError, ValueError, OSError) as exc:
+        raise typer.BadParameter(f"--redis: cannot reach Redis at {url}: {exc}") from None

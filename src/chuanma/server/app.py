@@ -3,7 +3,9 @@
 :func:`create_app` builds it for a :class:`ServerConfig`; starting it runs the migrations (none while
 another live process holds the database's lease), takes the lease (:mod:`chuanma.server.lease`),
 resumes every unfinished table from the database, and only then does ``/healthz`` answer 200 (503
-again if another process takes the lease over).
+again if another process takes the lease over). With ``redis_url`` it is one node of a cluster
+instead (:mod:`chuanma.server.cluster`): no database lease; it joins the cluster and claims its
+share of the tables whose lease lapsed (``/healthz``: 503 once its heartbeats failed for a lease time).
 Every HTTP response carries the security headers of :mod:`chuanma.server.guards`; ``/ws`` refuses
 a page of another origin; ``/metrics`` answers local clients only (or is on its own port) and the
 OpenAPI pages exist only with ``api_docs``.
@@ -23,6 +25,8 @@ from prometheus_client import start_http_server
 from starlette.middleware.gzip import GZipMiddleware
 
 from chuanma.server.accounts import DAY, Accounts, RateLimiter
+from chuanma.server.bus import Bus, prefix_of
+from chuanma.server.cluster import ClusterHost, ClusterLobby
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
 from chuanma.server.guards import SecurityHeaders, origin_allowed
@@ -36,6 +40,7 @@ from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
 from chuanma.server.store import open_store
+from chuanma.server.table_leases import TableLeases, cluster_check
 from chuanma.server.ws import serve_socket
 
 FOREIGN_ORIGIN = 4403
@@ -55,22 +60,32 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await open_store(config.db_url, before_migrating=migration_check(config))
-        app.state.lease = lease = Lease.of(store, config)
-        try:
-            await lease.take()
-        except BaseException:
-            await store.close()
-            raise
-        store.guard = lease.check
         metrics = Metrics()
-        host = LocalHost(store, config, metrics)
+        lease: Lease | None = None
+        if config.redis_url is not None:  # a node of a cluster: a lease per table (docs/server.md, Cluster)
+            store = await open_store(config.db_url, before_migrating=cluster_check(config))
+            app.state.lease = leases = TableLeases.of(store, config)
+            cluster = ClusterHost(store, config, metrics, leases=leases, bus=Bus(
+                config.redis_url, prefix_of(config.db_url), config.lease_holder, metrics))
+            host: LocalHost = cluster
+            lobby: Lobby = ClusterLobby(cluster, cluster=cluster)
+        else:
+            store = await open_store(config.db_url, before_migrating=migration_check(config))
+            app.state.lease = lease = Lease.of(store, config)
+            try:
+                await lease.take()
+            except BaseException:
+                await store.close()
+                raise
+            store.guard = lease.check
+            host = LocalHost(store, config, metrics)
+            lobby = Lobby(host)
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
                          config.reliefs_per_day)
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
         store.on_settle_failed = metrics.progression_failed
-        app.state.server = Server(config, store, users, host, Lobby(host), metrics,
+        app.state.server = Server(config, store, users, host, lobby, metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute),
                                   per_hour(config, config.guests_per_hour),
                                   per_hour(config, config.private_tables_per_hour))
@@ -78,7 +93,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         if config.metrics_port is not None:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
             app.state.metrics_port = exporter.server_port
-        keeper = asyncio.create_task(lease.keep(host.stop))
+        keeper = asyncio.create_task(lease.keep(host.stop)) if lease is not None else None
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
             await host.resume_all()
@@ -87,13 +102,15 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             app.state.ready = False
-            keeper.cancel()
+            if keeper is not None:
+                keeper.cancel()
             if exporter is not None:
                 exporter.shutdown()
                 exporter.server_close()
             await host.stop()
             await store.flush()
-            await lease.release()
+            if lease is not None:
+                await lease.release()
             await store.close()
             passwords.close()
             gc.callbacks.remove(watch_gc)

@@ -100,5 +100,8 @@ class ServerConfig:
     lease_seconds: float = 15.0
     """The database's lease (one writing process at a time): renewed every third of this; after a
     crash the next process waits up to this long for it to lapse."""
+    redis_url: str | None = None
+    """Redis of a cluster (``redis://host:6379/0``): this process is one of its nodes, over the
+    PostgreSQL of ``db_url`` (docs/server.md, Cluster); ``None``: one process holds the database."""
     lease_holder: str = field(default_factory=process_name)
     """This process in the lease (set once: the start-up check and the app take it as one holder)."""

@@ -23,6 +23,7 @@ from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import DealerKeyError
+from chuanma.server.lease import LeaseLostError
 from chuanma.server.levels import level_name, level_of
 from chuanma.server.metrics import Metrics
 from chuanma.server.progress import experiences
@@ -40,7 +41,7 @@ MAX_RESTARTS = 3
 class TableHost(Protocol):
     """The table runtime as the rest of the server sees it."""
 
-    def table_of(self, user_id: int) -> str | None: ...
+    async def seat_of(self, user_id: int) -> str | None: ...
 
     def submit(self, table_id: str, cmd: Command) -> None: ...
 
@@ -110,15 +111,20 @@ class LocalHost:
 
     # ---------------------------------------------------------------- Seats (for the tables)
 
+    def seatings_of(self, table_id: str) -> Seatings:
+        """The seatings a table's own changes are written through (in one process: the host's)."""
+        return self.seatings
+
     async def sit(self, table_id: str, place: int, user_id: int) -> None:
         try:
-            await self.seatings.sit(table_id, place, user_id, self.config.clock.now())
+            await self.seatings_of(table_id).sit(table_id, place, user_id, self.config.clock.now())
         except SeatTakenError as exc:
             raise refused(exc) from None
         self.seated[user_id] = table_id
 
     async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row:
-        bot = await self.seatings.seat_bot(table_id, place, bot_need(room), replacing, self.config.clock.now())
+        bot = await self.seatings_of(table_id).seat_bot(table_id, place, bot_need(room), replacing,
+                                                        self.config.clock.now())
         if replacing is not None and self.seated.get(replacing) == table_id:
             del self.seated[replacing]
         self.seated[int(bot["id"])] = table_id
@@ -126,7 +132,7 @@ class LocalHost:
 
     async def release(self, table_id: str, users: list[int], reason: str,
                       record: dict[str, Any] | None = None) -> None:
-        await self.seatings.close(table_id, reason, self.config.clock.now(), record)
+        await self.seatings_of(table_id).close(table_id, reason, self.config.clock.now(), record)
         self.forget(table_id, users)
 
     def forget(self, table_id: str, users: list[int]) -> None:
@@ -139,6 +145,10 @@ class LocalHost:
 
     def table_of(self, user_id: int) -> str | None:
         return self.seated.get(user_id) or None
+
+    async def seat_of(self, user_id: int) -> str | None:
+        """The table ``user_id`` sits at (as :meth:`table_of`: this process knows every seat)."""
+        return self.table_of(user_id)
 
     def submit(self, table_id: str, cmd: Command) -> None:
         table = self.tables.get(table_id)
@@ -196,9 +206,13 @@ class LocalHost:
             self.seated[int(user["id"])] = table_id
         if creator is not None:
             self.creators[table_id] = creator
+        await self.own(table_id)
         self.start(table)
         log.info("table opened", extra={"table": table_id, "room": room.id if room else PRIVATE_ROOM})
         return table_id
+
+    async def own(self, table_id: str) -> None:
+        """Make the table ``table_id``, just stored, this host's to run (one process owns them all)."""
 
     def start(self, table: LiveTable) -> None:
         self.tables[table.id] = table
@@ -213,7 +227,10 @@ class LocalHost:
         self.creators.pop(table_id, None)
         if task.cancelled() or task.exception() is None or old is None:
             return
-        log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
+        if isinstance(task.exception(), LeaseLostError):  # not the table's fault: another process runs it now
+            log.warning("table stopped: its lease was taken over", extra={"table": table_id})
+        else:
+            log.error("table failed", exc_info=task.exception(), extra={"table": table_id})
         self.failures[table_id] = self.failures.get(table_id, 0) + 1
         connections, users = handover(old), [s.user_id for s in old.seats if s is not None]
         if self.failures[table_id] <= MAX_RESTARTS:  # rebuild it from the database, as after a restart
@@ -311,8 +328,9 @@ class Lobby:
     host: LocalHost
     queues: dict[str, list[Waiting]] = field(default_factory=dict)
     timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """The lobby's one writer: joining, leaving and seating a queue never interleave."""
+    lock: contextlib.AbstractAsyncContextManager[Any] = field(default_factory=asyncio.Lock)
+    """The lobby's one writer: joining, leaving and seating a queue never interleave (in a
+    cluster, on every node at once)."""
 
     async def join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
         async with self.lock:
@@ -320,7 +338,7 @@ class Lobby:
 
     async def _join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
         user_id = int(user["id"])
-        if self.host.table_of(user_id) is not None:
+        if await self.host.seat_of(user_id) is not None:
             raise RefusedError("already_seated", "you already sit at a table: resume it or leave it first")
         if not room.admits(int(user["balance"])):
             raise RefusedError("out_of_range", f"room: {room.name} admits balances {room.range_text()}; "
@@ -338,27 +356,35 @@ class Lobby:
             await self.host.seatings.queue(user_id, room.id, self.host.config.clock.now())
         except SeatTakenError as exc:
             raise refused(exc) from None
-        self._forget(user_id)
+        self.forget(user_id)
         queue.append(Waiting(user, send, bots, self.host.config.clock.now()))
         send(p.server_message("queued", room=room.id, waiting=len(queue),
                               bots_in=self.host.config.bot_wait if bots else None))
-        await self._match(room)
+        await self.match(room)
 
-    def _forget(self, user_id: int) -> None:
+    def forget(self, user_id: int) -> None:
+        """``user_id`` waits here no more."""
         for queue in self.queues.values():
             queue[:] = [w for w in queue if w.user["id"] != user_id]
 
     async def drop(self, user_id: int) -> None:
         """Take ``user_id`` out of every queue (they left it, or their connection closed)."""
         async with self.lock:
-            self._forget(user_id)
+            self.forget(user_id)
             await self.host.seatings.unqueue(user_id)
 
-    async def _match(self, room: Room) -> None:
+    async def match(self, room: Room) -> None:
+        """Seat every four waiting in ``room``, then fill with bots if it is time (:meth:`fill`)."""
         queue = self.queues.get(room.id, [])
         while len(queue) >= 4:
             group, queue[:] = queue[:4], queue[4:]
             await self.seat(room, group)
+        await self.fill(room)
+
+    async def fill(self, room: Room) -> None:
+        """Seat those waiting in ``room`` who allow bots, with bots, once the first has waited
+        ``bot_wait`` (or set a timer for then)."""
+        queue = self.queues.get(room.id, [])
         willing = [w for w in queue if w.bots]
         if not willing:
             return
@@ -373,7 +399,7 @@ class Lobby:
         await self.host.config.clock.sleep_until(due)
         self.timers.pop(room.id, None)
         async with self.lock:
-            await self._match(room)
+            await self.match(room)
 
     async def seat(self, room: Room, group: list[Waiting]) -> None:
         try:
@@ -385,7 +411,7 @@ class Lobby:
                 if w.user["id"] == exc.user_id:
                     w.send(p.error(refusal.code, str(refusal)))
             self.queues[room.id][:0] = [w for w in group if w.user["id"] != exc.user_id]
-            await self._match(room)
+            await self.match(room)
             return
         except Exception:  # a database error, a lost lease: the group is told, and their queue rows freed
             log.exception("table not opened", extra={"room": room.id})

@@ -25,6 +25,9 @@ class Metrics:
     tables_given_up: Counter = field(init=False)
     progression_failures: Counter = field(init=False)
     gc_pause: Histogram = field(init=False)
+    handovers: Counter = field(init=False)
+    leases_lost: Counter = field(init=False)
+    bus_lag: Histogram = field(init=False)
 
     def __post_init__(self) -> None:
         r = self.registry
@@ -48,6 +51,15 @@ class Metrics:
         self.gc_pause = Histogram(
             "chuanma_gc_pause_seconds", "Pauses of the cyclic garbage collector (nothing else runs), by generation",
             ["generation"], buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0), registry=r)
+        self.handovers = Counter(
+            "chuanma_table_handovers", "Tables this node claimed after their lease lapsed (a cluster's failover)",
+            registry=r)
+        self.leases_lost = Counter(
+            "chuanma_table_leases_lost", "Tables this node dropped because another node took their lease over",
+            registry=r)
+        self.bus_lag = Histogram(
+            "chuanma_bus_lag_seconds", "From a bus message published to its receipt by this node (wall clocks)",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0), registry=r)
 
     def progression_failed(self, exc: Exception) -> None:
         """Count a settlement whose figures could not be written (``Store.on_settle_failed``)."""

@@ -117,6 +117,22 @@ lease = Table(
     Column("expires", Float, nullable=False),  # when it lapses unless renewed
 )
 
+table_leases = Table(
+    "table_leases", metadata,
+    # the cluster (migration 0008): one row per table a node claimed, renewed by its heartbeats
+    Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
+    Column("holder", String(64), nullable=False, index=True),  # the node that owns the table
+    Column("token", BigInteger, nullable=False),  # the fencing token: one more at every take-over
+    Column("expires", Float, nullable=False),  # when it lapses unless renewed
+)
+
+cluster_nodes = Table(
+    "cluster_nodes", metadata,
+    Column("holder", String(64), primary_key=True),  # the node, named as it holds its leases
+    Column("since", Float, nullable=False),
+    Column("seen", Float, nullable=False),  # its last heartbeat
+)
+
 hand_players = Table(
     "hand_players", metadata,
     # one row per player of a settled hand, written in the settlement's transaction (migration 0006):

@@ -218,6 +218,13 @@ class Store:
         self._open_batch: _Batch | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def fenced(self, guard: Callable[[Connection], None]) -> Store:
+        """This store's database with another :attr:`guard` (a table's lease in a cluster): its
+        writes check ``guard`` first; closing it is closing this store."""
+        store = Store(self.runner)
+        store.guard, store.on_settle = guard, self.on_settle
+        return store
+
     async def read(self, work: Work[T]) -> T:
         """Run ``work`` (queries that change nothing) and return what it returns."""
         return await self.runner.read(work)

@@ -128,7 +128,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     watching: set[str] = set()
     server.metrics.connected.inc()
     send(p.server_message("hello", user=user["username"], balance=user["balance"],
-                          table=server.host.table_of(user_id)))
+                          table=await server.host.seat_of(user_id)))
     try:
         while True:
             frame = await ws.receive()
@@ -158,11 +158,13 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
         try:
             await server.lobby.drop(user_id)  # may fail (the database): the tables are still detached
         finally:
-            seated = server.host.table_of(user_id)
-            for table in watching | ({seated} if seated is not None else set()):
-                with contextlib.suppress(RefusedError):  # a table closed since
-                    server.host.submit(table, Command(user_id, send, Detach()))
-            out.stop()
+            try:  # a cluster reads the seat from the database, which may fail
+                seated = await server.host.seat_of(user_id)
+                for table in watching | ({seated} if seated is not None else set()):
+                    with contextlib.suppress(RefusedError):  # a table closed since
+                        server.host.submit(table, Command(user_id, send, Detach()))
+            finally:
+                out.stop()
 
 
 async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server, watching: set[str]) -> None:
@@ -184,7 +186,7 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server,
         row = await server.store.table_by_invite(msg.invite)
         if row is None or row["status"] != "open":
             raise p.ProtocolError("invite: no open table has this invite code", "no_table")
-        current = host.table_of(user_id)
+        current = await host.seat_of(user_id)
         if current not in (None, row["id"]):
             raise RefusedError("already_seated", "you already sit at a table: leave it first")
         host.submit(row["id"], Command(user_id, send, Sit()))
@@ -195,11 +197,11 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server,
         host.submit(msg.table, Command(user_id, send, msg))
         watching.add(msg.table)
     elif isinstance(msg, p.Resume):
-        if host.table_of(user_id) != msg.table:
+        if await host.seat_of(user_id) != msg.table:
             raise RefusedError("not_seated", f"you have no seat at table {msg.table}")
         host.submit(msg.table, Command(user_id, send, msg))
     else:
-        table = host.table_of(user_id)
+        table = await host.seat_of(user_id)
         if table is None:
             raise RefusedError("not_seated", "you sit at no table: join a room first")
         host.submit(table, Command(user_id, send, msg))

@@ -104,5 +104,5 @@ async def logout(request: Request, user: User, server: ServerDep, sockets: Socke
 @router.get("/api/me")
 async def me(user: User, server: ServerDep) -> dict[str, Any]:
     row = await server.accounts.relieve(int(user["id"]))
-    return {**public_user(row), "table": server.host.table_of(int(user["id"])),
+    return {**public_user(row), "table": await server.host.seat_of(int(user["id"])),
             "relief": await server.accounts.relief(row)}

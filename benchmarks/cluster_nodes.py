@@ -1,0 +1,76 @@
+"""Cluster nodes as processes (``chuanma serve --redis``): started, awaited, killed, stopped.
+
+Used by ``bench_cluster.py`` and ``tests/test_cluster.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Node:
+    """One ``chuanma serve --redis`` process."""
+
+    proc: subprocess.Popen[bytes]
+    base: str
+    alive: bool = True
+
+    @classmethod
+    def start(cls, db: str, redis: str, data: Path, key: Path, lease: float) -> Node:
+        """Start a node on database ``db`` and Redis ``redis`` with its data in ``data`` (made here),
+        the dealer's ``key`` and a lease time of ``lease`` seconds; its output goes to ``data/node.log``."""
+        port = free_port()
+        data.mkdir()
+        with (data / "node.log").open("wb") as log:  # the node writes it through its own descriptor
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "chuanma", "serve", "--port", str(port), "--db", db, "--redis", redis,
+                 "--data", str(data), "--key", str(key), "--lease-seconds", str(lease), "--auto-delay", "0",
+                 "--bot-wait", "0"], stdout=log, stderr=subprocess.STDOUT)
+        return cls(proc, f"http://127.0.0.1:{port}")
+
+    async def ready(self) -> None:
+        async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:
+            for _ in range(600):
+                assert self.proc.poll() is None, f"node {self.base} exited with {self.proc.returncode}"
+                try:
+                    if (await http.get("/healthz")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.1)
+        raise TimeoutError(f"node {self.base} did not start")
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.alive = False
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    async def metric(self, name: str) -> float:
+        async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:
+            text = (await http.get("/metrics")).text
+        return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))

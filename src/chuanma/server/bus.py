@@ -1,0 +1,159 @@
+"""The cluster's message bus over Redis pub/sub: commands to a table's owner, messages to a socket.
+
+Each node listens on its own channel (``<prefix>node:<name>``: commands for the tables it owns and
+messages for the connections it holds) and on ``<prefix>all`` (a table's new owner announces it;
+quick-join announces whom it seated). The prefix is made of the database's name, so clusters on
+different databases may share one Redis. What is published goes through one queue, in order; a
+lost Redis connection is logged and opened again (the listener then calls ``on_reconnect``). See
+docs/server.md, Cluster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter
+from sqlalchemy.engine import make_url
+
+from chuanma.server import protocol as p
+from chuanma.server import table_inputs as i
+from chuanma.server.metrics import Metrics
+
+log = logging.getLogger("chuanma.server.bus")
+RETRY = 0.5
+"""Seconds between two attempts to reach Redis again."""
+HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle]] = {
+    "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle}
+"""The commands a host gives a table, by the name they cross the bus with."""
+_client: TypeAdapter[p.ClientMessage] = TypeAdapter(p.ClientMessage)
+Job = Callable[[], Awaitable[object]]
+
+
+def prefix_of(db_url: str) -> str:
+    """The channels' prefix of the cluster on the database ``db_url``."""
+    return f"chuanma:{make_url(db_url).database}:"
+
+
+def encode(message: i.CommandMessage) -> dict[str, Any]:
+    """A table command as it crosses the bus."""
+    for name, kind in HOST_INPUTS.items():
+        if isinstance(message, kind):
+            return {"host": name}
+    assert not isinstance(message, i.Sit | i.Rejoin | i.Detach | i.Idle)
+    return message.model_dump(mode="json")
+
+
+def decode(data: dict[str, Any]) -> i.CommandMessage:
+    """The table command ``data`` (:func:`encode`'s) stands for."""
+    if "host" in data:
+        return HOST_INPUTS[data["host"]]()
+    message = _client.validate_python(data)
+    assert not isinstance(message, p.Join | p.JoinPrivate | p.LeaveQueue | p.Ping)
+    return message
+
+
+@dataclass
+class Bus:
+    """One node's Redis connection: its listener and its ordered publisher."""
+
+    url: str
+    prefix: str
+    node: str
+    metrics: Metrics
+    jobs: asyncio.Queue[Job] = field(default_factory=asyncio.Queue)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    redis: Any = None
+
+    def channel(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    async def start(self, on_message: Callable[[dict[str, Any]], None],
+                    on_announcement: Callable[[dict[str, Any]], None], on_reconnect: Callable[[], None]) -> None:
+        """Connect (Redis must answer now) and start publishing, and listening: a message for this
+        node goes to ``on_message``, an announcement to every node to ``on_announcement``; after a
+        lost connection is back, ``on_reconnect()``."""
+        import redis.asyncio as aioredis
+
+        self.on_message, self.on_announcement, self.on_reconnect = on_message, on_announcement, on_reconnect
+        self.redis = aioredis.from_url(self.url)
+        await self.redis.ping()
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(self.channel(self.node), f"{self.prefix}all")
+        self.tasks = [asyncio.create_task(self.listen(pubsub), name="bus-listener"),
+                      asyncio.create_task(self.publisher(), name="bus-publisher")]
+
+    def later(self, job: Job) -> None:
+        """Run ``job`` after every job queued before it (the bus's order)."""
+        self.jobs.put_nowait(job)
+
+    def post(self, node: str, payload: dict[str, Any]) -> None:
+        """Publish ``payload`` to ``node``'s channel, in order."""
+        self.later(lambda: self.publish(node, payload))
+
+    async def publish(self, node: str, payload: dict[str, Any]) -> bool:
+        """Publish ``payload`` to ``node``'s channel now; whether a node heard it."""
+        payload["at"] = time.time()
+        heard = await self.redis.publish(self.channel(node), json.dumps(payload, separators=(",", ":")))
+        return bool(heard)
+
+    async def announce(self, table_id: str, token: int) -> None:
+        """Tell every node that this node now owns ``table_id``, with fencing token ``token``."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "taken", "table": table_id,
+                                                                  "node": self.node, "token": token}))
+
+    async def seated(self, table_id: str, users: list[int]) -> None:
+        """Tell every node that quick-join seated ``users`` (waiting on whichever node) at ``table_id``."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "seated", "table": table_id,
+                                                                  "users": users}))
+
+    def lock(self, name: str, seconds: float) -> Any:
+        """A lock held across the cluster (Redis's; lapses after ``seconds`` if its holder dies)."""
+        return self.redis.lock(f"{self.prefix}lock:{name}", timeout=seconds, blocking_timeout=seconds)
+
+    async def publisher(self) -> None:
+        while True:
+            job = await self.jobs.get()
+            try:
+                await job()
+            except Exception:  # Redis away: this message is lost (docs/server.md, Redis restart)
+                log.exception("bus message not published")
+
+    async def listen(self, pubsub: Any) -> None:
+        import redis.asyncio as aioredis
+
+        while True:
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except (aioredis.ConnectionError, aioredis.TimeoutError, OSError) as exc:
+                log.warning(f"bus: Redis connection lost ({exc}): connecting again")
+                await asyncio.sleep(RETRY)
+                with contextlib.suppress(Exception):
+                    await pubsub.reset()
+                    await pubsub.subscribe(self.channel(self.node), f"{self.prefix}all")
+                    self.on_reconnect()
+                continue
+            if message is None:
+                continue
+            data = json.loads(message["data"])
+            try:
+                if message["channel"].decode() == f"{self.prefix}all":
+                    self.on_announcement(data)
+                else:
+                    self.metrics.bus_lag.observe(max(time.time() - data["at"], 0.0))
+                    self.on_message(data)
+            except Exception:
+                log.exception("bus message not handled")
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        if self.redis is not None:
+            await self.redis.aclose()

@@ -1,0 +1,371 @@
+"""Several ``chuanma serve`` processes over one PostgreSQL and Redis: :class:`ClusterHost`.
+
+Each node runs the tables it holds the lease of (:mod:`chuanma.server.table_leases`) exactly as
+:class:`~chuanma.server.host.LocalHost` runs them, each table writing through a store fenced by its
+own lease. A connection's command for a table held elsewhere crosses the bus
+(:mod:`chuanma.server.bus`) to its owner, which answers through a stand-in connection whose
+messages cross back. Every third of the lease time the node renews its leases (dropping the
+tables taken over) and claims its share of the tables whose lease lapsed, rebuilt from their
+stored decisions; a new owner announces each table, and every node attaches its connections of
+that table again (they get ``resync``). docs/server.md, Cluster, has the whole design.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.exceptions import LockError
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+
+from chuanma.rules import RuleSet
+from chuanma.server import protocol as p
+from chuanma.server import table_inputs as i
+from chuanma.server.bus import Bus, decode, encode
+from chuanma.server.host import Lobby, LocalHost, Waiting
+from chuanma.server.lease import LeaseLostError
+from chuanma.server.rooms import PRIVATE_ROOM, Room
+from chuanma.server.schema import seatings, tables
+from chuanma.server.seatings import Seatings
+from chuanma.server.table import Command, LiveTable, RefusedError, Send
+from chuanma.server.table_leases import RENEWALS, TableLeases
+
+log = logging.getLogger("chuanma.server.cluster")
+LOBBY_LOCK = 10.0
+"""Seconds the lobby's cluster-wide lock is waited for, and lapses after if its holder dies."""
+MAX_HOPS = 3
+"""How many nodes a command may be passed along (an owner moving meanwhile) before it is refused."""
+
+
+def reattach(message: i.CommandMessage) -> i.CommandMessage | None:
+    """What attaches a connection again after ``message`` (to a table's new owner): a spectator's
+    ``watch``, a player's rejoining; ``None`` once it left (or was never attached)."""
+    if isinstance(message, p.Watch):
+        return message
+    if isinstance(message, i.Detach | p.Leave | i.Idle):
+        return None
+    return i.Rejoin()
+
+
+@dataclass
+class ClusterHost(LocalHost):
+    """The tables this node owns, and the way to every other node's (see the module's docstring)."""
+
+    leases: TableLeases = field(kw_only=True)
+    bus: Bus = field(kw_only=True)
+    owners: dict[str, str] = field(default_factory=dict)
+    """The owner of each table a command was sent to, as last known (the database has the truth)."""
+    conns: dict[int, Send] = field(default_factory=dict)
+    """This node's connections that reached a table, by number."""
+    numbers: dict[int, int] = field(default_factory=dict)
+    """Their numbers, by the identity of their callbacks."""
+    attached: dict[str, dict[int, tuple[int, i.CommandMessage]]] = field(default_factory=dict)
+    """Per table, this node's connections attached to it: their user and what attaches them again."""
+    proxies: dict[tuple[str, int], Send] = field(default_factory=dict)
+    """The stand-ins of other nodes' connections at the tables owned here, by node and number."""
+    fences: dict[str, Seatings] = field(default_factory=dict)
+    """The seatings each table held here writes through (fenced by its lease)."""
+    counter: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    keeper: asyncio.Task[None] | None = None
+    on_seated: Callable[[str, list[int]], None] | None = None
+    """What is told whom quick-join seated at a table, on whichever node (the lobby)."""
+
+    @property
+    def name(self) -> str:
+        return self.leases.holder
+
+    # ---------------------------------------------------------------- ownership
+
+    def seatings_of(self, table_id: str) -> Seatings:
+        fenced = self.fences.get(table_id)
+        if fenced is None:
+            raise LeaseLostError(f"this node holds no lease of table {table_id}")
+        return fenced
+
+    async def own(self, table_id: str) -> None:
+        """Claim the lease of the table ``table_id`` this node just opened."""
+        if not await self.leases.claim(table_id):
+            raise LeaseLostError(f"table {table_id} was claimed by another node first")
+
+    def new_table(self, table_id: str, room: Room | None, rules: RuleSet, hands_limit: int | None,
+                  bot_level: str | None = None) -> LiveTable:
+        """A table whose every write is fenced by its lease (claimed before it starts)."""
+        fenced = self.fences[table_id] = Seatings(self.store.fenced(self.leases.fence(table_id)))
+        return LiveTable(table_id, room, rules, store=fenced.store, config=self.config,
+                         metrics=self.metrics, host=self, hands_limit=hands_limit, bot_level=bot_level)
+
+    async def release(self, table_id: str, users: list[int], reason: str,
+                      record: dict[str, Any] | None = None) -> None:
+        await super().release(table_id, users, reason, record)
+        self.fences.pop(table_id, None)
+        await self.leases.drop(table_id)
+
+    async def resume_table(self, table_id: str, connections: list[Command]) -> None:
+        """Rebuild a failed table if its lease is still this node's; else drop it (its new owner's
+        announcement attaches its connections again)."""
+        if table_id in self.leases.tokens:
+            await super().resume_table(table_id, connections)
+        else:
+            self.lose(table_id)
+
+    def lose(self, table_id: str) -> None:
+        """Another node took ``table_id`` over: stop it here without writing anything more."""
+        self.metrics.leases_lost.inc()
+        log.warning("table lease lost", extra={"table": table_id})
+        self.fences.pop(table_id, None)
+        self.owners.pop(table_id, None)
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.forget(table_id, [s.user_id for s in table.seats if s is not None])
+        task = self.tasks.get(table_id)
+        if task is not None:
+            task.cancel()
+
+    async def resume_all(self) -> int:
+        """Join the cluster: connect the bus, write the first heartbeat, claim this node's share of
+        the orphaned tables, and keep doing so; returns how many tables this node then holds."""
+        await self.bus.start(self.received, self.announced, self.reconnected)
+        await self.look()
+        self.keeper = asyncio.create_task(self.keep(), name="cluster-keeper")
+        return len(self.tables)
+
+    async def keep(self) -> None:
+        clock = self.config.clock
+        while True:
+            await clock.sleep_until(clock.now() + self.leases.seconds / RENEWALS)
+            try:
+                await self.look()
+            except Exception:  # the database away: tried again at the next look
+                log.exception("cluster: leases not looked after")
+
+    async def look(self) -> None:
+        """One heartbeat: drop the tables taken over, then claim and rebuild this node's share of orphans."""
+        for table_id in await self.leases.heartbeat():
+            self.lose(table_id)
+        for table_id in await self.leases.orphans():
+            if table_id in self.tables or not await self.leases.claim(table_id):
+                continue
+            self.metrics.handovers.inc()
+            rows = [r for r in await self.store.open_tables() if r["id"] == table_id]
+            if not rows:  # closed since it was found
+                await self.leases.drop(table_id)
+                continue
+            users = [int(u) for u in rows[0]["seats"] if u is not None]
+            await self.resume_or_give_up(table_id, users, [], functools.partial(self.resume, rows[0], []))
+            log.info("table taken over", extra={"table": table_id})
+            await self.bus.announce(table_id, self.leases.tokens.get(table_id, 0))
+
+    async def stop(self) -> None:
+        """Stop the tables, then let their leases lapse at once (the other nodes take them over)."""
+        if self.keeper is not None:
+            self.keeper.cancel()
+        await super().stop()
+        await self.store.flush()
+        await self.leases.release()
+        await self.bus.close()
+
+    # ---------------------------------------------------------------- finding players and tables
+
+    async def seat_of(self, user_id: int) -> str | None:
+        """The table ``user_id`` sits at, whichever node owns it (the database's seatings)."""
+        q = select(seatings.c.table_id).where(seatings.c.user_id == user_id)
+        return await self.store.read(lambda conn: conn.execute(q).scalar())
+
+    async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool:
+        if table_id in self.tables:
+            return await super().watchable(table_id, user_id, invite)
+        row = await self.store.read(lambda conn: conn.execute(select(tables).where(tables.c.id == table_id)).first())
+        if row is None or row.room != PRIVATE_ROOM or row.creator == user_id or user_id in row.seats:
+            return True
+        return invite is not None and row.invite == invite
+
+    # ---------------------------------------------------------------- commands and messages
+
+    def submit(self, table_id: str, cmd: Command) -> None:
+        """Give ``cmd`` (of a connection of this node) to its table, here or over the bus."""
+        conn = self.numbers.get(id(cmd.send))
+        if conn is None:
+            conn = self.numbers[id(cmd.send)] = next(self.counter)
+            self.conns[conn] = cmd.send
+        again = reattach(cmd.message)
+        if again is not None:
+            self.attached.setdefault(table_id, {})[conn] = (cmd.user_id, again)
+        else:
+            self.attached.get(table_id, {}).pop(conn, None)
+        if isinstance(cmd.message, i.Detach):  # the connection closed: forgotten everywhere
+            for table_conns in self.attached.values():
+                table_conns.pop(conn, None)
+            del self.conns[conn], self.numbers[id(cmd.send)]
+        self.route(table_id, cmd, conn, 0)
+
+    def route(self, table_id: str, cmd: Command, conn: int, hops: int, node: str | None = None) -> None:
+        """Give ``cmd`` to ``table_id`` if it runs here, else to the bus (``node``: the connection's,
+        when not this one's)."""
+        table = self.tables.get(table_id)
+        if table is not None and not table.closed and table_id in self.leases.tokens:
+            table.submit(cmd)
+        else:
+            self.bus.later(functools.partial(self.forward, table_id, cmd, node or self.name, conn, hops))
+
+    async def forward(self, table_id: str, cmd: Command, node: str, conn: int, hops: int) -> None:
+        """Publish ``cmd`` (of connection ``conn`` of ``node``) to the owner of ``table_id``; a
+        table with no owner (closed, or being taken over) is refused to the connection."""
+        owner = self.owners.get(table_id)
+        if owner is None:
+            try:
+                owner = await self.leases.owner(table_id)
+            except (SQLAlchemyError, OSError):
+                owner = None
+        if owner is None or owner == self.name or hops >= MAX_HOPS:
+            if not isinstance(cmd.message, i.Detach):
+                cmd.send(p.error("no_table", f"no open table {table_id}"))
+            return
+        self.owners[table_id] = owner
+        heard = await self.bus.publish(owner, {"kind": "cmd", "table": table_id, "node": node, "conn": conn,
+                                               "user": cmd.user_id, "msg": encode(cmd.message), "hops": hops})
+        if not heard:  # its owner is gone: its successor announces the table, and attaches the connection
+            self.owners.pop(table_id, None)
+
+    def received(self, data: dict[str, Any]) -> None:
+        """A bus message for this node: a command for a table held here, or a message for a connection."""
+        if data["kind"] == "msg":
+            send = self.conns.get(int(data["conn"]))
+            if send is not None:
+                send(data["msg"])
+            return
+        node, conn, table_id = str(data["node"]), int(data["conn"]), str(data["table"])
+        message = decode(data["msg"])
+        if table_id not in self.tables:  # it moved: passed on (answered, if need be, to its node)
+            send = self.conns.get(conn) if node == self.name else None
+            cmd = Command(int(data["user"]), send or functools.partial(self.deliver, node, conn), message)
+            self.route(table_id, cmd, conn, int(data["hops"]) + 1, node)
+            return
+        send = self.proxies.setdefault((node, conn), functools.partial(self.deliver, node, conn))
+        if isinstance(message, i.Detach):
+            del self.proxies[(node, conn)]
+        self.route(table_id, Command(int(data["user"]), send, message), conn, 0, node)
+
+    def deliver(self, node: str, conn: int, message: dict[str, Any]) -> None:
+        """A table's message to connection ``conn`` of ``node`` (a stand-in's :data:`Send`)."""
+        self.bus.post(node, {"kind": "msg", "conn": conn, "msg": message})
+
+    def announced(self, data: dict[str, Any]) -> None:
+        """An announcement to every node: a table's new owner, or whom quick-join seated where."""
+        if data["kind"] == "taken":
+            self.taken(str(data["table"]), str(data["node"]), int(data["token"]))
+        elif self.on_seated is not None:
+            self.on_seated(str(data["table"]), [int(u) for u in data["users"]])
+
+    def taken(self, table_id: str, node: str, token: int) -> None:
+        """``node`` announced it owns ``table_id`` (with fencing token ``token``): this node drops it
+        if it held it with an older token, and its connections of it attach again."""
+        if node != self.name and self.leases.tokens.get(table_id, token) < token:
+            del self.leases.tokens[table_id]
+            self.lose(table_id)
+        self.owners[table_id] = node
+        for conn, (user_id, again) in list(self.attached.get(table_id, {}).items()):
+            send = self.conns.get(conn)
+            if send is not None:
+                self.route(table_id, Command(user_id, send, again), conn, 0)
+
+    def reconnected(self) -> None:
+        """The bus was lost and is back: every table held here is announced again."""
+        for table_id, token in list(self.leases.tokens.items()):
+            self.bus.later(functools.partial(self.bus.announce, table_id, token))
+
+
+    async def queued(self, room: str) -> list[int]:
+        """Who waits in ``room``'s queue, on any node, first come first."""
+        q = (select(seatings.c.user_id).where(seatings.c.table_id.is_(None), seatings.c.room == room)
+             .order_by(seatings.c.since, seatings.c.user_id))
+        return await self.store.read(lambda conn: [int(u) for u in conn.execute(q).scalars()])
+
+
+@dataclass
+class ClusterLock:
+    """The lobby's one writer across the cluster: this node's lock, then the cluster's (Redis)."""
+
+    bus: Bus
+    here: asyncio.Lock = field(default_factory=asyncio.Lock)
+    held: Any = None
+
+    async def __aenter__(self) -> None:
+        await self.here.acquire()
+        try:
+            self.held = self.bus.lock("lobby", LOBBY_LOCK)
+            if not await self.held.acquire():
+                raise RefusedError("busy", "the lobby is busy: join again")
+        except BaseException:
+            self.here.release()
+            raise
+
+    async def __aexit__(self, *_exc: object) -> None:
+        try:
+            await self.held.release()
+        except LockError:  # held past its time (logged): another node may have seated meanwhile
+            log.warning("cluster: the lobby's lock lapsed while held")
+        finally:
+            self.here.release()
+
+
+@dataclass
+class ClusterLobby(Lobby):
+    """Quick-join across the cluster: the queues are the database's (``seatings``), so four people
+    waiting on four nodes meet at one table, opened by the node that found them; the others are
+    told (``seated``) and sit their people down. Bots fill as in one process, for the people
+    waiting on this node."""
+
+    cluster: ClusterHost = field(kw_only=True)
+    elsewhere: dict[int, Waiting] = field(default_factory=dict)
+    """Those waiting here whom another node seated (its announcement may still be on its way)."""
+
+    def __post_init__(self) -> None:
+        self.lock = ClusterLock(self.cluster.bus)
+        self.cluster.on_seated = self.seated
+
+    def forget(self, user_id: int) -> None:
+        super().forget(user_id)
+        self.elsewhere.pop(user_id, None)
+
+    async def match(self, room: Room) -> None:
+        queued = await self.cluster.queued(room.id)
+        queue = self.queues.setdefault(room.id, [])
+        for w in queue:
+            if int(w.user["id"]) not in queued:
+                self.elsewhere[int(w.user["id"])] = w
+        queue[:] = [w for w in queue if int(w.user["id"]) in queued]
+        while len(queued) >= 4:
+            group, queued = queued[:4], queued[4:]
+            await self.seat_anywhere(room, group)
+        await self.fill(room)
+
+    async def seat_anywhere(self, room: Room, group: list[int]) -> None:
+        """Open a table here for ``group`` (waiting on any node); tell the nodes of the others."""
+        users = [await self.host.store.user(user_id) for user_id in group]
+        try:
+            table_id = await self.host.open_table(room, room.rules(), [u for u in users if u is not None])
+        except Exception:  # a database error: they stay queued, and are matched at the next join
+            log.exception("table not opened", extra={"room": room.id})
+            return
+        here = {int(w.user["id"]): w for w in self.queues.get(room.id, [])}
+        self.queues[room.id][:] = [w for w in self.queues[room.id] if int(w.user["id"]) not in group]
+        for user_id in group:
+            if user_id in here:
+                self.host.submit(table_id, Command(user_id, here[user_id].send, i.Sit()))
+        await self.cluster.bus.seated(table_id, [u for u in group if u not in here])
+
+    def seated(self, table_id: str, users: list[int]) -> None:
+        """Another node seated ``users`` at ``table_id``: those waiting here sit down."""
+        for user_id in users:
+            waiting = self.elsewhere.pop(user_id, None)
+            for queue in self.queues.values():
+                waiting = waiting or next((w for w in queue if int(w.user["id"]) == user_id), None)
+            if waiting is not None:
+                super().forget(user_id)
+                self.host.submit(table_id, Command(user_id, waiting.send, i.Sit()))

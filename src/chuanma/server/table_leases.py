@@ -1,0 +1,183 @@
+"""The cluster's ownership of tables: one lease per live table, with a fencing token.
+
+A node claims a table (:meth:`TableLeases.claim`: it opened it, or its lease lapsed) and from then
+on every write of that table's shell checks, in the same transaction, that the table's token is
+still the one the node claimed (:meth:`TableLeases.fence`): a node that lost a table can never
+write for it again. Every third of the lease time a node renews, in one transaction, its row in
+``cluster_nodes``, every lease it holds, and the database's lease (held by the cluster as a whole,
+so that a single-process server refuses the database while nodes use it); see docs/server.md.
+PostgreSQL only: the claim is an ``INSERT … ON CONFLICT`` and the checks lock the lease rows.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, and_, case, delete, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import SQLAlchemyError
+
+from chuanma.server.clock import Clock
+from chuanma.server.config import ServerConfig
+from chuanma.server.lease import ROW, STATE, LeaseLostError, held_by_another, in_use
+from chuanma.server.schema import cluster_nodes, lease, table_leases, tables
+from chuanma.server.store import Store
+
+log = logging.getLogger("chuanma.server.cluster")
+CLUSTER = "cluster"
+"""The holder of the database's lease while cluster nodes use the database."""
+RENEWALS = 3
+"""Heartbeats per lease time: a node late by two thirds of it still keeps its tables."""
+
+
+def cluster_check(config: ServerConfig) -> Callable[[Connection], None]:
+    """What runs before a node migrates a database, and at its start:
+    :class:`~chuanma.server.lease.LeaseHeldError` if a single-process server holds the database's
+    lease, unexpired."""
+    def check(conn: Connection) -> None:
+        if conn.dialect.has_table(conn, lease.name):
+            refuse_single(conn, config.clock.now())
+    return check
+
+
+def refuse_single(conn: Connection, now: float) -> None:
+    """:class:`~chuanma.server.lease.LeaseHeldError` if a single-process server holds the database's lease."""
+    row = dict(conn.execute(STATE).one()._mapping)
+    if held_by_another(row, CLUSTER, now):
+        raise in_use(row)
+
+
+@dataclass
+class TableLeases:
+    """This node's leases (see the module's docstring)."""
+
+    store: Store
+    clock: Clock
+    seconds: float
+    holder: str
+    tokens: dict[str, int] = field(default_factory=dict)
+    """The tables this node holds, with the fencing token it claimed each with."""
+    renewed: float | None = None
+    """When the last heartbeat was written (``None`` before the first)."""
+
+    @classmethod
+    def of(cls, store: Store, config: ServerConfig) -> TableLeases:
+        return cls(store, config.clock, config.lease_seconds, config.lease_holder)
+
+    @property
+    def lost(self) -> str | None:
+        """Why this node's leases may have lapsed (its heartbeats failed for a lease time), or ``None``."""
+        now = self.clock.now()
+        if self.renewed is not None and now - self.renewed > self.seconds:
+            return f"the leases were not renewed for {now - self.renewed:.1f} s: the database cannot be reached"
+        return None
+
+    def fence(self, table_id: str) -> Callable[[Connection], None]:
+        """The check every write of ``table_id``'s shell runs first: :class:`LeaseLostError` (and
+        the table is no longer this node's) unless its lease's token is the one this node claimed."""
+        def check(conn: Connection) -> None:
+            token = conn.execute(select(table_leases.c.token).where(table_leases.c.table_id == table_id)
+                                 .with_for_update(read=True, key_share=True)).scalar()
+            if token is None or token != self.tokens.get(table_id):
+                self.tokens.pop(table_id, None)
+                raise LeaseLostError(f"this node lost the lease of table {table_id} to another")
+        return check
+
+    async def claim(self, table_id: str) -> bool:
+        """Take ``table_id``'s lease if it has none or it lapsed (one more on its token); whether taken."""
+        def work(conn: Connection) -> int | None:
+            now = self.clock.now()
+            stmt = insert(table_leases).values(table_id=table_id, holder=self.holder, token=1,
+                                               expires=now + self.seconds)
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[table_leases.c.table_id],
+                set_={"holder": self.holder, "token": table_leases.c.token + 1, "expires": now + self.seconds},
+                where=table_leases.c.expires < now)
+            token = conn.execute(stmt.returning(table_leases.c.token)).scalar()
+            return None if token is None else int(token)
+        token = await self.store.runner.write(work)
+        if token is None:
+            return False
+        self.tokens[table_id] = token
+        return True
+
+    async def drop(self, table_id: str) -> None:
+        """Forget the lease of a table this node closed (its row deleted)."""
+        token = self.tokens.pop(table_id, None)
+        await self.store.runner.write(lambda conn: conn.execute(delete(table_leases).where(
+            table_leases.c.table_id == table_id, table_leases.c.token == token)))
+
+    async def owner(self, table_id: str) -> str | None:
+        """The node holding ``table_id``'s unexpired lease, if any."""
+        q = select(table_leases.c.holder).where(table_leases.c.table_id == table_id,
+                                                table_leases.c.expires >= self.clock.now())
+        return await self.store.read(lambda conn: conn.execute(q).scalar())
+
+    async def heartbeat(self) -> list[str]:
+        """Renew this node's row, its leases and the cluster's hold on the database; returns the
+        tables this node thought it held that were taken over (forgotten here). A database that
+        cannot be reached is logged and tried again at the next heartbeat; one a single-process
+        server holds raises :class:`~chuanma.server.lease.LeaseHeldError` (nothing renewed)."""
+        before = dict(self.tokens)
+        try:
+            held = await self.store.runner.write(self._heartbeat)
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning(f"leases not renewed: {str(exc).splitlines()[0]}")
+            return []
+        self.renewed = self.clock.now()
+        lost = [t for t, token in before.items() if held.get(t) != token and self.tokens.get(t) == token]
+        for table_id in lost:
+            del self.tokens[table_id]
+        return lost
+
+    def _heartbeat(self, conn: Connection) -> dict[str, int]:
+        now = self.clock.now()
+        node = insert(cluster_nodes).values(holder=self.holder, since=now, seen=now)
+        conn.execute(node.on_conflict_do_update(index_elements=[cluster_nodes.c.holder], set_={"seen": now}))
+        ours = lease.c.holder == CLUSTER
+        conn.execute(update(lease).where(lease.c.id == ROW, or_(ours, lease.c.holder.is_(None), lease.c.expires < now))
+                     .values(holder=CLUSTER, token=case((ours, lease.c.token), else_=lease.c.token + 1),
+                             since=case((ours, lease.c.since), else_=now), expires=now + self.seconds))
+        refuse_single(conn, now)  # a single-process server holds it: this node may not write (rolled back)
+        held = list(self.tokens)  # a table dropped here is not renewed: its lease lapses, another claims it
+        rows = conn.execute(update(table_leases).where(table_leases.c.holder == self.holder,
+                                                       table_leases.c.table_id.in_(held))
+                            .values(expires=now + self.seconds)
+                            .returning(table_leases.c.table_id, table_leases.c.token)).all()
+        return {r.table_id: int(r.token) for r in rows}
+
+    async def orphans(self) -> list[str]:
+        """This node's share of the open tables with no live lease (or none, a lease time after they
+        were opened): the orphans divided by the live nodes, rounded up, drawn at random (so that a
+        dead node's tables spread over the others)."""
+        def work(conn: Connection) -> list[str]:
+            now = self.clock.now()
+            found = conn.execute(select(tables.c.id).outerjoin(table_leases, table_leases.c.table_id == tables.c.id)
+                                 .where(tables.c.status == "open", or_(
+                                     # no lease yet: its node is claiming it, unless that is a lease time ago
+                                     and_(table_leases.c.expires.is_(None), tables.c.created_at < now - self.seconds),
+                                     table_leases.c.expires < now))).all()
+            nodes = conn.execute(select(func.count()).where(cluster_nodes.c.seen >= now - self.seconds)).scalar_one()
+            ids = [str(r.id) for r in found]
+            return random.sample(ids, math.ceil(len(ids) / max(int(nodes), 1)))
+        return await self.store.read(work)
+
+    async def release(self) -> None:
+        """A clean stop: every lease of this node lapses now (the others claim its tables at their
+        next look) and its row is deleted."""
+        def work(conn: Connection) -> None:
+            conn.execute(update(table_leases).where(table_leases.c.holder == self.holder).values(expires=0.0))
+            conn.execute(delete(cluster_nodes).where(cluster_nodes.c.holder == self.holder))
+            live = cluster_nodes.c.seen >= self.clock.now() - self.seconds
+            if conn.execute(select(func.count()).where(live)).scalar_one() == 0:  # the last node: the database is free
+                conn.execute(update(lease).where(lease.c.id == ROW, lease.c.holder == CLUSTER)
+                             .values(holder=None, since=None, expires=0.0))
+        self.tokens.clear()
+        try:
+            await self.store.runner.write(work)
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning(f"leases not released: {str(exc).splitlines()[0]}")

@@ -1,0 +1,309 @@
+"""The cluster (docs/server.md, Cluster): per-table leases fence a node that lost a table, and three
+``chuanma serve --redis`` nodes on PostgreSQL and Redis play hands for clients connected to other
+nodes than their tables', one node killed (kill -9) mid-hand."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import signal
+import socket
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import func, select, update
+from websockets.exceptions import ConnectionClosed
+
+from chuanma.fairness import Level, verify_record
+from chuanma.fairness.keys import signing_key_of, write_key
+from chuanma.server import protocol as p
+from chuanma.server import table_inputs as i
+from chuanma.server.bus import decode, encode
+from chuanma.server.clock import ManualClock
+from chuanma.server.lease import STATE, LeaseHeldError, LeaseLostError, held_by_another
+from chuanma.server.schema import hands, lease, ledger, tables
+from chuanma.server.store import open_store
+from chuanma.server.table_leases import CLUSTER, TableLeases
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from cluster_nodes import Node
+from server_harness import DEALER_KEY, Client, account, pg_database
+
+__all__ = ["pg_database"]
+
+REDIS = "redis://127.0.0.1:6379/0"
+LEASE = 3.0
+"""The nodes' lease time: a killed node's tables are taken over within about 4 s (shorter leases
+lapse now and then on this loaded machine while their nodes wait for a core: harmless, but slower)."""
+HANDS = 2
+"""Hands each private table plays before it closes."""
+DEADLINE = 45.0
+"""Real seconds the whole game may take (all tables, the failover included)."""
+
+
+def redis_reachable() -> str | None:
+    """Why Redis at 127.0.0.1:6379 cannot be used, or ``None``."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as sock:
+            sock.sendall(b"PING\r\n")
+            answer = sock.recv(16)
+    except OSError as exc:
+        return str(exc)
+    return None if answer.startswith(b"+PONG") else f"it answered {answer!r}"
+
+
+@pytest.fixture
+def cluster_db(pg_database: str) -> Iterator[str]:
+    """A fresh PostgreSQL database, with Redis reachable (else the test skips, saying which)."""
+    why = redis_reachable()
+    if why is not None:
+        pytest.skip(f"Redis at 127.0.0.1:6379 is not reachable ({why}): the cluster tests skip")
+    yield pg_database
+
+
+def new_table_row(table_id: str) -> dict[str, Any]:
+    return {"id": table_id, "room": "private", "rules": {}, "seats": [None] * 4, "status": "open",
+            "created_at": 0.0}
+
+
+@pytest.mark.parametrize("message", [
+    i.Sit(), i.Rejoin(), i.Detach(), i.Idle(), p.Ready(type="ready", client_seed="s"),
+    p.Act(type="act", table="t1", version=3, action={"discard": "5m"}), p.Auto(type="auto", on=True),
+    p.Views(type="views", on=True, hints=True), p.Leave(type="leave"),
+    p.Resume(type="resume", table="t1", hand=2, last=7), p.Watch(type="watch", table="t1", invite="abc", views=True)])
+def test_every_table_command_crosses_the_bus_unchanged(message: i.CommandMessage) -> None:
+    crossed = decode(json.loads(json.dumps(encode(message))))
+    assert crossed == message and type(crossed) is type(message)
+
+
+def test_a_node_that_lost_a_tables_lease_never_writes_for_it_again(cluster_db: str) -> None:
+    """Node A claims a table, then is paused past its lease; B takes it over (one more on the
+    token). A's next write for the table is refused, whatever its clock says, and A's heartbeat
+    reports the table lost; B's writes go on."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "b")
+            await store.create_table(new_table_row("t1"))
+            assert await a.claim("t1") and not await b.claim("t1")  # held: B cannot take it
+            fenced_a, fenced_b = store.fenced(a.fence("t1")), store.fenced(b.fence("t1"))
+            await fenced_a.create_user("by_a", None, "guest", 0, clock.now())
+            clock.advance(LEASE + 0.1)  # A paused past its lease: B takes the table over
+            assert await b.claim("t1") and b.tokens["t1"] == a.tokens["t1"] + 1
+            assert await a.heartbeat() == ["t1"] and "t1" not in a.tokens
+            a.tokens["t1"] = 1  # even a node that believes it still holds the token it claimed
+            with pytest.raises(LeaseLostError, match="lost the lease of table t1"):
+                await fenced_a.create_user("by_a_late", None, "guest", 0, clock.now())
+            await fenced_b.create_user("by_b", None, "guest", 0, clock.now())
+            assert await store.user_by_name("by_a_late") is None and await store.user_by_name("by_b") is not None
+            assert await a.owner("t1") == "b"
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_orphaned_tables_are_shared_among_the_live_nodes(cluster_db: str) -> None:
+    """Four open tables with no live lease and two live nodes: each node's share is two of them (a
+    table opened less than a lease time ago, whose node is claiming it, is none)."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "b")
+            for k in range(4):
+                await store.create_table(new_table_row(f"t{k}"))
+            await store.create_table({**new_table_row("fresh"), "created_at": clock.now()})  # being claimed
+            await a.heartbeat()
+            assert sorted(await a.orphans()) == [f"t{k}" for k in range(4)]  # the only live node: all of them
+            await b.heartbeat()
+            share = await a.orphans()
+            assert len(share) == 2 and set(share) <= {f"t{k}" for k in range(4)}
+            for table_id in share:
+                assert await a.claim(table_id)
+            left = await b.orphans()  # two left over two nodes: one each
+            assert len(left) == 1 and left[0] not in share
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_stopping_node_lets_its_tables_go_at_once_and_the_database_is_the_clusters(cluster_db: str) -> None:
+    """While nodes beat, the database's lease is the cluster's (a single-process server refuses
+    it); a node stopping cleanly lets its leases lapse at once (another claims its tables without
+    waiting), and the last one frees the database's lease. A node refuses a database a
+    single-process server holds."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "b")
+            await store.create_table(new_table_row("t1"))
+            await a.heartbeat()
+            await b.heartbeat()
+            row = await store.read(lambda conn: dict(conn.execute(STATE).one()._mapping))
+            assert row["holder"] == CLUSTER and held_by_another(row, "single", clock.now())
+            assert await a.claim("t1") and await b.orphans() == []
+            await a.release()
+            assert await b.orphans() == ["t1"] and await b.claim("t1")
+            await b.release()
+            row = await store.read(lambda conn: dict(conn.execute(STATE).one()._mapping))
+            assert row["holder"] is None
+            await store.write(lambda conn: conn.execute(update(lease).values(
+                holder="single", token=row["token"] + 1, since=clock.now(), expires=clock.now() + 60)))
+            with pytest.raises(LeaseHeldError, match=re.escape("in use by another server (single, since ")):
+                await a.heartbeat()
+            assert a.renewed == 1000.0 and a.lost is None  # the first heartbeats only
+            clock.advance(LEASE + 0.5)  # /healthz says so once the heartbeats failed for a lease time
+            assert a.lost == f"the leases were not renewed for {LEASE + 0.5:.1f} s: the database cannot be reached"
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+@dataclass
+class Player:
+    """A person at a private table, connected to some node; reconnects to a live one if theirs dies."""
+
+    token: str
+    name: str
+    table: str
+    nodes: list[Node]
+    at: int
+    client: Client | None = None
+    ends: int = 0
+    errors: list[str] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+
+    async def connect(self) -> Client:
+        while not self.nodes[self.at].alive:
+            self.at = (self.at + 1) % len(self.nodes)
+        return await Client.open(self.nodes[self.at].base, self.token, self.name)
+
+    async def play(self, acted: asyncio.Queue[None]) -> None:
+        """Answer every prompt, get ready for every hand, until the table closes."""
+        client = self.client
+        assert client is not None
+        while True:
+            try:
+                msg = await client.recv()
+                self.seen.append(msg["type"])
+                if msg["type"] == "prompt":
+                    await client.send("act", table=msg["table"], version=msg["version"],
+                                      action=client.choose(msg["legal"]))
+                    acted.put_nowait(None)
+                elif msg["type"] == "hand_start" and not msg.get("dealt"):
+                    await client.send("ready", client_seed=f"seed-{self.name}-{msg['hand']}")
+                elif msg["type"] == "hand_end":
+                    self.ends += 1
+                elif msg["type"] == "error":
+                    self.errors.append(msg["code"])
+                    if msg["code"] == "not_seated":  # reconnected after its table closed (its last words lost)
+                        return
+                elif msg["type"] == "table_closed":
+                    return
+            except ConnectionClosed:
+                again = await self.connect()
+                again.table, again.seat, again.hand, again.last = client.table, client.seat, client.hand, client.last
+                self.client = client = again
+                self.seen.append("reconnected")
+                await client.send("resume", table=self.table, hand=client.hand, last=client.last)
+
+
+async def quick_join_across(nodes: list[Node]) -> None:
+    """Four people waiting in one room on three nodes (two on node 0) meet at one table; they
+    leave it again (the table closes, no hand played)."""
+    clients = []
+    for k in (0, 1, 2, 0):
+        acc = await account(nodes[k].base)
+        client = await Client.open(nodes[k].base, acc["token"], acc["user"]["username"])
+        await client.send("join", room="chuji-xuezhan", bots=False)
+        await client.expect("queued")
+        clients.append(client)
+    seated = [await c.expect("seated") for c in clients]
+    assert len({m["table"] for m in seated}) == 1 and sorted(m["seat"] for m in seated) == [0, 1, 2, 3]
+    for client in clients:
+        await client.send("leave")
+        assert (await client.expect("table_closed"))["reason"] == "you left the table"
+        await client.close()
+
+
+def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_db: str, tmp_path: Path) -> None:
+    """Three nodes; quick-join seats four people waiting on three of them at one table. A private
+    table opened on each node (two bots, two people) whose people connect to the two other nodes, so
+    that every command and message crosses the bus. Mid-hand node 0 is killed: its table is taken
+    over by another node and rebuilt from its decisions, its players on live nodes get ``resync``,
+    those connected to it reconnect elsewhere and ``resume``. Then node 1 is stopped cleanly
+    (SIGTERM): its tables move to node 2 at once. Every table plays its hands and closes, no chip is
+    paid twice, none is negative, every record verifies."""
+    key = write_key(DEALER_KEY, tmp_path / "dealer.key")
+
+    async def scenario() -> None:
+        nodes = [Node.start(cluster_db, REDIS, tmp_path / f"n{k}", key, LEASE) for k in range(3)]
+        try:
+            await asyncio.gather(*(n.ready() for n in nodes))  # one migrates the database, the others wait
+            await quick_join_across(nodes)
+            players: list[Player] = []
+            for k, node in enumerate(nodes):
+                creator = await account(node.base)
+                async with httpx.AsyncClient(base_url=node.base, timeout=10) as http:
+                    made = (await http.post("/api/tables", json={"bots": 2, "hands": HANDS, "bot_level": "easy"},
+                                            headers={"authorization": f"Bearer {creator['token']}"})).json()
+                guest = await account(node.base)
+                for j, acc in enumerate((creator, guest)):
+                    player = Player(acc["token"], acc["user"]["username"], made["table"], nodes, (k + 1 + j) % 3)
+                    player.client = await player.connect()
+                    await player.client.send("join_private", invite=made["invite"])
+                    players.append(player)
+            acted: asyncio.Queue[None] = asyncio.Queue()
+            games = asyncio.gather(*(one.play(acted) for one in players))
+            for _ in range(12):  # every table dealt and playing: node 0 dies mid-hand
+                await asyncio.wait_for(acted.get(), 20)
+            nodes[0].kill()
+            moved = players[:2]  # table 0's people, on nodes 1 and 2: attached again to its new owner
+            while not all("resync" in one.seen for one in moved):
+                await asyncio.sleep(0.05)
+            assert not any("reconnected" in one.seen for one in moved)
+            assert [one.seen.count("reconnected") for one in players] == [0, 0, 0, 1, 1, 0]  # those on node 0
+            nodes[1].alive = False  # a clean stop, mid-hand: its tables move to node 2 at once
+            nodes[1].proc.terminate()
+            drained = asyncio.create_task(asyncio.to_thread(nodes[1].proc.wait, DEADLINE))
+            await asyncio.wait_for(games, DEADLINE)
+            assert await drained == -signal.SIGTERM  # uvicorn stops cleanly, then exits by the signal it caught
+            said = (tmp_path / "n1" / "node.log").read_text()
+            assert "Traceback" not in said and '"level": "error"' not in said, said
+            # every hand's end reached every player, but one whose node stopped as its table closed
+            assert all(one.ends == HANDS or one.errors[-1:] == ["not_seated"] for one in players), \
+                [(one.name, one.ends, one.seen[-5:], one.errors) for one in players]
+            assert "reconnected" in players[0].seen  # was on node 1
+            assert await nodes[2].metric("chuanma_table_handovers_total") >= 1
+        finally:
+            for node in nodes:
+                node.stop()
+        store = await open_store(cluster_db)
+        try:
+            statuses = await store.read(lambda conn: conn.execute(select(tables.c.status)).scalars().all())
+            assert statuses == ["closed"] * 4  # the quick-join table, and the three private ones
+            played = await store.read(lambda conn: conn.execute(select(hands.c.status, hands.c.record)).all())
+            # the quick-join table's hand, waiting for its people to get ready when they left, is void
+            assert sorted(row.status for row in played) == ["settled"] * (3 * HANDS) + ["void"]
+            audit = await store.audit()
+            assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0 and audit["unbalanced_hands"] == 0
+            twice = await store.read(lambda conn: conn.execute(
+                select(ledger.c.hand_id, ledger.c.user_id).where(ledger.c.hand_id.is_not(None))
+                .group_by(ledger.c.hand_id, ledger.c.user_id).having(func.count() > 1)).all())
+            assert twice == []
+            public = signing_key_of(DEALER_KEY).public_key
+            for row in played:
+                if row.status == "settled":
+                    assert verify_record(row.record, public_key=public).level is Level.VERIFIED
+        finally:
+            await store.close()
+    asyncio.run(scenario())
