@@ -27,12 +27,9 @@ DECIDING = """() => {
 
 
 @contextmanager
-def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
-    """The server on SQLite in ``data``, on a free port, in its own thread and event loop (real time)."""
-    settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0,
-                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000}
-    settings.update(overrides)
-    config = ServerConfig(db_url=sqlite_url(data), **settings)
+def in_thread(config: ServerConfig) -> Iterator[Running]:
+    """The server of ``config`` on a free port, in its own thread and event loop, for the block (a
+    coroutine may be run in that loop with ``asyncio.run_coroutine_threadsafe(coro, run.loop)``)."""
     started = threading.Event()
     stop = threading.Event()
     box: dict[str, Any] = {}
@@ -61,14 +58,27 @@ def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
         thread.join(30)
 
 
+@contextmanager
+def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
+    """The server on SQLite in ``data`` in real time (:func:`in_thread`), with ``overrides`` of its
+    test settings (bots at once, no rate limits)."""
+    settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0,
+                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000}
+    settings.update(overrides)
+    with in_thread(ServerConfig(db_url=sqlite_url(data), **settings)) as run:
+        yield run
+
+
 class Player:
     """A person at the browser client: registers, joins, and answers every prompt by clicking."""
 
-    def __init__(self, page: Any, base: str, *, keys: bool = False) -> None:
+    def __init__(self, page: Any, base: str, *, keys: bool = False, errors: list[str] | None = None) -> None:
         self.page = page
         self.base = base
         self.keys = keys
         """Discard and pass with the keyboard (tile keys, space) instead of clicking."""
+        self.errors = [] if errors is None else errors
+        """The page's script errors, where whoever opened the page collects them."""
         self.decisions: list[str] = []
 
     def register(self, username: str, password: str = "correct horse battery") -> None:

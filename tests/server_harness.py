@@ -98,6 +98,8 @@ class Running:
     base: str
     config: ServerConfig
     app: Any
+    loop: asyncio.AbstractEventLoop
+    """The event loop the server runs in."""
 
     @property
     def clock(self) -> ManualClock:
@@ -121,7 +123,7 @@ async def running(config: ServerConfig) -> AsyncIterator[Running]:
         await asyncio.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield Running(f"http://127.0.0.1:{port}", config, app)
+        yield Running(f"http://127.0.0.1:{port}", config, app, asyncio.get_running_loop())
     finally:
         server.should_exit = True
         await task

@@ -8,7 +8,6 @@ portal."""
 from __future__ import annotations
 
 import gzip
-import os
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,13 +15,9 @@ from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS
+from browser_fixtures import new_player
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "chuanma" / "static"
 SIZES = {"desktop": (1280, 800), "landscape": (844, 390), "portrait": (390, 844)}
@@ -54,21 +49,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         yield run
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
 def seated(browser: Any, server: Running, name: str, size: str, **context: Any) -> Player:
-    width, height = SIZES[size]
-    page = browser.new_context(viewport={"width": width, "height": height}, **context).new_page()
-    player = Player(page, server.base)
-    player.register(name)
+    player = new_player(browser, server.base, name, *SIZES[size], **context)
     player.quick_join()
     player.ready()
     return player
