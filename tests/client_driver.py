@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from chromium import open_tab
 from chuanma.server.config import ServerConfig
 from chuanma.server.store import sqlite_url
 from server_harness import Running, running
@@ -180,3 +181,13 @@ class Player:
     def seat(self) -> int:
         seat: int = self.page.evaluate("() => window.chuanmaClient.table.seat")
         return seat
+
+
+def new_player(browser: Any, base: str, name: str, width: int = 1280, height: int = 800, *, lang: str | None = None,
+               keys: bool = False, **options: Any) -> Player:
+    """A person in a new context of ``browser`` who registers as ``name`` at the server at ``base``
+    (:func:`open_tab`'s ``lang`` and ``options``; with ``keys`` discarding and passing by keyboard)."""
+    opened = open_tab(browser, width, height, lang, **options)
+    player = Player(opened.page, base, keys=keys, errors=opened.errors)
+    player.register(name)
+    return player

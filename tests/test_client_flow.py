@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from browser_fixtures import new_player as player_in
 from chuanma.bots import make_bot
 from chuanma.commands.replay import SEATS, event_line
 from chuanma.engine import Game
@@ -21,6 +20,7 @@ from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for
 from chuanma.tiles import SICHUAN_TILES
 from client_driver import WAIT_MS, Player, live_server
+from client_driver import new_player as player_in
 from server_harness import Running
 
 SHORT_READY = 5.0

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from browser_fixtures import new_player as player_in
 from chuanma.fairness import verify_record
 from chuanma.rules import PRESET_NAMES, PRESETS
 from chuanma.scoring import FANS
 from client_driver import WAIT_MS, Player, live_server
+from client_driver import new_player as player_in
 from server_harness import Running
 
 GRANT = 40_000

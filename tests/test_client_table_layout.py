@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_fixtures import new_player
-from client_driver import WAIT_MS, Player, live_server
+from client_driver import WAIT_MS, Player, live_server, new_player
 from server_harness import Running
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "chuanma" / "static"
