@@ -28,7 +28,8 @@ MAX_HANDS = 3
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    with live_server(tmp_path_factory.mktemp("client"), starting_grant=GRANT) as run:
+    with live_server(tmp_path_factory.mktemp("client"), starting_grant=GRANT, turn_seconds=120,
+                     claim_seconds=120) as run:  # a slow reload (a busy machine) keeps its turn
         yield run
 
 
