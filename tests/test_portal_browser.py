@@ -346,6 +346,7 @@ def test_guide_opens_its_first_topic_and_an_unknown_topic_names_the_topics(
     desktop.wait_for_selector('[data-testid="example-exchange"]')
     answer = desktop.goto(server.base + "/guide/nope")
     assert answer is not None and answer.status == 404
+    desktop.wait_for_selector('[data-testid="no-topic"]')  # drawn once the page's modules have run, maybe after load
     assert desktop.text_content("h1") == "No such topic"
     said = desktop.text_content('[data-testid="no-topic"]')
     assert said == ("There is no topic “nope”. The topics are: 换三张 Exchange three, 定缺 Void suit, "
