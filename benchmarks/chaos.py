@@ -37,7 +37,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -371,9 +371,12 @@ class Result:
 
 
 async def chaos(server: ServerProcess, *, kinds: Sequence[str], tables: int, seconds: float, seed: int,
-                kill_at: float | None = None, progress: bool = False) -> Result:
+                kill_at: float | None = None, progress: bool = False, seen: Callable[[Tally], bool] | None = None,
+                most: float = 0.0) -> Result:
     """Run ``tables`` scripted clients (of ``kinds`` in turn) against ``server`` for ``seconds``,
-    killing and restarting it at ``kill_at`` seconds; then check the invariants."""
+    killing and restarting it at ``kill_at`` seconds; then check the invariants. With ``seen`` they
+    play on past ``seconds`` (``most`` seconds at the most) until ``seen`` holds of what they did: on
+    a busy machine a run of a fixed length may be over before every kind of fault has happened."""
     tally = Tally()
     rng = random.Random(seed)
     started = time.monotonic()
@@ -393,6 +396,10 @@ async def chaos(server: ServerProcess, *, kinds: Sequence[str], tables: int, sec
                     await server.kill_and_restart()
                     # the tables are checked once they have had their timers' time since the restart
                     until = max(until, time.monotonic() + server.timers.silence)
+                    for client in clients:
+                        client.until = until
+                if seen is not None and until - time.monotonic() < 2.0 and not seen(tally):
+                    until = max(until, min(began + most, time.monotonic() + 2.0))
                     for client in clients:
                         client.until = until
                 if progress and time.monotonic() - shown >= 5:

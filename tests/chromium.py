@@ -1,7 +1,9 @@
-"""The Chromium that the browser tests, benchmarks and screenshot scripts drive (Playwright)."""
+"""The Chromium that the browser tests, benchmarks and screenshot scripts drive (Playwright), and a page
+opened in it that collects its errors."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
@@ -26,3 +28,25 @@ def serious_violations(page: Any) -> list[tuple[str, str, int]]:
         "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
     return [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
             if v["impact"] in ("serious", "critical")]
+
+
+@dataclass
+class Tab:
+    """A page in a browser context of its own, and the errors seen in that context."""
+
+    page: Any
+    errors: list[str]
+    """The page's uncaught script errors and whatever the Content-Security-Policy refused."""
+
+
+def open_tab(browser: Any, width: int = 1280, height: int = 800, lang: str | None = None, **options: Any) -> Tab:
+    """A new context of ``browser`` (Playwright's ``options``) at ``width``×``height`` and a page in it;
+    with ``lang`` the client's pages start in that language (``zh`` or ``en``)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    if lang is not None:
+        context.add_init_script(f"localStorage.setItem('chuanma.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    refused_by_policy(context, errors)
+    return Tab(page, errors)

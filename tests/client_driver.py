@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from chromium import open_tab
 from chuanma.server.config import ServerConfig
 from chuanma.server.store import sqlite_url
 from server_harness import Running, running
@@ -27,12 +28,9 @@ DECIDING = """() => {
 
 
 @contextmanager
-def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
-    """The server on SQLite in ``data``, on a free port, in its own thread and event loop (real time)."""
-    settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0,
-                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000}
-    settings.update(overrides)
-    config = ServerConfig(db_url=sqlite_url(data), **settings)
+def in_thread(config: ServerConfig) -> Iterator[Running]:
+    """The server of ``config`` on a free port, in its own thread and event loop, for the block (a
+    coroutine may be run in that loop with ``asyncio.run_coroutine_threadsafe(coro, run.loop)``)."""
     started = threading.Event()
     stop = threading.Event()
     box: dict[str, Any] = {}
@@ -61,14 +59,27 @@ def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
         thread.join(30)
 
 
+@contextmanager
+def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
+    """The server on SQLite in ``data`` in real time (:func:`in_thread`), with ``overrides`` of its
+    test settings (bots at once, no rate limits)."""
+    settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0,
+                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000}
+    settings.update(overrides)
+    with in_thread(ServerConfig(db_url=sqlite_url(data), **settings)) as run:
+        yield run
+
+
 class Player:
     """A person at the browser client: registers, joins, and answers every prompt by clicking."""
 
-    def __init__(self, page: Any, base: str, *, keys: bool = False) -> None:
+    def __init__(self, page: Any, base: str, *, keys: bool = False, errors: list[str] | None = None) -> None:
         self.page = page
         self.base = base
         self.keys = keys
         """Discard and pass with the keyboard (tile keys, space) instead of clicking."""
+        self.errors = [] if errors is None else errors
+        """The page's script errors, where whoever opened the page collects them."""
         self.decisions: list[str] = []
 
     def register(self, username: str, password: str = "correct horse battery") -> None:
@@ -170,3 +181,13 @@ class Player:
     def seat(self) -> int:
         seat: int = self.page.evaluate("() => window.chuanmaClient.table.seat")
         return seat
+
+
+def new_player(browser: Any, base: str, name: str, width: int = 1280, height: int = 800, *, lang: str | None = None,
+               keys: bool = False, **options: Any) -> Player:
+    """A person in a new context of ``browser`` who registers as ``name`` at the server at ``base``
+    (:func:`open_tab`'s ``lang`` and ``options``; with ``keys`` discarding and passing by keyboard)."""
+    opened = open_tab(browser, width, height, lang, **options)
+    player = Player(opened.page, base, keys=keys, errors=opened.errors)
+    player.register(name)
+    return player

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from chuanma.tiles import ALL_TILES, SICHUAN_TILES, to_counts
 
-pytest_plugins = ["ci_skips"]  # where CI is set, a skipped test fails
+# ci_skips: where CI is set, a skipped test fails; browser_fixtures: the browser tests' Chromium
+pytest_plugins = ["ci_skips", "browser_fixtures"]
 pytest.register_assert_rewrite("ci_skips")  # imported here too, before pytest loads it as a plugin
 from ci_skips import in_ci  # noqa: E402
 

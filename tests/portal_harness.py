@@ -1,24 +1,21 @@
-"""The portal tests' server: the app under uvicorn in a thread (so Playwright's sync API can drive
-it), with one settled hand (a greedy-bot hand of 血战, recorded) and one hand still in play."""
+"""The portal tests' server: the app in a thread (so Playwright's sync API can drive it), with one
+settled hand (a greedy-bot hand of 血战, recorded) and one hand still in play."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import uvicorn
-
 from chuanma.bots import make_bot
 from chuanma.rules import RuleSet
-from chuanma.server.app import create_app
 from chuanma.server.store import Store, sqlite_url
 from chuanma.sim.play import deal_for, play_hand
 from chuanma.tiles import SICHUAN_TILES
+from client_driver import in_thread
 from server_harness import make_config
 
 SETTLED = "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0"
@@ -51,20 +48,7 @@ class PortalServer:
 @contextmanager
 def portal_server(tmp: Path) -> Iterator[PortalServer]:
     """The server on a free port, serving a thread's event loop, until the block ends."""
-    app = create_app(make_config(sqlite_url(tmp)))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
-    thread.start()
-    while not server.started:
-        if not thread.is_alive():
-            raise RuntimeError("the server did not start")
-        threading.Event().wait(0.02)
-    record = finished_record()
-    asyncio.run_coroutine_threadsafe(_add_hands(app.state.server.store, record), loop).result(30)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield PortalServer(f"http://127.0.0.1:{port}", record)
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    with in_thread(make_config(sqlite_url(tmp))) as run:
+        record = finished_record()
+        asyncio.run_coroutine_threadsafe(_add_hands(run.server.store, record), run.loop).result(30)
+        yield PortalServer(run.base, record)

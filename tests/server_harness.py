@@ -98,6 +98,8 @@ class Running:
     base: str
     config: ServerConfig
     app: Any
+    loop: asyncio.AbstractEventLoop
+    """The event loop the server runs in."""
 
     @property
     def clock(self) -> ManualClock:
@@ -121,7 +123,7 @@ async def running(config: ServerConfig) -> AsyncIterator[Running]:
         await asyncio.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield Running(f"http://127.0.0.1:{port}", config, app)
+        yield Running(f"http://127.0.0.1:{port}", config, app, asyncio.get_running_loop())
     finally:
         server.should_exit = True
         await task
@@ -260,6 +262,35 @@ async def play_hands(clients: list[Client], hands: int = 1) -> list[list[dict[st
     for _ in range(hands):
         ends.append(list(await asyncio.gather(*(c.play_hand(seed=f"seed-{c.name}") for c in clients))))
     return ends
+
+
+async def auto_table(run: Running, hands: int, preset: str) -> Client:
+    """A private table of three easy bots and one client on 托管 that plays ``hands`` hands."""
+    acc = await account(run.base)
+    async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+        r = await http.post("/api/tables", json={"preset": preset, "hands": hands, "bots": 3, "bot_level": "easy"},
+                            headers={"authorization": f"Bearer {acc['token']}"})
+        assert r.status_code == 200, r.text
+    c = await Client.open(run.base, acc["token"], acc["user"]["username"])
+    await c.send("join_private", invite=r.json()["invite"])
+    await c.expect("seated")
+    while True:
+        msg = await c.expect("hand_start", "table_closed", "error")
+        assert msg["type"] != "error", msg
+        if msg["type"] == "table_closed":
+            return c
+        await c.send("auto", on=True) if msg.get("dealt") else await c.send("ready")  # ready ends 托管
+
+
+def hands_of(messages: list[dict[str, Any]]) -> list[tuple[list[dict[str, Any]], dict[str, Any]]]:
+    """The messages of each hand (from its first ``hand_start`` to its ``hand_end``) and the end."""
+    out, current = [], []
+    for msg in messages:
+        current.append(msg)
+        if msg["type"] == "hand_end":
+            out.append((current, msg))
+            current = []
+    return out
 
 
 async def eventually(condition: Callable[[], bool]) -> None:

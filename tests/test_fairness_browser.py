@@ -3,39 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS
 from chuanma.fairness import VRFKey, sign_record, verifier_page_path, verify_record
 from chuanma.fairness.keys import signing_key_of
 from chuanma.rules import RuleSet
 from chuanma.tiles import ALL_TILES
 from fairness_records import CASES, KEY, MUTATIONS, SEED, VRF_SECRET, build, fixed_played, mutated_record, vrf_record
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
-)
-if not os.path.exists(CHROMIUM):
-    pytest.skip(
-        f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)",
-        allow_module_level=True,
-    )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def _open(browser: Any, locale: str) -> Any:

@@ -4,7 +4,6 @@ desktop and phone sizes; axe-core finds no serious or critical violation on the 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,17 +13,14 @@ from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy, serious_violations
+from browser_fixtures import tab
+from chromium import serious_violations
 from chuanma.melds import parse_meld
 from chuanma.portal.replays import replay_view
 from chuanma.rules import RuleSet
 from chuanma.scoring import score_hand
 from chuanma.tiles import parse_tile, parse_tiles, tile_name, tile_str
 from portal_harness import SETTLED, PortalServer, portal_server
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
 
 SIZES = {"desktop": (1280, 900), "phone": (360, 740)}
 
@@ -62,29 +58,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalServer]:
         yield srv
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @contextmanager
 def _page(browser: Any, size: str) -> Iterator[Any]:
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    refused_by_policy(context, errors)
-    try:
-        yield pg
-    finally:
-        context.close()
-    assert errors == []
+    with tab(browser, *SIZES[size], locale="en-GB") as shown:
+        yield shown.page
 
 
 @pytest.fixture(params=list(SIZES))
@@ -369,6 +346,7 @@ def test_guide_opens_its_first_topic_and_an_unknown_topic_names_the_topics(
     desktop.wait_for_selector('[data-testid="example-exchange"]')
     answer = desktop.goto(server.base + "/guide/nope")
     assert answer is not None and answer.status == 404
+    desktop.wait_for_selector('[data-testid="no-topic"]')  # drawn once the page's modules have run, maybe after load
     assert desktop.text_content("h1") == "No such topic"
     said = desktop.text_content('[data-testid="no-topic"]')
     assert said == ("There is no topic “nope”. The topics are: 换三张 Exchange three, 定缺 Void suit, "
@@ -416,9 +394,7 @@ def test_the_browser_names_and_draws_tiles_as_python_names_them(server: PortalSe
 @pytest.mark.parametrize("path", ["/calc", "/rules", f"/replay/{SETTLED}?move=30"])
 def test_no_serious_accessibility_violations(server: PortalServer, browser: Any, path: str) -> None:
     pytest.importorskip("axe_playwright_python.sync_playwright")
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    try:
+    with _page(browser, "desktop") as page:
         page.goto(server.base + "/api/portal/fans")  # same origin, so the guest session applies
         page.evaluate("fetch('/api/guest', {method: 'POST'})")  # awaited: evaluate waits for the promise
         page.goto(server.base + path)
@@ -427,8 +403,6 @@ def test_no_serious_accessibility_violations(server: PortalServer, browser: Any,
             page.wait_for_selector('[data-testid="board"]')
         bad = serious_violations(page)
         assert bad == [], bad
-    finally:
-        context.close()
 
 
 FANS = [{"id": "qingyise", "name": "清一色", "fan": 2}]

@@ -4,20 +4,17 @@ and leaderboard pages show what the API gives, in both languages, at desktop and
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from chromium import CHROMIUM, CHROMIUM_ARGS, refused_by_policy, serious_violations
+from browser_fixtures import tab
+from chromium import serious_violations
 from client_driver import WAIT_MS, Player, live_server
 from server_harness import Running
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"Chromium is not installed at {CHROMIUM}", allow_module_level=True)
 
 SIZES = {"desktop": (1280, 900), "phone": (360, 740)}
 HEADINGS = {"zh": "战绩", "en": "Record"}
@@ -29,33 +26,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         yield run
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def _context(browser: Any, size: str = "desktop", lang: str = "en") -> tuple[Any, Any, list[str]]:
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
-    context.add_init_script(f"localStorage.setItem('chuanma.lang', '{lang}')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    refused_by_policy(context, errors)
-    return context, page, errors
+@contextmanager
+def opened(browser: Any, size: str = "desktop", lang: str = "en") -> Iterator[Any]:
+    """A page at ``size`` in ``lang`` for the block, which fails if the page had an error."""
+    with tab(browser, *SIZES[size], lang, locale="en-GB") as shown:
+        yield shown.page
 
 
 @pytest.fixture(scope="module")
 def played(browser: Any, server: Running) -> str:
     """Alice1 registers, sees relief and her profile's link in the lobby, plays a hand with three bots
     (every seat's name a link to its profile, a level beside it); returns her name."""
-    context, page, errors = _context(browser)
-    try:
+    with opened(browser) as page:
         player = Player(page, server.base)
         player.register("Alice1")
         assert "Relief chips" in page.locator("[data-testid=relief]").inner_text()
@@ -70,9 +52,6 @@ def played(browser: Any, server: Running) -> str:
         page.locator(".badge-level").first.wait_for(timeout=WAIT_MS)
         player.ready()
         player.play_to_settlement()
-    finally:
-        context.close()
-    assert errors == []
     return "Alice1"
 
 
@@ -80,8 +59,7 @@ def played(browser: Any, server: Running) -> str:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_profile_page_shows_the_players_record(browser: Any, server: Running, played: str, size: str,
                                                    lang: str) -> None:
-    context, page, errors = _context(browser, size, lang)
-    try:
+    with opened(browser, size, lang) as page:
         page.request.post(server.base + "/api/guest")  # any session may read a profile
         page.goto(f"{server.base}/profile/{played}")
         page.locator("#profile:not([hidden])").wait_for(timeout=WAIT_MS)
@@ -98,16 +76,12 @@ def test_the_profile_page_shows_the_players_record(browser: Any, server: Running
         page.click(".lang-switch")
         assert page.locator("#figures-h").inner_text() == HEADINGS["en" if lang == "zh" else "zh"]
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-    finally:
-        context.close()
-    assert errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_leaderboard_lists_registered_players_and_the_bots(browser: Any, server: Running, played: str,
                                                                size: str) -> None:
-    context, page, errors = _context(browser, size, "zh")
-    try:
+    with opened(browser, size, "zh") as page:
         page.request.post(server.base + "/api/guest")
         page.goto(f"{server.base}/leaderboard?family=xuezhan&period=week")
         row = page.locator(f"[data-testid=leader-{played}]")
@@ -122,14 +96,10 @@ def test_the_leaderboard_lists_registered_players_and_the_bots(browser: Any, ser
         row.locator("a").click()
         page.wait_for_url(f"**/profile/{played}")
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-    finally:
-        context.close()
-    assert errors == []
 
 
 def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, server: Running) -> None:
-    context, page, errors = _context(browser, "phone", "zh")
-    try:
+    with opened(browser, "phone", "zh") as page:
         page.goto(server.base + "/")
         page.click("[data-auth=guest]")
         page.wait_for_selector("[data-join]")
@@ -146,22 +116,15 @@ def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, se
         assert page.locator(".badge-level").count() >= 1  # its level, under its new name
         me = page.request.get(server.base + "/api/me").json()
         assert (me["username"], me["kind"]) == ("Carol1", "player")
-    finally:
-        context.close()
-    assert errors == []
 
 
 @pytest.mark.parametrize("path", ["/profile/Alice1", "/leaderboard?family=xuezhan&period=all"])
 def test_no_serious_accessibility_violations(browser: Any, server: Running, played: str, path: str) -> None:
     pytest.importorskip("axe_playwright_python.sync_playwright")
-    context, page, errors = _context(browser)
-    try:
+    with opened(browser) as page:
         page.request.post(server.base + "/api/guest")
         page.goto(server.base + path)
         page.wait_for_load_state("networkidle")
         page.locator("#profile:not([hidden]), [data-testid=board] tbody tr").first.wait_for(timeout=WAIT_MS)
         bad = serious_violations(page)
         assert bad == [], bad
-    finally:
-        context.close()
-    assert errors == []

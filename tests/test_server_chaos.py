@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from chaos import KINDS, Result, ServerProcess, Timers, chaos
+from chaos import KINDS, Result, ServerProcess, Tally, Timers, chaos
 from server_harness import create_pg_database, db_url, drop_pg_database, pg_database
 
 __all__ = ["db_url", "pg_database"]
@@ -32,10 +33,24 @@ MIXED = ("player", "idle", "absent", "reconnect", "junk", "stale", "double")
 runs of their own)."""
 
 
+MOST = 40.0
+"""How long the mixed runs may play on, on a busy machine, until every fault their tests look for has
+happened (past their 8 s)."""
+
+
+def every_fault_seen(tally: Tally) -> bool:
+    """Whether each fault and answer that the tests of the mixed run look for has happened once."""
+    return (tally.hands > 0 and tally.auto_on["idle"] > 0 and tally.closed["absent: not ready in time"] > 0
+            and tally.faults["drop"] > 0 and tally.resumes["reconnect"] > 0 and tally.faults["stale_version"] > 0
+            and tally.refusals["stale_version"] > 0 and tally.faults["junk:nested_json"] > 0
+            and tally.refusals["bad_frame"] > 0 and tally.faults["double_join"] > 0)
+
+
 def run(db: str, data: Path, kinds: tuple[str, ...], seconds: float, *, early: float = 0.0,
-        kill_at: float | None = None) -> Result:
+        kill_at: float | None = None, seen: Callable[[Tally], bool] | None = None) -> Result:
     server = ServerProcess(data, db, replace(TIMERS, early=early))
-    return asyncio.run(chaos(server, kinds=kinds, tables=2 * len(kinds), seconds=seconds, seed=7, kill_at=kill_at))
+    return asyncio.run(chaos(server, kinds=kinds, tables=2 * len(kinds), seconds=seconds, seed=7, kill_at=kill_at,
+                             seen=seen, most=MOST))
 
 
 def held(result: Result) -> dict[str, int]:
@@ -48,14 +63,14 @@ def mixed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     """One run of every kind in :data:`MIXED`, shared by the tests of those kinds."""
     data = tmp_path_factory.mktemp("chaos")
     if request.param == "sqlite":
-        yield run(f"sqlite:///{data / 'chuanma.db'}", data, MIXED, 8.0)
+        yield run(f"sqlite:///{data / 'chuanma.db'}", data, MIXED, 8.0, seen=every_fault_seen)
         return
     try:
         db = asyncio.run(create_pg_database())
     except (TimeoutError, OSError) as exc:
         pytest.skip(f"PostgreSQL at 127.0.0.1:5432 is not reachable ({exc}): the PostgreSQL runs skip")
     try:
-        yield run(db, data, MIXED, 8.0)
+        yield run(db, data, MIXED, 8.0, seen=every_fault_seen)
     finally:
         asyncio.run(drop_pg_database(db))
 
@@ -105,6 +120,19 @@ def test_double_join_seats_a_player_once(mixed: Result) -> None:
     assert set(mixed.by_kind["double"].values()) == {0}, mixed.by_kind["double"]
 
 
+def test_a_run_told_what_to_look_for_plays_on_until_it_has_happened(tmp_path: Path) -> None:
+    """A 2.5 s run looking for something that comes 3 s after it first looks plays on past its 2.5 s."""
+    looked: list[float] = []
+
+    def three_seconds_on(_: Tally) -> bool:
+        looked.append(time.monotonic())
+        return looked[-1] - looked[0] >= 3.0
+
+    result = run(f"sqlite:///{tmp_path / 'chuanma.db'}", tmp_path, ("player",), 2.5, seen=three_seconds_on)
+    played = float(result.figures["seconds: start, play, check, stop, verify"].split()[1])
+    assert 3.0 < played < MOST and not held(result), result.figures
+
+
 def test_early_timers_do_not_freeze_tables(db_url: str, tmp_path: Path) -> None:
     """Needs the early-timers fix: today a table whose timer fired early waits for ever."""
     result = run(db_url, tmp_path, ("idle", "absent"), 10.0, early=0.4)
@@ -112,7 +140,8 @@ def test_early_timers_do_not_freeze_tables(db_url: str, tmp_path: Path) -> None:
 
 
 def test_kill_and_restart_loses_nothing(db_url: str, tmp_path: Path) -> None:
-    result = run(db_url, tmp_path, ("player", "idle", "reconnect"), 4.0, kill_at=2.0)
+    result = run(db_url, tmp_path, ("player", "idle", "reconnect"), 4.0, kill_at=2.0,
+                 seen=lambda tally: sum(tally.resumes.values()) > 0)
     resumed = sum(v for k, v in result.figures.items() if k.startswith("resumes by"))
     assert result.figure("restarts (kill -9)") == 1 and resumed > 0, result.figures
     assert not held(result), result.figures

@@ -200,6 +200,7 @@ export class TablePage {
   onHandEnd(msg) {
     this.handEnd = msg;
     this.awaitingStart = true;
+    this.readySent = false;  // that ready was for the hand now ended: the panel must offer the next one
     this.readyIn = null;
     this.prompt = null;
     this.render();
