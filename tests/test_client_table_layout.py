@@ -116,6 +116,12 @@ REVEAL = """() => {
   t.render();
 }"""
 
+RIVER_LINES = """() => {
+  const lines = (place, side) => new Set([...document.querySelectorAll(`.seat-${place} .discards .tile`)]
+    .map((e) => Math.round(e.getBoundingClientRect()[side]))).size;
+  return {across: lines('across', 'top'), left: lines('left', 'left'), right: lines('right', 'left')};
+}"""
+
 BUTTONS = """() => {
   const bar = document.querySelector('[data-testid=settle-buttons]');
   const items = [...bar.children].map((e) => e.getBoundingClientRect());
@@ -163,6 +169,8 @@ def test_the_whole_table_fits_the_screen_at_every_stage(browser: Any, server: Ru
     page.evaluate(REVEAL)
     page.wait_for_function("() => document.querySelectorAll('.concealed.revealed').length === 3")
     check_fits(page, size, "revealed")
+    # a river of twenty keeps three rows (the third runs on past six), across and at the sides
+    assert page.evaluate(RIVER_LINES) == {"across": 3, "left": 3, "right": 3}
     if size != "desktop":  # the settlement's buttons: one compact row, two at most
         player.play_to_settlement()
         page.wait_for_selector("[data-testid=settle-buttons] [data-testid=verify]", timeout=WAIT_MS)
