@@ -33,6 +33,9 @@ STAGES = ("exchange", "void", "table", "claim", "win", "settlement")
 MID_HAND = 36
 """The table is shot mid-hand once the wall holds this many tiles or fewer (the rivers are full)."""
 MAX_HANDS = 6
+STARTING_CHIPS = 40_000
+"""Mid-range in 初级场 (2,000–100,000): a hand lost from 10,000 could leave the room's range, closing the table
+before the stages were all shot."""
 SOMEONE_WON = "() => (window.chuanmaClient.table?.view?.players || []).some((p) => p.won)"
 
 
@@ -96,7 +99,8 @@ def main() -> None:
     parser.add_argument("--client-only", action="store_true", help="leave the portal's screenshots as they are")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as data, live_server(Path(data)) as run, sync_playwright() as pw:
+    with (tempfile.TemporaryDirectory() as data, live_server(Path(data), starting_grant=STARTING_CHIPS) as run,
+          sync_playwright() as pw):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for size in SIZES:

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from chuanma.fairness import verify_record
-from chuanma.rules import PRESET_NAMES, PRESETS
+from chuanma.portal.reference import CHOICE_NAMES
+from chuanma.rules import PRESET_NAMES, PRESETS, option_schema
 from chuanma.scoring import FANS
+from chuanma.server.rooms import ROOMS
 from client_driver import WAIT_MS, Player, live_server
 from client_driver import new_player as player_in
 from server_harness import Running
@@ -333,7 +335,8 @@ def test_client_logged_in_player_opening_an_invite_link_sits_down_and_gets_ready
 def test_client_names_every_preset_and_never_shows_a_key(browser: Any, server: Running) -> None:
     """Every preset is named in both languages (chuanma.rules.PRESET_NAMES, which /api/presets
     serves): in the rooms, in the private-table form's Rules and in the table's header; no
-    ``preset.`` key is shown."""
+    ``preset.`` key is shown. The rooms are named in the page's language, and the form's rule options
+    by their descriptions and their choices' names, never by an id."""
     assert set(PRESET_NAMES) == set(PRESETS) and all(n["zh"] and n["en"] for n in PRESET_NAMES.values())
     player = new_player(browser, server, "jack")
     page = player.page
@@ -347,6 +350,19 @@ def test_client_names_every_preset_and_never_shows_a_key(browser: Any, server: R
         assert all(text == f"{PRESET_NAMES[v][lang]} · {v}" for v, text in options), options
         room = page.locator("[data-room='chuji-xuezhan']").inner_text()
         assert PRESET_NAMES["doublewin-xuezhan"][lang] in room
+        room_name = ROOMS["chuji-xuezhan"].en if lang == "en" else ROOMS["chuji-xuezhan"].name
+        assert page.locator("[data-room='chuji-xuezhan'] .room-name").inner_text() == room_name
+        labels = page.eval_on_selector_all("#private-form [data-option]", """els => els.map((e) => [e.dataset.option,
+            document.querySelector(`label[for="${e.id}"]`).textContent.trim(),
+            [...e.options].map((o) => o.textContent.trim())])""")
+        described = {o["name"]: o for o in option_schema()}
+        for name, label, choices in labels:
+            wanted = described[name]["description_zh" if lang == "zh" else "description"]
+            assert label == wanted and name not in label, (name, label)
+            if name in CHOICE_NAMES:
+                assert choices == [CHOICE_NAMES[name][str(c)][lang] for c in described[name]["choices"]], name
+            else:
+                assert choices == (["开", "关"] if lang == "zh" else ["on", "off"]), name
     player.quick_join()
     for lang in ("zh", "en"):
         page.evaluate(set_lang, lang)

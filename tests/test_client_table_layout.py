@@ -2,8 +2,8 @@
 portrait phone (390×844) sizes: each seat at its side of the centre piece, each river between its seat
 and the centre, the hand's tiles wide enough to touch, nothing wider than the screen; the motion that
 carries information (the latest discard, a claim's call over the claimer, the exchanged tiles marked)
-and none of it when the player asks for reduced motion; axe-core on every page of the client and the
-portal."""
+and none of it when the player asks for reduced motion; the whole table on the screen, nothing clipped,
+at every stage of a hand; axe-core on every page of the client and the portal."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ BOXES = """() => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    with live_server(tmp_path_factory.mktemp("layout"), starting_grant=40_000) as run:
+    with live_server(tmp_path_factory.mktemp("layout"), starting_grant=40_000, turn_seconds=120,
+                     claim_seconds=120) as run:  # a reload keeps its turn
         yield run
 
 
@@ -55,12 +56,116 @@ def seated(browser: Any, server: Running, name: str, size: str, **context: Any) 
     return player
 
 
+OUTSIDE = """() => {
+  const W = innerWidth, H = innerHeight, out = [];
+  const box = (el) => el.getBoundingClientRect();
+  const at = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  const where = (el) => (el.closest('[data-place]')?.dataset.place || '') + ' ' + el.className;
+  const tiles = '.tile:not(.callout .tile)';  // a claim's call, shown over its seat for a moment, is left out
+  // the parts of the table (on a phone held upright the events and hints lie below it, scrolled to)
+  const parts = `.seat, .centre, .table-info, .seat ${tiles}, .actions .btn${W < H ? '' : ', .ticker-box'}`;
+  for (const el of document.querySelectorAll(`#table :is(${parts})`)) {
+    const r = box(el);
+    if (r.width && (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)) {
+      out.push(`${where(el)} [${at(r)}]`);
+    }
+  }
+  // nothing clipped: each tile lies within its seat's box
+  for (const seat of document.querySelectorAll('#table .seat')) {
+    const s = box(seat);
+    for (const el of seat.querySelectorAll(tiles)) {
+      const r = box(el);
+      if (r.width && (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5
+                      || r.bottom > s.bottom + 0.5)) {
+        out.push(`clipped: ${where(el)} [${at(r)}] in [${at(s)}]`);
+      }
+    }
+  }
+  return {outside: out, scrollWidth: document.documentElement.scrollWidth,
+          scrollHeight: document.documentElement.scrollHeight, W, H,
+          hand: [...document.querySelectorAll('[data-testid=hand] .tile-svg')].map((e) => box(e).width)};
+}"""
+
+REVEAL = """() => {
+  // every opponent's hand laid face up as at the hand's end (血流: won twice): ten concealed tiles, a kong,
+  // the win pile and a river of twenty
+  const t = window.chuanmaClient.table;
+  const players = t.view.players.map((p, s) => s === t.seat ? p : {...p, hand: '1m2m3m4m5m6m7m8m9m1p',
+    tiles: 10, won: true, win_pile: '2p3p', discards: '1s2s3s4s5s6s7s8s9s1s2s3s4s5s6s7s8s9s1m2m',
+    melds: [{kind: 'kong', kong: 'exposed', tile: '8p'}]});
+  t.view = {...t.view, players};
+  t.render();
+}"""
+
+RIVER_LINES = """() => {
+  const lines = (place, side) => new Set([...document.querySelectorAll(`.seat-${place} .discards .tile`)]
+    .map((e) => Math.round(e.getBoundingClientRect()[side]))).size;
+  return {across: lines('across', 'top'), left: lines('left', 'left'), right: lines('right', 'left')};
+}"""
+
+BUTTONS = """() => {
+  const bar = document.querySelector('[data-testid=settle-buttons]');
+  const items = [...bar.children].map((e) => e.getBoundingClientRect());
+  return {rows: [...new Set(items.map((r) => Math.round(r.top)))], spans: items.map((r) => [r.left, r.right]),
+          height: bar.getBoundingClientRect().height};
+}"""
+
+SEATED = "() => window.chuanmaClient?.table?.view && document.querySelector('[data-testid=hand] .tile')"
+
+
+def to_rivers(player: Player, tiles: int, limit: int = 200) -> None:
+    """Play on until a decision is pending with at least ``tiles`` tiles in the rivers."""
+    for _ in range(limit):
+        player.to_mid_hand(1)
+        if player.page.evaluate("() => document.querySelectorAll('.discards .tile').length") >= tiles:
+            return
+    raise AssertionError(f"the rivers never held {tiles} tiles in {limit} decisions")
+
+
+def check_fits(page: Any, size: str, stage: str) -> None:
+    page.wait_for_timeout(50)  # a frame for the drawing
+    got = page.evaluate(OUTSIDE)
+    assert not got["outside"], (stage, got["outside"][:8])
+    assert got["scrollWidth"] <= got["W"], (stage, got)
+    if size != "portrait":  # held upright, the events and hints lie below the table
+        assert got["scrollHeight"] <= got["H"], (stage, got["scrollHeight"], got["H"])
+    assert got["hand"] and min(got["hand"]) >= MIN_HAND_TILE[size], (stage, got["hand"])
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_whole_table_fits_the_screen_at_every_stage(browser: Any, server: Running, size: str) -> None:
+    """Every part of the table on the screen without scrolling (held upright, the events and hints may lie
+    below), nothing clipped, in the exchange, in play, after a reload and with the opponents' hands laid
+    face up; on a phone, the settlement's buttons in one row or two."""
+    # without motion: a discard sliding into its river is measured where it comes to rest
+    player = seated(browser, server, f"fit_{size}", size, reduced_motion="reduce")
+    page = player.page
+    page.wait_for_selector("[data-act=exchange]", timeout=WAIT_MS)
+    check_fits(page, size, "exchange")
+    to_rivers(player, 12)
+    check_fits(page, size, "play")
+    page.reload()
+    page.wait_for_function(SEATED, timeout=WAIT_MS)
+    check_fits(page, size, "reload")
+    page.evaluate(REVEAL)
+    page.wait_for_function("() => document.querySelectorAll('.concealed.revealed').length === 3")
+    check_fits(page, size, "revealed")
+    # a river of twenty keeps three rows (the third runs on past six), across and at the sides
+    assert page.evaluate(RIVER_LINES) == {"across": 3, "left": 3, "right": 3}
+    if size != "desktop":  # the settlement's buttons: one compact row, two at most
+        player.play_to_settlement()
+        page.wait_for_selector("[data-testid=settle-buttons] [data-testid=verify]", timeout=WAIT_MS)
+        bar = page.evaluate(BUTTONS)
+        assert len(bar["rows"]) <= 2 and bar["height"] <= 100, bar
+        assert all(left >= 0 and right <= SIZES[size][0] for left, right in bar["spans"]), bar
+    page.context.close()
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_table_is_laid_out_as_one_sits_at_it(browser: Any, server: Running, size: str) -> None:
     player = seated(browser, server, f"lay_{size}", size)
     page = player.page
-    player.to_mid_hand(10)
-    page.wait_for_function("() => document.querySelectorAll('.discards .tile').length >= 4", timeout=WAIT_MS)
+    to_rivers(player, 8)  # (a hand that ended early is followed by the next, with no river yet)
     boxes = page.evaluate(BOXES)
     assert boxes["scrollWidth"] <= boxes["innerWidth"], boxes  # no horizontal scrolling
     centre = boxes["centre"]

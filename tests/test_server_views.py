@@ -120,6 +120,12 @@ def test_root_serves_the_browser_client_presets_and_watchable_tables(tmp_path: P
                 assert {n: o["values"]["dazhong"] for n, o in kinds.items()} == RuleSet.from_preset("dazhong").options()
                 assert kinds["exchange"]["kind"] == "bool"
                 assert kinds["pass_rule"]["choices"] == ["none", "same_turn", "forever"]
+                for option in kinds.values():  # every choice named in both languages, for the forms
+                    names = option["choice_names"]
+                    assert sorted(names) == sorted(map(str, option.get("choices", []))), option["name"]
+                    assert all(n["zh"] and n["en"] for n in names.values()), option["name"]
+                rooms = (await http.get("/api/rooms")).json()
+                assert all(r["name"] and r["en"] and r["en"] != r["name"] for r in rooms)
                 assert (await http.get("/api/tables")).status_code == 401
                 made = (await http.post("/api/tables", json={"preset": "xueliu", "bots": 3}, headers=headers)).json()
                 live = (await http.get("/api/tables", headers=headers)).json()

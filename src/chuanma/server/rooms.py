@@ -11,11 +11,13 @@ from chuanma.rules import RuleSet
 
 @dataclass(frozen=True, slots=True)
 class Room:
-    """A room: its tables play ``preset`` at ``base``; a player sits only with ``low <= balance <= high``
-    and at least level ``min_level`` (:mod:`chuanma.server.levels`; 0: any)."""
+    """A room, named in Chinese (``name``) and English (``en``): its tables play ``preset`` at ``base``; a
+    player sits only with ``low <= balance <= high`` and at least level ``min_level``
+    (:mod:`chuanma.server.levels`; 0: any)."""
 
     id: str
     name: str
+    en: str
     preset: str
     base: int
     low: int
@@ -32,34 +34,38 @@ class Room:
         return f"{self.low:,}–{self.high:,}" if self.high is not None else f"{self.low:,}+"
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "name": self.name, "preset": self.preset, "base": self.base,
+        return {"id": self.id, "name": self.name, "en": self.en, "preset": self.preset, "base": self.base,
                 "low": self.low, "high": self.high, "min_level": self.min_level}
 
 
 _TIERS = (
-    ("chuji", "初级场", 400, 2_000, 100_000, 0),
-    ("pingmin", "平民场", 1_000, 5_000, 300_000, 0),
-    ("guanjia", "官甲场", 3_000, 20_000, None, 0),
-    ("tuhao", "土豪场", 9_000, 50_000, None, 3),
-    ("fushang", "富商场", 30_000, 150_000, None, 4),
-    ("zunjue", "尊爵场", 80_000, 400_000, None, 5),
+    ("chuji", "初级场", "Beginners' room", 400, 2_000, 100_000, 0),
+    ("pingmin", "平民场", "Commoners' room", 1_000, 5_000, 300_000, 0),
+    ("guanjia", "官甲场", "Officials' room", 3_000, 20_000, None, 0),
+    ("tuhao", "土豪场", "Tycoons' room", 9_000, 50_000, None, 3),
+    ("fushang", "富商场", "Merchants' room", 30_000, 150_000, None, 4),
+    ("zunjue", "尊爵场", "Nobles' room", 80_000, 400_000, None, 5),
 )
+_MODES = (("xuezhan", "血战到底", "Bloody battle (血战)"), ("xueliu", "血流成河", "Bloody river (血流)"))
 
 ROOMS: dict[str, Room] = {
-    f"{tier}-{mode}": Room(f"{tier}-{mode}", f"{name} {label}", f"doublewin-{mode}", base, low, high, level)
-    for tier, name, base, low, high, level in _TIERS
-    for mode, label in (("xuezhan", "血战到底"), ("xueliu", "血流成河"))
+    f"{tier}-{mode}": Room(f"{tier}-{mode}", f"{name} {label}", f"{en} · {label_en}", f"doublewin-{mode}",
+                           base, low, high, level)
+    for tier, name, en, base, low, high, level in _TIERS
+    for mode, label, label_en in _MODES
 }
-ROOMS["classic"] = Room("classic", "经典场 血战到底", "classic", 6, 60, None)
-ROOMS["classic-normal"] = Room("classic-normal", "经典场 普通场", "classic-normal", 6, 60, None)
-ROOMS["dazhong"] = Room("dazhong", "初级场 大众麻将", "dazhong", *_TIERS[0][2:5])
-"""Every room by id: DoubleWin's six tiers, each in 血战 and 血流, playing DoubleWin's rules
-(``doublewin-xuezhan``, ``doublewin-xueliu``); ``classic`` and ``classic-normal`` (001's site,
-base 6: its 血战场 and its 普通场); ``dazhong`` (004's 大众麻将, at the first tier). A room's
+ROOMS["classic"] = Room("classic", "经典场 血战到底", "Classic room · Bloody battle (血战)", "classic", 6, 60, None)
+ROOMS["classic-normal"] = Room("classic-normal", "经典场 普通场", "Classic room · first win ends the hand",
+                               "classic-normal", 6, 60, None)
+ROOMS["dazhong"] = Room("dazhong", "初级场 大众麻将", "Beginners' room · Popular mahjong (大众)", "dazhong",
+                        *_TIERS[0][3:6])
+"""Every room by id (named in Chinese and English): DoubleWin's six tiers, each in 血战 and 血流, playing
+DoubleWin's rules (``doublewin-xuezhan``, ``doublewin-xueliu``); ``classic`` and ``classic-normal`` (001's
+site, base 6: its 血战场 and its 普通场); ``dazhong`` (004's 大众麻将, at the first tier). A room's
 ``preset`` is shown with it (``/api/rooms``, the lobby). The top three tiers want a level too
 (土豪场 3, 富商场 4, 尊爵场 5)."""
 
-LOWEST_ENTRY = min(tier[3] for tier in _TIERS)
+LOWEST_ENTRY = min(tier[4] for tier in _TIERS)
 """Below this balance a player gets relief chips (破产补助)."""
 PRIVATE_ROOM = "private"
 INVITE_BYTES = 10

@@ -22,7 +22,8 @@ export const STRINGS = {
     "lobby.bot_level.easy": "简单（greedy）", "lobby.bot_level.normal": "普通（defensive）", "lobby.bot_level.hard": "困难（expert）", "lobby.max_fan": "封顶（番）", "lobby.options": "规则选项",
     "lobby.invite_link": "邀请链接", "lobby.copy": "复制", "lobby.copied": "已复制",
     "lobby.waiting": "等待玩家… {waiting} 人在等", "lobby.bots_in": "{s} 秒后机器人入座",
-    "lobby.resume": "回到牌桌", "lobby.bots_allowed": "允许机器人",
+    "lobby.resume": "回到牌桌", "lobby.bots_allowed": "允许机器人", "lobby.on": "开", "lobby.off": "关",
+    "lobby.private_room": "私人牌桌",
     "lobby.when": "时间", "lobby.result": "输赢", "lobby.record": "记录",
     "lobby.sit": "入座", "lobby.no_tables": "现在没有可以观战的牌桌。", "lobby.hand_id": "牌局", "lobby.download": "下载",
     "lobby.replay": "回放", "lobby.share": "分享", "lobby.share_tip": "私人牌桌的牌局：凭此链接，登录的人都能回放",
@@ -104,7 +105,8 @@ export const STRINGS = {
     "lobby.options": "Rule options",
     "lobby.invite_link": "Invite link", "lobby.copy": "Copy", "lobby.copied": "Copied",
     "lobby.waiting": "Waiting for players… {waiting} waiting", "lobby.bots_in": "bots sit down in {s} s",
-    "lobby.resume": "Back to my table", "lobby.bots_allowed": "Allow bots",
+    "lobby.resume": "Back to my table", "lobby.bots_allowed": "Allow bots", "lobby.on": "on", "lobby.off": "off",
+    "lobby.private_room": "Private table",
     "lobby.when": "When", "lobby.result": "Result", "lobby.record": "Record",
     "lobby.sit": "Sit down", "lobby.no_tables": "No table to watch now.", "lobby.hand_id": "Hand", "lobby.download": "Download",
     "lobby.replay": "Replay", "lobby.share": "Share",
@@ -226,6 +228,11 @@ export function closedText(reason) {
 /** A rule option's description (from /api/presets) in the current language. */
 export function optionText(opt) {
   return (lang === "zh" ? opt.description_zh : opt.description) || opt.description || "";
+}
+
+/** One of a rule option's choices (/api/presets' choice_names) in the current language; its id if unnamed. */
+export function choiceText(opt, value) {
+  return opt.choice_names?.[String(value)]?.[lang] ?? String(value);
 }
 
 /** Learn every preset's names (/api/presets' presets: [{name, zh, en}], chuanma.rules.PRESET_NAMES). */

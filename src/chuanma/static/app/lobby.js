@@ -3,7 +3,7 @@
 // (out-of-range or above one's level: disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
 import { api } from "./api.js";
-import { errorText, getLang, optionText, presetName, t } from "./i18n.js";
+import { choiceText, errorText, getLang, optionText, presetName, t } from "./i18n.js";
 import { presetIds, presetValues } from "./presets.js";
 import { esc, fmt } from "./util.js";
 import { levelBadge, levelOf, loadLevels, profileLink } from "./levels.js";
@@ -67,7 +67,7 @@ function roomHTML(room, balance, level, queued) {
   const range = room.high === null ? `${fmt(room.low)}+` : `${fmt(room.low)}–${fmt(room.high)}`;
   const here = queued?.room === room.id;
   return `<div class="room${why ? " disabled" : ""}" data-room="${esc(room.id)}">
-    <span class="room-name">${esc(room.name)}</span>
+    <span class="room-name">${esc(roomName(room))}</span>
     <span>${esc(t("lobby.base", { base: fmt(room.base) }))} · ${esc(t("lobby.range", { range }))} · ${esc(t("lobby.plays", { preset: presetName(room.preset) }))}</span>
     ${why ? `<span class="why" id="why-${esc(room.id)}">${esc(why)}</span>` : ""}
     ${here ? `<p class="waiting" role="status" data-testid="waiting">${esc(waitingText(queued))}</p>
@@ -83,16 +83,23 @@ function oneFieldForm(id, field, label, length, button) {
     <div><button class="btn" type="submit">${esc(button)}</button></div></form>`;
 }
 
+/** A room's name in the page's language (/api/rooms: name in Chinese, en in English). */
+function roomName(room) {
+  return (getLang() === "en" && room.en) || room.name;
+}
+
 function optionField(opt, value) {
   const id = `opt-${opt.name}`;
-  const label = `<label for="${id}">${esc(opt.name)} <small class="muted">${esc(optionText(opt))}</small></label>`;
+  // named by its description and its choices' names in the page's language, never by their ids
+  const label = `<label for="${id}">${esc(optionText(opt))}</label>`;
   if (opt.kind === "bool") {
     return `<div>${label}<select id="${id}" data-option="${esc(opt.name)}" data-kind="bool">
-      <option value="true" ${value ? "selected" : ""}>on</option><option value="false" ${value ? "" : "selected"}>off</option></select></div>`;
+      <option value="true" ${value ? "selected" : ""}>${esc(t("lobby.on"))}</option>
+      <option value="false" ${value ? "" : "selected"}>${esc(t("lobby.off"))}</option></select></div>`;
   }
   if (opt.kind === "choice") {
     return `<div>${label}<select id="${id}" data-option="${esc(opt.name)}" data-kind="choice">
-      ${opt.choices.map((c) => `<option value="${esc(JSON.stringify(c))}" ${c === value ? "selected" : ""}>${esc(c)}</option>`).join("")}</select></div>`;
+      ${opt.choices.map((c) => `<option value="${esc(JSON.stringify(c))}" ${c === value ? "selected" : ""}>${esc(choiceText(opt, c))}</option>`).join("")}</select></div>`;
   }
   return "";
 }
@@ -241,6 +248,12 @@ export class LobbyPage {
     return [...this.root.querySelectorAll("form input[id], form select[id]")].map((el) => [el.id, el.value]);
   }
 
+  /** A watched table's room by name (its id from /api/tables; a private table says so). */
+  roomLabel(id) {
+    const room = this.rooms.find((r) => r.id === id);
+    return room ? roomName(room) : id === "private" ? t("lobby.private_room") : id;
+  }
+
   render() {
     const kept = this.formValues();
     const focused = document.activeElement?.closest?.("form") && this.root.contains(document.activeElement) ? document.activeElement.id : null;
@@ -312,7 +325,7 @@ export class LobbyPage {
       </section>
       <section class="card" aria-labelledby="watch-title">
         <h2 id="watch-title">${esc(t("lobby.watch"))}</h2>
-        ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(x.room)} · ${x.players.filter(Boolean).map((p) => profileLink(p.name, esc(p.name))).join(", ")}
+        ${this.live.length ? `<ul>${this.live.slice(0, 20).map((x) => `<li>${esc(this.roomLabel(x.room))} · ${x.players.filter(Boolean).map((p) => profileLink(p.name, esc(p.name))).join(", ")}
           <button class="btn btn-small" data-watch="${esc(x.table)}">${esc(t("lobby.watch"))}</button></li>`).join("")}</ul>` : `<p class="muted">${esc(t("lobby.no_tables"))}</p>`}
         ${oneFieldForm("watch-form", "watch-id", t("lobby.table_id"), 40, t("lobby.watch"))}
       </section>

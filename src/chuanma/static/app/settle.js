@@ -87,7 +87,7 @@ export function settlement(msg, table) {
     <table class="chip-table"><thead><tr><th><span class="sr-only">${esc(t("settle.player"))}</span></th>${capped ? `<th class="num">${esc(t("settle.hand_total"))}</th>` : ""}
       <th class="num">${esc(t("settle.chips"))}</th><th class="num">${esc(t("settle.balance"))}</th></tr></thead><tbody>${seats}</tbody></table>
     ${capped ? `<p class="muted">${esc(t("settle.capped"))}</p>` : ""}
-    <div class="buttons" style="position:sticky;bottom:0;background:var(--paper);padding:.5em 0">
+    <div class="buttons settle-buttons" data-testid="settle-buttons">
       ${closed || table.spectating ? "" : `<span data-ready-box>${table.readyControl(NEXT_HAND)}</span>`}
       <button class="btn btn-ok" data-settle="again" data-testid="play-again">${esc(t("settle.again"))}</button>
       <a class="btn" data-testid="download" href="${esc(msg.record)}" download="${esc(msg.hand_id)}.json">${esc(t("settle.download"))}</a>

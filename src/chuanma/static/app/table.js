@@ -12,6 +12,8 @@ import { levelBadge, loadLevels, profileLink } from "./levels.js";
 const KEYS = "1234567890qwer";
 const SUITS = ["m", "p", "s"];
 const TICKER_MAX = 40;
+/** A river's rows: the last runs on past six tiles. */
+const RIVER_ROWS = 3;
 /** The settlement panel's form of the next-hand control. */
 export const NEXT_HAND = { label: "settle.next", attrs: 'data-settle="next" data-testid="next-hand" autofocus' };
 /** Events the ticker leaves out: draws (the own one is in the hand), the deal, one's own claim
@@ -51,12 +53,22 @@ function seatFrame(s, place) {
   </section>`;
 }
 
-function tile(code, { cls = "", size = "", title } = {}) {
-  return `<span class="tile ${size} ${cls}">${tileImg(code, { lang: getLang(), title })}</span>`;
+function tile(code, { cls = "", size = "", title, attrs = "" } = {}) {
+  return `<span class="tile ${size} ${cls}"${attrs}>${tileImg(code, { lang: getLang(), title })}</span>`;
 }
 
-function tileRow(codes, size, latestIndex = -1) {
-  return codes.map((c, i) => tile(c, { cls: i === latestIndex ? "latest" : "" })).join("");
+function tileRow(codes) {
+  return codes.map((c) => tile(c)).join("");
+}
+
+/** A river: rows of six, the third running on past six as at a table (--at: its place in that row),
+ * so that a long river never takes a fourth row; the latest discard marked. */
+function riverRow(codes, latestIndex) {
+  return codes.map((c, i) => {
+    const over = i >= RIVER_ROWS * 6;
+    return tile(c, { cls: `${i === latestIndex ? "latest" : ""}${over ? " over" : ""}`,
+      attrs: over ? ` style="--at:${i - RIVER_ROWS * 6 + 7}"` : "" });
+  }).join("");
 }
 
 function actionTile(action) {
@@ -490,7 +502,7 @@ export class TablePage {
       head: `${player ? profileLink(player.name, esc(this.name(s))) : `<span class="name">${esc(this.name(s))}</span>`}${levelBadge(player?.name)}${chips}${badges.join("")}`,
       body: place === "self" ? this.renderOwn(laid) : this.renderConcealed(p),
       melds: laid,
-      discards: tileRow(river, "", latest),
+      discards: riverRow(river, latest),
       call: call ? `<div class="callout callout-${call.kind}">${esc(t("call." + call.kind))}${call.code ? tile(call.code, { title: "" }) : ""}</div>` : "" };
   }
 
