@@ -178,14 +178,15 @@ class Rows:
         """``seen[i * kinds + t]``: the copies of tile ``t`` that viewer ``i`` sees (in its hand, any
         meld, river, win pile or shown hand), which its unseen row is written from at once."""
 
-    def add(self, seat: int, row: int, t: int, n: int) -> None:
-        """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every viewer's row."""
+    def add(self, seat: int, row: int, tiles: Sequence[int], n: int = 1) -> None:
+        """``n`` more of each of ``tiles`` on ``seat``'s ``row`` (:data:`MELDS`…), in every
+        viewer's row."""
         mv, seen = self.mv, self.seen
         for base, i, unseen in self.lay.sees[seat][row]:
-            mv[base + t] += n
-            i += t
-            c = seen[i] = seen[i] + n
-            mv[unseen + t] = COPIES - c if c < COPIES else 0
+            for t in tiles:
+                mv[base + t] += n
+                c = seen[i + t] = seen[i + t] + n
+                mv[unseen + t] = COPIES - c if c < COPIES else 0
 
     def add_own(self, seat: int, row: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` on ``seat``'s ``row`` in its own row alone (a concealed kong
@@ -351,20 +352,20 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
         rows.exchange_choice(me, mine.exchange)
     shown = False
     for s, p in enumerate(players):
+        hidden = 0
+        melds: list[int] = []
         for m in p.melds:
             if m is None:
-                rows.count(s, HIDDEN, 1)
+                hidden += 1
             else:
-                for t in m.tiles:
-                    rows.add(s, MELDS, t, 1)
-        for t in p.discards:
-            rows.add(s, RIVER, t, 1)
-        for t in p.win_pile:
-            rows.add(s, PILE, t, 1)
+                melds += m.tiles
+        rows.add(s, MELDS, melds)
+        rows.add(s, RIVER, p.discards)
+        rows.add(s, PILE, p.win_pile)
         if s != me and p.hand is not None:
             rows.show(s, p.hand)
             shown = True
-        for at, value in ((WINS, p.won), (OUT, p.out), (LEFT, p.left), (LOCKED, p.locked),
+        for at, value in ((HIDDEN, hidden), (WINS, p.won), (OUT, p.out), (LEFT, p.left), (LOCKED, p.locked),
                           (VOID_CHOSEN, p.void_chosen), (EXCHANGE_CHOSEN, p.exchange_chosen),
                           (SCORE, view.totals[s] * SCORE_SCALE)):
             if value:

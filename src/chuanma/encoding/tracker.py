@@ -234,7 +234,7 @@ class Tracker:
     def _discard(self, seat: int, ev: Discard, everyone: Shown | None) -> None:
         t = TILE[ev.tile]
         self._leaves(seat, t)
-        self.rows.add(seat, RIVER, t, 1)
+        self.rows.add(seat, RIVER, (t,))
         discarded(self.recent[seat], t)
         self.wall = ev.wall
         self.phase = "window"  # until a draw or a claim says that it closed
@@ -245,12 +245,11 @@ class Tracker:
         """A claim of ``frm``'s discard: ``used`` leave the seat's hand, ``meld`` is laid down."""
         assert self.window is not None
         rows = self.rows
-        rows.add(frm, RIVER, self.window[0], -1)
+        rows.add(frm, RIVER, self.window[:1], -1)
         self.window = None
         for t in used:
             rows.hand(seat, t, -1)
-        for t in meld:
-            rows.add(seat, MELDS, t, 1)
+        rows.add(seat, MELDS, meld)
         self.tiles[seat] -= len(used)
         self.phase = "turn"
         self.current = seat
@@ -278,12 +277,12 @@ class Tracker:
         rows = self.rows
         if kind == "added":
             self._leaves(seat, t)
-            rows.add(seat, MELDS, t, 1)
+            rows.add(seat, MELDS, (t,))
             return
         rows.hand(seat, t, -rows.in_hand(seat, t))  # a concealed kong's tile: in the public part, or in its owner's
         self.tiles[seat] -= 4
         if everyone is not None and "tile" in everyone:  # the kong as everyone sees it names its tile
-            rows.add(seat, MELDS, t, 4)
+            rows.add(seat, MELDS, (t,), 4)
         else:
             rows.add_own(seat, MELDS, t, 4)
             rows.count(seat, HIDDEN, 1, others=True)
@@ -302,12 +301,12 @@ class Tracker:
         rows = self.rows
         if ev.self_drawn:
             self._leaves(seat, t)
-            rows.add(seat, PILE, t, 1)
+            rows.add(seat, PILE, (t,))
         elif self.window is not None:  # the first winner on a tile takes it into its win pile
             if not ev.robbed_kong:
                 assert ev.from_seat is not None
-                rows.add(ev.from_seat, RIVER, t, -1)
-            rows.add(seat, PILE, t, 1)
+                rows.add(ev.from_seat, RIVER, (t,), -1)
+            rows.add(seat, PILE, (t,))
             self.window = None
         rows.count(seat, WINS, 1)
         rows.show(seat, to_counts(parse_tiles(ev.hand)))
