@@ -20,8 +20,9 @@ writing the observation: what the environments do) and, for the same seat at the
 other way to observe, a fresh view encoded (``Game.view`` and the encoder's ``encode``).
 
 ``--against REV --instructions [--hands 20]`` counts instead, under valgrind's callgrind, the
-instructions of ``--hands`` bare AEC hands with each encoder on both sides (the ratio: the other
-side's over this checkout's).
+instructions of ``--hands`` bare AEC hands with each encoder on both sides, and of as many hands
+of the engine alone with each decision's view encoded (the ratio: the other side's over this
+checkout's).
 
 ``--against REV`` instead measures this checkout's environments against another revision's, in
 fresh processes alternating between the two (each process measures RLCard too), and prints the
@@ -323,6 +324,31 @@ def play():
 """Bare AEC hands of random legal actions, ``warm`` untimed first: the loop a revision's
 instructions are counted in (``play``)."""
 
+VIEW_HANDS = """
+import random
+from chuanma.encoding import ENCODERS
+from chuanma.engine import Game
+from chuanma.rules import RuleSet
+rules = RuleSet.from_preset({preset!r})
+encode = ENCODERS[{encoder!r}][0]
+rng = random.Random(1)
+def hands(n):
+    for _ in range(n):
+        wall = rules.tiles.wall()
+        rng.shuffle(wall)
+        game = Game(rules, wall, rng.randrange(4), "to_next")
+        while not game.finished:
+            seat = game.to_act()[0]
+            encode(game.view(seat))
+            legal = game.legal_actions(seat)
+            game.apply(seat, legal[rng.randrange(len(legal))])
+hands({warm})
+def play():
+    hands({hands})
+"""
+"""The same number of hands through the engine alone, each decision's view encoded (what a
+learned bot does): the other way an observation is made."""
+
 
 def instructions_against(revision: str, args: argparse.Namespace) -> None:
     """The instructions (callgrind) of ``--hands`` bare AEC hands with each encoder, this checkout
@@ -335,9 +361,10 @@ def instructions_against(revision: str, args: argparse.Namespace) -> None:
     print(f"{'':24} {'this checkout':>16} {revision:>16} {'ratio':>7}")
     with checkout(revision) as other:
         for encoder in [e for e in args.encoders.split(",") if e]:
-            code = AEC_HANDS.format(preset=args.preset, encoder=encoder, hands=args.hands, warm=args.hands // 2)
-            here, there = instructions(ROOT / "src", code), instructions(other, code)
-            print(f"{'AEC / ' + encoder:24} {here:>16,} {there:>16,} {there / here:>6.2f}×")
+            for job, template in (("AEC", AEC_HANDS), ("views encoded", VIEW_HANDS)):
+                code = template.format(preset=args.preset, encoder=encoder, hands=args.hands, warm=args.hands // 2)
+                here, there = instructions(ROOT / "src", code), instructions(other, code)
+                print(f"{job + ' / ' + encoder:24} {here:>16,} {there:>16,} {there / here:>6.2f}×")
 
 
 def against(revision: str, args: argparse.Namespace) -> None:
