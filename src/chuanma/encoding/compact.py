@@ -178,15 +178,14 @@ class Rows:
         """``seen[i * kinds + t]``: the copies of tile ``t`` that viewer ``i`` sees (in its hand, any
         meld, river, win pile or shown hand), which its unseen row is written from at once."""
 
-    def add(self, seat: int, row: int, tiles: Sequence[int], n: int = 1) -> None:
-        """``n`` more of each of ``tiles`` on ``seat``'s ``row`` (:data:`MELDS`…), in every
-        viewer's row."""
+    def add(self, seat: int, row: int, t: int, n: int = 1) -> None:
+        """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every viewer's row."""
         mv, seen = self.mv, self.seen
         for base, i, unseen in self.lay.sees[seat][row]:
-            for t in tiles:
-                mv[base + t] += n
-                c = seen[i + t] = seen[i + t] + n
-                mv[unseen + t] = COPIES - c if c < COPIES else 0
+            mv[base + t] += n
+            i += t
+            c = seen[i] = seen[i] + n
+            mv[unseen + t] = COPIES - c if c < COPIES else 0
 
     def add_own(self, seat: int, row: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` on ``seat``'s ``row`` in its own row alone (a concealed kong
@@ -259,24 +258,16 @@ class Rows:
         mv[base + VOID_INDEX[void]] = 1
         mv[base + VOID_CHOSEN] = 1
 
-    def show(self, seat: int, counts: Sequence[int]) -> None:
-        """``seat`` lays down a hand of ``counts`` (per tile kind): every other viewer sees it
-        (:meth:`recount` after)."""
-        k, mv = self.lay.kinds, self.mv
-        shown = memoryview(array("f", counts[:k]))
-        own = self.lay.index[seat]
-        for i, base in enumerate(self.lay.rows[seat][SHOWN]):
-            if i != own:  # one's own shown hand is one's hand
-                mv[base:base + k] = shown
-
-    def melds(self, seat: int, counts: Sequence[int]) -> None:
-        """``seat``'s melds are ``counts`` (per tile kind), every one of them seen (the end):
-        :meth:`recount` after."""
+    def write(self, seat: int, row: int, counts: Sequence[int], *, own: bool = True) -> None:
+        """``seat``'s ``row`` (:data:`MELDS`…) holds ``counts`` (per tile kind), in every viewer's
+        row (``own`` false: but the seat's own, as a shown hand, which is its hand there), written
+        whole: :meth:`recount` after."""
         k, mv = self.lay.kinds, self.mv
         shown = memoryview(array("f", counts[:k]))  # converted once, copied into each row
-        for base in self.lay.rows[seat][MELDS]:
-            mv[base:base + k] = shown
-        self.scalar(seat, HIDDEN, 0)
+        skip = -1 if own else self.lay.index[seat]
+        for i, base in enumerate(self.lay.rows[seat][row]):
+            if i != skip:
+                mv[base:base + k] = shown
 
     def recount(self) -> None:
         """Count what every viewer sees afresh from its row (after a hand or the melds are written
@@ -353,17 +344,18 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     shown = False
     for s, p in enumerate(players):
         hidden = 0
-        melds: list[int] = []
         for m in p.melds:
             if m is None:
                 hidden += 1
             else:
-                melds += m.tiles
-        rows.add(s, MELDS, melds)
-        rows.add(s, RIVER, p.discards)
-        rows.add(s, PILE, p.win_pile)
+                for t in m.tiles:
+                    rows.add(s, MELDS, t)
+        for t in p.discards:
+            rows.add(s, RIVER, t)
+        for t in p.win_pile:
+            rows.add(s, PILE, t)
         if s != me and p.hand is not None:
-            rows.show(s, p.hand)
+            rows.write(s, SHOWN, p.hand, own=False)
             shown = True
         for at, value in ((HIDDEN, hidden), (WINS, p.won), (OUT, p.out), (LEFT, p.left), (LOCKED, p.locked),
                           (VOID_CHOSEN, p.void_chosen), (EXCHANGE_CHOSEN, p.exchange_chosen),

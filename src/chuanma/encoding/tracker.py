@@ -40,6 +40,7 @@ from chuanma.encoding.compact import (
     ROWS,
     SCALARS,
     SCORE,
+    SHOWN,
     VOID_CHOSEN,
     WINS,
     Rows,
@@ -234,7 +235,7 @@ class Tracker:
     def _discard(self, seat: int, ev: Discard, everyone: Shown | None) -> None:
         t = TILE[ev.tile]
         self._leaves(seat, t)
-        self.rows.add(seat, RIVER, (t,))
+        self.rows.add(seat, RIVER, t)
         discarded(self.recent[seat], t)
         self.wall = ev.wall
         self.phase = "window"  # until a draw or a claim says that it closed
@@ -245,11 +246,12 @@ class Tracker:
         """A claim of ``frm``'s discard: ``used`` leave the seat's hand, ``meld`` is laid down."""
         assert self.window is not None
         rows = self.rows
-        rows.add(frm, RIVER, self.window[:1], -1)
+        rows.add(frm, RIVER, self.window[0], -1)
         self.window = None
         for t in used:
             rows.hand(seat, t, -1)
-        rows.add(seat, MELDS, meld)
+        for t in meld:
+            rows.add(seat, MELDS, t)
         self.tiles[seat] -= len(used)
         self.phase = "turn"
         self.current = seat
@@ -277,12 +279,12 @@ class Tracker:
         rows = self.rows
         if kind == "added":
             self._leaves(seat, t)
-            rows.add(seat, MELDS, (t,))
+            rows.add(seat, MELDS, t)
             return
         rows.hand(seat, t, -rows.in_hand(seat, t))  # a concealed kong's tile: in the public part, or in its owner's
         self.tiles[seat] -= 4
         if everyone is not None and "tile" in everyone:  # the kong as everyone sees it names its tile
-            rows.add(seat, MELDS, (t,), 4)
+            rows.add(seat, MELDS, t, 4)
         else:
             rows.add_own(seat, MELDS, t, 4)
             rows.count(seat, HIDDEN, 1, others=True)
@@ -301,15 +303,15 @@ class Tracker:
         rows = self.rows
         if ev.self_drawn:
             self._leaves(seat, t)
-            rows.add(seat, PILE, (t,))
+            rows.add(seat, PILE, t)
         elif self.window is not None:  # the first winner on a tile takes it into its win pile
             if not ev.robbed_kong:
                 assert ev.from_seat is not None
-                rows.add(ev.from_seat, RIVER, (t,), -1)
-            rows.add(seat, PILE, (t,))
+                rows.add(ev.from_seat, RIVER, t, -1)
+            rows.add(seat, PILE, t)
             self.window = None
         rows.count(seat, WINS, 1)
-        rows.show(seat, to_counts(parse_tiles(ev.hand)))
+        rows.write(seat, SHOWN, to_counts(parse_tiles(ev.hand)), own=False)
         rows.recount()
         rows.scalar(seat, LOCKED if self.xueliu else OUT, 1)
         self.phase = "turn"
@@ -331,13 +333,14 @@ class Tracker:
         self.window = None
         rows, k = self.rows, self.kinds
         for s, (hand, melds) in enumerate(zip(ev.hands, ev.melds, strict=True)):
-            rows.show(s, to_counts(parse_tiles(hand)))
+            rows.write(s, SHOWN, to_counts(parse_tiles(hand)), own=False)
             counts = [0] * k
             for m in melds:
                 assert m.tile is not None  # the end shows every meld
                 for t in Meld(m.kind, TILE[m.tile], m.kong).tiles:
                     counts[t] += 1
-            rows.melds(s, counts)
+            rows.write(s, MELDS, counts)
+            rows.scalar(s, HIDDEN, 0)
         rows.recount()
 
 
