@@ -187,6 +187,15 @@ class Rows:
             c = seen[i] = seen[i] + n
             mv[unseen + t] = COPIES - c if c < COPIES else 0
 
+    def lay_down(self, seat: int, row: int, tiles: Sequence[int]) -> None:
+        """Each of ``tiles`` on ``seat``'s ``row``, in every viewer's row, the unseen rows left as
+        they were: for writing a whole moment at once (a view), the unseen rows counted after
+        (:func:`count_unseen`)."""
+        mv = self.mv
+        for base in self.lay.rows[seat][row]:
+            for t in tiles:
+                mv[base + t] += 1
+
     def add_own(self, seat: int, row: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` on ``seat``'s ``row`` in its own row alone (a concealed kong
         that only its owner sees)."""
@@ -341,22 +350,19 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
             rows.hand(me, t, n)
     if mine.exchange is not None:
         rows.exchange_choice(me, mine.exchange)
-    shown = False
     for s, p in enumerate(players):
         hidden = 0
+        melds: list[int] = []
         for m in p.melds:
             if m is None:
                 hidden += 1
             else:
-                for t in m.tiles:
-                    rows.add(s, MELDS, t)
-        for t in p.discards:
-            rows.add(s, RIVER, t)
-        for t in p.win_pile:
-            rows.add(s, PILE, t)
+                melds += m.tiles
+        rows.lay_down(s, MELDS, melds)
+        rows.lay_down(s, RIVER, p.discards)
+        rows.lay_down(s, PILE, p.win_pile)
         if s != me and p.hand is not None:
             rows.write(s, SHOWN, p.hand, own=False)
-            shown = True
         for at, value in ((HIDDEN, hidden), (WINS, p.won), (OUT, p.out), (LEFT, p.left), (LOCKED, p.locked),
                           (VOID_CHOSEN, p.void_chosen), (EXCHANGE_CHOSEN, p.exchange_chosen),
                           (SCORE, view.totals[s] * SCORE_SCALE)):
@@ -364,8 +370,7 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
                 rows.scalar(s, at, value)
         if p.void is not None:
             rows.void(me, s, p.void)
-    if shown:
-        rows.recount()
+    count_unseen(rows.array)  # the view's rows are written whole: its unseen row from them, once
     claim = view.claim
     rows.observe(me, floats(out), 0, view.phase, view.current, view.drawn,
                  None if claim is None else (claim.tile, claim.from_seat, claim.robbing), view.wall,
