@@ -1,15 +1,22 @@
-"""The documentation names every rule option, preset, fan, room and level the code has."""
+"""The documentation names every rule option, preset, fan, room and level the code has, and the
+engine's contract (docs/engine.md) every variant, action form and event field."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import msgspec
+
+from chuanma.engine import action_from_json, to_index
+from chuanma.engine.event_types import EVENT_TYPES, EventBase
 from chuanma.portal.examples import TOPICS, example_ids
 from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
 from chuanma.scoring import FAN_NAMES, SITUATIONS
 from chuanma.server.levels import HAND_XP, JIPIN_XP, LEVELS, WIN_XP
 from chuanma.server.rooms import ROOMS
+from chuanma.variant import VARIANTS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 PORTAL = DOCS.with_name("portal.md")
@@ -58,3 +65,51 @@ def test_levels_table_matches_the_levels() -> None:
     assert rows == [[str(lv.number), lv.zh, lv.en, f"{lv.xp:,}"] for lv in LEVELS]
     assert f"{HAND_XP} a hand played, {WIN_XP} a win (血流: each win), {JIPIN_XP} more a 极品 win" in text
     assert {f"Lv.{r.min_level}" for r in ROOMS.values() if r.min_level} <= set(re.findall(r"Lv\.\d", text))
+
+
+ENGINE_DOC = DOCS.with_name("engine.md")
+
+
+def _table(lines: list[str], header: str) -> list[list[str]]:
+    """The rows of the table under ``header`` in ``lines``, as lists of cells."""
+    start = lines.index(header) + 2
+    return [[cell.strip() for cell in row.split("|")[1:-1]] for row in lines[start:lines.index("", start)]]
+
+
+def test_engine_contract_lists_every_variant_as_it_is() -> None:
+    """docs/engine.md's contract gives every variant's tile set, phases, melds and end as the code has them."""
+    rows = _table(ENGINE_DOC.read_text(encoding="utf-8").splitlines(),
+                  "| variant | tile kinds | tiles | winners stay | 换三张 | 定缺 | 吃 "
+                  "| the hand ends when out of play | end reason | fans |")
+    yes = {True: "yes", False: "no"}
+    assert rows == [[f"`{v.name}`", str(v.tiles.kinds), str(v.tiles.size), yes[v.winners_stay], yes[v.exchange],
+                     yes[v.void], yes[v.chow], str(v.ends_at), f"`{v.over_reason}`", f"`{v.fans}`"]
+                    for v in VARIANTS.values()]
+
+
+def test_engine_contract_gives_every_actions_json_form_and_index() -> None:
+    """Each JSON form in the contract's action table is read back to itself, every kind of action
+    has one, and the exchange indices it names are the code's."""
+    rows = _table(ENGINE_DOC.read_text(encoding="utf-8").splitlines(), "| action | JSON form | index |")
+    forms = [json.loads(row[1].strip("`")) for row in rows]
+    tiles = RuleSet.from_preset("dazhong").tiles
+    assert [action_from_json(form, tiles).to_json() for form in forms] == forms
+    assert {key for form in forms for key in form} == {"exchange", "void", "discard", "pong", "kong", "chow", "hu",
+                                                       "pass", "leave"}
+    named = re.findall(r"`(\d{3}[mps])` (?:is )?(\d+)", rows[0][2])
+    assert len(named) == 4
+    assert all(to_index(action_from_json({"exchange": tiles_text}, tiles)) == int(i) for tiles_text, i in named)
+
+
+def test_engine_contract_gives_every_events_fields_and_private_part() -> None:
+    """The contract's event table has a row per event type, naming every field of its type and,
+    as its private part, exactly the fields only its own seat may see."""
+    rows = _table(ENGINE_DOC.read_text(encoding="utf-8").splitlines(),
+                  "| event | fields | private part (its own seat only) | who sees it |")
+    base = {f.encode_name for f in msgspec.structs.fields(EventBase)}
+    assert [row[0] for row in rows] == [f"`{tag}`" for tag in EVENT_TYPES]
+    for (_, fields_cell, private_cell, _), (tag, cls) in zip(rows, EVENT_TYPES.items(), strict=True):
+        fields = {f.encode_name for f in msgspec.structs.fields(cls)} - base
+        private = {f.encode_name for f in msgspec.structs.fields(cls) if f.name in cls.PRIVATE}
+        assert set(re.findall(r"`(\w+)`", fields_cell)) & fields == fields, tag
+        assert set(re.findall(r"`(\w+)`", private_cell)) & fields == private, tag

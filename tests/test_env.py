@@ -107,13 +107,14 @@ def _check_observations_hide_hidden_tiles(table: Table, encoder: str, rng: rando
             assert np.array_equal(other.legal_mask(seat), obs["action_mask"])
             checks += 1
         tracker = table.tracker
-        kept, rows = tracker.own, tracker.rows.copy()
+        kept, rows = tracker.own, tracker.rows.array.copy()
         tracker.own = [own if s == seat else _scrambled(rng, game.rules.tiles.honours) for s, own in enumerate(kept)]
         others = [s for s in range(4) if s != seat]
-        tracker.rows[others] = np.random.default_rng(rng.randrange(2**32)).integers(0, 5, tracker.rows[others].shape)
+        made_up = np.random.default_rng(rng.randrange(2**32))
+        tracker.rows.array[others] = made_up.integers(0, 5, tracker.rows.array[others].shape)
         scrambled = table.observe(seat)
         tracker.own = kept
-        tracker.rows[...] = rows
+        tracker.rows.array[...] = rows
         assert np.array_equal(scrambled["observation"], obs["observation"]), f"seat {seat} reads another's part"
         checks += 1
     return checks
@@ -179,7 +180,7 @@ def test_tracker_writes_no_seat_anothers_secrets(preset: str, seed: int) -> None
         for tracker in trackers:
             tracker.update()
         ours, theirs = trackers
-        assert np.array_equal(ours.rows[me], theirs.rows[me]), (ev.type, ev.seat)
+        assert np.array_equal(ours.rows.array[me], theirs.rows.array[me]), (ev.type, ev.seat)
         assert ours.own[me].drawn == theirs.own[me].drawn
         assert (ours.tiles, ours.phase, ours.window, ours.wall, ours.current, ours.recent) == (
             theirs.tiles, theirs.phase, theirs.window, theirs.wall, theirs.current, theirs.recent)

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from chuanma.encoding import compact, planes
 from chuanma.encoding.common import kinds_of
-from chuanma.encoding.tracker import Tracker, encode_compact
+from chuanma.encoding.tracker import Tracker, encode_compact, encode_planes
 from chuanma.engine import SeatView
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
@@ -49,9 +49,10 @@ ENCODERS: dict[str, tuple[Encoder, tuple[int, ...]]] = {
     "planes": (planes.encode, planes.SHAPE),
 }
 """Every encoder by name: its function and the shape of what it returns (27 tile kinds)."""
-TRACKED_ENCODERS: dict[str, TrackedEncoder] = {"compact": encode_compact, "planes": planes.encode_tracked}
+TRACKED_ENCODERS: dict[str, TrackedEncoder] = {"compact": encode_compact, "planes": encode_planes}
 """Every encoder by name, writing observations from trackers (:mod:`.tracker`) instead of views:
-the same arrays (``test_tracked_observations_equal_the_views``)."""
+the same arrays, written by the same writer (:class:`.compact.Rows`; the planes from the compact
+ones by :func:`.planes.write_planes`), which ``test_tracked_observations_equal_the_views`` checks."""
 _SHAPES: dict[str, Callable[[int], tuple[int, ...]]] = {"compact": compact.shape, "planes": planes.shape}
 
 

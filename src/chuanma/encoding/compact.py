@@ -33,6 +33,10 @@ among the melds.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
@@ -94,88 +98,215 @@ _SEEN = np.array([r == HAND or r >= SEAT_ROWS for r in range(ROWS)], dtype=np.fl
 _COPIES, _ZERO = np.float32(COPIES), np.float32(0)
 """As ``float32`` scalars, which NumPy applies without converting a Python number at each call."""
 DIRECTION_INDEX = {d: DIRECTION_AT + i for i, d in enumerate(DIRECTION_CODES)}
+MELDS, RIVER, PILE, SHOWN = range(4)
+"""A seat's four rows of counts, in order (row ``SEAT_ROWS + 4 * r + j`` for relative seat ``r``)."""
+Window = tuple[int, int, bool]
+"""A tile on offer: the tile, the seat it comes from and whether it robs a kong."""
 
 
-def _moment(sc: list[float], me: int, phase: str, dealer: int, current: int | None, wall: int,
-            direction: str | None, xueliu: bool) -> None:
-    """Write the scalars of the moment (phase, dealer, seat on turn, wall, direction, 血流) seen by
-    seat ``me``."""
-    sc[PHASE_INDEX[phase]] = 1
-    sc[DEALER_AT + (dealer - me) % 4] = 1
-    if current is not None:
-        sc[CURRENT_AT + (current - me) % 4] = 1
-    sc[WALL_AT] = wall * WALL_SCALE
-    if direction is not None:
-        sc[DIRECTION_INDEX[direction]] = 1
-    sc[XUELIU_AT] = float(xueliu)
+def floats(array: npt.NDArray[np.float32]) -> memoryview[float]:
+    """A flat view of a C-contiguous ``float32`` array, whose items Python reads and writes
+    faster than NumPy's."""
+    view = array.data
+    if view.format != "f" or not view.c_contiguous:
+        raise ValueError("observations are written into a C-contiguous float32 array")
+    return view.cast("B").cast("f")
 
 
-def _sections(view: SeatView, k: int, counts: bytearray, scalars: list[float]) -> None:
-    """Append the view's ``ROWS`` rows of counts (one byte per tile kind) to ``counts`` and its
-    ``SCALARS`` scalars to ``scalars``; the unseen row is left at zero (:func:`_write` fills it)."""
-    me = view.seat
-    assert me is not None, "an observation is always a seat's"
-    players = view.players
-    mine = players[me]
-    buf = bytearray(ROWS * k)
-    sc = [0.0] * SCALARS
-    hand = mine.hand
-    assert hand is not None, "a seat sees its own hand"
-    buf[0:k] = bytes(hand[:k])
-    if view.drawn is not None:
-        buf[DRAWN * k + view.drawn] = 1
-    if mine.exchange is not None:
-        for t in mine.exchange:
-            buf[EXCHANGE * k + t] += 1
-    claim = view.claim
-    if claim is not None:
-        buf[CLAIM * k + claim.tile] = 1
-        sc[FROM_AT + (claim.from_seat - me) % 4] = 1
-        sc[ROB_AT] = float(claim.robbing)
-    totals = view.totals
-    for r in range(4):
-        s = (me + r) % 4
-        p = players[s]
-        at = (SEAT_ROWS + 4 * r) * k
-        hidden = 0
-        for m in p.melds:
-            if m is None:
-                hidden += 1
-            else:
-                for t in m.tiles:
-                    buf[at + t] += 1
-        at += k
-        for t in p.discards:
-            buf[at + t] += 1
-        at += k
-        for t in p.win_pile:
-            buf[at + t] += 1
-        if r and p.hand is not None:
-            buf[at + k:at + 2 * k] = bytes(p.hand[:k])
-        at = r * SEAT_SCALARS
-        sc[at + HELD] = p.tiles * HELD_SCALE
-        sc[at + HIDDEN] = hidden
-        sc[at + WINS] = p.won
-        sc[at + OUT] = p.out
-        sc[at + LEFT] = p.left
-        sc[at + LOCKED] = p.locked
-        sc[at + VOID_INDEX[p.void]] = 1
-        sc[at + VOID_CHOSEN] = p.void_chosen
-        sc[at + EXCHANGE_CHOSEN] = p.exchange_chosen
-        sc[at + SCORE] = totals[s] * SCORE_SCALE
-    _moment(sc, me, view.phase, view.dealer, view.current, view.wall, view.direction, view.winners_stay)
-    counts += buf
-    scalars += sc
+class Layout:
+    """Where things lie in the rows of a :class:`Rows` that keeps the observations of ``viewers``
+    (absolute seats, a row each in that order; flat offsets), for ``k`` tile kinds, and the rows a
+    hand begins with (``xueliu``: winners keep playing)."""
+
+    __slots__ = ("blank", "counts", "hands", "held", "index", "kinds", "rows", "scalars", "sees", "size",
+                 "unseen")
+
+    def __init__(self, k: int, xueliu: bool, viewers: tuple[int, ...]) -> None:
+        self.kinds = k
+        self.size = size = shape(k)[0]
+        self.counts = ROWS * k
+        self.index = [viewers.index(s) if s in viewers else -1 for s in range(4)]
+        """Each seat's row among the viewers' (-1: not kept)."""
+        at = [(i, v, i * size) for i, v in enumerate(viewers)]
+        self.hands = [self.index[s] * size + HAND * k for s in range(4)]
+        """Where each viewer's own concealed tiles begin (meaningless for a seat not kept)."""
+        self.unseen = [self.index[s] * size + UNSEEN * k for s in range(4)]
+        """Where each viewer's unseen counts begin."""
+        self.rows = [[tuple(row + (SEAT_ROWS + 4 * ((s - v) % 4) + j) * k for _, v, row in at)
+                      for j in range(4)] for s in range(4)]
+        """``rows[s][j]``: where seat ``s``'s row ``j`` (:data:`MELDS`…) begins, in each viewer's row."""
+        self.sees = [[tuple(zip(row, (i * k for i, _, _ in at), (self.unseen[v] for _, v, _ in at), strict=True))
+                      for row in rows] for rows in self.rows]
+        """``sees[s][j]``: for each viewer, where seat ``s``'s row ``j`` begins in its row, where its
+        own seen counts begin (:attr:`Rows.seen`) and where its unseen row begins."""
+        self.scalars = [tuple(row + ROWS * k + ((s - v) % 4) * SEAT_SCALARS for _, v, row in at) for s in range(4)]
+        """``scalars[s]``: where seat ``s``'s scalars begin, in each viewer's row."""
+        self.held = [tuple((ROWS * k + r * SEAT_SCALARS + HELD, (s + r) % 4) for r in range(4)) for s in range(4)]
+        """``held[s]``: in seat ``s``'s observation, where each seat's tiles held lie, and that seat."""
+        self.blank = np.zeros((len(viewers), size), dtype=np.float32)
+        """The rows before the first event: every copy unseen, no void known, and whether winners
+        keep playing."""
+        self.blank[:, UNSEEN * k:UNSEEN * k + k] = COPIES
+        blank = floats(self.blank)
+        for i in range(len(viewers)):
+            blank[i * size + self.counts + XUELIU_AT] = float(xueliu)
+            for s in range(4):
+                blank[self.scalars[s][i] + VOID_INDEX[None]] = 1
 
 
-def _write(counts: bytearray, scalars: list[float], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Write the gathered counts and scalars of ``len(out)`` observations into the rows of
-    ``out``, with their unseen rows, in one NumPy pass."""
-    b, size = out.shape
-    n = size - SCALARS
-    out[:, :n] = np.frombuffer(counts, dtype=np.uint8).reshape(b, n)
-    out[:, n:] = np.array(scalars, dtype=np.float32).reshape(b, SCALARS)
-    return count_unseen(out)
+layout = cache(Layout)
+
+
+class Rows:
+    """The compact observations of ``lay``'s viewers, but for what depends on the moment: the one
+    writer of what goes where in them, which both the encoding of a view (:func:`encode`, one
+    viewer) and the environments' tracker (:mod:`.tracker`, the four seats) write through.
+
+    What a seat alone knows (its hand, exchange choice) is written into its own row; what the
+    viewers see of any seat into every viewer's row, at that seat's place relative to the viewer.
+    A viewer's unseen row follows each write into the rows it sees. :meth:`observe` copies a row
+    and writes in the moment."""
+
+    __slots__ = ("array", "lay", "mv", "seen")
+
+    def __init__(self, lay: Layout) -> None:
+        self.lay = lay
+        self.array = lay.blank.copy()
+        """A row per viewer (of shape ``(viewers, size)``)."""
+        self.mv = floats(self.array)
+        self.seen: list[float] = [0] * (len(self.array) * lay.kinds)
+        """``seen[i * kinds + t]``: the copies of tile ``t`` that viewer ``i`` sees (in its hand, any
+        meld, river, win pile or shown hand), which its unseen row is written from at once."""
+
+    def add(self, seat: int, row: int, t: int, n: int = 1) -> None:
+        """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every viewer's row."""
+        mv, seen = self.mv, self.seen
+        for base, i, unseen in self.lay.sees[seat][row]:
+            mv[base + t] += n
+            i += t
+            c = seen[i] = seen[i] + n
+            mv[unseen + t] = COPIES - c if c < COPIES else 0
+
+    def lay_down(self, seat: int, row: int, tiles: Sequence[int]) -> None:
+        """Each of ``tiles`` on ``seat``'s ``row``, in every viewer's row, the unseen rows left as
+        they were: for writing a whole moment at once (a view), the unseen rows counted after
+        (:func:`count_unseen`)."""
+        mv = self.mv
+        for base in self.lay.rows[seat][row]:
+            for t in tiles:
+                mv[base + t] += 1
+
+    def add_own(self, seat: int, row: int, t: int, n: int) -> None:
+        """``n`` more of tile ``t`` on ``seat``'s ``row`` in its own row alone (a concealed kong
+        that only its owner sees)."""
+        lay, mv = self.lay, self.mv
+        i = lay.index[seat]
+        mv[lay.sees[seat][row][i][0] + t] += n
+        i = i * lay.kinds + t
+        c = self.seen[i] = self.seen[i] + n
+        mv[lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
+
+    def hand(self, seat: int, t: int, n: int) -> None:
+        """``n`` more of tile ``t`` in ``seat``'s own hand (seen by it: its unseen count follows)."""
+        mv, k = self.mv, self.lay.kinds
+        i = self.lay.index[seat] * k + t
+        mv[self.lay.hands[seat] + t] += n
+        c = self.seen[i] = self.seen[i] + n
+        mv[self.lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
+
+    def in_hand(self, seat: int, t: int) -> int:
+        """Copies of tile ``t`` in ``seat``'s own hand."""
+        return int(self.mv[self.lay.hands[seat] + t])
+
+    def exchange_choice(self, seat: int, tiles: Sequence[int]) -> None:
+        """``seat``'s own exchange choice is ``tiles``: shown in its row until the exchange."""
+        at = self.lay.index[seat] * self.lay.size + EXCHANGE * self.lay.kinds
+        self.scalar(seat, EXCHANGE_CHOSEN, 1)
+        for t in tiles:
+            self.mv[at + t] += 1
+
+    def exchanged(self, direction: str) -> None:
+        """The exchange happens in ``direction``: every viewer knows it, no choice is shown."""
+        k, size = self.lay.kinds, self.lay.size
+        base = self.lay.counts + DIRECTION_INDEX[direction]
+        flat = self.array.reshape(-1)
+        for i in range(len(self.array)):
+            self.mv[i * size + base] = 1
+            at = i * size + EXCHANGE * k
+            flat[at:at + k] = 0
+
+    def dealer(self, dealer: int) -> None:
+        """Every viewer knows the dealer."""
+        size, base = self.lay.size, self.lay.counts + DEALER_AT
+        for s, i in enumerate(self.lay.index):
+            if i >= 0:
+                self.mv[i * size + base + (dealer - s) % 4] = 1
+
+    def scalar(self, seat: int, at: int, value: float) -> None:
+        """``seat``'s scalar ``at`` (:data:`HELD`…) is ``value``, in every viewer's row."""
+        mv = self.mv
+        for base in self.lay.scalars[seat]:
+            mv[base + at] = value
+
+    def count(self, seat: int, at: int, n: int, *, others: bool = False) -> None:
+        """``seat``'s scalar ``at`` grows by ``n`` in every viewer's row (``others``: but its own)."""
+        mv, own = self.mv, self.lay.index[seat]
+        for i, base in enumerate(self.lay.scalars[seat]):
+            if not (others and i == own):
+                mv[base + at] += n
+
+    def flag(self, seat: int, at: int) -> float:
+        """``seat``'s scalar ``at`` as the first viewer sees it."""
+        return self.mv[self.lay.scalars[seat][0] + at]
+
+    def void(self, viewer: int, seat: int, void: str) -> None:
+        """``viewer`` knows ``seat``'s void."""
+        base = self.lay.scalars[seat][self.lay.index[viewer]]
+        mv = self.mv
+        mv[base + VOID_INDEX[None]] = 0
+        mv[base + VOID_INDEX[void]] = 1
+        mv[base + VOID_CHOSEN] = 1
+
+    def write(self, seat: int, row: int, counts: Sequence[int], *, own: bool = True) -> None:
+        """``seat``'s ``row`` (:data:`MELDS`…) holds ``counts`` (per tile kind), in every viewer's
+        row (``own`` false: but the seat's own, as a shown hand, which is its hand there), written
+        whole: :meth:`recount` after."""
+        k, mv = self.lay.kinds, self.mv
+        shown = memoryview(array("f", counts[:k]))  # converted once, copied into each row
+        skip = -1 if own else self.lay.index[seat]
+        for i, base in enumerate(self.lay.rows[seat][row]):
+            if i != skip:
+                mv[base:base + k] = shown
+
+    def recount(self) -> None:
+        """Count what every viewer sees afresh from its row (after a hand or the melds are written
+        whole, not tile by tile)."""
+        self.seen = count_seen(self.array).reshape(-1).tolist()
+        count_unseen(self.array)
+
+    def observe(self, me: int, out: memoryview[float], row: int, phase: str, current: int | None,
+                drawn: int | None, window: Window | None, wall: int, tiles: Sequence[int]) -> None:
+        """Write viewer ``me``'s observation at ``row`` of ``out`` (:func:`floats`): its row, and the
+        moment: the ``phase`` (:data:`~chuanma.encoding.common.PHASES`), the seat on turn, its own
+        ``drawn`` tile, the ``window`` it may answer, the ``wall`` and each seat's ``tiles`` held."""
+        lay = self.lay
+        k, size = lay.kinds, lay.size
+        own = lay.index[me] * size
+        out[row:row + size] = self.mv[own:own + size]  # faster than NumPy's copy of a row
+        sc = row + lay.counts
+        if drawn is not None:
+            out[row + DRAWN * k + drawn] = 1
+        if window is not None:
+            t, frm, rob = window
+            out[row + CLAIM * k + t] = 1
+            out[sc + FROM_AT + (frm - me) % 4] = 1
+            out[sc + ROB_AT] = float(rob)
+        out[sc + PHASE_INDEX[phase]] = 1
+        if current is not None:
+            out[sc + CURRENT_AT + (current - me) % 4] = 1
+        out[sc + WALL_AT] = wall * WALL_SCALE
+        for at, s in lay.held[me]:
+            out[row + at] = tiles[s] * HELD_SCALE
 
 
 def count_seen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -200,12 +331,48 @@ def count_unseen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The compact observation of ``view`` (layout in the module docstring), written into ``out``
-    (a ``float32`` array of :func:`shape` for the view's rules) when it is given."""
+    (a C-contiguous ``float32`` array of :func:`shape` for the view's rules) when it is given:
+    the view's facts written through :class:`Rows`, as the tracker writes the events'."""
+    me = view.seat
+    assert me is not None, "an observation is always a seat's"
     k = kinds_of(view.rules)
     if out is None:
         out = np.empty(shape(k), dtype=np.float32)
-    counts = bytearray()
-    scalars: list[float] = []
-    _sections(view, k, counts, scalars)
-    _write(counts, scalars, out.reshape(1, -1))
+    rows = Rows(layout(k, view.winners_stay, (me,)))
+    rows.dealer(view.dealer)
+    if view.direction is not None:
+        rows.exchanged(view.direction)
+    players = view.players
+    mine = players[me]
+    assert mine.hand is not None, "a seat sees its own hand"
+    for t, n in enumerate(mine.hand[:k]):
+        if n:
+            rows.hand(me, t, n)
+    if mine.exchange is not None:
+        rows.exchange_choice(me, mine.exchange)
+    for s, p in enumerate(players):
+        hidden = 0
+        melds: list[int] = []
+        for m in p.melds:
+            if m is None:
+                hidden += 1
+            else:
+                melds += m.tiles
+        rows.lay_down(s, MELDS, melds)
+        rows.lay_down(s, RIVER, p.discards)
+        rows.lay_down(s, PILE, p.win_pile)
+        if s != me and p.hand is not None:
+            rows.write(s, SHOWN, p.hand, own=False)
+        for at, value in ((HIDDEN, hidden), (WINS, p.won), (OUT, p.out), (LEFT, p.left), (LOCKED, p.locked),
+                          (VOID_CHOSEN, p.void_chosen), (EXCHANGE_CHOSEN, p.exchange_chosen),
+                          (SCORE, view.totals[s] * SCORE_SCALE)):
+            if value:
+                rows.scalar(s, at, value)
+        if p.void is not None:
+            rows.void(me, s, p.void)
+    count_unseen(rows.array)  # the view's rows are written whole: its unseen row from them, once
+    claim = view.claim
+    rows.observe(me, floats(out), 0, view.phase, view.current, view.drawn,
+                 None if claim is None else (claim.tile, claim.from_seat, claim.robbing), view.wall,
+                 [p.tiles for p in players])
     return out

@@ -48,7 +48,6 @@ from chuanma.encoding.compact import (
     VOID_AT,
 )
 from chuanma.encoding.compact import encode as compact_encode
-from chuanma.encoding.tracker import Tracker, encode_compact
 from chuanma.engine import SeatView
 
 SEAT_AT = 11
@@ -123,7 +122,7 @@ _IN_ORDER = [[(me + r) % 4 for r in range(4)] for me in range(4)]
 """Each viewer's seats in relative order."""
 
 
-def _write(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
+def write_planes(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
            out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """Write ``len(out)`` planes observations from their compact ones (``flat``, whose void
     one-hots give the void channels) and, for each, the viewer's seat and each seat's discards in
@@ -147,14 +146,11 @@ def _write(flat: npt.NDArray[np.float32], recents: Sequence[Recent],
     return out
 
 
-def encode_tracked(seats: Sequence[tuple[Tracker, int, bool]], out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The planes observations of ``seats`` (tracker, seat, whether the seat owes a decision; all
-    under the same rules), written into the rows of ``out`` (``float32``, of shape
-    ``(len(seats), *shape(kinds))``) in one NumPy pass."""
-    k = out.shape[2]
-    flat = encode_compact(seats, np.empty((len(seats), ROWS * k + SCALARS), dtype=np.float32))
-    recents = [(seat, tracker.recent) for tracker, seat, _ in seats]
-    return _write(flat, recents, out)
+def discarded(recent: list[int], t: int) -> None:
+    """Note a discard of tile ``t`` in a seat's last :data:`RECENT` discards (``recent``, most
+    recent first): what both a view's discard log and the tracker's events are read into."""
+    recent.pop()
+    recent.insert(0, t)
 
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
@@ -168,8 +164,8 @@ def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.ND
     flat = compact_encode(view)[None]
     recent: list[list[int]] = [[k] * RECENT for _ in range(4)]
     for s, t in view.discard_log:
-        recent[s] = [t, *recent[s][:-1]]
-    _write(flat, [(me, recent)], out[None])
+        discarded(recent[s], t)
+    write_planes(flat, [(me, recent)], out[None])
     return out
 
 
