@@ -1,5 +1,6 @@
 """The PyTorch learning agent: its masked policy, PPO's update, its weights files, imitation, the
-training script's smoke run and the trained weights played as ``learned:PATH`` in simulate, league and play."""
+training script's smoke run and the trained weights played as ``learned:PATH`` in simulate, league and play,
+and the policy the package ships played as ``learned``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ pytest.importorskip("pettingzoo", reason=LEARN_EXTRA)
 from typer.testing import CliRunner
 
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
+from chuanma.bots.learned import SHIPPED
 from chuanma.cli import app
 from chuanma.encoding import ENCODERS, compact, planes
 from chuanma.engine.indices import ACTION_COUNT
@@ -191,8 +193,9 @@ def test_analysis_inputs_rank_each_discard_by_shanten(encoder: str) -> None:
     assert waiting[89] == pytest.approx(27 / 20)
 
 
-def test_imitation_learns_the_defensive_bot() -> None:
-    data = imitation_samples(RuleSet.from_preset("xuezhan"), 12, seed=3, encoder_name="compact")
+@pytest.mark.parametrize("teacher", ["expert", "defensive"])
+def test_imitation_learns_the_teacher_bot(teacher: str) -> None:
+    data = imitation_samples(RuleSet.from_preset("xuezhan"), 12, seed=3, encoder_name="compact", teacher=teacher)
     policy = Policy.new("compact", hidden=64, seed=1)
     curve = imitate(policy, data, epochs=6, batch=64, lr=3e-3, holdout=0.2)
     assert curve[-1]["loss"] < curve[0]["loss"]
@@ -218,6 +221,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_training_script_writes_weights_checkpoints_and_curve(trained: Path) -> None:
     curve = json.loads((trained / "curve.json").read_text())
+    assert curve["teacher"] == "expert"
     assert len(curve["imitation"]) == 1 and curve["imitation_samples"] > 0
     assert [row["hands"] for row in curve["policy_gradient"]] == list(range(2, 21, 2))
     for row in curve["policy_gradient"]:
@@ -225,6 +229,34 @@ def test_training_script_writes_weights_checkpoints_and_curve(trained: Path) -> 
     assert [f.name for f in trained.glob("pg-*.pt")] == ["pg-20.pt"]  # a checkpoint every ten batches
     assert load(trained / "imitation.pt").trunk.weight.shape == (16, 644 + 90)
     assert load(trained / "policy.pt").encoder == "compact"
+
+
+def test_training_plays_self_play_opponents_and_refuses_unreadable_ones(
+        trained: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--opponents takes trained policies (``learned:PATH``, ``learned``): PPO against the
+    policy's own imitation checkpoint; a weights file that cannot be read is refused up front."""
+    out = tmp_path / "self-play"
+    main(["--out", str(out), "--imitation-hands", "2", "--epochs", "1", "--hidden", "16", "--pg-hands", "4",
+          "--batch-hands", "2", "--opponents", f"learned:{trained / 'imitation.pt'},learned,random"])
+    curve = json.loads((out / "curve.json").read_text())
+    assert [row["hands"] for row in curve["policy_gradient"]] == [2, 4]
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "bad"), "--opponents", f"learned:{tmp_path / 'none.pt'},random,random"])
+    assert "--opponents" in capsys.readouterr().err and not (tmp_path / "bad").exists()
+
+
+def test_the_shipped_policy_plays_legal_hands_as_learned() -> None:
+    assert SHIPPED.is_file() and SHIPPED.stat().st_size < 2_000_000  # small enough to ship in the package
+    assert load(SHIPPED).encoder == "compact"
+    check_bot_name("learned", RuleSet.from_preset("xueliu"))
+    bots = [make_bot("learned", 1), make_bot("greedy", 2), make_bot("learned", 3), make_bot("expert", 4)]
+    assert bots[0].name == "learned"
+    for rules in ("xuezhan", "xueliu"):
+        result = play_hand(RuleSet.from_preset(rules), deal_for(5, 0, SICHUAN_TILES), bots)
+        assert sum(s.delta for s in result.seats) == 0
+    league = runner.invoke(app, ["league", "--bots", "learned,defensive", "-n", "4", "--json"])
+    assert league.exit_code == 0, league.output
+    assert {r["bot"] for r in json.loads(league.stdout.strip().splitlines()[-1])["ranking"]} == {"learned", "defensive"}
 
 
 def test_learned_bot_plays_legal_hands(trained: Path) -> None:

@@ -1,6 +1,6 @@
-"""Train the policy: imitate the ``defensive`` bot, then PPO against the bots.
+"""Train the policy: imitate a teacher bot (``expert`` by default), then PPO against the bots.
 
-    python -m chuanma.train --out runs/agent [--imitation-hands 400] [--epochs 6]
+    python -m chuanma.train --out runs/agent [--teacher expert] [--imitation-hands 400] [--epochs 6]
         [--pg-hands 2000] [--pg-lr 1e-4] [--kl 0.5] [--opponents defensive,greedy,random] [--seed 1]
 
 Writes ``imitation.pt`` (after imitation), ``pg-<hands>.pt`` checkpoints, ``policy.pt`` (the
@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from chuanma.bots import BOTS, make_bot
+from chuanma.bots import BOTS, UnknownBotError, check_bot_name, make_bot
 from chuanma.encoding import ENCODERS, encoder
 from chuanma.engine import Game, mask, to_index
 from chuanma.env import SingleSeatEnv
@@ -40,7 +40,7 @@ RESULT_SCALE = 32
 many base."""
 
 
-def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, teacher: str = "defensive") -> Samples:
+def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, teacher: str = "expert") -> Samples:
     """Observations, masks and the ``teacher`` bot's choices at its decisions with a real choice,
     from ``hands`` hands of four teachers on the simulator's deals."""
     encode = encoder(encoder_name)[0]
@@ -227,6 +227,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--encoder", default="compact", choices=sorted(ENCODERS))
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--no-analysis", action="store_true", help="leave out the hand-analysis inputs")
+    ap.add_argument("--teacher", default="expert", choices=list(BOTS), help="the bot whose decisions are imitated")
     ap.add_argument("--imitation-hands", type=int, default=400)
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--weight-decay", type=float, default=0.0, help="AdamW weight decay of the imitation")
@@ -234,13 +235,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--batch-hands", type=int, default=32, help="hands per PPO update")
     ap.add_argument("--pg-lr", type=float, default=1e-4, help="learning rate of the PPO phase")
     ap.add_argument("--kl", type=float, default=0.5, help="weight of the divergence from the imitated policy")
-    ap.add_argument("--opponents", default="defensive,greedy,random", help="three bots, comma-separated")
+    ap.add_argument("--opponents", default="defensive,greedy,random",
+                    help="three bots, comma-separated (learned:PATH for self-play against a trained policy)")
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads (the network is small: one is fastest)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     opponents = [n.strip() for n in args.opponents.split(",")]
-    if len(opponents) != 3 or any(n not in BOTS for n in opponents):
-        ap.error(f"--opponents: give three of {', '.join(BOTS)}, comma-separated")
+    if len(opponents) != 3:
+        ap.error(f"--opponents: give three of {', '.join(BOTS)}, learned or learned:PATH, comma-separated")
+    for name in opponents:
+        try:
+            check_bot_name(name)
+        except UnknownBotError as exc:
+            ap.error(f"--opponents: {exc}")
     for name in ("hidden", "imitation_hands", "pg_hands", "batch_hands", "threads"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -254,10 +261,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         ap.error(f"--rules: {exc}")
     torch.set_num_threads(args.threads)
     curve: dict[str, Any] = {"rules": args.rules, "encoder": args.encoder, "hidden": args.hidden, "seed": args.seed,
-                             "analysis": not args.no_analysis}
+                             "analysis": not args.no_analysis, "teacher": args.teacher}
     start = time.perf_counter()
     policy = Policy.new(args.encoder, args.hidden, args.seed, analysis=not args.no_analysis)
-    data = imitation_samples(rules, args.imitation_hands, args.seed, args.encoder)
+    data = imitation_samples(rules, args.imitation_hands, args.seed, args.encoder, args.teacher)
     curve["imitation_samples"] = len(data[2])
     curve["imitation"] = imitate(policy, data, args.epochs, seed=args.seed, weight_decay=args.weight_decay)
     policy.save(args.out / "imitation.pt")

@@ -13,7 +13,7 @@ from chuanma.bots.base import Bot, SeededBot, needs_view
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.expert import ExpertBot
 from chuanma.bots.greedy import GreedyBot
-from chuanma.bots.learned import PREFIX, LearnedBot, cached_policy
+from chuanma.bots.learned import NAME, PREFIX, SHIPPED, LearnedBot, cached_policy
 from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.search import SearchBot
 from chuanma.engine import SeatView
@@ -35,32 +35,43 @@ class UnknownBotError(ChuanmaError, ValueError):
     """A bot name that is not in :data:`BOTS`."""
 
 
+def policy_path(name: str) -> str | None:
+    """The weights file a learned bot called ``name`` plays (``learned``: the shipped policy;
+    ``learned:PATH``: PATH), or None for any other name."""
+    if name == NAME:
+        return str(SHIPPED)
+    return name[len(PREFIX):] if name.startswith(PREFIX) else None
+
+
 def check_bot_name(name: str, rules: RuleSet | None = None) -> None:
     """Raise :class:`UnknownBotError` unless ``name`` is a bot (for ``rules``, if given): a name
-    of :data:`BOTS`, or ``learned:PATH`` with PATH a readable policy weights file (whose
-    observations have the 27 kinds of the Sichuan presets: not 大众麻将)."""
-    if name.startswith(PREFIX):
+    of :data:`BOTS`, ``learned`` (the shipped policy) or ``learned:PATH`` with PATH a readable
+    policy weights file (whose observations have the 27 kinds of the Sichuan presets: not 大众麻将)."""
+    path = policy_path(name)
+    if path is not None:
         try:
-            cached_policy(name[len(PREFIX):])
+            cached_policy(path)
         except PolicyFileError as exc:
             raise UnknownBotError(f"bot {name!r}: {exc}") from None
         if rules is not None and rules.tiles.honours:
             raise UnknownBotError(f"bot {name!r}: a learned policy plays the Sichuan presets' 27 tile kinds, "
                                   f"not the 34 of {rules.preset}")
     elif name not in BOTS:
-        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, learned:PATH")
+        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, {NAME}, {PREFIX}PATH")
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name`` (see :func:`check_bot_name`), seeded ``seed``."""
-    if name.startswith(PREFIX):
+    path = policy_path(name)
+    if path is not None:
         check_bot_name(name)
-        return LearnedBot(name[len(PREFIX):], seed)
+        return LearnedBot(path, seed, name)
     try:
         factory = BOTS[name]
     except KeyError:
-        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, learned:PATH") from None
+        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, {NAME}, {PREFIX}PATH") from None
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "make_bot", "needs_view"]
+__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "make_bot", "needs_view",
+           "policy_path"]

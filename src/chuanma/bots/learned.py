@@ -1,4 +1,5 @@
-"""``learned:PATH``: a bot that plays a trained policy (:mod:`chuanma.learn.policy`) greedily.
+"""``learned:PATH``: a bot that plays a trained policy (:mod:`chuanma.learn.policy`) greedily;
+``learned``: the same with the policy the package ships (:data:`SHIPPED`).
 
 The policy is a PyTorch network (the ``learn`` extra); without PyTorch the bot is refused with
 a message saying what to install.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chuanma.bots.base import SeededBot
@@ -18,6 +20,10 @@ if TYPE_CHECKING:
     from chuanma.learn.policy import Policy
 
 PREFIX = "learned:"
+NAME = "learned"
+SHIPPED = Path(__file__).parent / "weights" / "learned.pt"
+"""The trained policy the package ships, played by the bot named :data:`NAME` (docs/bots.md says how
+it was trained and how it ranks)."""
 
 
 @lru_cache(maxsize=8)
@@ -33,13 +39,13 @@ def cached_policy(path: str) -> Policy:
 class LearnedBot(SeededBot):
     """Chooses the legal action its policy finds most probable, from its seat's view alone."""
 
-    def __init__(self, path: str, seed: int = 0) -> None:
+    def __init__(self, path: str, seed: int = 0, name: str | None = None) -> None:
         from chuanma.encoding import encoder  # NumPy: imported by a learned bot, not by every command
 
         super().__init__(seed)
         self.policy = cached_policy(path)
         self.encode = encoder(self.policy.encoder)[0]
-        self.name = PREFIX + path
+        self.name = name or PREFIX + path
 
     def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
         assert view is not None

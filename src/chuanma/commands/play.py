@@ -76,7 +76,7 @@ def summary(console: Console, names: Sequence[str], totals: Sequence[int], playe
 def play(
     bots: Annotated[str, typer.Option(
         "--bots", "-b", help="The three opponents, comma-separated, or one name for all three "
-                             "(learned:PATH: trained weights).")] = "greedy",
+                             "(learned: the shipped policy; learned:PATH: trained weights).")] = "greedy",
     seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, max=MAX_HANDS, help="Hands in the session.")] = 1,
     rules: RulesOption = "xuezhan",

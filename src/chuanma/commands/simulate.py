@@ -33,7 +33,8 @@ from chuanma.sim.session import DEFAULT_SESSION_HANDS
 from chuanma.sim.stats import Tally
 
 BotsOption = Annotated[str, typer.Option(
-    "--bots", "-b", help="Bot names by seat, comma-separated (cycled to 4); learned:PATH plays trained weights.")]
+    "--bots", "-b", help="Bot names by seat, comma-separated (cycled to 4); learned plays the shipped policy, "
+             "learned:PATH trained weights.")]
 SeedOption = Annotated[int, typer.Option(
     "--seed", min=0, max=MAX_SEED, help="Seed of the run: same seed, same results.")]
 WorkersOption = Annotated[int, typer.Option(

@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.bots import BOTS, Bot, make_bot, needs_view
+from chuanma.bots import BOTS, Bot, UnknownBotError, check_bot_name, make_bot, needs_view
 from chuanma.env.aec import spaces
 from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
@@ -19,7 +19,9 @@ Obs = dict[str, npt.NDArray[Any]]
 
 class SingleSeatEnv(gymnasium.Env[Obs, int]):
     """One hand per episode: the agent plays ``seat`` (or, with ``seat="random"``, a seat drawn
-    each episode) and the bots named in ``opponents`` play the others, in seat order after it.
+    each episode) and the bots named in ``opponents`` play the others, in seat order after it
+    (any name :func:`chuanma.bots.make_bot` takes: ``learned:PATH`` seats a trained policy, for
+    self-play).
 
     Observations are the AEC environment's (``{"observation", "action_mask"}``); the reward is the
     agent's chip result in base units (``reward="end"``: all at the end; ``"event"``: as payments
@@ -37,8 +39,13 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
                  seat: int | str = 0, encoder: str = "compact", reward: str = "end", normalize: bool = False,
                  **options: Any) -> None:
         names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
-        if len(names) != 3 or any(n not in BOTS for n in names):
+        if len(names) != 3:
             raise EnvOptionError(f"opponents must be one bot name or three, from {', '.join(BOTS)}; got {opponents!r}")
+        for name in names:
+            try:
+                check_bot_name(name)
+            except UnknownBotError as exc:
+                raise EnvOptionError(f"opponents: {exc}") from None
         if seat != "random" and (isinstance(seat, bool) or seat not in range(4)):
             raise EnvOptionError(f"seat must be 0-3 or 'random', got {seat!r}")
         self.table = Table(rules_of(rules, options), encoder, reward, normalize)
