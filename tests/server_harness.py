@@ -24,7 +24,7 @@ from chuanma.fairness import VRFKey
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
 from chuanma.server.config import ServerConfig
-from chuanma.server.store import sqlite_url
+from chuanma.server.store import Store, sqlite_url
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 TIMEOUT = 60.0
@@ -299,3 +299,11 @@ async def eventually(condition: Callable[[], bool]) -> None:
     async with asyncio.timeout(TIMEOUT):
         while not condition():
             await asyncio.sleep(0.01)
+
+
+async def lock_waited(store: Store) -> None:
+    """Return once a connection of the store's PostgreSQL database waits for a row lock."""
+    waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                   "AND datname = current_database()")
+    while not await store.read(lambda c: c.execute(waiting).scalar()):
+        await asyncio.sleep(0.01)

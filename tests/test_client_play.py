@@ -114,11 +114,11 @@ def test_client_plays_dazhong_with_chows_and_honours(browser: Any, server: Runni
     ticker = page.evaluate("""() => { const tb = window.chuanmaClient.table;
         return tb.ticker.map((e) => tb.say(e)).reverse(); }""")
     assert 0 < len(ticker) <= 40 and page.locator("#ticker li").all_inner_texts() == ticker
-    # one's own seat is the ticker's subject: 你 in Chinese, "dora (you)" in English
+    # the ticker speaks to its own seat: 你 in Chinese, the second person in English
     own = """async ([s, lang]) => { (await import("/static/app/i18n.js")).setLang(lang);
         return window.chuanmaClient.table.say({ ev: { type: "discard", seat: s, tile: "5m" } }); }"""
     said = {lang: page.evaluate(own, [player.seat, lang]) for lang in ("zh", "en")}
-    assert said["zh"].startswith("你 ") and said["en"].startswith("dora (you) discards "), said
+    assert said["zh"].startswith("你 ") and said["en"].startswith("You discard "), said
     # the settlement panel, drawn a part a frame, ends with every win and every other payment
     page.wait_for_function("""() => { const r = window.chuanmaClient.table.handEnd.result;
         return document.querySelectorAll('[data-testid=win]').length === r.winners.length

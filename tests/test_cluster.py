@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 import signal
 import socket
 import sys
@@ -24,17 +25,20 @@ from chuanma.fairness import Level, verify_record
 from chuanma.fairness.keys import signing_key_of, write_key
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
-from chuanma.server.bus import decode, encode
+from chuanma.server.bus import Bus, decode, encode
 from chuanma.server.clock import ManualClock
+from chuanma.server.cluster import ClusterHost
 from chuanma.server.lease import STATE, LeaseHeldError, LeaseLostError, held_by_another
+from chuanma.server.metrics import Metrics
 from chuanma.server.schema import hands, lease, ledger, tables
-from chuanma.server.store import open_store
+from chuanma.server.store import AsyncRunner, open_store
+from chuanma.server.table import Command
 from chuanma.server.table_leases import CLUSTER, TableLeases
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from cluster_nodes import Node
-from server_harness import DEALER_KEY, Client, account, pg_database
+from server_harness import DEALER_KEY, TIMEOUT, Client, account, eventually, lock_waited, make_config, pg_database
 
 __all__ = ["pg_database"]
 
@@ -83,6 +87,29 @@ def test_every_table_command_crosses_the_bus_unchanged(message: i.CommandMessage
     assert crossed == message and type(crossed) is type(message)
 
 
+def test_a_frame_that_is_not_the_clusters_is_dropped_and_the_bus_listens_on() -> None:
+    """Junk on a node's channel (not JSON, or JSON of no message's shape) is logged and dropped; the
+    node's next message still arrives."""
+    why = redis_reachable()
+    if why is not None:
+        pytest.skip(f"Redis at 127.0.0.1:6379 is not reachable ({why}): the cluster tests skip")
+
+    async def scenario() -> None:
+        received: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        bus = Bus(REDIS, f"chuanma:test-junk-{secrets.token_hex(4)}:", "n1", Metrics())
+        await bus.start(received.put_nowait, lambda _data: None, lambda: None)
+        try:
+            for junk in (b"\xff not json", b"[1, 2]", b'{"no": "at"}'):
+                await bus.redis.publish(bus.channel("n1"), junk)
+            assert await bus.publish("n1", {"kind": "after"})
+            got = await asyncio.wait_for(received.get(), TIMEOUT)
+            assert got["kind"] == "after" and received.empty()
+            assert all(not task.done() for task in bus.tasks)
+        finally:
+            await bus.close()
+    asyncio.run(scenario())
+
+
 def test_a_node_that_lost_a_tables_lease_never_writes_for_it_again(cluster_db: str) -> None:
     """Node A claims a table, then is paused past its lease; B takes it over (one more on the
     token). A's next write for the table is refused, whatever its clock says, and A's heartbeat
@@ -105,6 +132,54 @@ def test_a_node_that_lost_a_tables_lease_never_writes_for_it_again(cluster_db: s
             await fenced_b.create_user("by_b", None, "guest", 0, clock.now())
             assert await store.user_by_name("by_a_late") is None and await store.user_by_name("by_b") is not None
             assert await a.owner("t1") == "b"
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_take_over_waits_for_the_fenced_writes_in_flight(cluster_db: str) -> None:
+    """A's write for the table has passed its fence and not committed; B's claim of the lapsed
+    lease waits for it (so the stored decisions B rebuilds from hold it), then A is fenced off."""
+    async def scenario() -> None:
+        store, other = await open_store(cluster_db), await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(other, clock, LEASE, "b")
+            await store.create_table(new_table_row("t1"))
+            assert await a.claim("t1")
+            clock.advance(LEASE + 0.1)  # A paused past its lease, one of its writes in flight
+            assert isinstance(store.runner, AsyncRunner)
+            async with store.runner.engine.begin() as conn:
+                await conn.run_sync(a.fence("t1"))
+                taker = asyncio.create_task(b.claim("t1"))
+                await asyncio.wait_for(lock_waited(other), TIMEOUT)  # the take-over waits for it
+                assert not taker.done()
+            assert await asyncio.wait_for(taker, TIMEOUT) and b.tokens["t1"] == a.tokens["t1"] + 1
+            with pytest.raises(LeaseLostError):
+                await store.fenced(a.fence("t1")).create_user("too_late", None, "guest", 0, clock.now())
+        finally:
+            await store.close()
+            await other.close()
+    asyncio.run(scenario())
+
+
+def test_a_node_gives_up_no_table_another_node_took_over(cluster_db: str) -> None:
+    """A table whose rebuild failed here after another node took its lease over is that node's: it
+    is dropped here, its row stays open and its players hear nothing (no ``table_closed``)."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            config = make_config(cluster_db)
+            metrics = Metrics()
+            leases = TableLeases(store, ManualClock(1000.0), LEASE, "a")
+            host = ClusterHost(store, config, metrics, leases=leases,
+                               bus=Bus(REDIS, "chuanma:unused:", "a", metrics))
+            await store.create_table(new_table_row("t1"))
+            told: list[dict[str, Any]] = []
+            await host.give_up("t1", [], [Command(1, told.append, i.Rejoin())], "it could not be resumed")
+            assert told == [] and metrics.registry.get_sample_value("chuanma_table_leases_lost_total") == 1
+            statuses = await store.read(lambda conn: conn.execute(select(tables.c.status)).scalars().all())
+            assert statuses == ["open"]
         finally:
             await store.close()
     asyncio.run(scenario())
@@ -168,6 +243,37 @@ def test_a_stopping_node_lets_its_tables_go_at_once_and_the_database_is_the_clus
     asyncio.run(scenario())
 
 
+def test_a_node_fenced_off_by_a_single_process_server_writes_and_claims_nothing(cluster_db: str) -> None:
+    """Every node paused past the database's lease, a single-process server takes the database: a
+    node's next heartbeat forgets all its tables, so that its writes for them are refused, and it
+    claims none (the single process resumes them all)."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            a = TableLeases(store, clock, LEASE, "a")
+            for table_id in ("t1", "t2"):
+                await store.create_table(new_table_row(table_id))
+            await a.heartbeat()
+            assert await a.claim("t1")
+            fenced = store.fenced(a.fence("t1"))
+            clock.advance(LEASE + 0.1)
+            row = await store.read(lambda conn: dict(conn.execute(STATE).one()._mapping))
+            await store.write(lambda conn: conn.execute(update(lease).values(
+                holder="single", token=row["token"] + 1, since=clock.now(), expires=clock.now() + 60)))
+            with pytest.raises(LeaseHeldError):
+                await a.heartbeat()
+            assert a.tokens == {}
+            with pytest.raises(LeaseLostError, match="lost the lease of table t1"):
+                await fenced.create_user("by_a", None, "guest", 0, clock.now())
+            with pytest.raises(LeaseHeldError):
+                await a.claim("t2")
+            assert await store.user_by_name("by_a") is None and a.tokens == {}
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
 @dataclass
 class Player:
     """A person at a private table, connected to some node; reconnects to a live one if theirs dies."""
@@ -194,7 +300,7 @@ class Player:
         while True:
             try:
                 msg = await client.recv()
-                self.seen.append(msg["type"])
+                self.seen.append(msg["type"] if msg["type"] != "table_closed" else f"table_closed: {msg['reason']}")
                 if msg["type"] == "prompt":
                     await client.send("act", table=msg["table"], version=msg["version"],
                                       action=client.choose(msg["legal"]))
@@ -268,8 +374,7 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
                 await asyncio.wait_for(acted.get(), 20)
             nodes[0].kill()
             moved = players[:2]  # table 0's people, on nodes 1 and 2: attached again to its new owner
-            while not all("resync" in one.seen for one in moved):
-                await asyncio.sleep(0.05)
+            await eventually(lambda: all("resync" in one.seen for one in moved))
             assert not any("reconnected" in one.seen for one in moved)
             assert [one.seen.count("reconnected") for one in players] == [0, 0, 0, 1, 1, 0]  # those on node 0
             nodes[1].alive = False  # a clean stop, mid-hand: its tables move to node 2 at once

@@ -16,6 +16,7 @@ import pytest
 from browser_fixtures import tab
 from chromium import serious_violations
 from chuanma.melds import parse_meld
+from chuanma.portal.reference import preset_catalog
 from chuanma.portal.replays import replay_view
 from chuanma.rules import RuleSet
 from chuanma.scoring import score_hand
@@ -181,6 +182,12 @@ def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: An
     assert desktop.text_content("h1") == "Fan calculator"
     desktop.click(".lang-switch")
     assert desktop.text_content("h1") == "算番器"
+    # the calculator's options are named by what they mean in the page's language, never by their ids
+    yaojiu = next(o for o in preset_catalog()["options"] if o["name"] == "yaojiu")
+    label = desktop.eval_on_selector('label[for="opt-yaojiu"]', "l => l.lastChild.textContent")
+    assert label == yaojiu["description_zh"]
+    assert desktop.locator("#opt-yaojiu option").all_text_contents() == [
+        yaojiu["choice_names"][c]["zh"] for c in yaojiu["choices"]]
     desktop.goto(server.base + "/rules")  # remembered
     refund = '[data-testid="option-refund"] td:nth-last-child(2)'
     desktop.wait_for_selector(refund)  # the page is drawn once its tables are fetched

@@ -30,7 +30,7 @@ from chuanma.server.host import LocalHost
 from chuanma.server.lease import Lease, LeaseHeldError, LeaseLostError
 from chuanma.server.schema import decisions, lease, users
 from chuanma.server.store import MIGRATION_LOCK, MIGRATIONS, AsyncRunner, Row, Store, alembic_config, open_store
-from server_harness import TIMEOUT, Client, account, db_url, make_config, pg_database, running
+from server_harness import TIMEOUT, Client, account, db_url, lock_waited, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
 LEASE = 1.0
@@ -177,13 +177,6 @@ def test_a_server_that_finds_at_renewal_its_lease_taken_over_stops_its_tables(db
 
 
 def test_on_postgresql_a_take_over_waits_for_the_fenced_writes_in_flight(pg_database: str) -> None:
-    waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                   "AND datname = current_database()")
-
-    async def blocked(store: Store) -> None:
-        while not await store.read(lambda c: c.execute(waiting).scalar()):
-            await asyncio.sleep(0.01)
-
     async def scenario() -> None:
         store, other = await open_store(pg_database), await open_store(pg_database)
         try:
@@ -194,7 +187,7 @@ def test_on_postgresql_a_take_over_waits_for_the_fenced_writes_in_flight(pg_data
                 await conn.run_sync(holder.check)
                 taker = asyncio.create_task(Lease(other, ManualClock(holder.clock.now() + LEASE), LEASE,
                                                   "other:2:000000").take())
-                await asyncio.wait_for(blocked(other), TIMEOUT)  # the take-over waits for it
+                await asyncio.wait_for(lock_waited(other), TIMEOUT)  # the take-over waits for it
                 assert not taker.done()
             await asyncio.wait_for(taker, TIMEOUT)
             store.guard = holder.check

@@ -55,7 +55,8 @@ def decode(data: dict[str, Any]) -> i.CommandMessage:
     if "host" in data:
         return HOST_INPUTS[data["host"]]()
     message = _client.validate_python(data)
-    assert not isinstance(message, p.Join | p.JoinPrivate | p.LeaveQueue | p.Ping)
+    if isinstance(message, p.Join | p.JoinPrivate | p.LeaveQueue | p.Ping):
+        raise ValueError(f"{message.type} is the lobby's, not a table's command")
     return message
 
 
@@ -141,8 +142,8 @@ class Bus:
                 continue
             if message is None:
                 continue
-            data = json.loads(message["data"])
-            try:
+            try:  # a frame that is not the cluster's is logged and dropped: the listener goes on
+                data = json.loads(message["data"])
                 if message["channel"].decode() == f"{self.prefix}all":
                     self.on_announcement(data)
                 else:

@@ -29,7 +29,7 @@ from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
 from chuanma.server.bus import Bus, decode, encode
 from chuanma.server.host import Lobby, LocalHost, Waiting
-from chuanma.server.lease import LeaseLostError
+from chuanma.server.lease import LeaseHeldError, LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, Room
 from chuanma.server.schema import seatings, tables
 from chuanma.server.seatings import Seatings
@@ -106,6 +106,14 @@ class ClusterHost(LocalHost):
         self.fences.pop(table_id, None)
         await self.leases.drop(table_id)
 
+    async def give_up(self, table_id: str, users: list[int], connections: list[Command], why: str) -> None:
+        """Give up a table only while this node holds its lease: one another node took over (during
+        its rebuild here, say) is that node's to run, and is dropped here without a write or a word."""
+        if table_id not in self.leases.tokens:
+            self.lose(table_id)
+            return
+        await super().give_up(table_id, users, connections, why)
+
     async def resume_table(self, table_id: str, connections: list[Command]) -> None:
         """Rebuild a failed table if its lease is still this node's; else drop it (its new owner's
         announcement attaches its connections again)."""
@@ -145,8 +153,16 @@ class ClusterHost(LocalHost):
                 log.exception("cluster: leases not looked after")
 
     async def look(self) -> None:
-        """One heartbeat: drop the tables taken over, then claim and rebuild this node's share of orphans."""
-        for table_id in await self.leases.heartbeat():
+        """One heartbeat: drop the tables taken over, then claim and rebuild this node's share of orphans
+        (none while a single-process server holds the database: every table here is dropped)."""
+        try:
+            taken = await self.leases.heartbeat()
+        except LeaseHeldError:
+            log.error("a single-process server holds the database: this node stops its tables")
+            for table_id in list(self.tables):
+                self.lose(table_id)
+            return
+        for table_id in taken:
             self.lose(table_id)
         for table_id in await self.leases.orphans():
             if table_id in self.tables or not await self.leases.claim(table_id):

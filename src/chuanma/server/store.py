@@ -222,7 +222,7 @@ class Store:
         """This store's database with another :attr:`guard` (a table's lease in a cluster): its
         writes check ``guard`` first; closing it is closing this store."""
         store = Store(self.runner)
-        store.guard, store.on_settle = guard, self.on_settle
+        store.guard, store.on_settle, store.on_settle_failed = guard, self.on_settle, self.on_settle_failed
         return store
 
     async def read(self, work: Work[T]) -> T:

@@ -23,7 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from chuanma.server.clock import Clock
 from chuanma.server.config import ServerConfig
-from chuanma.server.lease import ROW, STATE, LeaseLostError, held_by_another, in_use
+from chuanma.server.lease import ROW, STATE, LeaseHeldError, LeaseLostError, held_by_another, in_use
 from chuanma.server.schema import cluster_nodes, lease, table_leases, tables
 from chuanma.server.store import Store
 
@@ -90,7 +90,11 @@ class TableLeases:
     async def claim(self, table_id: str) -> bool:
         """Take ``table_id``'s lease if it has none or it lapsed (one more on its token); whether taken."""
         def work(conn: Connection) -> int | None:
+            # FOR UPDATE waits for the fenced writes in flight (FOR KEY SHARE); the upsert alone
+            # would lock the row only FOR NO KEY UPDATE, which does not wait for them
+            conn.execute(select(table_leases.c.token).where(table_leases.c.table_id == table_id).with_for_update())
             now = self.clock.now()
+            refuse_single(conn, now)  # a single-process server holds the database: no table is the cluster's
             stmt = insert(table_leases).values(table_id=table_id, holder=self.holder, token=1,
                                                expires=now + self.seconds)
             stmt = stmt.on_conflict_do_update(
@@ -121,13 +125,17 @@ class TableLeases:
         """Renew this node's row, its leases and the cluster's hold on the database; returns the
         tables this node thought it held that were taken over (forgotten here). A database that
         cannot be reached is logged and tried again at the next heartbeat; one a single-process
-        server holds raises :class:`~chuanma.server.lease.LeaseHeldError` (nothing renewed)."""
+        server holds raises :class:`~chuanma.server.lease.LeaseHeldError` (nothing renewed, and every
+        table forgotten here, so that the fence refuses this node's writes for any of them)."""
         before = dict(self.tokens)
         try:
             held = await self.store.runner.write(self._heartbeat)
         except (SQLAlchemyError, OSError) as exc:
             log.warning(f"leases not renewed: {str(exc).splitlines()[0]}")
             return []
+        except LeaseHeldError:  # every table is the single process's now: this node fenced off them all
+            self.tokens.clear()
+            raise
         self.renewed = self.clock.now()
         lost = [t for t, token in before.items() if held.get(t) != token and self.tokens.get(t) == token]
         for table_id in lost:

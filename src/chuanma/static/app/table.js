@@ -396,10 +396,9 @@ export class TablePage {
     }, CALL_MS);
   }
 
-  /** A ticker entry's sentence; one's own seat is the subject "你" / "alice (you)" (not "You discards"). */
+  /** A ticker entry's sentence, told to this seat: its own events in the second person ("You discard"). */
   say(entry) {
-    const me = this.players?.[this.seat]?.name;
-    return narrate(entry.ev, (s) => (s === this.seat && me ? t("seat.me", { name: me }) : this.name(s)));
+    return narrate(entry.ev, (s) => this.name(s), this.seat);
   }
 
   // ------------------------------------------------------------------ rendering

@@ -1,6 +1,6 @@
 // The fan calculator: a hand built by clicking tiles, scored by the server's engine
 // (POST /api/portal/score, the same scoring as chuanma score). Nothing is computed here.
-import { api, el, fanName, frame, getLang, onLangChange, optionText, seatName, t, tileRow } from "./common.js";
+import { api, choiceText, el, fanName, frame, getLang, onLangChange, optionText, seatName, t, tileRow } from "./common.js";
 import { allKinds, run, tileElement, tileName, tileOrder } from "/static/app/tiles.js";
 
 frame("/calc");
@@ -93,12 +93,12 @@ function optionInput(o) {
     input = el("input", { type: "checkbox", id, checked: value, onchange: (e) => set(e.target.checked) });
   } else if (o.kind === "choice") {
     input = el("select", { id, onchange: (e) => set(o.choices.find((c) => String(c) === e.target.value)) },
-      o.choices.map((c) => el("option", { value: String(c), selected: c === value }, String(c))));
+      o.choices.map((c) => el("option", { value: String(c), selected: c === value }, choiceText(o, c))));
   } else if (o.kind === "int") {
     input = el("input", { type: "number", id, min: "1", value: value ?? "", placeholder: "none",
       onchange: (e) => set(e.target.value === "" ? null : Number(e.target.value)) });
   } else return null;
-  return el("label", { for: id, title: optionText(o) }, input, o.name);
+  return el("label", { for: id, title: o.name }, input, optionText(o));
 }
 
 function drawOptions() {

@@ -1,6 +1,6 @@
 // The portal pages' frame and helpers: the header with the portal's links, JSON fetches,
 // element and tile builders. Strings are in strings.js; tiles come from the client's tiles.js.
-import { t, applyI18n, languageButton, onLangChange, getLang, optionText, fanName } from "/static/app/i18n.js";
+import { t, applyI18n, languageButton, onLangChange, getLang, optionText, choiceText, fanName } from "/static/app/i18n.js";
 import { tileElement } from "/static/app/tiles.js";
 import "./strings.js";
 import "/static/app/progress-strings.js";
@@ -69,4 +69,4 @@ export function seatName(seat) { return t("portal.seat", { n: seat }); }
 /** A suit's name: 万 / Characters. */
 export function suitName(suit) { return t(`suit.${suit}`); }
 
-export { t, getLang, onLangChange, optionText, fanName };
+export { t, getLang, onLangChange, optionText, choiceText, fanName };
