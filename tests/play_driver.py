@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
@@ -14,13 +15,14 @@ PROMPT = "your move"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def spawn(*args: str, timeout: float = 30, pace: str = "0", rows: int = 60) -> pexpect.spawn:
+def spawn(*args: str, timeout: float = 30, pace: str = "0", rows: int = 60,
+          preexec_fn: Callable[[], None] | None = None) -> pexpect.spawn:
     """``python -m chuanma play ARGS`` in an 80-column terminal of ``rows`` lines (60), 托管 making
-    its decisions every ``pace`` seconds (at once)."""
+    its decisions every ``pace`` seconds (at once); ``preexec_fn`` runs in the child before it starts."""
     env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "80", "LINES": str(rows), "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
     return pexpect.spawn(sys.executable, ["-m", "chuanma", "play", "--pace", pace, *args], env=env,
-                         encoding="utf-8", timeout=timeout, dimensions=(rows, 80))
+                         encoding="utf-8", timeout=timeout, dimensions=(rows, 80), preexec_fn=preexec_fn)
 
 
 def screen(child: pexpect.spawn) -> str:

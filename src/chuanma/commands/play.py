@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -123,6 +124,9 @@ def play(
     names = ["you"] * 4
     for i, s in enumerate(others):
         names[s] = opp[i if len(opp) == 3 else 0]
+    # Ctrl-C ends the session even when this process was started with SIGINT ignored or blocked
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     console.print(f"[bold]session seed {seed}[/] · play it again with --seed {seed}")
     totals = [0] * 4
     records: list[dict[str, Any]] = []
