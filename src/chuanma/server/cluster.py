@@ -285,16 +285,23 @@ class ClusterHost(LocalHost):
             del self.leases.tokens[table_id]
             self.lose(table_id)
         self.owners[table_id] = node
+        self.attach_again(table_id)
+
+    def attach_again(self, table_id: str) -> None:
+        """Attach this node's connections of ``table_id`` to it again (they get ``resync``)."""
         for conn, (user_id, again) in list(self.attached.get(table_id, {}).items()):
             send = self.conns.get(conn)
             if send is not None:
                 self.route(table_id, Command(user_id, send, again), conn, 0)
 
     def reconnected(self) -> None:
-        """The bus was lost and is back: every table held here is announced again."""
+        """The bus was lost and is back (messages were lost meanwhile): every table held here is
+        announced again, and this node's connections attach to their tables again (so that they
+        are, whichever node subscribed again first)."""
         for table_id, token in list(self.leases.tokens.items()):
             self.bus.later(functools.partial(self.bus.announce, table_id, token))
-
+        for table_id in list(self.attached):
+            self.attach_again(table_id)
 
     async def queued(self, room: str) -> list[int]:
         """Who waits in ``room``'s queue, on any node, first come first."""
