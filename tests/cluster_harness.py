@@ -11,7 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -55,6 +55,17 @@ def cluster_db(pg_database: str) -> Iterator[str]:
     yield pg_database
 
 
+def started(proc: subprocess.Popen[bytes], ready: Callable[[], bool], what: str) -> None:
+    """Return once ``ready()`` holds; fail if ``proc`` (``what``) exits first, or after 5 s."""
+    for _ in range(500):
+        assert proc.poll() is None, f"{what} exited with {proc.returncode}"
+        if ready():
+            return
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(0.01)
+    raise TimeoutError(f"{what} did not start")
+
+
 @dataclass
 class PrivateRedis:
     """A ``redis-server`` of one test's own, on a free port, without persistence."""
@@ -71,13 +82,7 @@ class PrivateRedis:
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        for _ in range(500):
-            assert self.proc.poll() is None, f"redis-server exited with {self.proc.returncode}"
-            if redis_reachable(self.port) is None:
-                return
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(0.01)
-        raise TimeoutError(f"redis-server on port {self.port} did not answer")
+        started(self.proc, lambda: redis_reachable(self.port) is None, f"redis-server on port {self.port}")
 
     def kill(self) -> None:
         """Kill it (``SIGKILL``): every connection to it drops, everything it held is gone."""

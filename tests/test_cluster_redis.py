@@ -44,7 +44,8 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
     """Two nodes, a private table opened on each whose people are connected to the other node (every
     command and message crosses the bus). Mid-hand Redis is killed: both nodes' ``/healthz`` say
     ``bus_down``. Redis starts again, empty, on the same port: each node's bus connects again and
-    subscribes again (``/healthz`` says ``ok``), the tables' people get ``resync`` and every hand
+    subscribes again (``/healthz`` says ``ok``), the tables' people are attached again (``seated``,
+    ``resync``) and every hand
     finishes; quick-join (Redis's lock, the ``seated`` announcement) seats people across the nodes
     again. The tables never moved (their leases are PostgreSQL's); the books balance."""
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
@@ -66,7 +67,9 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
             await health_becomes(nodes, (200, "ok"))
             await asyncio.wait_for(games, DEADLINE)
             assert all(one.ends == HANDS for one in players), [(one.name, one.ends, one.seen[-5:]) for one in players]
-            assert all("resync" in one.seen[at:] for one, at in zip(players, before, strict=True))
+            # every connection attached to its table again (``seated``, then ``resync`` mid-hand)
+            assert all("seated" in one.seen[at:] for one, at in zip(players, before, strict=True)), \
+                [one.seen[at:][:8] for one, at in zip(players, before, strict=True)]
             await quick_join_across(nodes, (0, 1, 1, 0))
             for k, node in enumerate(nodes):
                 assert await node.metric("chuanma_bus_reconnects_total") >= 1

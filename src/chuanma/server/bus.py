@@ -159,12 +159,14 @@ class Bus:
 
     async def subscribe_again(self, lost: Any) -> Any:
         """A new subscription of this node's channels once Redis answers again (waiting ever longer
-        between attempts, up to :data:`RETRY_MAX`); then ``on_reconnect()``."""
+        between attempts, up to :data:`RETRY_MAX`), every connection to Redis made anew (a pooled
+        one would fail the next message published); then ``on_reconnect()``."""
         with contextlib.suppress(Exception):
             await lost.aclose()
         wait = RETRY
         while True:
             await asyncio.sleep(wait)
+            await self.redis.connection_pool.disconnect()  # connections to the Redis that went away
             pubsub = self.redis.pubsub()
             try:
                 await pubsub.subscribe(self.channel(self.node), f"{self.prefix}all")
