@@ -11,7 +11,7 @@ import httpx
 from chuanma.fairness.keys import write_key
 from cluster_harness import PrivateRedis, check_books, private_redis, private_table, quick_join_across
 from cluster_nodes import Node
-from server_harness import DEALER_KEY, TIMEOUT, pg_database
+from server_harness import DEALER_KEY, TIMEOUT, Client, account, pg_database
 
 __all__ = ["pg_database", "private_redis"]
 
@@ -43,7 +43,7 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
                                                    tmp_path: Path) -> None:
     """Two nodes, a private table opened on each whose people are connected to the other node (every
     command and message crosses the bus). Mid-hand Redis is killed: both nodes' ``/healthz`` say
-    ``bus_down``. Redis starts again, empty, on the same port: each node's bus connects again and
+    ``bus_down``; a ``join`` is refused (``busy``: the lobby's lock is Redis's), the socket kept. Redis starts again, empty, on the same port: each node's bus connects again and
     subscribes again (``/healthz`` says ``ok``), the tables' people are attached again (``seated``,
     ``resync``) and every hand
     finishes; quick-join (Redis's lock, the ``seated`` announcement) seats people across the nodes
@@ -62,6 +62,13 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
                 await asyncio.wait_for(acted.get(), 20)
             private_redis.kill()
             await health_becomes(nodes, (503, "bus_down"))
+            acc = await account(nodes[0].base)  # quick-join needs the lobby's lock: refused, the socket kept
+            late = await Client.open(nodes[0].base, acc["token"], acc["user"]["username"])
+            await late.send("join", room="chuji-xuezhan", bots=False)
+            assert (await late.expect("error", "queued"))["code"] == "busy"
+            await late.send("ping")
+            await late.expect("pong")
+            await late.close()  # leaving the queue needs the lock too: nothing to undo, no traceback
             before = [len(one.seen) for one in players]
             private_redis.start()
             await health_becomes(nodes, (200, "ok"))

@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
-from chuanma.server.bus import Bus, decode, encode
+from chuanma.server.bus import UNREACHABLE, Bus, decode, encode
 from chuanma.server.host import Lobby, LocalHost, Waiting
 from chuanma.server.lease import LeaseHeldError, LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, Room
@@ -324,6 +324,9 @@ class ClusterLock:
             self.held = self.bus.lock("lobby", LOBBY_LOCK)
             if not await self.held.acquire():
                 raise RefusedError("busy", "the lobby is busy: join again")
+        except UNREACHABLE as exc:
+            self.here.release()
+            raise RefusedError("busy", "the lobby cannot be reached now (Redis is away): join again") from exc
         except BaseException:
             self.here.release()
             raise
@@ -333,6 +336,8 @@ class ClusterLock:
             await self.held.release()
         except LockError:  # held past its time (logged): another node may have seated meanwhile
             log.warning("cluster: the lobby's lock lapsed while held")
+        except UNREACHABLE:  # Redis went away meanwhile: the lock went with it
+            log.warning("cluster: the lobby's lock was not released: Redis cannot be reached")
         finally:
             self.here.release()
 
@@ -355,6 +360,15 @@ class ClusterLobby(Lobby):
     def forget(self, user_id: int) -> None:
         super().forget(user_id)
         self.elsewhere.pop(user_id, None)
+
+    async def drop(self, user_id: int) -> None:
+        """Take ``user_id`` out of the queues; without the lock while it cannot be had (Redis away:
+        at worst a node matching meanwhile seats them, and they are unseated when not ready in time)."""
+        try:
+            await super().drop(user_id)
+        except RefusedError:
+            self.forget(user_id)
+            await self.host.seatings.unqueue(user_id)
 
     async def match(self, room: Room) -> None:
         queued = await self.cluster.queued(room.id)
