@@ -1,6 +1,7 @@
-"""The shipped nginx configuration (deploy/nginx-cluster.conf) in front of a cluster: nginx runs it
-as this test's own process, on free ports, and the pages, the API and the game go through it,
-one node killed (kill -9) mid-hand (docs/server.md, Cluster, Behind a proxy)."""
+"""The shipped proxy configurations (deploy/nginx-cluster.conf, deploy/haproxy-cluster.cfg) in
+front of a cluster: the proxy runs one as this test's own process, on free ports, and the pages,
+the API and the game go through it, one node killed (kill -9) mid-hand (docs/server.md, Cluster,
+Behind a proxy)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import shutil
 import socket
 import ssl
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,13 +27,13 @@ from server_harness import DEALER_KEY, TIMEOUT, account, pg_database
 
 __all__ = ["cluster_db", "pg_database"]
 
-SHIPPED = Path(__file__).resolve().parents[1] / "deploy" / "nginx-cluster.conf"
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 LEASE = 3.0
 """The nodes' lease time (as in test_cluster.py)."""
 HANDS = 2
 DEADLINE = 45.0
 """Real seconds the game may take once a node is killed."""
-MAIN = """worker_processes 1;
+NGINX_MAIN = """worker_processes 1;
 pid nginx.pid;
 error_log error.log info;
 events {{ worker_connections 256; }}
@@ -47,76 +47,91 @@ http {{
     include {site};
 }}
 """
-"""The main configuration around the shipped file (as Debian's nginx.conf includes conf.d/*.conf),
-with every path under the test's own directory (nginx's ``-p`` prefix)."""
+"""nginx's main configuration around the shipped file (as Debian's nginx.conf includes
+conf.d/*.conf), with every path under the test's own directory (nginx's ``-p`` prefix)."""
 
 
-def nginx_binary() -> str | None:
-    return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+def binary(name: str) -> str | None:
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/local/sbin")
 
 
-def rendered(port: int, nodes: list[int], cert: Path, key: Path) -> str:
-    """The shipped file with this installation's names: the port nginx listens on, the nodes'
-    ports and the certificate's paths (each found exactly once, or the shipped file changed shape)."""
-    text = SHIPPED.read_text()
-    names = {"listen 443 ": f"listen 127.0.0.1:{port} ", "/etc/ssl/mahjong.example.com.pem": str(cert),
-             "/etc/ssl/mahjong.example.com.key": str(key)}
-    names.update({f"127.0.0.1:{8001 + k}": f"127.0.0.1:{node}" for k, node in enumerate(nodes)})
-    for shipped, here in names.items():
-        assert text.count(shipped) == 1, f"{SHIPPED.name} has {text.count(shipped)} {shipped!r}"
-        text = text.replace(shipped, here)
+def rendered(shipped: Path, names: dict[str, str], nodes: list[int]) -> str:
+    """The ``shipped`` file with this installation's ``names`` and the nodes' ports (each found
+    exactly once, or the shipped file changed shape)."""
+    text = shipped.read_text()
+    names = {**names, **{f"127.0.0.1:{8001 + k}": f"127.0.0.1:{node}" for k, node in enumerate(nodes)}}
+    for there, here in names.items():
+        assert text.count(there) == 1, f"{shipped.name} has {text.count(there)} {there!r}"
+        text = text.replace(there, here)
     return text
 
 
 @dataclass
-class Nginx:
-    """nginx in the foreground, run by this test's user, with everything under ``prefix``."""
+class Proxy:
+    """A proxy in the foreground, run by this test's user, with everything under ``prefix``,
+    listening on ``base`` (TLS, with the certificate ``prefix/proxy.pem``)."""
 
     proc: subprocess.Popen[bytes]
     prefix: Path
     base: str
+    passed_over: str
+    """What its log says once it passed the node that is not there over."""
     alive: bool = True
 
     @classmethod
-    def start(cls, prefix: Path, nodes: list[int]) -> Nginx:
-        binary = nginx_binary()
-        assert binary is not None
+    def start(cls, kind: str, prefix: Path, nodes: list[int]) -> Proxy:
+        """Run ``deploy/<kind>-cluster.*`` in front of the nodes listening on ``nodes``."""
         (prefix / "temp").mkdir(parents=True)
         cert, key = prefix / "proxy.pem", prefix / "proxy.key"
         subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
                         "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
         port = free_port()
-        (prefix / "chuanma.conf").write_text(rendered(port, nodes, cert, key))
-        (prefix / "nginx.conf").write_text(MAIN.format(site=prefix / "chuanma.conf"))
-        # run as root (a CI container), nginx's workers would switch to "nobody", who may not enter the
-        # test's directory: they stay the test's user
-        main = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
-        proc = subprocess.Popen([binary, "-p", str(prefix), "-c", "nginx.conf", "-e", "error.log", "-g", main],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        started(proc, lambda: listening(port), f"nginx (its log: {prefix / 'error.log'})")
-        return cls(proc, prefix, f"https://127.0.0.1:{port}")
+        log = prefix / "error.log"
+        if kind == "nginx":
+            site = prefix / "chuanma.conf"
+            site.write_text(rendered(DEPLOY / "nginx-cluster.conf", {
+                "listen 443 ": f"listen 127.0.0.1:{port} ", "/etc/ssl/mahjong.example.com.pem": str(cert),
+                "/etc/ssl/mahjong.example.com.key": str(key)}, nodes))
+            (prefix / "nginx.conf").write_text(NGINX_MAIN.format(site=site))
+            # run as root (a CI container), nginx's workers would switch to "nobody", who may not enter
+            # the test's directory: they stay the test's user
+            main = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+            command = [str(binary("nginx")), "-p", str(prefix), "-c", "nginx.conf", "-e", str(log), "-g", main]
+            passed_over = "Connection refused) while connecting to upstream"
+        else:
+            both = prefix / "proxy-and-key.pem"  # HAProxy's one file: the certificate, then its key
+            both.write_text(cert.read_text() + key.read_text())
+            (prefix / "haproxy.cfg").write_text(rendered(DEPLOY / "haproxy-cluster.cfg", {
+                "bind :443 ": f"bind 127.0.0.1:{port} ", "/etc/ssl/mahjong.example.com.pem": str(both)}, nodes))
+            command = [str(binary("haproxy")), "-db", "-f", str(prefix / "haproxy.cfg")]
+            passed_over = "Server chuanma_nodes/node3 is DOWN"
+        with log.open("ab") as out:
+            proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        started(proc, lambda: listening(port), f"{kind} (its log: {log})")
+        return cls(proc, prefix, f"https://127.0.0.1:{port}", passed_over)
 
     @property
     def cert(self) -> Path:
         return self.prefix / "proxy.pem"
 
     def log(self) -> str:
-        path = self.prefix / "error.log"
-        return path.read_text() if path.exists() else ""
+        return (self.prefix / "error.log").read_text()
 
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(10)
 
 
-@pytest.fixture
-def nginx_installed() -> Iterator[None]:
-    """Skips (saying which is missing) without nginx and openssl (scripts/ensure-nginx installs them)."""
-    missing = [name for name, found in (("nginx", nginx_binary()), ("openssl", shutil.which("openssl"))) if not found]
+@pytest.fixture(params=["nginx", "haproxy"])
+def proxy_kind(request: pytest.FixtureRequest) -> str:
+    """Each shipped proxy configuration; skips (saying which is missing) without the proxy or
+    openssl (scripts/ensure-proxies installs them)."""
+    kind: str = request.param
+    missing = [name for name in (kind, "openssl") if binary(name) is None]
     if missing:
-        pytest.skip(f"{' and '.join(missing)} not installed (scripts/ensure-nginx): the proxy test skips")
-    yield
+        pytest.skip(f"{' and '.join(missing)} not installed (scripts/ensure-proxies): the proxy test skips")
+    return kind
 
 
 def listening(port: int) -> bool:
@@ -141,25 +156,26 @@ async def owner_of_the_one_table(nodes: list[Node]) -> Node:
             await asyncio.sleep(0.05)
 
 
-def test_nginx_with_the_shipped_config_serves_the_cluster_and_outlives_a_node(
-        cluster_db: str, nginx_installed: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two nodes behind nginx running deploy/nginx-cluster.conf (its third node's port has no node:
-    nginx passes it over). Through nginx, over TLS: the page, a script and the API answer, /metrics
-    does not; a WebSocket of the page's own origin is accepted, one of another origin refused.
-    Four people quick-join through nginx and meet at one table (spread over both nodes). A private
-    table's two people play through nginx; mid-hand the table's node is killed: the players
-    reconnect through nginx to the other node (or stay on it), get ``resync``, and every hand
-    finishes; nginx still answers every request. The books balance."""
+def test_a_shipped_proxy_config_serves_the_cluster_and_outlives_a_node(
+        cluster_db: str, proxy_kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two nodes behind nginx running deploy/nginx-cluster.conf, or HAProxy running
+    deploy/haproxy-cluster.cfg (their third node's port has no node: the proxy passes it over).
+    Through the proxy, over TLS: the page, a script and the API answer, /metrics does not; a
+    WebSocket of the page's own origin is accepted, one of another origin refused. Four people
+    quick-join through the proxy and meet at one table (spread over both nodes). A private table's
+    two people play through the proxy; mid-hand the table's node is killed: the players reconnect
+    through the proxy to the other node (or stay on it), get ``resync``, and every hand finishes;
+    the proxy still answers every request. The books balance."""
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
 
     async def scenario() -> None:
         nodes = [Node.start(cluster_db, REDIS, tmp_path / f"n{k}", key, LEASE) for k in range(2)]
-        proxy: Nginx | None = None
+        proxy: Proxy | None = None
         games: asyncio.Future[list[None]] | None = None
         try:
             await asyncio.gather(*(n.ready() for n in nodes))
             ports = [int(node.base.rsplit(":", 1)[1]) for node in nodes]
-            proxy = Nginx.start(tmp_path / "nginx", [*ports, free_port()])
+            proxy = Proxy.start(proxy_kind, tmp_path / proxy_kind, [*ports, free_port()])
             monkeypatch.setenv("SSL_CERT_FILE", str(proxy.cert))  # the clients trust the proxy's certificate
             trust = ssl.create_default_context(cafile=str(proxy.cert))
             async with httpx.AsyncClient(base_url=proxy.base, verify=trust, timeout=TIMEOUT) as http:
@@ -188,7 +204,7 @@ def test_nginx_with_the_shipped_config_serves_the_cluster_and_outlives_a_node(
             assert all("resync" in one.seen[at:] for one, at in zip(players, before, strict=True))
             async with httpx.AsyncClient(base_url=proxy.base, verify=trust, timeout=TIMEOUT) as http:
                 assert await answers(http, "/healthz", 6) == [200] * 6
-            assert "Connection refused) while connecting to upstream" in proxy.log()
+            assert proxy.passed_over in proxy.log()
         finally:
             if games is not None:
                 games.cancel()

@@ -43,11 +43,11 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
                                                    tmp_path: Path) -> None:
     """Two nodes, a private table opened on each whose people are connected to the other node (every
     command and message crosses the bus). Mid-hand Redis is killed: both nodes' ``/healthz`` say
-    ``bus_down``; a ``join`` is refused (``busy``: the lobby's lock is Redis's), the socket kept. Redis starts again, empty, on the same port: each node's bus connects again and
-    subscribes again (``/healthz`` says ``ok``), the tables' people are attached again (``seated``,
-    ``resync``) and every hand
-    finishes; quick-join (Redis's lock, the ``seated`` announcement) seats people across the nodes
-    again. The tables never moved (their leases are PostgreSQL's); the books balance."""
+    ``bus_down``; a ``join`` is refused (``busy``: the lobby's lock is Redis's), the socket kept.
+    Redis starts again, empty, on the same port: each node's bus connects again and subscribes again
+    (``/healthz`` says ``ok``), the tables' people are attached again (``seated``, ``resync``) and
+    every hand finishes; quick-join (Redis's lock, the ``seated`` announcement) seats people across
+    the nodes again. The tables never moved (their leases are PostgreSQL's); the books balance."""
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
 
     async def scenario() -> None:
