@@ -28,7 +28,8 @@ async def healthz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "lease_lost", "message": state.lease.lost}, status_code=503)
     server = state.server
     if isinstance(server.host, ClusterHost) and server.host.bus.down is not None:
-        return JSONResponse({"status": "bus_down", "message": f"Redis cannot be reached: {server.host.bus.down}"},
+        # why (Redis's address, say) is in the node's log only
+        return JSONResponse({"status": "bus_down", "message": "Redis cannot be reached: the node is reconnecting"},
                             status_code=503)
     await server.store.ping()
     return JSONResponse({"status": "ok", "tables": len(server.host.tables)})
