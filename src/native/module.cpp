@@ -74,6 +74,8 @@ NB_MODULE(_core, m) {
               }
               return tiles_of(mask);
           },
+          nb::sig("def waits(k: bytes, vi: int, melds: collections.abc.Sequence[collections.abc.Sequence[int]]) "
+                  "-> list[int] | int"),
           "k"_a, "vi"_a, "melds"_a, "The waits (ascending) of a 3n+1 hand, or a refusal code.");
     m.def("is_win_batch",
           [](Hands hands, Out<bool> out) {
