@@ -44,8 +44,10 @@ def shanten_thirteen_orphans(k: bytes) -> int:
 def waits(k: bytes, vi: int, melds: Sequence[Sequence[int]]) -> list[int] | int:
     """The waits (ascending) of a 3n+1 hand, or a refusal code."""
 
-def is_win_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> None:
-    """Win check of every row into out."""
+def is_win_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> int:
+    """
+    Win check of every row into out; -1, or the first row with a count above 4.
+    """
 
 def shanten_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], voids: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu')]) -> int:
     """Shanten of every row into out; -1, or the first row refused."""

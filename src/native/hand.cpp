@@ -19,17 +19,36 @@ int standard_distance(const Tables& t, const int code[4], int n) {
     return t.final[c4 * kSets + n / 3];
 }
 
-// Pairs (count // 2) and odd counts over the parts of `code` whose code is given.
-void pairs_and_odd(const Hand& h, const int code[4], int& pairs, int& odd) {
-    pairs = odd = 0;
-    for (int i = 0; i < 4; ++i) {
-        const int kinds = i < 3 ? kSuitKinds : kHonourKinds;
-        for (int c = code[i], r = 0; r < kinds; ++r, c /= 5) {
-            pairs += (c % 5) / 2;
-            odd += (c % 5) & 1;
+// Pairs (count // 2) and odd counts of a part's code, split into its first five ranks and its last
+// four (two look-ups: no loop over the digits).
+struct Halves {
+    std::uint8_t pairs_hi[3125], odd_hi[3125], pairs_lo[625], odd_lo[625];
+    Halves() {
+        for (int code = 0; code < 3125; ++code) {
+            int pairs = 0, odd = 0;
+            for (int c = code; c; c /= 5) {
+                pairs += (c % 5) / 2;
+                odd += (c % 5) & 1;
+            }
+            pairs_hi[code] = static_cast<std::uint8_t>(pairs);
+            odd_hi[code] = static_cast<std::uint8_t>(odd);
+            if (code < 625) {
+                pairs_lo[code] = pairs_hi[code];
+                odd_lo[code] = odd_hi[code];
+            }
         }
     }
-    (void)h;
+};
+const Halves halves;
+
+// Pairs (count // 2) and odd counts over the four parts of `code`.
+void pairs_and_odd(const int code[4], int& pairs, int& odd) {
+    pairs = odd = 0;
+    for (int i = 0; i < 4; ++i) {
+        const int hi = code[i] / 625, lo = code[i] % 625;
+        pairs += halves.pairs_hi[hi] + halves.pairs_lo[lo];
+        odd += halves.odd_hi[hi] + halves.odd_lo[lo];
+    }
 }
 
 bool valid_size(int n, bool three_n_plus_one_only) {
@@ -98,7 +117,7 @@ int shanten_of(const Hand& h, const int code[4], int n, int vi) {
     int sh = standard_distance(t, voided, n) - 1;
     if (n < 13) return sh;
     int pairs, odd;
-    pairs_and_odd(h, voided, pairs, odd);
+    pairs_and_odd(voided, pairs, odd);
     const int need = 7 - pairs;
     if (need <= 0) return -1;
     sh = std::min(sh, need + std::max(0, need - odd) - 1);
@@ -145,7 +164,7 @@ int shanten_seven_pairs(const std::uint8_t* k, int len, int vi) {
     int voided[4] = {h.code[0], h.code[1], h.code[2], h.code[3]};
     if (vi >= 0) voided[vi] = 0;
     int pairs, odd;
-    pairs_and_odd(h, voided, pairs, odd);
+    pairs_and_odd(voided, pairs, odd);
     const int need = std::max(0, 7 - pairs);
     return need + std::max(0, need - odd) - 1;
 }
@@ -175,7 +194,7 @@ std::int64_t waits(const std::uint8_t* k, int len, int vi) {
     }
     if (h.n == 13) {
         int pairs, odd;
-        pairs_and_odd(h, h.code, pairs, odd);
+        pairs_and_odd(h.code, pairs, odd);
         if (pairs == 6)  // seven pairs: the one kind held an odd number of times
             for (int i = 0; i < len; ++i)
                 if (k[i] & 1) mask |= std::int64_t{1} << i;

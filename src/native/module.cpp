@@ -78,12 +78,17 @@ NB_MODULE(_core, m) {
                   "-> list[int] | int"),
           "k"_a, "vi"_a, "melds"_a, "The waits (ascending) of a 3n+1 hand, or a refusal code.");
     m.def("is_win_batch",
-          [](Hands hands, Out<bool> out) {
+          [](Hands hands, Out<bool> out) -> std::int64_t {
               const int kinds = static_cast<int>(hands.shape(1));
-              for (std::size_t i = 0; i < hands.shape(0); ++i)
-                  out(i) = chuanma::is_win(hands.data() + i * kinds, kinds);
+              for (std::size_t i = 0; i < hands.shape(0); ++i) {
+                  const std::uint8_t* row = hands.data() + i * kinds;
+                  if (std::any_of(row, row + kinds, [](std::uint8_t c) { return c > 4; }))
+                      return static_cast<std::int64_t>(i);
+                  out(i) = chuanma::is_win(row, kinds);
+              }
+              return -1;
           },
-          "hands"_a, "out"_a, "Win check of every row into out.");
+          "hands"_a, "out"_a, "Win check of every row into out; -1, or the first row with a count above 4.");
     m.def("shanten_batch",
           [](Hands hands, Column voids, Out<std::int8_t> out) -> std::int64_t {
               const int kinds = static_cast<int>(hands.shape(1));

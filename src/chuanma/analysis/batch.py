@@ -3,6 +3,8 @@ compiled core (:mod:`chuanma._core`): the results of the single-hand functions, 
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import numpy as np
 import numpy.typing as npt
 
@@ -14,12 +16,23 @@ _NO_VOID = -1
 
 
 def _hands(hands: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """The hands as a C-ordered ``uint8`` array; counts of another type are checked here (a
+    ``uint8`` array's counts above 4 are refused by the core)."""
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] not in (27, 34):
         raise ValueError(f"hands must be an array of shape (N, 34) or (N, 27), got {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() > 4):
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 4):
         raise TileCountError("hand counts must be 0-4")
     return np.ascontiguousarray(arr, np.uint8)
+
+
+def _refuse_row(arr: npt.NDArray[np.uint8], i: int) -> NoReturn:
+    """The error for row ``i``, which the core refused."""
+    if arr[i].max() > 4:
+        raise TileCountError(f"hand counts must be 0-4; hand {i} has {int(arr[i].max())}")
+    if any(arr[i, s : s + 9].sum() > 14 for s in range(0, arr.shape[1], 9)):
+        raise TileCountError(f"hand {i} has more than 14 tiles of one suit")
+    raise HandSizeError(f"hand {i} has {int(arr[i].sum())} tiles; shanten needs 3n+1 or 3n+2, at most 14")
 
 
 def _void_column(void: npt.ArrayLike | str | None, n: int) -> npt.NDArray[np.int8]:
@@ -46,10 +59,7 @@ def shanten_batch(hands: npt.ArrayLike, void: npt.ArrayLike | str | None = None)
     out = np.empty(arr.shape[0], np.int8)
     bad = _core.shanten_batch(arr, voids, out)
     if bad >= 0:
-        n = int(arr[bad].sum())
-        if any(arr[bad, s : s + 9].sum() > 14 for s in range(0, arr.shape[1], 9)):
-            raise TileCountError(f"hand {bad} has more than 14 tiles of one suit")
-        raise HandSizeError(f"hand {bad} has {n} tiles; shanten needs 3n+1 or 3n+2, at most 14")
+        _refuse_row(arr, bad)
     return out
 
 
@@ -57,5 +67,7 @@ def is_win_batch(hands: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     """Win check of every hand (rows of counts), as :func:`chuanma.analysis.is_win` gives it."""
     arr = _hands(hands)
     out = np.empty(arr.shape[0], np.bool_)
-    _core.is_win_batch(arr, out)
+    bad = _core.is_win_batch(arr, out)
+    if bad >= 0:
+        _refuse_row(arr, bad)
     return out
