@@ -22,20 +22,22 @@ std::vector<Part> parts(int kinds, const std::uint8_t* cls, const Distances* row
     for (int code = total - 1, size = 4 * kinds; code >= 0; --code) {
         Part& p = out[code];
         p.cls = cls[code];
-        const Distances& d = rows[cls[code]];
-        const int sets = size / 3;
-        p.win = 0;
-        if (size % 3 == 0 && sets < kSets && d[2 * sets] == 0) p.win = 1;
-        if (size % 3 == 2 && sets < kSets && d[2 * sets + 1] == 0) p.win = 4;
-        unsigned wait0 = 0, wait1 = 0;
-        for (int r = 0, weight = total / 5; r < kinds; ++r, weight /= 5) {
-            if (digits[r] == 4) continue;
-            const unsigned win = out[code + weight].win;
-            wait0 |= (win == 1) << r;
-            wait1 |= (win == 4) << r;
+        p.win = p.wait0 = p.wait1 = 0;
+        if (size <= kMaxTiles) {  // no hand holds more: such a part is never complete nor read for waits
+            const Distances& d = rows[cls[code]];
+            const int sets = size / 3;
+            if (size % 3 == 0 && d[2 * sets] == 0) p.win = 1;
+            if (size % 3 == 2 && d[2 * sets + 1] == 0) p.win = 4;
+            unsigned wait0 = 0, wait1 = 0;
+            for (int r = 0, weight = total / 5; r < kinds; ++r, weight /= 5) {
+                if (digits[r] == 4) continue;
+                const unsigned win = out[code + weight].win;
+                wait0 |= (win == 1) << r;
+                wait1 |= (win == 4) << r;
+            }
+            p.wait0 = wait0;
+            p.wait1 = wait1;
         }
-        p.wait0 = wait0;
-        p.wait1 = wait1;
         for (int r = kinds - 1; r >= 0; --r) {  // the code below
             if (digits[r] > 0) {
                 --digits[r];
