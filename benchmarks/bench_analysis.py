@@ -9,7 +9,8 @@ per hand by ``pack_counts``, as ``mahjong`` is given its 34-count lists) and on 
 processes alternating between the two sides (``--rounds`` of each), CPU time per call
 (``time.process_time``): shanten, waits and the win check on the same random hands of the 108
 tiles, and a bot's look-ahead (``HandEval``: every discard of a 14-tile hand and its useful
-tiles); then shanten on hands of the 136 tiles. Prints the median of each side and their ratio.
+tiles); then shanten on hands of the 136 tiles, and the batch functions per hand (arrays of the
+same hands). Prints the median of each side and their ratio.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the batch figure is for on
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import importlib.util
 import json
 import random
 import statistics
@@ -34,7 +36,7 @@ import numpy as np
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from chuanma.analysis import is_win, pack_counts, shanten, shanten_batch, waits
+from chuanma.analysis import is_win, is_win_batch, pack_counts, shanten, shanten_batch, waits
 from chuanma.tiles import ALL_TILES, SICHUAN_TILES, to_counts
 
 TARGETS = {"shanten": 25.0, "waits": 15.0, "win check": 5.0}
@@ -59,11 +61,17 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
     fourteen = [h[:27] for h in hands if sum(h) == 14]
     honours = [pack_counts(h) for h in random_hands(hands_n, seed, honours=True)]
 
+    # the compiled core's evaluator knows its hand; the Python one (revisions before it) was given it again
+    native = importlib.util.find_spec("chuanma._core") is not None
+
     def look_ahead(counts: list[int]) -> None:
         ev = HandEval(counts, None)
         for t in range(27):
             if counts[t]:
-                ev.useful_tiles(counts, t, ev.without(t))
+                ev.useful_tiles(t, ev.without(t)) if native else ev.useful_tiles(counts, t, ev.without(t))
+
+    batch = np.array([h for h in hands for _ in range(10)], np.uint8)  # the batch functions, per hand
+    batch14 = np.array([h for h in hands if sum(h) == 14 for _ in range(20)], np.uint8)
 
     HandEval(fourteen[0], None)  # the tables load outside the timings
     out = {
@@ -72,6 +80,8 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
         "win check": per_call(is_win, packed14, repeat, time.process_time),
         "look-ahead (per hand)": per_call(look_ahead, fourteen, 1, time.process_time),
         "shanten, 136-tile hands": per_call(shanten, honours, repeat, time.process_time),
+        "shanten_batch (per hand)": per_call(shanten_batch, [batch], repeat, time.process_time) / len(batch),
+        "is_win_batch (per hand)": per_call(is_win_batch, [batch14], repeat, time.process_time) / len(batch14),
     }
     print(json.dumps(out))
 

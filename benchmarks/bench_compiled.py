@@ -38,11 +38,9 @@ CORE = [
     *(f"chuanma/engine/{m}.py" for m in ("state", "claims", "turn", "legal", "wins", "kongs", "setup", "settlement",
                                           "tables", "wall", "variant")),
     "chuanma/analysis/hand.py",
-    "chuanma/analysis/lookup.py",
 ]
 LEFT_OUT = {
     "chuanma/engine/game.py",  # mypyc refuses Game.from_state's cls.__new__(cls)
-    "chuanma/analysis/datafile.py",  # it subclasses a built-in type
 }
 
 

@@ -59,7 +59,7 @@ def test_hand_eval_matches_shanten(seed: int, kinds: int) -> None:
                         useful.append(u)
             assert useful_tiles(hand, void) == tuple(useful)  # the hand without t, 3n+1
             hand[t] += 1
-            assert ev.useful(hand, t, sh, unseen) == expected
+            assert ev.useful(t, sh, unseen) == expected
         small = _hand(rng, size - 1, kinds)
         ev = HandEval(small, void)
         for u in range(kinds):

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from functools import cache
-from itertools import combinations_with_replacement
-
 import numpy as np
-import numpy.typing as npt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from analysis_reference import reference_shanten
 from chuanma.analysis import (
     decompositions,
     is_win,
@@ -98,70 +95,9 @@ def test_the_best_swap_lowers_shanten_by_exactly_one(counts: list[int]) -> None:
         assert min(after) == sh - 1
 
 
-def _units(honours: bool) -> list[list[int]]:
-    """The sets of one part as count vectors: nine triplets and seven sequences of a suit, or
-    the seven triplets of the honours (honours form no sequences)."""
-    kinds = 7 if honours else 9
-    triplets = [[3 if r == i else 0 for r in range(kinds)] for i in range(kinds)]
-    if honours:
-        return triplets
-    sequences = [[1 if i <= r < i + 3 else 0 for r in range(9)] for i in range(7)]
-    return triplets + sequences
-
-
-@cache
-def _targets(honours: bool, sets: int, pair: int) -> npt.NDArray[np.int64]:
-    """Every count vector of one part made of ``sets`` sets and ``pair`` pairs, at most 4 a kind."""
-    units = _units(honours)
-    kinds = len(units[0])
-    found = set()
-    for combo in combinations_with_replacement(units, sets):
-        base = [sum(u[r] for u in combo) for r in range(kinds)]
-        for p in range(kinds) if pair else [-1]:
-            target = tuple(c + 2 * (r == p) for r, c in enumerate(base))
-            if max(target) <= 4:
-                found.add(target)
-    return np.array(sorted(found), dtype=np.int64).reshape(-1, kinds)
-
-
-def _reference_shanten(counts: list[int], void: int) -> int:
-    """Shanten by brute force: the fewest tiles missing from any complete hand of the same size
-    (n // 3 sets and a pair; with 14 tiles also seven pairs or 十三幺), minus one. The void suit
-    holds nothing."""
-    n = sum(counts)
-    sets = n // 3
-    parts = [np.array(counts[9 * s : 9 * s + 9]) for s in range(3)] + [np.array(counts[27:34])]
-    missing = {}
-    for i, part in enumerate(parts):
-        for m in range(sets + 1):
-            for h in (0, 1):
-                if i == void:
-                    missing[i, m, h] = 0 if m == h == 0 else 99
-                else:
-                    missing[i, m, h] = int(np.maximum(_targets(i == 3, m, h) - part, 0).sum(axis=1).min())
-    best = min(
-        missing[0, m0, h0] + missing[1, m1, h1] + missing[2, m2, h2] + missing[3, sets - m0 - m1 - m2, 1 - h0 - h1 - h2]
-        for m0 in range(sets + 1) for m1 in range(sets + 1 - m0) for m2 in range(sets + 1 - m0 - m1)
-        for h0 in (0, 1) for h1 in range(2 - h0) for h2 in range(2 - h0 - h1)
-    )
-    if n >= 13:
-        # seven pairs (four of a kind is two pairs): the seven cheapest pairs to complete
-        costs = []
-        for t in range(NUM_KINDS):
-            if t // 9 != void:
-                c = counts[t]
-                costs += [max(0, 2 - c), max(0, 4 - c) - max(0, 2 - c)]
-        best = min(best, sum(sorted(costs)[:7]))
-    if n >= 13 and void < 0:
-        # 十三幺: every orphan kind once and one of them twice, whichever is cheapest
-        for p in ORPHAN_KINDS:
-            best = min(best, sum(max(0, 1 + (t == p) - counts[t]) for t in ORPHAN_KINDS))
-    return best - 1
-
-
 @given(any_hands((1, 2, 4, 5, 7, 8, 10, 11, 13, 14)), st.integers(-1, 2))
 def test_shanten_equals_the_brute_force_reference(counts: list[int], void: int) -> None:
-    assert shanten(counts, SUITS[void] if void >= 0 else None) == _reference_shanten(counts, void)
+    assert shanten(counts, SUITS[void] if void >= 0 else None) == reference_shanten(counts, void)
 
 
 @given(st.lists(hands(sizes=(13, 14)), min_size=1, max_size=40)

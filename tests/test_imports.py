@@ -1,5 +1,5 @@
 """Importing the command line (``--help`` included), the engine, the bots or the simulator does not
-import NumPy: only the batch analysis, the tables' evaluator, the encoders and the environments do."""
+import NumPy: only the batch analysis, the encoders and the environments do."""
 
 from __future__ import annotations
 
@@ -37,4 +37,4 @@ def test_no_numpy_on_import(body: str) -> None:
 
 
 def test_the_check_sees_numpy_where_it_is_imported() -> None:
-    assert _imports_numpy("from chuanma.analysis.incremental import HandEval\nHandEval([0] * 27, None)")
+    assert _imports_numpy("from chuanma.analysis import shanten_batch\nshanten_batch([[0] * 26 + [1]])")

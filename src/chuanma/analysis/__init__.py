@@ -5,8 +5,9 @@
 >>> shanten(counts), [tile_str(t) for t in waits(counts)]
 (0, ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m'])
 
-Importing this package reads no table and does not import NumPy: the single-hand functions read
-the shipped tables on their first call, and the batch functions (NumPy) are imported on first use.
+The rules are the compiled core's (:mod:`chuanma._core`); this package is their typed facade.
+Importing it builds no table and does not import NumPy: the first analysis call of a process
+builds the tables (tens of milliseconds), and the batch functions (NumPy) are imported on first use.
 """
 
 from typing import TYPE_CHECKING

@@ -186,7 +186,7 @@ class DefensiveBot(GreedyBot):
             offence = 0.0
             hand[t] -= 1
             if sh <= best_sh + 1:
-                u = ev.useful(view.hand, t, sh, unseen)
+                u = ev.useful(t, sh, unseen)
                 offence = self.line_value(view, hand, sh, u, unseen, draws, flush=False)
             if flush is not None:
                 packed, jv = _as_flush(hand, flush, void)

@@ -218,7 +218,7 @@ class GreedyBot(SeededBot):
         out = []
         for sh, _, val, t in rows:
             if sh == best:
-                out.append((sh, -ev.useful(hand, t, sh, unseen), val, t))
+                out.append((sh, -ev.useful(t, sh, unseen), val, t))
             else:
                 out.append((sh, 0, val, t))
         out.sort()
@@ -237,7 +237,7 @@ class GreedyBot(SeededBot):
         tied = [t for sh, t in shs if sh == best]
         if len(tied) > 1:
             unseen = view.unseen_counts()
-            us = [(ev.useful(hand, t, best, unseen), t) for t in tied]
+            us = [(ev.useful(t, best, unseen), t) for t in tied]
             most = max(us)[0]
             tied = [t for u, t in us if u == most]
             if len(tied) > 1:

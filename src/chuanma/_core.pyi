@@ -1,0 +1,80 @@
+"""The compiled rules of chuanma; the Python package is their facade."""
+
+from collections.abc import Sequence
+from typing import Annotated
+
+import numpy
+from numpy.typing import NDArray
+
+
+BAD_COUNTS: int = -100
+
+BAD_SIZE: int = -101
+
+BAD_VOID: int = -102
+
+def load_tables() -> None:
+    """
+    Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.
+    """
+
+def counts_ok(k: bytes) -> bool:
+    """True for 27 or 34 counts of 0-4."""
+
+def is_win(k: bytes) -> bool:
+    """
+    True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.
+    """
+
+def is_thirteen_orphans(k: bytes) -> bool:
+    """True for a complete 十三幺 (14 tiles)."""
+
+def shanten(k: bytes, vi: int) -> int:
+    """Shanten of the best form, or a refusal code (below -1)."""
+
+def shanten_standard(k: bytes, vi: int) -> int:
+    """Shanten of the sets-and-pair form, or a refusal code."""
+
+def shanten_seven_pairs(k: bytes, vi: int) -> int:
+    """Shanten of the seven-pairs form, or a refusal code."""
+
+def shanten_thirteen_orphans(k: bytes) -> int:
+    """Shanten of the 十三幺 form, or a refusal code."""
+
+def waits(k: bytes, vi: int, melds: Sequence[Sequence[int]]) -> list[int] | int:
+    """The waits (ascending) of a 3n+1 hand, or a refusal code."""
+
+def is_win_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> int:
+    """
+    Win check of every row into out; -1, or the first row with a count above 4.
+    """
+
+def shanten_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], voids: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu')]) -> int:
+    """Shanten of every row into out; -1, or the first row refused."""
+
+class HandEval:
+    """
+    Shanten of a hand and of its one-tile changes (counts checked by the facade).
+    """
+
+    def __init__(self, k: bytes, vi: int) -> None: ...
+
+    def shanten(self) -> int:
+        """Shanten of the hand."""
+
+    def without(self, t: int) -> int:
+        """Shanten after discarding t."""
+
+    def swap(self, t: int, u: int) -> int:
+        """Shanten after discarding t and drawing u."""
+
+    def with_(self, u: int) -> int:
+        """Shanten after drawing u."""
+
+    def useful_tiles(self, t: int, sh: int) -> list[int]:
+        """
+        The tiles that, drawn after discarding t, lower sh (the shanten without t), ascending.
+        """
+
+    def useful(self, t: int, sh: int, unseen: Sequence[int]) -> int:
+        """Unseen copies (by tile) of the useful tiles after discarding t."""

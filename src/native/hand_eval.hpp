@@ -1,0 +1,33 @@
+// Incremental shanten: one hand and its one-tile changes (a bot's look-ahead).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hand.hpp"
+
+namespace chuanma {
+
+class HandEval {
+public:
+    // `counts` checked by the caller (read_hand); `vi` a suit index or kNoVoid.
+    HandEval(const Hand& h, int vi);
+    int shanten() const;
+    int without(int t) const;          // after discarding t
+    int swap(int t, int u) const;      // after discarding t and drawing u
+    int with(int u) const;             // after drawing u
+    // The tiles that, drawn after discarding t, lower `sh` (the shanten without t), ascending.
+    std::vector<int> useful_tiles(int t, int sh) const;
+    int kinds() const { return len_; }
+
+private:
+    int changed(int out, int in, int n) const;
+    std::uint8_t counts_[34];
+    int len_;
+    int code_[4];
+    int n_;
+    int vi_;
+    Hand hand_;
+};
+
+}  // namespace chuanma

@@ -1,0 +1,128 @@
+// chuanma._core: the compiled rules. The Python package is its facade (see chuanma.analysis).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "hand.hpp"
+#include "hand_eval.hpp"
+#include "tables.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+const std::uint8_t* data(const nb::bytes& b) { return reinterpret_cast<const std::uint8_t*>(b.c_str()); }
+int size(const nb::bytes& b) { return static_cast<int>(b.size()); }
+
+using Hands = nb::ndarray<const std::uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using Column = nb::ndarray<const std::int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+template <typename T>
+using Out = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+nb::list tiles_of(std::int64_t mask) {
+    nb::list out;
+    for (int t = 0; mask; ++t, mask >>= 1)
+        if (mask & 1) out.append(t);
+    return out;
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+    m.doc() = "The compiled rules of chuanma; the Python package is their facade.";
+    m.attr("BAD_COUNTS") = chuanma::kBadCounts;
+    m.attr("BAD_SIZE") = chuanma::kBadSize;
+    m.attr("BAD_VOID") = chuanma::kBadVoid;
+
+    m.def("load_tables", [] { chuanma::tables(); },
+          "Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.");
+    m.def("counts_ok", [](const nb::bytes& k) {
+              if (k.size() != 27 && k.size() != 34) return false;
+              for (int i = 0; i < size(k); ++i)
+                  if (data(k)[i] > 4) return false;
+              return true;
+          }, "k"_a, "True for 27 or 34 counts of 0-4.");
+    m.def("is_win", [](const nb::bytes& k) { return chuanma::is_win(data(k), size(k)); }, "k"_a,
+          "True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.");
+    m.def("is_thirteen_orphans", [](const nb::bytes& k) { return chuanma::is_thirteen_orphans(data(k), size(k)); },
+          "k"_a, "True for a complete 十三幺 (14 tiles).");
+    m.def("shanten", [](const nb::bytes& k, int vi) { return chuanma::shanten(data(k), size(k), vi); }, "k"_a,
+          "vi"_a, "Shanten of the best form, or a refusal code (below -1).");
+    m.def("shanten_standard", [](const nb::bytes& k, int vi) { return chuanma::shanten_standard(data(k), size(k), vi); },
+          "k"_a, "vi"_a, "Shanten of the sets-and-pair form, or a refusal code.");
+    m.def("shanten_seven_pairs",
+          [](const nb::bytes& k, int vi) { return chuanma::shanten_seven_pairs(data(k), size(k), vi); }, "k"_a,
+          "vi"_a, "Shanten of the seven-pairs form, or a refusal code.");
+    m.def("shanten_thirteen_orphans",
+          [](const nb::bytes& k) { return chuanma::shanten_thirteen_orphans(data(k), size(k)); }, "k"_a,
+          "Shanten of the 十三幺 form, or a refusal code.");
+    m.def("waits",
+          [](const nb::bytes& k, int vi, const std::vector<std::vector<int>>& melds) -> nb::object {
+              std::int64_t mask = chuanma::waits(data(k), size(k), vi);
+              if (mask < 0) return nb::int_(mask);
+              for (const auto& tiles : melds) {  // a tile of which the hand holds all four is no wait
+                  for (int t : tiles) {
+                      if (t < 0 || t >= size(k)) continue;
+                      const auto copies = std::count(tiles.begin(), tiles.end(), t);
+                      if (copies + data(k)[t] >= 4) mask &= ~(std::int64_t{1} << t);
+                  }
+              }
+              return tiles_of(mask);
+          },
+          nb::sig("def waits(k: bytes, vi: int, melds: collections.abc.Sequence[collections.abc.Sequence[int]]) "
+                  "-> list[int] | int"),
+          "k"_a, "vi"_a, "melds"_a, "The waits (ascending) of a 3n+1 hand, or a refusal code.");
+    m.def("is_win_batch",
+          [](Hands hands, Out<bool> out) -> std::int64_t {
+              const int kinds = static_cast<int>(hands.shape(1));
+              for (std::size_t i = 0; i < hands.shape(0); ++i) {
+                  const std::uint8_t* row = hands.data() + i * kinds;
+                  if (std::any_of(row, row + kinds, [](std::uint8_t c) { return c > 4; }))
+                      return static_cast<std::int64_t>(i);
+                  out(i) = chuanma::is_win(row, kinds);
+              }
+              return -1;
+          },
+          "hands"_a, "out"_a, "Win check of every row into out; -1, or the first row with a count above 4.");
+    m.def("shanten_batch",
+          [](Hands hands, Column voids, Out<std::int8_t> out) -> std::int64_t {
+              const int kinds = static_cast<int>(hands.shape(1));
+              for (std::size_t i = 0; i < hands.shape(0); ++i) {
+                  const int sh = chuanma::shanten(hands.data() + i * kinds, kinds, voids(i));
+                  if (sh < -1) return static_cast<std::int64_t>(i);
+                  out(i) = static_cast<std::int8_t>(sh);
+              }
+              return -1;
+          },
+          "hands"_a, "voids"_a, "out"_a, "Shanten of every row into out; -1, or the first row refused.");
+
+    nb::class_<chuanma::HandEval>(m, "HandEval",
+                                  "Shanten of a hand and of its one-tile changes (counts checked by the facade).")
+        .def("__init__",
+             [](chuanma::HandEval* self, const nb::bytes& k, int vi) {
+                 chuanma::Hand h;
+                 if (!chuanma::read_hand(data(k), size(k), h)) throw nb::value_error("bad counts");
+                 if (vi < chuanma::kNoVoid || vi > 2) throw nb::value_error("bad void");
+                 new (self) chuanma::HandEval(h, vi);
+             },
+             "k"_a, "vi"_a)
+        .def("shanten", &chuanma::HandEval::shanten, "Shanten of the hand.")
+        .def("without", &chuanma::HandEval::without, "t"_a, "Shanten after discarding t.")
+        .def("swap", &chuanma::HandEval::swap, "t"_a, "u"_a, "Shanten after discarding t and drawing u.")
+        .def("with_", &chuanma::HandEval::with, "u"_a, "Shanten after drawing u.")
+        .def("useful_tiles", &chuanma::HandEval::useful_tiles, "t"_a, "sh"_a,
+             "The tiles that, drawn after discarding t, lower sh (the shanten without t), ascending.")
+        .def("useful",
+             [](const chuanma::HandEval& self, int t, int sh, const std::vector<int>& unseen) {
+                 int total = 0;
+                 for (int u : self.useful_tiles(t, sh))
+                     if (u < static_cast<int>(unseen.size())) total += unseen[u];
+                 return total;
+             },
+             "t"_a, "sh"_a, "unseen"_a, "Unseen copies (by tile) of the useful tiles after discarding t.");
+}
