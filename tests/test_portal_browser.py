@@ -188,6 +188,8 @@ def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: An
     assert label == yaojiu["description_zh"]
     assert desktop.locator("#opt-yaojiu option").all_text_contents() == [
         yaojiu["choice_names"][c]["zh"] for c in yaojiu["choices"]]
+    # and the presets by their names
+    assert desktop.locator("#preset option").all_text_contents() == [p["zh"] for p in preset_catalog()["presets"]]
     desktop.goto(server.base + "/rules")  # remembered
     refund = '[data-testid="option-refund"] td:nth-last-child(2)'
     desktop.wait_for_selector(refund)  # the page is drawn once its tables are fetched
