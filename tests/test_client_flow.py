@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from browser_fixtures import tab
 from chuanma.bots import make_bot
 from chuanma.commands.replay import SEATS, event_line
 from chuanma.engine import Game
@@ -19,7 +20,6 @@ from chuanma.narration import ENDS, REASONS, end_text, narrate, reason_text
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for
 from chuanma.tiles import SICHUAN_TILES
-from browser_fixtures import tab
 from client_driver import WAIT_MS, Player, live_server
 from client_driver import new_player as player_in
 from server_harness import Running

@@ -109,6 +109,10 @@ MELDS = """(finished) => {
   t.render();
 }"""
 
+MEET = """  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;"""
+"""A script's line: whether two boxes overlap."""
+
 BADGES = """() => {
   // every mark a seat can wear at once: dealer, bot, 托管, void (its longest suit name), won (twice), locked
   const t = window.chuanmaClient.table;
@@ -126,7 +130,8 @@ BADGE_BOXES = """() => {
     for (const el of seat.querySelectorAll('.seat-head > *')) {
       const r = el.getBoundingClientRect();
       if (!r.width || getComputedStyle(el).display === 'none') continue;
-      if (r.left < Math.max(0, s.left) - 0.5 || r.right > Math.min(W, s.right) + 0.5 || r.top < -0.5 || r.bottom > H + 0.5
+      if (r.left < Math.max(0, s.left) - 0.5 || r.right > Math.min(W, s.right) + 0.5
+          || r.top < -0.5 || r.bottom > H + 0.5
           || r.top < s.top - 0.5 || r.bottom > s.bottom + 0.5
           || (el.matches('.badge') && el.scrollWidth > el.clientWidth + 1)) {  // (a long name ends in …)
         out.push(`${seat.dataset.place} ${el.textContent.trim()} [${at(r)}] in [${at(s)}]`);
@@ -147,10 +152,12 @@ CLAIM = """() => {
 }"""
 
 OVERLAPS = """() => {
-  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect()).filter((r) => r.width);
-  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect())
+    .filter((r) => r.width);
+""" + MEET + """
   const head = boxes('.seat-self .seat-head > *'), acts = boxes('.seat-self .actions > *');
-  return head.flatMap((h) => acts.filter((a) => meet(h, a)).map((a) => [h, a].map((r) => [r.left, r.top, r.right, r.bottom])));
+  return head.flatMap((h) => acts.filter((a) => meet(h, a))
+    .map((a) => [h, a].map((r) => [r.left, r.top, r.right, r.bottom])));
 }"""
 
 RIVER_LINES = """() => {
@@ -270,7 +277,7 @@ def test_the_table_is_laid_out_as_one_sits_at_it(browser: Any, server: Running, 
 
 AUTO_SHOWN = """() => {
   const box = (el) => el.getBoundingClientRect();
-  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+""" + MEET + """
   const status = document.querySelector('[data-testid=auto-status]');
   const stop = document.querySelector('.actions [data-act=auto]');
   const mine = [status, stop].map(box);

@@ -518,7 +518,8 @@ WIDER = """() => {
   const W = document.documentElement.clientWidth;
   return {scrollWidth: document.documentElement.scrollWidth, W, out: [...document.body.querySelectorAll('*')]
     .filter((e) => { const r = e.getBoundingClientRect();
-      return r.width && r.height && getComputedStyle(e).visibility !== 'hidden' && (r.right > W + 0.5 || r.left < -0.5); })
+      return r.width && r.height && getComputedStyle(e).visibility !== 'hidden'
+        && (r.right > W + 0.5 || r.left < -0.5); })
     .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}.${e.className} ${e.id} "${e.textContent.slice(0, 30)}"`
       + ` [${Math.round(e.getBoundingClientRect().left)}–${Math.round(e.getBoundingClientRect().right)}]`)};
 }"""
