@@ -52,3 +52,25 @@ def portal_server(tmp: Path) -> Iterator[PortalServer]:
         record = finished_record()
         asyncio.run_coroutine_threadsafe(_add_hands(run.server.store, record), run.loop).result(30)
         yield PortalServer(run.base, record)
+
+
+WIN = {"hand": "1112345678999m", "win_tile": "5m"}
+REFUSED: dict[str, dict[str, Any]] = {
+    "hand_size": {"hand": "111234567899m", "win_tile": "5m"},
+    "too_many_melds": {"hand": "1m", "win_tile": "1m", "melds": [f"pong:{r}p" for r in range(1, 6)]},
+    "tile_count": {"hand": "1111234567899m", "win_tile": "1m"},
+    "no_honours": {**WIN, "win_tile": "1z"},
+    "no_chow": {"hand": "1112345678m", "win_tile": "9m", "melds": ["chow:1p"]},
+    "situation_self_drawn": {**WIN, "situations": ["kong_replacement"]},
+    "situation_discard": {**WIN, "self_drawn": True, "situations": ["robbing_kong"]},
+    "consecutive_kongs": {**WIN, "self_drawn": True, "situations": ["consecutive_kongs"]},
+    "heaven_earth_melds": {"hand": "1112345678m", "win_tile": "9m", "melds": ["pong:5p"], "self_drawn": True,
+                           "situations": ["tianhu"]},
+    "void_suit": {**WIN, "void": "z"},
+    "no_void": {**WIN, "rules": "dazhong", "void": "m"},
+    "discarder": {**WIN, "from": 5},
+    "rule_value": {**WIN, "rules": {"preset": "xuezhan", "options": {"base": 0}}},
+    "rules": {**WIN, "rules": "mahjong"},
+    "input": {"hand": 5, "win_tile": "5m"},
+}
+"""One hand to score for each code a refusal's facts may have (chuanma.errors.ERROR_CODES)."""

@@ -300,7 +300,7 @@ def test_client_registration_says_whether_a_name_is_malformed_or_taken(browser: 
     with tab(browser, lang="en") as shown:
         page = shown.page
         page.goto(server.base + "/")
-        for name, said in (("1x", "invalid username: 3–20 letters"), ("TESSA", "that username is taken")):
+        for name, said in (("1x", "Invalid username: 3–20 letters"), ("TESSA", "That username is taken")):
             page.fill("#username", name)
             page.fill("#password", "correct horse battery")
             page.click("[data-auth=register]")

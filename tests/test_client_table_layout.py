@@ -321,22 +321,43 @@ def test_auto_play_takes_the_question_away_and_says_so_where_it_was(browser: Any
     page.context.close()
 
 
-CALL = """([seat, tile]) => { const t = window.chuanmaClient.table;
+CALL = """([seat, tile, type]) => { const t = window.chuanmaClient.table;
   t.handle({type: 'events', hand: t.hand,
-            events: [{seq: t.lastSeq + 1, type: 'pong', seat, tile, from: (seat + 1) % 4}]});
+            events: [{seq: t.lastSeq + 1, type, kind: 'exposed', seat, tile, from: (seat + 1) % 4}]});
   t.render(); }"""
-CALLED = """([seat, tile]) => new Promise((resolve) => {
-  (""" + CALL + """)([seat, tile]);
+CALLED = """([seat, tile, type]) => new Promise((resolve) => {
+  (""" + CALL + """)([seat, tile, type]);
   const look = () => {
-    const call = document.querySelector(`.seat[data-seat='${seat}'] .callout`);
+    const call = document.querySelector(`[data-region='call-${seat}'] .callout-${type}`);
     if (!call) { requestAnimationFrame(look); return; }
-    const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
-    resolve({text: call.textContent, seat: box(call.closest('.seat')), call: box(call),
-             animation: getComputedStyle(call).animationName});
+    const box = (el) => { const r = el.getBoundingClientRect();
+      return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+    const whole = box(call);  // its largest: the box it takes at any moment of its pop
+    for (const run of call.getAnimations()) {
+      const end = run.effect.getComputedTiming().endTime;
+      run.pause();
+      for (let at = 0; at <= end; at += end / 50) {
+        run.currentTime = at;
+        const r = box(call);
+        Object.assign(whole, {left: Math.min(whole.left, r.left), right: Math.max(whole.right, r.right),
+                              top: Math.min(whole.top, r.top), bottom: Math.max(whole.bottom, r.bottom)});
+      }
+      run.play();
+    }
+    const clips = [];  // the boxes that clip the call: an ancestor's overflow other than visible, or paint containment
+    for (let el = call.parentElement; el; el = el.parentElement) {
+      const style = getComputedStyle(el);
+      const paint = /paint|strict|content/.test(style.contain);
+      const x = paint || style.overflowX !== 'visible', y = paint || style.overflowY !== 'visible';
+      if (x || y) clips.push({...box(el), x, y, what: el.className || el.tagName});
+    }
+    resolve({text: call.textContent, seat: box(document.querySelector(`.seat[data-seat='${seat}']`)), call: box(call),
+             whole, animation: getComputedStyle(call).animationName, clips, W: innerWidth, H: innerHeight});
   };
   look(); })"""
-"""A claim called over ``seat`` (:data:`CALL`), and the call as drawn: its text, its box and its seat's,
-its animation (read in the frame that draws it, however busy the machine)."""
+"""A claim (``pong`` or ``kong``) called over ``seat`` (:data:`CALL`), and the call as drawn: its text, its
+box and its seat's, the box it takes at its largest as it pops up (``whole``), its animation, the boxes that
+would clip it, the viewport (read in the frame that draws it, however busy the machine: it stays 1.6 s)."""
 ARRIVE = """() => { const t = window.chuanmaClient.table; const tiles = t.handTiles().tiles.slice(0, 3).join('');
   t.handle({type: 'events', hand: t.hand, events: [{seq: t.lastSeq + 1, type: 'exchange_received', seat: t.seat,
     tiles, from: (t.seat + 2) % 4}]}); t.render(); return tiles; }"""
@@ -361,12 +382,12 @@ def test_calls_discards_and_the_exchange_are_shown_and_move_only_when_motion_is_
     assert (latest.evaluate(ANIMATION) == "none") == (motion == "reduce")
     # a claim is called over the claimer's seat (here 对家's), then the call goes
     across = page.evaluate("() => (window.chuanmaClient.table.seat + 2) % 4")
-    shown = page.evaluate(CALLED, [across, "5p"])  # read in the frame that draws it: it stays 1.6 s only
+    shown = page.evaluate(CALLED, [across, "5p", "pong"])  # read in the frame that draws it: it stays 1.6 s only
     assert "碰" in shown["text"] or "Pong" in shown["text"]
     seat_box, call_box = shown["seat"], shown["call"]
     assert seat_box["top"] <= (call_box["top"] + call_box["bottom"]) / 2 <= seat_box["bottom"], shown
     assert (shown["animation"] == "none") == (motion == "reduce")
-    page.locator(f".seat[data-seat='{across}'] .callout").wait_for(state="detached", timeout=WAIT_MS)
+    page.locator(f"[data-region='call-{across}'] .callout").wait_for(state="detached", timeout=WAIT_MS)
     # the three tiles the exchange brought are marked in the hand, and named so
     tiles = page.evaluate(ARRIVE)
     marked = page.locator("[data-testid=hand] .tile.arrived")
@@ -375,6 +396,29 @@ def test_calls_discards_and_the_exchange_are_shown_and_move_only_when_motion_is_
     assert sorted(shown) == sorted(tiles[i:i + 2] for i in (0, 2, 4))
     assert all("换来" in label or "exchange" in label for label in marked.evaluate_all(
         "els => els.map((e) => e.getAttribute('aria-label'))"))
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", ["landscape", "portrait"])
+def test_a_call_over_any_seat_is_drawn_whole_on_a_phone(browser: Any, server: Running, size: str) -> None:
+    """A pong and a kong called over each seat, at their largest as they pop up: the whole call lies on the
+    screen, over its seat, and no box that clips (an overflow, paint containment) cuts it."""
+    player = seated(browser, server, f"calls_{size}", size)
+    page = player.page
+    player.to_mid_hand(2)
+    for seat, kind in ((seat, kind) for seat in range(4) for kind in ("pong", "kong")):
+        shown = page.evaluate(CALLED, [seat, "5p", kind])
+        call, whole = shown["call"], shown["whole"]
+        assert shown["animation"] != "none" and whole["right"] - whole["left"] > call["right"] - call["left"], shown
+        screen = {"left": 0, "top": 0, "right": shown["W"], "bottom": shown["H"], "x": True, "y": True}
+        for clip in [screen, *shown["clips"]]:
+            if clip["x"]:
+                assert clip["left"] - 0.5 <= whole["left"] and whole["right"] <= clip["right"] + 0.5, (clip, shown)
+            if clip["y"]:
+                assert clip["top"] - 0.5 <= whole["top"] and whole["bottom"] <= clip["bottom"] + 0.5, (clip, shown)
+        over = shown["seat"]
+        assert over["top"] <= (call["top"] + call["bottom"]) / 2 <= over["bottom"], (seat, shown)
+        assert call["left"] < over["right"] and over["left"] < call["right"], (seat, shown)
     page.context.close()
 
 

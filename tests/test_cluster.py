@@ -9,20 +9,14 @@ import json
 import re
 import secrets
 import signal
-import socket
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from sqlalchemy import func, select, update
-from websockets.exceptions import ConnectionClosed
+from sqlalchemy import select, update
 
-from chuanma.fairness import Level, verify_record
-from chuanma.fairness.keys import signing_key_of, write_key
+from chuanma.fairness.keys import write_key
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
 from chuanma.server.bus import Bus, decode, encode
@@ -30,19 +24,19 @@ from chuanma.server.clock import ManualClock
 from chuanma.server.cluster import ClusterHost
 from chuanma.server.lease import STATE, LeaseHeldError, LeaseLostError, held_by_another
 from chuanma.server.metrics import Metrics
-from chuanma.server.schema import hands, lease, ledger, tables
+from chuanma.server.schema import lease, tables
 from chuanma.server.store import AsyncRunner, open_store
 from chuanma.server.table import Command
 from chuanma.server.table_leases import CLUSTER, TableLeases
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
+from cluster_harness import REDIS, check_books, cluster_db, private_table, quick_join_across, redis_reachable
 from cluster_nodes import Node
-from server_harness import DEALER_KEY, TIMEOUT, Client, account, eventually, lock_waited, make_config, pg_database
+from server_harness import DEALER_KEY, TIMEOUT, eventually, lock_waited, make_config, pg_database
 
-__all__ = ["pg_database"]
+__all__ = ["cluster_db", "pg_database"]
 
-REDIS = "redis://127.0.0.1:6379/0"
 LEASE = 3.0
 """The nodes' lease time: a killed node's tables are taken over within about 4 s (shorter leases
 lapse now and then on this loaded machine while their nodes wait for a core: harmless, but slower)."""
@@ -50,26 +44,6 @@ HANDS = 2
 """Hands each private table plays before it closes."""
 DEADLINE = 45.0
 """Real seconds the whole game may take (all tables, the failover included)."""
-
-
-def redis_reachable() -> str | None:
-    """Why Redis at 127.0.0.1:6379 cannot be used, or ``None``."""
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=2) as sock:
-            sock.sendall(b"PING\r\n")
-            answer = sock.recv(16)
-    except OSError as exc:
-        return str(exc)
-    return None if answer.startswith(b"+PONG") else f"it answered {answer!r}"
-
-
-@pytest.fixture
-def cluster_db(pg_database: str) -> Iterator[str]:
-    """A fresh PostgreSQL database, with Redis reachable (else the test skips, saying which)."""
-    why = redis_reachable()
-    if why is not None:
-        pytest.skip(f"Redis at 127.0.0.1:6379 is not reachable ({why}): the cluster tests skip")
-    yield pg_database
 
 
 def new_table_row(table_id: str) -> dict[str, Any]:
@@ -274,73 +248,6 @@ def test_a_node_fenced_off_by_a_single_process_server_writes_and_claims_nothing(
     asyncio.run(scenario())
 
 
-@dataclass
-class Player:
-    """A person at a private table, connected to some node; reconnects to a live one if theirs dies."""
-
-    token: str
-    name: str
-    table: str
-    nodes: list[Node]
-    at: int
-    client: Client | None = None
-    ends: int = 0
-    errors: list[str] = field(default_factory=list)
-    seen: list[str] = field(default_factory=list)
-
-    async def connect(self) -> Client:
-        while not self.nodes[self.at].alive:
-            self.at = (self.at + 1) % len(self.nodes)
-        return await Client.open(self.nodes[self.at].base, self.token, self.name)
-
-    async def play(self, acted: asyncio.Queue[None]) -> None:
-        """Answer every prompt, get ready for every hand, until the table closes."""
-        client = self.client
-        assert client is not None
-        while True:
-            try:
-                msg = await client.recv()
-                self.seen.append(msg["type"] if msg["type"] != "table_closed" else f"table_closed: {msg['reason']}")
-                if msg["type"] == "prompt":
-                    await client.send("act", table=msg["table"], version=msg["version"],
-                                      action=client.choose(msg["legal"]))
-                    acted.put_nowait(None)
-                elif msg["type"] == "hand_start" and not msg.get("dealt"):
-                    await client.send("ready", client_seed=f"seed-{self.name}-{msg['hand']}")
-                elif msg["type"] == "hand_end":
-                    self.ends += 1
-                elif msg["type"] == "error":
-                    self.errors.append(msg["code"])
-                    if msg["code"] == "not_seated":  # reconnected after its table closed (its last words lost)
-                        return
-                elif msg["type"] == "table_closed":
-                    return
-            except ConnectionClosed:
-                again = await self.connect()
-                again.table, again.seat, again.hand, again.last = client.table, client.seat, client.hand, client.last
-                self.client = client = again
-                self.seen.append("reconnected")
-                await client.send("resume", table=self.table, hand=client.hand, last=client.last)
-
-
-async def quick_join_across(nodes: list[Node]) -> None:
-    """Four people waiting in one room on three nodes (two on node 0) meet at one table; they
-    leave it again (the table closes, no hand played)."""
-    clients = []
-    for k in (0, 1, 2, 0):
-        acc = await account(nodes[k].base)
-        client = await Client.open(nodes[k].base, acc["token"], acc["user"]["username"])
-        await client.send("join", room="chuji-xuezhan", bots=False)
-        await client.expect("queued")
-        clients.append(client)
-    seated = [await c.expect("seated") for c in clients]
-    assert len({m["table"] for m in seated}) == 1 and sorted(m["seat"] for m in seated) == [0, 1, 2, 3]
-    for client in clients:
-        await client.send("leave")
-        assert (await client.expect("table_closed"))["reason"] == "you left the table"
-        await client.close()
-
-
 def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_db: str, tmp_path: Path) -> None:
     """Three nodes; quick-join seats four people waiting on three of them at one table. A private
     table opened on each node (two bots, two people) whose people connect to the two other nodes, so
@@ -356,18 +263,9 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
         try:
             await asyncio.gather(*(n.ready() for n in nodes))  # one migrates the database, the others wait
             await quick_join_across(nodes)
-            players: list[Player] = []
-            for k, node in enumerate(nodes):
-                creator = await account(node.base)
-                async with httpx.AsyncClient(base_url=node.base, timeout=10) as http:
-                    made = (await http.post("/api/tables", json={"bots": 2, "hands": HANDS, "bot_level": "easy"},
-                                            headers={"authorization": f"Bearer {creator['token']}"})).json()
-                guest = await account(node.base)
-                for j, acc in enumerate((creator, guest)):
-                    player = Player(acc["token"], acc["user"]["username"], made["table"], nodes, (k + 1 + j) % 3)
-                    player.client = await player.connect()
-                    await player.client.send("join_private", invite=made["invite"])
-                    players.append(player)
+            players = []
+            for k, node in enumerate(nodes):  # each table's people on the two other nodes
+                players += await private_table(node.base, nodes, [(k + 1) % 3, (k + 2) % 3], HANDS)
             acted: asyncio.Queue[None] = asyncio.Queue()
             games = asyncio.gather(*(one.play(acted) for one in players))
             for _ in range(12):  # every table dealt and playing: node 0 dies mid-hand
@@ -392,23 +290,6 @@ def test_three_nodes_play_for_clients_on_other_nodes_and_survive_a_kill(cluster_
         finally:
             for node in nodes:
                 node.stop()
-        store = await open_store(cluster_db)
-        try:
-            statuses = await store.read(lambda conn: conn.execute(select(tables.c.status)).scalars().all())
-            assert statuses == ["closed"] * 4  # the quick-join table, and the three private ones
-            played = await store.read(lambda conn: conn.execute(select(hands.c.status, hands.c.record)).all())
-            # the quick-join table's hand, waiting for its people to get ready when they left, is void
-            assert sorted(row.status for row in played) == ["settled"] * (3 * HANDS) + ["void"]
-            audit = await store.audit()
-            assert audit["balances"] == audit["grants"] and audit["lowest"] >= 0 and audit["unbalanced_hands"] == 0
-            twice = await store.read(lambda conn: conn.execute(
-                select(ledger.c.hand_id, ledger.c.user_id).where(ledger.c.hand_id.is_not(None))
-                .group_by(ledger.c.hand_id, ledger.c.user_id).having(func.count() > 1)).all())
-            assert twice == []
-            public = signing_key_of(DEALER_KEY).public_key
-            for row in played:
-                if row.status == "settled":
-                    assert verify_record(row.record, public_key=public).level is Level.VERIFIED
-        finally:
-            await store.close()
+        # the quick-join table's hand, waiting for its people to get ready when they left, is void
+        await check_books(cluster_db, closed=4, settled=3 * HANDS, void=1)
     asyncio.run(scenario())

@@ -4,6 +4,7 @@ viewer's own events are told in the second person."""
 
 from __future__ import annotations
 
+import re
 from string import Formatter
 
 import pytest
@@ -14,6 +15,9 @@ from chuanma.narration import ENDS, EVENTS, EVENTS_YOU, REASONS, Lang, end_text,
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_game
 from chuanma.terminal.ticker import Ticker
+from chuanma.terminal.words import void_text
+from chuanma.tiles import SUIT_NAMES_EN
+from narration_samples import EVENTS as SAMPLES
 
 
 @pytest.mark.parametrize("reason", [r for r in REASONS if r != "kong"])
@@ -21,10 +25,10 @@ def test_a_payment_is_worded_alike_by_the_ticker_and_replay(reason: str) -> None
     event = {"type": "payment", "seq": 9, "payer": 1, "payee": 2, "amount": 4, "reason": reason, "for": 8}
     ticker = Ticker(0, RuleSet.from_preset("xuezhan"), ["you", "a", "b", "c"]).line(event)
     replayed = event_line(event)
-    words = f"({reason_text(reason)})"
+    words = f": {reason_text(reason)}"
     assert ticker is not None and replayed is not None
     assert ticker.endswith(words) and replayed.endswith(words)
-    assert replayed == "Seat 1 pays Seat 2 4 base " + words
+    assert replayed == "Seat 1 pays Seat 2 4 base" + words
 
 
 @pytest.mark.parametrize("reason", list(ENDS))
@@ -64,3 +68,52 @@ def test_the_viewers_own_events_are_told_in_the_second_person() -> None:
     assert not any(wrong in text for wrong in ("you's", "You wins", "You discards", "You pays", "you pays"))
     # without a viewer every seat is named alike, in the third person
     assert all(str(narrate(events[i], "ABCD".__getitem__)).startswith(("B ", "B's ")) for i in own)
+
+
+NAMES = ("Ann", "Bo", "Cy", "Di")
+THIRD_PERSON = re.compile(r"^(?:Ann|Bo|Cy|Di) (\w+)")
+
+
+def test_every_english_template_is_said_in_sentence_case_with_me_and_with_another_seat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each of EVENTS and EVENTS_YOU's English templates, said of every seat as the viewer and as
+    another seat (narration_samples has every kind): it opens with a capital (a name or You), "you"
+    never opens a sentence nor follows "dealer", the viewer's verbs are the second person's and
+    another seat's the third's."""
+    for table in (EVENTS["en"], EVENTS_YOU["en"]):
+        for key in table:  # a mark on each template, to see that every one was said
+            monkeypatch.setitem(table, key, table[key] + f" ⟨{id(table)}:{key}⟩")
+    said: list[str] = []
+    for me in (None, 0, 1, 2, 3):
+        for ev in SAMPLES:
+            line = narrate(ev, NAMES.__getitem__, "en", me=me)
+            if line is None:
+                continue
+            text = re.sub(r" ⟨[^⟩]*⟩", "", line)
+            said.append(line)
+            assert text[0].isupper(), text
+            assert not re.search(r"\bdealer you\b|\byou (?:is|has|\w+[^s]s)\b", text, re.IGNORECASE), text
+            verb = THIRD_PERSON.match(text)
+            assert verb is None or verb[1].endswith("s"), text
+    marks = set(re.findall(r"⟨([^⟩]*)⟩", "\n".join(said)))
+    for table in (EVENTS["en"], EVENTS_YOU["en"]):
+        for key in table:
+            if key != "you":  # the viewer's name, said inside other sentences
+                assert f"{id(table)}:{key}" in marks, key
+
+
+def test_the_terminals_ticker_names_suits_as_its_board_does() -> None:
+    """The terminal is English with the table's Chinese terms: its board says 缺万 and 5万, so its
+    ticker names a void suit 万 too, never Characters (the browser's English word)."""
+    rules = RuleSet.from_preset("xuezhan")
+    game = play_game(rules, deal_for(5, 0, rules.tiles), [make_bot("greedy", s) for s in range(4)])
+    me = 0
+    events = game.events_for(me)
+    lines = Ticker(me, rules, ["you", "a", "b", "c"]).lines(events)
+    voids = [ev for ev in events if ev["type"] == "voids"]
+    said = next(line for line in lines if line.startswith("Voids revealed"))
+    assert voids and said.count(" in ") == 4
+    for suit in voids[0]["voids"]:
+        assert f" in {void_text(suit).plain.removeprefix('缺')}" in said, said
+    english = [word for name in SUIT_NAMES_EN.values() for word in (name, name.lower())]
+    assert not [line for line in lines if any(word in line for word in english)]

@@ -16,6 +16,7 @@ import pytest
 from chuanma import scoring
 from chuanma.engine.record import replay
 from chuanma.engine.wins import self_drawn_each
+from chuanma.errors import ERROR_CODES
 from chuanma.portal import calculator
 from chuanma.portal.calculator import SCORING_OPTIONS
 from chuanma.portal.examples import TOPICS
@@ -23,7 +24,7 @@ from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FANS, score_hand
 from chuanma.server.routes.service import STATIC
 from chuanma.tiles import parse_tile, parse_tiles
-from portal_harness import PLAYING, SETTLED, PortalServer, portal_server
+from portal_harness import PLAYING, REFUSED, SETTLED, PortalServer, portal_server
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +141,16 @@ def test_calculator_refuses_bad_input_with_a_reason(http: httpx.Client, body: st
     r = http.post("/api/portal/score", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 400
     assert r.json()["code"] == "bad_hand" and words in r.json()["message"]
+
+
+@pytest.mark.parametrize("code", list(ERROR_CODES))
+def test_calculator_says_what_is_wrong_as_a_code_and_its_facts(http: httpx.Client, code: str) -> None:
+    """Every code a refusal may carry (a new code needs a hand here, and words on the page: the
+    browser test reads them) comes with its facts, for the page to word in its language."""
+    r = http.post("/api/portal/score", json=REFUSED[code])
+    assert r.status_code == 400
+    facts = r.json()["facts"]
+    assert facts["code"] == code and tuple(k for k in facts if k != "code") == ERROR_CODES[code], facts
 
 
 def test_calculator_refuses_a_body_too_large_or_not_utf8(http: httpx.Client) -> None:

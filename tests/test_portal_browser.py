@@ -15,6 +15,7 @@ import pytest
 
 from browser_fixtures import tab
 from chromium import serious_violations
+from chuanma.errors import ERROR_CODES
 from chuanma.melds import parse_meld
 from chuanma.portal.reference import preset_catalog
 from chuanma.portal.replays import replay_view
@@ -22,7 +23,8 @@ from chuanma.rules import RuleSet
 from chuanma.scoring import FANS as FAN_TABLE
 from chuanma.scoring import score_hand
 from chuanma.tiles import parse_tile, parse_tiles, tile_name, tile_str
-from portal_harness import SETTLED, PortalServer, portal_server
+from narration_samples import EVENTS
+from portal_harness import REFUSED, SETTLED, PortalServer, portal_server
 
 SIZES = {"desktop": (1280, 900), "phone": (360, 740)}
 
@@ -142,19 +144,63 @@ def test_calculator_reproduces_chuanma_score(server: PortalServer, page: Any) ->
         assert rows == [[f"pay-{seat}", amount] for seat, amount in payments], h
 
 
-def test_calculator_shows_the_servers_reason_for_a_bad_hand(server: PortalServer, desktop: Any) -> None:
+def test_calculator_says_what_is_wrong_with_a_hand_in_the_pages_language(server: PortalServer, desktop: Any) -> None:
     page = desktop
     page.goto(server.base + "/calc")
     page.wait_for_selector('#palette [data-testid="pick-1m"]')
     _build(page, Hand("xuezhan", "1112345678999m", "5m", situations=("kong_replacement",)))
-    assert "self-drawn" in page.text_content('[data-testid="error"]')
-    # in Chinese the refusal is said in Chinese (the server's details follow, marked as English)
+    assert page.text_content('[data-testid="error"]') == "“杠上花 win on a kong's replacement” needs a self-drawn win"
+    # in Chinese the refusal is all Chinese
     page.click(".lang-switch")
+    try:
+        page.wait_for_selector('#palette [data-testid="pick-1m"]')
+        _build(page, Hand("xuezhan", "1112345678999m", "5m", situations=("kong_replacement",)))
+        assert page.text_content('[data-testid="error"]') == "“杠上花”只在自摸时成立"
+    finally:
+        page.click(".lang-switch")
+
+
+def test_every_refusal_the_calculator_can_get_is_worded_in_both_languages(server: PortalServer, desktop: Any) -> None:
+    """Each code of chuanma.errors.ERROR_CODES (a hand for each: portal_harness.REFUSED) has words in
+    Chinese and in English taking its facts; in Chinese the sentence has no English in it and says
+    the facts' numbers."""
+    page = desktop
+    page.goto(server.base + "/calc")
     page.wait_for_selector('#palette [data-testid="pick-1m"]')
-    _build(page, Hand("xuezhan", "1112345678999m", "5m", situations=("kong_replacement",)))
-    said = page.text_content('[data-testid="error"]')
-    assert said is not None and said.startswith("输入有误 (")
-    page.click(".lang-switch")
+    said = page.evaluate("""async ([codes, hands]) => {
+        const { STRINGS, getLang, setLang } = await import("/static/app/i18n.js");
+        const { refusalText } = await import("/static/portal/refusal.js");
+        const options = (await (await fetch("/api/presets")).json()).options;
+        const facts = [];
+        for (const hand of hands) {
+          const res = await fetch("/api/portal/score", { method: "POST", body: JSON.stringify(hand) });
+          facts.push((await res.json()).facts);
+        }
+        const before = getLang();
+        const out = { facts, words: {}, text: {} };
+        for (const lang of ["zh", "en"]) {
+          setLang(lang);
+          out.words[lang] = codes.map((code) => STRINGS[lang][`calc.err.${code}`] ?? null);
+          out.text[lang] = facts.map((f) => refusalText(f, options));
+        }
+        setLang(before);
+        return out;
+    }""", [list(ERROR_CODES), [REFUSED[code] for code in ERROR_CODES]])
+    for i, (code, names) in enumerate(ERROR_CODES.items()):
+        facts = said["facts"][i]
+        assert facts["code"] == code, facts
+        for lang in ("zh", "en"):
+            words, text = said["words"][lang][i], said["text"][lang][i]
+            assert words is not None, (lang, code)
+            assert set(re.findall(r"\{(\w+)\}", words)) <= set(names), (lang, code, words)
+            assert "{" not in text and "undefined" not in text, (lang, code, text)
+        zh = said["text"]["zh"][i]
+        assert not re.search("[A-Za-z]", zh), (code, zh)
+        numbers = [v for n in names for v in (facts[n] if isinstance(facts[n], list) else [facts[n]])
+                   if isinstance(v, int)]
+        assert all(str(n) in zh for n in numbers), (code, zh)
+        if code == "tile_count":
+            assert tile_name(parse_tile(facts["tile"]), "zh") in zh
 
 
 def test_calculator_says_why_a_hand_cannot_win_in_the_pages_language(server: PortalServer, desktop: Any) -> None:
@@ -413,46 +459,6 @@ def test_no_serious_accessibility_violations(server: PortalServer, browser: Any,
             page.wait_for_selector('[data-testid="board"]')
         bad = serious_violations(page)
         assert bad == [], bad
-
-
-FANS = [{"id": "qingyise", "name": "清一色", "fan": 2}]
-EVENTS = [  # one of each kind a seat may be shown (docs/protocol.md), hidden forms included
-    {"type": "start", "dealer": 3, "base": 1, "wall": 108},
-    {"type": "deal", "seat": 0, "hand": "2455m12899p1237s"},
-    {"type": "deal_done", "wall": 55},
-    {"type": "exchange_chosen", "seat": 0, "tiles": "245m"},
-    {"type": "exchange_chosen", "seat": 1},
-    {"type": "exchange", "direction": "opposite"},
-    {"type": "exchange_received", "seat": 0, "tiles": "123s", "from": 2},
-    {"type": "void_chosen", "seat": 0, "suit": "p"},
-    {"type": "void_chosen", "seat": 0, "suit": "s", "automatic": True},
-    {"type": "void_chosen", "seat": 2},
-    {"type": "voids", "voids": ["p", "m", "s", "m"]},
-    {"type": "draw", "seat": 0, "tile": "5m", "wall": 54, "replacement": False},
-    {"type": "draw", "seat": 1, "wall": 53, "replacement": False},
-    {"type": "draw", "seat": 0, "tile": "6s", "wall": 52, "replacement": True},
-    {"type": "draw", "seat": 1, "wall": 51, "replacement": True},
-    {"type": "discard", "seat": 1, "tile": "7p", "wall": 51},
-    {"type": "pong", "seat": 2, "tile": "7p", "from": 1},
-    {"type": "chow", "seat": 2, "tile": "3m", "claimed": "4m", "from": 1},
-    {"type": "kong", "seat": 3, "tile": "9s", "kind": "exposed", "from": 0},
-    {"type": "kong", "seat": 0, "tile": "1m", "kind": "concealed"},
-    {"type": "kong", "seat": 3, "kind": "concealed"},
-    {"type": "kong", "seat": 2, "tile": "7p", "kind": "added", "late": False},
-    {"type": "kong_declared", "seat": 2, "tile": "7p", "kind": "added"},
-    {"type": "kong_robbed", "seat": 2, "tile": "7p"},
-    {"type": "claim", "seat": 0, "claim": {"pong": "7p"}},
-    {"type": "hu", "seat": 0, "tile": "8p", "from": None, "self_drawn": True, "robbed_kong": False,
-     "fans": FANS, "total": 2, "multiplier": 4},
-    {"type": "hu", "seat": 1, "tile": "2s", "from": 3, "self_drawn": False, "robbed_kong": False,
-     "fans": [], "total": 0, "multiplier": 1},
-    {"type": "hu", "seat": 3, "tile": "7p", "from": 2, "self_drawn": False, "robbed_kong": True,
-     "fans": FANS, "total": 2, "multiplier": 4},
-    {"type": "payment", "payer": 1, "payee": 0, "amount": 4, "reason": "kong_concealed", "for": 9},
-    {"type": "leave", "seat": 2, "wall": 20},
-    {"type": "exhausted"},
-    {"type": "end", "reason": "won"},
-]
 
 
 def test_the_ticker_and_the_replay_viewer_word_events_alike(server: PortalServer, desktop: Any) -> None:

@@ -52,6 +52,7 @@ EVENTS: dict[Lang, dict[str, str]] = {
         "void_chosen_auto": "{seat} 只有两门，自动缺 {suit}",
         "void_chosen_hidden": "{seat} 定好了缺门",
         "voids": "亮缺：{voids}",
+        "void_each": "{seat}缺{suit}",
         "draw": "{seat} 摸牌 {tile}（剩 {wall}）",
         "draw_hidden": "{seat} 摸牌（剩 {wall}）",
         "draw_replacement": "{seat} 杠后补牌 {tile}（剩 {wall}）",
@@ -91,6 +92,7 @@ EVENTS: dict[Lang, dict[str, str]] = {
         "void_chosen_auto": "{seat} holds two suits: void in {suit} automatically",
         "void_chosen_hidden": "{seat} has chosen a void suit",
         "voids": "Voids revealed: {voids}",
+        "void_each": "{seat} in {suit}",
         "draw": "{seat} draws {tile} ({wall} left)",
         "draw_hidden": "{seat} draws ({wall} left)",
         "draw_replacement": "{seat} draws the replacement {tile} ({wall} left)",
@@ -112,20 +114,23 @@ EVENTS: dict[Lang, dict[str, str]] = {
         "hu_robbed": "{seat} robs the kong of {tile} from {from}: {fans} = {total} fan (×{mult})",
         "forced": " (forced: in the last four tiles a seat that can win must)",
         "no_fan": "平胡 (no fan)",
-        "payment": "{payer} pays {payee} {amount} base ({reason})",
+        "payment": "{payer} pays {payee} {amount} base: {reason}",
         "leave": "{seat} leaves the table",
         "exhausted": "The wall is exhausted: 查花猪, 查大叫, 退税",
         "end": "The hand is over ({reason})",
         "you": "you",
     },
 }
-"""An event's sentence, by its kind (``{seat}``, ``{tile}`` … filled in by :func:`narrate`); the
-notes added to a machine's discard (``automatic``), a 过手杠 (``late``) and a forced win
+"""An event's sentence, by its kind (``{seat}``, ``{tile}`` … filled in by :func:`narrate`), each
+English one in sentence case (a seat's name may open it: the viewer's own events are
+:data:`EVENTS_YOU`'s); one seat's void in the ``voids`` list (``void_each``); the notes added
+to a machine's discard (``automatic``), a 过手杠 (``late``) and a forced win
 (``forced``); the viewer's name when the narration is told who the viewer is (``you``)."""
 
 EVENTS_YOU: dict[Lang, dict[str, str]] = {
     "zh": {},
     "en": {
+        "start": "The hand starts; you are the dealer",
         "deal": "You are dealt {tiles}",
         "exchange_chosen": "You give {tiles}",
         "exchange_chosen_hidden": "You have chosen three tiles to give",
@@ -150,13 +155,13 @@ EVENTS_YOU: dict[Lang, dict[str, str]] = {
         "hu_self": "You win self-drawn on {tile}: {fans} = {total} fan (×{mult})",
         "hu_from": "You win on {tile} from {from}: {fans} = {total} fan (×{mult})",
         "hu_robbed": "You rob the kong of {tile} from {from}: {fans} = {total} fan (×{mult})",
-        "payment": "You pay {payee} {amount} base ({reason})",
+        "payment": "You pay {payee} {amount} base: {reason}",
         "leave": "You leave the table",
     },
 }
-"""The sentences of the viewer's own events (the event's seat, a payment's payer) where a language
-words them apart from :data:`EVENTS` (English conjugates its verbs; Chinese says 你 in the same
-sentence)."""
+"""The sentences of the viewer's own events (the event's seat, a payment's payer, the dealer of
+``start``) where a language words them apart from :data:`EVENTS` (English conjugates its verbs and
+opens a sentence with a capital; Chinese says 你 in the same sentence)."""
 
 ACTIONS: dict[Lang, dict[str, str]] = {
     "zh": {
@@ -213,14 +218,16 @@ def word_table() -> dict[str, Any]:
 
 def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en",
             fan_label: Callable[[int], int] | None = None, *, me: int | None = None,
-            tile_word: Callable[[Tile], str] | None = None) -> str | None:
+            tile_word: Callable[[Tile], str] | None = None,
+            suit_word: Callable[[str], str] | None = None) -> str | None:
     """An event (its JSON form, as a seat is shown it) in one sentence, each seat named by
     ``name(seat)``, a win's fan total shown as ``fan_label`` gives it (the rules' ``fan_label``);
     ``None`` for an event without a sentence. With ``me``, that seat is the viewer: named ``you``
-    (你), its own events in :data:`EVENTS_YOU`'s words. ``tile_word`` names a tile (its name in
-    ``lang`` unless given). The browser's narrate.js fills the same templates the same way."""
+    (你), its own events in :data:`EVENTS_YOU`'s words. ``tile_word`` names a tile and ``suit_word``
+    a suit (their names in ``lang`` unless given). The browser's narrate.js fills the same
+    templates the same way."""
     words = EVENTS[lang]
-    subject = ev.get("payer") if ev["type"] == "payment" else ev.get("seat")
+    subject = ev.get({"payment": "payer", "start": "dealer"}.get(ev["type"], "seat"))
     own = EVENTS_YOU[lang] if me is not None and subject == me else {}
 
     def who(seat: int) -> str:
@@ -231,6 +238,9 @@ def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en"
 
     def word(t: Tile) -> str:
         return tile_word(t) if tile_word is not None else tile_name(t, lang)
+
+    def suit(s: str) -> str:
+        return suit_word(s) if suit_word is not None else SUITS[lang][s]
 
     def tile(code: str | None) -> str:
         return word(parse_tile(code)) if code else ""
@@ -260,9 +270,9 @@ def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en"
     if kind == "void_chosen":
         if not ev.get("suit"):
             return say("void_chosen_hidden", **v)
-        return say("void_chosen_auto" if ev.get("automatic") else "void_chosen", **v, suit=SUITS[lang][ev["suit"]])
+        return say("void_chosen_auto" if ev.get("automatic") else "void_chosen", **v, suit=suit(ev["suit"]))
     if kind == "voids":
-        each = [f"{who(i)} {SUITS[lang][s]}" for i, s in enumerate(ev["voids"]) if s]
+        each = [say("void_each", seat=who(i), suit=suit(s)) for i, s in enumerate(ev["voids"]) if s]
         return say("voids", voids=("、" if lang == "zh" else ", ").join(each))
     if kind == "draw":
         key = ("draw_replacement" if ev.get("replacement") else "draw") + ("" if ev.get("tile") else "_hidden")

@@ -333,7 +333,8 @@ def _build(name: str, options: Mapping[str, Any]) -> RuleSet:
         value = options.get(field)
         reason = str(err.get("ctx", {}).get("error", err["msg"]))
         raise RuleSetError(
-            f"bad value {shown(value)} for rule option {field!r} ({reason}); valid values: {valid_values(field)}"
+            f"bad value {shown(value)} for rule option {field!r} ({reason}); valid values: {valid_values(field)}",
+            "rule_value", option=field,
         ) from None
 
 

@@ -198,32 +198,34 @@ def _check_input(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], wi
                  self_drawn: bool, situations: Collection[str]) -> None:
     expected = 13 - 3 * len(melds)
     if len(melds) > 4:
-        raise HandSizeError(f"a hand has at most 4 melds, got {len(melds)}")
+        raise HandSizeError(f"a hand has at most 4 melds, got {len(melds)}", "too_many_melds", melds=len(melds))
     if len(hand) != expected:
         raise HandSizeError(
             f"hand {format_tiles(hand)!r} has {len(hand)} tiles; with {len(melds)} melds it needs {expected} "
-            "(the winning tile is given separately)"
+            "(the winning tile is given separately)", "hand_size", tiles=len(hand), expected=[expected]
         )
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     to_counts(all_tiles)
     honours = [t for t in all_tiles if t >= NUM_SUITED]
     if honours and not rules.tiles.honours:
-        raise NotationError(f"honour tiles ({format_tiles(honours)}) are not part of the 108-tile set")
+        raise NotationError(f"honour tiles ({format_tiles(honours)}) are not part of the 108-tile set", "no_honours")
     if any(m.kind == "chow" for m in melds) and not rules.game_variant.chow:
-        raise NotationError("chow (吃) does not exist in Sichuan mahjong")
+        raise NotationError("chow (吃) does not exist in Sichuan mahjong", "no_chow")
     unknown = [s for s in situations if s not in SITUATIONS]
     if unknown:
         raise NotationError(f"unknown situation {shown(unknown[0])}; valid situations: {', '.join(SITUATIONS)}")
     drawn_only = [s for s in ("kong_replacement", "consecutive_kongs", "tianhu") if s in situations]
     if drawn_only and not self_drawn:
-        raise NotationError(f"situation {drawn_only[0]!r} needs a self-drawn win")
+        raise NotationError(f"situation {drawn_only[0]!r} needs a self-drawn win", "situation_self_drawn",
+                            situation=drawn_only[0])
     discard_only = [s for s in ("after_kong", "robbing_kong") if s in situations]
     if discard_only and self_drawn:
-        raise NotationError(f"situation {discard_only[0]!r} is a win on another player's tile, not self-drawn")
+        raise NotationError(f"situation {discard_only[0]!r} is a win on another player's tile, not self-drawn",
+                            "situation_discard", situation=discard_only[0])
     if "consecutive_kongs" in situations and "kong_replacement" not in situations:
-        raise NotationError("situation 'consecutive_kongs' goes with 'kong_replacement'")
+        raise NotationError("situation 'consecutive_kongs' goes with 'kong_replacement'", "consecutive_kongs")
     if ("tianhu" in situations or "dihu" in situations) and melds:
-        raise NotationError("天胡/地胡 happen before any pong or kong")
+        raise NotationError("天胡/地胡 happen before any pong or kong", "heaven_earth_melds")
 
 
 def _suits(tiles: Sequence[Tile]) -> set[str]:
@@ -360,9 +362,9 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
     """
     _check_input(rules, hand, melds, win_tile, self_drawn, situations)
     if void is not None and (len(void) != 1 or void not in SUITS):
-        raise NotationError(f"void must be one of m, p, s, got {void!r}")
+        raise NotationError(f"void must be one of m, p, s, got {void!r}", "void_suit")
     if void is not None and not rules.game_variant.void:
-        raise NotationError("大众麻将 has no void suit (定缺): give none")
+        raise NotationError("大众麻将 has no void suit (定缺): give none", "no_void")
     all_tiles = [*hand, win_tile, *(t for m in melds for t in m.tiles)]
     if void is not None:
         held = [t for t in all_tiles if suit_of(t) == void]

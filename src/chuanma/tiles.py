@@ -156,7 +156,7 @@ def parse_tiles(text: str, *, tile_set: TileSet = ALL_TILES) -> list[Tile]:
             if ch == "z" and not tile_set.honours:
                 raise NotationError(
                     f"no honour tiles ({digits}z) in the 108-tile set of Sichuan mahjong: use m, p, s "
-                    "(the honours are 大众麻将's: rules dazhong)"
+                    "(the honours are 大众麻将's: rules dazhong)", "no_honours"
                 )
             for d in digits:
                 t = _TILE_OF.get((d, ch))
@@ -207,7 +207,8 @@ def to_counts(tiles: Iterable[Tile], *, limit: int = COPIES) -> list[int]:
     for t in tiles:
         counts[t] += 1
         if counts[t] > limit:
-            raise TileCountError(f"more than {limit} copies of {tile_str(t)}")
+            raise TileCountError(f"more than {limit} copies of {tile_str(t)}", "tile_count", tile=tile_str(t),
+                                 most=limit)
     return counts
 
 
@@ -224,5 +225,6 @@ def parse_hand(text: str, *, sizes: Iterable[int] | None = None, tile_set: TileS
         allowed = sorted(set(sizes))
         if len(tiles) not in allowed:
             names = ", ".join(map(str, allowed))
-            raise HandSizeError(f"hand {text!r} has {len(tiles)} tiles; expected {names}")
+            raise HandSizeError(f"hand {text!r} has {len(tiles)} tiles; expected {names}", "hand_size",
+                                tiles=len(tiles), expected=allowed)
     return tiles

@@ -33,7 +33,7 @@ def calculate(data: object) -> dict[str, Any]:
     fields = dict(data)
     frm = fields.pop("from", 1)
     if type(frm) is not int or not 1 <= frm <= 3:
-        raise NotationError(f"'from' must be the discarder's seat 1, 2 or 3, got {shown(frm)}")
+        raise NotationError(f"'from' must be the discarder's seat 1, 2 or 3, got {shown(frm)}", "discarder")
     request = read_score_input(fields, RuleSet.from_preset("xuezhan"), {})
     result = request.score()
     rules = request.rules

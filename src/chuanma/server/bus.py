@@ -4,8 +4,8 @@ Each node listens on its own channel (``<prefix>node:<name>``: commands for the 
 messages for the connections it holds) and on ``<prefix>all`` (a table's new owner announces it;
 quick-join announces whom it seated). The prefix is made of the database's name, so clusters on
 different databases may share one Redis. What is published goes through one queue, in order; a
-lost Redis connection is logged and opened again (the listener then calls ``on_reconnect``). See
-docs/server.md, Cluster.
+lost Redis connection is logged and opened again, waiting longer after each failed attempt (the
+listener then subscribes again and calls ``on_reconnect``). See docs/server.md, Cluster.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.engine import make_url
 
 from chuanma.server import protocol as p
@@ -27,8 +29,12 @@ from chuanma.server import table_inputs as i
 from chuanma.server.metrics import Metrics
 
 log = logging.getLogger("chuanma.server.bus")
-RETRY = 0.5
-"""Seconds between two attempts to reach Redis again."""
+RETRY = 0.25
+"""Seconds before the first attempt to reach Redis again; each failed attempt doubles them."""
+RETRY_MAX = 2.0
+"""The longest wait between two attempts to reach Redis again."""
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+"""What a call to Redis raises when Redis is out of reach."""
 HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle]] = {
     "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle}
 """The commands a host gives a table, by the name they cross the bus with."""
@@ -71,6 +77,8 @@ class Bus:
     jobs: asyncio.Queue[Job] = field(default_factory=asyncio.Queue)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     redis: Any = None
+    down: str | None = None
+    """Why Redis is out of reach (the listener lost it and has not subscribed again), or ``None``."""
 
     def channel(self, node: str) -> str:
         return f"{self.prefix}node:{node}"
@@ -123,22 +131,19 @@ class Bus:
             job = await self.jobs.get()
             try:
                 await job()
-            except Exception:  # Redis away: this message is lost (docs/server.md, Redis restart)
+            except UNREACHABLE as exc:  # Redis away: this message is lost (docs/server.md, Redis restart)
+                log.warning(f"bus message not published: {exc}")
+            except Exception:
                 log.exception("bus message not published")
 
     async def listen(self, pubsub: Any) -> None:
-        import redis.asyncio as aioredis
-
         while True:
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            except (aioredis.ConnectionError, aioredis.TimeoutError, OSError) as exc:
-                log.warning(f"bus: Redis connection lost ({exc}): connecting again")
-                await asyncio.sleep(RETRY)
-                with contextlib.suppress(Exception):
-                    await pubsub.reset()
-                    await pubsub.subscribe(self.channel(self.node), f"{self.prefix}all")
-                    self.on_reconnect()
+            except UNREACHABLE as exc:
+                self.down = str(exc) or type(exc).__name__
+                log.warning(f"bus: Redis connection lost ({self.down}): connecting again")
+                pubsub = await self.subscribe_again(pubsub)
                 continue
             if message is None:
                 continue
@@ -151,6 +156,31 @@ class Bus:
                     self.on_message(data)
             except Exception:
                 log.exception("bus message not handled")
+
+    async def subscribe_again(self, lost: Any) -> Any:
+        """A new subscription of this node's channels once Redis answers again (waiting ever longer
+        between attempts, up to :data:`RETRY_MAX`), every connection to Redis made anew (a pooled
+        one would fail the next message published); then ``on_reconnect()``."""
+        with contextlib.suppress(Exception):
+            await lost.aclose()
+        wait = RETRY
+        while True:
+            await asyncio.sleep(wait)
+            await self.redis.connection_pool.disconnect()  # connections to the Redis that went away
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(self.channel(self.node), f"{self.prefix}all")
+            except Exception as exc:
+                self.down = str(exc) or type(exc).__name__
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                wait = min(wait * 2, RETRY_MAX)
+                continue
+            self.down = None
+            self.metrics.bus_reconnects.inc()
+            log.warning("bus: Redis reached again: subscribed again")
+            self.on_reconnect()
+            return pubsub
 
     async def close(self) -> None:
         for task in self.tasks:

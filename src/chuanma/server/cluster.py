@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
-from chuanma.server.bus import Bus, decode, encode
+from chuanma.server.bus import UNREACHABLE, Bus, decode, encode
 from chuanma.server.host import Lobby, LocalHost, Waiting
 from chuanma.server.lease import LeaseHeldError, LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, Room
@@ -285,16 +285,23 @@ class ClusterHost(LocalHost):
             del self.leases.tokens[table_id]
             self.lose(table_id)
         self.owners[table_id] = node
+        self.attach_again(table_id)
+
+    def attach_again(self, table_id: str) -> None:
+        """Attach this node's connections of ``table_id`` to it again (they get ``resync``)."""
         for conn, (user_id, again) in list(self.attached.get(table_id, {}).items()):
             send = self.conns.get(conn)
             if send is not None:
                 self.route(table_id, Command(user_id, send, again), conn, 0)
 
     def reconnected(self) -> None:
-        """The bus was lost and is back: every table held here is announced again."""
+        """The bus was lost and is back (messages were lost meanwhile): every table held here is
+        announced again, and this node's connections attach to their tables again (so that they
+        are, whichever node subscribed again first)."""
         for table_id, token in list(self.leases.tokens.items()):
             self.bus.later(functools.partial(self.bus.announce, table_id, token))
-
+        for table_id in list(self.attached):
+            self.attach_again(table_id)
 
     async def queued(self, room: str) -> list[int]:
         """Who waits in ``room``'s queue, on any node, first come first."""
@@ -317,6 +324,9 @@ class ClusterLock:
             self.held = self.bus.lock("lobby", LOBBY_LOCK)
             if not await self.held.acquire():
                 raise RefusedError("busy", "the lobby is busy: join again")
+        except UNREACHABLE as exc:
+            self.here.release()
+            raise RefusedError("busy", "the lobby cannot be reached now (Redis is away): join again") from exc
         except BaseException:
             self.here.release()
             raise
@@ -326,6 +336,8 @@ class ClusterLock:
             await self.held.release()
         except LockError:  # held past its time (logged): another node may have seated meanwhile
             log.warning("cluster: the lobby's lock lapsed while held")
+        except UNREACHABLE:  # Redis went away meanwhile: the lock went with it
+            log.warning("cluster: the lobby's lock was not released: Redis cannot be reached")
         finally:
             self.here.release()
 
@@ -348,6 +360,15 @@ class ClusterLobby(Lobby):
     def forget(self, user_id: int) -> None:
         super().forget(user_id)
         self.elsewhere.pop(user_id, None)
+
+    async def drop(self, user_id: int) -> None:
+        """Take ``user_id`` out of the queues; without the lock while it cannot be had (Redis away:
+        at worst a node matching meanwhile seats them, and they are unseated when not ready in time)."""
+        try:
+            await super().drop(user_id)
+        except RefusedError:
+            self.forget(user_id)
+            await self.host.seatings.unqueue(user_id)
 
     async def match(self, room: Room) -> None:
         queued = await self.cluster.queued(room.id)

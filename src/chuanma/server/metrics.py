@@ -28,6 +28,7 @@ class Metrics:
     handovers: Counter = field(init=False)
     leases_lost: Counter = field(init=False)
     bus_lag: Histogram = field(init=False)
+    bus_reconnects: Counter = field(init=False)
 
     def __post_init__(self) -> None:
         r = self.registry
@@ -60,6 +61,8 @@ class Metrics:
         self.bus_lag = Histogram(
             "chuanma_bus_lag_seconds", "From a bus message published to its receipt by this node (wall clocks)",
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0), registry=r)
+        self.bus_reconnects = Counter(
+            "chuanma_bus_reconnects", "Times this node's bus lost Redis and subscribed again", registry=r)
 
     def progression_failed(self, exc: Exception) -> None:
         """Count a settlement whose figures could not be written (``Store.on_settle_failed``)."""

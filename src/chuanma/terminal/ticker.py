@@ -1,7 +1,7 @@
 """The ticker: every public event of the hand (and the viewer's own private ones) as a line a
 player reads, in the words of :mod:`chuanma.narration` (the browser's and ``chuanma replay``'s):
 seats named relative to the viewer (下家 east), the viewer's own events in the second person,
-tiles as the table shows them (5万), forced and automatic moves with their reason (the events say
+tiles and suits as the table shows them (5万, 缺万), forced and automatic moves with their reason (the events say
 which moves were forced or automatic: nothing here works a rule out)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from chuanma.narration import narrate
 from chuanma.rules import RuleSet
 from chuanma.terminal.words import seat_name, tile_label
+from chuanma.tiles import SUIT_NAMES_ZH
 
 QUIET = frozenset({"start", "deal", "deal_done", "claim"})
 """Events the ticker leaves out: the set-up (the table shows it) and one's own answers to a claim."""
@@ -44,5 +45,5 @@ class Ticker:
         if kind in QUIET or (kind == "draw" and ev["seat"] != self.me and not ev["replacement"]):
             return None
         text = narrate(ev, self.who, "en", self.rules.fan_label, me=self.me,
-                       tile_word=lambda t: tile_label(t).strip())
+                       tile_word=lambda t: tile_label(t).strip(), suit_word=SUIT_NAMES_ZH.__getitem__)
         return f"  {text}" if text is not None and kind == "payment" else text

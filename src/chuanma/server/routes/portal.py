@@ -7,8 +7,9 @@ status 404), ``/replay`` (an uploaded record) and ``/replay/<hand id>``. Endpoin
 ``POST /api/portal/score``, ``GET /api/portal/fans``, ``GET /api/presets`` (also at
 ``/api/portal/presets``), ``GET /api/portal/tiles``, ``GET /api/portal/words`` (the narration's
 wording in both languages: :mod:`chuanma.narration`), ``GET /api/portal/examples/<topic>``. Bad
-input: status 400 with ``{"code", "message"}``, and nothing changes. The replays' endpoints are
-with the hands (:mod:`chuanma.server.routes.hands`).
+input: status 400 with ``{"code", "message"}``, and nothing changes; a refused hand to score also
+says what is wrong as ``facts`` (:func:`chuanma.errors.error_facts`), which the page words. The
+replays' endpoints are with the hands (:mod:`chuanma.server.routes.hands`).
 """
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
@@ -19,7 +20,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
-from chuanma.errors import ChuanmaError, HandSizeError, InputError, RuleSetError, TileCountError
+from chuanma.errors import ChuanmaError, InputError, error_facts
 from chuanma.json_input import parse_json
 from chuanma.narration import word_table
 from chuanma.portal.calculator import calculate
@@ -33,14 +34,6 @@ MAX_BODY = 1 << 20
 
 router = APIRouter()
 
-
-def hand_error_kind(exc: Exception) -> str:
-    """What is wrong with a hand to score, for the page to say in its language (the message has
-    the details): ``hand_size``, ``tile_count``, ``rules`` or ``input``."""
-    for kind, error in (("hand_size", HandSizeError), ("tile_count", TileCountError), ("rules", RuleSetError)):
-        if isinstance(exc, error):
-            return kind
-    return "input"
 
 HEAD = """<!doctype html>
 <html lang="zh-CN">
@@ -120,7 +113,7 @@ async def score(request: Request) -> Any:
     try:
         return calculate(await json_body(request))
     except (ChuanmaError, ValueError) as exc:
-        return JSONResponse({"code": "bad_hand", "kind": hand_error_kind(exc), "message": str(exc)}, status_code=400)
+        return JSONResponse({"code": "bad_hand", "facts": error_facts(exc), "message": str(exc)}, status_code=400)
 
 
 @router.get("/api/portal/fans")

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from chuanma.server.cluster import ClusterHost
 from chuanma.server.guards import loopback
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, client_address
 
@@ -18,13 +19,18 @@ router = APIRouter()
 
 @router.get("/healthz")
 async def healthz(request: Request) -> JSONResponse:
-    """200 once the server can take players; 503 while starting or after another process took the lease."""
+    """200 once the server can take players; 503 while starting, after another process took the lease,
+    or while a cluster node's bus cannot reach Redis."""
     state = request.app.state
     if not state.ready:
         return JSONResponse({"status": "starting"}, status_code=503)
     if state.lease.lost is not None:
         return JSONResponse({"status": "lease_lost", "message": state.lease.lost}, status_code=503)
     server = state.server
+    if isinstance(server.host, ClusterHost) and server.host.bus.down is not None:
+        # why (Redis's address, say) is in the node's log only
+        return JSONResponse({"status": "bus_down", "message": "Redis cannot be reached: the node is reconnecting"},
+                            status_code=503)
     await server.store.ping()
     return JSONResponse({"status": "ok", "tables": len(server.host.tables)})
 

@@ -45,7 +45,7 @@ export function reasonName(reason) { return t(`reason.${reason}`); }
  */
 export function narrate(ev, name, me = null) {
   const lang = getLang();
-  const subject = ev.type === "payment" ? ev.payer : ev.seat;
+  const subject = ev.type === "payment" ? ev.payer : ev.type === "start" ? ev.dealer : ev.seat;
   const own = me != null && subject === me;
   const say = (key, vars) => t(own && STRINGS[lang][`evyou.${key}`] ? `evyou.${key}` : `ev.${key}`, vars);
   const who = (s) => (me != null && s === me ? t("ev.you") : name(s));
@@ -64,7 +64,8 @@ export function narrate(ev, name, me = null) {
       if (!ev.suit) return say("void_chosen_hidden", v);
       return say(ev.automatic ? "void_chosen_auto" : "void_chosen", { ...v, suit: t(`suit.${ev.suit}`) });
     case "voids": {
-      const each = ev.voids.map((s, i) => (s ? `${who(i)} ${t(`suit.${s}`)}` : null)).filter(Boolean);
+      const each = ev.voids.map((s, i) => (s ? t("ev.void_each", { seat: who(i), suit: t(`suit.${s}`) }) : null))
+        .filter(Boolean);
       return say("voids", { voids: each.join(lang === "zh" ? "、" : ", ") });
     }
     case "draw": return say((ev.replacement ? "draw_replacement" : "draw") + (ev.tile ? "" : "_hidden"), v);

@@ -42,8 +42,10 @@ export function placeOf(seat, me) {
 
 /**
  * A seat's section with its regions empty: head, concealed tiles (the own hand, with the melds beside
- * it, and the action buttons), melds, the river (discards, toward the centre) and the call shown over it.
- * The stylesheet lays each place out as at a table (an opponent's tiles seen from their side).
+ * it, and the action buttons), melds and the river (discards, toward the centre); then the box of the
+ * call shown over it, the table's own child laid over the seat's place (so that the seat's box never
+ * clips a call wider than a narrow side seat). The stylesheet lays each place out as at a table (an
+ * opponent's tiles seen from their side).
  */
 function seatFrame(s, place) {
   return `<section class="seat seat-${place}" data-seat="${s}" data-place="${place}">
@@ -51,8 +53,8 @@ function seatFrame(s, place) {
     <div class="part" data-region="body-${s}"></div>
     ${place === "self" ? "" : `<div class="melds" data-region="melds-${s}"></div>`}
     <div class="discards" role="group" aria-label="${esc(t("table.discards"))}" data-region="discards-${s}"></div>
-    <div class="call-box" aria-hidden="true" data-region="call-${s}"></div>
-  </section>`;
+  </section>
+  <div class="call-box call-${place}" aria-hidden="true" data-region="call-${s}"></div>`;
 }
 
 function tile(code, { cls = "", size = "", title, attrs = "" } = {}) {

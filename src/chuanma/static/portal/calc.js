@@ -2,6 +2,7 @@
 // (POST /api/portal/score, the same scoring as chuanma score). Nothing is computed here.
 import { api, choiceText, el, fanName, frame, getLang, onLangChange, optionText, seatName, t, tileRow } from "./common.js";
 import { allKinds, run, tileElement, tileName, tileOrder } from "/static/app/tiles.js";
+import { refusalText } from "./refusal.js";
 
 frame("/calc");
 
@@ -140,11 +141,14 @@ async function compute() {
   showResult(res.data);
 }
 
-/** A refused hand in the page's language: what is wrong, then the server's details (in English). */
+/** A refused hand in the page's language, worded from the server's facts (in English, the server's
+ * details follow where the facts are only "the rules" or "the input"). */
 function errorText(data) {
-  if (!data.kind) return el("p", { class: "error-text", role: "alert", "data-testid": "error" }, data.message);
-  return el("p", { class: "error-text", role: "alert", "data-testid": "error" }, t(`calc.err.${data.kind}`),
-    el("small", { class: "muted", lang: "en" }, ` (${data.message})`));
+  const attrs = { class: "error-text", role: "alert", "data-testid": "error" };
+  if (!data.facts) return el("p", attrs, data.message);
+  const general = ["rules", "input"].includes(data.facts.code) && getLang() === "en";
+  return el("p", attrs, refusalText(data.facts, state.presets.options),
+    general ? el("small", { class: "muted" }, ` (${data.message})`) : null);
 }
 
 function showResult(r) {

@@ -1,0 +1,217 @@
+"""The shipped proxy configurations (deploy/nginx-cluster.conf, deploy/haproxy-cluster.cfg) in
+front of a cluster: the proxy runs one as this test's own process, on free ports, and the pages,
+the API and the game go through it, one node killed (kill -9) mid-hand (docs/server.md, Cluster,
+Behind a proxy)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
+
+from chuanma.fairness.keys import write_key
+from cluster_harness import REDIS, check_books, cluster_db, private_table, quick_join_across, started
+from cluster_nodes import Node, free_port
+from server_harness import DEALER_KEY, TIMEOUT, account, pg_database
+
+__all__ = ["cluster_db", "pg_database"]
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+LEASE = 3.0
+"""The nodes' lease time (as in test_cluster.py)."""
+HANDS = 2
+DEADLINE = 45.0
+"""Real seconds the game may take once a node is killed."""
+NGINX_MAIN = """worker_processes 1;
+pid nginx.pid;
+error_log error.log info;
+events {{ worker_connections 256; }}
+http {{
+    access_log access.log;
+    client_body_temp_path temp/body;
+    proxy_temp_path temp/proxy;
+    fastcgi_temp_path temp/fastcgi;
+    uwsgi_temp_path temp/uwsgi;
+    scgi_temp_path temp/scgi;
+    include {site};
+}}
+"""
+"""nginx's main configuration around the shipped file (as Debian's nginx.conf includes
+conf.d/*.conf), with every path under the test's own directory (nginx's ``-p`` prefix)."""
+
+
+def binary(name: str) -> str | None:
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/local/sbin")
+
+
+def rendered(shipped: Path, names: dict[str, str], nodes: list[int]) -> str:
+    """The ``shipped`` file with this installation's ``names`` and the nodes' ports (each found
+    exactly once, or the shipped file changed shape)."""
+    text = shipped.read_text()
+    names = {**names, **{f"127.0.0.1:{8001 + k}": f"127.0.0.1:{node}" for k, node in enumerate(nodes)}}
+    for there, here in names.items():
+        assert text.count(there) == 1, f"{shipped.name} has {text.count(there)} {there!r}"
+        text = text.replace(there, here)
+    return text
+
+
+@dataclass
+class Proxy:
+    """A proxy in the foreground, run by this test's user, with everything under ``prefix``,
+    listening on ``base`` (TLS, with the certificate ``prefix/proxy.pem``)."""
+
+    proc: subprocess.Popen[bytes]
+    prefix: Path
+    base: str
+    passed_over: str
+    """What its log says once it passed the node that is not there over."""
+    alive: bool = True
+
+    @classmethod
+    def start(cls, kind: str, prefix: Path, nodes: list[int]) -> Proxy:
+        """Run ``deploy/<kind>-cluster.*`` in front of the nodes listening on ``nodes``."""
+        (prefix / "temp").mkdir(parents=True)
+        cert, key = prefix / "proxy.pem", prefix / "proxy.key"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                        "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
+                        "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+        port = free_port()
+        log = prefix / "error.log"
+        if kind == "nginx":
+            site = prefix / "chuanma.conf"
+            site.write_text(rendered(DEPLOY / "nginx-cluster.conf", {
+                "listen 443 ": f"listen 127.0.0.1:{port} ", "/etc/ssl/mahjong.example.com.pem": str(cert),
+                "/etc/ssl/mahjong.example.com.key": str(key)}, nodes))
+            (prefix / "nginx.conf").write_text(NGINX_MAIN.format(site=site))
+            # run as root (a CI container), nginx's workers would switch to "nobody", who may not enter
+            # the test's directory: they stay the test's user
+            main = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+            command = [str(binary("nginx")), "-p", str(prefix), "-c", "nginx.conf", "-e", str(log), "-g", main]
+            passed_over = "Connection refused) while connecting to upstream"
+        else:
+            both = prefix / "proxy-and-key.pem"  # HAProxy's one file: the certificate, then its key
+            both.write_text(cert.read_text() + key.read_text())
+            (prefix / "haproxy.cfg").write_text(rendered(DEPLOY / "haproxy-cluster.cfg", {
+                "bind :443 ": f"bind 127.0.0.1:{port} ", "/etc/ssl/mahjong.example.com.pem": str(both)}, nodes))
+            command = [str(binary("haproxy")), "-db", "-f", str(prefix / "haproxy.cfg")]
+            passed_over = "Server chuanma_nodes/node3 is DOWN"
+        with log.open("ab") as out:
+            proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        started(proc, lambda: listening(port), f"{kind} (its log: {log})")
+        return cls(proc, prefix, f"https://127.0.0.1:{port}", passed_over)
+
+    @property
+    def cert(self) -> Path:
+        return self.prefix / "proxy.pem"
+
+    def log(self) -> str:
+        return (self.prefix / "error.log").read_text()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+@pytest.fixture(params=["nginx", "haproxy"])
+def proxy_kind(request: pytest.FixtureRequest) -> str:
+    """Each shipped proxy configuration; skips (saying which is missing) without the proxy or
+    openssl (scripts/ensure-proxies installs them)."""
+    kind: str = request.param
+    missing = [name for name in (kind, "openssl") if binary(name) is None]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} not installed (scripts/ensure-proxies): the proxy test skips")
+    return kind
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+async def answers(http: httpx.AsyncClient, path: str, times: int) -> list[int]:
+    return [(await http.get(path)).status_code for _ in range(times)]
+
+
+async def owner_of_the_one_table(nodes: list[Node]) -> Node:
+    """The node running the one table open (once the others closed)."""
+    async with httpx.AsyncClient(timeout=TIMEOUT) as http, asyncio.timeout(TIMEOUT):
+        while True:
+            held = [(await http.get(node.base + "/healthz")).json()["tables"] for node in nodes]
+            if sorted(held) == [0, 1]:
+                return nodes[held.index(1)]
+            await asyncio.sleep(0.05)
+
+
+def test_a_shipped_proxy_config_serves_the_cluster_and_outlives_a_node(
+        cluster_db: str, proxy_kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two nodes behind nginx running deploy/nginx-cluster.conf, or HAProxy running
+    deploy/haproxy-cluster.cfg (their third node's port has no node: the proxy passes it over).
+    Through the proxy, over TLS: the page, a script and the API answer, /metrics does not; a
+    WebSocket of the page's own origin is accepted, one of another origin refused. Four people
+    quick-join through the proxy and meet at one table (spread over both nodes). A private table's
+    two people play through the proxy; mid-hand the table's node is killed: the players reconnect
+    through the proxy to the other node (or stay on it), get ``resync``, and every hand finishes;
+    the proxy still answers every request. The books balance."""
+    key = write_key(DEALER_KEY, tmp_path / "dealer.key")
+
+    async def scenario() -> None:
+        nodes = [Node.start(cluster_db, REDIS, tmp_path / f"n{k}", key, LEASE) for k in range(2)]
+        proxy: Proxy | None = None
+        games: asyncio.Future[list[None]] | None = None
+        try:
+            await asyncio.gather(*(n.ready() for n in nodes))
+            ports = [int(node.base.rsplit(":", 1)[1]) for node in nodes]
+            proxy = Proxy.start(proxy_kind, tmp_path / proxy_kind, [*ports, free_port()])
+            monkeypatch.setenv("SSL_CERT_FILE", str(proxy.cert))  # the clients trust the proxy's certificate
+            trust = ssl.create_default_context(cafile=str(proxy.cert))
+            async with httpx.AsyncClient(base_url=proxy.base, verify=trust, timeout=TIMEOUT) as http:
+                page = await http.get("/")
+                assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+                assert (await http.get("/static/app/socket.js")).status_code == 200
+                assert await answers(http, "/healthz", 6) == [200] * 6
+                assert (await http.get("/metrics")).status_code == 404
+            ws = proxy.base.replace("https", "wss") + f"/ws?token={(await account(proxy.base))['token']}"
+            async with connect(ws, origin=Origin(proxy.base)) as own:
+                assert '"hello"' in str(await asyncio.wait_for(own.recv(), TIMEOUT))
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(ws, origin=Origin("https://elsewhere.example"))
+            assert refused.value.response.status_code == 403
+            await quick_join_across([proxy], (0, 0, 0, 0))
+            players = await private_table(proxy.base, [proxy], [0, 0], HANDS)
+            owner = await owner_of_the_one_table(nodes)
+            acted: asyncio.Queue[None] = asyncio.Queue()
+            games = asyncio.gather(*(one.play(acted) for one in players))
+            for _ in range(4):  # the table dealt and playing: its node dies mid-hand
+                await asyncio.wait_for(acted.get(), 20)
+            before = [len(one.seen) for one in players]
+            owner.kill()
+            await asyncio.wait_for(games, DEADLINE)
+            assert all(one.ends == HANDS for one in players), [(one.name, one.ends, one.seen[-5:]) for one in players]
+            assert all("resync" in one.seen[at:] for one, at in zip(players, before, strict=True))
+            async with httpx.AsyncClient(base_url=proxy.base, verify=trust, timeout=TIMEOUT) as http:
+                assert await answers(http, "/healthz", 6) == [200] * 6
+            assert proxy.passed_over in proxy.log()
+        finally:
+            if games is not None:
+                games.cancel()
+            if proxy is not None:
+                proxy.stop()
+            for node in nodes:
+                node.stop()
+        # the quick-join table's hand, waiting for its people to get ready when they left, is void
+        await check_books(cluster_db, closed=2, settled=HANDS, void=1)
+    asyncio.run(scenario())
