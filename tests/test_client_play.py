@@ -244,7 +244,7 @@ def test_client_private_table_by_invite_link_and_a_spectator_sees_no_concealed_t
 
 
 SETTLED = """async ([winners, selector, seat]) => {
-  await import("/static/app/narrate.js");  // the fan table it fetches when it loads
+  await window.chuanmaClient.fanNames;  // the fan table the page fetches when it opens
   const { settlement } = await import("/static/app/settle.js");
   const { setLang, t } = await import("/static/app/i18n.js");
   const deltas = [-winners.length, ...[1, 2, 3].map((s) => winners.filter((w) => w.seat === s).length)];

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { Connection } from "./socket.js";
-import { t, onLangChange, languageButton, addPresetNames, errorText, closedText } from "./i18n.js";
+import { t, onLangChange, languageButton, addFanNames, addPresetNames, errorText, closedText } from "./i18n.js";
 import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
@@ -328,4 +328,6 @@ onLangChange(() => {
 });
 
 window.chuanmaClient = app;  // for tests and debugging: the live state, read-only by convention
+// the fans' English names for the settlement (a hand's result names its fans in Chinese only)
+app.fanNames = api("/api/portal/fans").then(addFanNames, () => { /* the Chinese names are shown */ });
 start();

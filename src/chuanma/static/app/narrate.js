@@ -3,7 +3,7 @@
 // The words (event templates, decision kinds, directions, suits, payment reasons, end reasons) are the
 // server's, read once when the module loads (/api/portal/words: chuanma.narration, whose narrate()
 // fills the same templates for `chuanma replay` and the terminal's ticker).
-import { STRINGS, addFanNames, fanName, getLang, t } from "./i18n.js";
+import { STRINGS, getLang, t } from "./i18n.js";
 import { run, splitTiles, tileName } from "./tiles.js";
 
 /** Learn the server's words in both languages (ev.*, evyou.*, act.name.*, dir.*, suit.*, reason.*, end.*). */
@@ -22,15 +22,7 @@ async function loadWords() {
   } catch { /* the reasons are shown by their ids */ }
 }
 
-/** Learn the fans' English names (/api/portal/fans: a hand's result names its fans in Chinese only). */
-async function loadFans() {
-  try {
-    const res = await fetch("/api/portal/fans");
-    if (res.ok) addFanNames(await res.json());
-  } catch { /* the Chinese names are shown */ }
-}
-
-await Promise.all([loadWords(), loadFans()]);
+await loadWords();
 
 /** A decision's kind in words (discard, pong, …, void, exchange, leave). */
 export function actionName(kind) { return t(`act.name.${kind}`); }
@@ -79,7 +71,7 @@ export function narrate(ev, name, me = null) {
     case "claim": return say("claim", { ...v, claim: actionName(Object.keys(ev.claim)[0]) });
     case "hu": {
       const key = ev.self_drawn ? "hu_self" : ev.robbed_kong ? "hu_robbed" : "hu_from";
-      const fans = ev.fans.map((f) => `${fanName(f)} ${f.fan}`).join(" + ") || t("ev.no_fan");
+      const fans = ev.fans.map((f) => `${f.name} ${f.fan}`).join(" + ") || t("ev.no_fan");
       return say(key, { ...v, fans, total: ev.total, mult: ev.multiplier }) + (ev.forced ? t("ev.forced") : "");
     }
     case "payment": return say("payment", { payer: who(ev.payer), payee: who(ev.payee), amount: ev.amount,
