@@ -321,6 +321,28 @@ def test_auto_play_takes_the_question_away_and_says_so_where_it_was(browser: Any
     page.context.close()
 
 
+@pytest.fixture
+def short_turn(tmp_path: Path) -> Iterator[Running]:
+    """A server whose questions time out in 3 s, and whose 托管 then pauses ten minutes before each
+    next decision (the one that timed out is answered at once)."""
+    with live_server(tmp_path, starting_grant=40_000, turn_seconds=3, claim_seconds=3, auto_delay=600) as run:
+        yield run
+
+
+def test_a_question_left_to_time_out_leaves_no_stale_prompt_or_timer(browser: Any, short_turn: Running) -> None:
+    """The exchange left unanswered: the server puts the seat on 托管, and the table shows that (and the
+    bot deciding), with no question, no timer run down to zero and no tile to play."""
+    player = seated(browser, short_turn, "late", "landscape")
+    page = player.page
+    page.wait_for_selector("[data-act=exchange]", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=auto-status]", timeout=WAIT_MS)
+    page.wait_for_timeout(50)
+    shown = page.evaluate(AUTO_SHOWN)
+    assert shown["prompt"] == shown["usable"] == shown["dim"] == 0 and not shown["timer"], shown
+    assert page.locator("[data-act=exchange]").count() == 0
+    page.context.close()
+
+
 CALL = """([seat, tile, type]) => { const t = window.chuanmaClient.table;
   t.handle({type: 'events', hand: t.hand,
             events: [{seq: t.lastSeq + 1, type, kind: 'exposed', seat, tile, from: (seat + 1) % 4}]});
