@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from browser_fixtures import tab
 from chuanma.bots import make_bot
 from chuanma.commands.replay import SEATS, event_line
 from chuanma.engine import Game
@@ -292,3 +293,16 @@ def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: R
         assert said[f"{lang}-me"] == [narrate(ev, SEATS[lang].format, lang, me=0) for ev in events]
     assert said["en-me"] != said["en"]
     assert {ev["type"] for ev in events} >= {"deal", "exchange", "void_chosen", "discard", "hu", "payment", "end"}
+
+
+def test_client_registration_says_whether_a_name_is_malformed_or_taken(browser: Any, server: Running) -> None:
+    new_player(browser, server, "tessa").page.context.close()
+    with tab(browser, lang="en") as shown:
+        page = shown.page
+        page.goto(server.base + "/")
+        for name, said in (("1x", "Invalid username: 3–20 letters"), ("TESSA", "That username is taken")):
+            page.fill("#username", name)
+            page.fill("#password", "correct horse battery")
+            page.click("[data-auth=register]")
+            page.wait_for_function("s => document.getElementById('login-error').textContent.startsWith(s)", arg=said,
+                                   timeout=WAIT_MS)

@@ -347,7 +347,9 @@ def test_client_names_every_preset_and_never_shows_a_key(browser: Any, server: R
         assert "preset." not in page.inner_text("body")
         options = page.eval_on_selector_all("#preset option", "os => os.map((o) => [o.value, o.textContent])")
         assert sorted(v for v, _ in options) == sorted(PRESETS)
-        assert all(text == f"{PRESET_NAMES[v][lang]} · {v}" for v, text in options), options
+        assert all(text == PRESET_NAMES[v][lang] for v, text in options), options  # by name alone, never by id
+        levels = page.eval_on_selector_all("#bot-level option", "os => os.map((o) => o.textContent)")
+        assert len(levels) == 3 and not any(bot in " ".join(levels) for bot in ("greedy", "defensive", "expert"))
         room = page.locator("[data-room='chuji-xuezhan']").inner_text()
         assert PRESET_NAMES["doublewin-xuezhan"][lang] in room
         room_name = ROOMS["chuji-xuezhan"].en if lang == "en" else ROOMS["chuji-xuezhan"].name

@@ -8,6 +8,7 @@ at every stage of a hand; axe-core on every page of the client and the portal.""
 from __future__ import annotations
 
 import gzip
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +21,8 @@ from server_harness import Running
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "chuanma" / "static"
 SIZES = {"desktop": (1280, 800), "landscape": (844, 390), "portrait": (390, 844)}
-MIN_HAND_TILE = {"desktop": 36, "landscape": 36, "portrait": 22}
-"""The narrowest a tile of one's hand may be drawn, in CSS pixels (portrait: 14 tiles across 390 px)."""
+MIN_HAND_TILE = {"desktop": 36, "landscape": 36, "portrait": 36}
+"""The narrowest a tile of one's hand may be drawn, in CSS pixels (held upright, the hand takes two rows)."""
 MIN_RIVER_TILE = {"desktop": 24, "landscape": 18, "portrait": 14}
 
 BOXES = """() => {
@@ -45,8 +46,8 @@ BOXES = """() => {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     with live_server(tmp_path_factory.mktemp("layout"), starting_grant=40_000, turn_seconds=120,
-                     claim_seconds=120) as run:  # a reload keeps its turn
-        yield run
+                     claim_seconds=120, auto_delay=600) as run:  # a reload keeps its turn
+        yield run  # (托管 pauses ten minutes: its bot never answers while a test looks at the table)
 
 
 def seated(browser: Any, server: Running, name: str, size: str, **context: Any) -> Player:
@@ -95,6 +96,68 @@ REVEAL = """() => {
     melds: [{kind: 'kong', kong: 'exposed', tile: '8p'}]});
   t.view = {...t.view, players};
   t.render();
+}"""
+
+MELDS = """(finished) => {
+  // one's own hand at its widest: fourteen concealed tiles and four melds, two of them kongs (one concealed,
+  // face down in play and face up once the hand is over)
+  const t = window.chuanmaClient.table;
+  const players = t.view.players.map((p, s) => s !== t.seat ? p : {...p, hand: '1m1m2m3m4m5m5m6m7m8m9m9m1p2p',
+    tiles: 14, melds: [{kind: 'kong', kong: 'concealed', tile: '3p'}, {kind: 'kong', kong: 'exposed', tile: '8p'},
+                       {kind: 'pong', tile: '6s'}, {kind: 'pong', tile: '9s'}]});
+  t.view = {...t.view, players, finished};
+  t.render();
+}"""
+
+MEET = """  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;"""
+"""A script's line: whether two boxes overlap."""
+
+BADGES = """() => {
+  // every mark a seat can wear at once: dealer, bot, 托管, void (its longest suit name), won (twice), locked
+  const t = window.chuanmaClient.table;
+  t.view = {...t.view, dealer: (t.seat + 1) % 4, players: t.view.players.map((p) => ({...p, void: 'm', won: true,
+    win_pile: p.win_pile || '2p3p', locked: true}))};
+  t.auto = [true, true, true, true];
+  t.render();
+}"""
+
+BADGE_BOXES = """() => {
+  const W = innerWidth, H = innerHeight, out = [];
+  const at = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  for (const seat of document.querySelectorAll('#table .seat')) {
+    const s = seat.getBoundingClientRect();
+    for (const el of seat.querySelectorAll('.seat-head > *')) {
+      const r = el.getBoundingClientRect();
+      if (!r.width || getComputedStyle(el).display === 'none') continue;
+      if (r.left < Math.max(0, s.left) - 0.5 || r.right > Math.min(W, s.right) + 0.5
+          || r.top < -0.5 || r.bottom > H + 0.5
+          || r.top < s.top - 0.5 || r.bottom > s.bottom + 0.5
+          || (el.matches('.badge') && el.scrollWidth > el.clientWidth + 1)) {  // (a long name ends in …)
+        out.push(`${seat.dataset.place} ${el.textContent.trim()} [${at(r)}] in [${at(s)}]`);
+      }
+    }
+  }
+  return out;
+}"""
+
+CLAIM = """() => {
+  // a claim question on the longest name there is: the call of the seat across, over one's own head
+  const t = window.chuanmaClient.table;
+  const from = (t.seat + 2) % 4;
+  t.players = t.players.map((p, s) => s === from ? {...p, name: 'bot_42b_longest_name'} : p);
+  t.view = {...t.view, dealer: t.seat, claim: {from, tile: '7m'}};
+  t.prompt = {...t.prompt, legal: [{hu: null}, {kong: '7m'}, {pong: '7m'}, {pass: null}]};
+  t.render();
+}"""
+
+OVERLAPS = """() => {
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect())
+    .filter((r) => r.width);
+""" + MEET + """
+  const head = boxes('.seat-self .seat-head > *'), acts = boxes('.seat-self .actions > *');
+  return head.flatMap((h) => acts.filter((a) => meet(h, a))
+    .map((a) => [h, a].map((r) => [r.left, r.top, r.right, r.bottom])));
 }"""
 
 RIVER_LINES = """() => {
@@ -150,8 +213,23 @@ def test_the_whole_table_fits_the_screen_at_every_stage(browser: Any, server: Ru
     page.evaluate(REVEAL)
     page.wait_for_function("() => document.querySelectorAll('.concealed.revealed').length === 3")
     check_fits(page, size, "revealed")
+    for finished in (False, True):  # one's own hand at its widest, in play and at the hand's end
+        page.evaluate(MELDS, finished)
+        page.wait_for_function("() => document.querySelectorAll('.seat-self .meld').length === 4")
+        check_fits(page, size, f"four melds{' (finished)' if finished else ''}")
     # a river of twenty keeps three rows (the third runs on past six), across and at the sides
     assert page.evaluate(RIVER_LINES) == {"across": 3, "left": 3, "right": 3}
+    # every seat's marks within the screen and their seat, in both languages
+    page.evaluate(BADGES)
+    for lang in ("zh", "en"):
+        if page.evaluate("() => document.documentElement.lang.slice(0, 2)") != lang:
+            page.click(".lang-switch")
+            page.wait_for_function(f"() => document.documentElement.lang.startsWith('{lang}')")
+        page.wait_for_function("() => document.querySelectorAll('.badge-void').length === 4")
+        page.wait_for_timeout(50)
+        assert page.evaluate(BADGE_BOXES) == [], (lang, page.evaluate(BADGE_BOXES))
+    page.reload()  # the hand as it is, for playing on
+    page.wait_for_function(SEATED, timeout=WAIT_MS)
     if size != "desktop":  # the settlement's buttons: one compact row, two at most
         player.play_to_settlement()
         page.wait_for_selector("[data-testid=settle-buttons] [data-testid=verify]", timeout=WAIT_MS)
@@ -188,20 +266,80 @@ def test_the_table_is_laid_out_as_one_sits_at_it(browser: Any, server: Running, 
     assert boxes["hand"] and min(boxes["hand"]) >= MIN_HAND_TILE[size], boxes["hand"]
     river = [w for place in ("across", "left", "right", "self") for w in boxes[place]["riverTiles"]]
     assert river and min(river) >= MIN_RIVER_TILE[size], river
+    # a claim question with every answer, on a long name: clear of one's own name and marks
+    page.evaluate(CLAIM)
+    page.wait_for_selector("[data-testid=act-pass]")
+    page.wait_for_timeout(50)
+    assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate(OUTSIDE)["outside"] == []
     page.context.close()
 
 
-def test_the_auto_play_banner_moves_nothing_on_the_table(browser: Any, server: Running) -> None:
-    """托管's banner floats over the table: one's own hand stays where it was, on the screen."""
-    player = seated(browser, server, "lay_auto", "desktop")
+AUTO_SHOWN = """() => {
+  const box = (el) => el.getBoundingClientRect();
+""" + MEET + """
+  const status = document.querySelector('[data-testid=auto-status]');
+  const stop = document.querySelector('.actions [data-act=auto]');
+  const mine = [status, stop].map(box);
+  // what 托管's notice must leave in view: the top bar's name and balance, every seat's name and marks,
+  // one's own tiles
+  const kept = [...document.querySelectorAll('#topbar-balance, .seat-head > *, [data-testid=hand] .tile')];
+  return {text: status.textContent, stop: stop.textContent,
+    hidden: kept.filter((el) => mine.some((m) => meet(m, box(el)))).map((el) => el.textContent.trim() || el.className),
+    outside: mine.filter((r) => r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight).length,
+    prompt: document.querySelectorAll('.actions .prompt-text:not(.auto-status *)').length,
+    usable: document.querySelectorAll('[data-testid=hand] button.tile:not([disabled])').length,
+    dim: document.querySelectorAll('[data-testid=hand] .dim').length,
+    timer: !!document.querySelector('.timer-wrap:not([hidden])')};
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_auto_play_takes_the_question_away_and_says_so_where_it_was(browser: Any, server: Running, size: str) -> None:
+    """托管 turned on while one's question is asked: the question goes (no "your turn", no timer, no tile to
+    play: the bot answers it, after its pause), and the question's place says that the bot plays and whose
+    turn it is, with the button that stops it; it hides nothing one needs. Turned off, the same question
+    comes back."""
+    player = seated(browser, server, f"auto_{size}", size)
     page = player.page
     player.to_mid_hand(4)
-    hand = "() => { const r = document.querySelector('[data-testid=hand]').getBoundingClientRect(); return r.bottom; }"
-    before = page.evaluate(hand)
-    page.click("[data-act=auto]")
-    page.wait_for_selector(".banner-auto", timeout=WAIT_MS)
-    after = page.evaluate(hand)
-    assert after == before and after <= page.evaluate("() => innerHeight"), (before, after)
+    version = player.prompt_version()
+    page.click(".table-info [data-act=auto]")
+    page.wait_for_selector("[data-testid=auto-status]", timeout=WAIT_MS)
+    page.wait_for_timeout(50)
+    shown = page.evaluate(AUTO_SHOWN)
+    assert shown["prompt"] == shown["usable"] == shown["dim"] == 0 and not shown["timer"], shown
+    # that the bot plays, and that the turn is one's own (the bot deciding), and the way back
+    assert re.search(r"托管中.*机器人正替你决定|Auto-play on.*the bot is deciding for you", shown["text"], re.S), shown
+    assert shown["stop"].strip() in ("取消托管", "Stop auto-play"), shown
+    assert shown["hidden"] == [] and shown["outside"] == 0, shown
+    assert page.evaluate("() => window.chuanmaClient.table.prompt") is None
+    page.click(".actions [data-act=auto]")
+    page.wait_for_function("v => window.chuanmaClient.table.prompt?.version === v", arg=version, timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=auto-status]", state="detached")
+    assert page.locator("[data-testid=hand] button.tile:not([disabled]), [data-testid^=act-]").count()
+    page.context.close()
+
+
+@pytest.fixture
+def short_turn(tmp_path: Path) -> Iterator[Running]:
+    """A server whose questions time out in 3 s, and whose 托管 then pauses ten minutes before each
+    next decision (the one that timed out is answered at once)."""
+    with live_server(tmp_path, starting_grant=40_000, turn_seconds=3, claim_seconds=3, auto_delay=600) as run:
+        yield run
+
+
+def test_a_question_left_to_time_out_leaves_no_stale_prompt_or_timer(browser: Any, short_turn: Running) -> None:
+    """The exchange left unanswered: the server puts the seat on 托管, and the table shows that (and the
+    bot deciding), with no question, no timer run down to zero and no tile to play."""
+    player = seated(browser, short_turn, "late", "landscape")
+    page = player.page
+    page.wait_for_selector("[data-act=exchange]", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=auto-status]", timeout=WAIT_MS)
+    page.wait_for_timeout(50)
+    shown = page.evaluate(AUTO_SHOWN)
+    assert shown["prompt"] == shown["usable"] == shown["dim"] == 0 and not shown["timer"], shown
+    assert page.locator("[data-act=exchange]").count() == 0
     page.context.close()
 
 

@@ -83,6 +83,9 @@ def test_page_in_chinese_words_every_check_its_details_and_the_verdict_in_chines
         for (name, _, detail), en in zip(cells, en_details, strict=True):
             assert cjk.search(name) and cjk.search(detail) and detail != en, (case, name, detail)
             assert not english.search(detail), (case, detail)
+            if name == "换牌方向" and _ == "通过":  # the direction by name, never by its id
+                assert detail.startswith("换三张方向：换给") and "_" not in detail, detail
+        assert zh.text_content("#status") == f"已检查{case}.json。"
         assert result["verdict"].startswith("结论：") and not english.search(result["verdict"]), result["verdict"]
     broken = _check_in_page(zh, tmp_path, {"seeds": {}}, "empty.json")
     assert broken["error"] == "无法验证：记录里没有 seeds.'scheme' 字段"

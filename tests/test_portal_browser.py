@@ -234,6 +234,8 @@ def test_the_portal_speaks_chinese_and_english(server: PortalServer, desktop: An
     assert label == yaojiu["description_zh"]
     assert desktop.locator("#opt-yaojiu option").all_text_contents() == [
         yaojiu["choice_names"][c]["zh"] for c in yaojiu["choices"]]
+    # and the presets by their names
+    assert desktop.locator("#preset option").all_text_contents() == [p["zh"] for p in preset_catalog()["presets"]]
     desktop.goto(server.base + "/rules")  # remembered
     refund = '[data-testid="option-refund"] td:nth-last-child(2)'
     desktop.wait_for_selector(refund)  # the page is drawn once its tables are fetched
@@ -511,3 +513,37 @@ def test_the_ticker_and_the_replay_viewer_word_events_alike(server: PortalServer
         }""", [lang, discard])
         assert pair["ticker"] in pair["listed"], pair
         assert ("打出" in pair["ticker"]) == (lang == "zh")
+
+
+WIDER = """() => {
+  // every element drawn past the screen's right (or left) edge, however its box scrolls or clips
+  const W = document.documentElement.clientWidth;
+  return {scrollWidth: document.documentElement.scrollWidth, W, out: [...document.body.querySelectorAll('*')]
+    .filter((e) => { const r = e.getBoundingClientRect();
+      return r.width && r.height && getComputedStyle(e).visibility !== 'hidden'
+        && (r.right > W + 0.5 || r.left < -0.5); })
+    .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}.${e.className} ${e.id} "${e.textContent.slice(0, 30)}"`
+      + ` [${Math.round(e.getBoundingClientRect().left)}–${Math.round(e.getBoundingClientRect().right)}]`)};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_portal_page_fits_a_phone_held_upright(server: PortalServer, browser: Any, lang: str) -> None:
+    """At 390 px no portal page (nor the verifier) is wider than the screen, nothing in it is drawn past
+    its edge (the rules' tables included), and every link of the portal's menu is on the screen."""
+    with tab(browser, 390, 844, lang, locale="en-GB") as shown:
+        page = shown.page
+        page.goto(server.base + "/api/portal/fans")
+        page.evaluate("fetch('/api/guest', {method: 'POST'})")
+        for path in ("/calc", "/rules", "/guide/exchange", "/replay", f"/replay/{SETTLED}?move=30", "/leaderboard",
+                     "/static/verify.html"):
+            page.goto(server.base + path)
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(50)
+            got = page.evaluate(WIDER)
+            assert got["scrollWidth"] <= got["W"] and got["out"] == [], (path, got)
+            if path == "/rules":  # a fan's option by what it means, in the page's language (its id after it)
+                option = next(o for o in preset_catalog()["options"] if o["name"] == "dihu_on_dealer_discard")
+                said = page.text_content('[data-testid="fan-row-dihu"] td:nth-child(4)')
+                assert said == f"{option['description_zh' if lang == 'zh' else 'description']} {option['name']}"
+                assert page.text_content('[data-testid="option-exchange"] td') == ("开" if lang == "zh" else "on")

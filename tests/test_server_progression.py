@@ -268,7 +268,7 @@ def test_a_guest_claims_a_name_and_keeps_its_account(db_url: str) -> None:
             auth = _auth(guest["token"])
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
                 for body, code in (({"username": "x", "password": "long enough"}, "bad_username"),
-                                   ({"username": "taken1", "password": "long enough"}, "bad_username"),
+                                   ({"username": "taken1", "password": "long enough"}, "username_taken"),
                                    ({"username": "Carol1", "password": "short"}, "bad_password")):
                     r = await http.post("/api/account/claim", json=body, headers=auth)
                     assert r.status_code == 400 and r.json()["code"] == code

@@ -187,7 +187,7 @@ def test_usernames_are_unique_in_any_case_and_login_ignores_case(db_url: str) ->
         async with running(make_config(db_url)) as run, _http(run.base) as http:
             await account(run.base, "Alice", PASSWORD)
             twin = await http.post("/api/register", json={"username": "aLICE", "password": PASSWORD})
-            assert twin.status_code == 400 and twin.json()["code"] == "bad_username"
+            assert twin.status_code == 400 and twin.json()["code"] == "username_taken"
             login = await http.post("/api/login", json={"username": "ALICE", "password": PASSWORD})
             assert login.status_code == 200 and login.json()["user"]["username"] == "Alice"
             racing = await asyncio.gather(*(http.post("/api/register", json={"username": name, "password": PASSWORD})

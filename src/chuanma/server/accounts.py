@@ -30,6 +30,11 @@ LOGIN_FAILED = "wrong username or password"
 """The only answer to a failed login: it never says whether the username exists."""
 
 
+TAKEN = "username: taken, choose another name"
+"""Registering (or claiming a guest account) under a name taken, in any case: a name's format is
+``bad_username``, this ``username_taken``."""
+
+
 class AccountError(ValueError):
     """A registration or login refused; the message names the field and is safe to show."""
 
@@ -76,7 +81,7 @@ class Accounts:
                                                    self.starting_grant, self.clock.now())
         if user_id is None:
             # registering cannot hide that a name is taken; logging in never tells
-            raise AccountError("username: choose another name", "bad_username")
+            raise AccountError(TAKEN, "username_taken")
         return await self._issue(user_id)
 
     async def guest(self) -> tuple[Row, str]:
@@ -140,10 +145,10 @@ class Accounts:
             raise AccountError("only a guest account can be claimed: this one has a name already", "not_guest")
         name, pw = check_username(username), check_password(password)
         if await self.store.user_by_name(name) is not None:  # no hash spent on a name taken
-            raise AccountError("username: choose another name", "bad_username")
+            raise AccountError(TAKEN, "username_taken")
         row = await self.store.claim_guest(user_id, name, await self.passwords.hash(pw))
         if row is None:
-            raise AccountError("username: choose another name", "bad_username")
+            raise AccountError(TAKEN, "username_taken")
         return row
 
 

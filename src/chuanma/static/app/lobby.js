@@ -305,7 +305,7 @@ export class LobbyPage {
         <form id="private-form">
           <div class="field-row">
             <div><label for="preset">${esc(t("lobby.preset"))}</label><select id="preset">
-              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(presetName(n))} · ${esc(n)}</option>`).join("")}</select></div>
+              ${presetNames.map((n) => `<option value="${esc(n)}" ${n === this.preset ? "selected" : ""}>${esc(presetName(n))}</option>`).join("")}</select></div>
             <div><label for="hands">${esc(t("lobby.hands"))}</label><input id="hands" type="number" min="1" max="64" value="4"></div>
             <div><label for="bots">${esc(t("lobby.bots"))}</label><select id="bots">
               ${[0, 1, 2, 3].map((n) => `<option ${n === 3 ? "selected" : ""}>${n}</option>`).join("")}</select></div>

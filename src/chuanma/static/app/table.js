@@ -28,9 +28,11 @@ const DIRECTION_SIGNS = { to_next: "↻", to_previous: "↺", opposite: "⇅" };
 
 addStrings({
   zh: { "call.pong": "碰", "call.chow": "吃", "call.kong": "杠", "call.hu": "胡", "call.zimo": "自摸",
-    "table.arrived": "换来的牌", "table.turn": "轮到 {who}", "table.hand_of": "{who} 的手牌" },
+    "table.arrived": "换来的牌", "table.turn": "轮到 {who}", "table.hand_of": "{who} 的手牌",
+    "table.auto_deciding": "机器人正替你决定" },
   en: { "call.pong": "Pong", "call.chow": "Chow", "call.kong": "Kong", "call.hu": "Win", "call.zimo": "Self-drawn",
-    "table.arrived": "received in the exchange", "table.turn": "{who} to act", "table.hand_of": "{who}'s hand" },
+    "table.arrived": "received in the exchange", "table.turn": "{who} to act", "table.hand_of": "{who}'s hand",
+    "table.auto_deciding": "the bot is deciding for you" },
 });
 
 /** Where each seat sits on screen for a viewer at `me`: self (bottom), right (下家), across, left (上家). */
@@ -188,12 +190,15 @@ export class TablePage {
     if (msg.type === "view") {
       this.hints = msg.hints;
       this.suggest = msg.suggest;
-      if (this.seat !== null && !msg.view.to_act) this.prompt = null;
+      if (this.seat !== null && (!msg.view.to_act || this.myAuto)) this.prompt = null;
     }
     this.render();
   }
 
+  /** A question to answer. The server asks no question of a seat on 托管 (its bot answers them):
+   * one that comes while 托管 is on here is out of date, and is dropped. */
   onPrompt(msg) {
+    if (this.myAuto) return;
     const fresh = !this.prompt || this.prompt.version !== msg.version;
     this.prompt = msg;
     this.promptAt = performance.now();
@@ -206,8 +211,11 @@ export class TablePage {
     this.render();
   }
 
+  /** 托管 on or off at a seat. Turned on at one's own (by the button, or a question left to time
+   * out), the question asked is withdrawn: the bot answers it and the ones after it, never asked here. */
   onAutoMsg(msg) {
     this.auto[msg.seat] = msg.on;
+    if (msg.on && msg.seat === this.seat) { this.prompt = null; this.selected = []; }
     this.render();
   }
 
@@ -419,8 +427,7 @@ export class TablePage {
     }
     const me = this.seat ?? 0;
     if (!this.regions || this.regions.me !== me || this.regions.lang !== getLang()) {
-      this.root.innerHTML = `<div data-region="banner"></div>
-        <div class="table" id="table">
+      this.root.innerHTML = `<div class="table" id="table">
           <h1 class="sr-only">${esc(t("table.info"))}</h1>
           <section class="table-info" aria-label="${esc(t("table.info"))}" data-region="info"></section>
           ${[0, 1, 2, 3].map((s) => seatFrame(s, placeOf(s, me))).join("")}
@@ -434,8 +441,6 @@ export class TablePage {
         .map((el) => [el.dataset.region || `seat-${el.dataset.seat}`, el]));
       this.nodes.ticker = this.root.querySelector("#ticker");
     }
-    this.update("banner", this.myAuto ? `<div class="banner banner-auto" role="status">${esc(t("table.auto_on"))}
-        <button class="btn btn-small" data-act="auto">${esc(t("table.auto_off"))}</button></div>` : "");
     this.update("info", this.renderInfo());
     for (let s = 0; s < 4; s++) {
       const seat = this.renderSeat(s, placeOf(s, me));
@@ -501,7 +506,8 @@ export class TablePage {
     const call = this.calls[s];
     return { acting,
       head: `${player ? profileLink(player.name, esc(this.name(s))) : `<span class="name">${esc(this.name(s))}</span>`}${levelBadge(player?.name)}${chips}${badges.join("")}`,
-      body: place === "self" ? this.renderOwn(laid) : this.renderConcealed(p),
+      body: place === "self" ? this.renderOwn(laid, { melds: p?.melds?.length || 0,
+        tiles: (p?.melds || []).reduce((n, m) => n + (m.kind === "kong" ? 4 : 3), 0) + pile.length }) : this.renderConcealed(p),
       melds: laid,
       discards: riverRow(river, latest),
       call: call ? `<div class="callout callout-${call.kind}">${esc(t("call." + call.kind))}${call.code ? tile(call.code, { title: "" }) : ""}</div>` : "" };
@@ -527,11 +533,13 @@ export class TablePage {
     return `<div class="concealed backs" role="group" aria-label="${esc(t("table.concealed", { n: p.tiles }))}">${tile(null, { title: "" }).repeat(p.tiles)}</div>`;
   }
 
-  /** The own seat's hand (tile buttons, the tiles the exchange brought marked) with the melds beside it. */
-  renderOwn(laid) {
+  /** The own seat's hand (tile buttons, the tiles the exchange brought marked) with the melds beside it;
+   * `shown` counts the melds and their tiles (the win pile's too), which the stylesheet makes room for. */
+  renderOwn(laid, shown) {
     const melds = laid ? `<div class="melds">${laid}</div>` : "";
-    if (this.spectating) return `<div class="hand-row">${this.renderConcealed(this.view?.players?.[this.seat ?? 0])}${melds}</div>`;
     const { tiles, drawn } = this.handTiles();
+    const room = `style="--hand-n:${Math.max(tiles.length, 1)};--meld-n:${shown.tiles};--melds:${shown.melds}"`;
+    if (this.spectating) return `<div class="hand-row" ${room}>${this.renderConcealed(this.view?.players?.[this.seat ?? 0])}${melds}</div>`;
     const arrived = [...this.arrived];
     const discardable = new Set(this.legal("discard").map((a) => a.discard));
     const exchanging = this.legal("exchange").length > 0;
@@ -548,12 +556,13 @@ export class TablePage {
         aria-label="${esc(label)}" aria-pressed="${this.selected.includes(i)}" ${usable && this.prompt ? "" : "disabled"}>
         ${tileImg(code, { title: "" })}${i < KEYS.length ? `<span class="key" aria-hidden="true">${KEYS[i]}</span>` : ""}</button>`;
     }).join("");
-    return `<div class="hand-row"><div class="hand-area" data-testid="hand" role="group"
+    return `<div class="hand-row" ${room}><div class="hand-area" data-testid="hand" role="group"
         aria-label="${esc(t("table.hand_of", { who: this.name(this.seat) }))}">${buttons}</div>${melds}</div>
       <div class="actions" data-testid="actions">${this.renderActions()}</div>`;
   }
 
   renderActions() {
+    if (this.myAuto) return this.renderAuto();
     const p = this.prompt;
     if (!p) return "";
     const out = [];
@@ -598,6 +607,16 @@ export class TablePage {
       out.push(`<button class="btn" data-act="action" data-action='${JSON.stringify(a)}' data-testid="act-pass" aria-keyshortcuts="Space">${esc(t("act.pass"))}</button>`);
     }
     return out.join("");
+  }
+
+  /** 托管 on, in the place of the question: that the bot plays, whose turn it is, and the way back. */
+  renderAuto() {
+    const acting = [0, 1, 2, 3].filter((s) => this.isActing(s));
+    const turn = acting.includes(this.seat) ? t("table.auto_deciding")
+      : acting.length && !this.view?.finished ? t("table.turn", { who: acting.map((s) => this.name(s)).join(", ") }) : "";
+    return `<div class="auto-status" role="status" data-testid="auto-status"><span class="prompt-text">${esc(t("table.auto_on"))}</span>
+      ${turn ? `<span class="auto-turn">${esc(turn)}</span>` : ""}</div>
+      <button class="btn btn-small btn-auto-off" data-act="auto">${esc(t("table.auto_off"))}</button>`;
   }
 
   /** The centre piece: the wall count, a pointer at each seat (lit toward the one to act) and the timer. */

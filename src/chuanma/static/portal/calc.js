@@ -185,8 +185,10 @@ async function start() {
   if (!presets.ok || !fans.ok) { $("result").textContent = (presets.ok ? fans : presets).data.message; return; }
   state.presets = presets.data;
   state.fans = fans.data;
-  $("preset").replaceChildren(...presets.data.presets.map((p) =>
-    el("option", { value: p.name }, p.name)));
+  $("preset").replaceChildren(...presets.data.presets.map((p) => el("option", { value: p.name })));
+  const presetNames = () => {  // each preset by its name in the page's language
+    for (const o of $("preset").options) o.textContent = presets.data.presets.find((p) => p.name === o.value)[getLang()];
+  };
   $("preset").addEventListener("change", () => { state.options = {}; drawModes(); drawPalette(); drawOptions(); update(); });
   for (const id of ["how-self", "how-discard", "from", "void"]) $(id).addEventListener("change", () => {
     $("from").disabled = $("how-self").checked;
@@ -198,7 +200,7 @@ async function start() {
     update();
   });
   const fromOptions = () => { for (const o of $("from").options) o.textContent = seatName(o.value); };
-  const all = () => { fromOptions(); drawModes(); drawPalette(); drawSituations(); drawOptions(); update(); };
+  const all = () => { presetNames(); fromOptions(); drawModes(); drawPalette(); drawSituations(); drawOptions(); update(); };
   onLangChange(all);
   all();
 }
