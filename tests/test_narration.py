@@ -13,6 +13,7 @@ from chuanma.bots import make_bot
 from chuanma.commands.replay import event_line
 from chuanma.narration import ENDS, EVENTS, EVENTS_YOU, REASONS, Lang, end_text, narrate, reason_text
 from chuanma.rules import RuleSet
+from chuanma.scoring import FANS
 from chuanma.sim.play import deal_for, play_game
 from chuanma.terminal.ticker import Ticker
 from chuanma.terminal.words import void_text
@@ -117,3 +118,16 @@ def test_the_terminals_ticker_names_suits_as_its_board_does() -> None:
         assert f" in {void_text(suit).plain.removeprefix('缺')}" in said, said
     english = [word for name in SUIT_NAMES_EN.values() for word in (name, name.lower())]
     assert not [line for line in lines if any(word in line for word in english)]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_wins_fans_are_named_in_the_language_of_the_sentence(lang: Lang) -> None:
+    win = {"type": "hu", "seat": 1, "tile": "2s", "from": 3, "self_drawn": False, "robbed_kong": False,
+           "hand": "1122334455667s", "total": 3, "multiplier": 8,
+           "fans": [{"id": "qingyise", "name": "清一色", "fan": 2}, {"id": "gen", "name": "根", "fan": 1}]}
+    line = narrate(win, lambda seat: f"seat{seat}", lang)
+    assert line is not None
+    named = [FANS["qingyise"].name, FANS["gen"].name] if lang == "zh" else [FANS["qingyise"].en, FANS["gen"].en]
+    assert f"{named[0]} 2 + {named[1]} 1" in line
+    if lang == "en":
+        assert not re.search(r"[\u4e00-\u9fff]", line.split(":", 1)[1].split("=")[0])

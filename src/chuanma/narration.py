@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from chuanma.melds import Meld
+from chuanma.scoring import FANS
 from chuanma.tiles import SUIT_NAMES_EN, SUIT_NAMES_ZH, Tile, parse_tile, parse_tiles, tile_name
 
 Lang = Literal["zh", "en"]
@@ -76,7 +77,7 @@ EVENTS: dict[Lang, dict[str, str]] = {
         "no_fan": "平胡",
         "payment": "{payer} 付给 {payee} {amount} 底（{reason}）",
         "leave": "{seat} 离开牌桌",
-        "exhausted": "牌墙摸完：查花猪、查大叫、退税",
+        "exhausted": "牌墙摸完，按规则查牌",
         "end": "牌局结束（{reason}）",
         "you": "你",
     },
@@ -116,7 +117,7 @@ EVENTS: dict[Lang, dict[str, str]] = {
         "no_fan": "平胡 (no fan)",
         "payment": "{payer} pays {payee} {amount} base: {reason}",
         "leave": "{seat} leaves the table",
-        "exhausted": "The wall is exhausted: 查花猪, 查大叫, 退税",
+        "exhausted": "The wall is exhausted: the hands are checked as the rules say",
         "end": "The hand is over ({reason})",
         "you": "you",
     },
@@ -210,10 +211,20 @@ def end_text(reason: str, lang: Lang = "en") -> str:
     return ENDS[reason][lang] if reason in ENDS else reason
 
 
+FAN_WORDS: dict[str, dict[str, str]] = {fan_id: {"zh": f.name, "en": f.en} for fan_id, f in FANS.items()}
+"""Each fan's name in both languages, by id."""
+
+
+def fan_name(line: Mapping[str, Any], lang: Lang) -> str:
+    """A win's fan line named in ``lang`` (a fan unknown to this table keeps the name it carries)."""
+    words = FAN_WORDS.get(line["id"])
+    return words[lang] if words else str(line["name"])
+
+
 def word_table() -> dict[str, Any]:
     """Every word of this table in both languages, for the browser."""
     return {"reasons": REASONS, "ends": ENDS, "directions": DIRECTIONS, "events": EVENTS,
-            "events_you": EVENTS_YOU, "actions": ACTIONS, "suits": SUITS}
+            "events_you": EVENTS_YOU, "actions": ACTIONS, "suits": SUITS, "fans": FAN_WORDS}
 
 
 def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en",
@@ -287,7 +298,7 @@ def narrate(ev: Mapping[str, Any], name: Callable[[int], str], lang: Lang = "en"
         return say("claim", **v, claim=ACTIONS[lang][next(iter(ev["claim"]))])
     if kind == "hu":
         key = "hu_self" if ev["self_drawn"] else "hu_robbed" if ev.get("robbed_kong") else "hu_from"
-        fans = " + ".join(f"{f['name']} {f['fan']}" for f in ev["fans"]) or words["no_fan"]
+        fans = " + ".join(f"{fan_name(f, lang)} {f['fan']}" for f in ev["fans"]) or words["no_fan"]
         total = ev["total"] if fan_label is None else fan_label(ev["total"])
         return say(key, **v, fans=fans, total=total, mult=ev["multiplier"]) + (
             words["forced"] if ev.get("forced") else "")

@@ -12,7 +12,8 @@ async function loadWords() {
     const res = await fetch("/api/portal/words");
     if (!res.ok) return;
     const table = await res.json();
-    for (const [prefix, group] of [["reason", table.reasons], ["end", table.ends], ["dir", table.directions]]) {
+    for (const [prefix, group] of [["reason", table.reasons], ["end", table.ends], ["dir", table.directions],
+      ["fan.name", table.fans]]) {
       for (const [id, words] of Object.entries(group)) for (const l of ["zh", "en"]) STRINGS[l][`${prefix}.${id}`] = words[l];
     }
     for (const [prefix, group] of [["ev", table.events], ["evyou", table.events_you], ["act.name", table.actions],
@@ -23,6 +24,12 @@ async function loadWords() {
 }
 
 await loadWords();
+
+/** A win's fan line named in the current language (a fan the server's table lacks keeps its own name). */
+function fanName(line) {
+  const key = `fan.name.${line.id}`;
+  return key in STRINGS[getLang()] ? t(key) : line.name;
+}
 
 /** A decision's kind in words (discard, pong, …, void, exchange, leave). */
 export function actionName(kind) { return t(`act.name.${kind}`); }
@@ -71,7 +78,7 @@ export function narrate(ev, name, me = null) {
     case "claim": return say("claim", { ...v, claim: actionName(Object.keys(ev.claim)[0]) });
     case "hu": {
       const key = ev.self_drawn ? "hu_self" : ev.robbed_kong ? "hu_robbed" : "hu_from";
-      const fans = ev.fans.map((f) => `${f.name} ${f.fan}`).join(" + ") || t("ev.no_fan");
+      const fans = ev.fans.map((f) => `${fanName(f)} ${f.fan}`).join(" + ") || t("ev.no_fan");
       return say(key, { ...v, fans, total: ev.total, mult: ev.multiplier }) + (ev.forced ? t("ev.forced") : "");
     }
     case "payment": return say("payment", { payer: who(ev.payer), payee: who(ev.payee), amount: ev.amount,
