@@ -2,7 +2,8 @@
 
 Each node listens on its own channel (``<prefix>node:<name>``: commands for the tables it owns and
 messages for the connections it holds) and on ``<prefix>all`` (a table's new owner announces it;
-quick-join announces whom it seated). The prefix is made of the database's name, so clusters on
+quick-join announces whom it seated). The prefix names the cluster
+(:func:`chuanma.server.table_leases.cluster_prefix`: an id kept in its database), so clusters on
 different databases may share one Redis. What is published goes through one queue, in order; a
 lost Redis connection is logged and opened again (the listener then calls ``on_reconnect``). See
 docs/server.md, Cluster.
@@ -20,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter
-from sqlalchemy.engine import make_url
 
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
@@ -34,11 +34,6 @@ HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle]] = {
 """The commands a host gives a table, by the name they cross the bus with."""
 _client: TypeAdapter[p.ClientMessage] = TypeAdapter(p.ClientMessage)
 Job = Callable[[], Awaitable[object]]
-
-
-def prefix_of(db_url: str) -> str:
-    """The channels' prefix of the cluster on the database ``db_url``."""
-    return f"chuanma:{make_url(db_url).database}:"
 
 
 def encode(message: i.CommandMessage) -> dict[str, Any]:

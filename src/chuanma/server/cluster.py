@@ -32,9 +32,9 @@ from chuanma.server.host import Lobby, LocalHost, Waiting
 from chuanma.server.lease import LeaseHeldError, LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, Room
 from chuanma.server.schema import seatings, tables
-from chuanma.server.seatings import Seatings
+from chuanma.server.seatings import Seatings, SeatTakenError
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
-from chuanma.server.table_leases import RENEWALS, TableLeases
+from chuanma.server.table_leases import RENEWALS, TableLeases, live_nodes
 
 log = logging.getLogger("chuanma.server.cluster")
 LOBBY_LOCK = 10.0
@@ -53,6 +53,24 @@ def reattach(message: i.CommandMessage) -> i.CommandMessage | None:
     return i.Rejoin()
 
 
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A player waiting in a room's queue (on any node): since when, and whether they allow bots."""
+
+    user_id: int
+    since: float
+    bots: bool
+
+
+@dataclass
+class StandIn:
+    """Another node's connection at tables held here: its messages cross back (``send``)."""
+
+    send: Send
+    tables: set[str] = field(default_factory=set)
+    """The tables it gave a command to."""
+
+
 @dataclass
 class ClusterHost(LocalHost):
     """The tables this node owns, and the way to every other node's (see the module's docstring)."""
@@ -67,8 +85,9 @@ class ClusterHost(LocalHost):
     """Their numbers, by the identity of their callbacks."""
     attached: dict[str, dict[int, tuple[int, i.CommandMessage]]] = field(default_factory=dict)
     """Per table, this node's connections attached to it: their user and what attaches them again."""
-    proxies: dict[tuple[str, int], Send] = field(default_factory=dict)
-    """The stand-ins of other nodes' connections at the tables owned here, by node and number."""
+    proxies: dict[tuple[str, int], StandIn] = field(default_factory=dict)
+    """The stand-ins of other nodes' connections at the tables owned here, by node and number
+    (freed when their node stops beating: :meth:`free`)."""
     fences: dict[str, Seatings] = field(default_factory=dict)
     """The seatings each table held here writes through (fenced by its lease)."""
     counter: Iterator[int] = field(default_factory=lambda: itertools.count(1))
@@ -139,6 +158,7 @@ class ClusterHost(LocalHost):
         """Join the cluster: connect the bus, write the first heartbeat, claim this node's share of
         the orphaned tables, and keep doing so; returns how many tables this node then holds."""
         await self.bus.start(self.received, self.announced, self.reconnected)
+        log.info(f"cluster node {self.name}: Redis channels and keys under {self.bus.prefix}")
         await self.look()
         self.keeper = asyncio.create_task(self.keep(), name="cluster-keeper")
         return len(self.tables)
@@ -153,8 +173,11 @@ class ClusterHost(LocalHost):
                 log.exception("cluster: leases not looked after")
 
     async def look(self) -> None:
-        """One heartbeat: drop the tables taken over, then claim and rebuild this node's share of orphans
-        (none while a single-process server holds the database: every table here is dropped)."""
+        """One heartbeat: drop the tables taken over, free the stand-ins of dead nodes' connections,
+        then claim and rebuild this node's share of orphans (none while a single-process server
+        holds the database: every table here is dropped). Back from a pause longer than a lease
+        (the others took it for dead), it attaches its connections to their tables again."""
+        away = self.leases.lost is not None
         try:
             taken = await self.leases.heartbeat()
         except LeaseHeldError:
@@ -164,6 +187,10 @@ class ClusterHost(LocalHost):
             return
         for table_id in taken:
             self.lose(table_id)
+        if away and self.leases.lost is None:
+            for table_id in list(self.attached):
+                self.attach_again(table_id)
+        self.free(await self.leases.nodes())
         for table_id in await self.leases.orphans():
             if table_id in self.tables or not await self.leases.claim(table_id):
                 continue
@@ -262,10 +289,24 @@ class ClusterHost(LocalHost):
             cmd = Command(int(data["user"]), send or functools.partial(self.deliver, node, conn), message)
             self.route(table_id, cmd, conn, int(data["hops"]) + 1, node)
             return
-        send = self.proxies.setdefault((node, conn), functools.partial(self.deliver, node, conn))
+        stand_in = self.proxies.setdefault((node, conn), StandIn(functools.partial(self.deliver, node, conn)))
         if isinstance(message, i.Detach):
             del self.proxies[(node, conn)]
-        self.route(table_id, Command(int(data["user"]), send, message), conn, 0, node)
+        else:
+            stand_in.tables.add(table_id)
+        self.route(table_id, Command(int(data["user"]), stand_in.send, message), conn, 0, node)
+
+    def free(self, live: set[str]) -> None:
+        """Detach the stand-ins of the connections of nodes not in ``live`` (their sockets died with
+        them: their players reconnect to a live node) from the tables held here, and forget them."""
+        for (node, conn), stand_in in list(self.proxies.items()):
+            if node in live:
+                continue
+            del self.proxies[(node, conn)]
+            for table_id in stand_in.tables:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    table.submit(Command(0, stand_in.send, i.Detach()))
 
     def deliver(self, node: str, conn: int, message: dict[str, Any]) -> None:
         """A table's message to connection ``conn`` of ``node`` (a stand-in's :data:`Send`)."""
@@ -285,6 +326,10 @@ class ClusterHost(LocalHost):
             del self.leases.tokens[table_id]
             self.lose(table_id)
         self.owners[table_id] = node
+        self.attach_again(table_id)
+
+    def attach_again(self, table_id: str) -> None:
+        """Attach this node's connections of ``table_id`` to it again (they get ``resync``)."""
         for conn, (user_id, again) in list(self.attached.get(table_id, {}).items()):
             send = self.conns.get(conn)
             if send is not None:
@@ -295,12 +340,14 @@ class ClusterHost(LocalHost):
         for table_id, token in list(self.leases.tokens.items()):
             self.bus.later(functools.partial(self.bus.announce, table_id, token))
 
-
-    async def queued(self, room: str) -> list[int]:
-        """Who waits in ``room``'s queue, on any node, first come first."""
-        q = (select(seatings.c.user_id).where(seatings.c.table_id.is_(None), seatings.c.room == room)
+    async def queued(self, room: str) -> list[Queued]:
+        """Who waits in ``room``'s queue on a live node (any), first come first."""
+        q = (select(seatings.c.user_id, seatings.c.since, seatings.c.bots)
+             .where(seatings.c.table_id.is_(None), seatings.c.room == room,
+                    seatings.c.node.in_(live_nodes(self.config.clock.now(), self.leases.seconds)))
              .order_by(seatings.c.since, seatings.c.user_id))
-        return await self.store.read(lambda conn: [int(u) for u in conn.execute(q).scalars()])
+        return await self.store.read(lambda conn: [Queued(int(r.user_id), float(r.since), bool(r.bots))
+                                                   for r in conn.execute(q)])
 
 
 @dataclass
@@ -334,8 +381,9 @@ class ClusterLock:
 class ClusterLobby(Lobby):
     """Quick-join across the cluster: the queues are the database's (``seatings``), so four people
     waiting on four nodes meet at one table, opened by the node that found them; the others are
-    told (``seated``) and sit their people down. Bots fill as in one process, for the people
-    waiting on this node."""
+    told (``seated``) and sit their people down. Bots fill likewise: once the first of those in a
+    room's queue who allow bots (on any nodes) has waited ``bot_wait``, they are seated together
+    with bots, by whichever node's timer fires first (the others find them seated)."""
 
     cluster: ClusterHost = field(kw_only=True)
     elsewhere: dict[int, Waiting] = field(default_factory=dict)
@@ -351,21 +399,31 @@ class ClusterLobby(Lobby):
 
     async def match(self, room: Room) -> None:
         queued = await self.cluster.queued(room.id)
+        ids = {q.user_id for q in queued}
         queue = self.queues.setdefault(room.id, [])
         for w in queue:
-            if int(w.user["id"]) not in queued:
+            if int(w.user["id"]) not in ids:
                 self.elsewhere[int(w.user["id"])] = w
-        queue[:] = [w for w in queue if int(w.user["id"]) in queued]
+        queue[:] = [w for w in queue if int(w.user["id"]) in ids]
         while len(queued) >= 4:
             group, queued = queued[:4], queued[4:]
-            await self.seat_anywhere(room, group)
-        await self.fill(room)
+            await self.seat_anywhere(room, [q.user_id for q in group])
+        willing = [q for q in queued if q.bots]
+        if self.bots_due(room, [q.since for q in willing]):
+            await self.seat_anywhere(room, [q.user_id for q in willing])
 
     async def seat_anywhere(self, room: Room, group: list[int]) -> None:
-        """Open a table here for ``group`` (waiting on any node); tell the nodes of the others."""
+        """Open a table here for ``group`` (waiting on any node), bots in the seats left; tell the
+        nodes of the others. One of them seated meanwhile (by a node whose lock lapsed): the
+        table is not opened, and the queue is matched again."""
         users = [await self.host.store.user(user_id) for user_id in group]
         try:
-            table_id = await self.host.open_table(room, room.rules(), [u for u in users if u is not None])
+            table_id = await self.host.open_table(room, room.rules(), [u for u in users if u is not None],
+                                                  bots=4 - len(group))
+        except SeatTakenError:
+            log.warning("cluster: a player was seated meanwhile", extra={"room": room.id})
+            await self.match(room)
+            return
         except Exception:  # a database error: they stay queued, and are matched at the next join
             log.exception("table not opened", extra={"room": room.id})
             return
