@@ -119,6 +119,31 @@ def test_bots_fill_one_table_for_those_waiting_on_two_nodes_and_a_dead_nodes_sta
     asyncio.run(scenario())
 
 
+def test_a_seat_read_is_kept_until_the_tables_owner_unseats_the_player(cluster_db: str) -> None:
+    """Node b reads where a player of a table held by node a sits once, then keeps it; node a
+    gives the seat to a bot, announces it, and b reads the seat again (none)."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, _lobby_a), (b, _lobby_b)]:
+            user_id = int((await guest(a.store, clock))["id"])
+            table_id = await a.open_table(ROOM, ROOM.rules(), [{"id": user_id, "username": "x", "kind": "guest"}],
+                                          bots=3)
+            reads: list[object] = []
+            read = b.store.read
+
+            async def counted(work: Any) -> Any:
+                reads.append(work)
+                return await read(work)
+            b.store.read = counted  # type: ignore[method-assign]
+            assert [await b.seat_of(user_id) for _ in range(3)] == [table_id] * 3 and len(reads) == 1
+            place = a.tables[table_id].state.seat_of(user_id)
+            assert place is not None
+            await a.seat_bot(table_id, place, ROOM, user_id)
+            await eventually(lambda: user_id not in b.seats)
+            assert await b.seat_of(user_id) is None and len(reads) == 2
+    asyncio.run(scenario())
+
+
 def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_db: str) -> None:
     """A player queued on node c, which stops beating: node a's heartbeats keep the row while c's
     lease time has not run out, and delete it once it has."""

@@ -2,7 +2,7 @@
 
 Each node listens on its own channel (``<prefix>node:<name>``: commands for the tables it owns and
 messages for the connections it holds) and on ``<prefix>all`` (a table's new owner announces it;
-quick-join announces whom it seated). The prefix names the cluster
+quick-join announces whom it seated; a table's owner whom it unseated). The prefix names the cluster
 (:func:`chuanma.server.table_leases.cluster_prefix`: an id kept in its database), so clusters on
 different databases may share one Redis. What is published goes through one queue, in order; a
 lost Redis connection is logged and opened again (the listener then calls ``on_reconnect``). See
@@ -108,6 +108,11 @@ class Bus:
         """Tell every node that quick-join seated ``users`` (waiting on whichever node) at ``table_id``."""
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "seated", "table": table_id,
                                                                   "users": users}))
+
+    async def unseated(self, users: list[int]) -> None:
+        """Tell every node that ``users`` no longer sit where they sat (their table closed, or a
+        bot took their seat)."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "unseated", "users": users}))
 
     def lock(self, name: str, seconds: float) -> Any:
         """A lock held across the cluster (Redis's; lapses after ``seconds`` if its holder dies)."""

@@ -33,6 +33,7 @@ from chuanma.server.lease import LeaseHeldError, LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, Room
 from chuanma.server.schema import seatings, tables
 from chuanma.server.seatings import Seatings, SeatTakenError
+from chuanma.server.store import Row
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
 from chuanma.server.table_leases import RENEWALS, TableLeases, live_nodes
 
@@ -94,6 +95,11 @@ class ClusterHost(LocalHost):
     keeper: asyncio.Task[None] | None = None
     on_seated: Callable[[str, list[int]], None] | None = None
     """What is told whom quick-join seated at a table, on whichever node (the lobby)."""
+    seats: dict[int, tuple[str, float]] = field(default_factory=dict)
+    """Where players sit as last read from the database (:meth:`seat_of`), each with the time until
+    which it is believed: forgotten sooner when a node announces it unseated them."""
+    unseatings: int = 0
+    """How many announcements of players unseated were heard (a read begun before one is not kept)."""
 
     @property
     def name(self) -> str:
@@ -123,7 +129,25 @@ class ClusterHost(LocalHost):
                       record: dict[str, Any] | None = None) -> None:
         await super().release(table_id, users, reason, record)
         self.fences.pop(table_id, None)
+        self.unseat(users)
         await self.leases.drop(table_id)
+
+    async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row:
+        bot = await super().seat_bot(table_id, place, room, replacing)
+        if replacing is not None:
+            self.unseat([replacing])
+        return bot
+
+    def unseat(self, users: list[int]) -> None:
+        """``users`` were unseated here: forgotten here and by every other node."""
+        self.unseated(users)
+        self.bus.later(functools.partial(self.bus.unseated, users))
+
+    def unseated(self, users: list[int]) -> None:
+        """A node unseated ``users``: where they sat is read again."""
+        self.unseatings += 1
+        for user_id in users:
+            self.seats.pop(user_id, None)
 
     async def give_up(self, table_id: str, users: list[int], connections: list[Command], why: str) -> None:
         """Give up a table only while this node holds its lease: one another node took over (during
@@ -216,9 +240,22 @@ class ClusterHost(LocalHost):
     # ---------------------------------------------------------------- finding players and tables
 
     async def seat_of(self, user_id: int) -> str | None:
-        """The table ``user_id`` sits at, whichever node owns it (the database's seatings)."""
+        """The table ``user_id`` sits at, whichever node owns it: the database's seatings, a table
+        found kept for a third of the lease time or until a node announces it unseated them (a
+        command routed meanwhile to a table they left is refused by that table, as one sent just
+        before they left)."""
+        now = self.config.clock.now()
+        known = self.seats.get(user_id)
+        if known is not None and known[1] > now:
+            return known[0]
+        heard = self.unseatings
         q = select(seatings.c.table_id).where(seatings.c.user_id == user_id)
-        return await self.store.read(lambda conn: conn.execute(q).scalar())
+        table_id: str | None = await self.store.read(lambda conn: conn.execute(q).scalar())
+        if table_id is not None and heard == self.unseatings:
+            self.seats[user_id] = (table_id, now + self.leases.seconds / RENEWALS)
+        else:
+            self.seats.pop(user_id, None)
+        return table_id
 
     async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool:
         if table_id in self.tables:
@@ -242,6 +279,7 @@ class ClusterHost(LocalHost):
         else:
             self.attached.get(table_id, {}).pop(conn, None)
         if isinstance(cmd.message, i.Detach):  # the connection closed: forgotten everywhere
+            self.seats.pop(cmd.user_id, None)
             for table_conns in self.attached.values():
                 table_conns.pop(conn, None)
             del self.conns[conn], self.numbers[id(cmd.send)]
@@ -316,6 +354,8 @@ class ClusterHost(LocalHost):
         """An announcement to every node: a table's new owner, or whom quick-join seated where."""
         if data["kind"] == "taken":
             self.taken(str(data["table"]), str(data["node"]), int(data["token"]))
+        elif data["kind"] == "unseated":
+            self.unseated([int(u) for u in data["users"]])
         elif self.on_seated is not None:
             self.on_seated(str(data["table"]), [int(u) for u in data["users"]])
 
@@ -336,7 +376,9 @@ class ClusterHost(LocalHost):
                 self.route(table_id, Command(user_id, send, again), conn, 0)
 
     def reconnected(self) -> None:
-        """The bus was lost and is back: every table held here is announced again."""
+        """The bus was lost and is back: every table held here is announced again, and where players
+        sit is read again (announcements of players unseated may have been lost)."""
+        self.unseated(list(self.seats))
         for table_id, token in list(self.leases.tokens.items()):
             self.bus.later(functools.partial(self.bus.announce, table_id, token))
 
