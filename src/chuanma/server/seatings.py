@@ -156,7 +156,7 @@ class Seatings:
                 raise InviteTakenError(f"invite code {invite} is taken")
             table_id = str(row["id"])
             conn.execute(tables.insert().values(**row, seats=[people.get(i) for i in range(4)]))
-            for user_id in people.values():
+            for user_id in sorted(people.values()):  # locked in one order: two such transactions never deadlock
                 _claim(conn, user_id, table_id, room, now)
             taken: dict[int, Row] = {}
             for place in bots:  # each claimed before the next is looked for: never the same bot twice
