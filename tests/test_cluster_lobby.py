@@ -26,7 +26,7 @@ from chuanma.server.rooms import ROOMS
 from chuanma.server.schema import seatings, tables, users
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import AsyncRunner, Row, Store, open_store
-from chuanma.server.table_leases import TableLeases, cluster_prefix
+from chuanma.server.table_leases import GONE, TableLeases, cluster_prefix
 from server_harness import (
     DEALER_KEY,
     TIMEOUT,
@@ -145,8 +145,8 @@ def test_a_seat_read_is_kept_until_the_tables_owner_unseats_the_player(cluster_d
 
 
 def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_db: str) -> None:
-    """A player queued on node c, which stops beating: node a's heartbeats keep the row while c's
-    lease time has not run out, and delete it once it has."""
+    """A player queued on node c, which stops beating: node a's heartbeats keep the row for two of
+    c's lease times, and delete it then."""
     async def scenario() -> None:
         store = await open_store(cluster_db)
         try:
@@ -158,7 +158,7 @@ def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_d
 
             async def queued() -> list[int]:
                 return await store.read(lambda conn: list(conn.execute(select(seatings.c.user_id)).scalars()))
-            clock.advance(LEASE - 0.5)
+            clock.advance(GONE * LEASE - 0.5)
             await a.heartbeat()
             assert await queued() == [user["id"]]
             clock.advance(1.0)

@@ -35,7 +35,7 @@ from chuanma.server.schema import seatings, tables
 from chuanma.server.seatings import Seatings, SeatTakenError
 from chuanma.server.store import Row
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
-from chuanma.server.table_leases import RENEWALS, TableLeases, live_nodes
+from chuanma.server.table_leases import RENEWALS, TableLeases
 
 log = logging.getLogger("chuanma.server.cluster")
 LOBBY_LOCK = 10.0
@@ -386,7 +386,7 @@ class ClusterHost(LocalHost):
         """Who waits in ``room``'s queue on a live node (any), first come first."""
         q = (select(seatings.c.user_id, seatings.c.since, seatings.c.bots)
              .where(seatings.c.table_id.is_(None), seatings.c.room == room,
-                    seatings.c.node.in_(live_nodes(self.config.clock.now(), self.leases.seconds)))
+                    seatings.c.node.in_(self.leases.present(self.config.clock.now())))
              .order_by(seatings.c.since, seatings.c.user_id))
         return await self.store.read(lambda conn: [Queued(int(r.user_id), float(r.since), bool(r.bots))
                                                    for r in conn.execute(q)])

@@ -35,6 +35,10 @@ CLUSTER = "cluster"
 """The holder of the database's lease while cluster nodes use the database."""
 RENEWALS = 3
 """Heartbeats per lease time: a node late by two thirds of it still keeps its tables."""
+GONE = 2
+"""Lease times without a heartbeat after which a node is taken for dead: its queue rows are deleted
+and the stand-ins of its connections freed. Two: a node late by more than one finds itself away
+at its next heartbeat (and attaches its connections again) before the others take it for dead."""
 
 
 def cluster_check(config: ServerConfig) -> Callable[[Connection], None]:
@@ -146,10 +150,13 @@ class TableLeases:
                                                 table_leases.c.expires >= self.clock.now())
         return await self.store.read(lambda conn: conn.execute(q).scalar())
 
+    def present(self, now: float) -> Select[str]:
+        """The nodes not taken for dead at ``now`` (:data:`GONE`)."""
+        return live_nodes(now, GONE * self.seconds)
+
     async def nodes(self) -> set[str]:
-        """The live nodes (this one among them once it beat)."""
-        return await self.store.read(lambda conn: set(conn.execute(live_nodes(self.clock.now(), self.seconds))
-                                                      .scalars()))
+        """The nodes not taken for dead (this one among them once it beat)."""
+        return await self.store.read(lambda conn: set(conn.execute(self.present(self.clock.now())).scalars()))
 
     async def heartbeat(self) -> list[str]:
         """Renew this node's row, its leases and the cluster's hold on the database; returns the
@@ -183,7 +190,7 @@ class TableLeases:
         refuse_single(conn, now)  # a single-process server holds it: this node may not write (rolled back)
         # the queue rows of dead nodes: their players' connections died with them
         conn.execute(delete(seatings).where(seatings.c.table_id.is_(None), or_(
-            seatings.c.node.is_(None), seatings.c.node.not_in(live_nodes(now, self.seconds)))))
+            seatings.c.node.is_(None), seatings.c.node.not_in(self.present(now)))))
         held = list(self.tokens)  # a table dropped here is not renewed: its lease lapses, another claims it
         rows = conn.execute(update(table_leases).where(table_leases.c.holder == self.holder,
                                                        table_leases.c.table_id.in_(held))
