@@ -226,6 +226,28 @@ def test_two_clusters_sharing_a_redis_do_not_hear_each_other(cluster_db: str) ->
     asyncio.run(scenario())
 
 
+def test_a_closing_bus_publishes_what_was_queued_first() -> None:
+    """A node stopping (its bus closed) with messages still queued: they all reach their node, in order."""
+    if redis_reachable() is not None:
+        pytest.skip("Redis at 127.0.0.1:6379 is not reachable: the cluster tests skip")
+
+    async def scenario() -> None:
+        prefix = f"chuanma:test-{secrets.token_hex(4)}:"
+        heard: list[dict[str, Any]] = []
+        listener, sender = Bus(REDIS, prefix, "n2", Metrics()), Bus(REDIS, prefix, "n1", Metrics())
+        await listener.start(heard.append, lambda _data: None, lambda: None)
+        await sender.start(lambda _data: None, lambda _data: None, lambda: None)
+        try:
+            for k in range(50):
+                sender.post("n2", {"kind": "msg", "k": k})
+            await sender.close()
+            await eventually(lambda: len(heard) == 50)
+            assert [m["k"] for m in heard] == list(range(50))
+        finally:
+            await listener.close()
+    asyncio.run(scenario())
+
+
 def test_tables_listed_by_any_node_and_a_killed_nodes_queue_freed(cluster_db: str, tmp_path: Path) -> None:
     """Two nodes: a private table opened on each, both listed by ``GET /api/tables`` on each node
     (to their creator; to nobody else). A player waits in a room on node 0, which is killed (kill

@@ -29,6 +29,8 @@ from chuanma.server.metrics import Metrics
 log = logging.getLogger("chuanma.server.bus")
 RETRY = 0.5
 """Seconds between two attempts to reach Redis again."""
+DRAIN = 2.0
+"""Seconds a closing bus waits at most for what was queued to be published."""
 HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle]] = {
     "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle}
 """The commands a host gives a table, by the name they cross the bus with."""
@@ -125,6 +127,8 @@ class Bus:
                 await job()
             except Exception:  # Redis away: this message is lost (docs/server.md, Redis restart)
                 log.exception("bus message not published")
+            finally:
+                self.jobs.task_done()
 
     async def listen(self, pubsub: Any) -> None:
         import redis.asyncio as aioredis
@@ -153,6 +157,10 @@ class Bus:
                 log.exception("bus message not handled")
 
     async def close(self) -> None:
+        """Publish what was queued (for :data:`DRAIN` seconds at most), then disconnect."""
+        if self.tasks:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.jobs.join(), DRAIN)
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
