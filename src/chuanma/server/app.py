@@ -25,7 +25,7 @@ from prometheus_client import start_http_server
 from starlette.middleware.gzip import GZipMiddleware
 
 from chuanma.server.accounts import DAY, Accounts, RateLimiter
-from chuanma.server.bus import Bus, prefix_of
+from chuanma.server.bus import Bus
 from chuanma.server.cluster import ClusterHost, ClusterLobby
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
@@ -40,7 +40,7 @@ from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
 from chuanma.server.store import open_store
-from chuanma.server.table_leases import TableLeases, cluster_check
+from chuanma.server.table_leases import TableLeases, cluster_check, cluster_prefix
 from chuanma.server.ws import serve_socket
 
 FOREIGN_ORIGIN = 4403
@@ -66,7 +66,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             store = await open_store(config.db_url, before_migrating=cluster_check(config))
             app.state.lease = leases = TableLeases.of(store, config)
             cluster = ClusterHost(store, config, metrics, leases=leases, bus=Bus(
-                config.redis_url, prefix_of(config.db_url), config.lease_holder, metrics))
+                config.redis_url, await cluster_prefix(store), config.lease_holder, metrics))
             host: LocalHost = cluster
             lobby: Lobby = ClusterLobby(cluster, cluster=cluster)
         else:

@@ -2,7 +2,8 @@
 
 Each node listens on its own channel (``<prefix>node:<name>``: commands for the tables it owns and
 messages for the connections it holds) and on ``<prefix>all`` (a table's new owner announces it;
-quick-join announces whom it seated). The prefix is made of the database's name, so clusters on
+quick-join announces whom it seated; a table's owner whom it unseated). The prefix names the cluster
+(:func:`chuanma.server.table_leases.cluster_prefix`: an id kept in its database), so clusters on
 different databases may share one Redis. What is published goes through one queue, in order; a
 lost Redis connection is logged and opened again, waiting longer after each failed attempt (the
 listener then subscribes again and calls ``on_reconnect``). See docs/server.md, Cluster.
@@ -22,7 +23,6 @@ from typing import Any
 from pydantic import TypeAdapter
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from sqlalchemy.engine import make_url
 
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
@@ -35,16 +35,13 @@ RETRY_MAX = 2.0
 """The longest wait between two attempts to reach Redis again."""
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a call to Redis raises when Redis is out of reach."""
+DRAIN = 2.0
+"""Seconds a closing bus waits at most for what was queued to be published."""
 HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle]] = {
     "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle}
 """The commands a host gives a table, by the name they cross the bus with."""
 _client: TypeAdapter[p.ClientMessage] = TypeAdapter(p.ClientMessage)
 Job = Callable[[], Awaitable[object]]
-
-
-def prefix_of(db_url: str) -> str:
-    """The channels' prefix of the cluster on the database ``db_url``."""
-    return f"chuanma:{make_url(db_url).database}:"
 
 
 def encode(message: i.CommandMessage) -> dict[str, Any]:
@@ -122,6 +119,11 @@ class Bus:
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "seated", "table": table_id,
                                                                   "users": users}))
 
+    async def unseated(self, users: list[int]) -> None:
+        """Tell every node that ``users`` no longer sit where they sat (their table closed, or a
+        bot took their seat)."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "unseated", "users": users}))
+
     def lock(self, name: str, seconds: float) -> Any:
         """A lock held across the cluster (Redis's; lapses after ``seconds`` if its holder dies)."""
         return self.redis.lock(f"{self.prefix}lock:{name}", timeout=seconds, blocking_timeout=seconds)
@@ -135,6 +137,8 @@ class Bus:
                 log.warning(f"bus message not published: {exc}")
             except Exception:
                 log.exception("bus message not published")
+            finally:
+                self.jobs.task_done()
 
     async def listen(self, pubsub: Any) -> None:
         while True:
@@ -183,6 +187,10 @@ class Bus:
             return pubsub
 
     async def close(self) -> None:
+        """Publish what was queued (for :data:`DRAIN` seconds at most), then disconnect."""
+        if self.tasks:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.jobs.join(), DRAIN)
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)

@@ -32,7 +32,8 @@ from chuanma.server.host import Lobby, LocalHost, Waiting
 from chuanma.server.lease import LeaseHeldError, LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, Room
 from chuanma.server.schema import seatings, tables
-from chuanma.server.seatings import Seatings
+from chuanma.server.seatings import Seatings, SeatTakenError
+from chuanma.server.store import Row
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
 from chuanma.server.table_leases import RENEWALS, TableLeases
 
@@ -53,6 +54,24 @@ def reattach(message: i.CommandMessage) -> i.CommandMessage | None:
     return i.Rejoin()
 
 
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A player waiting in a room's queue (on any node): since when, and whether they allow bots."""
+
+    user_id: int
+    since: float
+    bots: bool
+
+
+@dataclass
+class StandIn:
+    """Another node's connection at tables held here: its messages cross back (``send``)."""
+
+    send: Send
+    tables: set[str] = field(default_factory=set)
+    """The tables it gave a command to."""
+
+
 @dataclass
 class ClusterHost(LocalHost):
     """The tables this node owns, and the way to every other node's (see the module's docstring)."""
@@ -67,14 +86,20 @@ class ClusterHost(LocalHost):
     """Their numbers, by the identity of their callbacks."""
     attached: dict[str, dict[int, tuple[int, i.CommandMessage]]] = field(default_factory=dict)
     """Per table, this node's connections attached to it: their user and what attaches them again."""
-    proxies: dict[tuple[str, int], Send] = field(default_factory=dict)
-    """The stand-ins of other nodes' connections at the tables owned here, by node and number."""
+    proxies: dict[tuple[str, int], StandIn] = field(default_factory=dict)
+    """The stand-ins of other nodes' connections at the tables owned here, by node and number
+    (freed when their node stops beating: :meth:`free`)."""
     fences: dict[str, Seatings] = field(default_factory=dict)
     """The seatings each table held here writes through (fenced by its lease)."""
     counter: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     keeper: asyncio.Task[None] | None = None
     on_seated: Callable[[str, list[int]], None] | None = None
     """What is told whom quick-join seated at a table, on whichever node (the lobby)."""
+    seats: dict[int, tuple[str, float]] = field(default_factory=dict)
+    """Where players sit as last read from the database (:meth:`seat_of`), each with the time until
+    which it is believed: forgotten sooner when a node announces it unseated them."""
+    unseatings: int = 0
+    """How many announcements of players unseated were heard (a read begun before one is not kept)."""
 
     @property
     def name(self) -> str:
@@ -104,7 +129,25 @@ class ClusterHost(LocalHost):
                       record: dict[str, Any] | None = None) -> None:
         await super().release(table_id, users, reason, record)
         self.fences.pop(table_id, None)
+        self.unseat(users)
         await self.leases.drop(table_id)
+
+    async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row:
+        bot = await super().seat_bot(table_id, place, room, replacing)
+        if replacing is not None:
+            self.unseat([replacing])
+        return bot
+
+    def unseat(self, users: list[int]) -> None:
+        """``users`` were unseated here: forgotten here and by every other node."""
+        self.unseated(users)
+        self.bus.later(functools.partial(self.bus.unseated, users))
+
+    def unseated(self, users: list[int]) -> None:
+        """A node unseated ``users``: where they sat is read again."""
+        self.unseatings += 1
+        for user_id in users:
+            self.seats.pop(user_id, None)
 
     async def give_up(self, table_id: str, users: list[int], connections: list[Command], why: str) -> None:
         """Give up a table only while this node holds its lease: one another node took over (during
@@ -139,6 +182,7 @@ class ClusterHost(LocalHost):
         """Join the cluster: connect the bus, write the first heartbeat, claim this node's share of
         the orphaned tables, and keep doing so; returns how many tables this node then holds."""
         await self.bus.start(self.received, self.announced, self.reconnected)
+        log.info(f"cluster node {self.name}: Redis channels and keys under {self.bus.prefix}")
         await self.look()
         self.keeper = asyncio.create_task(self.keep(), name="cluster-keeper")
         return len(self.tables)
@@ -153,8 +197,11 @@ class ClusterHost(LocalHost):
                 log.exception("cluster: leases not looked after")
 
     async def look(self) -> None:
-        """One heartbeat: drop the tables taken over, then claim and rebuild this node's share of orphans
-        (none while a single-process server holds the database: every table here is dropped)."""
+        """One heartbeat: drop the tables taken over, free the stand-ins of dead nodes' connections,
+        then claim and rebuild this node's share of orphans (none while a single-process server
+        holds the database: every table here is dropped). Back from a pause longer than a lease
+        (the others took it for dead), it attaches its connections to their tables again."""
+        away = self.leases.lost is not None
         try:
             taken = await self.leases.heartbeat()
         except LeaseHeldError:
@@ -164,6 +211,10 @@ class ClusterHost(LocalHost):
             return
         for table_id in taken:
             self.lose(table_id)
+        if away and self.leases.lost is None:
+            for table_id in list(self.attached):
+                self.attach_again(table_id)
+        self.free(await self.leases.nodes())
         for table_id in await self.leases.orphans():
             if table_id in self.tables or not await self.leases.claim(table_id):
                 continue
@@ -189,9 +240,22 @@ class ClusterHost(LocalHost):
     # ---------------------------------------------------------------- finding players and tables
 
     async def seat_of(self, user_id: int) -> str | None:
-        """The table ``user_id`` sits at, whichever node owns it (the database's seatings)."""
+        """The table ``user_id`` sits at, whichever node owns it: the database's seatings, a table
+        found kept for a third of the lease time or until a node announces it unseated them (a
+        command routed meanwhile to a table they left is refused by that table, as one sent just
+        before they left)."""
+        now = self.config.clock.now()
+        known = self.seats.get(user_id)
+        if known is not None and known[1] > now:
+            return known[0]
+        heard = self.unseatings
         q = select(seatings.c.table_id).where(seatings.c.user_id == user_id)
-        return await self.store.read(lambda conn: conn.execute(q).scalar())
+        table_id: str | None = await self.store.read(lambda conn: conn.execute(q).scalar())
+        if table_id is not None and heard == self.unseatings:
+            self.seats[user_id] = (table_id, now + self.leases.seconds / RENEWALS)
+        else:
+            self.seats.pop(user_id, None)
+        return table_id
 
     async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool:
         if table_id in self.tables:
@@ -215,6 +279,7 @@ class ClusterHost(LocalHost):
         else:
             self.attached.get(table_id, {}).pop(conn, None)
         if isinstance(cmd.message, i.Detach):  # the connection closed: forgotten everywhere
+            self.seats.pop(cmd.user_id, None)
             for table_conns in self.attached.values():
                 table_conns.pop(conn, None)
             del self.conns[conn], self.numbers[id(cmd.send)]
@@ -262,10 +327,24 @@ class ClusterHost(LocalHost):
             cmd = Command(int(data["user"]), send or functools.partial(self.deliver, node, conn), message)
             self.route(table_id, cmd, conn, int(data["hops"]) + 1, node)
             return
-        send = self.proxies.setdefault((node, conn), functools.partial(self.deliver, node, conn))
+        stand_in = self.proxies.setdefault((node, conn), StandIn(functools.partial(self.deliver, node, conn)))
         if isinstance(message, i.Detach):
             del self.proxies[(node, conn)]
-        self.route(table_id, Command(int(data["user"]), send, message), conn, 0, node)
+        else:
+            stand_in.tables.add(table_id)
+        self.route(table_id, Command(int(data["user"]), stand_in.send, message), conn, 0, node)
+
+    def free(self, live: set[str]) -> None:
+        """Detach the stand-ins of the connections of nodes not in ``live`` (their sockets died with
+        them: their players reconnect to a live node) from the tables held here, and forget them."""
+        for (node, conn), stand_in in list(self.proxies.items()):
+            if node in live:
+                continue
+            del self.proxies[(node, conn)]
+            for table_id in stand_in.tables:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    table.submit(Command(0, stand_in.send, i.Detach()))
 
     def deliver(self, node: str, conn: int, message: dict[str, Any]) -> None:
         """A table's message to connection ``conn`` of ``node`` (a stand-in's :data:`Send`)."""
@@ -275,6 +354,8 @@ class ClusterHost(LocalHost):
         """An announcement to every node: a table's new owner, or whom quick-join seated where."""
         if data["kind"] == "taken":
             self.taken(str(data["table"]), str(data["node"]), int(data["token"]))
+        elif data["kind"] == "unseated":
+            self.unseated([int(u) for u in data["users"]])
         elif self.on_seated is not None:
             self.on_seated(str(data["table"]), [int(u) for u in data["users"]])
 
@@ -295,19 +376,24 @@ class ClusterHost(LocalHost):
                 self.route(table_id, Command(user_id, send, again), conn, 0)
 
     def reconnected(self) -> None:
-        """The bus was lost and is back (messages were lost meanwhile): every table held here is
+        """The bus was lost and is back (messages were lost meanwhile): where players sit is read
+        again (announcements of players unseated may have been lost), every table held here is
         announced again, and this node's connections attach to their tables again (so that they
         are, whichever node subscribed again first)."""
+        self.unseated(list(self.seats))
         for table_id, token in list(self.leases.tokens.items()):
             self.bus.later(functools.partial(self.bus.announce, table_id, token))
         for table_id in list(self.attached):
             self.attach_again(table_id)
 
-    async def queued(self, room: str) -> list[int]:
-        """Who waits in ``room``'s queue, on any node, first come first."""
-        q = (select(seatings.c.user_id).where(seatings.c.table_id.is_(None), seatings.c.room == room)
+    async def queued(self, room: str) -> list[Queued]:
+        """Who waits in ``room``'s queue on a live node (any), first come first."""
+        q = (select(seatings.c.user_id, seatings.c.since, seatings.c.bots)
+             .where(seatings.c.table_id.is_(None), seatings.c.room == room,
+                    seatings.c.node.in_(self.leases.present(self.config.clock.now())))
              .order_by(seatings.c.since, seatings.c.user_id))
-        return await self.store.read(lambda conn: [int(u) for u in conn.execute(q).scalars()])
+        return await self.store.read(lambda conn: [Queued(int(r.user_id), float(r.since), bool(r.bots))
+                                                   for r in conn.execute(q)])
 
 
 @dataclass
@@ -346,8 +432,9 @@ class ClusterLock:
 class ClusterLobby(Lobby):
     """Quick-join across the cluster: the queues are the database's (``seatings``), so four people
     waiting on four nodes meet at one table, opened by the node that found them; the others are
-    told (``seated``) and sit their people down. Bots fill as in one process, for the people
-    waiting on this node."""
+    told (``seated``) and sit their people down. Bots fill likewise: once the first of those in a
+    room's queue who allow bots (on any nodes) has waited ``bot_wait``, they are seated together
+    with bots, by whichever node's timer fires first (the others find them seated)."""
 
     cluster: ClusterHost = field(kw_only=True)
     elsewhere: dict[int, Waiting] = field(default_factory=dict)
@@ -372,21 +459,31 @@ class ClusterLobby(Lobby):
 
     async def match(self, room: Room) -> None:
         queued = await self.cluster.queued(room.id)
+        ids = {q.user_id for q in queued}
         queue = self.queues.setdefault(room.id, [])
         for w in queue:
-            if int(w.user["id"]) not in queued:
+            if int(w.user["id"]) not in ids:
                 self.elsewhere[int(w.user["id"])] = w
-        queue[:] = [w for w in queue if int(w.user["id"]) in queued]
+        queue[:] = [w for w in queue if int(w.user["id"]) in ids]
         while len(queued) >= 4:
             group, queued = queued[:4], queued[4:]
-            await self.seat_anywhere(room, group)
-        await self.fill(room)
+            await self.seat_anywhere(room, [q.user_id for q in group])
+        willing = [q for q in queued if q.bots]
+        if self.bots_due(room, [q.since for q in willing]):
+            await self.seat_anywhere(room, [q.user_id for q in willing])
 
     async def seat_anywhere(self, room: Room, group: list[int]) -> None:
-        """Open a table here for ``group`` (waiting on any node); tell the nodes of the others."""
+        """Open a table here for ``group`` (waiting on any node), bots in the seats left; tell the
+        nodes of the others. One of them seated meanwhile (by a node whose lock lapsed): the
+        table is not opened, and the queue is matched again."""
         users = [await self.host.store.user(user_id) for user_id in group]
         try:
-            table_id = await self.host.open_table(room, room.rules(), [u for u in users if u is not None])
+            table_id = await self.host.open_table(room, room.rules(), [u for u in users if u is not None],
+                                                  bots=4 - len(group))
+        except SeatTakenError:
+            log.warning("cluster: a player was seated meanwhile", extra={"room": room.id})
+            await self.match(room)
+            return
         except Exception:  # a database error: they stay queued, and are matched at the next join
             log.exception("table not opened", extra={"room": room.id})
             return

@@ -49,7 +49,7 @@ class TableHost(Protocol):
                          hands_limit: int | None = None, invite: str | None = None,
                          creator: int | None = None, bot_level: str | None = None) -> str: ...
 
-    def live(self, user_id: int) -> list[dict[str, Any]]: ...
+    async def live(self, user_id: int) -> list[dict[str, Any]]: ...
 
     async def watchable(self, table_id: str, user_id: int, invite: str | None) -> bool: ...
 
@@ -156,13 +156,16 @@ class LocalHost:
             raise RefusedError("no_table", f"no open table {table_id}")
         table.submit(cmd)
 
-    def live(self, user_id: int) -> list[dict[str, Any]]:
+    async def live(self, user_id: int) -> list[dict[str, Any]]:
         """The open tables ``user_id`` may watch without an invite code (every room's, and the private
-        ones they opened or sit at): id, room, rules, hand number and who sits where."""
-        return [{"table": t.id, "room": t.room.id if t.room else PRIVATE_ROOM, "rules": t.rules.to_json(),
-                 "hand": t.number, "playing": t.game is not None, "players": t.players()}
-                for t in self.tables.values()
-                if not t.closed and (t.room is not None or self.of_its_people(t.id, user_id))]
+        ones they opened or sit at), as the database has them (whichever process runs them): id,
+        room, rules, hand number (0 before the first), whether a hand is being played, and who sits where."""
+        return [{"table": t["id"], "room": t["room"], "rules": t["rules"], "hand": t["number"] or 0,
+                 "playing": t["hand_status"] == "playing",
+                 "players": [None if u is None else {"seat": k, "name": u["username"], "bot": u["kind"] == "bot"}
+                             for k, u in enumerate(t["users"])]}
+                for t in await self.store.live_tables()
+                if t["room"] != PRIVATE_ROOM or t["creator"] == user_id or user_id in t["seats"]]
 
     def of_its_people(self, table_id: str, user_id: int) -> bool:
         """Whether ``user_id`` sits at, or opened, the table ``table_id`` (one of its people)."""
@@ -353,7 +356,8 @@ class Lobby:
         if any(w.user["id"] == user_id for w in queue):
             raise RefusedError("already_queued", f"you are already waiting in {room.name}")
         try:
-            await self.host.seatings.queue(user_id, room.id, self.host.config.clock.now())
+            await self.host.seatings.queue(user_id, room.id, self.host.config.clock.now(),
+                                           self.host.config.lease_holder, bots)
         except SeatTakenError as exc:
             raise refused(exc) from None
         self.forget(user_id)
@@ -386,14 +390,21 @@ class Lobby:
         ``bot_wait`` (or set a timer for then)."""
         queue = self.queues.get(room.id, [])
         willing = [w for w in queue if w.bots]
-        if not willing:
-            return
-        due = min(w.since for w in willing) + self.host.config.bot_wait
-        if self.host.config.clock.now() >= due:
+        if self.bots_due(room, [w.since for w in willing]):
             queue[:] = [w for w in queue if not w.bots]
             await self.seat(room, willing)
-        elif room.id not in self.timers or self.timers[room.id].done():
+
+    def bots_due(self, room: Room, since: list[float]) -> bool:
+        """Whether those waiting in ``room`` for bots since ``since`` are seated with them now: once
+        the first has waited ``bot_wait``; before that, a timer is set for then (none are: ``False``)."""
+        if not since:
+            return False
+        due = min(since) + self.host.config.bot_wait
+        if self.host.config.clock.now() >= due:
+            return True
+        if room.id not in self.timers or self.timers[room.id].done():
             self.timers[room.id] = asyncio.create_task(self._fill_later(room, due))
+        return False
 
     async def _fill_later(self, room: Room, due: float) -> None:
         await self.host.config.clock.sleep_until(due)

@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
     func,
 )
 
@@ -100,6 +101,8 @@ seatings = Table(
     Column("table_id", String(40), ForeignKey("tables.id"), nullable=True, index=True),  # None while queued
     Column("room", String(32), nullable=True),  # the room queued for
     Column("since", Float, nullable=False),
+    Column("node", String(64), nullable=True),  # the node the queued player's connection waits on (migration 0009)
+    Column("bots", Boolean, nullable=False, server_default=false()),  # the queued player allows bots (migration 0009)
 )
 
 server_keys = Table(

@@ -55,7 +55,9 @@ class BotNeed:
 
 
 def _held(conn: Connection, user_id: int) -> Any:
-    return conn.execute(select(seatings).where(seatings.c.user_id == user_id)).first()
+    """``user_id``'s place, locked until the transaction ends: a second transaction placing them
+    waits, then sees the place the first wrote (on PostgreSQL; SQLite has one writer at a time)."""
+    return conn.execute(select(seatings).where(seatings.c.user_id == user_id).with_for_update()).first()
 
 
 def _claim(conn: Connection, user_id: int, table_id: str, room: str | None, now: float) -> None:
@@ -110,14 +112,16 @@ class Seatings:
                 continue
         return await self.store.write(work)
 
-    async def queue(self, user_id: int, room: str, now: float) -> None:
-        """Put ``user_id`` in ``room``'s queue (moving them from another room's queue)."""
+    async def queue(self, user_id: int, room: str, now: float, node: str, bots: bool) -> None:
+        """Put ``user_id`` in ``room``'s queue (moving them from another room's queue), waiting on
+        the server process ``node``, allowing bots or not."""
         def work(conn: Connection) -> None:
             held = _held(conn, user_id)
+            place = {"room": room, "since": now, "node": node, "bots": bots}
             if held is None:
-                conn.execute(seatings.insert().values(user_id=user_id, table_id=None, room=room, since=now))
+                conn.execute(seatings.insert().values(user_id=user_id, table_id=None, **place))
             elif held.table_id is None:
-                conn.execute(update(seatings).where(seatings.c.user_id == user_id).values(room=room, since=now))
+                conn.execute(update(seatings).where(seatings.c.user_id == user_id).values(**place))
             else:
                 raise SeatTakenError(user_id, held.table_id, held.room)
         await self._write(work)
@@ -152,7 +156,7 @@ class Seatings:
                 raise InviteTakenError(f"invite code {invite} is taken")
             table_id = str(row["id"])
             conn.execute(tables.insert().values(**row, seats=[people.get(i) for i in range(4)]))
-            for user_id in people.values():
+            for user_id in sorted(people.values()):  # locked in one order: two such transactions never deadlock
                 _claim(conn, user_id, table_id, room, now)
             taken: dict[int, Row] = {}
             for place in bots:  # each claimed before the next is looked for: never the same bot twice

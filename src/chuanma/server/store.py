@@ -26,7 +26,19 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import ColumnElement, Connection, Engine, bindparam, create_engine, event, func, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    and_,
+    bindparam,
+    create_engine,
+    event,
+    func,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -421,6 +433,27 @@ class Store:
 
     async def open_tables(self) -> list[Row]:
         return await self.read(lambda conn: _all(conn.execute(select(tables).where(tables.c.status == "open"))))
+
+    async def live_tables(self) -> list[Row]:
+        """Every open table (whichever process runs it): its row, the number and status of its last
+        hand (``None`` before the first) and its seats' accounts (``users``: id, username, kind)."""
+        def work(conn: Connection) -> list[Row]:
+            is_open = tables.c.status == "open"
+            last = (select(hands.c.table_id, func.max(hands.c.number).label("number"))
+                    .where(hands.c.table_id.in_(select(tables.c.id).where(is_open)))
+                    .group_by(hands.c.table_id).subquery())
+            q = (select(tables, last.c.number, hands.c.status.label("hand_status"))
+                 .outerjoin(last, last.c.table_id == tables.c.id)
+                 .outerjoin(hands, and_(hands.c.table_id == tables.c.id, hands.c.number == last.c.number))
+                 .where(is_open).order_by(tables.c.created_at, tables.c.id))
+            rows = _all(conn.execute(q))
+            seated = {int(u) for row in rows for u in row["seats"] if u is not None}
+            accounts = {int(r.id): dict(r._mapping) for r in conn.execute(
+                select(users.c.id, users.c.username, users.c.kind).where(users.c.id.in_(seated)))}
+            for row in rows:
+                row["users"] = [None if u is None else accounts[int(u)] for u in row["seats"]]
+            return rows
+        return await self.read(work)
 
     async def table_by_invite(self, invite: str) -> Row | None:
         return await self.read(lambda conn: _one(conn.execute(select(tables).where(tables.c.invite == invite))

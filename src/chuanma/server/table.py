@@ -132,9 +132,6 @@ class LiveTable:
     def unattended_since(self) -> float | None:
         return self.state.unattended_since
 
-    def players(self) -> list[dict[str, Any] | None]:
-        return self.state.players()
-
     def idle_for(self) -> float:
         """Seconds without a person seated and connected (0 while one is)."""
         return self.state.idle_for(self.clock.now())

@@ -5,7 +5,9 @@ on every write of that table's shell checks, in the same transaction, that the t
 still the one the node claimed (:meth:`TableLeases.fence`): a node that lost a table can never
 write for it again. Every third of the lease time a node renews, in one transaction, its row in
 ``cluster_nodes``, every lease it holds, and the database's lease (held by the cluster as a whole,
-so that a single-process server refuses the database while nodes use it); see docs/server.md.
+so that a single-process server refuses the database while nodes use it), and deletes the queue
+rows of the nodes that stopped beating (their waiting players' connections died with them); see
+docs/server.md.
 PostgreSQL only: the claim is an ``INSERT … ON CONFLICT`` and the checks lock the lease rows.
 """
 
@@ -17,14 +19,15 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, and_, case, delete, func, or_, select, update
+from sqlalchemy import Connection, Select, and_, case, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import SQLAlchemyError
 
 from chuanma.server.clock import Clock
 from chuanma.server.config import ServerConfig
+from chuanma.server.hand_access import server_secret
 from chuanma.server.lease import ROW, STATE, LeaseHeldError, LeaseLostError, held_by_another, in_use
-from chuanma.server.schema import cluster_nodes, lease, table_leases, tables
+from chuanma.server.schema import cluster_nodes, lease, seatings, table_leases, tables
 from chuanma.server.store import Store
 
 log = logging.getLogger("chuanma.server.cluster")
@@ -32,6 +35,10 @@ CLUSTER = "cluster"
 """The holder of the database's lease while cluster nodes use the database."""
 RENEWALS = 3
 """Heartbeats per lease time: a node late by two thirds of it still keeps its tables."""
+GONE = 2
+"""Lease times without a heartbeat after which a node is taken for dead: its queue rows are deleted
+and the stand-ins of its connections freed. Two: a node late by more than one finds itself away
+at its next heartbeat (and attaches its connections again) before the others take it for dead."""
 
 
 def cluster_check(config: ServerConfig) -> Callable[[Connection], None]:
@@ -42,6 +49,28 @@ def cluster_check(config: ServerConfig) -> Callable[[Connection], None]:
         if conn.dialect.has_table(conn, lease.name):
             refuse_single(conn, config.clock.now())
     return check
+
+
+CLUSTER_ID = "cluster"
+"""The server key (``server_keys``) whose value names the cluster on the database."""
+
+
+async def cluster_prefix(store: Store) -> str:
+    """The prefix of every Redis channel and key of the cluster on ``store``'s database:
+    ``chuanma:<id>:``, the id drawn once and kept in the database (the server key
+    :data:`CLUSTER_ID`, 16 hex digits shown), so every node of one cluster has the same, however it
+    reaches the database, and a cluster on another database another, whatever its name."""
+    return f"chuanma:{(await server_secret(store, CLUSTER_ID)).hex()[:16]}:"
+
+
+def live_nodes(now: float, seconds: float) -> Select[str]:
+    """The nodes whose last heartbeat is less than a lease time (``seconds``) before ``now``."""
+    return select(cluster_nodes.c.holder).where(cluster_nodes.c.seen >= now - seconds)
+
+
+def count(query: Select[str]) -> Select[int]:
+    """How many rows ``query`` finds (a statement)."""
+    return select(func.count()).select_from(query.subquery())
 
 
 def refuse_single(conn: Connection, now: float) -> None:
@@ -121,6 +150,14 @@ class TableLeases:
                                                 table_leases.c.expires >= self.clock.now())
         return await self.store.read(lambda conn: conn.execute(q).scalar())
 
+    def present(self, now: float) -> Select[str]:
+        """The nodes not taken for dead at ``now`` (:data:`GONE`)."""
+        return live_nodes(now, GONE * self.seconds)
+
+    async def nodes(self) -> set[str]:
+        """The nodes not taken for dead (this one among them once it beat)."""
+        return await self.store.read(lambda conn: set(conn.execute(self.present(self.clock.now())).scalars()))
+
     async def heartbeat(self) -> list[str]:
         """Renew this node's row, its leases and the cluster's hold on the database; returns the
         tables this node thought it held that were taken over (forgotten here). A database that
@@ -151,6 +188,9 @@ class TableLeases:
                      .values(holder=CLUSTER, token=case((ours, lease.c.token), else_=lease.c.token + 1),
                              since=case((ours, lease.c.since), else_=now), expires=now + self.seconds))
         refuse_single(conn, now)  # a single-process server holds it: this node may not write (rolled back)
+        # the queue rows of dead nodes: their players' connections died with them
+        conn.execute(delete(seatings).where(seatings.c.table_id.is_(None), or_(
+            seatings.c.node.is_(None), seatings.c.node.not_in(self.present(now)))))
         held = list(self.tokens)  # a table dropped here is not renewed: its lease lapses, another claims it
         rows = conn.execute(update(table_leases).where(table_leases.c.holder == self.holder,
                                                        table_leases.c.table_id.in_(held))
@@ -169,7 +209,7 @@ class TableLeases:
                                      # no lease yet: its node is claiming it, unless that is a lease time ago
                                      and_(table_leases.c.expires.is_(None), tables.c.created_at < now - self.seconds),
                                      table_leases.c.expires < now))).all()
-            nodes = conn.execute(select(func.count()).where(cluster_nodes.c.seen >= now - self.seconds)).scalar_one()
+            nodes = conn.execute(count(live_nodes(now, self.seconds))).scalar_one()
             ids = [str(r.id) for r in found]
             return random.sample(ids, math.ceil(len(ids) / max(int(nodes), 1)))
         return await self.store.read(work)
@@ -180,8 +220,8 @@ class TableLeases:
         def work(conn: Connection) -> None:
             conn.execute(update(table_leases).where(table_leases.c.holder == self.holder).values(expires=0.0))
             conn.execute(delete(cluster_nodes).where(cluster_nodes.c.holder == self.holder))
-            live = cluster_nodes.c.seen >= self.clock.now() - self.seconds
-            if conn.execute(select(func.count()).where(live)).scalar_one() == 0:  # the last node: the database is free
+            alive = conn.execute(count(live_nodes(self.clock.now(), self.seconds))).scalar_one()
+            if alive == 0:  # the last node: the database is free
                 conn.execute(update(lease).where(lease.c.id == ROW, lease.c.holder == CLUSTER)
                              .values(holder=None, since=None, expires=0.0))
         self.tokens.clear()

@@ -35,7 +35,7 @@ async def rooms() -> list[dict[str, object]]:
 @router.get("/api/tables")
 async def live_tables(user: User, server: ServerDep) -> list[dict[str, Any]]:
     """The open tables the player may watch: every room's, and the private ones they sit at."""
-    return server.host.live(int(user["id"]))
+    return await server.host.live(int(user["id"]))
 
 
 @router.post("/api/tables")

@@ -1,0 +1,294 @@
+"""The cluster's lobby and bookkeeping (docs/server.md, Cluster): bots fill a queue across the
+nodes, a dead node's queue rows and stand-ins are freed, ``GET /api/tables`` lists every node's
+tables, and two clusters sharing a Redis do not hear each other. Two nodes run in this process
+(a manual clock), but for the kill -9, which two ``chuanma serve --redis`` processes show."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select, update
+
+from chuanma.fairness.keys import write_key
+from chuanma.server import protocol as p
+from chuanma.server.bus import Bus, encode
+from chuanma.server.clock import ManualClock
+from chuanma.server.cluster import ClusterHost, ClusterLobby
+from chuanma.server.metrics import Metrics
+from chuanma.server.rooms import ROOMS
+from chuanma.server.schema import seatings, tables, users
+from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
+from chuanma.server.store import AsyncRunner, Row, Store, open_store
+from chuanma.server.table_leases import GONE, TableLeases, cluster_prefix
+from server_harness import (
+    DEALER_KEY,
+    TIMEOUT,
+    Client,
+    account,
+    create_pg_database,
+    drop_pg_database,
+    eventually,
+    lock_waited,
+    make_config,
+    pg_database,
+)
+from test_cluster import LEASE, REDIS, Node, cluster_db, new_table_row, redis_reachable
+
+__all__ = ["cluster_db", "pg_database"]
+
+ROOM = ROOMS["chuji-xuezhan"]
+BOT_WAIT = 5.0
+NODE_LEASE = 30.0
+"""The in-process nodes' lease time: longer than any step the tests move the clock by."""
+
+
+@asynccontextmanager
+async def two_nodes(db: str, clock: ManualClock) -> AsyncIterator[list[tuple[ClusterHost, ClusterLobby]]]:
+    """Nodes ``a`` and ``b`` on database ``db`` and Redis (under a prefix of their own), joined."""
+    prefix = f"chuanma:test-{secrets.token_hex(4)}:"
+    nodes: list[tuple[ClusterHost, ClusterLobby]] = []
+    try:
+        for name in ("a", "b"):
+            store = await open_store(db)
+            metrics = Metrics()
+            config = make_config(db, clock=clock, lease_holder=name, bot_wait=BOT_WAIT)
+            host = ClusterHost(store, config, metrics, leases=TableLeases(store, clock, NODE_LEASE, name),
+                               bus=Bus(REDIS, prefix, name, metrics))
+            nodes.append((host, ClusterLobby(host, cluster=host)))
+            await host.resume_all()
+        yield nodes
+    finally:
+        for host, lobby in nodes:
+            for timer in lobby.timers.values():
+                timer.cancel()
+            await host.stop()
+            await host.store.close()
+
+
+async def guest(store: Store, clock: ManualClock) -> Row:
+    user_id = await store.create_user(f"g_{secrets.token_hex(4)}", None, "guest", 10_000, clock.now())
+    assert user_id is not None
+    row = await store.user(user_id)
+    assert row is not None
+    return row
+
+
+def seated_at(told: list[dict[str, Any]]) -> str | None:
+    return next((m["table"] for m in told if m["type"] == "seated"), None)
+
+
+def test_bots_fill_one_table_for_those_waiting_on_two_nodes_and_a_dead_nodes_stand_ins_go(cluster_db: str) -> None:
+    """One player waits on node a, one on node b, both allowing bots: once the first has waited
+    ``bot_wait`` they sit at one table with two bots (not at two tables with three each). A
+    connection of a node that never beat (dead) watches that table through the owner's stand-in;
+    the owner's next look detaches and forgets it."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), (b, lobby_b)]:
+            told: list[list[dict[str, Any]]] = [[], []]
+            for lobby, said in ((lobby_a, told[0]), (lobby_b, told[1])):
+                await lobby.join(ROOM, await guest(a.store, clock), said.append, True)
+                clock.advance(1.0)
+            assert [m["type"] for m in told[0] + told[1]] == ["queued", "queued"]
+            clock.advance(BOT_WAIT - 2.0)  # the first has waited bot_wait
+            await eventually(lambda: all(seated_at(said) for said in told))
+            table_id = seated_at(told[0])
+            assert table_id is not None and seated_at(told[1]) == table_id
+            rows = await a.store.read(lambda conn: conn.execute(select(tables.c.id, tables.c.seats)).all())
+            assert [row.id for row in rows] == [table_id]
+            kinds = await a.store.read(lambda conn: conn.execute(
+                select(users.c.kind).where(users.c.id.in_(rows[0].seats))).scalars().all())
+            assert sorted(kinds) == ["bot", "bot", "guest", "guest"]
+
+            owner = a if table_id in a.tables else b
+            table = owner.tables[table_id]
+            watch = p.Watch(type="watch", table=table_id, invite=None, views=False)
+            owner.received({"kind": "cmd", "table": table_id, "node": "ghost", "conn": 7, "user": 0,
+                            "msg": encode(watch), "hops": 0})
+            await eventually(lambda: len(table.state.watchers) == 1)
+            await owner.look()
+            assert ("ghost", 7) not in owner.proxies
+            await eventually(lambda: table.state.watchers == [])
+    asyncio.run(scenario())
+
+
+def test_a_seat_read_is_kept_until_the_tables_owner_unseats_the_player(cluster_db: str) -> None:
+    """Node b reads where a player of a table held by node a sits once, then keeps it; node a
+    gives the seat to a bot, announces it, and b reads the seat again (none)."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, _lobby_a), (b, _lobby_b)]:
+            user_id = int((await guest(a.store, clock))["id"])
+            table_id = await a.open_table(ROOM, ROOM.rules(), [{"id": user_id, "username": "x", "kind": "guest"}],
+                                          bots=3)
+            reads: list[object] = []
+            read = b.store.read
+
+            async def counted(work: Any) -> Any:
+                reads.append(work)
+                return await read(work)
+            b.store.read = counted  # type: ignore[method-assign]
+            assert [await b.seat_of(user_id) for _ in range(3)] == [table_id] * 3 and len(reads) == 1
+            place = a.tables[table_id].state.seat_of(user_id)
+            assert place is not None
+            await a.seat_bot(table_id, place, ROOM, user_id)
+            await eventually(lambda: user_id not in b.seats)
+            assert await b.seat_of(user_id) is None and len(reads) == 2
+    asyncio.run(scenario())
+
+
+def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_db: str) -> None:
+    """A player queued on node c, which stops beating: node a's heartbeats keep the row for two of
+    c's lease times, and delete it then."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            a, c = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "c")
+            await c.heartbeat()
+            user = await guest(store, clock)
+            await Seatings(store).queue(int(user["id"]), ROOM.id, clock.now(), "c", True)
+
+            async def queued() -> list[int]:
+                return await store.read(lambda conn: list(conn.execute(select(seatings.c.user_id)).scalars()))
+            clock.advance(GONE * LEASE - 0.5)
+            await a.heartbeat()
+            assert await queued() == [user["id"]]
+            clock.advance(1.0)
+            await a.heartbeat()
+            assert await queued() == []
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_db: str) -> None:
+    """A transaction seats a queued player and has not committed; another opening a table for them
+    waits for it, then finds them seated and is refused (nothing of its table is stored)."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            user_id = int((await guest(store, clock))["id"])
+            await Seatings(store).queue(user_id, ROOM.id, clock.now(), "a", True)
+            await store.create_table(new_table_row("first"))
+            assert isinstance(store.runner, AsyncRunner)
+            async with store.runner.engine.begin() as conn:
+                await conn.execute(update(seatings).where(seatings.c.user_id == user_id).values(table_id="first"))
+                row = {k: v for k, v in new_table_row("second").items() if k != "seats"} | {"room": ROOM.id}
+                second = asyncio.create_task(Seatings(store).open_table(
+                    row, {0: user_id}, ROOM.id, [1, 2, 3], BotNeed(10, None, 50), None, clock.now()))
+                await asyncio.wait_for(lock_waited(store), TIMEOUT)
+            with pytest.raises(SeatTakenError, match="table first"):
+                await asyncio.wait_for(second, TIMEOUT)
+            ids = await store.read(lambda conn: conn.execute(select(tables.c.id)).scalars().all())
+            assert ids == ["first"]
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_two_clusters_sharing_a_redis_do_not_hear_each_other(cluster_db: str) -> None:
+    """The prefix is the cluster's id, kept in its database: the same for every node of one
+    cluster, another for a cluster on another database; an announcement of one reaches none of
+    the other's nodes."""
+    async def scenario() -> None:
+        other_db = await create_pg_database()
+        stores = [await open_store(cluster_db), await open_store(cluster_db), await open_store(other_db)]
+        buses: list[Bus] = []
+        try:
+            prefixes = [await cluster_prefix(store) for store in stores]
+            assert prefixes[0] == prefixes[1] != prefixes[2]
+            assert all(prefix.startswith("chuanma:") and len(prefix) == len("chuanma::") + 16 for prefix in prefixes)
+            heard: list[list[dict[str, Any]]] = [[], []]
+            for prefix, said in zip((prefixes[0], prefixes[2]), heard, strict=True):
+                bus = Bus(REDIS, prefix, "n1", Metrics())
+                await bus.start(lambda _data: None, said.append, lambda: None)
+                buses.append(bus)
+            await buses[1].announce("theirs", 1)
+            await buses[0].announce("ours", 1)
+            await eventually(lambda: bool(heard[0]) and bool(heard[1]))
+            await asyncio.sleep(0.2)
+            assert [m["table"] for m in heard[0]] == ["ours"] and [m["table"] for m in heard[1]] == ["theirs"]
+        finally:
+            for bus in buses:
+                await bus.close()
+            for store in stores:
+                await store.close()
+            await drop_pg_database(other_db)
+    asyncio.run(scenario())
+
+
+def test_a_closing_bus_publishes_what_was_queued_first() -> None:
+    """A node stopping (its bus closed) with messages still queued: they all reach their node, in order."""
+    if redis_reachable() is not None:
+        pytest.skip("Redis at 127.0.0.1:6379 is not reachable: the cluster tests skip")
+
+    async def scenario() -> None:
+        prefix = f"chuanma:test-{secrets.token_hex(4)}:"
+        heard: list[dict[str, Any]] = []
+        listener, sender = Bus(REDIS, prefix, "n2", Metrics()), Bus(REDIS, prefix, "n1", Metrics())
+        await listener.start(heard.append, lambda _data: None, lambda: None)
+        await sender.start(lambda _data: None, lambda _data: None, lambda: None)
+        try:
+            for k in range(50):
+                sender.post("n2", {"kind": "msg", "k": k})
+            await sender.close()
+            await eventually(lambda: len(heard) == 50)
+            assert [m["k"] for m in heard] == list(range(50))
+        finally:
+            await listener.close()
+    asyncio.run(scenario())
+
+
+def test_tables_listed_by_any_node_and_a_killed_nodes_queue_freed(cluster_db: str, tmp_path: Path) -> None:
+    """Two nodes: a private table opened on each, both listed by ``GET /api/tables`` on each node
+    (to their creator; to nobody else). A player waits in a room on node 0, which is killed (kill
+    -9): their queue row is deleted within about a lease time, and node 1 still lists both tables
+    (node 0's taken over)."""
+    if redis_reachable() is not None:
+        pytest.skip("Redis at 127.0.0.1:6379 is not reachable: the cluster tests skip")
+    key = write_key(DEALER_KEY, tmp_path / "dealer.key")
+
+    async def scenario() -> None:
+        nodes = [Node.start(cluster_db, REDIS, tmp_path / f"n{k}", key, LEASE) for k in range(2)]
+        try:
+            await asyncio.gather(*(n.ready() for n in nodes))
+            creator, stranger, waiting = [await account(nodes[0].base) for _ in range(3)]
+            made = []
+            for node in nodes:
+                async with httpx.AsyncClient(base_url=node.base, timeout=10) as http:
+                    made.append((await http.post("/api/tables", json={"bots": 3, "hands": 1}, headers={
+                        "authorization": f"Bearer {creator['token']}"})).json()["table"])
+
+            async def listed(node: Node, acc: dict[str, Any]) -> list[str]:
+                async with httpx.AsyncClient(base_url=node.base, timeout=10) as http:
+                    got = await http.get("/api/tables", headers={"authorization": f"Bearer {acc['token']}"})
+                    return sorted(t["table"] for t in got.json())
+            for node in nodes:  # each node holds one of them (or both, if one lapsed meanwhile)
+                assert await listed(node, creator) == sorted(made) and await listed(node, stranger) == []
+            client = await Client.open(nodes[0].base, waiting["token"])
+            await client.send("join", room=ROOM.id, bots=False)
+            await client.expect("queued")
+            nodes[0].kill()
+            store = await open_store(cluster_db)
+            try:
+                rows: list[int] = [waiting["user"]["id"]]
+                while rows:
+                    rows = await store.read(lambda conn: list(conn.execute(
+                        select(seatings.c.user_id).where(seatings.c.table_id.is_(None))).scalars()))
+                    await asyncio.sleep(0.1)
+            finally:
+                await store.close()
+            assert await listed(nodes[1], creator) == sorted(made)
+        finally:
+            for node in nodes:
+                node.stop()
+    asyncio.run(asyncio.wait_for(scenario(), 60))
