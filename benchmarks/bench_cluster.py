@@ -235,7 +235,7 @@ async def ramp(bench: Bench, nodes: list[Node]) -> list[dict[str, Any]]:
                 clients.add(k, loads[k])
             step = await measured(bench, nodes, loads, tables)
             steps.append(step)
-            bench.out.print(json.dumps(step))
+            print(json.dumps(step), flush=True)
             if not step["kept_up"]:
                 break
     return steps
@@ -257,9 +257,17 @@ async def measured(bench: Bench, nodes: list[Node], loads: list[Load], tables: i
     failed = sum(len(load.failed) for load in loads)
     dealt = sum(len(load.dealt) for load in loads)
     handovers = sum([await n.metric("chuanma_table_handovers_total") for n in nodes])
+    decisions = sum(map(len, per_node))
+
+    def ms_each(cpu_percent: float) -> float | None:
+        """CPU milliseconds per client decision at ``cpu_percent`` of a core."""
+        return round(cpu_percent * seconds * 10 / decisions, 2) if decisions else None
+
     return {
         "nodes": len(nodes), "tables": tables, "dealt": dealt, "failed": failed,
-        "decisions_per_s": round(sum(map(len, per_node)) / seconds, 1), "p50_ms": p50, "p99_ms": p99,
+        "decisions_per_s": round(decisions / seconds, 1), "p50_ms": p50, "p99_ms": p99,
+        "nodes_cpu_ms_per_decision": ms_each(sum(cpu[f"node {k}"] for k in range(len(nodes)))),
+        "postgres_cpu_ms_per_decision": ms_each(cpu["postgres"]),
         "node_p50_ms": list(p50s), "node_p99_ms": list(p99s), "node_cpu": [cpu[f"node {k}"] for k in range(len(nodes))],
         "loadgen_cpu": round((time.process_time() - own) / seconds * 100, 1),
         "postgres_cpu": cpu["postgres"], "redis_cpu": cpu["redis"],
@@ -271,7 +279,8 @@ async def measured(bench: Bench, nodes: list[Node], loads: list[Load], tables: i
 
 def show(out: Console, title: str, steps: list[dict[str, Any]]) -> None:
     columns = ("nodes", "tables", "decisions_per_s", "p50_ms", "p99_ms", "node_p50_ms", "node_p99_ms", "node_cpu",
-               "loadgen_cpu", "postgres_cpu", "redis_cpu", "handovers", "failed", "load", "held", "kept_up")
+               "nodes_cpu_ms_per_decision", "loadgen_cpu", "postgres_cpu", "postgres_cpu_ms_per_decision",
+               "redis_cpu", "handovers", "failed", "load", "held", "kept_up")
     table = Table(*columns, title=title)
     for step in steps:
         table.add_row(*(str(step.get(c, "")) for c in columns))
