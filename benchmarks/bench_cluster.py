@@ -7,10 +7,12 @@ and three bots per private table, each client deciding about once a second.
 
 **Throughput** (``--throughput``): for each node count of ``--nodes``, tables are added
 ``--step`` at a time (clients spread round robin over the nodes, each connected to the node its
-table was opened on) until a node's p99, from an ``act`` to its ``events``, reaches 100 ms (or a
-client fails, or the new tables do not deal): each step is warmed up and measured for
-``--seconds``, with every node's p50/p99 and CPU, the load generator's, PostgreSQL's and Redis's
-CPU and the load average. **Routing** (``--routing``): ``--routing-tables`` tables over three
+table was opened on) until a node falls behind: its p50, from an ``act`` to its ``events``,
+reaches 100 ms (or a client fails, or the new tables do not deal); a step is held while every
+node's p99 stays under 100 ms. Each step is warmed up and measured for
+``--seconds``, with every node's p50/p99 and CPU, the nodes' CPU per client decision, the load
+generator's, PostgreSQL's and Redis's CPU, the database's commits per client decision and the
+load average. **Routing** (``--routing``): ``--routing-tables`` tables over three
 nodes, every other client connected to another node than its table's (its commands and messages
 cross the bus), all played at once: p50/p99 per case and the difference. **Failover**
 (``--failover``): three nodes; ``--victims`` tables opened on one node, their clients on the
@@ -21,8 +23,8 @@ instead, woken (``SIGCONT``) once every client got ``resync``, while the hands e
 owners. Without a mode, all three run. After each cluster the database's chips are audited
 (balances equal grants, none negative, every hand sums to zero: else exit 1).
 
-    python benchmarks/bench_cluster.py --throughput --nodes 1 2 3 --start 100 --step 100 --seconds 30
-    python benchmarks/bench_cluster.py --routing --routing-tables 100 --seconds 60
+    python benchmarks/bench_cluster.py --throughput --nodes 1 2 3 3 2 1 --start 10 --step 15 --seconds 30
+    python benchmarks/bench_cluster.py --routing --routing-tables 40 --seconds 60
     python benchmarks/bench_cluster.py --failover --kills 10 --pauses 3 --victims 8 --lease 2
 """
 
@@ -76,8 +78,9 @@ class Bench:
     failures: list[str] = field(default_factory=list)
 
     @contextlib.asynccontextmanager
-    async def cluster(self, count: int, lease: float) -> AsyncIterator[tuple[list[Node], Start]]:
-        """``count`` nodes on a new database (audited, then dropped, after they are killed)."""
+    async def cluster(self, count: int, lease: float) -> AsyncIterator[tuple[list[Node], Start, str]]:
+        """``count`` nodes on a new database (audited, then dropped, after they are killed); yields
+        them, what starts another and the database's name."""
         name = f"chuanma_bench_{os.getpid()}_{secrets.token_hex(2)}"
         await on_admin(self.args.admin, f"CREATE DATABASE {name}")
         db = self.args.admin.replace("postgresql://", "postgresql+asyncpg://").rsplit("/", 1)[0] + f"/{name}"
@@ -91,7 +94,7 @@ class Bench:
         try:
             nodes += [start(k, 0) for k in range(count)]
             await asyncio.gather(*(n.ready() for n in nodes))
-            yield nodes, start
+            yield nodes, start, name
         finally:
             for node in nodes:
                 if node.alive:
@@ -140,6 +143,16 @@ async def on_admin(admin: str, sql: str) -> None:
         await conn.execute(sql)
     finally:
         await conn.close()
+
+
+async def committed(admin: str, db: str) -> int:
+    """The transactions committed so far on database ``db`` (PostgreSQL's statistics)."""
+    conn = await asyncpg.connect(admin)
+    try:
+        count: int = await conn.fetchval("SELECT xact_commit FROM pg_stat_database WHERE datname = $1", db)
+    finally:
+        await conn.close()
+    return count
 
 
 def load_average() -> str:
@@ -207,8 +220,8 @@ class Clients:
 async def throughput(bench: Bench) -> None:
     runs = []
     for count in bench.args.nodes:
-        async with bench.cluster(count, LOAD_LEASE) as (nodes, _start):
-            steps = await ramp(bench, nodes)
+        async with bench.cluster(count, LOAD_LEASE) as (nodes, _start, name):
+            steps = await ramp(bench, nodes, name)
         show(bench.out, f"{count} node(s): tables added {bench.args.step} at a time", steps)
         runs.append(steps)
     for criterion, title in (("held", f"most tables held with every node's p99 < {LIMIT_MS:.0f} ms"),
@@ -222,7 +235,7 @@ def most(steps: list[dict[str, Any]], criterion: str) -> dict[str, Any]:
     return met[-1] if met else {"nodes": steps[0]["nodes"], "tables": "none"}
 
 
-async def ramp(bench: Bench, nodes: list[Node]) -> list[dict[str, Any]]:
+async def ramp(bench: Bench, nodes: list[Node], db: str) -> list[dict[str, Any]]:
     """Add tables until a node falls behind: its p50 reaches the limit, a client fails or tables do
     not deal (its p99 reaching the limit is noted: on a loaded machine it may from the start)."""
     args, count = bench.args, len(nodes)
@@ -233,7 +246,7 @@ async def ramp(bench: Bench, nodes: list[Node]) -> list[dict[str, Any]]:
             while len(clients.tasks) < tables:
                 k = len(clients.tasks) % count
                 clients.add(k, loads[k])
-            step = await measured(bench, nodes, loads, tables)
+            step = await measured(bench, nodes, db, loads, tables)
             steps.append(step)
             print(json.dumps(step), flush=True)
             if not step["kept_up"]:
@@ -241,15 +254,17 @@ async def ramp(bench: Bench, nodes: list[Node]) -> list[dict[str, Any]]:
     return steps
 
 
-async def measured(bench: Bench, nodes: list[Node], loads: list[Load], tables: int) -> dict[str, Any]:
-    """One step of the ramp: ``tables`` clients warmed up and measured."""
+async def measured(bench: Bench, nodes: list[Node], db: str, loads: list[Load], tables: int) -> dict[str, Any]:
+    """One step of the ramp: ``tables`` clients (of the nodes on database ``db``) warmed up and measured."""
     label = f"{len(nodes)} node(s), {tables} tables"
     await bench.warm(label, loads, tables)
     processes = {**{f"node {k}": [n.proc.pid] for k, n in enumerate(nodes)},
                  "postgres": pids_named("postgres"), "redis": pids_named("redis-server")}
     before = {name: cpu_of(pids) for name, pids in processes.items()}
     own, marks = time.process_time(), [len(load.latencies) for load in loads]
+    commits = await committed(bench.args.admin, db)
     seconds = await bench.measure(label)
+    commits = await committed(bench.args.admin, db) - commits
     cpu = {name: percent(before[name], cpu_of(pids), seconds) for name, pids in processes.items()}
     per_node = [load.latencies[mark:] for load, mark in zip(loads, marks, strict=True)]
     p50s, p99s = zip(*(latency_ms(lat) for lat in per_node), strict=True)
@@ -268,6 +283,7 @@ async def measured(bench: Bench, nodes: list[Node], loads: list[Load], tables: i
         "decisions_per_s": round(decisions / seconds, 1), "p50_ms": p50, "p99_ms": p99,
         "nodes_cpu_ms_per_decision": ms_each(sum(cpu[f"node {k}"] for k in range(len(nodes)))),
         "postgres_cpu_ms_per_decision": ms_each(cpu["postgres"]),
+        "commits_per_decision": round(commits / decisions, 2) if decisions else None,
         "node_p50_ms": list(p50s), "node_p99_ms": list(p99s), "node_cpu": [cpu[f"node {k}"] for k in range(len(nodes))],
         "loadgen_cpu": round((time.process_time() - own) / seconds * 100, 1),
         "postgres_cpu": cpu["postgres"], "redis_cpu": cpu["redis"],
@@ -280,6 +296,7 @@ async def measured(bench: Bench, nodes: list[Node], loads: list[Load], tables: i
 def show(out: Console, title: str, steps: list[dict[str, Any]]) -> None:
     columns = ("nodes", "tables", "decisions_per_s", "p50_ms", "p99_ms", "node_p50_ms", "node_p99_ms", "node_cpu",
                "nodes_cpu_ms_per_decision", "loadgen_cpu", "postgres_cpu", "postgres_cpu_ms_per_decision",
+               "commits_per_decision",
                "redis_cpu", "handovers", "failed", "load", "held", "kept_up")
     table = Table(*columns, title=title)
     for step in steps:
@@ -293,7 +310,7 @@ def show(out: Console, title: str, steps: list[dict[str, Any]]) -> None:
 async def routing(bench: Bench) -> None:
     """Clients on their table's node against clients on another, interleaved, under the same load."""
     args = bench.args
-    async with bench.cluster(3, LOAD_LEASE) as (nodes, _start):
+    async with bench.cluster(3, LOAD_LEASE) as (nodes, _start, _name):
         cases = {"same node": 0, "other node": 1}
         loads = {(case, k): Load(nodes[(k + shift) % len(nodes)].base, args.think)
                  for case, shift in cases.items() for k in range(len(nodes))}
@@ -402,7 +419,7 @@ async def takeovers(bench: Bench, nodes: list[Node], start: Start, pause: bool) 
 
 async def failover(bench: Bench) -> None:
     args = bench.args
-    async with bench.cluster(3, args.lease) as (nodes, start):
+    async with bench.cluster(3, args.lease) as (nodes, start, _name):
         for pause, times in ((False, args.kills), (True, args.pauses)):
             if not times:
                 continue
