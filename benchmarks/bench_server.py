@@ -202,11 +202,7 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
     limits = httpx.Limits(max_connections=50, keepalive_expiry=KEEPALIVE_SECONDS)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
         tasks = [asyncio.create_task(load.table(http, i)) for i in range(args.tables)]
-        began = time.monotonic()
-        while time.monotonic() - began < args.warmup or (  # a failed client's table is not waited for
-                len(load.dealt | load.failed) < args.tables and time.monotonic() - began < MAX_WARMUP):
-            await asyncio.sleep(0.5)
-        warmup = time.monotonic() - began
+        warmup = await warm_up([load], args.tables, args.warmup)
         gc0 = await gc_pauses(http)
         hands0, lat0, start = load.hands, len(load.latencies), time.monotonic()
         loaded = rss_kib(pid) if pid else 0
@@ -223,7 +219,8 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         user, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
         cpu = user + system if pid else None
         own = time.process_time() - own0  # this process: the load generator
-        hands, lat = load.hands - hands0, sorted(load.latencies[lat0:])
+        hands, lat = load.hands - hands0, load.latencies[lat0:]
+        p50, p99 = latency_ms(lat)
         gc1 = await gc_pauses(http)
         for task in tasks:
             task.cancel()
@@ -233,8 +230,7 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         "tables_dealt": len(load.dealt), "client_failures": len(load.failed), "seconds": round(elapsed, 1),
         "hands_per_minute": round(hands / elapsed * 60, 1),
         "client_decisions_per_second": round(len(lat) / elapsed, 1),
-        "latency_p50_ms": round(statistics.median(lat) * 1000, 2) if lat else None,
-        "latency_p99_ms": round(lat[int(len(lat) * 0.99) - 1] * 1000, 2) if lat else None,
+        "latency_p50_ms": p50, "latency_p99_ms": p99,
         "memory_per_table_kib": round((loaded - idle) / max(1, args.tables), 1) if pid else None,
         "memory_growth_per_table_kib": round(grown / max(1, args.tables), 1) if pid else None,
         "server_cpu_percent": round(cpu / elapsed * 100, 1) if cpu is not None else None,
@@ -244,6 +240,25 @@ async def measure(args: argparse.Namespace, base: str, pid: int | None) -> dict[
         "server_gc_pauses": {g: {k: round(v - gc0.get(g, {}).get(k, 0), 3) for k, v in by.items()}
                              for g, by in gc1.items()},
     }
+
+
+async def warm_up(loads: Sequence[Load], tables: int, at_least: float) -> float:
+    """Wait ``at_least`` seconds, and until the tables of all ``tables`` clients of ``loads`` have
+    dealt a hand (a failed client's table is not waited for; :data:`MAX_WARMUP` at most); returns
+    the seconds waited."""
+    began = time.monotonic()
+    while time.monotonic() - began < at_least or (
+            sum(len(load.dealt | load.failed) for load in loads) < tables and time.monotonic() - began < MAX_WARMUP):
+        await asyncio.sleep(0.5)
+    return time.monotonic() - began
+
+
+def latency_ms(latencies: Sequence[float]) -> tuple[float | None, float | None]:
+    """The p50 and p99 of ``latencies`` (seconds) in milliseconds; ``None`` for none."""
+    if not latencies:
+        return None, None
+    ordered = sorted(latencies)
+    return round(statistics.median(ordered) * 1000, 2), round(ordered[int(len(ordered) * 0.99) - 1] * 1000, 2)
 
 
 async def gc_pauses(http: httpx.AsyncClient) -> dict[str, dict[str, float]]:

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,16 +33,17 @@ class Node:
     alive: bool = True
 
     @classmethod
-    def start(cls, db: str, redis: str, data: Path, key: Path, lease: float) -> Node:
+    def start(cls, db: str, redis: str, data: Path, key: Path, lease: float, options: Sequence[str] = ()) -> Node:
         """Start a node on database ``db`` and Redis ``redis`` with its data in ``data`` (made here),
-        the dealer's ``key`` and a lease time of ``lease`` seconds; its output goes to ``data/node.log``."""
+        the dealer's ``key``, a lease time of ``lease`` seconds and ``serve``'s further ``options``;
+        its output goes to ``data/node.log``."""
         port = free_port()
         data.mkdir()
         with (data / "node.log").open("wb") as log:  # the node writes it through its own descriptor
             proc = subprocess.Popen(
                 [sys.executable, "-m", "chuanma", "serve", "--port", str(port), "--db", db, "--redis", redis,
                  "--data", str(data), "--key", str(key), "--lease-seconds", str(lease), "--auto-delay", "0",
-                 "--bot-wait", "0"], stdout=log, stderr=subprocess.STDOUT)
+                 "--bot-wait", "0", *options], stdout=log, stderr=subprocess.STDOUT)
         return cls(proc, f"http://127.0.0.1:{port}")
 
     async def ready(self) -> None:

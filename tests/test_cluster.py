@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, update
+from sqlalchemy.exc import DBAPIError
 
 from chuanma.fairness.keys import write_key
 from chuanma.server import protocol as p
@@ -131,6 +132,31 @@ def test_a_take_over_waits_for_the_fenced_writes_in_flight(cluster_db: str) -> N
             assert await asyncio.wait_for(taker, TIMEOUT) and b.tokens["t1"] == a.tokens["t1"] + 1
             with pytest.raises(LeaseLostError):
                 await store.fenced(a.fence("t1")).create_user("too_late", None, "guest", 0, clock.now())
+        finally:
+            await store.close()
+            await other.close()
+    asyncio.run(scenario())
+
+
+def test_a_take_over_ends_the_write_of_a_node_stalled_inside_it(cluster_db: str) -> None:
+    """A's write for the table passed its fence, then A stalled (paused) before committing: the
+    database ends A's idle transaction after the idle time, so B's claim of the lapsed lease goes
+    through instead of waiting for ever, and A's commit fails."""
+    async def scenario() -> None:
+        other = await open_store(cluster_db)  # migrated first: the idle time is for A's write alone
+        store = await open_store(cluster_db, idle_seconds=1.0)
+        try:
+            clock = ManualClock(1000.0)
+            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(other, clock, LEASE, "b")
+            await store.create_table(new_table_row("t1"))
+            assert await a.claim("t1")
+            clock.advance(LEASE + 0.1)  # A paused past its lease, inside one of its writes
+            assert isinstance(store.runner, AsyncRunner)
+            with pytest.raises(DBAPIError):
+                async with store.runner.engine.begin() as conn:
+                    await conn.run_sync(a.fence("t1"))
+                    assert await asyncio.wait_for(b.claim("t1"), TIMEOUT)
+            assert b.tokens["t1"] == a.tokens["t1"] + 1
         finally:
             await store.close()
             await other.close()

@@ -63,7 +63,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics = Metrics()
         lease: Lease | None = None
         if config.redis_url is not None:  # a node of a cluster: a lease per table (docs/server.md, Cluster)
-            store = await open_store(config.db_url, before_migrating=cluster_check(config))
+            store = await open_store(config.db_url, before_migrating=cluster_check(config),
+                                     idle_seconds=config.lease_seconds)
             app.state.lease = leases = TableLeases.of(store, config)
             cluster = ClusterHost(store, config, metrics, leases=leases, bus=Bus(
                 config.redis_url, await cluster_prefix(store), config.lease_holder, metrics))

@@ -147,11 +147,14 @@ class AsyncRunner:
         await self.engine.dispose()
 
 
-async def open_store(url: str, revision: str = "head", before_migrating: Work[None] | None = None) -> Store:
+async def open_store(url: str, revision: str = "head", before_migrating: Work[None] | None = None,
+                     idle_seconds: float | None = None) -> Store:
     """Connect to ``url`` and bring its schema up to date, or up to ``revision`` (the migrations
     run here, in one transaction; on PostgreSQL under :data:`MIGRATION_LOCK`). ``before_migrating``
     runs first in that transaction when there is a migration to run: raising, it leaves the schema
-    as it was."""
+    as it was. On PostgreSQL, a transaction left idle for ``idle_seconds`` (its process stalled
+    between two statements) is ended by the database, which frees its locks: a paused node's
+    write in flight would otherwise hold its table's lease row from every node taking it over."""
     parsed = make_url(url)
     runner: Runner
     if parsed.get_backend_name() == "sqlite":
@@ -162,7 +165,10 @@ async def open_store(url: str, revision: str = "head", before_migrating: Work[No
         event.listen(engine, "connect", _sqlite_pragmas)
         runner = ThreadRunner(engine)
     else:
-        runner = AsyncRunner(create_async_engine(url, pool_size=10, max_overflow=20))
+        settings = {} if idle_seconds is None else {
+            "idle_in_transaction_session_timeout": str(max(1, round(idle_seconds * 1000)))}
+        runner = AsyncRunner(create_async_engine(url, pool_size=10, max_overflow=20,
+                                                 connect_args={"server_settings": settings}))
     await runner.write(lambda conn: _migrate(conn, revision, before_migrating))
     return Store(runner)
 
