@@ -24,7 +24,7 @@ and its wheel is unpacked into a temporary directory. Then, in fresh processes, 
 times every job five times (CPU time, the best of the five) and the table shows the median
 over the rounds. The processes also return checksums of what they computed, which must agree
 across the candidates (and with chuanma's win check on the same hands). Instructions per call
-are counted once under valgrind's callgrind (``--no-instructions`` skips them), and mypy
+are counted under valgrind's callgrind (``--no-instructions`` skips them), and mypy
 ``--strict`` checks a small caller against each candidate's stubs (that a wrong call is caught).
 
     python benchmarks/bench_toolchains.py [--rounds 5] [--hands 20000] [--calls 100]
@@ -32,11 +32,17 @@ are counted once under valgrind's callgrind (``--no-instructions`` skips them), 
 
 from __future__ import annotations
 
+import os
+
+# one thread for NumPy's BLAS in every process, the counted ones too: its idle threads spin,
+# and callgrind would count their spinning
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import argparse
 import importlib
 import json
-import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -175,8 +181,15 @@ class Built:
 
     site: Path
     seconds: float
+    cpu_seconds: float
     so_kb: float
     stripped_kb: float
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) spent so far by this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def build(candidate: Candidate, tmp: Path) -> Built:
@@ -184,10 +197,10 @@ def build(candidate: Candidate, tmp: Path) -> Built:
     source = tmp / "src" / candidate.directory
     shutil.copytree(SOURCES / candidate.directory, source)
     wheels, site = tmp / "wheels" / candidate.directory, tmp / "site" / candidate.directory
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([sys.executable, "-m", "pip", "--isolated", "wheel", "-q", "--no-deps", "-w", str(wheels),
                            str(source)], capture_output=True, text=True)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, children_cpu() - cpu
     if done.returncode != 0:
         sys.exit(f"{candidate.name} did not build:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
     (wheel,) = wheels.glob("*.whl")
@@ -196,14 +209,14 @@ def build(candidate: Candidate, tmp: Path) -> Built:
     (so,) = site.glob(f"{candidate.module}.*.so")
     stripped = tmp / f"{candidate.module}.stripped.so"
     subprocess.run(["strip", "--strip-unneeded", "-o", str(stripped), str(so)], check=True)
-    return Built(site, seconds, so.stat().st_size / 1024, stripped.stat().st_size / 1024)
+    return Built(site, seconds, cpu_seconds, so.stat().st_size / 1024, stripped.stat().st_size / 1024)
 
 
 def measure(module: str, site: Path | None, hands: int, calls: int) -> dict[str, Figure]:
     """One fresh measuring process on ``module``."""
     path = os.pathsep.join([*([str(site)] if site else []), str(ROOT / "src")])
     done = subprocess.run([sys.executable, __file__, "--child", module, "--hands", str(hands), "--calls", str(calls)],
-                          env={"PYTHONPATH": path, "OPENBLAS_NUM_THREADS": "1"}, capture_output=True, text=True)
+                          env={"PYTHONPATH": path}, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"measuring {module} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Figure] = json.loads(done.stdout)
@@ -211,12 +224,14 @@ def measure(module: str, site: Path | None, hands: int, calls: int) -> dict[str,
 
 
 def counted(module: str, site: Path | None, job: str, hands: int, calls: int) -> float:
-    """Instructions per unit of ``job`` (a call, a step), counted by callgrind over one run."""
-    code = (f"import sys\nsys.path.insert(0, {str(HERE)!r})\nfrom bench_toolchains import jobs\n"
-            f"play = jobs({module!r}, {hands}, {calls})[{job!r}]\n")
+    """Instructions per unit of ``job`` (a call, a step), counted by callgrind: the difference
+    between a run of twice the units and a run of the units, over the units (a run's fixed cost,
+    about eight million instructions, cancels out)."""
     # instructions() sets PYTHONPATH to the path it is given: the unpacked wheel and chuanma's src
     path = Path(os.pathsep.join([*([str(site)] if site else []), str(ROOT / "src")]))
-    return instructions(path, code) / (calls * BATCH if job == "batch" else hands)
+    runs = [instructions(path, f"import sys\nsys.path.insert(0, {str(HERE)!r})\nfrom bench_toolchains import jobs\n"
+                                f"play = jobs({module!r}, {k * hands}, {k * calls})[{job!r}]\n") for k in (1, 2)]
+    return (runs[1] - runs[0]) / (calls * BATCH if job == "batch" else hands)
 
 
 CALLER = """import numpy as np
@@ -294,7 +309,7 @@ def main() -> None:
             print(f"round {r + 1} of {args.rounds} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
         agree(figures)
         counts = {} if args.no_instructions else {
-            (name, job): counted(module, site, job, min(args.hands, 4000), min(args.calls, 10))
+            (name, job): counted(module, site, job, min(args.hands, 2000), min(args.calls, 5))
             for name, module, site in sides for job in (JOBS if site else PYTHON_JOBS)}
         checks = {c.name: stubs_check(c, built[c.name].site, tmp) for c in CANDIDATES}
     print(f"load average after: {os.getloadavg()[0]:.2f}", file=sys.stderr)
@@ -302,13 +317,15 @@ def main() -> None:
     def median(name: str, job: str) -> float:
         return statistics.median(run[job]["ns"] for run in figures[name])
 
-    print(f"{'candidate':26} {'ns/call':>8} {'ns/is_win':>10} {'ns/step':>8} {'batch steps/s':>14} {'build s':>8} "
-          f"{'.so KB (stripped)':>18} {'kernel/glue/build lines':>24}  stubs (mypy --strict on a wrong call)")
+    print(f"{'candidate':26} {'ns/call':>8} {'ns/is_win':>10} {'ns/step':>8} {'batch steps/s':>14} "
+          f"{'build s (CPU)':>14} {'.so KB (stripped)':>18} {'kernel/glue/build lines':>24}  "
+          "stubs (mypy --strict on a wrong call)")
     for c in CANDIDATES:
         b = built[c.name]
         kernel, glue, other = glue_lines(c)
         print(f"{c.name:26} {median(c.name, 'call'):>8.0f} {median(c.name, 'is_win'):>10.0f} "
-              f"{median(c.name, 'step'):>8.0f} {1e9 / median(c.name, 'batch'):>14,.0f} {b.seconds:>8.0f} "
+              f"{median(c.name, 'step'):>8.0f} {1e9 / median(c.name, 'batch'):>14,.0f} "
+              f"{f'{b.seconds:.0f} ({b.cpu_seconds:.0f})':>14} "
               f"{b.so_kb:>8.0f} ({b.stripped_kb:>5.0f}) "
               f"{f'{kernel}/{glue}/{other}':>24}  {c.stubs}: {checks[c.name]}")
     python = sides[-1][0]
