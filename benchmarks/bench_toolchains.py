@@ -225,8 +225,8 @@ def measure(module: str, site: Path | None, hands: int, calls: int) -> dict[str,
 
 def counted(module: str, site: Path | None, job: str, hands: int, calls: int) -> float:
     """Instructions per unit of ``job`` (a call, a step), counted by callgrind: the difference
-    between a run of twice the units and a run of the units, over the units (a run's fixed cost,
-    about eight million instructions, cancels out)."""
+    between a run of twice the units and a run of the units, over the units (what a run costs
+    whatever its length cancels out)."""
     # instructions() sets PYTHONPATH to the path it is given: the unpacked wheel and chuanma's src
     path = Path(os.pathsep.join([*([str(site)] if site else []), str(ROOT / "src")]))
     runs = [instructions(path, f"import sys\nsys.path.insert(0, {str(HERE)!r})\nfrom bench_toolchains import jobs\n"
