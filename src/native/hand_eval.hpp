@@ -2,15 +2,27 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "hand.hpp"
 
 namespace chuanma {
 
+// A change that is no hand: a tile not of the counts, a discard not held, a fifth copy drawn.
+struct TileRefused : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+// A hand of more than kMaxTiles tiles.
+struct SizeRefused : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
 class HandEval {
 public:
-    // `counts` checked by the caller (read_hand); `vi` a suit index or kNoVoid.
+    // `counts` checked by the caller (read_hand); `vi` a suit index or kNoVoid. Throws SizeRefused
+    // for more than kMaxTiles tiles; the changes below throw TileRefused or SizeRefused for a
+    // change that is no hand.
     HandEval(const Hand& h, int vi);
     int shanten() const;
     int without(int t) const;          // after discarding t
@@ -21,7 +33,9 @@ public:
     int kinds() const { return len_; }
 
 private:
-    int changed(int out, int in, int n) const;
+    int changed(int out, int in, int n) const;  // unchecked
+    void check_held(int t) const;
+    void check_drawn(int u, int t) const;      // u drawn after discarding t (-1: none)
     std::uint8_t counts_[34];
     int len_;
     int code_[4];
