@@ -51,18 +51,20 @@ void HandEval::check_drawn(int u, int t) const {
 int HandEval::shanten() const { return shanten_of(hand_, code_, n_, vi_); }
 
 int HandEval::without(int t) const {
-    check_held(t);
+    if (!held(t)) check_held(t);
     return changed(t, -1, n_ - 1);
 }
 
 int HandEval::swap(int t, int u) const {
-    check_held(t);
-    check_drawn(u, t);
+    if (!held(t) || !drawable(u, t)) {
+        check_held(t);
+        check_drawn(u, t);
+    }
     return changed(t, u, n_);
 }
 
 int HandEval::with(int u) const {
-    check_drawn(u, -1);
+    if (!drawable(u, -1)) check_drawn(u, -1);
     return changed(-1, u, n_ + 1);
 }
 
@@ -70,7 +72,7 @@ std::vector<int> HandEval::useful_tiles(int t, int sh) const {
     // Candidates: a tile of the void suit never; a tile held four times (after the discard)
     // never; an honour only in a hand holding one after the discard (counts without honours may
     // be a Sichuan hand's, which has none to draw) and holding no void tile.
-    check_held(t);
+    if (!held(t)) check_held(t);
     int after[kKinds];
     for (int u = 0; u < len_; ++u) after[u] = counts_[u] - (u == t);
     int honours = 0;

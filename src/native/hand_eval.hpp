@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hand.hpp"
+#include "tables.hpp"
 
 namespace chuanma {
 
@@ -34,8 +35,15 @@ public:
 
 private:
     int changed(int out, int in, int n) const;  // unchecked
+    // Whether t is held, whether u can be drawn after discarding t (-1: none): inline, as every
+    // change asks; the check_ functions throw the refusal when not.
+    bool held(int t) const { return static_cast<unsigned>(t) < static_cast<unsigned>(len_) && counts_[t]; }
+    bool drawable(int u, int t) const {
+        return static_cast<unsigned>(u) < static_cast<unsigned>(len_) && counts_[u] - (u == t) < 4 &&
+               (t >= 0 || n_ < kMaxTiles);
+    }
     void check_held(int t) const;
-    void check_drawn(int u, int t) const;      // u drawn after discarding t (-1: none)
+    void check_drawn(int u, int t) const;
     std::uint8_t counts_[34];
     int len_;
     int code_[4];
