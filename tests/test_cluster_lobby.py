@@ -178,6 +178,31 @@ def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_d
     asyncio.run(scenario())
 
 
+def test_only_a_player_waiting_on_the_node_is_dropped_under_the_lobbys_lock(cluster_db: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closing connection takes its player out of the queues under the cluster's lobby lock only
+    if they wait in a queue of its node: the connection of a player waiting nowhere (seated, or a
+    stopping node's) never waits for that lock."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), _]:
+            taken: list[str] = []
+            lock = a.bus.lock
+
+            def counted(name: str, seconds: float) -> Any:
+                taken.append(name)
+                return lock(name, seconds)
+            monkeypatch.setattr(a.bus, "lock", counted)
+            waiting, elsewhere = await guest(a.store, clock), await guest(a.store, clock)
+            await lobby_a.join(ROOM, waiting, [].append, False)
+            await lobby_a.drop(int(elsewhere["id"]))
+            assert taken == ["lobby"]  # the join's
+            await lobby_a.drop(int(waiting["id"]))
+            assert taken == ["lobby", "lobby"] and not lobby_a.waits_here(int(waiting["id"]))
+            assert await a.store.read(lambda conn: conn.execute(select(seatings.c.user_id)).all()) == []
+    asyncio.run(scenario())
+
+
 def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_db: str) -> None:
     """A transaction seats a queued player and has not committed; another opening a table for them
     waits for it, then finds them seated and is refused (nothing of its table is stored)."""
