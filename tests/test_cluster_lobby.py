@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import Connection, select, update
 
 from chuanma.fairness.keys import write_key
 from chuanma.server import protocol as p
@@ -47,6 +47,10 @@ ROOM = ROOMS["chuji-xuezhan"]
 BOT_WAIT = 5.0
 NODE_LEASE = 30.0
 """The in-process nodes' lease time: longer than any step the tests move the clock by."""
+PARKED = 5000
+"""Seated bots whose ids come before the idle ones'."""
+OPENINGS = 24
+"""Private tables of four bots opened at once (half by each node)."""
 
 
 @asynccontextmanager
@@ -78,6 +82,11 @@ async def guest(store: Store, clock: ManualClock) -> Row:
     row = await store.user(user_id)
     assert row is not None
     return row
+
+
+def unseated(table_id: str) -> dict[str, Any]:
+    """A new table's row without its seats (:meth:`Seatings.open_table` writes them)."""
+    return {k: v for k, v in new_table_row(table_id).items() if k != "seats"}
 
 
 def seated_at(told: list[dict[str, Any]]) -> str | None:
@@ -169,6 +178,31 @@ def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_d
     asyncio.run(scenario())
 
 
+def test_only_a_player_waiting_on_the_node_is_dropped_under_the_lobbys_lock(cluster_db: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closing connection takes its player out of the queues under the cluster's lobby lock only
+    if they wait in a queue of its node: the connection of a player waiting nowhere (seated, or a
+    stopping node's) never waits for that lock."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), _]:
+            taken: list[str] = []
+            lock = a.bus.lock
+
+            def counted(name: str, seconds: float) -> Any:
+                taken.append(name)
+                return lock(name, seconds)
+            monkeypatch.setattr(a.bus, "lock", counted)
+            waiting, elsewhere = await guest(a.store, clock), await guest(a.store, clock)
+            await lobby_a.join(ROOM, waiting, [].append, False)
+            await lobby_a.drop(int(elsewhere["id"]))
+            assert taken == ["lobby"]  # the join's
+            await lobby_a.drop(int(waiting["id"]))
+            assert taken == ["lobby", "lobby"] and not lobby_a.waits_here(int(waiting["id"]))
+            assert await a.store.read(lambda conn: conn.execute(select(seatings.c.user_id)).all()) == []
+    asyncio.run(scenario())
+
+
 def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_db: str) -> None:
     """A transaction seats a queued player and has not committed; another opening a table for them
     waits for it, then finds them seated and is refused (nothing of its table is stored)."""
@@ -182,7 +216,7 @@ def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_
             assert isinstance(store.runner, AsyncRunner)
             async with store.runner.engine.begin() as conn:
                 await conn.execute(update(seatings).where(seatings.c.user_id == user_id).values(table_id="first"))
-                row = {k: v for k, v in new_table_row("second").items() if k != "seats"} | {"room": ROOM.id}
+                row = unseated("second") | {"room": ROOM.id}
                 second = asyncio.create_task(Seatings(store).open_table(
                     row, {0: user_id}, ROOM.id, [1, 2, 3], BotNeed(10, None, 50), None, clock.now()))
                 await asyncio.wait_for(lock_waited(store), TIMEOUT)
@@ -192,6 +226,36 @@ def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_
             assert ids == ["first"]
         finally:
             await store.close()
+    asyncio.run(scenario())
+
+
+def test_tables_opened_at_once_by_two_nodes_never_take_one_bot_twice(cluster_db: str) -> None:
+    """Two nodes open many private tables at once. A bot another transaction seated after this
+    one's query began, then committed, looks idle to that query and is no longer locked: it is
+    passed over once locked, not claimed a second time (which refused the opening). Many seated
+    bots precede the idle ones, so each query runs long enough for such commits to land in it."""
+    async def scenario() -> None:
+        stores = [await open_store(cluster_db) for _ in range(2)]
+        try:
+            def park(conn: Connection) -> None:
+                conn.execute(tables.insert().values(new_table_row("parked")))
+                conn.execute(users.insert(), [{"username": f"b_{k}", "password_hash": None, "kind": "bot",
+                                               "balance": 100, "created_at": 0.0} for k in range(PARKED + 60)])
+                ids = conn.execute(select(users.c.id).order_by(users.c.id).limit(PARKED)).scalars().all()
+                conn.execute(seatings.insert(), [{"user_id": u, "table_id": "parked", "since": 0.0} for u in ids])
+            await stores[0].write(park)
+            need = BotNeed(10, None, 50)
+            opened = await asyncio.gather(*(
+                Seatings(stores[k % 2]).open_table(unseated(f"t{k}"), {}, None, [0, 1, 2, 3], need, None, 0.0)
+                for k in range(OPENINGS)))
+            bots = [int(bot["id"]) for taken in opened for bot in taken.values()]
+            assert len(bots) == 4 * OPENINGS and len(set(bots)) == len(bots)
+            placed = await stores[0].read(lambda conn: dict(conn.execute(
+                select(seatings.c.user_id, seatings.c.table_id).where(seatings.c.table_id != "parked")).all()))
+            assert placed == {int(bot["id"]): f"t{k}" for k, taken in enumerate(opened) for bot in taken.values()}
+        finally:
+            for store in stores:
+                await store.close()
     asyncio.run(scenario())
 
 

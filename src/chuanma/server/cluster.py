@@ -448,14 +448,23 @@ class ClusterLobby(Lobby):
         super().forget(user_id)
         self.elsewhere.pop(user_id, None)
 
+    def waits_here(self, user_id: int) -> bool:
+        """Whether ``user_id`` waits in a queue of this node (or was seated by another, not yet told)."""
+        return user_id in self.elsewhere or any(int(w.user["id"]) == user_id for q in self.queues.values() for w in q)
+
     async def drop(self, user_id: int) -> None:
-        """Take ``user_id`` out of the queues; without the lock while it cannot be had (Redis away:
-        at worst a node matching meanwhile seats them, and they are unseated when not ready in time)."""
+        """Take ``user_id`` out of the queues. Without the lock when they wait in no queue here (the
+        connection of a seated player closing, every connection of a stopping node: a disconnect
+        never waits for the cluster's lobby), and while it cannot be had (Redis away): at worst a
+        node matching meanwhile seats them, and they are unseated when not ready in time."""
         try:
-            await super().drop(user_id)
+            if self.waits_here(user_id):
+                await super().drop(user_id)
+                return
         except RefusedError:
-            self.forget(user_id)
-            await self.host.seatings.unqueue(user_id)
+            pass
+        self.forget(user_id)
+        await self.host.seatings.unqueue(user_id)
 
     async def match(self, room: Room) -> None:
         queued = await self.cluster.queued(room.id)

@@ -482,8 +482,10 @@ class Store:
     async def hand(self, hand_id: str) -> Row | None:
         return await self.read(lambda conn: _one(conn.execute(select(hands).where(hands.c.id == hand_id)).first()))
 
-    async def last_hand(self, table_id: str) -> Row | None:
-        q = select(hands).where(hands.c.table_id == table_id).order_by(hands.c.number.desc()).limit(1)
+    async def last_hand(self, table_id: str, settled: bool = False) -> Row | None:
+        """The last hand of ``table_id`` (``settled``: the last settled one); ``None`` if none."""
+        q = select(hands).where(hands.c.table_id == table_id, *([hands.c.status == "settled"] if settled else []))
+        q = q.order_by(hands.c.number.desc()).limit(1)
         return await self.read(lambda conn: _one(conn.execute(q).first()))
 
     async def add_decisions(self, rows: Sequence[Mapping[str, Any]]) -> None:
