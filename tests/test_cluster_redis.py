@@ -47,7 +47,8 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
     is Redis's), the socket kept. Redis starts again, empty, on the same port: each node's bus
     connects again and subscribes again (``/healthz`` says the bus is up), the tables' people are
     attached again (``seated``, ``resync``) and every hand finishes; quick-join (Redis's lock, the
-    ``seated`` announcement) seats people across the nodes again. The tables never moved (their leases are PostgreSQL's); the books balance."""
+    ``seated`` announcement) seats people across the nodes again. The tables never moved (their
+    leases are PostgreSQL's); the books balance."""
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
 
     async def scenario() -> None:

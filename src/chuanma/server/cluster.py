@@ -13,7 +13,6 @@ that table again (they get ``resync``). docs/server.md, Cluster, has the whole d
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import itertools
 import logging
@@ -501,11 +500,10 @@ class ClusterLobby(Lobby):
             return
         except Exception:  # a database error: as on one process, they leave the queue, told to join again
             log.exception("table not opened", extra={"room": room.id})
-            for user_id in group:
-                with contextlib.suppress(Exception):
-                    await self.host.seatings.unqueue(user_id)
+            await self.unqueue(group)
             away = [user_id for user_id in group if not self.tell_unopened(user_id)]
-            await self.cluster.bus.unopened(away)
+            if away:
+                await self.cluster.bus.unopened(away)
             return
         here = {int(w.user["id"]): w for w in self.queues.get(room.id, [])}
         self.queues[room.id][:] = [w for w in self.queues[room.id] if int(w.user["id"]) not in group]

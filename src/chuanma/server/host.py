@@ -436,6 +436,13 @@ class Lobby:
             log.exception("queue not matched", extra={"room": room.id})
             self.fill_at(room, clock.now() + FILL_RETRY)
 
+    async def unqueue(self, user_ids: list[int]) -> None:
+        """Delete the queue rows of ``user_ids``, whose table could not be opened (those the
+        database, failing, lets be deleted)."""
+        for user_id in user_ids:
+            with contextlib.suppress(Exception):
+                await self.host.seatings.unqueue(user_id)
+
     async def seat(self, room: Room, group: list[Waiting]) -> None:
         try:
             table_id = await self.host.open_table(room, room.rules(), [w.user for w in group],
@@ -450,9 +457,8 @@ class Lobby:
             return
         except Exception:  # a database error, a lost lease: the group is told, and their queue rows freed
             log.exception("table not opened", extra={"room": room.id})
+            await self.unqueue([int(w.user["id"]) for w in group])
             for w in group:
-                with contextlib.suppress(Exception):
-                    await self.host.seatings.unqueue(int(w.user["id"]))
                 not_opened(w.send)
             return
         for w in group:
