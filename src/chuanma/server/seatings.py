@@ -28,11 +28,13 @@ TRIES = 3
 
 
 class SeatTakenError(Exception):
-    """A player already has a place: ``table`` (seated) or ``room`` (queued)."""
+    """A player already has a place: ``table`` (seated) or ``room`` (queued); neither: they were to
+    be seated from a room's queue and no longer wait there."""
 
     def __init__(self, user_id: int, table: str | None, room: str | None) -> None:
-        where = f"table {table}" if table else f"the queue of room {room}" if room else "another place"
-        super().__init__(f"player {user_id} already has a place: {where}")
+        where = f"table {table}" if table else f"the queue of room {room}" if room else None
+        super().__init__(f"player {user_id} already has a place: {where}" if where
+                         else f"player {user_id} no longer waits in the queue")
         self.user_id, self.table, self.room = user_id, table, room
 
 
@@ -66,8 +68,12 @@ def _placed(conn: Connection, user_id: int) -> bool:
 
 
 def _claim(conn: Connection, user_id: int, table_id: str, room: str | None, now: float) -> None:
-    """Seat ``user_id`` at ``table_id``: a new seating, or their place in ``room``'s queue becomes it."""
+    """Seat ``user_id`` at ``table_id``: their place in ``room``'s queue becomes it, or (no ``room``:
+    a private table, a bot) a new seating. Refused (:class:`SeatTakenError`) if they have another
+    place, or are no longer waiting in ``room``."""
     held = _held(conn, user_id)
+    if held is None and room is not None:
+        raise SeatTakenError(user_id, None, None)
     if held is None:
         conn.execute(seatings.insert().values(user_id=user_id, table_id=table_id, room=None, since=now))
     elif held.table_id is None and room is not None and held.room == room:
