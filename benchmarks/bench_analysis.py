@@ -9,8 +9,9 @@ per hand by ``pack_counts``, as ``mahjong`` is given its 34-count lists) and on 
 processes alternating between the two sides (``--rounds`` of each), CPU time per call
 (``time.process_time``): shanten, waits and the win check on the same random hands of the 108
 tiles, and a bot's look-ahead (``HandEval``: every discard of a 14-tile hand and its useful
-tiles); then shanten on hands of the 136 tiles, and the batch functions per hand (arrays of the
-same hands). Prints the median of each side and their ratio.
+tiles); then shanten on hands of the 136 tiles, the batch functions per hand (arrays of the
+same hands), and on complete hands of two suits (as lists) their decompositions and the scoring of
+the win (``score_hand``, 血战到底, self-drawn). Prints the median of each side and their ratio.
 """
 
 from __future__ import annotations
@@ -50,9 +51,33 @@ def random_hands(n: int, seed: int, honours: bool = False) -> list[list[int]]:
     return [to_counts(rng.sample(wall, 13 + i % 2)) for i in range(n)]
 
 
+def winning_hands(n: int, seed: int) -> list[list[int]]:
+    """``n`` complete 14-tile hands of two suits (a pair and four sets; 34 counts), tiles at most four each."""
+    rng = random.Random(seed)
+    found: list[list[int]] = []
+    while len(found) < n:
+        suits = rng.sample(range(3), 2)
+        counts = [0] * 34
+        counts[9 * rng.choice(suits) + rng.randrange(9)] += 2
+        for _ in range(4):
+            lo = 9 * rng.choice(suits)
+            if rng.random() < 0.6:
+                t = lo + rng.randrange(7)
+                for u in (t, t + 1, t + 2):
+                    counts[u] += 1
+            else:
+                counts[lo + rng.randrange(9)] += 3
+        if max(counts) <= 4:
+            found.append(counts)
+    return found
+
+
 def child(hands_n: int, seed: int, repeat: int) -> None:
     """One side of ``--against``: print the CPU µs per call of each measured job as JSON."""
+    from chuanma.analysis import decompositions
     from chuanma.analysis.incremental import HandEval
+    from chuanma.rules import RuleSet
+    from chuanma.scoring import score_hand
 
     hands = random_hands(hands_n, seed)
     packed = [pack_counts(h) for h in hands]
@@ -73,6 +98,15 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
     batch = np.array([h for h in hands for _ in range(10)], np.uint8)  # the batch functions, per hand
     batch14 = np.array([h for h in hands if sum(h) == 14 for _ in range(20)], np.uint8)
 
+    wins = winning_hands(hands_n // 4, seed)
+    rules = RuleSet.from_preset("xuezhan")
+    scored = [([t for t, c in enumerate(h) for _ in range(c)], next(t for t, c in enumerate(h) if c)) for h in wins]
+    for tiles, win in scored:
+        tiles.remove(win)
+
+    def score(hand: tuple[list[int], int]) -> None:
+        score_hand(rules, hand[0], [], hand[1], self_drawn=True)
+
     HandEval(fourteen[0], None)  # the tables load outside the timings
     out = {
         "shanten": per_call(shanten, packed, repeat, time.process_time),
@@ -82,6 +116,8 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
         "shanten, 136-tile hands": per_call(shanten, honours, repeat, time.process_time),
         "shanten_batch (per hand)": per_call(shanten_batch, [batch], repeat, time.process_time) / len(batch),
         "is_win_batch (per hand)": per_call(is_win_batch, [batch14], repeat, time.process_time) / len(batch14),
+        "decompositions (a win)": per_call(decompositions, wins, repeat, time.process_time),
+        "score_hand (a win)": per_call(score, scored, repeat, time.process_time),
     }
     print(json.dumps(out))
 
@@ -89,7 +125,7 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
 def against(revision: str, hands_n: int, seed: int, repeat: int, rounds: int) -> None:
     """This checkout's analysis against ``revision``'s, alternating fresh processes."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_revisions import ROOT, checkout
+    from bench_revisions import ROOT, checkout, source_env
 
     args = ["--child", "--hands", str(hands_n), "--seed", str(seed), "--repeat", str(repeat)]
     figures: dict[str, list[dict[str, float]]] = {"this checkout": [], revision: []}
@@ -97,7 +133,7 @@ def against(revision: str, hands_n: int, seed: int, repeat: int, rounds: int) ->
         sides = [("this checkout", ROOT / "src"), (revision, other)]
         for r in range(rounds):
             for side, src in sides if r % 2 == 0 else sides[::-1]:
-                out = subprocess.run([sys.executable, __file__, *args], env={"PYTHONPATH": str(src)},
+                out = subprocess.run([sys.executable, __file__, *args], env=source_env(src),
                                      capture_output=True, text=True, check=True)
                 figures[side].append(json.loads(out.stdout))
             print(f"round {r + 1} of {rounds} done", file=sys.stderr)

@@ -370,7 +370,7 @@ def instructions_against(revision: str, args: argparse.Namespace) -> None:
 def against(revision: str, args: argparse.Namespace) -> None:
     """This checkout's environments against ``revision``'s, alternating fresh processes."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_revisions import ROOT, checkout
+    from bench_revisions import ROOT, checkout, source_env
 
     child = ["--child", "--steps", str(args.steps), "--preset", args.preset, "--encoders", args.encoders,
              "--batch", str(args.batch), "--slices", str(args.slices)]
@@ -379,7 +379,7 @@ def against(revision: str, args: argparse.Namespace) -> None:
         sides = [("this checkout", ROOT / "src"), (revision, other)]
         for r in range(args.rounds):
             for side, src in sides if r % 2 == 0 else sides[::-1]:
-                out = subprocess.run([sys.executable, __file__, *child], env={"PYTHONPATH": str(src)},
+                out = subprocess.run([sys.executable, __file__, *child], env=source_env(src),
                                      capture_output=True, text=True, check=True)
                 figures[side].append(json.loads(out.stdout))
             print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)

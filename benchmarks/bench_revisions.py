@@ -31,6 +31,7 @@ checkout's: above 1, this checkout executes fewer.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import statistics
@@ -42,6 +43,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def source_env(src: Path) -> dict[str, str]:
+    """The environment of a measuring process that imports chuanma from ``src``: ``PYTHONPATH``, and
+    an editable install's import redirect switched off (it would import the installed checkout
+    whatever ``PYTHONPATH`` says)."""
+    redirects = [f for f in sys.meta_path if type(f).__name__ == "ScikitBuildRedirectingFinder"]
+    editable = [str(getattr(f, "path", "")) for f in redirects]
+    return {"PYTHONPATH": str(src), "SKBUILD_EDITABLE_SKIP": os.pathsep.join(editable)}
 
 PRELOAD = """
 from chuanma.analysis import is_win, shanten
@@ -110,7 +120,7 @@ eval("play()")
 
 def child(command: list[str], src: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """Run a measuring process on ``src``; one that fails ends the benchmark with its error."""
-    done = subprocess.run(command, env={"PYTHONPATH": str(src), **env}, capture_output=True, text=True)
+    done = subprocess.run(command, env={**source_env(src), **env}, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"a measuring process on {src} failed:\n{done.stderr[-3000:]}")
     return done
@@ -155,12 +165,15 @@ def add_job_options(parser: argparse.ArgumentParser) -> None:
 
 @contextmanager
 def checkout(revision: str) -> Iterator[Path]:
-    """The ``src`` directory of ``revision``, checked out into a temporary git worktree."""
+    """The ``src`` directory of ``revision``, checked out into a temporary git worktree (its compiled
+    core, if it has one, built there)."""
     with tempfile.TemporaryDirectory() as tmp:
         other = Path(tmp) / "other"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(other), revision],
                        check=True)
         try:
+            if (other / "src" / "native").is_dir():
+                subprocess.run([str(other / "scripts" / "build-native"), sys.executable], check=True)
             yield other / "src"
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)

@@ -118,3 +118,41 @@ def reference_waits(counts: list[int]) -> list[int]:
     """The kinds (fewer than four held) whose addition completes the hand."""
     return [t for t in range(len(counts)) if counts[t] < 4
             and reference_is_win([c + (u == t) for u, c in enumerate(counts)])]
+
+
+Reading = tuple[str, int | None, tuple[tuple[str, int], ...], tuple[int, ...]]
+"""A decomposition as (form, pair, sets as (kind, lowest tile), seven pairs' tiles)."""
+
+
+def reference_decompositions(counts: list[int]) -> list[Reading]:
+    """Every reading by brute force: for each pair, every multiset of n // 3 sets (triplets and
+    sequences of the kinds held) whose tiles add up to the rest; in the documented order (by pair,
+    then the sets listed lowest tile first, a triplet before a sequence of its tile, compared in
+    that order), then seven pairs. A 十三幺 hand has only its own reading."""
+    n = sum(counts)
+    if n % 3 != 2:
+        return []
+    kinds = len(counts)
+    if n == 14 and kinds == NUM_KINDS and all(counts[t] for t in ORPHAN_KINDS) and \
+            sum(counts[t] for t in ORPHAN_KINDS) == 14:
+        return [("thirteen_orphans", next(t for t in ORPHAN_KINDS if counts[t] == 2), (), ())]
+    candidates = [("triplet", t) for t in range(kinds) if counts[t] >= 3]
+    candidates += [("sequence", t) for t in range(27) if t % 9 <= 6 and all(counts[t : t + 3])]
+    found: list[Reading] = []
+    for pair in range(kinds):
+        if counts[pair] < 2:
+            continue
+        readings = []
+        for combo in combinations_with_replacement(candidates, n // 3):
+            used = [0] * kinds
+            used[pair] += 2
+            for kind, t in combo:
+                for u in (t, t + 1, t + 2) if kind == "sequence" else (t, t, t):
+                    used[u] += 1
+            if used == counts:
+                readings.append(tuple(sorted(combo, key=lambda s: (s[1], s[0] == "sequence"))))
+        found += [("standard", pair, sets, ()) for sets in
+                  sorted(readings, key=lambda sets: [(t, kind == "sequence") for kind, t in sets])]
+    if n == 14 and all(c % 2 == 0 for c in counts):
+        found.append(("seven_pairs", None, (), tuple(t for t, c in enumerate(counts) for _ in range(c // 2))))
+    return found

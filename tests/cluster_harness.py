@@ -123,7 +123,8 @@ class Player:
     doors: Sequence[Door]
     at: int
     client: Client | None = None
-    ends: int = 0
+    ends: set[int] = field(default_factory=set)
+    """The hands whose end this player was told (a missed one is told again on resuming)."""
     errors: list[str] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)
 
@@ -147,7 +148,7 @@ class Player:
                 elif msg["type"] == "hand_start" and not msg.get("dealt"):
                     await client.send("ready", client_seed=f"seed-{self.name}-{msg['hand']}")
                 elif msg["type"] == "hand_end":
-                    self.ends += 1
+                    self.ends.add(msg["hand"])
                 elif msg["type"] == "error":
                     self.errors.append(msg["code"])
                     if msg["code"] == "not_seated":  # reconnected after its table closed (its last words lost)

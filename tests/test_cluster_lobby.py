@@ -6,6 +6,7 @@ tables, and two clusters sharing a Redis do not hear each other. Two nodes run i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,18 +15,20 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import Connection, select, update
 
 from chuanma.fairness.keys import write_key
 from chuanma.server import protocol as p
 from chuanma.server.bus import Bus, encode
 from chuanma.server.clock import ManualClock
-from chuanma.server.cluster import ClusterHost, ClusterLobby
+from chuanma.server.cluster import ClusterHost, ClusterLobby, Queued
+from chuanma.server.host import FILL_RETRY
 from chuanma.server.metrics import Metrics
 from chuanma.server.rooms import ROOMS
 from chuanma.server.schema import seatings, tables, users
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import AsyncRunner, Row, Store, open_store
+from chuanma.server.table import RefusedError
 from chuanma.server.table_leases import GONE, TableLeases, cluster_prefix
 from server_harness import (
     DEALER_KEY,
@@ -47,6 +50,10 @@ ROOM = ROOMS["chuji-xuezhan"]
 BOT_WAIT = 5.0
 NODE_LEASE = 30.0
 """The in-process nodes' lease time: longer than any step the tests move the clock by."""
+PARKED = 5000
+"""Seated bots whose ids come before the idle ones'."""
+OPENINGS = 24
+"""Private tables of four bots opened at once (half by each node)."""
 
 
 @asynccontextmanager
@@ -78,6 +85,11 @@ async def guest(store: Store, clock: ManualClock) -> Row:
     row = await store.user(user_id)
     assert row is not None
     return row
+
+
+def unseated(table_id: str) -> dict[str, Any]:
+    """A new table's row without its seats (:meth:`Seatings.open_table` writes them)."""
+    return {k: v for k, v in new_table_row(table_id).items() if k != "seats"}
 
 
 def seated_at(told: list[dict[str, Any]]) -> str | None:
@@ -119,6 +131,110 @@ def test_bots_fill_one_table_for_those_waiting_on_two_nodes_and_a_dead_nodes_sta
     asyncio.run(scenario())
 
 
+class Refusing(contextlib.AbstractAsyncContextManager[None]):
+    """A lobby lock that cannot be had (as the cluster's while Redis is away); counts the tries."""
+
+    def __init__(self) -> None:
+        self.tries = 0
+
+    async def __aenter__(self) -> None:
+        self.tries += 1
+        raise RefusedError("busy", "the lobby cannot be reached now (Redis is away): join again")
+
+    async def __aexit__(self, *_exc: object) -> None:
+        return None
+
+
+def test_a_bot_fill_timer_refused_the_lobby_lock_tries_again(cluster_db: str) -> None:
+    """A player allowing bots waits on node a; when their ``bot_wait`` is up the lobby's lock
+    cannot be had: the timer is set again, and once the lock can be had they sit with bots."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), _b]:
+            told: list[dict[str, Any]] = []
+            await lobby_a.join(ROOM, await guest(a.store, clock), told.append, True)
+            lock, refusing = lobby_a.lock, Refusing()
+            lobby_a.lock = refusing
+            clock.advance(BOT_WAIT)
+            await eventually(lambda: refusing.tries == 1 and ROOM.id in lobby_a.timers)
+            assert seated_at(told) is None
+            lobby_a.lock = lock
+            clock.advance(FILL_RETRY)
+            await eventually(lambda: seated_at(told) is not None)
+    asyncio.run(scenario())
+
+
+def test_a_table_the_cluster_cannot_open_sends_its_players_away_on_every_node(cluster_db: str) -> None:
+    """Players allowing bots wait on nodes a and b; the table for them cannot be opened (a database
+    error): as on one process, both leave the queue (their rows deleted), each told by its node
+    to join again (``no_table``)."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), (b, lobby_b)]:
+            async def fail(*_args: object, **_kwargs: object) -> str:
+                raise RuntimeError("the database cannot be reached")
+            for host in (a, b):
+                host.open_table = fail  # type: ignore[method-assign]
+            told: list[list[dict[str, Any]]] = [[], []]
+            for lobby, said in ((lobby_a, told[0]), (lobby_b, told[1])):
+                await lobby.join(ROOM, await guest(a.store, clock), said.append, True)
+                clock.advance(1.0)
+            clock.advance(BOT_WAIT - 2.0)
+            await eventually(lambda: all(any(m["type"] == "error" for m in said) for said in told))
+            assert [[m.get("code") for m in said] for said in told] == [[None, "no_table"]] * 2
+            rows = await a.store.read(lambda conn: conn.execute(select(seatings.c.user_id)).all())
+            assert rows == []
+            assert lobby_a.queues[ROOM.id] == lobby_b.queues[ROOM.id] == []
+            assert lobby_a.elsewhere == lobby_b.elsewhere == {}
+    asyncio.run(scenario())
+
+
+def test_a_node_back_from_a_long_pause_writes_its_queue_rows_again(cluster_db: str) -> None:
+    """A player waits on node a, which stops beating for more than two lease times: node b's
+    heartbeat deletes their queue row, and a's lobby finds them queued nowhere. When a beats
+    again their row is written again, with their wait kept, and every node finds them queued."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), (b, _lobby_b)]:
+            assert a.keeper is not None
+            a.keeper.cancel()  # a stalls
+            user_id = int((user := await guest(a.store, clock))["id"])
+            await lobby_a.join(ROOM, user, lambda _m: None, False)
+            clock.advance(GONE * NODE_LEASE + 1.0)
+            await b.leases.heartbeat()
+            rows = await a.store.read(lambda conn: conn.execute(select(seatings.c.user_id)).all())
+            assert rows == []
+            async with lobby_a.lock:
+                await lobby_a.match(ROOM)
+            assert list(lobby_a.elsewhere) == [user_id]
+            await a.look()
+            assert await b.queued(ROOM.id) == [Queued(user_id, 1000.0, False)]
+            assert [int(w.user["id"]) for w in lobby_a.queues[ROOM.id]] == [user_id] and lobby_a.elsewhere == {}
+    asyncio.run(scenario())
+
+
+def test_a_table_is_not_opened_for_a_player_who_left_the_queue(cluster_db: str) -> None:
+    """Opening a room's table for a player with no place (they left its queue) is refused and
+    stores nothing; a private table (no room) seats a player with no place."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            clock = ManualClock(1000.0)
+            user_id = int((await guest(store, clock))["id"])
+            need = BotNeed(10, None, 50)
+            row = {k: v for k, v in new_table_row("roomed").items() if k != "seats"} | {"room": ROOM.id}
+            with pytest.raises(SeatTakenError, match="no longer waits"):
+                await Seatings(store).open_table(row, {0: user_id}, ROOM.id, [1, 2, 3], need, None, clock.now())
+            assert await store.read(lambda conn: conn.execute(select(tables.c.id)).all()) == []
+            private = {k: v for k, v in new_table_row("private").items() if k != "seats"}
+            await Seatings(store).open_table(private, {0: user_id}, None, [], need, None, clock.now())
+            placed = await store.read(lambda conn: conn.execute(select(seatings.c.table_id)).scalars().all())
+            assert placed == ["private"]
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
 def test_a_seat_read_is_kept_until_the_tables_owner_unseats_the_player(cluster_db: str) -> None:
     """Node b reads where a player of a table held by node a sits once, then keeps it; node a
     gives the seat to a bot, announces it, and b reads the seat again (none)."""
@@ -126,6 +242,7 @@ def test_a_seat_read_is_kept_until_the_tables_owner_unseats_the_player(cluster_d
         clock = ManualClock(1000.0)
         async with two_nodes(cluster_db, clock) as [(a, _lobby_a), (b, _lobby_b)]:
             user_id = int((await guest(a.store, clock))["id"])
+            await a.seatings.queue(user_id, ROOM.id, clock.now(), "a", False)
             table_id = await a.open_table(ROOM, ROOM.rules(), [{"id": user_id, "username": "x", "kind": "guest"}],
                                           bots=3)
             reads: list[object] = []
@@ -169,6 +286,31 @@ def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_d
     asyncio.run(scenario())
 
 
+def test_only_a_player_waiting_on_the_node_is_dropped_under_the_lobbys_lock(cluster_db: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closing connection takes its player out of the queues under the cluster's lobby lock only
+    if they wait in a queue of its node: the connection of a player waiting nowhere (seated, or a
+    stopping node's) never waits for that lock."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), _]:
+            taken: list[str] = []
+            lock = a.bus.lock
+
+            def counted(name: str, seconds: float) -> Any:
+                taken.append(name)
+                return lock(name, seconds)
+            monkeypatch.setattr(a.bus, "lock", counted)
+            waiting, elsewhere = await guest(a.store, clock), await guest(a.store, clock)
+            await lobby_a.join(ROOM, waiting, [].append, False)
+            await lobby_a.drop(int(elsewhere["id"]))
+            assert taken == ["lobby"]  # the join's
+            await lobby_a.drop(int(waiting["id"]))
+            assert taken == ["lobby", "lobby"] and not lobby_a.waits_here(int(waiting["id"]))
+            assert await a.store.read(lambda conn: conn.execute(select(seatings.c.user_id)).all()) == []
+    asyncio.run(scenario())
+
+
 def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_db: str) -> None:
     """A transaction seats a queued player and has not committed; another opening a table for them
     waits for it, then finds them seated and is refused (nothing of its table is stored)."""
@@ -182,7 +324,7 @@ def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_
             assert isinstance(store.runner, AsyncRunner)
             async with store.runner.engine.begin() as conn:
                 await conn.execute(update(seatings).where(seatings.c.user_id == user_id).values(table_id="first"))
-                row = {k: v for k, v in new_table_row("second").items() if k != "seats"} | {"room": ROOM.id}
+                row = unseated("second") | {"room": ROOM.id}
                 second = asyncio.create_task(Seatings(store).open_table(
                     row, {0: user_id}, ROOM.id, [1, 2, 3], BotNeed(10, None, 50), None, clock.now()))
                 await asyncio.wait_for(lock_waited(store), TIMEOUT)
@@ -192,6 +334,36 @@ def test_a_player_placed_by_a_transaction_in_flight_is_not_placed_twice(cluster_
             assert ids == ["first"]
         finally:
             await store.close()
+    asyncio.run(scenario())
+
+
+def test_tables_opened_at_once_by_two_nodes_never_take_one_bot_twice(cluster_db: str) -> None:
+    """Two nodes open many private tables at once. A bot another transaction seated after this
+    one's query began, then committed, looks idle to that query and is no longer locked: it is
+    passed over once locked, not claimed a second time (which refused the opening). Many seated
+    bots precede the idle ones, so each query runs long enough for such commits to land in it."""
+    async def scenario() -> None:
+        stores = [await open_store(cluster_db) for _ in range(2)]
+        try:
+            def park(conn: Connection) -> None:
+                conn.execute(tables.insert().values(new_table_row("parked")))
+                conn.execute(users.insert(), [{"username": f"b_{k}", "password_hash": None, "kind": "bot",
+                                               "balance": 100, "created_at": 0.0} for k in range(PARKED + 60)])
+                ids = conn.execute(select(users.c.id).order_by(users.c.id).limit(PARKED)).scalars().all()
+                conn.execute(seatings.insert(), [{"user_id": u, "table_id": "parked", "since": 0.0} for u in ids])
+            await stores[0].write(park)
+            need = BotNeed(10, None, 50)
+            opened = await asyncio.gather(*(
+                Seatings(stores[k % 2]).open_table(unseated(f"t{k}"), {}, None, [0, 1, 2, 3], need, None, 0.0)
+                for k in range(OPENINGS)))
+            bots = [int(bot["id"]) for taken in opened for bot in taken.values()]
+            assert len(bots) == 4 * OPENINGS and len(set(bots)) == len(bots)
+            placed = await stores[0].read(lambda conn: dict(conn.execute(
+                select(seatings.c.user_id, seatings.c.table_id).where(seatings.c.table_id != "parked")).all()))
+            assert placed == {int(bot["id"]): f"t{k}" for k, taken in enumerate(opened) for bot in taken.values()}
+        finally:
+            for store in stores:
+                await store.close()
     asyncio.run(scenario())
 
 
@@ -251,7 +423,7 @@ def test_a_closing_bus_publishes_what_was_queued_first() -> None:
 def test_tables_listed_by_any_node_and_a_killed_nodes_queue_freed(cluster_db: str, tmp_path: Path) -> None:
     """Two nodes: a private table opened on each, both listed by ``GET /api/tables`` on each node
     (to their creator; to nobody else). A player waits in a room on node 0, which is killed (kill
-    -9): their queue row is deleted within about a lease time, and node 1 still lists both tables
+    -9): their queue row is deleted within about two lease times, and node 1 still lists both tables
     (node 0's taken over)."""
     if redis_reachable() is not None:
         pytest.skip("Redis at 127.0.0.1:6379 is not reachable: the cluster tests skip")

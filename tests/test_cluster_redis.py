@@ -22,17 +22,17 @@ DEADLINE = 45.0
 """Real seconds the games may take once Redis is back."""
 
 
-async def health(nodes: list[Node]) -> list[tuple[int, str]]:
-    """Each node's ``/healthz``: its status code and status."""
+async def health(nodes: list[Node]) -> list[tuple[int, str, str]]:
+    """Each node's ``/healthz``: its status code, status and bus."""
     answers = []
     async with httpx.AsyncClient(timeout=5) as http:
         for node in nodes:
             r = await http.get(node.base + "/healthz")
-            answers.append((r.status_code, r.json()["status"]))
+            answers.append((r.status_code, r.json()["status"], r.json()["bus"]))
     return answers
 
 
-async def health_becomes(nodes: list[Node], expected: tuple[int, str]) -> None:
+async def health_becomes(nodes: list[Node], expected: tuple[int, str, str]) -> None:
     """Return once every node's ``/healthz`` answers ``expected``; fail after TIMEOUT seconds."""
     async with asyncio.timeout(TIMEOUT):
         while await health(nodes) != [expected] * len(nodes):
@@ -42,12 +42,13 @@ async def health_becomes(nodes: list[Node], expected: tuple[int, str]) -> None:
 def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_redis: PrivateRedis,
                                                    tmp_path: Path) -> None:
     """Two nodes, a private table opened on each whose people are connected to the other node (every
-    command and message crosses the bus). Mid-hand Redis is killed: both nodes' ``/healthz`` say
-    ``bus_down``; a ``join`` is refused (``busy``: the lobby's lock is Redis's), the socket kept.
-    Redis starts again, empty, on the same port: each node's bus connects again and subscribes again
-    (``/healthz`` says ``ok``), the tables' people are attached again (``seated``, ``resync``) and
-    every hand finishes; quick-join (Redis's lock, the ``seated`` announcement) seats people across
-    the nodes again. The tables never moved (their leases are PostgreSQL's); the books balance."""
+    command and message crosses the bus). Mid-hand Redis is killed: both nodes' ``/healthz`` stay
+    200 (each serves on) and say the bus is down; a ``join`` is refused (``busy``: the lobby's lock
+    is Redis's), the socket kept. Redis starts again, empty, on the same port: each node's bus
+    connects again and subscribes again (``/healthz`` says the bus is up), the tables' people are
+    attached again (``seated``, ``resync``) and every hand finishes; quick-join (Redis's lock, the
+    ``seated`` announcement) seats people across the nodes again. The tables never moved (their
+    leases are PostgreSQL's); the books balance."""
     key = write_key(DEALER_KEY, tmp_path / "dealer.key")
 
     async def scenario() -> None:
@@ -61,7 +62,7 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
             for _ in range(4):  # both tables dealt and playing
                 await asyncio.wait_for(acted.get(), 20)
             private_redis.kill()
-            await health_becomes(nodes, (503, "bus_down"))
+            await health_becomes(nodes, (200, "ok", "down"))
             acc = await account(nodes[0].base)  # quick-join needs the lobby's lock: refused, the socket kept
             late = await Client.open(nodes[0].base, acc["token"], acc["user"]["username"])
             await late.send("join", room="chuji-xuezhan", bots=False)
@@ -71,9 +72,10 @@ def test_the_cluster_plays_on_after_redis_restarts(pg_database: str, private_red
             await late.close()  # leaving the queue needs the lock too: nothing to undo, no traceback
             before = [len(one.seen) for one in players]
             private_redis.start()
-            await health_becomes(nodes, (200, "ok"))
+            await health_becomes(nodes, (200, "ok", "up"))
             await asyncio.wait_for(games, DEADLINE)
-            assert all(one.ends == HANDS for one in players), [(one.name, one.ends, one.seen[-5:]) for one in players]
+            assert all(one.ends == set(range(HANDS)) for one in players), \
+                [(one.name, one.ends, one.seen[-5:]) for one in players]
             # every connection attached to its table again (``seated``, then ``resync`` mid-hand)
             assert all("seated" in one.seen[at:] for one, at in zip(players, before, strict=True)), \
                 [one.seen[at:][:8] for one, at in zip(players, before, strict=True)]

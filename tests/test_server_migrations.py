@@ -1,18 +1,23 @@
 """The migrations both ways: a database holding tables, hands and decisions downgrades step by step
-to the first revision (keeping its rows) and to nothing, then upgrades again."""
+to the first revision (keeping its rows) and to nothing, then upgrades again. A cluster node's idle
+timeout of its transactions does not end the migrations' transaction."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 from alembic import command
-from sqlalchemy import Connection, inspect, select
+from sqlalchemy import Connection, func, inspect, select, text
 
 from chuanma.server.schema import decisions, hands, ledger, seatings, tables, tokens, users
 from chuanma.server.store import alembic_config, open_store
 from server_harness import db_url, pg_database
 
 __all__ = ["db_url", "pg_database"]
+IDLE = 0.5
+"""A cluster node's idle-in-transaction timeout for this test (its reads after migrating are one
+statement each: none idles that long)."""
 
 
 def _played(conn: Connection) -> None:
@@ -50,6 +55,25 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
             assert await store.read(_names) == {"users", "tokens", "ledger", "tables", "hands", "decisions",
                                                 "seatings", "server_keys", "lease", "hand_players", "ratings",
                                                 "table_leases", "cluster_nodes"}
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
+def test_migrations_are_not_ended_by_the_sessions_idle_timeout(pg_database: str) -> None:
+    """A store opened with an idle-in-transaction timeout migrates a fresh database whose migration
+    transaction pauses twice that long between two statements (as a data migration's Python step
+    may on a loaded machine); its sessions then keep the timeout."""
+    def pause(conn: Connection) -> None:
+        conn.execute(text("SELECT 1"))
+        time.sleep(2 * IDLE)
+
+    async def scenario() -> None:
+        store = await open_store(pg_database, before_migrating=pause, idle_seconds=IDLE)
+        try:
+            assert await store.read(lambda conn: conn.execute(select(func.count()).select_from(users)).scalar()) == 0
+            show = text("SHOW idle_in_transaction_session_timeout")
+            assert await store.read(lambda conn: conn.execute(show).scalar()) == "500ms"
         finally:
             await store.close()
     asyncio.run(scenario())

@@ -10,7 +10,7 @@ from chuanma.rules import RuleSet
 from chuanma.server import effects as fx
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
-from chuanma.server.reducer import reduce
+from chuanma.server.reducer import reduce, restored
 from chuanma.server.table_state import Seat, TableSetup, TableState
 
 T0 = 1_800_000_000.0
@@ -240,6 +240,39 @@ def test_a_person_leaving_a_hand_ends_it_and_is_replaced_once_it_is_settled() ->
     assert st.game is None
     effects = reduce(st, i.BotSeated(0, 200, "bot", 3), T0 + 2)
     assert of(effects, fx.CreateHand) and st.number == 1
+
+
+def told_on_resume(st: TableState, hand: int, last: int = 40) -> list[dict[str, Any]]:
+    """What player 2 is sent resuming (connection 9) from event ``last`` of ``hand``."""
+    effects = reduce(st, i.Said(2, 9, p.Resume(type="resume", table="t1", hand=hand, last=last)), T0 + 4)
+    return [e.message for e in of(effects, fx.Send)]
+
+
+def test_a_player_away_when_a_hand_ended_is_told_its_end_when_resuming_in_the_next() -> None:
+    """Player 2's connection closes mid-hand; the hand ends (player 1 escapes) and the next opens.
+    Resuming from the ended hand, player 2 is told its ``hand_end``, on this table and on one
+    rebuilt from the database (as another node does after a failover or a drain)."""
+    st = table(people=2)
+    reduce(st, i.Start(), T0)
+    reduce(st, said(1, ready()), T0)
+    reduce(st, said(2, ready()), T0)
+    reduce(st, i.Dealt(("a", "b", "c", "d"), (500, 500, 500, 500)), T0)
+    reduce(st, said(2, i.Detach()), T0 + 1)
+    (settle,) = of(reduce(st, said(1, p.Leave(type="leave")), T0 + 2), fx.SettleHand)
+    effects = reduce(st, i.Settled({u: 500 + d for u, d in settle.deltas.items()}), T0 + 3)
+    ends = [e for e in of(effects, fx.Send) if e.message["type"] == "hand_end"]
+    assert [e.conns for e in ends] == [(1,)]  # not player 2: away
+    (opened,) = of(reduce(st, i.BotSeated(0, 200, "bot", 3), T0 + 3), fx.CreateHand)
+    assert st.number == 1 and st.game is None  # the next hand collects its seeds
+    told = told_on_resume(st, 0)
+    assert [m["type"] for m in told] == ["seated", "hand_end", "hand_start"] and told[1] == ends[0].message
+    assert "hand_end" not in [m["type"] for m in told_on_resume(st, 1)]  # resuming from the hand now
+    assert "hand_end" not in [m["type"] for m in told_on_resume(st, 0, -1)]  # a client that lost everything
+    rebuilt = table(people=2)
+    rebuilt.seats[0] = Seat.of(200, "bot", True, "greedy", 0)
+    stored = {"id": "t1-0", "number": 0, "status": "settled", "record": settle.record, "balances": [500] * 4}
+    restored(rebuilt, opened.row, [], T0 + 4, stored)
+    assert told_on_resume(rebuilt, 0)[1] == ends[0].message
 
 
 def test_an_unknown_player_is_refused_and_a_full_table_refuses_a_seat() -> None:

@@ -28,8 +28,10 @@ def is_win(k: bytes) -> bool:
     True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.
     """
 
-def is_thirteen_orphans(k: bytes) -> bool:
-    """True for a complete 十三幺 (14 tiles)."""
+def decompositions(k: bytes) -> list[tuple[int, ...]]:
+    """
+    Every reading of a complete hand as (form, pair, *items): form 0 sets and a pair (items: the sets, 2*tile for a triplet, 2*tile+1 for a sequence from tile), 1 seven pairs (items: the pairs' tiles, pair -1), 2 十三幺 (pair: the kind held twice); empty if incomplete or bad counts.
+    """
 
 def shanten(k: bytes, vi: int) -> int:
     """Shanten of the best form, or a refusal code (below -1)."""

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "decompose.hpp"
 #include "hand.hpp"
 #include "hand_eval.hpp"
 #include "tables.hpp"
@@ -45,6 +46,15 @@ nb::list tiles_of(std::int64_t mask) {
     return out;
 }
 
+// A reading as the tuple (form, pair, *items): form 0 standard, 1 seven pairs, 2 十三幺.
+nb::tuple reading_tuple(const chuanma::Reading& r) {
+    PyObject* out = PyTuple_New(2 + r.size);
+    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(static_cast<long>(r.form)));
+    PyTuple_SET_ITEM(out, 1, PyLong_FromLong(r.pair));
+    for (int i = 0; i < r.size; ++i) PyTuple_SET_ITEM(out, 2 + i, PyLong_FromLong(r.items[i]));
+    return nb::steal<nb::tuple>(out);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -70,8 +80,16 @@ NB_MODULE(_core, m) {
           }, "k"_a, "True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.");
     m.def("is_win", [](const nb::bytes& k) { return chuanma::is_win(data(k), size(k)); }, "k"_a,
           "True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.");
-    m.def("is_thirteen_orphans", [](const nb::bytes& k) { return chuanma::is_thirteen_orphans(data(k), size(k)); },
-          "k"_a, "True for a complete 十三幺 (14 tiles).");
+    m.def("decompositions",
+          [](const nb::bytes& k) {
+              nb::list out;
+              for (const chuanma::Reading& r : chuanma::decompositions(data(k), size(k))) out.append(reading_tuple(r));
+              return out;
+          },
+          nb::sig("def decompositions(k: bytes) -> list[tuple[int, ...]]"), "k"_a,
+          "Every reading of a complete hand as (form, pair, *items): form 0 sets and a pair (items: the sets, "
+          "2*tile for a triplet, 2*tile+1 for a sequence from tile), 1 seven pairs (items: the pairs' tiles, "
+          "pair -1), 2 十三幺 (pair: the kind held twice); empty if incomplete or bad counts.");
     m.def("shanten", [](const nb::bytes& k, int vi) { return chuanma::shanten(data(k), size(k), vi); }, "k"_a,
           "vi"_a, "Shanten of the best form, or a refusal code (below -1).");
     m.def("shanten_standard", [](const nb::bytes& k, int vi) { return chuanma::shanten_standard(data(k), size(k), vi); },

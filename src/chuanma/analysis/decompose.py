@@ -1,13 +1,15 @@
-"""Every decomposition of a winning hand's concealed tiles into sets and a pair, seven pairs, or 十三幺."""
+"""Every decomposition of a winning hand's concealed tiles into sets and a pair, seven pairs, or 十三幺
+(the compiled core's, :mod:`chuanma._core`, read into dataclasses)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from chuanma.analysis.orphans import ORPHANS, is_thirteen_orphans, thirteen_orphans_pair
-from chuanma.tiles import NUM_SUITED, Tile, format_tiles
+from chuanma import _core
+from chuanma.analysis.hand import Counts, as_packed
+from chuanma.analysis.orphans import ORPHANS
+from chuanma.tiles import NUM_KINDS, Tile, format_tiles
 
 SetKind = Literal["sequence", "triplet"]
 
@@ -49,50 +51,25 @@ class Decomposition:
         return " ".join([*map(str, self.sets), format_tiles([self.pair, self.pair])])
 
 
-def _sets(counts: list[int], start: int) -> Iterator[list[ConcealedSet]]:
-    """Every multiset of sets using exactly ``counts`` (each once: lowest tile first)."""
-    t = start
-    while t < len(counts) and counts[t] == 0:
-        t += 1
-    if t == len(counts):
-        yield []
-        return
-    c = counts[t]
-    for triplets in (1, 0) if c >= 3 else (0,):
-        runs = c - 3 * triplets
-        if runs and (t >= NUM_SUITED or t % 9 > 6 or counts[t + 1] < runs or counts[t + 2] < runs):
-            continue
-        counts[t] -= c
-        if runs:
-            counts[t + 1] -= runs
-            counts[t + 2] -= runs
-        head = [ConcealedSet("triplet", t)] * triplets + [ConcealedSet("sequence", t)] * runs
-        for rest in _sets(counts, t + 1):
-            yield head + rest
-        counts[t] += c
-        if runs:
-            counts[t + 1] += runs
-            counts[t + 2] += runs
+_SETS = tuple(ConcealedSet(kind, t) for t in range(NUM_KINDS) for kind in ("triplet", "sequence"))
+"""Every set by the core's code for it: ``2 * tile`` a triplet, ``2 * tile + 1`` a sequence."""
 
 
-def decompositions(counts: Sequence[int]) -> list[Decomposition]:
+def decompositions(counts: Counts) -> list[Decomposition]:
     """All decompositions of the concealed ``counts`` (3n+2 tiles); empty if the hand is incomplete.
 
-    Standard readings come first, each multiset of sets once; a 14-tile hand of pairs adds a
-    seven-pairs reading (four identical tiles are two pairs); a 十三幺 hand has only its own reading.
+    Standard readings come first, by pair, each multiset of sets once (lowest tile first, a
+    triplet before the sequences of its tile); a 14-tile hand of pairs adds a seven-pairs reading
+    (four identical tiles are two pairs); a 十三幺 hand has only its own reading. Counts as for
+    :func:`~chuanma.analysis.hand.is_win`: values that are not counts raise :class:`TileCountError`;
+    more than 14 tiles of a suit, or ``bytes`` that are not counts, have no reading.
     """
-    if is_thirteen_orphans(counts):
-        return [Decomposition("thirteen_orphans", pair=thirteen_orphans_pair(counts))]
-    work = list(counts)
-    found: list[Decomposition] = []
-    for pair, c in enumerate(counts):
-        if c < 2:
-            continue
-        work[pair] -= 2
-        for sets in _sets(work, 0):
-            found.append(Decomposition("standard", tuple(sets), pair))
-        work[pair] += 2
-    if sum(counts) == 14 and all(c % 2 == 0 for c in counts):
-        pairs = tuple(t for t, c in enumerate(counts) for _ in range(c // 2))
-        found.append(Decomposition("seven_pairs", pairs=pairs))
+    found = []
+    for form, pair, *items in _core.decompositions(as_packed(counts)):
+        if form == 0:
+            found.append(Decomposition("standard", tuple([_SETS[i] for i in items]), pair))
+        elif form == 1:
+            found.append(Decomposition("seven_pairs", pairs=tuple(items)))
+        else:
+            found.append(Decomposition("thirteen_orphans", pair=pair))
     return found

@@ -49,7 +49,8 @@ def _bad_counts(counts: Counts) -> str:
     return f"hand has more than {MAX_TILES} tiles of one suit or of the honours"
 
 
-def _packed(counts: Counts) -> bytes:
+def as_packed(counts: Counts) -> bytes:
+    """``bytes`` as given (taken as made by :func:`pack_counts`), other counts through it."""
     return counts if type(counts) is bytes else pack_counts(counts)
 
 
@@ -73,7 +74,7 @@ def is_win(counts: Counts) -> bool:
     Four identical tiles count as two pairs of a seven-pairs hand. ``bytes`` that are not such
     counts are no win.
     """
-    return _core.is_win(_packed(counts))
+    return _core.is_win(as_packed(counts))
 
 
 def shanten(counts: Counts, void: str | None = None) -> int:
@@ -83,21 +84,21 @@ def shanten(counts: Counts, void: str | None = None) -> int:
     melds). With ``void`` (``m``, ``p`` or ``s``) the tiles of that suit are useless: each must be
     replaced (so 十三幺, which needs that suit's 1 and 9, is out of reach).
     """
-    k = _packed(counts)
+    k = as_packed(counts)
     sh = _core.shanten(k, _void_index(void))
     return sh if sh >= -1 else _refused(sh, counts, void, (1, 2), "shanten")
 
 
 def shanten_standard(counts: Counts, void: str | None = None) -> int:
     """Shanten of the sets-and-pair form only."""
-    k = _packed(counts)
+    k = as_packed(counts)
     sh = _core.shanten_standard(k, _void_index(void))
     return sh if sh >= -1 else _refused(sh, counts, void, (1, 2), "shanten")
 
 
 def shanten_seven_pairs(counts: Counts, void: str | None = None) -> int:
     """Shanten of the seven-pairs form (13 or 14 concealed tiles); four identical tiles are two pairs."""
-    k = _packed(counts)
+    k = as_packed(counts)
     sh = _core.shanten_seven_pairs(k, _void_index(void))
     return sh if sh >= -1 else _refused(sh, counts, void, (), "seven pairs")
 
@@ -105,7 +106,7 @@ def shanten_seven_pairs(counts: Counts, void: str | None = None) -> int:
 def shanten_thirteen_orphans(counts: Counts) -> int:
     """Shanten of the 十三幺 form (13 or 14 concealed tiles): 13 minus the orphan kinds held,
     minus one if one of them is held twice."""
-    k = _packed(counts)
+    k = as_packed(counts)
     sh = _core.shanten_thirteen_orphans(k)
     return sh if sh >= -1 else _refused(sh, counts, None, (), "thirteen orphans")
 
@@ -116,7 +117,7 @@ def waits(counts: Counts, melds: Sequence[Meld] = (), void: str | None = None) -
     A tile of which the hand (concealed and melds) already holds all four is not a wait. With
     ``void``, a hand that still holds a void tile waits on nothing.
     """
-    k = _packed(counts)
+    k = as_packed(counts)
     found = _core.waits(k, _void_index(void), [m.tiles for m in melds] if melds else [])
     if isinstance(found, int):
         _refused(found, counts, void, (1,), "waits")

@@ -2,25 +2,13 @@
 suits and the seven honours, plus a second copy of any of them (14 concealed tiles, no melds).
 
 It needs all seven honours, so it cannot occur with the 108 tiles of Sichuan mahjong. Its rules
-(the win, its shanten and waits) are the compiled core's (:mod:`chuanma.analysis.hand`).
+(the win, its shanten, waits and reading) are the compiled core's (:mod:`chuanma.analysis.hand`,
+:mod:`chuanma.analysis.decompose`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from chuanma import _core
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile
 
 ORPHANS: tuple[Tile, ...] = (0, 8, 9, 17, 18, 26, *range(NUM_SUITED, NUM_KINDS))
 """The thirteen tile kinds of the hand: 1m 9m 1p 9p 1s 9s and 1z–7z."""
-
-
-def is_thirteen_orphans(counts: Sequence[int]) -> bool:
-    """True for a complete 十三幺 (14 concealed tiles)."""
-    return len(counts) == NUM_KINDS and _core.is_thirteen_orphans(bytes(counts))
-
-
-def thirteen_orphans_pair(counts: Sequence[int]) -> Tile:
-    """The kind a complete 十三幺 holds twice."""
-    return next(t for t in ORPHANS if counts[t] == 2)

@@ -119,6 +119,11 @@ class Bus:
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "seated", "table": table_id,
                                                                   "users": users}))
 
+    async def unopened(self, users: list[int]) -> None:
+        """Tell every node that the table quick-join was opening for ``users`` (waiting on whichever
+        node) could not be opened: they left the queue."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "unopened", "users": users}))
+
     async def unseated(self, users: list[int]) -> None:
         """Tell every node that ``users`` no longer sit where they sat (their table closed, or a
         bot took their seat)."""

@@ -16,7 +16,7 @@ import asyncio
 import functools
 import itertools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +28,9 @@ from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
 from chuanma.server.bus import UNREACHABLE, Bus, decode, encode
-from chuanma.server.host import Lobby, LocalHost, Waiting
+from chuanma.server.host import Lobby, LocalHost, Waiting, not_opened
 from chuanma.server.lease import LeaseHeldError, LeaseLostError
-from chuanma.server.rooms import PRIVATE_ROOM, Room
+from chuanma.server.rooms import PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.schema import seatings, tables
 from chuanma.server.seatings import Seatings, SeatTakenError
 from chuanma.server.store import Row
@@ -95,6 +95,11 @@ class ClusterHost(LocalHost):
     keeper: asyncio.Task[None] | None = None
     on_seated: Callable[[str, list[int]], None] | None = None
     """What is told whom quick-join seated at a table, on whichever node (the lobby)."""
+    on_unopened: Callable[[list[int]], None] | None = None
+    """What is told whom quick-join could not seat, the table not opened, on whichever node (the lobby)."""
+    on_back: Callable[[], Awaitable[None]] | None = None
+    """What is done when this node beats again after the others may have taken it for dead (the
+    lobby writes its queue rows again)."""
     seats: dict[int, tuple[str, float]] = field(default_factory=dict)
     """Where players sit as last read from the database (:meth:`seat_of`), each with the time until
     which it is believed: forgotten sooner when a node announces it unseated them."""
@@ -200,7 +205,8 @@ class ClusterHost(LocalHost):
         """One heartbeat: drop the tables taken over, free the stand-ins of dead nodes' connections,
         then claim and rebuild this node's share of orphans (none while a single-process server
         holds the database: every table here is dropped). Back from a pause longer than a lease
-        (the others took it for dead), it attaches its connections to their tables again."""
+        (the others took it for dead), it attaches its connections to their tables again and its
+        waiting players' queue rows are written again (:attr:`on_back`)."""
         away = self.leases.lost is not None
         try:
             taken = await self.leases.heartbeat()
@@ -214,6 +220,8 @@ class ClusterHost(LocalHost):
         if away and self.leases.lost is None:
             for table_id in list(self.attached):
                 self.attach_again(table_id)
+            if self.on_back is not None:
+                await self.on_back()
         self.free(await self.leases.nodes())
         for table_id in await self.leases.orphans():
             if table_id in self.tables or not await self.leases.claim(table_id):
@@ -356,6 +364,9 @@ class ClusterHost(LocalHost):
             self.taken(str(data["table"]), str(data["node"]), int(data["token"]))
         elif data["kind"] == "unseated":
             self.unseated([int(u) for u in data["users"]])
+        elif data["kind"] == "unopened":
+            if self.on_unopened is not None:
+                self.on_unopened([int(u) for u in data["users"]])
         elif self.on_seated is not None:
             self.on_seated(str(data["table"]), [int(u) for u in data["users"]])
 
@@ -437,25 +448,37 @@ class ClusterLobby(Lobby):
     with bots, by whichever node's timer fires first (the others find them seated)."""
 
     cluster: ClusterHost = field(kw_only=True)
-    elsewhere: dict[int, Waiting] = field(default_factory=dict)
-    """Those waiting here whom another node seated (its announcement may still be on its way)."""
+    elsewhere: dict[int, tuple[Room, Waiting]] = field(default_factory=dict)
+    """Those waiting here whose queue row is gone, with their room: another node seated them (its
+    announcement may still be on its way), or deleted the row while this node seemed dead."""
 
     def __post_init__(self) -> None:
         self.lock = ClusterLock(self.cluster.bus)
         self.cluster.on_seated = self.seated
+        self.cluster.on_unopened = self.unopened
+        self.cluster.on_back = self.requeue
 
     def forget(self, user_id: int) -> None:
         super().forget(user_id)
         self.elsewhere.pop(user_id, None)
 
+    def waits_here(self, user_id: int) -> bool:
+        """Whether ``user_id`` waits in a queue of this node (or was seated by another, not yet told)."""
+        return user_id in self.elsewhere or any(int(w.user["id"]) == user_id for q in self.queues.values() for w in q)
+
     async def drop(self, user_id: int) -> None:
-        """Take ``user_id`` out of the queues; without the lock while it cannot be had (Redis away:
-        at worst a node matching meanwhile seats them, and they are unseated when not ready in time)."""
+        """Take ``user_id`` out of the queues. Without the lock when they wait in no queue here (the
+        connection of a seated player closing, every connection of a stopping node: a disconnect
+        never waits for the cluster's lobby), and while it cannot be had (Redis away): at worst a
+        node matching meanwhile seats them, and they are unseated when not ready in time."""
         try:
-            await super().drop(user_id)
+            if self.waits_here(user_id):
+                await super().drop(user_id)
+                return
         except RefusedError:
-            self.forget(user_id)
-            await self.host.seatings.unqueue(user_id)
+            pass
+        self.forget(user_id)
+        await self.host.seatings.unqueue(user_id)
 
     async def match(self, room: Room) -> None:
         queued = await self.cluster.queued(room.id)
@@ -463,7 +486,7 @@ class ClusterLobby(Lobby):
         queue = self.queues.setdefault(room.id, [])
         for w in queue:
             if int(w.user["id"]) not in ids:
-                self.elsewhere[int(w.user["id"])] = w
+                self.elsewhere[int(w.user["id"])] = (room, w)
         queue[:] = [w for w in queue if int(w.user["id"]) in ids]
         while len(queued) >= 4:
             group, queued = queued[:4], queued[4:]
@@ -484,8 +507,12 @@ class ClusterLobby(Lobby):
             log.warning("cluster: a player was seated meanwhile", extra={"room": room.id})
             await self.match(room)
             return
-        except Exception:  # a database error: they stay queued, and are matched at the next join
+        except Exception:  # a database error: as on one process, they leave the queue, told to join again
             log.exception("table not opened", extra={"room": room.id})
+            await self.unqueue(group)
+            away = [user_id for user_id in group if not self.tell_unopened(user_id)]
+            if away:
+                await self.cluster.bus.unopened(away)
             return
         here = {int(w.user["id"]): w for w in self.queues.get(room.id, [])}
         self.queues[room.id][:] = [w for w in self.queues[room.id] if int(w.user["id"]) not in group]
@@ -494,12 +521,48 @@ class ClusterLobby(Lobby):
                 self.host.submit(table_id, Command(user_id, here[user_id].send, i.Sit()))
         await self.cluster.bus.seated(table_id, [u for u in group if u not in here])
 
+    def take(self, user_id: int) -> Waiting | None:
+        """``user_id`` if they wait here (queued, or their row gone), no longer waiting here."""
+        waiting = self.elsewhere.pop(user_id, (None, None))[1]
+        for queue in self.queues.values():
+            waiting = waiting or next((w for w in queue if int(w.user["id"]) == user_id), None)
+        if waiting is not None:
+            super().forget(user_id)
+        return waiting
+
     def seated(self, table_id: str, users: list[int]) -> None:
         """Another node seated ``users`` at ``table_id``: those waiting here sit down."""
         for user_id in users:
-            waiting = self.elsewhere.pop(user_id, None)
-            for queue in self.queues.values():
-                waiting = waiting or next((w for w in queue if int(w.user["id"]) == user_id), None)
+            waiting = self.take(user_id)
             if waiting is not None:
-                super().forget(user_id)
                 self.host.submit(table_id, Command(user_id, waiting.send, i.Sit()))
+
+    def unopened(self, users: list[int]) -> None:
+        """A node could not open the table for ``users``: those waiting here are told."""
+        for user_id in users:
+            self.tell_unopened(user_id)
+
+    def tell_unopened(self, user_id: int) -> bool:
+        """Tell ``user_id``, if they wait here, that their table could not be opened (whether they do)."""
+        waiting = self.take(user_id)
+        if waiting is not None:
+            not_opened(waiting.send)
+        return waiting is not None
+
+    async def requeue(self) -> None:
+        """This node beats again after the others may have taken it for dead (and deleted its
+        queue rows): the rows of those waiting here are written again, as they were (their wait
+        kept), and their rooms matched; one seated meanwhile keeps their seat."""
+        node = self.host.config.lease_holder
+        waiting = [(room, w) for room, w in self.elsewhere.values()]
+        waiting += [(ROOMS[room_id], w) for room_id, queue in self.queues.items() for w in queue]
+        for room, w in waiting:
+            user_id = int(w.user["id"])
+            try:
+                await self.host.seatings.queue(user_id, room.id, w.since, node, w.bots)
+            except SeatTakenError:
+                continue
+            if self.elsewhere.pop(user_id, None) is not None:
+                self.queues.setdefault(room.id, []).append(w)
+        for room in {room.id: room for room, _w in waiting}.values():
+            self.fill_at(room, self.host.config.clock.now())

@@ -36,6 +36,8 @@ from chuanma.server.table_inputs import Idle, Sit
 log = logging.getLogger("chuanma.server.host")
 MAX_RESTARTS = 3
 """How many times a failed table is rebuilt from the database before it is given up (closed)."""
+FILL_RETRY = 1.0
+"""Seconds after which a queue whose matching failed (a cluster's lobby lock not had) is matched again."""
 
 
 class TableHost(Protocol):
@@ -63,11 +65,19 @@ def bot_need(room: Room | None) -> BotNeed:
 
 
 def refused(exc: SeatTakenError) -> RefusedError:
-    """What a player is told when the database refuses them a second place."""
+    """What a player is told when the database refuses them a second place (or a seat once they
+    left the queue)."""
+    if exc.table is None and exc.room is None:
+        return RefusedError("no_table", "you no longer wait for a table: join again")
     if exc.table is None and exc.room is not None:
         return RefusedError("already_queued", f"you are waiting for a table in {exc.room}: a player has one "
                                               "place at a time (close the connection to leave the queue)")
     return RefusedError("already_seated", "you already sit at a table: resume it or leave it first")
+
+
+def not_opened(send: Send) -> None:
+    """Tell a player that the table their queue made could not be opened (they left the queue)."""
+    send(p.error("no_table", "the table could not be opened: join again"))
 
 
 def handover(table: LiveTable) -> list[Command]:
@@ -402,15 +412,36 @@ class Lobby:
         due = min(since) + self.host.config.bot_wait
         if self.host.config.clock.now() >= due:
             return True
-        if room.id not in self.timers or self.timers[room.id].done():
-            self.timers[room.id] = asyncio.create_task(self._fill_later(room, due))
+        self.fill_at(room, due)
         return False
 
+    def fill_at(self, room: Room, due: float) -> None:
+        """Match ``room``'s queue at ``due`` (under the lock), unless a timer for it is set already."""
+        if room.id not in self.timers or self.timers[room.id].done():
+            self.timers[room.id] = asyncio.create_task(self._fill_later(room, due))
+
     async def _fill_later(self, room: Room, due: float) -> None:
-        await self.host.config.clock.sleep_until(due)
+        """Match ``room`` at ``due``; if that fails (a cluster's lock not had while Redis is away or
+        another node holds it), again :data:`FILL_RETRY` later, until it is done."""
+        clock = self.host.config.clock
+        await clock.sleep_until(due)
         self.timers.pop(room.id, None)
-        async with self.lock:
-            await self.match(room)
+        try:
+            async with self.lock:
+                await self.match(room)
+        except RefusedError as exc:
+            log.warning(f"queue not matched: {exc}", extra={"room": room.id})
+            self.fill_at(room, clock.now() + FILL_RETRY)
+        except Exception:
+            log.exception("queue not matched", extra={"room": room.id})
+            self.fill_at(room, clock.now() + FILL_RETRY)
+
+    async def unqueue(self, user_ids: list[int]) -> None:
+        """Delete the queue rows of ``user_ids``, whose table could not be opened (those the
+        database, failing, lets be deleted)."""
+        for user_id in user_ids:
+            with contextlib.suppress(Exception):
+                await self.host.seatings.unqueue(user_id)
 
     async def seat(self, room: Room, group: list[Waiting]) -> None:
         try:
@@ -426,10 +457,9 @@ class Lobby:
             return
         except Exception:  # a database error, a lost lease: the group is told, and their queue rows freed
             log.exception("table not opened", extra={"room": room.id})
+            await self.unqueue([int(w.user["id"]) for w in group])
             for w in group:
-                with contextlib.suppress(Exception):
-                    await self.host.seatings.unqueue(int(w.user["id"]))
-                w.send(p.error("no_table", "the table could not be opened: join again"))
+                not_opened(w.send)
             return
         for w in group:
             self.host.submit(table_id, Command(int(w.user["id"]), w.send, Sit()))

@@ -147,7 +147,8 @@ class Step:
         if isinstance(msg, i.Sit | i.Rejoin):
             self.attach(index, conn, None)
         elif isinstance(msg, p.Resume):
-            self.attach(index, conn, msg.last if msg.hand == st.number else None)
+            # a client that saw some of hand ``msg.hand`` (not one that lost everything) may have missed its end
+            self.attach(index, conn, msg.last if msg.hand == st.number else None, msg.hand if msg.last >= 0 else None)
         elif isinstance(msg, p.Ready):
             self.ready(index, msg)
         elif isinstance(msg, p.Act):
@@ -177,12 +178,14 @@ class Step:
             if conn in watchers:
                 watchers.remove(conn)
 
-    def attach(self, index: int, conn: int, last: int | None) -> None:
+    def attach(self, index: int, conn: int, last: int | None, hand: int | None = None) -> None:
+        """Attach ``conn`` to seat ``index`` and tell it what it needs (:meth:`resend`); resuming
+        from ``hand``, it is also told how that hand ended if it has ended since."""
         seat = self.st.seats[index]
         assert seat is not None
         if conn not in seat.conns:
             seat.conns.append(conn)
-        self.resend(index, conn, last)
+        self.resend(index, conn, last, hand)
 
     # ------------------------------------------------------------------ messages
 
@@ -258,10 +261,14 @@ class Step:
         return p.server_message("events", table=self.st.setup.table_id, hand=self.st.number,
                                 events=events) if events else None
 
-    def resend(self, index: int | None, conn: int, last: int | None) -> None:
-        """What a (re)joining connection needs: its seating, then what it missed (or its whole view)."""
+    def resend(self, index: int | None, conn: int, last: int | None, hand: int | None = None) -> None:
+        """What a (re)joining connection needs: its seating, the end of the last hand settled if it
+        was in ``hand`` or later (it may have missed it), then what it missed of the hand now (or
+        its whole view)."""
         st = self.st
         self.send([conn], p.server_message("seated", **self.seating(index)))
+        if hand is not None and st.ended is not None and st.ended["hand"] >= hand:
+            self.send([conn], st.ended)
         game = st.game
         if game is None:
             if st.fair is not None:
@@ -518,8 +525,7 @@ class Step:
             record = fair.finish(game, session=session, extra={"table": st.setup.table_id, "hand_id": st.hand_id,
                                                                "players": names},
                                  signing_key=signing_key_of(st.setup.dealer_key))
-            base = st.setup.rules.base
-            deltas = settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
+            deltas = hand_chips(st, game, sat_down)
         except Exception as exc:
             self.void(exc, record)
             return
@@ -534,11 +540,11 @@ class Step:
         assert game is not None and settling is not None
         ids = st.sat_down[0]
         st.previous = (settling.record, game.next_dealer())
-        hand_end = p.server_message(
-            "hand_end", table=st.setup.table_id, hand=st.number, hand_id=st.hand_id, result=game.result(),
-            end_reason=game.end_reason, chips=settling.deltas, balances=[balances[u] for u in ids],
-            seeds=settling.record["seeds"], record=f"/api/hands/{st.hand_id}/record")
+        assert st.hand_id is not None
+        hand_end = hand_end_message(st, st.number, st.hand_id, game, settling.record, settling.deltas,
+                                    [balances[u] for u in ids])
         self.broadcast(lambda _s: hand_end)
+        st.ended = hand_end
         st.game, st.fair, st.settling = None, None, None
         for seat in st.seats:
             if seat is not None:
@@ -631,17 +637,36 @@ def seeded(st: TableState, client_seeds: list[str]) -> Game:
     return Game(st.setup.rules, list(deal.wall), deal.dealer, deal.direction)
 
 
-def restored(st: TableState, hand: Row | None, decisions: list[Row], now: float) -> None:
-    """Rebuild ``st`` (its seats already filled) after a restart from its last stored hand and that
-    hand's stored decisions."""
+def hand_chips(st: TableState, game: Game, sat_down: list[int]) -> list[int]:
+    """The chips the finished ``game`` moves per seat, its players having sat down with ``sat_down``."""
+    base = st.setup.rules.base
+    return settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
+
+
+def hand_end_message(st: TableState, number: int, hand_id: str, game: Game, record: dict[str, Any],
+                     chips: list[int], balances: list[int]) -> dict[str, Any]:
+    """The ``hand_end`` of the settled hand ``number`` of this table."""
+    return p.server_message("hand_end", table=st.setup.table_id, hand=number, hand_id=hand_id, result=game.result(),
+                            end_reason=game.end_reason, chips=chips, balances=balances, seeds=record["seeds"],
+                            record=f"/api/hands/{hand_id}/record")
+
+
+def restored(st: TableState, hand: Row | None, decisions: list[Row], now: float, settled: Row | None) -> None:
+    """Rebuild ``st`` (its seats already filled) after a restart from its last stored hand, that
+    hand's stored decisions and its last settled hand (``settled``: the last hand itself, the one
+    before it, or ``None``), whose end a player resuming from it is told."""
+    if settled is not None:
+        finished, sat_down = replay(settled["record"]), list(settled["balances"])
+        chips = hand_chips(st, finished, sat_down)
+        st.previous = (settled["record"], finished.next_dealer())
+        st.ended = hand_end_message(st, int(settled["number"]), settled["id"], finished, settled["record"], chips,
+                                    [b + c for b, c in zip(sat_down, chips, strict=True)])
     if hand is None:
         return
     number = int(hand["number"])
     session = SessionHand.from_json(hand["session"])
     if hand["status"] == "settled":
-        finished = replay(hand["record"])
         st.number, st.session = number, session
-        st.previous = (hand["record"], finished.next_dealer())
         return
     step = Step(st, now)
     step.begin_collecting(number, hand["id"], resumed_fair(st, hand), session)

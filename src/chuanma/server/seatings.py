@@ -28,11 +28,13 @@ TRIES = 3
 
 
 class SeatTakenError(Exception):
-    """A player already has a place: ``table`` (seated) or ``room`` (queued)."""
+    """A player already has a place: ``table`` (seated) or ``room`` (queued); neither: they were to
+    be seated from a room's queue and no longer wait there."""
 
     def __init__(self, user_id: int, table: str | None, room: str | None) -> None:
-        where = f"table {table}" if table else f"the queue of room {room}" if room else "another place"
-        super().__init__(f"player {user_id} already has a place: {where}")
+        where = f"table {table}" if table else f"the queue of room {room}" if room else None
+        super().__init__(f"player {user_id} already has a place: {where}" if where
+                         else f"player {user_id} no longer waits in the queue")
         self.user_id, self.table, self.room = user_id, table, room
 
 
@@ -60,9 +62,18 @@ def _held(conn: Connection, user_id: int) -> Any:
     return conn.execute(select(seatings).where(seatings.c.user_id == user_id).with_for_update()).first()
 
 
+def _placed(conn: Connection, user_id: int) -> bool:
+    """Whether ``user_id`` has a place, as committed when this is asked (not locked)."""
+    return conn.execute(select(seatings.c.user_id).where(seatings.c.user_id == user_id)).first() is not None
+
+
 def _claim(conn: Connection, user_id: int, table_id: str, room: str | None, now: float) -> None:
-    """Seat ``user_id`` at ``table_id``: a new seating, or their place in ``room``'s queue becomes it."""
+    """Seat ``user_id`` at ``table_id``: their place in ``room``'s queue becomes it, or (no ``room``:
+    a private table, a bot) a new seating. Refused (:class:`SeatTakenError`) if they have another
+    place, or are no longer waiting in ``room``."""
     held = _held(conn, user_id)
+    if held is None and room is not None:
+        raise SeatTakenError(user_id, None, None)
     if held is None:
         conn.execute(seatings.insert().values(user_id=user_id, table_id=table_id, room=None, since=now))
     elif held.table_id is None and room is not None and held.room == room:
@@ -79,11 +90,21 @@ def _place(conn: Connection, table_id: str, place: int, user_id: int) -> None:
 
 
 def _bot(conn: Connection, need: BotNeed, now: float) -> Row:
-    """An idle bot (seated nowhere) whose balance fits ``need``, or a new one; topped up if short."""
-    q = select(users).where(users.c.kind == "bot", ~exists().where(seatings.c.user_id == users.c.id))
-    if need.high is not None:
-        q = q.where(users.c.balance <= need.high)
-    found = conn.execute(q.order_by(users.c.id).limit(1).with_for_update(skip_locked=True)).first()
+    """An idle bot (seated nowhere) whose balance fits ``need``, or a new one; topped up if short.
+
+    Bots another transaction holds are skipped; one that looked idle to the query but was seated
+    by a transaction committed meanwhile (its lock then free again) is found seated once locked,
+    and passed over."""
+    passed: list[int] = []
+    while True:
+        q = select(users).where(users.c.kind == "bot", users.c.id.not_in(passed),
+                                ~exists().where(seatings.c.user_id == users.c.id))
+        if need.high is not None:
+            q = q.where(users.c.balance <= need.high)
+        found = conn.execute(q.order_by(users.c.id).limit(1).with_for_update(skip_locked=True)).first()
+        if found is None or not _placed(conn, int(found.id)):
+            break
+        passed.append(int(found.id))
     if found is None:
         res = conn.execute(users.insert().values(username=f"bot_{secrets.token_hex(6)}", password_hash=None,
                                                  kind="bot", balance=0, created_at=now))

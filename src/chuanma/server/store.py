@@ -69,6 +69,9 @@ def alembic_config(connection: Connection) -> Config:
 
 def _migrate(connection: Connection, revision: str, before: Work[None] | None) -> None:
     if connection.dialect.name == "postgresql":  # SQLite: the write transaction began IMMEDIATE already
+        # the Python steps between the migrations' statements (a data migration, ``before``) are
+        # not a stall: the sessions' idle timeout (``open_store``'s ``idle_seconds``) is off here
+        connection.execute(text("SET LOCAL idle_in_transaction_session_timeout = 0"))
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     cfg = alembic_config(connection)
     target = ScriptDirectory.from_config(cfg).as_revision_number(revision)
@@ -154,7 +157,8 @@ async def open_store(url: str, revision: str = "head", before_migrating: Work[No
     runs first in that transaction when there is a migration to run: raising, it leaves the schema
     as it was. On PostgreSQL, a transaction left idle for ``idle_seconds`` (its process stalled
     between two statements) is ended by the database, which frees its locks: a paused node's
-    write in flight would otherwise hold its table's lease row from every node taking it over."""
+    write in flight would otherwise hold its table's lease row from every node taking it over
+    (the migrations' transaction has no such limit)."""
     parsed = make_url(url)
     runner: Runner
     if parsed.get_backend_name() == "sqlite":
@@ -482,8 +486,10 @@ class Store:
     async def hand(self, hand_id: str) -> Row | None:
         return await self.read(lambda conn: _one(conn.execute(select(hands).where(hands.c.id == hand_id)).first()))
 
-    async def last_hand(self, table_id: str) -> Row | None:
-        q = select(hands).where(hands.c.table_id == table_id).order_by(hands.c.number.desc()).limit(1)
+    async def last_hand(self, table_id: str, settled: bool = False) -> Row | None:
+        """The last hand of ``table_id`` (``settled``: the last settled one); ``None`` if none."""
+        q = select(hands).where(hands.c.table_id == table_id, *([hands.c.status == "settled"] if settled else []))
+        q = q.order_by(hands.c.number.desc()).limit(1)
         return await self.read(lambda conn: _one(conn.execute(q).first()))
 
     async def add_decisions(self, rows: Sequence[Mapping[str, Any]]) -> None:

@@ -275,10 +275,12 @@ class LiveTable:
     # ------------------------------------------------------------------ recovery
 
     async def restore(self, hand: Row | None) -> None:
-        """Rebuild this table after a restart from its last stored hand and its decisions."""
+        """Rebuild this table after a restart from its last stored hand and its decisions (and the
+        last hand settled, whose end is told again to a player resuming from it)."""
         dealt = hand is not None and hand["status"] not in ("settled", "collecting")
         decisions = await self.store.decisions_of(hand["id"]) if hand is not None and dealt else []
-        restored(self.state, hand, decisions, self.clock.now())
+        settled = hand if hand is None or hand["status"] == "settled" else await self.store.last_hand(self.id, True)
+        restored(self.state, hand, decisions, self.clock.now(), settled)
         if self.game is not None:
             log.info("table resumed", extra={"table": self.id, "hand": self.state.hand_id,
                                              "decisions": len(self.game.decisions)})

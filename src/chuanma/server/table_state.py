@@ -119,6 +119,8 @@ class TableState:
     session: SessionHand | None = None
     previous: tuple[dict[str, Any], int] | None = None
     """The last finished hand's record and next dealer (for a chained session: dealer rule not ``random``)."""
+    ended: dict[str, Any] | None = None
+    """The ``hand_end`` of the last hand settled here, told again to a player who resumes from it."""
     game: Game | None = None
     sent: int = 0
     """Events sent so far."""

@@ -11,7 +11,7 @@ from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.server.rooms import INVITE_TRIES, ROOMS, new_invite
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User, within
-from chuanma.server.seatings import InviteTakenError, TooManyTablesError
+from chuanma.server.seatings import InviteTakenError, SeatTakenError, TooManyTablesError
 
 MAX_PRIVATE_HANDS = 64
 
@@ -54,11 +54,11 @@ async def private_table(request: Request, body: PrivateTable, user: User, server
             table_id = await server.host.open_table(None, rules, [], bots=body.bots, hands_limit=body.hands,
                                                     invite=invite, creator=int(user["id"]),
                                                     bot_level=body.bot_level)
-        except InviteTakenError:
-            continue  # another table holds this code: draw another
+        except (InviteTakenError, SeatTakenError):
+            continue  # another table holds this code, or took a bot at this moment: draw again
         except TooManyTablesError as exc:
             raise ApiError(409, "too_many_tables", f"{exc}; a private table closes when its hands are "
                                                    f"played or after {config.private_idle_seconds:g} s "
                                                    "with no player") from None
         return {"table": table_id, "invite": invite}
-    raise ApiError(503, "busy", f"no free invite code in {INVITE_TRIES} draws: try again")
+    raise ApiError(503, "busy", f"no table opened in {INVITE_TRIES} draws of an invite code and bots: try again")

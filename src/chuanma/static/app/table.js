@@ -220,6 +220,7 @@ export class TablePage {
   }
 
   onHandEnd(msg) {
+    if (this.handEnd?.hand_id === msg.hand_id) return;  // told again on a resume: already shown
     this.handEnd = msg;
     this.awaitingStart = true;
     this.readySent = false;  // that ready was for the hand now ended: the panel must offer the next one
