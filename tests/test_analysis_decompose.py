@@ -82,9 +82,11 @@ def test_refusals_name_the_bad_input() -> None:
         decompositions([5] + [0] * 26)
     with pytest.raises(TileCountError, match="counts must list 27 or 34 tiles, got 3"):
         decompositions([0, 0, 2])
-    # as for the win check: more than 14 tiles of a suit, or bytes that are not counts, read as nothing
     too_many = [3] * 5 + [2] + [0] * 28
-    assert decompositions(too_many) == [] and not is_win(too_many)
+    with pytest.raises(TileCountError, match="more than 14 tiles of one suit"):
+        decompositions(too_many)
+    # as for the win check: bytes that are not counts read as nothing
+    assert decompositions(bytes(too_many)) == [] and not is_win(bytes(too_many))
     assert decompositions(bytes([5] + [0] * 26)) == [] == decompositions(b"\x02")
 
 

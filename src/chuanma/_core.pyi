@@ -19,7 +19,9 @@ def load_tables() -> None:
     """
 
 def counts_ok(k: bytes) -> bool:
-    """True for 27 or 34 counts of 0-4."""
+    """
+    True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.
+    """
 
 def is_win(k: bytes) -> bool:
     """

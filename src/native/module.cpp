@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "decompose.hpp"
@@ -24,6 +25,19 @@ using Hands = nb::ndarray<const std::uint8_t, nb::ndim<2>, nb::c_contig, nb::dev
 using Column = nb::ndarray<const std::int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 template <typename T>
 using Out = nb::ndarray<T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+// The shape checks of the batch functions.
+void check_rows(const Hands& hands, std::size_t rows, const char* what) {
+    if (hands.shape(1) != chuanma::kSuited && hands.shape(1) != chuanma::kKinds)
+        throw nb::value_error("hands must have 27 or 34 columns");
+    if (rows != hands.shape(0)) throw nb::value_error((std::string(what) + " must have one entry per hand").c_str());
+}
+
+// Raises the chuanma.errors class `name` with `message`.
+void raise_error(const char* name, const char* message) {
+    nb::object cls = nb::module_::import_("chuanma.errors").attr(name);
+    PyErr_SetString(cls.ptr(), message);
+}
 
 nb::list tiles_of(std::int64_t mask) {
     nb::list out;
@@ -48,15 +62,22 @@ NB_MODULE(_core, m) {
     m.attr("BAD_COUNTS") = chuanma::kBadCounts;
     m.attr("BAD_SIZE") = chuanma::kBadSize;
     m.attr("BAD_VOID") = chuanma::kBadVoid;
+    nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+        try {
+            std::rethrow_exception(p);
+        } catch (const chuanma::TileRefused& e) {
+            raise_error("TileCountError", e.what());
+        } catch (const chuanma::SizeRefused& e) {
+            raise_error("HandSizeError", e.what());
+        }
+    });
 
     m.def("load_tables", [] { chuanma::tables(); },
           "Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.");
     m.def("counts_ok", [](const nb::bytes& k) {
-              if (k.size() != 27 && k.size() != 34) return false;
-              for (int i = 0; i < size(k); ++i)
-                  if (data(k)[i] > 4) return false;
-              return true;
-          }, "k"_a, "True for 27 or 34 counts of 0-4.");
+              chuanma::Hand h;
+              return chuanma::read_hand(data(k), size(k), h);
+          }, "k"_a, "True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.");
     m.def("is_win", [](const nb::bytes& k) { return chuanma::is_win(data(k), size(k)); }, "k"_a,
           "True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.");
     m.def("decompositions",
@@ -97,6 +118,7 @@ NB_MODULE(_core, m) {
           "k"_a, "vi"_a, "melds"_a, "The waits (ascending) of a 3n+1 hand, or a refusal code.");
     m.def("is_win_batch",
           [](Hands hands, Out<bool> out) -> std::int64_t {
+              check_rows(hands, out.shape(0), "out");
               const int kinds = static_cast<int>(hands.shape(1));
               for (std::size_t i = 0; i < hands.shape(0); ++i) {
                   const std::uint8_t* row = hands.data() + i * kinds;
@@ -109,6 +131,8 @@ NB_MODULE(_core, m) {
           "hands"_a, "out"_a, "Win check of every row into out; -1, or the first row with a count above 4.");
     m.def("shanten_batch",
           [](Hands hands, Column voids, Out<std::int8_t> out) -> std::int64_t {
+              check_rows(hands, out.shape(0), "out");
+              check_rows(hands, voids.shape(0), "voids");
               const int kinds = static_cast<int>(hands.shape(1));
               for (std::size_t i = 0; i < hands.shape(0); ++i) {
                   const int sh = chuanma::shanten(hands.data() + i * kinds, kinds, voids(i));

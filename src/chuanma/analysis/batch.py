@@ -16,11 +16,13 @@ _NO_VOID = -1
 
 
 def _hands(hands: npt.ArrayLike) -> npt.NDArray[np.uint8]:
-    """The hands as a C-ordered ``uint8`` array; counts of another type are checked here (a
-    ``uint8`` array's counts above 4 are refused by the core)."""
+    """The hands as a C-ordered ``uint8`` array; counts of another integer type are checked here
+    (a ``uint8`` array's counts above 4 are refused by the core), counts of any other type refused."""
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] not in (27, 34):
         raise ValueError(f"hands must be an array of shape (N, 34) or (N, 27), got {arr.shape}")
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise TileCountError(f"hand counts must be integers, got an array of {arr.dtype}")
     if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 4):
         raise TileCountError("hand counts must be 0-4")
     return np.ascontiguousarray(arr, np.uint8)
@@ -31,7 +33,7 @@ def _refuse_row(arr: npt.NDArray[np.uint8], i: int) -> NoReturn:
     if arr[i].max() > 4:
         raise TileCountError(f"hand counts must be 0-4; hand {i} has {int(arr[i].max())}")
     if any(arr[i, s : s + 9].sum() > 14 for s in range(0, arr.shape[1], 9)):
-        raise TileCountError(f"hand {i} has more than 14 tiles of one suit")
+        raise TileCountError(f"hand {i} has more than 14 tiles of one suit or of the honours")
     raise HandSizeError(f"hand {i} has {int(arr[i].sum())} tiles; shanten needs 3n+1 or 3n+2, at most 14")
 
 

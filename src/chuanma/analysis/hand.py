@@ -46,7 +46,7 @@ def _bad_counts(counts: Counts) -> str:
     bad = [i for i, c in enumerate(counts) if not 0 <= c <= 4]
     if bad:
         return f"counts must be 0-4; tile {format_tiles([bad[0]])} has {counts[bad[0]]}"
-    return f"hand has more than {MAX_TILES} tiles of one suit"
+    return f"hand has more than {MAX_TILES} tiles of one suit or of the honours"
 
 
 def as_packed(counts: Counts) -> bytes:
