@@ -160,6 +160,9 @@ def test_client_quick_join_counts_down_to_the_bots_and_can_leave_the_queue(brows
     assert watcher.page.locator("[data-watch]").count() == 0
     page.click("[data-join='chuji-xuezhan']")
     waiting = page.locator("[data-testid=waiting]")
+    # the panel shows the queue at once, the countdown once the server said when the bots come
+    page.wait_for_function("() => /bots sit down in \\d+ s/.test("
+                           "document.querySelector('[data-testid=waiting]')?.textContent ?? '')", timeout=WAIT_MS)
     first = int(re.search(r"bots sit down in (\d+) s", waiting.inner_text()).group(1))  # type: ignore[union-attr]
     page.wait_for_function(
         "n => { const m = /in (\\d+) s/.exec(document.querySelector('[data-testid=waiting]').textContent);"

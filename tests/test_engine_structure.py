@@ -288,8 +288,19 @@ def test_engine_uses_no_private_name_of_another_module() -> None:
     assert not found, "private names used across modules:\n" + "\n".join(found)
 
 
+COMPILED = "_core"
+"""The compiled core (``chuanma._core``): private to the package, imported only by its facades."""
+FACADES = ("chuanma.analysis",)
+"""The packages whose modules are the compiled core's Python API (docs/engine.md, The compiled core)."""
+
+
+def facade_import(use: PrivateUse) -> bool:
+    """``use`` is a facade's import of the compiled core."""
+    return (use.owner, use.name) == ("chuanma", COMPILED) and use.module.startswith(FACADES)
+
+
 def test_no_module_uses_a_private_name_of_another() -> None:
-    found = [str(u) for u in private_uses()]
+    found = [str(u) for u in private_uses() if not facade_import(u)]
     assert not found, "private names used across modules:\n" + "\n".join(found)
 
 
@@ -423,3 +434,9 @@ def test_the_tile_set_travels_as_a_tile_set_not_a_flag() -> None:
     """The tile set is ``rules.tiles`` (a ``TileSet``): no function takes it as ``honors``."""
     found = flag_parameters()
     assert not found, "tile set passed as a flag:\n" + "\n".join(found)
+
+
+def test_only_the_facades_import_the_compiled_core() -> None:
+    users = {u.module for u in private_uses() if (u.owner, u.name) == ("chuanma", COMPILED)}
+    assert users, "no module imports the compiled core: the exception above is dead"
+    assert all(facade_import(u) for u in private_uses() if u.module in users and u.name == COMPILED), users

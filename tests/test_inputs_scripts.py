@@ -23,11 +23,15 @@ def repo(tmp_path: Path) -> Path:
     (copy / "scripts").mkdir(parents=True)
     for name in ("run", "run-tests", "scripts/ensure-venv", "pyproject.toml"):
         shutil.copy2(ROOT / name, copy / name)
-    (copy / "scripts" / "ensure-chromium").write_text("#!/bin/sh\n", encoding="utf-8")
-    (copy / "scripts" / "ensure-chromium").chmod(0o755)
+    for name in ("ensure-chromium", "ensure-proxies", "build-native"):
+        (copy / "scripts" / name).write_text("#!/bin/sh\n", encoding="utf-8")
+        (copy / "scripts" / name).chmod(0o755)
     bin_dir = copy / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
-    (bin_dir / "python").write_text('#!/bin/sh\necho "$*" >> "$(dirname "$0")/../installs.log"\n', encoding="utf-8")
+    (copy / ".venv" / "site").mkdir()
+    # a question (-c) is answered with the environment's site directory, anything else logged
+    (bin_dir / "python").write_text('#!/bin/sh\nif [ "$1" = -c ]; then echo "$(dirname "$0")/../site"; exit; fi\n'
+                                    'echo "$*" >> "$(dirname "$0")/../installs.log"\n', encoding="utf-8")
     (bin_dir / "chuanma").write_text('#!/bin/sh\necho "$PWD|$*"\n', encoding="utf-8")
     for tool in ("ruff", "mypy"):
         (bin_dir / tool).write_text("#!/bin/sh\n", encoding="utf-8")
@@ -75,3 +79,11 @@ def test_run_tests_installs_the_dev_extras_and_run_then_installs_nothing(repo: P
     assert _installs(repo) == [".[dev]"]
     _run(repo, tmp_path)
     assert _installs(repo) == [".[dev]"]
+
+
+def test_the_editable_install_is_a_plain_path_entry_after_pythonpath(repo: Path, tmp_path: Path) -> None:
+    site = repo / ".venv" / "site"
+    (site / "_editable_skbc_chuanma.pth").write_text("import _editable_skbc_chuanma\n", encoding="utf-8")
+    _run(repo, tmp_path)
+    assert not (site / "_editable_skbc_chuanma.pth").exists()
+    assert (site / "chuanma-src.pth").read_text(encoding="utf-8").strip() == str(repo / "src")

@@ -195,15 +195,15 @@ def test_play_a_session_rejects_bad_choices() -> None:
 
 
 POOL_CHILD = """
-from chuanma.analysis import incremental
+from chuanma import _core
 from chuanma.sim.runner import run_chunks
 
 
 def loaded_in_worker(spec: object, a: int, b: int) -> int:
-    return incremental.load.cache_info().currsize
+    return int(_core.tables_built())
 
 
-before = incremental.load.cache_info().currsize
+before = int(_core.tables_built())
 print(before, *sorted(r for _, r in run_chunks(loaded_in_worker, None, [(0, 1), (1, 2)], workers=2)))
 """
 

@@ -18,6 +18,11 @@ def load_tables() -> None:
     Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.
     """
 
+def tables_built() -> bool:
+    """
+    Whether the hand-analysis tables are built (here, or in the parent this process was forked from).
+    """
+
 def counts_ok(k: bytes) -> bool:
     """
     True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.

@@ -74,6 +74,8 @@ NB_MODULE(_core, m) {
 
     m.def("load_tables", [] { chuanma::tables(); },
           "Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.");
+    m.def("tables_built", &chuanma::tables_built,
+          "Whether the hand-analysis tables are built (here, or in the parent this process was forked from).");
     m.def("counts_ok", [](const nb::bytes& k) {
               chuanma::Hand h;
               return chuanma::read_hand(data(k), size(k), h);

@@ -3,6 +3,7 @@
 #include "tables.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -97,11 +98,20 @@ Tables build() {
 
 }  // namespace
 
+namespace {
+std::atomic<bool> ready{false};
+}  // namespace
+
 const Tables& tables() {
     static std::once_flag once;
     static Tables built;
-    std::call_once(once, [] { built = build(); });
+    std::call_once(once, [] {
+        built = build();
+        ready = true;
+    });
     return built;
 }
+
+bool tables_built() { return ready; }
 
 }  // namespace chuanma

@@ -40,4 +40,7 @@ struct Tables {
 // The tables, built on the first call (thread-safe; a fraction of a second).
 const Tables& tables();
 
+// Whether tables() has built them (in this process, or in the parent it was forked from).
+bool tables_built();
+
 }  // namespace chuanma
