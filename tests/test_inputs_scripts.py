@@ -87,3 +87,19 @@ def test_the_editable_install_is_a_plain_path_entry_after_pythonpath(repo: Path,
     _run(repo, tmp_path)
     assert not (site / "_editable_skbc_chuanma.pth").exists()
     assert (site / "chuanma-src.pth").read_text(encoding="utf-8").strip() == str(repo / "src")
+
+
+def test_a_venv_whose_creation_was_interrupted_is_made_again(repo: Path, tmp_path: Path) -> None:
+    """A ``.venv`` left without pip (its creation stopped by Ctrl-C) is made again, not used as is."""
+    template = tmp_path / "template"
+    shutil.copytree(repo / ".venv", template)
+    python = repo / ".venv" / "bin" / "python"
+    python.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")  # no pip: every `python -m pip` fails
+    system = tmp_path / "python3"  # the machine's Python: `-m venv .venv` makes the stand-in environment
+    system.write_text(f'#!/bin/sh\nif [ "$1" = --version ]; then echo Python 3; exit; fi\ncp -r "{template}" .venv\n',
+                      encoding="utf-8")
+    system.chmod(0o755)
+    done = subprocess.run([str(repo / "run")], cwd=tmp_path, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHON": str(system)})
+    assert "its creation was interrupted" in done.stderr
+    assert _installs(repo) == [".[server]"]
