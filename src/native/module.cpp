@@ -11,6 +11,7 @@
 #include "decompose.hpp"
 #include "hand.hpp"
 #include "hand_eval.hpp"
+#include "reducer_module.hpp"
 #include "tables.hpp"
 
 namespace nb = nanobind;
@@ -169,4 +170,5 @@ NB_MODULE(_core, m) {
                  return total;
              },
              "t"_a, "sh"_a, "unseen"_a, "Unseen copies (by tile) of the useful tiles after discarding t.");
+    chuanma::bind_reducer(m);
 }

@@ -1,0 +1,37 @@
+// The reducer's events in a compact form: a type and a few numbers (what each holds: EventType).
+#pragma once
+
+#include <cstdint>
+
+namespace chuanma {
+
+// Fields by type (seat -1: the table's; tile, from -1: none):
+//   kStart a dealer, b wall size; kDeal seat; kDealDone a wall; kExchangeChosen seat, a exchange index;
+//   kExchange a seats the tiles travel; kExchangeReceived seat, from, a exchange index; kVoidChosen
+//   seat, a suit, b automatic; kVoids a the four suits (2 bits each); kDraw seat, tile, a wall, b
+//   replacement | last_four << 1; kDiscard seat, tile, a wall, b automatic; kClaim seat, a action;
+//   kPong seat, tile, from; kChow seat, tile (the lowest), from, a the tile claimed; kKong seat, tile,
+//   from, a kind (MeldKong), b late; kKongDeclared, kKongRobbed seat, tile; kHu seat, tile, from, a
+//   situations | robbed << 16 | forced << 17, b fan, waits; kExhausted a part | pig << 4 | ready << 8;
+//   kEnd a reason (EndReason), b pig (a bit by seat).
+enum class EventType : std::uint8_t {
+    kStart, kDeal, kDealDone, kExchangeChosen, kExchange, kExchangeReceived, kVoidChosen, kVoids,
+    kDraw, kDiscard, kClaim, kPong, kChow, kKong, kKongDeclared, kKongRobbed, kHu, kExhausted, kEnd,
+};
+
+enum class EndReason : std::uint8_t { kThreeWon, kTooFewPlayers, kWon, kEscape, kExhausted };
+
+// Situations of a win, a bit each (chuanma.scoring's names in the test).
+enum Situation : std::uint16_t {
+    kDihu = 1, kAfterKong = 2, kLastTile = 4, kRobbingKong = 8, kTianhu = 16, kKongReplacement = 32,
+    kConsecutiveKongs = 64,
+};
+
+struct Event {
+    EventType type;
+    std::int8_t seat = -1, tile = -1, from = -1;
+    std::int32_t a = 0, b = 0;
+    std::int64_t waits = 0;
+};
+
+}  // namespace chuanma

@@ -1,0 +1,94 @@
+// The hand as a state machine (chuanma.engine.game.Game): apply a seat's decision (an action
+// index), then everything that follows without one (draws, claim windows' resolution, a locked
+// 血流 hand's discards); the legal actions of every seat; the events so far.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "state.hpp"
+
+namespace chuanma {
+
+// A win to score: the concealed tiles without the win tile, the melds, the win tile, how it is won.
+struct FanQuery {
+    const std::array<std::uint8_t, 34>& counts;
+    const std::vector<Meld>& melds;
+    int win_tile;
+    bool self_drawn;
+    unsigned situations;
+    int void_suit;
+};
+// The fan of a win (the scoring lives elsewhere; without one every win counts 0 fan).
+using FanFunction = std::function<int(const FanQuery&)>;
+
+class Reducer {
+public:
+    // `wall` in draw order (the whole set once), `direction` the seats exchanged tiles travel (1-3).
+    // Throws std::invalid_argument for a wall, dealer or direction that is none.
+    Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction, FanFunction fan = {});
+
+    const HandState& state() const { return st_; }
+    bool finished() const { return st_.phase == Phase::kEnd; }
+    // The seats that owe a decision, in the order chuanma.engine.legal.to_act gives them.
+    void to_act(std::vector<int>& out) const;
+    // The seat's legal actions as indices (empty when it owes none).
+    void legal(int seat, std::vector<int>& out) const;
+    // Applies a legal action; false (state untouched) for anything else.
+    bool apply(int seat, int action);
+    // The waits of the seat's concealed tiles (3n+1; none while it holds its void suit).
+    TileMask seat_waits(int seat) const;
+    // The seat's waits at the end, or -1 when its hand is in the middle of a turn.
+    std::int64_t standing_waits(int seat) const;
+
+private:
+    void emit(EventType type, int seat, int tile = kNoTile, int from = -1, int a = 0, int b = 0, std::int64_t waits = 0);
+    bool owes(int seat) const;
+    bool complete(int seat) const;
+    bool completes(int seat, int t);
+    bool forced() const;
+    bool kong_allowed() const;
+    bool keeps_waits(int seat, int t) const;
+    int win_fan(int seat, int tile, bool self_drawn, unsigned situations, bool in_hand);
+    int claim_fan(int seat);
+    bool may_claim_win(int seat, int t);
+    void turn_actions(int seat, std::vector<int>& out) const;
+    void exchange_options(int seat, std::vector<int>& out) const;
+    void void_options(int seat, std::vector<int>& out) const;
+    bool options_for(int seat, int t, bool rob, bool chow);
+    int next_active(int seat) const;
+
+    void run();
+    void decide(int seat, int action, int first_legal);
+    void choose_exchange(int seat, int index);
+    void enter_void();
+    void choose_void(int seat, int suit, bool automatic);
+    void first_turn();
+    void begin_turn(int seat);
+    void draw_due(int seat);
+    bool draw();
+    void discard(int seat, int t, bool automatic);
+    bool open_window(int from, int t, unsigned situations, bool rob, int kong);
+    void close_window();
+    void resolve_window();
+    void take_discard(int seat, int from, Meld meld, const int* used, int n);
+    void own_kong(int seat, int t);
+    void exposed_kong(int seat, int from, int t);
+    void concealed_kong(int seat, int t);
+    void complete_added_kong(int seat, int t);
+    void add_kong(int seat, int t, KongKind kind);
+    void self_drawn_win(int seat);
+    void claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed);
+    void record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations);
+    void after_wins(int last);
+    void end(EndReason reason);
+    void exhausted();
+
+    HandState st_;
+    FanFunction fan_;
+    std::vector<int> scratch_;
+};
+
+}  // namespace chuanma

@@ -1,0 +1,190 @@
+#include "reducer_module.hpp"
+
+#include <nanobind/stl/function.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "random_play.hpp"
+#include "reducer.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace chuanma {
+namespace {
+
+// The option `name` of a RuleSet as the index of its value among `choices`.
+template <typename E, std::size_t N>
+E choice(nb::handle rules, const char* name, const std::array<const char*, N>& choices) {
+    const std::string value = nb::cast<std::string>(rules.attr(name));
+    for (std::size_t i = 0; i < N; ++i)
+        if (value == choices[i]) return static_cast<E>(i);
+    throw nb::value_error((std::string("unknown value of ") + name + ": " + value).c_str());
+}
+
+bool flag(nb::handle rules, const char* name) { return nb::cast<bool>(rules.attr(name)); }
+
+// Every option of a chuanma.rules.RuleSet.
+Rules rules_from(nb::handle r) {
+    Rules out;
+    out.variant = choice<Variant>(r, "variant", std::array{"xuezhan", "xueliu", "normal", "dazhong"});
+    out.base = nb::cast<std::int64_t>(r.attr("base"));
+    out.dealer = choice<DealerRule>(r, "dealer", std::array{"random", "first_winner", "discarder", "rotate"});
+    out.exchange = flag(r, "exchange");
+    out.multiple_winners = flag(r, "multiple_winners");
+    out.robbing_kong = flag(r, "robbing_kong");
+    out.winners_kong = flag(r, "winners_kong");
+    out.no_kong_in_last_four = flag(r, "no_kong_in_last_four");
+    out.forced_win_in_last_four = flag(r, "forced_win_in_last_four");
+    out.pass_rule = choice<PassRule>(r, "pass_rule", std::array{"none", "same_turn", "forever"});
+    out.longqidui = flag(r, "longqidui");
+    out.yaojiu = choice<Yaojiu>(r, "yaojiu", std::array{"daiyaojiu", "literal"});
+    out.gangshangpao = flag(r, "gangshangpao");
+    out.haidilaoyue = flag(r, "haidilaoyue");
+    out.haidipao = flag(r, "haidipao");
+    out.gangshang_shuanghua = flag(r, "gangshang_shuanghua");
+    out.dihu_on_dealer_discard = flag(r, "dihu_on_dealer_discard");
+    const nb::object cap = r.attr("max_fan");
+    out.max_fan = cap.is_none() ? 0 : nb::cast<int>(cap);
+    out.fan_label_offset = nb::cast<int>(r.attr("fan_label_offset"));
+    out.zimo_bonus = choice<ZimoBonus>(r, "zimo_bonus", std::array{"fan", "base"});
+    const nb::dict house = nb::cast<nb::dict>(r.attr("house_fans"));
+    const std::array names{"jiangdui", "menqing", "zhongzhang", "jiaxinwu", "shibaluohan"};
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (house.contains(names[i])) out.house_fans[i] = nb::cast<int>(house[names[i]]);
+    out.exposed_kong = choice<ExposedKong>(r, "exposed_kong", std::array{"discarder_only", "everyone"});
+    out.late_added_kong_pays = flag(r, "late_added_kong_pays");
+    out.call_transfer = choice<CallTransfer>(r, "call_transfer", std::array{"each_winner", "first_winner", "off"});
+    out.exposed_kong_flower = choice<ExposedKongFlower>(r, "exposed_kong_flower", std::array{"zimo", "discarder_pays"});
+    out.flower_pig = choice<FlowerPig>(r, "flower_pig", std::array{"ting_max", "fixed"});
+    out.flower_pig_pays_winners = flag(r, "flower_pig_pays_winners");
+    out.chadajiao = flag(r, "chadajiao");
+    out.refund = flag(r, "refund");
+    out.escape_penalty = flag(r, "escape_penalty");
+    out.concealed_kong_shown = flag(r, "concealed_kong_shown");
+    return out;
+}
+
+nb::list melds_of(const std::vector<Meld>& melds) {
+    nb::list out;
+    for (const Meld& m : melds)
+        out.append(nb::make_tuple(static_cast<int>(m.kind), static_cast<int>(m.tile), static_cast<int>(m.kong)));
+    return out;
+}
+
+using PyFan = std::function<int(nb::bytes, nb::list, int, bool, unsigned, int)>;
+
+FanFunction fan_from(const PyFan& fan) {
+    if (!fan) return {};
+    return [fan](const FanQuery& q) {
+        return fan(nb::bytes(q.counts.data(), q.counts.size()), melds_of(q.melds), q.win_tile, q.self_drawn,
+                   q.situations, q.void_suit);
+    };
+}
+
+void check_seat(int seat) {
+    if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
+}
+
+}  // namespace
+
+void bind_reducer(nb::module_& m) {
+    nb::class_<Rules>(m, "Rules", "Every option of a chuanma.rules.RuleSet, for the compiled reducer.")
+        .def("__init__", [](Rules* self, nb::handle rules) { new (self) Rules(rules_from(rules)); },
+             nb::sig("def __init__(self, rules: object) -> None"), "rules"_a);
+
+    nb::class_<Reducer>(m, "Hand",
+                        "One hand as the compiled state machine: decisions are action indices "
+                        "(chuanma.engine.indices); events are (type, seat, tile, from, a, b, waits) tuples.")
+        .def("__init__",
+             [](Reducer* self, const Rules& rules, const std::vector<int>& wall, int dealer, int direction,
+                const PyFan& fan) {
+                 std::vector<std::uint8_t> tiles;
+                 for (int t : wall) {
+                     if (t < 0 || t > 33) throw nb::value_error("the wall is not the whole set");
+                     tiles.push_back(static_cast<std::uint8_t>(t));
+                 }
+                 try {
+                     new (self) Reducer(rules, std::move(tiles), dealer, direction, fan_from(fan));
+                 } catch (const std::invalid_argument& e) {
+                     throw nb::value_error(e.what());
+                 }
+             },
+             nb::sig("def __init__(self, rules: Rules, wall: collections.abc.Sequence[int], dealer: int, "
+                     "direction: int, fan: collections.abc.Callable[[bytes, list[tuple[int, int, int]], int, "
+                     "bool, int, int], int] | None = None) -> None"),
+             "rules"_a, "wall"_a, "dealer"_a, "direction"_a, "fan"_a = nb::none(),
+             "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3); "
+             "`fan(counts, melds, win_tile, self_drawn, situations, void)`: a win's fan (none: 0).")
+        .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")
+        .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
+        .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
+                     "0 exchange, 1 void, 2 turn, 3 claim, 4 rob, 6 end.")
+        .def("to_act",
+             [](const Reducer& r) {
+                 std::vector<int> out;
+                 r.to_act(out);
+                 return out;
+             },
+             "The seats that owe a decision.")
+        .def("legal",
+             [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 std::vector<int> out;
+                 r.legal(seat, out);
+                 return out;
+             },
+             "seat"_a, "The seat's legal actions as indices (empty: it owes none).")
+        .def("apply",
+             [](Reducer& r, int seat, int action) {
+                 check_seat(seat);
+                 if (!r.apply(seat, action)) throw nb::value_error("not a legal action of the seat");
+             },
+             "seat"_a, "action"_a, "Apply a legal action (ValueError for any other).")
+        .def("events",
+             [](const Reducer& r, std::size_t since) {
+                 nb::list out;
+                 const auto& events = r.state().events;
+                 for (std::size_t i = since; i < events.size(); ++i) {
+                     const Event& e = events[i];
+                     out.append(nb::make_tuple(static_cast<int>(e.type), e.seat, e.tile, e.from, e.a, e.b, e.waits));
+                 }
+                 return out;
+             },
+             nb::sig("def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]"),
+             "since"_a = 0, "The events from `since` on (src/native/events.hpp says what each holds).")
+        .def("counts",
+             [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 const auto& h = r.state().seats[seat].hand;
+                 return nb::bytes(h.data(), h.size());
+             },
+             "seat"_a, "The seat's concealed tiles as 34 counts.")
+        .def("melds",
+             [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 return melds_of(r.state().melds[seat]);
+             },
+             nb::sig("def melds(self, seat: int) -> list[tuple[int, int, int]]"), "seat"_a,
+             "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 concealed 2 added).")
+        .def("standing_waits", [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 return r.standing_waits(seat);
+             },
+             "seat"_a, "The seat's waits as a mask by tile, or -1 in the middle of its turn.");
+
+    m.def("play_random",
+          [](const Rules& rules, std::uint64_t seed, int hands) {
+              nb::gil_scoped_release release;
+              return play_random(rules, seed, hands);
+          },
+          "rules"_a, "seed"_a, "hands"_a,
+          "Play `hands` random-policy hands from `seed` inside the core; returns the decisions made.");
+}
+
+}  // namespace chuanma

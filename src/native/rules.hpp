@@ -1,0 +1,64 @@
+// Every rule option of a RuleSet (chuanma.rules), as plain values for the compiled reducer.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace chuanma {
+
+enum class Variant : std::uint8_t { kXuezhan, kXueliu, kNormal, kDazhong };
+enum class DealerRule : std::uint8_t { kRandom, kFirstWinner, kDiscarder, kRotate };
+enum class PassRule : std::uint8_t { kNone, kSameTurn, kForever };
+enum class Yaojiu : std::uint8_t { kDaiyaojiu, kLiteral };
+enum class ZimoBonus : std::uint8_t { kFan, kBase };
+enum class ExposedKong : std::uint8_t { kDiscarderOnly, kEveryone };
+enum class CallTransfer : std::uint8_t { kEachWinner, kFirstWinner, kOff };
+enum class ExposedKongFlower : std::uint8_t { kZimo, kDiscarderPays };
+enum class FlowerPig : std::uint8_t { kTingMax, kFixed };
+
+// The house fans, in the order of chuanma.rules.HOUSE_FAN_DEFAULTS.
+enum HouseFan : std::uint8_t { kJiangdui, kMenqing, kZhongzhang, kJiaxinwu, kShibaluohan, kHouseFans };
+
+struct Rules {
+    Variant variant = Variant::kXuezhan;
+    std::int64_t base = 1;
+    DealerRule dealer = DealerRule::kRandom;
+    bool exchange = true;
+    bool multiple_winners = true;
+    bool robbing_kong = true;
+    bool winners_kong = false;
+    bool no_kong_in_last_four = true;
+    bool forced_win_in_last_four = true;
+    PassRule pass_rule = PassRule::kSameTurn;
+    bool longqidui = false;
+    Yaojiu yaojiu = Yaojiu::kDaiyaojiu;
+    bool gangshangpao = true;
+    bool haidilaoyue = true;
+    bool haidipao = true;
+    bool gangshang_shuanghua = false;
+    bool dihu_on_dealer_discard = true;
+    int max_fan = 0;  // 0: no cap
+    int fan_label_offset = 0;
+    ZimoBonus zimo_bonus = ZimoBonus::kFan;
+    std::array<int, kHouseFans> house_fans{};  // 0: off
+    ExposedKong exposed_kong = ExposedKong::kDiscarderOnly;
+    bool late_added_kong_pays = false;
+    CallTransfer call_transfer = CallTransfer::kEachWinner;
+    ExposedKongFlower exposed_kong_flower = ExposedKongFlower::kZimo;
+    FlowerPig flower_pig = FlowerPig::kFixed;
+    bool flower_pig_pays_winners = false;
+    bool chadajiao = true;
+    bool refund = true;
+    bool escape_penalty = true;
+    bool concealed_kong_shown = false;
+
+    // What the variant decides (chuanma.variant).
+    bool winners_stay() const { return variant == Variant::kXueliu; }
+    bool has_void() const { return variant != Variant::kDazhong; }
+    bool has_chow() const { return variant == Variant::kDazhong; }
+    bool has_exchange() const { return variant != Variant::kDazhong && exchange; }
+    int ends_at() const { return variant == Variant::kXuezhan || variant == Variant::kXueliu ? 3 : 1; }
+    int wall_size() const { return variant == Variant::kDazhong ? 136 : 108; }
+};
+
+}  // namespace chuanma

@@ -1,0 +1,93 @@
+// The state of one hand (chuanma.engine.state.HandState) as plain data for the compiled reducer.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "events.hpp"
+#include "rules.hpp"
+
+namespace chuanma {
+
+constexpr int kSeats = 4;
+constexpr int kNoTile = -1;
+using TileMask = std::uint64_t;  // a bit by tile kind
+
+enum class Phase : std::uint8_t { kExchange, kVoid, kTurn, kClaim, kRob, kDraw, kEnd };
+enum class MeldKind : std::uint8_t { kPong, kKong, kChow };
+enum class KongKind : std::uint8_t { kExposed, kConcealed, kAdded };
+enum class DrawKind : std::uint8_t { kNone, kLive, kReplacement };
+
+struct Meld {
+    MeldKind kind;
+    std::int8_t tile;  // a chow's lowest tile
+    KongKind kong = KongKind::kExposed;
+};
+
+struct Seat {
+    std::array<std::uint8_t, 34> hand{};
+    int drawn = kNoTile;
+    std::array<int, 3> exchange{};
+    int void_suit = -1;  // 0-2, -1 none
+    bool asked = false;  // claim_options is set (an open window asks the seat)
+    std::vector<int> claim_options;
+    int claim = -1;  // the action claimed, -1 not yet
+    TileMask banned = 0, pong_ban = 0, late_pongs = 0;
+    int bar = -1;  // same_turn: the fan a win on a discard must beat (-1 none)
+    bool waits_locked = false;
+    TileMask locked_waits = 0;
+    int live_draws = 0;
+};
+
+struct Turn {
+    DrawKind draw_kind = DrawKind::kNone;
+    bool after_pong = false;
+    int kong = -1;  // index of the last kong declared this turn
+    int kongs = 0;
+    bool drew_last = false;
+    bool first = false;
+    bool dihu = false;
+};
+
+struct Window {
+    int tile = kNoTile, from = -1;
+    unsigned situations = 0;
+    bool rob = false;
+    int kong = -1;
+    std::array<int, kSeats> fans{-1, -1, -1, -1};  // cache: each claimant's fan on the tile
+};
+
+struct KongRecord {
+    int seat, tile;
+    KongKind kind;
+};
+
+struct HandState {
+    Rules rules;
+    std::vector<std::uint8_t> wall;
+    int direction = 1;  // seats the exchanged tiles travel
+    int dealer = 0;
+    Phase phase = Phase::kExchange;
+    int current = 0;
+    int live = 0, tail = 0;
+    std::array<std::vector<Meld>, kSeats> melds;
+    std::array<std::vector<std::uint8_t>, kSeats> discards;
+    std::array<bool, kSeats> exchanged{}, void_chosen{}, out{}, left{}, locked{}, won{};
+    bool voids_revealed = false;
+    std::vector<KongRecord> kongs;
+    int wins = 0;
+    Turn turn;
+    bool window_open = false;
+    Window window;
+    bool declared = false;
+    int live_draws = 0;
+    int dealer_discards = 0;
+    int first_multi_from = -1;
+    std::array<Seat, kSeats> seats;
+    std::vector<Event> events;
+
+    int remaining() const { return tail - live + 1; }
+};
+
+}  // namespace chuanma

@@ -1,0 +1,172 @@
+// Wins (self-drawn, on a discard, robbing a kong), waits, and the end of the hand.
+#include <algorithm>
+
+#include "hand.hpp"
+#include "reducer.hpp"
+#include "reducer_rules.hpp"
+
+namespace chuanma {
+namespace {
+
+// The waits of `counts` (3n+1) with `melds`: a tile of which a meld and the hand hold all four is none.
+TileMask waits_with(const std::array<std::uint8_t, 34>& counts, const std::vector<Meld>& melds, int void_suit) {
+    const std::int64_t found = waits(counts.data(), 34, void_suit);
+    if (found <= 0) return 0;
+    TileMask mask = static_cast<TileMask>(found);
+    for (const Meld& m : melds) {
+        if (m.kind == MeldKind::kChow) {
+            for (int t = m.tile; t < m.tile + 3; ++t)
+                if (1 + counts[t] >= 4) mask &= ~bit(t);
+        } else if ((m.kind == MeldKind::kPong ? 3 : 4) + counts[m.tile] >= 4) {
+            mask &= ~bit(m.tile);
+        }
+    }
+    return mask;
+}
+
+}  // namespace
+
+bool Reducer::complete(int seat) const {
+    const Seat& s = st_.seats[seat];
+    return !holds_suit(s.hand, s.void_suit) && is_win(s.hand.data(), 34);
+}
+
+bool Reducer::completes(int seat, int t) {
+    Seat& s = st_.seats[seat];
+    if (holds_suit(s.hand, s.void_suit)) return false;
+    ++s.hand[t];
+    const bool won = is_win(s.hand.data(), 34);
+    --s.hand[t];
+    return won;
+}
+
+bool Reducer::forced() const { return st_.rules.forced_win_in_last_four && st_.remaining() <= kLastFour; }
+
+TileMask Reducer::seat_waits(int seat) const {
+    return waits_with(st_.seats[seat].hand, st_.melds[seat], st_.seats[seat].void_suit);
+}
+
+std::int64_t Reducer::standing_waits(int seat) const {
+    const Seat& s = st_.seats[seat];
+    int n = 0;
+    for (int c : s.hand) n += c;
+    if (n % 3 != 1) return -1;
+    return static_cast<std::int64_t>(s.waits_locked ? s.locked_waits : seat_waits(seat));
+}
+
+bool Reducer::keeps_waits(int seat, int t) const {
+    const Seat& s = st_.seats[seat];
+    std::array<std::uint8_t, 34> counts = s.hand;
+    std::vector<Meld> melds = st_.melds[seat];
+    auto pong = std::find_if(melds.begin(), melds.end(),
+                             [t](const Meld& m) { return m.kind == MeldKind::kPong && m.tile == t; });
+    if (counts[t] == 4) {
+        counts[t] = 0;
+        melds.push_back(Meld{MeldKind::kKong, static_cast<std::int8_t>(t), KongKind::kConcealed});
+    } else if (pong != melds.end()) {
+        --counts[t];
+        *pong = Meld{MeldKind::kKong, static_cast<std::int8_t>(t), KongKind::kAdded};
+    } else {
+        return false;
+    }
+    return waits_with(counts, melds, s.void_suit) == s.locked_waits;
+}
+
+int Reducer::win_fan(int seat, int tile, bool self_drawn, unsigned situations, bool in_hand) {
+    if (!fan_) return 0;
+    std::array<std::uint8_t, 34> counts = st_.seats[seat].hand;
+    if (in_hand) --counts[tile];
+    return fan_(FanQuery{counts, st_.melds[seat], tile, self_drawn, situations, st_.seats[seat].void_suit});
+}
+
+void Reducer::self_drawn_win(int seat) {
+    Seat& s = st_.seats[seat];
+    const Turn& turn = st_.turn;
+    int t = s.drawn;
+    unsigned situations = 0;
+    if (turn.first) {  // 天胡: on the dealer's 14th tile if it still holds it
+        t = st_.wall[kDealEnd - 1];
+        if (!s.hand[t])
+            for (int x = 33; x >= 0; --x)
+                if (s.hand[x]) {
+                    t = x;
+                    break;
+                }
+        situations = kTianhu;
+    } else {
+        if (turn.draw_kind == DrawKind::kReplacement) {
+            situations |= kKongReplacement;
+            if (turn.kongs >= 2) situations |= kConsecutiveKongs;
+        }
+        if (turn.drew_last) situations |= kLastTile;
+        if (turn.dihu) situations |= kDihu;
+    }
+    const int fan = win_fan(seat, t, true, situations, true);
+    --s.hand[t];
+    s.drawn = kNoTile;
+    st_.turn.first = false;
+    record_win(seat, t, -1, false, fan, situations);
+}
+
+void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed) {
+    if (st_.wins == 0 && winners.size() > 1) st_.first_multi_from = from;
+    for (int w : winners) record_win(w, t, from, robbed, win_fan(w, t, false, situations, false), situations);
+}
+
+void Reducer::record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations) {
+    Seat& s = st_.seats[seat];
+    const TileMask waited = s.waits_locked ? s.locked_waits : seat_waits(seat);
+    emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, fan,
+         static_cast<std::int64_t>(waited));
+    ++st_.wins;
+    st_.won[seat] = true;
+    if (!st_.rules.winners_stay()) {
+        st_.out[seat] = true;
+    } else if (!st_.locked[seat]) {
+        st_.locked[seat] = true;
+        s.waits_locked = true;
+        s.locked_waits = waited;
+    }
+}
+
+void Reducer::after_wins(int last) {
+    close_window();
+    int out = 0;
+    for (bool o : st_.out) out += o;
+    if (out >= st_.rules.ends_at()) {
+        const Variant v = st_.rules.variant;
+        end(v == Variant::kXuezhan ? EndReason::kThreeWon
+            : v == Variant::kXueliu ? EndReason::kTooFewPlayers
+                                    : EndReason::kWon);
+        return;
+    }
+    draw_due(next_active(last));
+}
+
+void Reducer::end(EndReason reason) {
+    close_window();
+    st_.phase = Phase::kEnd;
+    if (reason == EndReason::kExhausted) exhausted();
+    int pig = 0;
+    for (int s = 0; s < kSeats; ++s) pig |= holds_suit(st_.seats[s].hand, st_.seats[s].void_suit) << s;
+    emit(EventType::kEnd, -1, kNoTile, -1, static_cast<int>(reason), pig);
+}
+
+void Reducer::exhausted() {
+    // what the exhaustive-draw settlement finds, by seat: taking part, 花猪, waiting
+    const Rules& r = st_.rules;
+    bool any_pig = false;
+    for (const Seat& s : st_.seats) any_pig = any_pig || holds_suit(s.hand, s.void_suit);
+    const bool settles = r.chadajiao || r.refund || any_pig;
+    int part = 0, pig = 0, ready = 0;
+    for (int s = 0; s < kSeats; ++s) {
+        if (st_.out[s]) continue;
+        const bool p = holds_suit(st_.seats[s].hand, st_.seats[s].void_suit);
+        part |= 1 << s;
+        pig |= p << s;
+        if ((!p && seat_waits(s)) || (settles && r.winners_stay() && st_.won[s])) ready |= 1 << s;
+    }
+    emit(EventType::kExhausted, -1, kNoTile, -1, part | pig << 4 | ready << 8);
+}
+
+}  // namespace chuanma

@@ -1,0 +1,182 @@
+"""The compiled reducer (``chuanma._core.Hand``) and the Python :class:`Game` side by side: the
+events of both in one comparable form, and one random hand played in both at once."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, get_args
+
+from chuanma import _core
+from chuanma.analysis import shanten
+from chuanma.engine.actions import Exchange, action_from_json
+from chuanma.engine.events import Event
+from chuanma.engine.game import Direction, Game
+from chuanma.engine.indices import HU_AT, PONG_AT, from_index, to_index
+from chuanma.engine.state import DIRECTIONS
+from chuanma.melds import Meld
+from chuanma.rules import RuleSet
+from chuanma.scoring import score_hand
+from chuanma.tiles import SUITS, parse_tile, parse_tiles
+
+EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exchange_received", "void_chosen",
+               "voids", "draw", "discard", "claim", "pong", "chow", "kong", "kong_declared", "kong_robbed", "hu",
+               "exhausted", "end")
+"""The compiled events' type codes (src/native/events.hpp), in order."""
+UNCOMPARED = frozenset({"payment"})
+"""Python events the compiled reducer does not make yet."""
+SITUATIONS = ("dihu", "after_kong", "last_tile", "robbing_kong", "tianhu", "kong_replacement", "consecutive_kongs")
+"""A win's situations by bit."""
+END_REASONS = ("three_won", "too_few_players", "won", "escape", "exhausted")
+MELD_KINDS = ("pong", "kong", "chow")
+KONG_KINDS = ("exposed", "concealed", "added")
+
+CompactEvent = tuple[int, int, int, int, int, int, int]
+
+
+def mask(tiles: list[int]) -> int:
+    return sum(1 << t for t in tiles)
+
+
+def seats_mask(flags: list[bool]) -> int:
+    return sum(1 << s for s, on in enumerate(flags) if on)
+
+
+def exchange_index(text: str) -> int:
+    a, b, c = sorted(parse_tiles(text))
+    return to_index(Exchange((a, b, c)))
+
+
+def compact(ev: Event, rules: RuleSet) -> CompactEvent | None:
+    """A Python event in the compiled reducer's form (``None``: a kind it does not make)."""
+    if ev.type in UNCOMPARED:
+        return None
+    d = {**ev.data, **ev.private}
+    kind = ev.type
+    tile = parse_tile(d["tile"]) if "tile" in d and kind not in ("exchange_chosen", "exchange_received") else -1
+    frm = d.get("from")
+    a = b = waits = 0
+    if kind == "start":
+        a, b = d["dealer"], d["wall"]
+    elif kind in ("deal_done", "draw", "discard"):
+        a = d["wall"]
+        b = int(d.get("replacement", False)) | int(d.get("last_four", False)) << 1 | int(d.get("automatic", False))
+    elif kind in ("exchange_chosen", "exchange_received"):
+        a = exchange_index(d["tiles"])
+    elif kind == "exchange":
+        a = DIRECTIONS[d["direction"]]
+    elif kind == "void_chosen":
+        a, b = SUITS.index(d["suit"]), int(d.get("automatic", False))
+    elif kind == "voids":
+        a = sum(SUITS.index(v) << 2 * s for s, v in enumerate(d["voids"]))
+    elif kind == "claim":
+        a = to_index(action_from_json(d["claim"], rules.tiles))
+    elif kind == "chow":
+        a = parse_tile(d["claimed"])
+    elif kind == "kong":
+        a, b = KONG_KINDS.index(d["kind"]), int(d.get("late", False))
+    elif kind == "hu":
+        a = sum(1 << SITUATIONS.index(x) for x in d["situations"]) | d["robbed_kong"] << 16 | d.get("forced", False) << 17
+        b, waits = d["total"], mask(parse_tiles(d["waits"]))
+    elif kind == "exhausted":
+        a = seats_mask(d["part"]) | seats_mask(d["pig"]) << 4 | seats_mask(d["ready"]) << 8
+    elif kind == "end":
+        a, b = END_REASONS.index(d["reason"]), seats_mask(d["pig"])
+    return (EVENT_TYPES.index(kind), -1 if ev.seat is None else ev.seat, tile, -1 if frm is None else frm, a, b, waits)
+
+
+def fan_function(rules: RuleSet) -> Callable[[bytes, list[tuple[int, int, int]], int, bool, int, int], int]:
+    """The compiled reducer's fan of a win, by the Python scoring."""
+
+    def fan(counts: bytes, melds: list[tuple[int, int, int]], win_tile: int, self_drawn: bool, situations: int,
+            void: int) -> int:
+        tiles = [t for t, c in enumerate(counts) for _ in range(c)]
+        ms = [Meld(MELD_KINDS[k], t, KONG_KINDS[kk] if k == 1 else None) for k, t, kk in melds]
+        names = frozenset(x for i, x in enumerate(SITUATIONS) if situations >> i & 1)
+        return score_hand(rules, tiles, ms, win_tile, self_drawn=self_drawn, void=SUITS[void] if void >= 0 else None,
+                          situations=names).total
+
+    return fan
+
+
+def melds_of(game: Game, seat: int) -> list[tuple[int, int, int]]:
+    return [(MELD_KINDS.index(m.kind), m.tile, KONG_KINDS.index(m.kong) if m.kong else 0)
+            for m in game.state.public.melds[seat]]
+
+
+class Lockstep:
+    """One random hand in both machines: ``step`` applies one random decision to both, after
+    checking that they agree on everything compared."""
+
+    def __init__(self, rules: RuleSet, seed: int, *, lean: bool = False, fans: bool = True) -> None:
+        self.rules = rules
+        self.lean = lean
+        self.rng = random.Random(seed)
+        wall = rules.tiles.wall()
+        self.rng.shuffle(wall)
+        direction: Direction = self.rng.choice(get_args(Direction))
+        self.game = Game(rules, wall, self.rng.randrange(4), direction)
+        self.hand = _core.Hand(_core.Rules(rules), self.game.wall, self.game.dealer, DIRECTIONS[direction],
+                               fan_function(rules) if fans else None)
+        self.steps = 0
+
+    def events(self) -> list[CompactEvent]:
+        return [c for ev in self.game.events if (c := compact(ev, self.rules)) is not None]
+
+    def check(self) -> None:
+        """Both machines agree: the seats to act, every seat's legal actions, the events, the
+        concealed tiles and the melds."""
+        g, h = self.game, self.hand
+        assert list(g.to_act()) == h.to_act(), self.where()
+        for s in range(4):
+            assert sorted(map(to_index, g.legal_actions(s))) == sorted(h.legal(s)), self.where(s)
+            assert bytes(g.state.seats[s].hand) == h.counts(s), self.where(s)
+            assert melds_of(g, s) == h.melds(s), self.where(s)
+        assert self.events() == h.events(), self.where()
+        assert g.finished == h.finished
+
+    def where(self, seat: int | None = None) -> str:
+        return f"step {self.steps}, seat {seat}, phase {self.game.phase}, {self.rules.describe()}"
+
+    def step(self) -> None:
+        self.check()
+        seat = self.rng.choice(self.hand.to_act())
+        action = self.choose(seat, sorted(self.hand.legal(seat)))
+        self.game.apply(seat, from_index(action))
+        self.hand.apply(seat, action)
+        self.steps += 1
+
+    def choose(self, seat: int, legal: list[int]) -> int:
+        """A uniform choice; leaning, one that wins, claims and discards towards a win often
+        enough to reach every rule."""
+        rng = self.rng
+        if self.lean:
+            if HU_AT in legal and rng.random() < 0.85:
+                return HU_AT
+            claims = [a for a in legal if PONG_AT <= a < HU_AT]
+            if claims and rng.random() < 0.6:
+                return rng.choice(claims)
+            discards = [a for a in legal if a < PONG_AT]
+            if len(discards) > 1 and rng.random() < 0.8:
+                counts = bytearray(self.hand.counts(seat))
+                void = self.game.state.seats[seat].void
+
+                def after(t: int) -> int:
+                    counts[t] -= 1
+                    value = shanten(counts, void)
+                    counts[t] += 1
+                    return value
+
+                return min(discards, key=after)
+        return rng.choice(legal)
+
+    def play(self) -> dict[str, Any]:
+        """Play to the end; the end's standing waits compared too. Returns what the hand reached."""
+        while not self.game.finished:
+            self.step()
+        self.check()
+        end = self.game.events[-1].data
+        for s in range(4):
+            shown = end["waits"][s]
+            assert (-1 if shown is None else mask(parse_tiles(shown))) == self.hand.standing_waits(s), self.where(s)
+        return {"reason": end["reason"], "types": {ev.type for ev in self.game.events}, "steps": self.steps}
