@@ -4,7 +4,7 @@ events of both in one comparable form, and one random hand played in both at onc
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, get_args
 
 from chuanma import _core
@@ -76,7 +76,8 @@ def compact(ev: Event, rules: RuleSet) -> CompactEvent | None:
     elif kind == "kong":
         a, b = KONG_KINDS.index(d["kind"]), int(d.get("late", False))
     elif kind == "hu":
-        a = sum(1 << SITUATIONS.index(x) for x in d["situations"]) | d["robbed_kong"] << 16 | d.get("forced", False) << 17
+        a = sum(1 << SITUATIONS.index(x) for x in d["situations"])
+        a |= d["robbed_kong"] << 16 | d.get("forced", False) << 17
         b, waits = d["total"], mask(parse_tiles(d["waits"]))
     elif kind == "exhausted":
         a = seats_mask(d["part"]) | seats_mask(d["pig"]) << 4 | seats_mask(d["ready"]) << 8
@@ -108,14 +109,24 @@ class Lockstep:
     """One random hand in both machines: ``step`` applies one random decision to both, after
     checking that they agree on everything compared."""
 
-    def __init__(self, rules: RuleSet, seed: int, *, lean: bool = False, fans: bool = True) -> None:
+    def __init__(self, rules: RuleSet, seed: int, *, lean: bool = False, fans: bool = True,
+                 wall: list[int] | None = None, script: Sequence[int] = ()) -> None:
+        """A hand on a wall shuffled by ``seed`` (or ``wall``, dealt by seat 0 to the next seat);
+        ``lean``: the leaning policy; ``fans``: the compiled reducer scores wins by the Python
+        scoring (else every win is 0 fan); ``script``: actions taken first, each as soon as a seat
+        to act may take it."""
         self.rules = rules
         self.lean = lean
+        self.script = list(script)
         self.rng = random.Random(seed)
-        wall = rules.tiles.wall()
-        self.rng.shuffle(wall)
-        direction: Direction = self.rng.choice(get_args(Direction))
-        self.game = Game(rules, wall, self.rng.randrange(4), direction)
+        direction: Direction = "to_next"
+        if wall is None:
+            wall = rules.tiles.wall()
+            self.rng.shuffle(wall)
+            direction = self.rng.choice(get_args(Direction))
+            self.game = Game(rules, wall, self.rng.randrange(4), direction)
+        else:
+            self.game = Game(rules, wall, 0, direction)
         self.hand = _core.Hand(_core.Rules(rules), self.game.wall, self.game.dealer, DIRECTIONS[direction],
                                fan_function(rules) if fans else None)
         self.steps = 0
@@ -140,8 +151,13 @@ class Lockstep:
 
     def step(self) -> None:
         self.check()
-        seat = self.rng.choice(self.hand.to_act())
-        action = self.choose(seat, sorted(self.hand.legal(seat)))
+        to_act = self.hand.to_act()
+        scripted = [s for s in to_act if self.script and self.script[0] in self.hand.legal(s)]
+        if scripted:
+            seat, action = scripted[0], self.script.pop(0)
+        else:
+            seat = self.rng.choice(to_act)
+            action = self.choose(seat, sorted(self.hand.legal(seat)))
         self.game.apply(seat, from_index(action))
         self.hand.apply(seat, action)
         self.steps += 1
@@ -179,4 +195,5 @@ class Lockstep:
         for s in range(4):
             shown = end["waits"][s]
             assert (-1 if shown is None else mask(parse_tiles(shown))) == self.hand.standing_waits(s), self.where(s)
+        assert not self.script, f"scripted actions never legal: {self.script}"
         return {"reason": end["reason"], "types": {ev.type for ev in self.game.events}, "steps": self.steps}

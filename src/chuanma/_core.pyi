@@ -1,6 +1,6 @@
 """The compiled rules of chuanma; the Python package is their facade."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated
 
 import numpy
@@ -87,3 +87,60 @@ class HandEval:
 
     def useful(self, t: int, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies (by tile) of the useful tiles after discarding t."""
+
+class Rules:
+    """Every option of a chuanma.rules.RuleSet, for the compiled reducer."""
+
+    def __init__(self, rules: object) -> None: ...
+
+class Hand:
+    """
+    One hand as the compiled state machine: decisions are action indices (chuanma.engine.indices); events are (type, seat, tile, from, a, b, waits) tuples.
+    """
+
+    def __init__(self, rules: Rules, wall: Sequence[int], dealer: int, direction: int, fan: Callable[[bytes, list[tuple[int, int, int]], int, bool, int, int], int] | None = None) -> None:
+        """
+        A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3); `fan(counts, melds, win_tile, self_drawn, situations, void)`: a win's fan (none: 0).
+        """
+
+    @property
+    def finished(self) -> bool:
+        """Whether the hand is over."""
+
+    @property
+    def remaining(self) -> int:
+        """Tiles left in the wall."""
+
+    @property
+    def phase(self) -> int:
+        """0 exchange, 1 void, 2 turn, 3 claim, 4 rob, 6 end."""
+
+    def to_act(self) -> list[int]:
+        """The seats that owe a decision."""
+
+    def legal(self, seat: int) -> list[int]:
+        """The seat's legal actions as indices (empty: it owes none)."""
+
+    def apply(self, seat: int, action: int) -> None:
+        """Apply a legal action (ValueError for any other)."""
+
+    def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]:
+        """
+        The events from `since` on (src/native/events.hpp says what each holds).
+        """
+
+    def counts(self, seat: int) -> bytes:
+        """The seat's concealed tiles as 34 counts."""
+
+    def melds(self, seat: int) -> list[tuple[int, int, int]]:
+        """
+        The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 concealed 2 added).
+        """
+
+    def standing_waits(self, seat: int) -> int:
+        """The seat's waits as a mask by tile, or -1 in the middle of its turn."""
+
+def play_random(rules: Rules, seed: int, hands: int) -> int:
+    """
+    Play `hands` random-policy hands from `seed` inside the core; returns the decisions made.
+    """

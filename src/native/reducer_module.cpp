@@ -7,6 +7,7 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "random_play.hpp"
@@ -27,28 +28,29 @@ E choice(nb::handle rules, const char* name, const std::array<const char*, N>& c
     throw nb::value_error((std::string("unknown value of ") + name + ": " + value).c_str());
 }
 
-bool flag(nb::handle rules, const char* name) { return nb::cast<bool>(rules.attr(name)); }
+// The on/off options of a RuleSet and where each goes.
+constexpr std::array<std::pair<const char*, bool Rules::*>, 18> kFlags{{
+    {"exchange", &Rules::exchange}, {"multiple_winners", &Rules::multiple_winners},
+    {"robbing_kong", &Rules::robbing_kong}, {"winners_kong", &Rules::winners_kong},
+    {"no_kong_in_last_four", &Rules::no_kong_in_last_four},
+    {"forced_win_in_last_four", &Rules::forced_win_in_last_four}, {"longqidui", &Rules::longqidui},
+    {"gangshangpao", &Rules::gangshangpao}, {"haidilaoyue", &Rules::haidilaoyue}, {"haidipao", &Rules::haidipao},
+    {"gangshang_shuanghua", &Rules::gangshang_shuanghua}, {"dihu_on_dealer_discard", &Rules::dihu_on_dealer_discard},
+    {"late_added_kong_pays", &Rules::late_added_kong_pays},
+    {"flower_pig_pays_winners", &Rules::flower_pig_pays_winners}, {"chadajiao", &Rules::chadajiao},
+    {"refund", &Rules::refund}, {"escape_penalty", &Rules::escape_penalty},
+    {"concealed_kong_shown", &Rules::concealed_kong_shown},
+}};
 
 // Every option of a chuanma.rules.RuleSet.
 Rules rules_from(nb::handle r) {
     Rules out;
+    for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
     out.variant = choice<Variant>(r, "variant", std::array{"xuezhan", "xueliu", "normal", "dazhong"});
     out.base = nb::cast<std::int64_t>(r.attr("base"));
     out.dealer = choice<DealerRule>(r, "dealer", std::array{"random", "first_winner", "discarder", "rotate"});
-    out.exchange = flag(r, "exchange");
-    out.multiple_winners = flag(r, "multiple_winners");
-    out.robbing_kong = flag(r, "robbing_kong");
-    out.winners_kong = flag(r, "winners_kong");
-    out.no_kong_in_last_four = flag(r, "no_kong_in_last_four");
-    out.forced_win_in_last_four = flag(r, "forced_win_in_last_four");
     out.pass_rule = choice<PassRule>(r, "pass_rule", std::array{"none", "same_turn", "forever"});
-    out.longqidui = flag(r, "longqidui");
     out.yaojiu = choice<Yaojiu>(r, "yaojiu", std::array{"daiyaojiu", "literal"});
-    out.gangshangpao = flag(r, "gangshangpao");
-    out.haidilaoyue = flag(r, "haidilaoyue");
-    out.haidipao = flag(r, "haidipao");
-    out.gangshang_shuanghua = flag(r, "gangshang_shuanghua");
-    out.dihu_on_dealer_discard = flag(r, "dihu_on_dealer_discard");
     const nb::object cap = r.attr("max_fan");
     out.max_fan = cap.is_none() ? 0 : nb::cast<int>(cap);
     out.fan_label_offset = nb::cast<int>(r.attr("fan_label_offset"));
@@ -58,15 +60,9 @@ Rules rules_from(nb::handle r) {
     for (std::size_t i = 0; i < names.size(); ++i)
         if (house.contains(names[i])) out.house_fans[i] = nb::cast<int>(house[names[i]]);
     out.exposed_kong = choice<ExposedKong>(r, "exposed_kong", std::array{"discarder_only", "everyone"});
-    out.late_added_kong_pays = flag(r, "late_added_kong_pays");
     out.call_transfer = choice<CallTransfer>(r, "call_transfer", std::array{"each_winner", "first_winner", "off"});
     out.exposed_kong_flower = choice<ExposedKongFlower>(r, "exposed_kong_flower", std::array{"zimo", "discarder_pays"});
     out.flower_pig = choice<FlowerPig>(r, "flower_pig", std::array{"ting_max", "fixed"});
-    out.flower_pig_pays_winners = flag(r, "flower_pig_pays_winners");
-    out.chadajiao = flag(r, "chadajiao");
-    out.refund = flag(r, "refund");
-    out.escape_penalty = flag(r, "escape_penalty");
-    out.concealed_kong_shown = flag(r, "concealed_kong_shown");
     return out;
 }
 

@@ -21,36 +21,28 @@ enum HouseFan : std::uint8_t { kJiangdui, kMenqing, kZhongzhang, kJiaxinwu, kShi
 
 struct Rules {
     Variant variant = Variant::kXuezhan;
-    std::int64_t base = 1;
+    std::int64_t base = 1;  // 底分
     DealerRule dealer = DealerRule::kRandom;
-    bool exchange = true;
-    bool multiple_winners = true;
-    bool robbing_kong = true;
-    bool winners_kong = false;
-    bool no_kong_in_last_four = true;
-    bool forced_win_in_last_four = true;
+    // the hand's flow: 换三张, 一炮多响, 抢杠胡, 血流 winners' kongs, the last four tiles
+    bool exchange = true, multiple_winners = true, robbing_kong = true, winners_kong = false;
+    bool no_kong_in_last_four = true, forced_win_in_last_four = true;
     PassRule pass_rule = PassRule::kSameTurn;
+    // fans: 龙七对, 幺九, 杠上炮, 海底捞月, 海底炮, 杠上双花, 地胡 on the dealer's discard, 封顶 (0: none)
     bool longqidui = false;
     Yaojiu yaojiu = Yaojiu::kDaiyaojiu;
-    bool gangshangpao = true;
-    bool haidilaoyue = true;
-    bool haidipao = true;
-    bool gangshang_shuanghua = false;
+    bool gangshangpao = true, haidilaoyue = true, haidipao = true, gangshang_shuanghua = false;
     bool dihu_on_dealer_discard = true;
-    int max_fan = 0;  // 0: no cap
-    int fan_label_offset = 0;
+    int max_fan = 0, fan_label_offset = 0;
     ZimoBonus zimo_bonus = ZimoBonus::kFan;
     std::array<int, kHouseFans> house_fans{};  // 0: off
+    // payments: 明杠, 过手杠, 呼叫转移, 点杠花, 查花猪, 查大叫, 退税, 逃跑
     ExposedKong exposed_kong = ExposedKong::kDiscarderOnly;
     bool late_added_kong_pays = false;
     CallTransfer call_transfer = CallTransfer::kEachWinner;
     ExposedKongFlower exposed_kong_flower = ExposedKongFlower::kZimo;
     FlowerPig flower_pig = FlowerPig::kFixed;
-    bool flower_pig_pays_winners = false;
-    bool chadajiao = true;
-    bool refund = true;
-    bool escape_penalty = true;
-    bool concealed_kong_shown = false;
+    bool flower_pig_pays_winners = false, chadajiao = true, refund = true, escape_penalty = true;
+    bool concealed_kong_shown = false;  // 暗杠 shown face up
 
     // What the variant decides (chuanma.variant).
     bool winners_stay() const { return variant == Variant::kXueliu; }

@@ -1,0 +1,125 @@
+"""The compiled reducer (``chuanma._core.Hand``) in lockstep with the Python :class:`Game`.
+
+Random hands of every preset and of a few option overrides, played by a uniform random policy and
+by one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
+every seat's legal actions (as action indices), the events so far, every seat's concealed tiles
+and melds agree, and so does the end (its reason, each seat's 花猪 and standing waits). Set-ups
+reach what random hands rarely do: 天胡, 地胡 (on a draw and on the dealer's discard), 一炮多响, and
+杠上花 after consecutive kongs.
+
+Covered: 换三张, 定缺 (chosen and automatic), draws (live and replacement, the last-four flag),
+discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs (过手杠
+included), claim windows with pass and priority, 一炮多响 or the first winner, 抢杠胡, wins on a
+discard and self-drawn with their situations and fan (the compiled reducer asks the Python scoring
+for a win's fan through its ``fan`` argument), 血战 winners leaving and 血流 winners staying (locked
+hands, kongs that keep the waits), forced wins and no kongs in the last four tiles, the exhaustive
+draw's findings (who takes part, 花猪, who is waiting), the pass rules none / same_turn / forever.
+
+Not covered yet (the compiled reducer does not make them): payments (wins, 刮风下雨, 呼叫转移, 查花猪,
+查大叫, 退税) and so each seat's deltas and the 查大叫 fans of the ``exhausted`` event; a win's fan
+lines and multiplier; leaving (逃跑); the records, views and versions of :class:`Game`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from chuanma import _core
+from chuanma.engine.indices import DISCARD_AT, HU_AT, KONG_AT
+from chuanma.engine.wall import build_wall
+from chuanma.rules import PRESETS, RuleSet
+from chuanma.tiles import parse_tile, parse_tiles
+from native_lockstep import Lockstep
+
+SEEDS = 5
+"""Hands per case and policy: a few seconds in all."""
+OVERRIDES: list[tuple[str, dict[str, Any]]] = [
+    ("xueliu", {"pass_rule": "same_turn"}),
+    ("xueliu", {"pass_rule": "none", "winners_kong": False}),
+    ("xuezhan", {"pass_rule": "forever", "multiple_winners": False}),
+    ("xuezhan", {"robbing_kong": False, "exchange": False}),
+    ("xuezhan", {"no_kong_in_last_four": False, "forced_win_in_last_four": False, "concealed_kong_shown": True}),
+    ("dazhong", {"pass_rule": "forever", "multiple_winners": True}),
+]
+CASES = [(name, {}) for name in PRESETS] + OVERRIDES
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
+@pytest.mark.parametrize("lean", [False, True], ids=["uniform", "leaning"])
+def test_random_hands_agree(preset: str, options: dict[str, Any], lean: bool) -> None:
+    rules = RuleSet.from_preset(preset, **options)
+    for seed in range(SEEDS):
+        Lockstep(rules, seed, lean=lean).play()
+
+
+def test_leaning_hands_reach_the_rules() -> None:
+    """The random hands compared reach wins, kongs, robbed kongs and forced wins (else the
+    lockstep would compare little)."""
+    seen: set[str] = set()
+    for seed in range(8):
+        seen |= Lockstep(RuleSet.from_preset("xuezhan"), seed, lean=True).play()["types"]
+        seen |= Lockstep(RuleSet.from_preset("dazhong"), seed, lean=True).play()["types"]
+    assert {"hu", "pong", "chow", "kong", "kong_declared", "exhausted", "exchange", "voids"} <= seen
+
+
+def wall_for(hands: dict[int, str], draws: str = "", replacements: str = "") -> list[int]:
+    """A 108-tile wall dealing ``hands`` (by seat; the dealer, seat 0, has 14 tiles), the seats not
+    given taking what is left in a fixed shuffle."""
+    rest = RuleSet.from_preset("xuezhan").tiles.wall()
+    for t in parse_tiles("".join(hands.values()) + draws + replacements):
+        rest.remove(t)
+    random.Random(0).shuffle(rest)
+    dealt = [hands.get(s) or [rest.pop() for _ in range(14 if s == 0 else 13)] for s in range(4)]
+    return build_wall(dealt, draws, replacements)
+
+
+def discard(tile: str) -> int:
+    return DISCARD_AT + parse_tile(tile)
+
+
+def kong(tile: str) -> int:
+    return KONG_AT + parse_tile(tile)
+
+
+WAITING_ON_5M = {1: "123m789m456p11p46m", 2: "123p789p456m22p46m", 3: "111s222s333s444s9s"}
+SETUPS: dict[str, tuple[list[int], list[int], set[str]]] = {
+    "tianhu": (wall_for({0: "123m456m789m123p55p"}), [HU_AT], {"tianhu"}),
+    "multiple winners, dihu on the dealer's discard": (
+        wall_for({0: "1m3m5m7m9m13579s2468s", **WAITING_ON_5M}), [discard("5m"), HU_AT, HU_AT], {"dihu"}),
+    "dihu on a draw": (
+        wall_for({0: "1m3m6m7m9m13579s2468s", **WAITING_ON_5M}, draws="5m"), [discard("9s"), HU_AT], {"dihu"}),
+    "consecutive kongs": (
+        wall_for({0: "1111m2222m345p66p9p"}, replacements="9p9p"), [kong("1m"), kong("2m"), HU_AT],
+        {"kong_replacement", "consecutive_kongs"}),
+}
+
+
+@pytest.mark.parametrize("name", list(SETUPS))
+def test_set_ups_agree(name: str) -> None:
+    wall, script, situations = SETUPS[name]
+    for preset in ("xuezhan", "xueliu"):
+        lockstep = Lockstep(RuleSet.from_preset(preset, exchange=False), 0, lean=True, wall=wall, script=script)
+        lockstep.play()
+        wins = [ev.data for ev in lockstep.game.events if ev.type == "hu"]
+        assert situations <= set(wins[0]["situations"])
+        if script.count(HU_AT) == 2:
+            assert wins[1]["from"] == wins[0]["from"] == 0
+
+
+def test_illegal_actions_are_refused() -> None:
+    hand = _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), RuleSet.from_preset("xuezhan").tiles.wall(), 0, 1)
+    before = hand.events()
+    with pytest.raises(ValueError, match="not a legal action"):
+        hand.apply(0, HU_AT)
+    assert hand.events() == before
+    with pytest.raises(ValueError, match="whole set"):
+        _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), [0] * 108, 0, 1)
+
+
+def test_random_play_in_the_core_is_repeatable() -> None:
+    rules = _core.Rules(RuleSet.from_preset("xueliu"))
+    first = _core.play_random(rules, 7, 20)
+    assert first == _core.play_random(rules, 7, 20) > 20 * 40
