@@ -21,13 +21,13 @@ from chuanma.tiles import SUITS, parse_tile, parse_tiles
 
 EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exchange_received", "void_chosen",
                "voids", "draw", "discard", "claim", "pong", "chow", "kong", "kong_declared", "kong_robbed", "hu",
-               "exhausted", "end")
+               "payment", "exhausted", "end")
 """The compiled events' type codes (src/native/events.hpp), in order."""
-UNCOMPARED = frozenset({"payment"})
-"""Python events the compiled reducer does not make yet."""
 SITUATIONS = ("dihu", "after_kong", "last_tile", "robbing_kong", "tianhu", "kong_replacement", "consecutive_kongs")
 """A win's situations by bit."""
 END_REASONS = ("three_won", "too_few_players", "won", "escape", "exhausted")
+REASONS = ("zimo", "dianpao", "qianggang", "kong_exposed", "kong_concealed", "kong_added", "call_transfer",
+           "flower_pig", "chadajiao", "refund", "escape")
 MELD_KINDS = ("pong", "kong", "chow")
 KONG_KINDS = ("exposed", "concealed", "added")
 
@@ -47,15 +47,13 @@ def exchange_index(text: str) -> int:
     return to_index(Exchange((a, b, c)))
 
 
-def compact(ev: Event, rules: RuleSet) -> CompactEvent | None:
-    """A Python event in the compiled reducer's form (``None``: a kind it does not make)."""
-    if ev.type in UNCOMPARED:
-        return None
+def compact(ev: Event, rules: RuleSet) -> CompactEvent:
+    """A Python event in the compiled reducer's form."""
     d = {**ev.data, **ev.private}
     kind = ev.type
     tile = parse_tile(d["tile"]) if "tile" in d and kind not in ("exchange_chosen", "exchange_received") else -1
     frm = d.get("from")
-    a = b = waits = 0
+    a = b = value = 0
     if kind == "start":
         a, b = d["dealer"], d["wall"]
     elif kind in ("deal_done", "draw", "discard"):
@@ -78,12 +76,15 @@ def compact(ev: Event, rules: RuleSet) -> CompactEvent | None:
     elif kind == "hu":
         a = sum(1 << SITUATIONS.index(x) for x in d["situations"])
         a |= d["robbed_kong"] << 16 | d.get("forced", False) << 17
-        b, waits = d["total"], mask(parse_tiles(d["waits"]))
+        b, value = d["total"], mask(parse_tiles(d["waits"]))
+    elif kind == "payment":
+        frm, a, b, value = d["payer"], d["payee"] | REASONS.index(d["reason"]) << 4, d["for"], d["amount"]
     elif kind == "exhausted":
         a = seats_mask(d["part"]) | seats_mask(d["pig"]) << 4 | seats_mask(d["ready"]) << 8
+        value = sum(0 if f is None else f + 1 << 8 * s for s, f in enumerate(d.get("fan", [])))
     elif kind == "end":
         a, b = END_REASONS.index(d["reason"]), seats_mask(d["pig"])
-    return (EVENT_TYPES.index(kind), -1 if ev.seat is None else ev.seat, tile, -1 if frm is None else frm, a, b, waits)
+    return (EVENT_TYPES.index(kind), -1 if ev.seat is None else ev.seat, tile, -1 if frm is None else frm, a, b, value)
 
 
 def fan_function(rules: RuleSet) -> Callable[[bytes, list[tuple[int, int, int]], int, bool, int, int], int]:
@@ -132,7 +133,7 @@ class Lockstep:
         self.steps = 0
 
     def events(self) -> list[CompactEvent]:
-        return [c for ev in self.game.events if (c := compact(ev, self.rules)) is not None]
+        return [compact(ev, self.rules) for ev in self.game.events]
 
     def check(self) -> None:
         """Both machines agree: the seats to act, every seat's legal actions, the events, the
@@ -144,6 +145,7 @@ class Lockstep:
             assert bytes(g.state.seats[s].hand) == h.counts(s), self.where(s)
             assert melds_of(g, s) == h.melds(s), self.where(s)
         assert self.events() == h.events(), self.where()
+        assert g.deltas() == h.deltas(), self.where()
         assert g.finished == h.finished
 
     def where(self, seat: int | None = None) -> str:

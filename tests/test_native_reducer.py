@@ -12,12 +12,14 @@ discards (a locked 血流 hand's automatic ones), pong, chow, exposed / conceale
 included), claim windows with pass and priority, 一炮多响 or the first winner, 抢杠胡, wins on a
 discard and self-drawn with their situations and fan (the compiled reducer asks the Python scoring
 for a win's fan through its ``fan`` argument), 血战 winners leaving and 血流 winners staying (locked
-hands, kongs that keep the waits), forced wins and no kongs in the last four tiles, the exhaustive
-draw's findings (who takes part, 花猪, who is waiting), the pass rules none / same_turn / forever.
+hands, kongs that keep the waits), forced wins and no kongs in the last four tiles, the pass rules
+none / same_turn / forever; every payment as it is made and each seat's net result: wins (自摸加底
+included), 刮风下雨 (明杠 承包制 or 家家有, 过手杠), 呼叫转移, 点杠花, and the exhaustive draw's
+settlement (查花猪 fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is
+waiting, the 查大叫 fans).
 
-Not covered yet (the compiled reducer does not make them): payments (wins, 刮风下雨, 呼叫转移, 查花猪,
-查大叫, 退税) and so each seat's deltas and the 查大叫 fans of the ``exhausted`` event; a win's fan
-lines and multiplier; leaving (逃跑); the records, views and versions of :class:`Game`.
+Not covered yet (the compiled reducer does not make them): a win's fan lines, multiplier and 极品
+flag (the fan total is compared); leaving (逃跑); the records, views and versions of :class:`Game`.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ OVERRIDES: list[tuple[str, dict[str, Any]]] = [
     ("xuezhan", {"robbing_kong": False, "exchange": False}),
     ("xuezhan", {"no_kong_in_last_four": False, "forced_win_in_last_four": False, "concealed_kong_shown": True}),
     ("dazhong", {"pass_rule": "forever", "multiple_winners": True}),
+    ("xuezhan", {"exposed_kong": "everyone", "call_transfer": "first_winner", "exposed_kong_flower": "discarder_pays"}),
+    ("xuezhan", {"flower_pig": "ting_max", "flower_pig_pays_winners": True, "max_fan": 3, "zimo_bonus": "base"}),
 ]
 CASES = [(name, {}) for name in PRESETS] + OVERRIDES
 

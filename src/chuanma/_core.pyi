@@ -95,7 +95,7 @@ class Rules:
 
 class Hand:
     """
-    One hand as the compiled state machine: decisions are action indices (chuanma.engine.indices); events are (type, seat, tile, from, a, b, waits) tuples.
+    One hand as the compiled state machine: decisions are action indices (chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.
     """
 
     def __init__(self, rules: Rules, wall: Sequence[int], dealer: int, direction: int, fan: Callable[[bytes, list[tuple[int, int, int]], int, bool, int, int], int] | None = None) -> None:
@@ -136,6 +136,9 @@ class Hand:
         """
         The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 concealed 2 added).
         """
+
+    def deltas(self) -> list[int]:
+        """Net result per seat so far, in units of base."""
 
     def standing_waits(self, seat: int) -> int:
         """The seat's waits as a mask by tile, or -1 in the middle of its turn."""

@@ -61,7 +61,7 @@ bool Reducer::open_window(int from, int t, unsigned situations, bool rob, int ko
         const int seat = after(from, i);
         Seat& s = st_.seats[seat];
         s.claim = -1;
-        s.asked = options_for(seat, t, rob, seat == chower);
+        s.asked = may_complete(s.hand, t) && options_for(seat, t, rob, seat == chower);
         anyone = anyone || s.asked;
     }
     if (!anyone && !rob) {
@@ -116,7 +116,7 @@ void Reducer::resolve_window() {
         } else {
             st_.discards[from].pop_back();
         }
-        claim_wins(winners, from, t, w.situations, w.rob);
+        claim_wins(winners, from, t, w.situations, w.rob, w.rob ? -1 : w.kong);
         after_wins(winners.back());
     } else if (w.rob) {
         close_window();

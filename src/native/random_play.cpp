@@ -26,7 +26,7 @@ std::int64_t play_random(const Rules& rules, std::uint64_t seed, int hands) {
     Random rng{seed};
     const int size = rules.wall_size();
     std::vector<std::uint8_t> wall(size);
-    std::vector<int> seats, actions;
+    std::vector<int> seats;
     std::int64_t decisions = 0;
     for (int hand = 0; hand < hands; ++hand) {
         for (int i = 0; i < size; ++i) wall[i] = static_cast<std::uint8_t>(i / 4);
@@ -36,7 +36,7 @@ std::int64_t play_random(const Rules& rules, std::uint64_t seed, int hands) {
         while (!r.finished()) {
             r.to_act(seats);
             const int seat = seats[rng.below(seats.size())];
-            r.legal(seat, actions);
+            const std::vector<int>& actions = r.legal(seat);
             r.apply(seat, actions[rng.below(actions.size())]);
             ++decisions;
         }

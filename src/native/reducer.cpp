@@ -37,9 +37,9 @@ Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer,
     run();
 }
 
-void Reducer::emit(EventType type, int seat, int tile, int from, int a, int b, std::int64_t waits) {
+void Reducer::emit(EventType type, int seat, int tile, int from, int a, int b, std::int64_t value) {
     st_.events.push_back(Event{type, static_cast<std::int8_t>(seat), static_cast<std::int8_t>(tile),
-                               static_cast<std::int8_t>(from), a, b, waits});
+                               static_cast<std::int8_t>(from), a, b, value});
 }
 
 bool Reducer::owes(int seat) const {
@@ -68,9 +68,16 @@ void Reducer::to_act(std::vector<int>& out) const {
     }
 }
 
-void Reducer::legal(int seat, std::vector<int>& out) const {
+const std::vector<int>& Reducer::legal(int seat) const {
+    if (!(legal_known_ >> seat & 1)) {
+        legal_now(seat, legal_[seat]);
+        legal_known_ |= 1u << seat;
+    }
+    return legal_[seat];
+}
+
+void Reducer::legal_now(int seat, std::vector<int>& out) const {
     out.clear();
-    if (seat < 0 || seat >= kSeats) return;
     switch (st_.phase) {
         case Phase::kTurn:
             if (seat == st_.current) turn_actions(seat, out);
@@ -91,12 +98,17 @@ void Reducer::legal(int seat, std::vector<int>& out) const {
 
 void Reducer::exchange_options(int seat, std::vector<int>& out) const {
     const auto& h = st_.seats[seat].hand;
-    for (int lo = 0; lo < 27; lo += 9)
-        for (int a = lo; a < lo + 9; ++a)
-            for (int b = a; b < lo + 9; ++b)
-                for (int c = b; c < lo + 9; ++c)
-                    if (h[a] && h[b] && h[c] && (a != b || h[a] >= 2 + (b == c)) && (b != c || h[b] >= 2))
-                        out.push_back(exchange_index(a, b, c));
+    for (int lo = 0; lo < 27; lo += 9) {
+        int pool[9], n = 0;
+        for (int t = lo; t < lo + 9; ++t)
+            if (h[t]) pool[n++] = t;
+        for (int i = 0; i < n; ++i)
+            for (int j = i; j < n; ++j)
+                for (int k = j; k < n; ++k) {
+                    const int a = pool[i], b = pool[j], c = pool[k];
+                    if ((a != b || h[a] >= 2 + (b == c)) && (b != c || h[b] >= 2)) out.push_back(exchange_index(a, b, c));
+                }
+    }
 }
 
 void Reducer::void_options(int seat, std::vector<int>& out) const {
@@ -114,8 +126,10 @@ void Reducer::turn_actions(int seat, std::vector<int>& out) const {
     bool self_win = false;
     if (!turn.after_pong) {
         if (turn.first) self_win = complete(seat);
-        else if (s.drawn >= 0)
-            self_win = !(st_.rules.pass_rule == PassRule::kForever && (s.banned & bit(s.drawn))) && complete(seat);
+        else if (s.drawn >= 0) {  // the drawn tile alone (no copy or neighbour besides) completes nothing
+            const int t = s.drawn;
+            self_win = may_complete(s.hand, t, 1) && !(st_.rules.pass_rule == PassRule::kForever && (s.banned & bit(t))) && complete(seat);
+        }
     }
     if (self_win) {
         out.push_back(kHuAt);
@@ -148,14 +162,16 @@ void Reducer::turn_actions(int seat, std::vector<int>& out) const {
 }
 
 bool Reducer::apply(int seat, int action) {
-    legal(seat, scratch_);
-    if (std::find(scratch_.begin(), scratch_.end(), action) == scratch_.end()) return false;
-    decide(seat, action, scratch_.front());
+    if (seat < 0 || seat >= kSeats) return false;
+    const std::vector<int>& now = legal(seat);
+    if (std::find(now.begin(), now.end(), action) == now.end()) return false;
+    decide(seat, action, now.front());
     run();
     return true;
 }
 
 void Reducer::decide(int seat, int action, int first_legal) {
+    legal_known_ = 0;
     Seat& s = st_.seats[seat];
     if (st_.phase == Phase::kClaim || st_.phase == Phase::kRob) {
         s.claim = action;
@@ -178,6 +194,7 @@ void Reducer::decide(int seat, int action, int first_legal) {
 
 void Reducer::run() {
     while (true) {
+        legal_known_ = 0;
         const Phase phase = st_.phase;
         if (phase == Phase::kClaim || phase == Phase::kRob) {
             for (int i = 0; i < 3; ++i)
@@ -186,9 +203,9 @@ void Reducer::run() {
         } else if (phase == Phase::kDraw) {
             if (!draw()) end(EndReason::kExhausted);
         } else if (phase == Phase::kTurn && st_.locked[st_.current]) {
-            legal(st_.current, scratch_);
-            if (scratch_.size() != 1 || scratch_[0] >= kPongAt) return;
-            discard(st_.current, scratch_[0] - kDiscardAt, true);
+            const std::vector<int>& only = legal(st_.current);
+            if (only.size() != 1 || only[0] >= kPongAt) return;
+            discard(st_.current, only[0] - kDiscardAt, true);
         } else {
             return;
         }

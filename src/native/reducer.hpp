@@ -34,17 +34,19 @@ public:
     bool finished() const { return st_.phase == Phase::kEnd; }
     // The seats that owe a decision, in the order chuanma.engine.legal.to_act gives them.
     void to_act(std::vector<int>& out) const;
-    // The seat's legal actions as indices (empty when it owes none).
-    void legal(int seat, std::vector<int>& out) const;
+    // The seat's legal actions as indices (empty when it owes none), kept until the state changes.
+    const std::vector<int>& legal(int seat) const;
     // Applies a legal action; false (state untouched) for anything else.
     bool apply(int seat, int action);
     // The waits of the seat's concealed tiles (3n+1; none while it holds its void suit).
     TileMask seat_waits(int seat) const;
     // The seat's waits at the end, or -1 when its hand is in the middle of a turn.
     std::int64_t standing_waits(int seat) const;
+    // Net result per seat so far, in units of base.
+    std::array<std::int64_t, kSeats> deltas() const;
 
 private:
-    void emit(EventType type, int seat, int tile = kNoTile, int from = -1, int a = 0, int b = 0, std::int64_t waits = 0);
+    void emit(EventType type, int seat, int tile = kNoTile, int from = -1, int a = 0, int b = 0, std::int64_t value = 0);
     bool owes(int seat) const;
     bool complete(int seat) const;
     bool completes(int seat, int t);
@@ -78,17 +80,25 @@ private:
     void exposed_kong(int seat, int from, int t);
     void concealed_kong(int seat, int t);
     void complete_added_kong(int seat, int t);
-    void add_kong(int seat, int t, KongKind kind);
+    void add_kong(int seat, int t, KongKind kind, int discarder, int each);
     void self_drawn_win(int seat);
-    void claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed);
-    void record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations);
+    void claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed, int kong);
+    int record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations);
+    int pay(int payer, int payee, std::int64_t amount, Reason reason, int seq);
+    void payers(int seat, std::vector<int>& out) const;
+    void self_draw_payers(int seat, std::vector<int>& out) const;
+    void call_transfer(int kong, const std::vector<int>& winners, const std::vector<int>& seqs);
+    int static_fan(int seat);
+    void settle_exhausted();
     void after_wins(int last);
     void end(EndReason reason);
-    void exhausted();
+
+    void legal_now(int seat, std::vector<int>& out) const;
 
     HandState st_;
     FanFunction fan_;
-    std::vector<int> scratch_;
+    mutable std::array<std::vector<int>, kSeats> legal_;
+    mutable unsigned legal_known_ = 0;  // a bit by seat: legal_[seat] is up to date
 };
 
 }  // namespace chuanma

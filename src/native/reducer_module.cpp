@@ -96,7 +96,7 @@ void bind_reducer(nb::module_& m) {
 
     nb::class_<Reducer>(m, "Hand",
                         "One hand as the compiled state machine: decisions are action indices "
-                        "(chuanma.engine.indices); events are (type, seat, tile, from, a, b, waits) tuples.")
+                        "(chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.")
         .def("__init__",
              [](Reducer* self, const Rules& rules, const std::vector<int>& wall, int dealer, int direction,
                 const PyFan& fan) {
@@ -131,9 +131,7 @@ void bind_reducer(nb::module_& m) {
         .def("legal",
              [](const Reducer& r, int seat) {
                  check_seat(seat);
-                 std::vector<int> out;
-                 r.legal(seat, out);
-                 return out;
+                 return r.legal(seat);
              },
              "seat"_a, "The seat's legal actions as indices (empty: it owes none).")
         .def("apply",
@@ -148,7 +146,7 @@ void bind_reducer(nb::module_& m) {
                  const auto& events = r.state().events;
                  for (std::size_t i = since; i < events.size(); ++i) {
                      const Event& e = events[i];
-                     out.append(nb::make_tuple(static_cast<int>(e.type), e.seat, e.tile, e.from, e.a, e.b, e.waits));
+                     out.append(nb::make_tuple(static_cast<int>(e.type), e.seat, e.tile, e.from, e.a, e.b, e.value));
                  }
                  return out;
              },
@@ -168,6 +166,11 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def melds(self, seat: int) -> list[tuple[int, int, int]]"), "seat"_a,
              "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 concealed 2 added).")
+        .def("deltas", [](const Reducer& r) {
+                 const auto d = r.deltas();
+                 return std::vector<std::int64_t>(d.begin(), d.end());
+             },
+             "Net result per seat so far, in units of base.")
         .def("standing_waits", [](const Reducer& r, int seat) {
                  check_seat(seat);
                  return r.standing_waits(seat);

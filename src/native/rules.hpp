@@ -51,6 +51,7 @@ struct Rules {
     bool has_exchange() const { return variant != Variant::kDazhong && exchange; }
     int ends_at() const { return variant == Variant::kXuezhan || variant == Variant::kXueliu ? 3 : 1; }
     int wall_size() const { return variant == Variant::kDazhong ? 136 : 108; }
+    int kinds() const { return wall_size() / 4; }  // tile kinds in play: the honours only in 大众麻将
 };
 
 }  // namespace chuanma

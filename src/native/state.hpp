@@ -61,6 +61,16 @@ struct Window {
 struct KongRecord {
     int seat, tile;
     KongKind kind;
+    int seq;                    // its kong event
+    std::vector<int> payments;  // its payments, by index in the ledger
+    bool transferred = false;   // its money went on by 呼叫转移
+};
+
+struct Payment {
+    int payer, payee;
+    std::int64_t amount;  // units of base
+    Reason reason;
+    int seq;  // the event paid for
 };
 
 struct HandState {
@@ -76,6 +86,7 @@ struct HandState {
     std::array<bool, kSeats> exchanged{}, void_chosen{}, out{}, left{}, locked{}, won{};
     bool voids_revealed = false;
     std::vector<KongRecord> kongs;
+    std::vector<Payment> ledger;
     int wins = 0;
     Turn turn;
     bool window_open = false;

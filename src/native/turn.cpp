@@ -116,7 +116,7 @@ void Reducer::exposed_kong(int seat, int from, int t) {
     st_.declared = true;
     begin_turn(seat);
     emit(EventType::kKong, seat, t, from, static_cast<int>(KongKind::kExposed));
-    add_kong(seat, t, KongKind::kExposed);
+    add_kong(seat, t, KongKind::kExposed, from, 0);
 }
 
 void Reducer::concealed_kong(int seat, int t) {
@@ -126,7 +126,7 @@ void Reducer::concealed_kong(int seat, int t) {
     st_.declared = true;
     st_.turn.first = false;
     emit(EventType::kKong, seat, t, -1, static_cast<int>(KongKind::kConcealed));
-    add_kong(seat, t, KongKind::kConcealed);
+    add_kong(seat, t, KongKind::kConcealed, -1, 2);
 }
 
 void Reducer::complete_added_kong(int seat, int t) {
@@ -137,12 +137,30 @@ void Reducer::complete_added_kong(int seat, int t) {
     s.drawn = kNoTile;
     for (Meld& m : st_.melds[seat])
         if (m.kind == MeldKind::kPong && m.tile == t) m = Meld{MeldKind::kKong, m.tile, KongKind::kAdded};
-    emit(EventType::kKong, seat, t, -1, static_cast<int>(KongKind::kAdded), (s.late_pongs & bit(t)) != 0);
-    add_kong(seat, t, KongKind::kAdded);
+    const bool late = (s.late_pongs & bit(t)) != 0;
+    emit(EventType::kKong, seat, t, -1, static_cast<int>(KongKind::kAdded), late);
+    add_kong(seat, t, KongKind::kAdded, -1, late && !st_.rules.late_added_kong_pays ? 0 : 1);
 }
 
-void Reducer::add_kong(int seat, int t, KongKind kind) {
-    st_.kongs.push_back(KongRecord{seat, t, kind});
+// Records the kong just announced and its payments (刮风下雨): an exposed kong's discarder pays 2
+// (everyone: the other payers 1 each too), else each payer `each`.
+void Reducer::add_kong(int seat, int t, KongKind kind, int discarder, int each) {
+    const int seq = static_cast<int>(st_.events.size()) - 1;
+    const Reason reason = kind == KongKind::kExposed ? Reason::kKongExposed
+                          : kind == KongKind::kConcealed ? Reason::kKongConcealed
+                                                         : Reason::kKongAdded;
+    std::vector<int> paid, others;
+    payers(seat, others);
+    if (discarder >= 0) {
+        paid.push_back(pay(discarder, seat, 2, reason, seq));
+        if (st_.rules.exposed_kong == ExposedKong::kEveryone)
+            for (int p : others)
+                if (p != discarder) paid.push_back(pay(p, seat, 1, reason, seq));
+    } else {
+        for (int p : others) paid.push_back(pay(p, seat, each, reason, seq));
+    }
+    paid.erase(std::remove(paid.begin(), paid.end(), -1), paid.end());
+    st_.kongs.push_back(KongRecord{seat, t, kind, seq, std::move(paid)});
     st_.turn.kong = static_cast<int>(st_.kongs.size()) - 1;
     ++st_.turn.kongs;
     // the replacement draw from the wall's end

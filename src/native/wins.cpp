@@ -28,14 +28,14 @@ TileMask waits_with(const std::array<std::uint8_t, 34>& counts, const std::vecto
 
 bool Reducer::complete(int seat) const {
     const Seat& s = st_.seats[seat];
-    return !holds_suit(s.hand, s.void_suit) && is_win(s.hand.data(), 34);
+    return !holds_suit(s.hand, s.void_suit) && is_win(s.hand.data(), st_.rules.kinds());
 }
 
 bool Reducer::completes(int seat, int t) {
     Seat& s = st_.seats[seat];
     if (holds_suit(s.hand, s.void_suit)) return false;
     ++s.hand[t];
-    const bool won = is_win(s.hand.data(), 34);
+    const bool won = is_win(s.hand.data(), st_.rules.kinds());
     --s.hand[t];
     return won;
 }
@@ -101,21 +101,34 @@ void Reducer::self_drawn_win(int seat) {
         if (turn.drew_last) situations |= kLastTile;
         if (turn.dihu) situations |= kDihu;
     }
+    std::vector<int> paying;
+    self_draw_payers(seat, paying);
     const int fan = win_fan(seat, t, true, situations, true);
     --s.hand[t];
     s.drawn = kNoTile;
     st_.turn.first = false;
-    record_win(seat, t, -1, false, fan, situations);
+    const int seq = record_win(seat, t, -1, false, fan, situations);
+    const std::int64_t each = multiplier(fan) + (st_.rules.zimo_bonus == ZimoBonus::kBase);
+    for (int p : paying) pay(p, seat, each, Reason::kZimo, seq);
 }
 
-void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed) {
+// Wins on a discard or a robbed kong: each winner is paid by the discarder (declarer); 呼叫转移 of
+// the discarder's `kong` (-1: none) follows.
+void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed, int kong) {
     if (st_.wins == 0 && winners.size() > 1) st_.first_multi_from = from;
-    for (int w : winners) record_win(w, t, from, robbed, win_fan(w, t, false, situations, false), situations);
+    std::vector<int> seqs;
+    for (int w : winners) {
+        const int fan = win_fan(w, t, false, situations, false);
+        seqs.push_back(record_win(w, t, from, robbed, fan, situations));
+        pay(from, w, multiplier(fan), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
+    }
+    call_transfer(kong, winners, seqs);
 }
 
-void Reducer::record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations) {
+int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations) {
     Seat& s = st_.seats[seat];
     const TileMask waited = s.waits_locked ? s.locked_waits : seat_waits(seat);
+    const int seq = static_cast<int>(st_.events.size());
     emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, fan,
          static_cast<std::int64_t>(waited));
     ++st_.wins;
@@ -127,6 +140,7 @@ void Reducer::record_win(int seat, int t, int from, bool robbed, int fan, unsign
         s.waits_locked = true;
         s.locked_waits = waited;
     }
+    return seq;
 }
 
 void Reducer::after_wins(int last) {
@@ -146,27 +160,10 @@ void Reducer::after_wins(int last) {
 void Reducer::end(EndReason reason) {
     close_window();
     st_.phase = Phase::kEnd;
-    if (reason == EndReason::kExhausted) exhausted();
+    if (reason == EndReason::kExhausted) settle_exhausted();
     int pig = 0;
     for (int s = 0; s < kSeats; ++s) pig |= holds_suit(st_.seats[s].hand, st_.seats[s].void_suit) << s;
     emit(EventType::kEnd, -1, kNoTile, -1, static_cast<int>(reason), pig);
-}
-
-void Reducer::exhausted() {
-    // what the exhaustive-draw settlement finds, by seat: taking part, 花猪, waiting
-    const Rules& r = st_.rules;
-    bool any_pig = false;
-    for (const Seat& s : st_.seats) any_pig = any_pig || holds_suit(s.hand, s.void_suit);
-    const bool settles = r.chadajiao || r.refund || any_pig;
-    int part = 0, pig = 0, ready = 0;
-    for (int s = 0; s < kSeats; ++s) {
-        if (st_.out[s]) continue;
-        const bool p = holds_suit(st_.seats[s].hand, st_.seats[s].void_suit);
-        part |= 1 << s;
-        pig |= p << s;
-        if ((!p && seat_waits(s)) || (settles && r.winners_stay() && st_.won[s])) ready |= 1 << s;
-    }
-    emit(EventType::kExhausted, -1, kNoTile, -1, part | pig << 4 | ready << 8);
 }
 
 }  // namespace chuanma
