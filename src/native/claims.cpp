@@ -110,7 +110,7 @@ void Reducer::resolve_window() {
         if (!st_.rules.multiple_winners) winners.resize(1);
         Seat& loser = st_.seats[from];
         if (w.rob) {  // 抢杠胡: the added kong's tile leaves the declarer's hand
-            --loser.hand[t];
+            loser.add(t, -1);
             loser.drawn = kNoTile;
             emit(EventType::kKongRobbed, from, t);
         } else {

@@ -11,7 +11,7 @@
 namespace chuanma {
 
 Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction, FanFunction fan)
-    : fan_(std::move(fan)) {
+    : fan_(std::move(fan)), tables_(tables()) {
     const int size = rules.wall_size();
     std::array<int, 34> copies{};
     if (static_cast<int>(wall.size()) != size) throw std::invalid_argument("the wall is not the whole set");
@@ -20,6 +20,7 @@ Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer,
     if (dealer < 0 || dealer >= kSeats) throw std::invalid_argument("dealer must be a seat 0-3");
     if (direction < 1 || direction > 3) throw std::invalid_argument("direction must be 1-3");
     st_.rules = rules;
+    st_.events.reserve(256);  // a hand makes about two hundred
     st_.wall = std::move(wall);
     st_.dealer = st_.current = dealer;
     st_.direction = direction;
@@ -27,8 +28,8 @@ Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer,
     st_.tail = size - 1;
     emit(EventType::kStart, -1, kNoTile, -1, dealer, size);
     for (int k = 0; k < kSeats; ++k)
-        for (int i = 0; i < 13; ++i) ++st_.seats[(dealer + k) % kSeats].hand[st_.wall[13 * k + i]];
-    ++st_.seats[dealer].hand[st_.wall[kDealEnd - 1]];
+        for (int i = 0; i < 13; ++i) st_.seats[(dealer + k) % kSeats].add(st_.wall[13 * k + i], 1);
+    st_.seats[dealer].add(st_.wall[kDealEnd - 1], 1);
     for (int s = 0; s < kSeats; ++s) emit(EventType::kDeal, s);
     emit(EventType::kDealDone, -1, kNoTile, -1, st_.remaining());
     if (rules.has_exchange()) st_.phase = Phase::kExchange;
@@ -142,7 +143,7 @@ void Reducer::turn_actions(int seat, std::vector<int>& out) const {
         if (locked) {
             if (st_.rules.winners_kong && s.drawn >= 0 && keeps_waits(seat, s.drawn)) out.push_back(kKongAt + s.drawn);
         } else {
-            for (int t = 0; t < 34 && four; ++t)
+            for (int t = 0, kinds = st_.rules.kinds(); t < kinds && four; ++t)
                 if (h[t] == 4 && suit_of(t) != s.void_suit) out.push_back(kKongAt + t);
             for (const Meld& m : melds)
                 if (m.kind == MeldKind::kPong && h[m.tile]) out.push_back(kKongAt + m.tile);
@@ -157,7 +158,7 @@ void Reducer::turn_actions(int seat, std::vector<int>& out) const {
             if (h[t]) out.push_back(kDiscardAt + t);
         return;
     }
-    for (int t = 0; t < 34; ++t)
+    for (int t = 0, kinds = st_.rules.kinds(); t < kinds; ++t)
         if (h[t]) out.push_back(kDiscardAt + t);
 }
 
@@ -222,9 +223,9 @@ void Reducer::choose_exchange(int seat, int index) {
         if (!st_.exchanged[x]) return;
     const int step = st_.direction;
     for (Seat& x : st_.seats)
-        for (int t : x.exchange) --x.hand[t];
+        for (int t : x.exchange) x.add(t, -1);
     for (int x = 0; x < kSeats; ++x)
-        for (int t : st_.seats[x].exchange) ++st_.seats[(x + step) % kSeats].hand[t];
+        for (int t : st_.seats[x].exchange) st_.seats[(x + step) % kSeats].add(t, 1);
     emit(EventType::kExchange, -1, kNoTile, -1, step);
     for (int x = 0; x < kSeats; ++x) {
         const int from = (x - step + kSeats) % kSeats;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "state.hpp"
+#include "tables.hpp"
 
 namespace chuanma {
 
@@ -97,6 +98,7 @@ private:
 
     HandState st_;
     FanFunction fan_;
+    const Tables& tables_;  // the win check's (built before the first hand)
     mutable std::array<std::vector<int>, kSeats> legal_;
     mutable unsigned legal_known_ = 0;  // a bit by seat: legal_[seat] is up to date
 };

@@ -26,7 +26,10 @@ struct Meld {
 };
 
 struct Seat {
-    std::array<std::uint8_t, 34> hand{};
+    std::array<std::uint8_t, 34> hand{};  // changed only by add(), which keeps the three below
+    std::array<int, 4> code{};  // each part of the hand (three suits, the honours) as base-5 digits, rank 1 first
+    int odd = 0;                // kinds held an odd number of times
+    int tiles = 0;
     int drawn = kNoTile;
     std::array<int, 3> exchange{};
     int void_suit = -1;  // 0-2, -1 none
@@ -38,6 +41,18 @@ struct Seat {
     bool waits_locked = false;
     TileMask locked_waits = 0;
     int live_draws = 0;
+
+    bool holds_void() const { return void_suit >= 0 && code[void_suit] != 0; }
+
+    // Adds `k` (negative: takes) copies of tile `t` to the concealed tiles.
+    void add(int t, int k) {
+        static constexpr int kWeight[9] = {390625, 78125, 15625, 3125, 625, 125, 25, 5, 1};
+        const int before = hand[t];
+        hand[t] = static_cast<std::uint8_t>(before + k);
+        odd += (hand[t] & 1) - (before & 1);
+        code[t < 27 ? t / 9 : 3] += k * (t < 27 ? kWeight[t % 9] : kWeight[t - 25]);
+        tiles += k;
+    }
 };
 
 struct Turn {

@@ -49,7 +49,7 @@ bool Reducer::draw() {
         st_.turn.draw_kind = DrawKind::kLive;
     }
     st_.phase = Phase::kTurn;
-    ++s.hand[t];
+    s.add(t, 1);
     s.drawn = t;
     const int left = st_.remaining();
     st_.turn.drew_last = left == 0;
@@ -62,7 +62,7 @@ bool Reducer::draw() {
 void Reducer::discard(int seat, int t, bool automatic) {
     Seat& s = st_.seats[seat];
     Turn& turn = st_.turn;
-    --s.hand[t];
+    s.add(t, -1);
     s.drawn = kNoTile;
     st_.discards[seat].push_back(static_cast<std::uint8_t>(t));
     const int left = st_.remaining();
@@ -86,7 +86,7 @@ void Reducer::discard(int seat, int t, bool automatic) {
 void Reducer::take_discard(int seat, int from, Meld meld, const int* used, int n) {
     close_window();
     st_.discards[from].pop_back();
-    for (int i = 0; i < n; ++i) --st_.seats[seat].hand[used[i]];
+    for (int i = 0; i < n; ++i) st_.seats[seat].add(used[i], -1);
     st_.melds[seat].push_back(meld);
     st_.declared = true;
     begin_turn(seat);
@@ -111,7 +111,7 @@ void Reducer::own_kong(int seat, int t) {
 
 void Reducer::exposed_kong(int seat, int from, int t) {
     st_.discards[from].pop_back();
-    st_.seats[seat].hand[t] -= 3;
+    st_.seats[seat].add(t, -3);
     st_.melds[seat].push_back(Meld{MeldKind::kKong, static_cast<std::int8_t>(t), KongKind::kExposed});
     st_.declared = true;
     begin_turn(seat);
@@ -120,7 +120,7 @@ void Reducer::exposed_kong(int seat, int from, int t) {
 }
 
 void Reducer::concealed_kong(int seat, int t) {
-    st_.seats[seat].hand[t] = 0;
+    st_.seats[seat].add(t, -4);
     st_.seats[seat].drawn = kNoTile;
     st_.melds[seat].push_back(Meld{MeldKind::kKong, static_cast<std::int8_t>(t), KongKind::kConcealed});
     st_.declared = true;
@@ -133,7 +133,7 @@ void Reducer::complete_added_kong(int seat, int t) {
     st_.phase = Phase::kTurn;
     st_.current = seat;
     Seat& s = st_.seats[seat];
-    --s.hand[t];
+    s.add(t, -1);
     s.drawn = kNoTile;
     for (Meld& m : st_.melds[seat])
         if (m.kind == MeldKind::kPong && m.tile == t) m = Meld{MeldKind::kKong, m.tile, KongKind::kAdded};

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "hand.hpp"
+#include "tables.hpp"
 #include "reducer.hpp"
 #include "reducer_rules.hpp"
 
@@ -24,19 +25,27 @@ TileMask waits_with(const std::array<std::uint8_t, 34>& counts, const std::vecto
     return mask;
 }
 
+// is_win of the seat's concealed tiles, read from the codes of their parts that the seat keeps.
+bool winning(const Tables& t, const Seat& s, int kinds) {
+    if (t.suit[s.code[0]].win + t.suit[s.code[1]].win + t.suit[s.code[2]].win + t.honour[s.code[3]].win == 7)
+        return true;  // sets and a pair
+    // seven pairs (a kind held four times is two), or 十三幺
+    return s.tiles == 14 && (s.odd == 0 || (kinds == kKinds && is_thirteen_orphans(s.hand.data(), kKinds)));
+}
+
 }  // namespace
 
 bool Reducer::complete(int seat) const {
     const Seat& s = st_.seats[seat];
-    return !holds_suit(s.hand, s.void_suit) && is_win(s.hand.data(), st_.rules.kinds());
+    return !s.holds_void() && winning(tables_, s, st_.rules.kinds());
 }
 
 bool Reducer::completes(int seat, int t) {
     Seat& s = st_.seats[seat];
-    if (holds_suit(s.hand, s.void_suit)) return false;
-    ++s.hand[t];
-    const bool won = is_win(s.hand.data(), st_.rules.kinds());
-    --s.hand[t];
+    if (s.holds_void() || s.hand[t] == 4) return false;
+    s.add(t, 1);
+    const bool won = winning(tables_, s, st_.rules.kinds());
+    s.add(t, -1);
     return won;
 }
 
@@ -104,7 +113,7 @@ void Reducer::self_drawn_win(int seat) {
     std::vector<int> paying;
     self_draw_payers(seat, paying);
     const int fan = win_fan(seat, t, true, situations, true);
-    --s.hand[t];
+    s.add(t, -1);
     s.drawn = kNoTile;
     st_.turn.first = false;
     const int seq = record_win(seat, t, -1, false, fan, situations);
