@@ -21,7 +21,7 @@ from chuanma.tiles import SUITS, parse_tile, parse_tiles
 
 EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exchange_received", "void_chosen",
                "voids", "draw", "discard", "claim", "pong", "chow", "kong", "kong_declared", "kong_robbed", "hu",
-               "payment", "exhausted", "end")
+               "payment", "leave", "exhausted", "end")
 """The compiled events' type codes (src/native/events.hpp), in order."""
 SITUATIONS = ("dihu", "after_kong", "last_tile", "robbing_kong", "tianhu", "kong_replacement", "consecutive_kongs")
 """A win's situations by bit."""
@@ -56,7 +56,7 @@ def compact(ev: Event, rules: RuleSet) -> CompactEvent:
     a = b = value = 0
     if kind == "start":
         a, b = d["dealer"], d["wall"]
-    elif kind in ("deal_done", "draw", "discard"):
+    elif kind in ("deal_done", "draw", "discard", "leave"):
         a = d["wall"]
         b = int(d.get("replacement", False)) | int(d.get("last_four", False)) << 1 | int(d.get("automatic", False))
     elif kind in ("exchange_chosen", "exchange_received"):
@@ -111,13 +111,15 @@ class Lockstep:
     checking that they agree on everything compared."""
 
     def __init__(self, rules: RuleSet, seed: int, *, lean: bool = False, fans: bool = True,
-                 wall: list[int] | None = None, script: Sequence[int] = ()) -> None:
+                 wall: list[int] | None = None, script: Sequence[int] = (), leave: float = 0.0) -> None:
         """A hand on a wall shuffled by ``seed`` (or ``wall``, dealt by seat 0 to the next seat);
         ``lean``: the leaning policy; ``fans``: the compiled reducer scores wins by the Python
         scoring (else every win is 0 fan); ``script``: actions taken first, each as soon as a seat
-        to act may take it."""
+        to act may take it; ``leave``: the chance, at each step, that a winner still at the table
+        leaves it (a quarter of it: any seat still there) instead."""
         self.rules = rules
         self.lean = lean
+        self.leave = leave
         self.script = list(script)
         self.rng = random.Random(seed)
         direction: Direction = "to_next"
@@ -153,6 +155,17 @@ class Lockstep:
 
     def step(self) -> None:
         self.check()
+        pub = self.game.state.public
+        here = [s for s in range(4) if not pub.left[s]]
+        winners = [s for s in here if any(w.seat == s for w in pub.wins)]
+        leaver = (self.rng.choice(winners) if winners and self.rng.random() < self.leave
+                  else self.rng.choice(here) if self.rng.random() < self.leave / 4 else None)
+        if leaver is not None:
+            seat = leaver
+            self.game.leave(seat)
+            self.hand.leave(seat)
+            self.steps += 1
+            return
         to_act = self.hand.to_act()
         scripted = [s for s in to_act if self.script and self.script[0] in self.hand.legal(s)]
         if scripted:

@@ -16,10 +16,10 @@ hands, kongs that keep the waits), forced wins and no kongs in the last four til
 none / same_turn / forever; every payment as it is made and each seat's net result: wins (自摸加底
 included), 刮风下雨 (明杠 承包制 or 家家有, 过手杠), 呼叫转移, 点杠花, and the exhaustive draw's
 settlement (查花猪 fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is
-waiting, the 查大叫 fans).
+waiting, the 查大叫 fans); leaving (逃跑: a winner's, and a player's who pays for it).
 
 Not covered yet (the compiled reducer does not make them): a win's fan lines, multiplier and 极品
-flag (the fan total is compared); leaving (逃跑); the records, views and versions of :class:`Game`.
+flag (the fan total is compared); the records, views and versions of :class:`Game`.
 """
 
 from __future__ import annotations
@@ -57,6 +57,14 @@ def test_random_hands_agree(preset: str, options: dict[str, Any], lean: bool) ->
     rules = RuleSet.from_preset(preset, **options)
     for seed in range(SEEDS):
         Lockstep(rules, seed, lean=lean).play()
+
+
+@pytest.mark.parametrize("preset", ["xuezhan", "xueliu", "doublewin-xueliu", "dazhong"])
+def test_hands_with_leavers_agree(preset: str) -> None:
+    """逃跑: a seat leaves now and then (a winner: the hand goes on; else it ends, paid for)."""
+    reasons = {Lockstep(RuleSet.from_preset(preset), seed, lean=True, leave=0.05).play()["reason"]
+               for seed in range(3 * SEEDS)}
+    assert "escape" in reasons
 
 
 def test_leaning_hands_reach_the_rules() -> None:

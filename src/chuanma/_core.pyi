@@ -124,6 +124,9 @@ class Hand:
     def apply(self, seat: int, action: int) -> None:
         """Apply a legal action (ValueError for any other)."""
 
+    def leave(self, seat: int) -> None:
+        """逃跑: the seat leaves the table."""
+
     def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]:
         """
         The events from `since` on (src/native/events.hpp says what each holds).

@@ -13,12 +13,13 @@ namespace chuanma {
 //   kPong seat, tile, from; kChow seat, tile (the lowest), from, a the tile claimed; kKong seat, tile,
 //   from, a kind (KongKind), b late; kKongDeclared, kKongRobbed seat, tile; kHu seat, tile, from, a
 //   situations | robbed << 16 | forced << 17, b fan, value waits (a bit by tile); kPayment from the
-//   payer, a payee | reason << 4 (Reason), b the event paid for, value amount; kExhausted a part |
+//   payer, a payee | reason << 4 (Reason), b the event paid for, value amount; kLeave seat, a wall;
+//   kExhausted a part |
 //   pig << 4 | ready << 8 (a bit by seat), value each seat's 查大叫 fan + 1 (0: none) in a byte by
 //   seat; kEnd a reason (EndReason), b pig (a bit by seat).
 enum class EventType : std::uint8_t {
     kStart, kDeal, kDealDone, kExchangeChosen, kExchange, kExchangeReceived, kVoidChosen, kVoids,
-    kDraw, kDiscard, kClaim, kPong, kChow, kKong, kKongDeclared, kKongRobbed, kHu, kPayment, kExhausted, kEnd,
+    kDraw, kDiscard, kClaim, kPong, kChow, kKong, kKongDeclared, kKongRobbed, kHu, kPayment, kLeave, kExhausted, kEnd,
 };
 
 // Why a payment is made (chuanma.engine.ledger.Reason, in order).

@@ -39,6 +39,8 @@ public:
     const std::vector<int>& legal(int seat) const;
     // Applies a legal action; false (state untouched) for anything else.
     bool apply(int seat, int action);
+    // 逃跑: the seat leaves the table; false (nothing done) when the hand is over or it has left.
+    bool leave(int seat);
     // The waits of the seat's concealed tiles (3n+1; none while it holds its void suit).
     TileMask seat_waits(int seat) const;
     // The seat's waits at the end, or -1 when its hand is in the middle of a turn.
@@ -90,6 +92,9 @@ private:
     void self_draw_payers(int seat, std::vector<int>& out) const;
     void call_transfer(int kong, const std::vector<int>& winners, const std::vector<int>& seqs);
     int static_fan(int seat);
+    int best_static_fan(int seat);
+    void winner_leaves(int seat);
+    void escape_payments(int seat, int seq);
     void settle_exhausted();
     void after_wins(int last);
     void end(EndReason reason);

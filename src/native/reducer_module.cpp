@@ -140,6 +140,12 @@ void bind_reducer(nb::module_& m) {
                  if (!r.apply(seat, action)) throw nb::value_error("not a legal action of the seat");
              },
              "seat"_a, "action"_a, "Apply a legal action (ValueError for any other).")
+        .def("leave",
+             [](Reducer& r, int seat) {
+                 check_seat(seat);
+                 if (!r.leave(seat)) throw nb::value_error("the hand is over, or the seat has left");
+             },
+             "seat"_a, "逃跑: the seat leaves the table.")
         .def("events",
              [](const Reducer& r, std::size_t since) {
                  nb::list out;
