@@ -153,13 +153,16 @@ void Reducer::turn_actions(int seat, std::vector<int>& out) const {
         if (s.drawn >= 0) out.push_back(kDiscardAt + s.drawn);
         return;
     }
-    if (holds_suit(h, s.void_suit)) {
-        for (int t = 9 * s.void_suit; t < 9 * s.void_suit + 9; ++t)
-            if (h[t]) out.push_back(kDiscardAt + t);
-        return;
+    // the void suit's tiles first while one is held (gathered without a branch a tile: which
+    // tiles are held is not predictable)
+    const bool void_held = s.holds_void();
+    const int lo = void_held ? 9 * s.void_suit : 0, hi = void_held ? lo + 9 : st_.rules.kinds();
+    int held[34], n = 0;
+    for (int t = lo; t < hi; ++t) {
+        held[n] = kDiscardAt + t;
+        n += h[t] != 0;
     }
-    for (int t = 0, kinds = st_.rules.kinds(); t < kinds; ++t)
-        if (h[t]) out.push_back(kDiscardAt + t);
+    out.insert(out.end(), held, held + n);
 }
 
 bool Reducer::apply(int seat, int action) {

@@ -30,7 +30,9 @@ bool winning(const Tables& t, const Seat& s, int kinds) {
     if (t.suit[s.code[0]].win + t.suit[s.code[1]].win + t.suit[s.code[2]].win + t.honour[s.code[3]].win == 7)
         return true;  // sets and a pair
     // seven pairs (a kind held four times is two), or 十三幺
-    return s.tiles == 14 && (s.odd == 0 || (kinds == kKinds && is_thirteen_orphans(s.hand.data(), kKinds)));
+    constexpr int kEveryHonour = 19531;  // the least code of the honours holding each of the seven
+    return s.tiles == 14 &&
+           (s.odd == 0 || (kinds == kKinds && s.code[3] >= kEveryHonour && is_thirteen_orphans(s.hand.data(), kKinds)));
 }
 
 }  // namespace
