@@ -210,5 +210,6 @@ class Lockstep:
         for s in range(4):
             shown = end["waits"][s]
             assert (-1 if shown is None else mask(parse_tiles(shown))) == self.hand.standing_waits(s), self.where(s)
+        assert self.game.next_dealer() == self.hand.next_dealer(), self.where()
         assert not self.script, f"scripted actions never legal: {self.script}"
         return {"reason": end["reason"], "types": {ev.type for ev in self.game.events}, "steps": self.steps}

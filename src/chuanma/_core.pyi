@@ -140,6 +140,9 @@ class Hand:
         The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 concealed 2 added).
         """
 
+    def next_dealer(self) -> int:
+        """Who deals the next hand under the rules' dealer rule."""
+
     def deltas(self) -> list[int]:
         """Net result per seat so far, in units of base."""
 

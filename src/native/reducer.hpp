@@ -45,6 +45,8 @@ public:
     TileMask seat_waits(int seat) const;
     // The seat's waits at the end, or -1 when its hand is in the middle of a turn.
     std::int64_t standing_waits(int seat) const;
+    // Who deals the next hand under the rules' dealer rule (chuanma.engine.dealer).
+    int next_dealer() const;
     // Net result per seat so far, in units of base.
     std::array<std::int64_t, kSeats> deltas() const;
 

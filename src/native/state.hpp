@@ -109,7 +109,8 @@ struct HandState {
     bool declared = false;
     int live_draws = 0;
     int dealer_discards = 0;
-    int first_multi_from = -1;
+    int first_multi_from = -1;  // the discarder of the hand's first 一炮多响
+    int first_winner = -1, first_win_from = -1;  // the first win's seat and discarder (-1: self-drawn)
     std::array<Seat, kSeats> seats;
     std::vector<Event> events;
 

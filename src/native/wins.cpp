@@ -142,7 +142,10 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, unsigne
     const int seq = static_cast<int>(st_.events.size());
     emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, fan,
          static_cast<std::int64_t>(waited));
-    ++st_.wins;
+    if (!st_.wins++) {
+        st_.first_winner = seat;
+        st_.first_win_from = from;
+    }
     st_.won[seat] = true;
     if (!st_.rules.winners_stay()) {
         st_.out[seat] = true;
@@ -152,6 +155,15 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, unsigne
         s.locked_waits = waited;
     }
     return seq;
+}
+
+int Reducer::next_dealer() const {
+    if (!st_.wins) return st_.dealer;
+    switch (st_.rules.dealer) {
+        case DealerRule::kRotate: return st_.won[st_.dealer] ? st_.dealer : (st_.dealer + 1) % kSeats;
+        case DealerRule::kDiscarder: return st_.first_win_from < 0 ? st_.first_winner : st_.first_win_from;
+        default: return st_.first_multi_from >= 0 ? st_.first_multi_from : st_.first_winner;
+    }
 }
 
 void Reducer::after_wins(int last) {
