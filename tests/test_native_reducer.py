@@ -2,8 +2,9 @@
 
 Random hands of every preset and of a few option overrides, played by a uniform random policy and
 by one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
-every seat's legal actions (as action indices), the events so far, every seat's concealed tiles
-and melds agree, and so does the end (its reason, each seat's 花猪 and standing waits). Set-ups
+every seat's legal actions (as action indices), the events so far, every seat's concealed tiles,
+melds and net result agree, and so does the end (its reason, each seat's 花猪 and standing waits,
+the next dealer). Set-ups
 reach what random hands rarely do: 天胡, 地胡 (on a draw and on the dealer's discard), 一炮多响, and
 杠上花 after consecutive kongs.
 
