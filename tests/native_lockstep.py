@@ -25,6 +25,8 @@ EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exc
 """The compiled events' type codes (src/native/events.hpp), in order."""
 SITUATIONS = ("dihu", "after_kong", "last_tile", "robbing_kong", "tianhu", "kong_replacement", "consecutive_kongs")
 """A win's situations by bit."""
+PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
+"""The compiled reducer's phases by number."""
 END_REASONS = ("three_won", "too_few_players", "won", "escape", "exhausted")
 REASONS = ("zimo", "dianpao", "qianggang", "kong_exposed", "kong_concealed", "kong_added", "call_transfer",
            "flower_pig", "chadajiao", "refund", "escape")
@@ -146,6 +148,7 @@ class Lockstep:
             assert sorted(map(to_index, g.legal_actions(s))) == sorted(h.legal(s)), self.where(s)
             assert bytes(g.state.seats[s].hand) == h.counts(s), self.where(s)
             assert melds_of(g, s) == h.melds(s), self.where(s)
+        assert PHASES.index(g.phase) == h.phase and g.remaining == h.remaining, self.where()
         assert self.events() == h.events(), self.where()
         assert g.deltas() == h.deltas(), self.where()
         assert g.finished == h.finished

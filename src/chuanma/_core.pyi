@@ -113,7 +113,9 @@ class Hand:
 
     @property
     def phase(self) -> int:
-        """0 exchange, 1 void, 2 turn, 3 claim, 4 rob, 6 end."""
+        """
+        0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.
+        """
 
     def to_act(self) -> list[int]:
         """The seats that owe a decision."""

@@ -120,7 +120,7 @@ void bind_reducer(nb::module_& m) {
         .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")
         .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
         .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
-                     "0 exchange, 1 void, 2 turn, 3 claim, 4 rob, 6 end.")
+                     "0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.")
         .def("to_act",
              [](const Reducer& r) {
                  std::vector<int> out;
