@@ -4,7 +4,7 @@
 
 #include "actions.hpp"
 #include "reducer.hpp"
-#include "reducer_rules.hpp"
+#include "reducer_facts.hpp"
 
 namespace chuanma {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "reducer.hpp"
-#include "reducer_rules.hpp"
+#include "reducer_facts.hpp"
 
 namespace chuanma {
 
