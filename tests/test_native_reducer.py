@@ -122,6 +122,14 @@ def test_set_ups_agree(name: str) -> None:
             assert wins[1]["from"] == wins[0]["from"] == 0
 
 
+@pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
+def test_the_core_takes_every_option(preset: str, options: dict[str, Any]) -> None:
+    rules = RuleSet.from_preset(preset, **options)
+    assert _core.Rules(rules).options() == rules.options()
+    house = rules.with_options(house_fans={"jiangdui": 3, "shibaluohan": True}, max_fan=None, base=7)
+    assert _core.Rules(house).options() == house.options()
+
+
 def test_illegal_actions_are_refused() -> None:
     hand = _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), RuleSet.from_preset("xuezhan").tiles.wall(), 0, 1)
     before = hand.events()
@@ -132,7 +140,8 @@ def test_illegal_actions_are_refused() -> None:
         _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), [0] * 108, 0, 1)
 
 
-def test_random_play_in_the_core_is_repeatable() -> None:
-    rules = _core.Rules(RuleSet.from_preset("xueliu"))
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_random_play_in_the_core_is_repeatable(preset: str) -> None:
+    rules = _core.Rules(RuleSet.from_preset(preset))
     first = _core.play_random(rules, 7, 20)
     assert first == _core.play_random(rules, 7, 20) > 20 * 40

@@ -93,6 +93,9 @@ class Rules:
 
     def __init__(self, rules: object) -> None: ...
 
+    def options(self) -> dict[str, object]:
+        """Every option and its value, as RuleSet.options() gives them."""
+
 class Hand:
     """
     One hand as the compiled state machine: decisions are action indices (chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.

@@ -42,27 +42,61 @@ constexpr std::array<std::pair<const char*, bool Rules::*>, 18> kFlags{{
     {"concealed_kong_shown", &Rules::concealed_kong_shown},
 }};
 
+// The values of each option that is a choice, in the order of its enum.
+constexpr std::array kVariants{"xuezhan", "xueliu", "normal", "dazhong"};
+constexpr std::array kDealers{"random", "first_winner", "discarder", "rotate"};
+constexpr std::array kPassRules{"none", "same_turn", "forever"};
+constexpr std::array kYaojiu{"daiyaojiu", "literal"};
+constexpr std::array kZimoBonus{"fan", "base"};
+constexpr std::array kExposedKong{"discarder_only", "everyone"};
+constexpr std::array kCallTransfer{"each_winner", "first_winner", "off"};
+constexpr std::array kExposedKongFlower{"zimo", "discarder_pays"};
+constexpr std::array kFlowerPig{"ting_max", "fixed"};
+constexpr std::array kHouseFanNames{"jiangdui", "menqing", "zhongzhang", "jiaxinwu", "shibaluohan"};
+
 // Every option of a chuanma.rules.RuleSet.
 Rules rules_from(nb::handle r) {
     Rules out;
     for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
-    out.variant = choice<Variant>(r, "variant", std::array{"xuezhan", "xueliu", "normal", "dazhong"});
+    out.variant = choice<Variant>(r, "variant", kVariants);
     out.base = nb::cast<std::int64_t>(r.attr("base"));
-    out.dealer = choice<DealerRule>(r, "dealer", std::array{"random", "first_winner", "discarder", "rotate"});
-    out.pass_rule = choice<PassRule>(r, "pass_rule", std::array{"none", "same_turn", "forever"});
-    out.yaojiu = choice<Yaojiu>(r, "yaojiu", std::array{"daiyaojiu", "literal"});
+    out.dealer = choice<DealerRule>(r, "dealer", kDealers);
+    out.pass_rule = choice<PassRule>(r, "pass_rule", kPassRules);
+    out.yaojiu = choice<Yaojiu>(r, "yaojiu", kYaojiu);
     const nb::object cap = r.attr("max_fan");
     out.max_fan = cap.is_none() ? 0 : nb::cast<int>(cap);
     out.fan_label_offset = nb::cast<int>(r.attr("fan_label_offset"));
-    out.zimo_bonus = choice<ZimoBonus>(r, "zimo_bonus", std::array{"fan", "base"});
+    out.zimo_bonus = choice<ZimoBonus>(r, "zimo_bonus", kZimoBonus);
     const nb::dict house = nb::cast<nb::dict>(r.attr("house_fans"));
-    const std::array names{"jiangdui", "menqing", "zhongzhang", "jiaxinwu", "shibaluohan"};
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (house.contains(names[i])) out.house_fans[i] = nb::cast<int>(house[names[i]]);
-    out.exposed_kong = choice<ExposedKong>(r, "exposed_kong", std::array{"discarder_only", "everyone"});
-    out.call_transfer = choice<CallTransfer>(r, "call_transfer", std::array{"each_winner", "first_winner", "off"});
-    out.exposed_kong_flower = choice<ExposedKongFlower>(r, "exposed_kong_flower", std::array{"zimo", "discarder_pays"});
-    out.flower_pig = choice<FlowerPig>(r, "flower_pig", std::array{"ting_max", "fixed"});
+    for (std::size_t i = 0; i < kHouseFanNames.size(); ++i)
+        if (house.contains(kHouseFanNames[i])) out.house_fans[i] = nb::cast<int>(house[kHouseFanNames[i]]);
+    out.exposed_kong = choice<ExposedKong>(r, "exposed_kong", kExposedKong);
+    out.call_transfer = choice<CallTransfer>(r, "call_transfer", kCallTransfer);
+    out.exposed_kong_flower = choice<ExposedKongFlower>(r, "exposed_kong_flower", kExposedKongFlower);
+    out.flower_pig = choice<FlowerPig>(r, "flower_pig", kFlowerPig);
+    return out;
+}
+
+// The options as RuleSet.options() gives them (what the core took from the RuleSet).
+nb::dict options_of(const Rules& r) {
+    nb::dict out;
+    for (const auto& [name, member] : kFlags) out[name] = r.*member;
+    out["variant"] = kVariants[static_cast<int>(r.variant)];
+    out["base"] = r.base;
+    out["dealer"] = kDealers[static_cast<int>(r.dealer)];
+    out["pass_rule"] = kPassRules[static_cast<int>(r.pass_rule)];
+    out["yaojiu"] = kYaojiu[static_cast<int>(r.yaojiu)];
+    out["max_fan"] = r.max_fan ? nb::object(nb::int_(r.max_fan)) : nb::none();
+    out["fan_label_offset"] = r.fan_label_offset;
+    out["zimo_bonus"] = kZimoBonus[static_cast<int>(r.zimo_bonus)];
+    nb::dict house;
+    for (std::size_t i = 0; i < kHouseFanNames.size(); ++i)
+        if (r.house_fans[i]) house[kHouseFanNames[i]] = r.house_fans[i];
+    out["house_fans"] = house;
+    out["exposed_kong"] = kExposedKong[static_cast<int>(r.exposed_kong)];
+    out["call_transfer"] = kCallTransfer[static_cast<int>(r.call_transfer)];
+    out["exposed_kong_flower"] = kExposedKongFlower[static_cast<int>(r.exposed_kong_flower)];
+    out["flower_pig"] = kFlowerPig[static_cast<int>(r.flower_pig)];
     return out;
 }
 
@@ -92,7 +126,9 @@ void check_seat(int seat) {
 void bind_reducer(nb::module_& m) {
     nb::class_<Rules>(m, "Rules", "Every option of a chuanma.rules.RuleSet, for the compiled reducer.")
         .def("__init__", [](Rules* self, nb::handle rules) { new (self) Rules(rules_from(rules)); },
-             nb::sig("def __init__(self, rules: object) -> None"), "rules"_a);
+             nb::sig("def __init__(self, rules: object) -> None"), "rules"_a)
+        .def("options", &options_of, nb::sig("def options(self) -> dict[str, object]"),
+             "Every option and its value, as RuleSet.options() gives them.");
 
     nb::class_<Reducer>(m, "Hand",
                         "One hand as the compiled state machine: decisions are action indices "
