@@ -98,26 +98,35 @@ def kong(tile: str) -> int:
 
 
 WAITING_ON_5M = {1: "123m789m456p11p46m", 2: "123p789p456m22p46m", 3: "111s222s333s444s9s"}
-SETUPS: dict[str, tuple[list[int], list[int], set[str]]] = {
-    "tianhu": (wall_for({0: "123m456m789m123p55p"}), [HU_AT], {"tianhu"}),
+SETUPS: dict[str, tuple[list[int], list[int], set[str], set[str]]] = {
+    "tianhu": (wall_for({0: "123m456m789m123p55p"}), [HU_AT], {"tianhu"}, {"zimo"}),
     "multiple winners, dihu on the dealer's discard": (
-        wall_for({0: "1m3m5m7m9m13579s2468s", **WAITING_ON_5M}), [discard("5m"), HU_AT, HU_AT], {"dihu"}),
+        wall_for({0: "1m3m5m7m9m13579s2468s", **WAITING_ON_5M}), [discard("5m"), HU_AT, HU_AT], {"dihu"},
+        {"dianpao"}),
     "dihu on a draw": (
-        wall_for({0: "1m3m6m7m9m13579s2468s", **WAITING_ON_5M}, draws="5m"), [discard("9s"), HU_AT], {"dihu"}),
+        wall_for({0: "1m3m6m7m9m13579s2468s", **WAITING_ON_5M}, draws="5m"), [discard("1m"), HU_AT], {"dihu"},
+        {"zimo"}),
     "consecutive kongs": (
         wall_for({0: "1111m2222m345p66p9p"}, replacements="9p9p"), [kong("1m"), kong("2m"), HU_AT],
-        {"kong_replacement", "consecutive_kongs"}),
+        {"kong_replacement", "consecutive_kongs"}, {"kong_concealed", "zimo"}),
+    "杠上炮 to two winners, 呼叫转移": (
+        wall_for({0: "1m3m5m7m9m2s4s5s6s7s8888s", **WAITING_ON_5M}, replacements="9m"),
+        [kong("8s"), discard("5m"), HU_AT, HU_AT], {"after_kong"}, {"kong_concealed", "dianpao", "call_transfer"}),
 }
+"""Each set-up: its wall, the decisions made as soon as they are legal, the first win's situations
+(at least), the payments' reasons (at least)."""
 
 
 @pytest.mark.parametrize("name", list(SETUPS))
 def test_set_ups_agree(name: str) -> None:
-    wall, script, situations = SETUPS[name]
+    wall, script, situations, reasons = SETUPS[name]
     for preset in ("xuezhan", "xueliu"):
         lockstep = Lockstep(RuleSet.from_preset(preset, exchange=False), 0, lean=True, wall=wall, script=script)
         lockstep.play()
-        wins = [ev.data for ev in lockstep.game.events if ev.type == "hu"]
+        events = lockstep.game.events
+        wins = [ev.data for ev in events if ev.type == "hu"]
         assert situations <= set(wins[0]["situations"])
+        assert reasons <= {ev.data["reason"] for ev in events if ev.type == "payment"}
         if script.count(HU_AT) == 2:
             assert wins[1]["from"] == wins[0]["from"] == 0
 
