@@ -68,6 +68,23 @@ def test_hands_with_leavers_agree(preset: str) -> None:
     assert "escape" in reasons
 
 
+RARE = [("xuezhan", 108, "kong_robbed"), ("xueliu", 492, "kong_robbed"), ("xuezhan", 132, "call_transfer"),
+        ("classic", 24, "flower_pig"), ("xueliu", 88, "multiple winners"), ("xuezhan", 291, "multiple winners")]
+"""Leaning hands (preset, seed) that reach what random hands seldom do."""
+
+
+@pytest.mark.parametrize(("preset", "seed", "rule"), RARE)
+def test_hands_reaching_rare_rules_agree(preset: str, seed: int, rule: str) -> None:
+    lockstep = Lockstep(RuleSet.from_preset(preset), seed, lean=True)
+    lockstep.play()
+    events = lockstep.game.events
+    wins = [ev.data for ev in events if ev.type == "hu" and ev.data["from"] is not None]
+    reached = {ev.type for ev in events} | {ev.data["reason"] for ev in events if ev.type == "payment"}
+    if any(a["from"] == b["from"] and a["tile"] == b["tile"] for a, b in zip(wins, wins[1:], strict=False)):
+        reached.add("multiple winners")
+    assert rule in reached, f"the hand no longer reaches {rule}: pick another seed"
+
+
 def test_leaning_hands_reach_the_rules() -> None:
     """The random hands compared reach wins, kongs, robbed kongs and forced wins (else the
     lockstep would compare little)."""
