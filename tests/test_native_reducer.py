@@ -26,6 +26,7 @@ flag (the fan total is compared); the records, views and versions of :class:`Gam
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -80,7 +81,7 @@ def test_hands_reaching_rare_rules_agree(preset: str, seed: int, rule: str) -> N
     events = lockstep.game.events
     wins = [ev.data for ev in events if ev.type == "hu" and ev.data["from"] is not None]
     reached = {ev.type for ev in events} | {ev.data["reason"] for ev in events if ev.type == "payment"}
-    if any(a["from"] == b["from"] and a["tile"] == b["tile"] for a, b in zip(wins, wins[1:], strict=False)):
+    if any(a["from"] == b["from"] and a["tile"] == b["tile"] for a, b in pairwise(wins)):
         reached.add("multiple winners")
     assert rule in reached, f"the hand no longer reaches {rule}: pick another seed"
 
