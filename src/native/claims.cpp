@@ -54,7 +54,6 @@ bool Reducer::options_for(int seat, int t, bool rob, bool chow) {
 
 bool Reducer::open_window(int from, int t, unsigned situations, bool rob, int kong) {
     st_.window = Window{t, from, situations, rob, kong, {-1, -1, -1, -1}};
-    st_.window_open = true;
     const int chower = rob || t >= 27 || !st_.rules.has_chow() ? -1 : (from + 1) % kSeats;
     bool anyone = false;
     for (int i = 0; i < 3; ++i) {
@@ -64,17 +63,13 @@ bool Reducer::open_window(int from, int t, unsigned situations, bool rob, int ko
         s.asked = may_complete(s.hand, t) && options_for(seat, t, rob, seat == chower);
         anyone = anyone || s.asked;
     }
-    if (!anyone && !rob) {
-        st_.window_open = false;
-        return false;
-    }
+    if (!anyone && !rob) return false;  // a robbing window opens even when nobody can rob
     st_.phase = rob ? Phase::kRob : Phase::kClaim;
     if (!rob) st_.current = from;
     return true;
 }
 
 void Reducer::close_window() {
-    st_.window_open = false;
     for (Seat& s : st_.seats) {
         s.asked = false;
         s.claim_options.clear();

@@ -104,7 +104,6 @@ struct HandState {
     std::vector<Payment> ledger;
     int wins = 0;
     Turn turn;
-    bool window_open = false;
     Window window;
     bool declared = false;
     int live_draws = 0;
