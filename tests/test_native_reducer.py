@@ -25,6 +25,7 @@ flag (the fan total is compared); the records, views and versions of :class:`Gam
 
 from __future__ import annotations
 
+import copy
 import random
 from itertools import pairwise
 from typing import Any
@@ -32,7 +33,7 @@ from typing import Any
 import pytest
 
 from chuanma import _core
-from chuanma.engine.indices import DISCARD_AT, HU_AT, KONG_AT
+from chuanma.engine.indices import DISCARD_AT, HU_AT, KONG_AT, to_index
 from chuanma.engine.wall import build_wall
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import parse_tile, parse_tiles
@@ -155,6 +156,20 @@ def test_the_core_takes_every_option(preset: str, options: dict[str, Any]) -> No
     assert _core.Rules(rules).options() == rules.options()
     house = rules.with_options(house_fans={"jiangdui": 3, "shibaluohan": True}, max_fan=None, base=7)
     assert _core.Rules(house).options() == house.options()
+
+
+def test_a_copy_plays_on_apart() -> None:
+    lockstep = Lockstep(RuleSet.from_preset("xueliu"), 3, lean=True)
+    for _ in range(40):
+        lockstep.step()
+    copied, made = copy.copy(lockstep.hand), len(lockstep.game.decisions)
+    before = copied.events()
+    lockstep.play()
+    assert copied.events() == before != lockstep.hand.events()
+    for seat, action in lockstep.game.decisions[made:]:  # the copy, played on as the original was
+        copied.apply(seat, to_index(action))
+    assert copied.finished and copied.events() == lockstep.hand.events()
+    assert copy.deepcopy(copied).events() == copied.events()
 
 
 def test_illegal_actions_are_refused() -> None:

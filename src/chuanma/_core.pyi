@@ -106,6 +106,12 @@ class Hand:
         A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3); `fan(counts, melds, win_tile, self_drawn, situations, void)`: a win's fan (none: 0).
         """
 
+    def __copy__(self) -> Hand:
+        """A whole copy: the two play on apart."""
+
+    def __deepcopy__(self, memo: object) -> Hand:
+        """A whole copy (the fan function is shared)."""
+
     @property
     def finished(self) -> bool:
         """Whether the hand is over."""

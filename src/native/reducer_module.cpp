@@ -153,6 +153,9 @@ void bind_reducer(nb::module_& m) {
              "rules"_a, "wall"_a, "dealer"_a, "direction"_a, "fan"_a = nb::none(),
              "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3); "
              "`fan(counts, melds, win_tile, self_drawn, situations, void)`: a win's fan (none: 0).")
+        .def("__copy__", [](const Reducer& r) { return Reducer(r); }, "A whole copy: the two play on apart.")
+        .def("__deepcopy__", [](const Reducer& r, nb::handle) { return Reducer(r); }, "memo"_a,
+             "A whole copy (the fan function is shared).")
         .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")
         .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
         .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
