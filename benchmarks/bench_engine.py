@@ -2,7 +2,8 @@
 
 Runs RLCard's mahjong environment with random agents in the same run when ``rlcard`` is
 installed (``pip install rlcard``), and prints both figures and their ratio; then what a
-client's reads cost: ``view(seat)`` and ``events_for`` (per event and seat).
+client's reads cost: ``view(seat)`` and ``events_for`` (per event and seat); and what a copy of a
+hand costs (``copy.deepcopy``, a pickle round trip) beside the generic deepcopy of the same fields.
 
     python benchmarks/bench_engine.py [--hands 300] [--preset xuezhan]
 """
@@ -10,6 +11,8 @@ client's reads cost: ``view(seat)`` and ``events_for`` (per event and seat).
 from __future__ import annotations
 
 import argparse
+import copy
+import dataclasses
 import random
 import time
 
@@ -68,6 +71,35 @@ def read_costs(n: int, preset: str, seed: int = 2) -> tuple[float, float]:
     return view_time / views * 1e6, events_time / max(events, 1) * 1e6
 
 
+def copy_costs(n: int, preset: str, seed: int = 3) -> tuple[float, float]:
+    """Microseconds per copy of a hand's state at every 4th decision: ``copy.deepcopy`` (the state's
+    own, a pickle round trip) and the generic deepcopy of the same fields, interleaved."""
+    rng = random.Random(seed)
+    rules = RuleSet.from_preset(preset)
+    base = SICHUAN_TILES.wall()
+    own = generic = 0.0
+    copies = 0
+    for _ in range(n):
+        wall = base[:]
+        rng.shuffle(wall)
+        g = Game(rules, wall, rng.randrange(4), rng.choice(DIRECTIONS))
+        steps = 0
+        while not g.finished:
+            if steps % 4 == 0:
+                fields = [getattr(g.state, f.name) for f in dataclasses.fields(g.state)]
+                start = time.perf_counter()
+                copy.deepcopy(g.state)
+                middle = time.perf_counter()
+                copy.deepcopy(fields)
+                generic += time.perf_counter() - middle
+                own += middle - start
+                copies += 1
+            seat = rng.choice(g.to_act())
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+            steps += 1
+    return own / copies * 1e6, generic / copies * 1e6
+
+
 def rlcard_hands(n: int, seed: int = 1) -> float | None:
     try:
         import rlcard
@@ -97,6 +129,9 @@ def main() -> None:
         print(f"ratio chuanma / rlcard: {ours / theirs:.2f}x")
     view_us, event_us = read_costs(max(1, args.hands // 5), args.preset)
     print(f"view(seat): {view_us:.1f} us; events_for: {event_us:.2f} us per event and seat")
+    own_us, generic_us = copy_costs(max(1, args.hands // 10), args.preset)
+    print(f"copy of a hand: {own_us:.0f} us (pickle round trip); generic deepcopy of its fields "
+          f"{generic_us:.0f} us; ratio {generic_us / own_us:.2f}x")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
-"""Installed by ``scripts/ensure-chromium`` (``apt-get install chromium``)."""
+"""Installed by ``scripts/ensure-system-packages`` (``apt-get install chromium``)."""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 """Headless (Playwright's default) in a container, without Chromium's own background traffic."""

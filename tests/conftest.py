@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from chuanma.tiles import ALL_TILES, SICHUAN_TILES, to_counts
 
-# ci_skips: where CI is set, a skipped test fails; browser_fixtures: the browser tests' Chromium
-pytest_plugins = ["ci_skips", "browser_fixtures"]
+# ci_skips: where CI is set, a skipped test fails; browser_fixtures: the browser tests' Chromium;
+# file_order: the longest test files first
+pytest_plugins = ["ci_skips", "browser_fixtures", "file_order"]
 pytest.register_assert_rewrite("ci_skips")  # imported here too, before pytest loads it as a plugin
 from ci_skips import in_ci  # noqa: E402
 

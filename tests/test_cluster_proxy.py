@@ -126,11 +126,11 @@ class Proxy:
 @pytest.fixture(params=["nginx", "haproxy"])
 def proxy_kind(request: pytest.FixtureRequest) -> str:
     """Each shipped proxy configuration; skips (saying which is missing) without the proxy or
-    openssl (scripts/ensure-proxies installs them)."""
+    openssl (scripts/ensure-system-packages installs them)."""
     kind: str = request.param
     missing = [name for name in (kind, "openssl") if binary(name) is None]
     if missing:
-        pytest.skip(f"{' and '.join(missing)} not installed (scripts/ensure-proxies): the proxy test skips")
+        pytest.skip(f"{' and '.join(missing)} not installed (scripts/ensure-system-packages): the proxy test skips")
     return kind
 
 

@@ -23,7 +23,7 @@ def repo(tmp_path: Path) -> Path:
     (copy / "scripts").mkdir(parents=True)
     for name in ("run", "run-tests", "scripts/ensure-venv", "pyproject.toml"):
         shutil.copy2(ROOT / name, copy / name)
-    for name in ("ensure-chromium", "ensure-proxies", "build-native"):
+    for name in ("ensure-system-packages", "build-native"):
         (copy / "scripts" / name).write_text("#!/bin/sh\n", encoding="utf-8")
         (copy / "scripts" / name).chmod(0o755)
     bin_dir = copy / ".venv" / "bin"

@@ -1,5 +1,5 @@
 """Security and bad input: what a seat is sent, who may act, refusals, accounts, and the chips
-invariants over the hands of a few tables (thousands of hands: test_server_many_hands.py)."""
+invariants over the hands of a few tables (thousands of hands: many_hands.py)."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ demand.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -247,6 +248,13 @@ class HandState:
         self.emit("payment", None,
                   {"payer": payer, "payee": payee, "amount": amount, "reason": reason, "for": seq})
         return len(ledger) - 1
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HandState:
+        """A whole copy, by a pickle round trip: the state is plain data, and pickling it copies it
+        about three times as fast as ``copy.deepcopy`` walking it (``benchmarks/bench_engine.py``)."""
+        copied: HandState = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        memo[id(self)] = copied
+        return copied
 
     # ------------------------------------------------------------------ JSON
 

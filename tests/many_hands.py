@@ -1,16 +1,15 @@
-"""The chips' invariants over thousands of hands played through the server (a file of its own: the
-longest of the server's tests, which the test run's workers then share out with the rest)."""
+"""The chips' invariants over thousands of hands played through the server: the longest of the
+server's tests, in a file for each database (``test_server_many_hands_*.py``) so that the test run's
+workers play the two at once."""
 
 from __future__ import annotations
 
 import asyncio
 
-from server_harness import auto_table, db_url, hands_of, make_config, pg_database, running
-
-__all__ = ["db_url", "pg_database"]
+from server_harness import auto_table, hands_of, make_config, running
 
 
-def test_thousands_of_hands_through_the_server_keep_every_chip(db_url: str) -> None:
+def thousands_of_hands_keep_every_chip(db_url: str) -> None:
     """2,048 hands on 32 tables (64 hands each, a private table's most) of eight presets, every
     seat decided by the server's bots: the sum of balances is the sum of grants, no balance is
     below zero, every hand's ledger sums to zero, and every hand is settled once. The chips'
