@@ -16,15 +16,13 @@ from chuanma.engine.indices import HU_AT, PONG_AT, from_index, to_index
 from chuanma.engine.state import DIRECTIONS
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
-from chuanma.scoring import score_hand
+from chuanma.scoring import SITUATIONS, score_hand
 from chuanma.tiles import SUITS, parse_tile, parse_tiles
 
 EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exchange_received", "void_chosen",
                "voids", "draw", "discard", "claim", "pong", "chow", "kong", "kong_declared", "kong_robbed", "hu",
                "payment", "leave", "exhausted", "end")
 """The compiled events' type codes (src/native/events.hpp), in order."""
-SITUATIONS = ("dihu", "after_kong", "last_tile", "robbing_kong", "tianhu", "kong_replacement", "consecutive_kongs")
-"""A win's situations by bit."""
 PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
 """The compiled reducer's phases by number."""
 END_REASONS = ("three_won", "too_few_players", "won", "escape", "exhausted")

@@ -52,7 +52,7 @@ bool Reducer::options_for(int seat, int t, bool rob, bool chow) {
     return true;
 }
 
-bool Reducer::open_window(int from, int t, unsigned situations, bool rob, int kong) {
+bool Reducer::open_window(int from, int t, std::uint32_t situations, bool rob, int kong) {
     st_.window = Window{t, from, situations, rob, kong, {-1, -1, -1, -1}};
     const int chower = rob || t >= 27 || !st_.rules.has_chow() ? -1 : (from + 1) % kSeats;
     bool anyone = false;

@@ -30,10 +30,11 @@ enum class Reason : std::uint8_t {
 
 enum class EndReason : std::uint8_t { kThreeWon, kTooFewPlayers, kWon, kEscape, kExhausted };
 
-// Situations of a win, a bit each (chuanma.scoring's names in the test).
-enum Situation : std::uint16_t {
-    kDihu = 1, kAfterKong = 2, kLastTile = 4, kRobbingKong = 8, kTianhu = 16, kKongReplacement = 32,
-    kConsecutiveKongs = 64,
+// Situations of a win, a bit each, in the order of chuanma.scoring.SITUATIONS (as the fan scoring
+// numbers them).
+enum Situation : std::uint32_t {
+    kKongReplacement = 1u << 0, kConsecutiveKongs = 1u << 1, kAfterKong = 1u << 2, kRobbingKong = 1u << 3,
+    kLastTile = 1u << 4, kTianhuWin = 1u << 5, kDihuWin = 1u << 6,
 };
 
 struct Event {

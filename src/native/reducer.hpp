@@ -19,7 +19,7 @@ struct FanQuery {
     const std::vector<Meld>& melds;
     int win_tile;
     bool self_drawn;
-    unsigned situations;
+    std::uint32_t situations;
     int void_suit;
 };
 // The fan of a win (the scoring lives elsewhere; without one every win counts 0 fan).
@@ -58,7 +58,7 @@ private:
     bool forced() const;
     bool kong_allowed() const;
     bool keeps_waits(int seat, int t) const;
-    int win_fan(int seat, int tile, bool self_drawn, unsigned situations, bool in_hand);
+    int win_fan(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand);
     int claim_fan(int seat);
     bool may_claim_win(int seat, int t);
     void turn_actions(int seat, std::vector<int>& out) const;
@@ -77,7 +77,7 @@ private:
     void draw_due(int seat);
     bool draw();
     void discard(int seat, int t, bool automatic);
-    bool open_window(int from, int t, unsigned situations, bool rob, int kong);
+    bool open_window(int from, int t, std::uint32_t situations, bool rob, int kong);
     void close_window();
     void resolve_window();
     void take_discard(int seat, int from, Meld meld, const int* used, int n);
@@ -87,8 +87,8 @@ private:
     void complete_added_kong(int seat, int t);
     void add_kong(int seat, int t, KongKind kind, int discarder, int each);
     void self_drawn_win(int seat);
-    void claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed, int kong);
-    int record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations);
+    void claim_wins(const std::vector<int>& winners, int from, int t, std::uint32_t situations, bool robbed, int kong);
+    int record_win(int seat, int t, int from, bool robbed, int fan, std::uint32_t situations);
     int pay(int payer, int payee, std::int64_t amount, Reason reason, int seq);
     void payers(int seat, std::vector<int>& out) const;
     void self_draw_payers(int seat, std::vector<int>& out) const;

@@ -67,7 +67,7 @@ struct Turn {
 
 struct Window {
     int tile = kNoTile, from = -1;
-    unsigned situations = 0;
+    std::uint32_t situations = 0;
     bool rob = false;
     int kong = -1;
     std::array<int, kSeats> fans{-1, -1, -1, -1};  // cache: each claimant's fan on the tile

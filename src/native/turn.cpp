@@ -70,10 +70,10 @@ void Reducer::discard(int seat, int t, bool automatic) {
     if (!st_.melds[seat].empty() && !turn.after_pong && !st_.locked[seat] && kong_allowed())
         for (const Meld& m : st_.melds[seat])
             if (m.kind == MeldKind::kPong && s.hand[m.tile]) s.late_pongs |= bit(m.tile);
-    unsigned situations = 0;
+    std::uint32_t situations = 0;
     if (seat == st_.dealer) {
         if (st_.dealer_discards == 0 && st_.rules.dihu_on_dealer_discard && st_.live_draws == 0 && !st_.declared)
-            situations = kDihu;
+            situations = kDihuWin;
         ++st_.dealer_discards;
     }
     turn.first = false;

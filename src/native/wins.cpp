@@ -83,7 +83,7 @@ bool Reducer::keeps_waits(int seat, int t) const {
     return waits_with(counts, melds, s.void_suit) == s.locked_waits;
 }
 
-int Reducer::win_fan(int seat, int tile, bool self_drawn, unsigned situations, bool in_hand) {
+int Reducer::win_fan(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand) {
     if (!fan_) return 0;
     std::array<std::uint8_t, 34> counts = st_.seats[seat].hand;
     if (in_hand) --counts[tile];
@@ -94,7 +94,7 @@ void Reducer::self_drawn_win(int seat) {
     Seat& s = st_.seats[seat];
     const Turn& turn = st_.turn;
     int t = s.drawn;
-    unsigned situations = 0;
+    std::uint32_t situations = 0;
     if (turn.first) {  // 天胡: on the dealer's 14th tile if it still holds it
         t = st_.wall[kDealEnd - 1];
         if (!s.hand[t])
@@ -103,14 +103,14 @@ void Reducer::self_drawn_win(int seat) {
                     t = x;
                     break;
                 }
-        situations = kTianhu;
+        situations = kTianhuWin;
     } else {
         if (turn.draw_kind == DrawKind::kReplacement) {
             situations |= kKongReplacement;
             if (turn.kongs >= 2) situations |= kConsecutiveKongs;
         }
         if (turn.drew_last) situations |= kLastTile;
-        if (turn.dihu) situations |= kDihu;
+        if (turn.dihu) situations |= kDihuWin;
     }
     std::vector<int> paying;
     self_draw_payers(seat, paying);
@@ -125,7 +125,7 @@ void Reducer::self_drawn_win(int seat) {
 
 // Wins on a discard or a robbed kong: each winner is paid by the discarder (declarer); 呼叫转移 of
 // the discarder's `kong` (-1: none) follows.
-void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, unsigned situations, bool robbed, int kong) {
+void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, std::uint32_t situations, bool robbed, int kong) {
     if (st_.wins == 0 && winners.size() > 1) st_.first_multi_from = from;
     std::vector<int> seqs;
     for (int w : winners) {
@@ -136,7 +136,7 @@ void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, unsig
     call_transfer(kong, winners, seqs);
 }
 
-int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, unsigned situations) {
+int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, std::uint32_t situations) {
     Seat& s = st_.seats[seat];
     const TileMask waited = s.waits_locked ? s.locked_waits : seat_waits(seat);
     const int seq = static_cast<int>(st_.events.size());
