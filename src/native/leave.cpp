@@ -28,10 +28,8 @@ bool Reducer::leave(int seat) {
 
 void Reducer::winner_leaves(int seat) {
     st_.out[seat] = true;
-    int out = 0;
-    for (bool o : st_.out) out += o;
-    if (out >= st_.rules.ends_at()) {
-        end(EndReason::kTooFewPlayers);
+    if (hand_over()) {
+        end_over();
         return;
     }
     const bool window = st_.phase == Phase::kClaim || st_.phase == Phase::kRob;

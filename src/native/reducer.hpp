@@ -98,6 +98,8 @@ private:
     void winner_leaves(int seat);
     void escape_payments(int seat, int seq);
     void settle_exhausted();
+    bool hand_over() const;  // too few seats play on: the variant's end (end_over)
+    void end_over();
     void after_wins(int last);
     void end(EndReason reason);
 

@@ -166,18 +166,19 @@ int Reducer::next_dealer() const {
     }
 }
 
+bool Reducer::hand_over() const {
+    return std::count(st_.out.begin(), st_.out.end(), true) >= st_.rules.ends_at();
+}
+
+void Reducer::end_over() {
+    const Variant v = st_.rules.variant;
+    end(v == Variant::kXuezhan ? EndReason::kThreeWon : v == Variant::kXueliu ? EndReason::kTooFewPlayers : EndReason::kWon);
+}
+
 void Reducer::after_wins(int last) {
     close_window();
-    int out = 0;
-    for (bool o : st_.out) out += o;
-    if (out >= st_.rules.ends_at()) {
-        const Variant v = st_.rules.variant;
-        end(v == Variant::kXuezhan ? EndReason::kThreeWon
-            : v == Variant::kXueliu ? EndReason::kTooFewPlayers
-                                    : EndReason::kWon);
-        return;
-    }
-    draw_due(next_active(last));
+    if (hand_over()) end_over();
+    else draw_due(next_active(last));
 }
 
 void Reducer::end(EndReason reason) {
