@@ -10,11 +10,13 @@ from typing import Any, get_args
 from chuanma import _core
 from chuanma.analysis import shanten
 from chuanma.engine.actions import Exchange, action_from_json
+from chuanma.engine.event_types import EndReason
 from chuanma.engine.events import Event
 from chuanma.engine.game import Direction, Game
 from chuanma.engine.indices import HU_AT, PONG_AT, from_index, to_index
+from chuanma.engine.ledger import Reason
 from chuanma.engine.state import DIRECTIONS
-from chuanma.melds import Meld
+from chuanma.melds import KONG_KINDS, MELD_KINDS, Meld
 from chuanma.rules import RuleSet
 from chuanma.scoring import SITUATIONS, score_hand
 from chuanma.tiles import SUITS, parse_tile, parse_tiles
@@ -25,11 +27,8 @@ EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exc
 """The compiled events' type codes (src/native/events.hpp), in order."""
 PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
 """The compiled reducer's phases by number."""
-END_REASONS = ("three_won", "too_few_players", "won", "escape", "exhausted")
-REASONS = ("zimo", "dianpao", "qianggang", "kong_exposed", "kong_concealed", "kong_added", "call_transfer",
-           "flower_pig", "chadajiao", "refund", "escape")
-MELD_KINDS = ("pong", "kong", "chow")
-KONG_KINDS = ("exposed", "concealed", "added")
+END_REASONS = get_args(EndReason)
+REASONS = get_args(Reason)
 
 CompactEvent = tuple[int, int, int, int, int, int, int]
 

@@ -148,7 +148,7 @@ class Hand:
 
     def melds(self, seat: int) -> list[tuple[int, int, int]]:
         """
-        The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 concealed 2 added).
+        The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).
         """
 
     def next_dealer(self) -> int:

@@ -210,7 +210,7 @@ void bind_reducer(nb::module_& m) {
                  return melds_of(r.state().melds[seat]);
              },
              nb::sig("def melds(self, seat: int) -> list[tuple[int, int, int]]"), "seat"_a,
-             "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 concealed 2 added).")
+             "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).")
         .def("next_dealer", &Reducer::next_dealer, "Who deals the next hand under the rules' dealer rule.")
         .def("deltas", [](const Reducer& r) {
                  const auto d = r.deltas();
