@@ -160,9 +160,9 @@ def score(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], win_tile: int, 
     Score a win (k: the concealed counts, win tile included; situations: bits by situation_ids()) as (reason, [(fan index, value)] in table order, total capped, the reading scored as decompositions() gives it, None when no win).
     """
 
-def max_static_fan(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], vi: int, options: ScoreOptions) -> int | None:
+def max_static_fan(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], vi: int, options: ScoreOptions) -> int:
     """
-    查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; None when not ready.
+    查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; -1 when not ready, a refusal code (below -1) for counts, a size or a void waits() refuses.
     """
 
 def load_tables() -> None:

@@ -27,6 +27,7 @@ from chuanma.tiles import NUM_SUITED, SUIT_NAMES_ZH, SUITS, Tile, format_tiles, 
 FIXED_FAN = 8
 """天胡 and 地胡 (and 大众麻将's limit hands) are worth exactly this, whatever else the hand holds."""
 
+
 @dataclass(frozen=True, slots=True)
 class FanDef:
     """A fan of the table: its Chinese and English names, its value, and when it scores.
@@ -228,9 +229,11 @@ _FAN_IDS = tuple(FANS)
 _OPTIONS: dict[int, tuple[RuleSet, _core.ScoreOptions]] = {}
 """The core's options of each rule set scored lately, by the rule set's identity."""
 _OPTIONS_KEPT = 64
+"""How many rule sets' options are kept (a process scores with a few)."""
 
 
 def _core_melds(melds: Sequence[Meld]) -> list[tuple[_core.MeldKind, int, bool]]:
+    """Melds as the core takes them: (kind, tile, concealed)."""
     return [(_MELD_KINDS[m.kind], m.tile, m.is_concealed) for m in melds]
 
 
@@ -317,8 +320,11 @@ def max_static_fan(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], 
     """查大叫: the best total over every structural wait, won on a discard with no situational fans.
 
     ``None`` when the hand is not ready (a hand holding its void suit never is). Malformed input
-    raises as :func:`score_hand`'s does.
+    raises as :func:`score_hand`'s does, once there is a wait to score.
     """
-    _check_tiles(rules, hand, melds, ())
     vi = _void_index(rules, void)
-    return _core.max_static_fan(bytes(to_counts(hand)), _core_melds(melds), vi, _options(rules))
+    best = _core.max_static_fan(bytes(to_counts(hand)), _core_melds(melds), vi, _options(rules))
+    if best != -1:  # a wait scored, or a hand the core refused: checked as score_hand checks it
+        _check_tiles(rules, hand, melds, ())
+        assert best >= 0, "the checks refuse every hand the core refuses"
+    return None if best < 0 else best

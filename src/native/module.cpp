@@ -93,11 +93,11 @@ NB_MODULE(_core, m) {
 
     m.def("waits",
           [](const nb::bytes& k, int vi, const std::vector<std::vector<int>>& melds) -> nb::object {
-              std::vector<int> melded(size(k));
+              int melded[chuanma::kKinds] = {};
               for (const auto& tiles : melds)
                   for (int t : tiles)
-                      if (t >= 0 && t < size(k)) ++melded[t];
-              const std::int64_t mask = chuanma::waits_beside(data(k), size(k), vi, melded.data());
+                      if (t >= 0 && t < std::min(size(k), chuanma::kKinds)) ++melded[t];
+              const std::int64_t mask = chuanma::waits_beside(data(k), size(k), vi, melded);
               if (mask < 0) return nb::int_(mask);
               return tiles_of(mask);
           },
@@ -152,8 +152,8 @@ NB_MODULE(_core, m) {
               nb::list fans;
               for (int i = 0; i < s.size; ++i)
                   fans.append(nb::make_tuple(static_cast<int>(s.fans[i].fan), s.fans[i].value));
-              nb::object reading = s.reason == chuanma::NoWin::kWins ? nb::object(reading_tuple(s.reading)) : nb::none();
-              return nb::make_tuple(s.reason, fans, s.total, reading);
+              if (s.reason != chuanma::NoWin::kWins) return nb::make_tuple(s.reason, fans, s.total, nb::none());
+              return nb::make_tuple(s.reason, fans, s.total, reading_tuple(s.reading));
           },
           nb::sig("def score(k: bytes, melds: collections.abc.Sequence[tuple[MeldKind, int, bool]], win_tile: int, "
                   "self_drawn: bool, vi: int, situations: int, options: ScoreOptions) "
@@ -163,19 +163,13 @@ NB_MODULE(_core, m) {
           "(reason, [(fan index, value)] in table order, total capped, the reading scored as decompositions() "
           "gives it, None when no win).");
     m.def("max_static_fan",
-          [](const nb::bytes& k, const MeldTuples& melds, int vi, const chuanma::ScoreOptions& options) -> nb::object {
+          [](const nb::bytes& k, const MeldTuples& melds, int vi, const chuanma::ScoreOptions& options) {
               const std::vector<chuanma::ScoreMeld> ms = score_melds(melds);
-              const int best = chuanma::max_static_fan(data(k), size(k), ms.data(), static_cast<int>(ms.size()), vi,
-                                                       options);
-              if (best < -1) throw nb::value_error("refused: not a hand the facade gives");
-              if (best < 0) return nb::none();
-              return nb::int_(best);
+              return chuanma::max_static_fan(data(k), size(k), ms.data(), static_cast<int>(ms.size()), vi, options);
           },
-          nb::sig("def max_static_fan(k: bytes, melds: collections.abc.Sequence[tuple[MeldKind, int, bool]], "
-                  "vi: int, options: ScoreOptions) -> int | None"),
           "k"_a, "melds"_a, "vi"_a, "options"_a,
-          "查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; "
-          "None when not ready.");
+          "查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; -1 when "
+          "not ready, a refusal code (below -1) for counts, a size or a void waits() refuses.");
 
     m.def("load_tables", [] { chuanma::tables(); },
           "Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.");

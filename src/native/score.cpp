@@ -88,8 +88,10 @@ bool has_terminal(const Set& s) {
 // Whether the triplets of `s` hold every tile of [lo, lo + n).
 bool triplets_cover(const Sets& s, int lo, int n) {
     int found = 0;
-    for (int i = 0; i < s.size; ++i)
-        if (!s.items[i].sequence && s.items[i].tile >= lo && s.items[i].tile < lo + n) found |= 1 << (s.items[i].tile - lo);
+    for (int i = 0; i < s.size; ++i) {
+        const int t = s.items[i].tile;
+        if (!s.items[i].sequence && t >= lo && t < lo + n) found |= 1 << (t - lo);
+    }
     return found == (1 << n) - 1;
 }
 

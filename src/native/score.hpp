@@ -38,7 +38,8 @@ extern const char* const kSituationIds[kSituations];
 enum class FanStyle : std::uint8_t { kSichuan, kDazhong };
 enum class YaojiuRule : std::uint8_t { kDaiyaojiu, kLiteral };  // 带幺九 (every set a 1 or 9), or every tile
 
-// The rule options scoring reads.
+// The rule options scoring reads, and the fans' values: the core holds none of its own (the Python
+// fan table, chuanma.scoring.FANS, is their one source).
 struct ScoreOptions {
     FanStyle style = FanStyle::kSichuan;  // 大众麻将: no 根 or 金钩钓, 门清 standard, 平胡
     bool void_suit = true;                // the variant plays 定缺: a hand of three suits cannot win
@@ -53,7 +54,7 @@ struct ScoreOptions {
     bool dihu_on_dealer_discard = true;   // 地胡 also on the dealer's first discard
     bool robbing_kong = true;             // 抢杠胡 allowed
     std::uint32_t house = 0;              // the house fans enabled, bit 1 << Fan
-    std::array<int, kFans> value{};       // each fan's value (根, 箭刻: each; 杠上花: single)
+    std::array<int, kFans> value{};       // each fan's value, from the fan table (根, 箭刻: each; 杠上花: single)
 };
 
 enum class MeldKind : std::uint8_t { kPong, kKong, kChow };
