@@ -14,10 +14,55 @@ BAD_SIZE: int = -101
 
 BAD_VOID: int = -102
 
+def load_tables() -> None:
+    """
+    Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.
+    """
+
+def tables_built() -> bool:
+    """
+    Whether the hand-analysis tables are built (here, or in the parent this process was forked from).
+    """
+
+def counts_ok(k: bytes) -> bool:
+    """
+    True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.
+    """
+
+def is_win(k: bytes) -> bool:
+    """
+    True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.
+    """
+
+def decompositions(k: bytes) -> list[tuple[int, ...]]:
+    """
+    Every reading of a complete hand as (form, pair, *items): form 0 sets and a pair (items: the sets, 2*tile for a triplet, 2*tile+1 for a sequence from tile), 1 seven pairs (items: the pairs' tiles, pair -1), 2 十三幺 (pair: the kind held twice); empty if incomplete or bad counts.
+    """
+
+def shanten(k: bytes, vi: int) -> int:
+    """Shanten of the best form, or a refusal code (below -1)."""
+
+def shanten_standard(k: bytes, vi: int) -> int:
+    """Shanten of the sets-and-pair form, or a refusal code."""
+
+def shanten_seven_pairs(k: bytes, vi: int) -> int:
+    """Shanten of the seven-pairs form, or a refusal code."""
+
+def shanten_thirteen_orphans(k: bytes) -> int:
+    """Shanten of the 十三幺 form, or a refusal code."""
+
 def waits(k: bytes, vi: int, melds: Sequence[Sequence[int]]) -> list[int] | int:
     """
     The waits (ascending) of a 3n+1 hand but the tiles it and its melds hold all four of, or a refusal code.
     """
+
+def is_win_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> int:
+    """
+    Win check of every row into out; -1, or the first row with a count above 4.
+    """
+
+def shanten_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], voids: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu')]) -> int:
+    """Shanten of every row into out; -1, or the first row refused."""
 
 class FanStyle(enum.Enum):
     """Whose fan table scores: Sichuan's or 大众麻将's."""
@@ -164,51 +209,6 @@ def max_static_fan(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], vi: in
     """
     查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; -1 when not ready, a refusal code (below -1) for counts, a size or a void waits() refuses.
     """
-
-def load_tables() -> None:
-    """
-    Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.
-    """
-
-def tables_built() -> bool:
-    """
-    Whether the hand-analysis tables are built (here, or in the parent this process was forked from).
-    """
-
-def counts_ok(k: bytes) -> bool:
-    """
-    True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.
-    """
-
-def is_win(k: bytes) -> bool:
-    """
-    True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.
-    """
-
-def decompositions(k: bytes) -> list[tuple[int, ...]]:
-    """
-    Every reading of a complete hand as (form, pair, *items): form 0 sets and a pair (items: the sets, 2*tile for a triplet, 2*tile+1 for a sequence from tile), 1 seven pairs (items: the pairs' tiles, pair -1), 2 十三幺 (pair: the kind held twice); empty if incomplete or bad counts.
-    """
-
-def shanten(k: bytes, vi: int) -> int:
-    """Shanten of the best form, or a refusal code (below -1)."""
-
-def shanten_standard(k: bytes, vi: int) -> int:
-    """Shanten of the sets-and-pair form, or a refusal code."""
-
-def shanten_seven_pairs(k: bytes, vi: int) -> int:
-    """Shanten of the seven-pairs form, or a refusal code."""
-
-def shanten_thirteen_orphans(k: bytes) -> int:
-    """Shanten of the 十三幺 form, or a refusal code."""
-
-def is_win_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> int:
-    """
-    Win check of every row into out; -1, or the first row with a count above 4.
-    """
-
-def shanten_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], voids: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu')]) -> int:
-    """Shanten of every row into out; -1, or the first row refused."""
 
 class HandEval:
     """

@@ -1,4 +1,5 @@
-// chuanma._core: the compiled rules. The Python package is its facade (see chuanma.analysis).
+// chuanma._core: the compiled rules. The Python package is its facade (see chuanma.analysis and
+// chuanma.scoring).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
@@ -91,6 +92,36 @@ NB_MODULE(_core, m) {
         }
     });
 
+    m.def("load_tables", [] { chuanma::tables(); },
+          "Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.");
+    m.def("tables_built", &chuanma::tables_built,
+          "Whether the hand-analysis tables are built (here, or in the parent this process was forked from).");
+    m.def("counts_ok", [](const nb::bytes& k) {
+              chuanma::Hand h;
+              return chuanma::read_hand(data(k), size(k), h);
+          }, "k"_a, "True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.");
+    m.def("is_win", [](const nb::bytes& k) { return chuanma::is_win(data(k), size(k)); }, "k"_a,
+          "True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.");
+    m.def("decompositions",
+          [](const nb::bytes& k) {
+              nb::list out;
+              for (const chuanma::Reading& r : chuanma::decompositions(data(k), size(k))) out.append(reading_tuple(r));
+              return out;
+          },
+          nb::sig("def decompositions(k: bytes) -> list[tuple[int, ...]]"), "k"_a,
+          "Every reading of a complete hand as (form, pair, *items): form 0 sets and a pair (items: the sets, "
+          "2*tile for a triplet, 2*tile+1 for a sequence from tile), 1 seven pairs (items: the pairs' tiles, "
+          "pair -1), 2 十三幺 (pair: the kind held twice); empty if incomplete or bad counts.");
+    m.def("shanten", [](const nb::bytes& k, int vi) { return chuanma::shanten(data(k), size(k), vi); }, "k"_a,
+          "vi"_a, "Shanten of the best form, or a refusal code (below -1).");
+    m.def("shanten_standard", [](const nb::bytes& k, int vi) { return chuanma::shanten_standard(data(k), size(k), vi); },
+          "k"_a, "vi"_a, "Shanten of the sets-and-pair form, or a refusal code.");
+    m.def("shanten_seven_pairs",
+          [](const nb::bytes& k, int vi) { return chuanma::shanten_seven_pairs(data(k), size(k), vi); }, "k"_a,
+          "vi"_a, "Shanten of the seven-pairs form, or a refusal code.");
+    m.def("shanten_thirteen_orphans",
+          [](const nb::bytes& k) { return chuanma::shanten_thirteen_orphans(data(k), size(k)); }, "k"_a,
+          "Shanten of the 十三幺 form, or a refusal code.");
     m.def("waits",
           [](const nb::bytes& k, int vi, const std::vector<std::vector<int>>& melds) -> nb::object {
               int melded[chuanma::kKinds] = {};
@@ -105,6 +136,32 @@ NB_MODULE(_core, m) {
                   "-> list[int] | int"),
           "k"_a, "vi"_a, "melds"_a,
           "The waits (ascending) of a 3n+1 hand but the tiles it and its melds hold all four of, or a refusal code.");
+    m.def("is_win_batch",
+          [](Hands hands, Out<bool> out) -> std::int64_t {
+              check_rows(hands, out.shape(0), "out");
+              const int kinds = static_cast<int>(hands.shape(1));
+              for (std::size_t i = 0; i < hands.shape(0); ++i) {
+                  const std::uint8_t* row = hands.data() + i * kinds;
+                  if (std::any_of(row, row + kinds, [](std::uint8_t c) { return c > 4; }))
+                      return static_cast<std::int64_t>(i);
+                  out(i) = chuanma::is_win(row, kinds);
+              }
+              return -1;
+          },
+          "hands"_a, "out"_a, "Win check of every row into out; -1, or the first row with a count above 4.");
+    m.def("shanten_batch",
+          [](Hands hands, Column voids, Out<std::int8_t> out) -> std::int64_t {
+              check_rows(hands, out.shape(0), "out");
+              check_rows(hands, voids.shape(0), "voids");
+              const int kinds = static_cast<int>(hands.shape(1));
+              for (std::size_t i = 0; i < hands.shape(0); ++i) {
+                  const int sh = chuanma::shanten(hands.data() + i * kinds, kinds, voids(i));
+                  if (sh < -1) return static_cast<std::int64_t>(i);
+                  out(i) = static_cast<std::int8_t>(sh);
+              }
+              return -1;
+          },
+          "hands"_a, "voids"_a, "out"_a, "Shanten of every row into out; -1, or the first row refused.");
 
     nb::enum_<chuanma::FanStyle>(m, "FanStyle", "Whose fan table scores: Sichuan's or 大众麻将's.")
         .value("SICHUAN", chuanma::FanStyle::kSichuan)
@@ -170,63 +227,6 @@ NB_MODULE(_core, m) {
           "k"_a, "melds"_a, "vi"_a, "options"_a,
           "查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; -1 when "
           "not ready, a refusal code (below -1) for counts, a size or a void waits() refuses.");
-
-    m.def("load_tables", [] { chuanma::tables(); },
-          "Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.");
-    m.def("tables_built", &chuanma::tables_built,
-          "Whether the hand-analysis tables are built (here, or in the parent this process was forked from).");
-    m.def("counts_ok", [](const nb::bytes& k) {
-              chuanma::Hand h;
-              return chuanma::read_hand(data(k), size(k), h);
-          }, "k"_a, "True for 27 or 34 counts of 0-4, at most 14 of a suit or of the honours.");
-    m.def("is_win", [](const nb::bytes& k) { return chuanma::is_win(data(k), size(k)); }, "k"_a,
-          "True for n sets and a pair, seven pairs (14 tiles) or 十三幺; False for bad counts.");
-    m.def("decompositions",
-          [](const nb::bytes& k) {
-              nb::list out;
-              for (const chuanma::Reading& r : chuanma::decompositions(data(k), size(k))) out.append(reading_tuple(r));
-              return out;
-          },
-          nb::sig("def decompositions(k: bytes) -> list[tuple[int, ...]]"), "k"_a,
-          "Every reading of a complete hand as (form, pair, *items): form 0 sets and a pair (items: the sets, "
-          "2*tile for a triplet, 2*tile+1 for a sequence from tile), 1 seven pairs (items: the pairs' tiles, "
-          "pair -1), 2 十三幺 (pair: the kind held twice); empty if incomplete or bad counts.");
-    m.def("shanten", [](const nb::bytes& k, int vi) { return chuanma::shanten(data(k), size(k), vi); }, "k"_a,
-          "vi"_a, "Shanten of the best form, or a refusal code (below -1).");
-    m.def("shanten_standard", [](const nb::bytes& k, int vi) { return chuanma::shanten_standard(data(k), size(k), vi); },
-          "k"_a, "vi"_a, "Shanten of the sets-and-pair form, or a refusal code.");
-    m.def("shanten_seven_pairs",
-          [](const nb::bytes& k, int vi) { return chuanma::shanten_seven_pairs(data(k), size(k), vi); }, "k"_a,
-          "vi"_a, "Shanten of the seven-pairs form, or a refusal code.");
-    m.def("shanten_thirteen_orphans",
-          [](const nb::bytes& k) { return chuanma::shanten_thirteen_orphans(data(k), size(k)); }, "k"_a,
-          "Shanten of the 十三幺 form, or a refusal code.");
-    m.def("is_win_batch",
-          [](Hands hands, Out<bool> out) -> std::int64_t {
-              check_rows(hands, out.shape(0), "out");
-              const int kinds = static_cast<int>(hands.shape(1));
-              for (std::size_t i = 0; i < hands.shape(0); ++i) {
-                  const std::uint8_t* row = hands.data() + i * kinds;
-                  if (std::any_of(row, row + kinds, [](std::uint8_t c) { return c > 4; }))
-                      return static_cast<std::int64_t>(i);
-                  out(i) = chuanma::is_win(row, kinds);
-              }
-              return -1;
-          },
-          "hands"_a, "out"_a, "Win check of every row into out; -1, or the first row with a count above 4.");
-    m.def("shanten_batch",
-          [](Hands hands, Column voids, Out<std::int8_t> out) -> std::int64_t {
-              check_rows(hands, out.shape(0), "out");
-              check_rows(hands, voids.shape(0), "voids");
-              const int kinds = static_cast<int>(hands.shape(1));
-              for (std::size_t i = 0; i < hands.shape(0); ++i) {
-                  const int sh = chuanma::shanten(hands.data() + i * kinds, kinds, voids(i));
-                  if (sh < -1) return static_cast<std::int64_t>(i);
-                  out(i) = static_cast<std::int8_t>(sh);
-              }
-              return -1;
-          },
-          "hands"_a, "voids"_a, "out"_a, "Shanten of every row into out; -1, or the first row refused.");
 
     nb::class_<chuanma::HandEval>(m, "HandEval",
                                   "Shanten of a hand and of its one-tile changes (counts checked by the facade).")
