@@ -234,3 +234,18 @@ def test_fan_values_come_from_the_python_table(monkeypatch: pytest.MonkeyPatch) 
     result = score_hand(RuleSet.from_preset("xuezhan", house_fans={"menqing": 3}), hand, [], 4, self_drawn=False)
     assert [(f.id, f.fan) for f in result.fans] == [("qingyise", 5), ("duiduihu", 1), ("menqing", 3)]
     assert result.total == 9
+
+
+def test_the_core_refuses_what_the_facade_never_gives() -> None:
+    """Out-of-range input is refused, never read: the core is safe to call without the facade."""
+    options = _core.ScoreOptions()
+    counts = bytes([3, 3, 3, 3, 2] + [0] * 29)
+    assert _core.score(counts, [], 4, False, -1, 0, options)[0] is _core.NoWin.WINS
+    for melds, win, vi in (([(_core.MeldKind.PONG, 34, False)], 4, -1), ([(_core.MeldKind.CHOW, 7, False)], 4, -1),
+                           ([], 5, -1), ([], 40, -1), ([], 4, 3), ([(_core.MeldKind.PONG, 0, False)] * 5, 4, -1)):
+        with pytest.raises(ValueError, match="refused"):
+            _core.score(counts, melds, win, False, vi, 0, options)
+    assert _core.max_static_fan(bytes([3, 3, 3, 3, 1] + [0] * 29), [], -1, options) == 0
+    assert _core.max_static_fan(bytes([3, 3, 3, 3, 2] + [0] * 29), [], -1, options) == _core.BAD_SIZE
+    assert _core.max_static_fan(bytes([3, 3, 3, 3, 1] + [0] * 29), [], 5, options) == _core.BAD_VOID
+    assert _core.max_static_fan(bytes([5] + [0] * 33), [], -1, options) == _core.BAD_COUNTS

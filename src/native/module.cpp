@@ -125,10 +125,12 @@ NB_MODULE(_core, m) {
     m.def("waits",
           [](const nb::bytes& k, int vi, const std::vector<std::vector<int>>& melds) -> nb::object {
               int melded[chuanma::kKinds] = {};
+              const int kinds = std::min(size(k), chuanma::kKinds);
               for (const auto& tiles : melds)
                   for (int t : tiles)
-                      if (t >= 0 && t < std::min(size(k), chuanma::kKinds)) ++melded[t];
-              const std::int64_t mask = chuanma::waits_beside(data(k), size(k), vi, melded);
+                      if (t >= 0 && t < kinds) ++melded[t];
+              const std::int64_t mask = melds.empty() ? chuanma::waits(data(k), size(k), vi)
+                                                      : chuanma::waits_beside(data(k), size(k), vi, melded);
               if (mask < 0) return nb::int_(mask);
               return tiles_of(mask);
           },
