@@ -11,8 +11,7 @@ reach what random hands rarely do: 天胡, 地胡 (on a draw and on the dealer's
 Covered: 换三张, 定缺 (chosen and automatic), draws (live and replacement, the last-four flag),
 discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs (过手杠
 included), claim windows with pass and priority, 一炮多响 or the first winner, 抢杠胡, wins on a
-discard and self-drawn with their situations and fan (the compiled reducer asks the Python scoring
-for a win's fan through its ``fan`` argument), 血战 winners leaving and 血流 winners staying (locked
+discard and self-drawn with their situations and fan, 血战 winners leaving and 血流 winners staying (locked
 hands, kongs that keep the waits), forced wins and no kongs in the last four tiles, the pass rules
 none / same_turn / forever; every payment as it is made and each seat's net result: wins (自摸加底
 included), 刮风下雨 (明杠 承包制 or 家家有, 过手杠), 呼叫转移, 点杠花, and the exhaustive draw's
@@ -37,7 +36,7 @@ from chuanma.engine.indices import DISCARD_AT, HU_AT, KONG_AT, to_index
 from chuanma.engine.wall import build_wall
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import parse_tile, parse_tiles
-from native_lockstep import Lockstep
+from native_lockstep import Lockstep, native_rules
 
 SEEDS = 4
 """Hands per case and policy: a few seconds in all."""
@@ -153,9 +152,9 @@ def test_set_ups_agree(name: str) -> None:
 @pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
 def test_the_core_takes_every_option(preset: str, options: dict[str, Any]) -> None:
     rules = RuleSet.from_preset(preset, **options)
-    assert _core.Rules(rules).options() == rules.options()
+    assert native_rules(rules).options() == rules.options()
     house = rules.with_options(house_fans={"jiangdui": 3, "shibaluohan": True}, max_fan=None, base=7)
-    assert _core.Rules(house).options() == house.options()
+    assert native_rules(house).options() == house.options()
 
 
 def test_a_copy_plays_on_apart() -> None:
@@ -173,17 +172,17 @@ def test_a_copy_plays_on_apart() -> None:
 
 
 def test_illegal_actions_are_refused() -> None:
-    hand = _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), RuleSet.from_preset("xuezhan").tiles.wall(), 0, 1)
+    hand = _core.Hand(native_rules(RuleSet.from_preset("xuezhan")), RuleSet.from_preset("xuezhan").tiles.wall(), 0, 1)
     before = hand.events()
     with pytest.raises(ValueError, match="not a legal action"):
         hand.apply(0, HU_AT)
     assert hand.events() == before
     with pytest.raises(ValueError, match="whole set"):
-        _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), [0] * 108, 0, 1)
+        _core.Hand(native_rules(RuleSet.from_preset("xuezhan")), [0] * 108, 0, 1)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_random_play_in_the_core_is_repeatable(preset: str) -> None:
-    rules = _core.Rules(RuleSet.from_preset(preset))
+    rules = native_rules(RuleSet.from_preset(preset))
     first = _core.play_random(rules, 7, 20)
     assert first == _core.play_random(rules, 7, 20) > 20 * 40

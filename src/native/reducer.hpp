@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "state.hpp"
@@ -13,23 +12,11 @@
 
 namespace chuanma {
 
-// A win to score: the concealed tiles without the win tile, the melds, the win tile, how it is won.
-struct FanQuery {
-    const std::array<std::uint8_t, 34>& counts;
-    const std::vector<Meld>& melds;
-    int win_tile;
-    bool self_drawn;
-    std::uint32_t situations;
-    int void_suit;
-};
-// The fan of a win (the scoring lives elsewhere; without one every win counts 0 fan).
-using FanFunction = std::function<int(const FanQuery&)>;
-
 class Reducer {
 public:
     // `wall` in draw order (the whole set once), `direction` the seats exchanged tiles travel (1-3).
     // Throws std::invalid_argument for a wall, dealer or direction that is none.
-    Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction, FanFunction fan = {});
+    Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction);
 
     const HandState& state() const { return st_; }
     bool finished() const { return st_.phase == Phase::kEnd; }
@@ -93,7 +80,8 @@ private:
     void payers(int seat, std::vector<int>& out) const;
     void self_draw_payers(int seat, std::vector<int>& out) const;
     void call_transfer(int kong, const std::vector<int>& winners, const std::vector<int>& seqs);
-    int static_fan(int seat);
+    int static_fan(int seat) const;
+    int score_melds(int seat, ScoreMeld* out) const;
     int best_static_fan(int seat);
     void winner_leaves(int seat);
     void escape_payments(int seat, int seq);
@@ -106,7 +94,6 @@ private:
     void legal_now(int seat, std::vector<int>& out) const;
 
     HandState st_;
-    FanFunction fan_;
     const Tables& tables_;  // the win check's (built before the first hand)
     mutable std::array<std::vector<int>, kSeats> legal_;
     mutable unsigned legal_known_ = 0;  // a bit by seat: legal_[seat] is up to date

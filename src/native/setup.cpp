@@ -8,8 +8,8 @@
 
 namespace chuanma {
 
-Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction, FanFunction fan)
-    : fan_(std::move(fan)), tables_(tables()) {
+Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction)
+    : tables_(tables()) {
     const int size = rules.wall_size();
     std::array<int, 34> copies{};
     if (static_cast<int>(wall.size()) != size) throw std::invalid_argument("the wall is not the whole set");

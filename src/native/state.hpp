@@ -7,6 +7,7 @@
 
 #include "events.hpp"
 #include "rules.hpp"
+#include "score.hpp"
 
 namespace chuanma {
 
@@ -15,7 +16,6 @@ constexpr int kNoTile = -1;
 using TileMask = std::uint64_t;  // a bit by tile kind
 
 enum class Phase : std::uint8_t { kExchange, kVoid, kTurn, kClaim, kRob, kDraw, kEnd };
-enum class MeldKind : std::uint8_t { kPong, kKong, kChow };
 enum class KongKind : std::uint8_t { kExposed, kAdded, kConcealed };  // in the order of chuanma.melds.KONG_KINDS
 enum class DrawKind : std::uint8_t { kNone, kLive, kReplacement };
 

@@ -83,11 +83,21 @@ bool Reducer::keeps_waits(int seat, int t) const {
     return waits_with(counts, melds, s.void_suit) == s.locked_waits;
 }
 
+int Reducer::score_melds(int seat, ScoreMeld* out) const {
+    int n = 0;
+    for (const Meld& m : st_.melds[seat]) out[n++] = ScoreMeld{m.kind, m.tile, m.kong == KongKind::kConcealed};
+    return n;
+}
+
+// The fan of the seat's win on `tile` (already in its hand when `in_hand`): the engine offers only
+// wins the scoring takes.
 int Reducer::win_fan(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand) {
-    if (!fan_) return 0;
     std::array<std::uint8_t, 34> counts = st_.seats[seat].hand;
-    if (in_hand) --counts[tile];
-    return fan_(FanQuery{counts, st_.melds[seat], tile, self_drawn, situations, st_.seats[seat].void_suit});
+    if (!in_hand) ++counts[tile];
+    ScoreMeld melds[kMaxMelds];
+    const int n = score_melds(seat, melds);
+    return score(counts.data(), kKinds, melds, n, tile, self_drawn, st_.seats[seat].void_suit, situations,
+                 st_.rules.scoring).total;
 }
 
 void Reducer::self_drawn_win(int seat) {
