@@ -4,22 +4,24 @@ Random hands of every preset and of a few option overrides, played by a uniform 
 by one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
 every seat's legal actions (as action indices), the events so far, every seat's concealed tiles,
 melds and net result agree, and so does the end (its reason, each seat's 花猪 and standing waits,
-the next dealer). Set-ups
-reach what random hands rarely do: 天胡, 地胡 (on a draw and on the dealer's discard), 一炮多响, and
-杠上花 after consecutive kongs.
+the next dealer). Set-ups and chosen seeds reach what random hands rarely do: 天胡, 地胡 (on a draw
+and on the dealer's discard), 一炮多响, 杠上花 after consecutive kongs, 杠上炮 with 呼叫转移, 抢杠胡,
+查花猪.
 
 Covered: 换三张, 定缺 (chosen and automatic), draws (live and replacement, the last-four flag),
-discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs (过手杠
-included), claim windows with pass and priority, 一炮多响 or the first winner, 抢杠胡, wins on a
-discard and self-drawn with their situations and fan, 血战 winners leaving and 血流 winners staying (locked
-hands, kongs that keep the waits), forced wins and no kongs in the last four tiles, the pass rules
-none / same_turn / forever; every payment as it is made and each seat's net result: wins (自摸加底
-included), 刮风下雨 (明杠 承包制 or 家家有, 过手杠), 呼叫转移, 点杠花, and the exhaustive draw's
-settlement (查花猪 fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is
-waiting, the 查大叫 fans); leaving (逃跑: a winner's, and a player's who pays for it).
+discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs
+(过手杠 included), claim windows with pass and priority, 一炮多响 or the first winner, 抢杠胡, wins
+on a discard and self-drawn with their situations and fan total (the compiled scoring's, called from
+the compiled reducer), 血战 winners leaving and 血流 winners staying (locked hands, kongs that keep
+the waits), forced wins and no kongs in the last four tiles, the pass rules none / same_turn /
+forever; every payment as it is made and each seat's net result: wins (自摸加底 included), 刮风下雨
+(明杠 承包制 or 家家有, 过手杠), 呼叫转移, 点杠花, and the exhaustive draw's settlement (查花猪
+fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is waiting, the 查大叫
+fans); leaving (逃跑: a winner's, and a player's who pays for it).
 
 Not covered yet (the compiled reducer does not make them): a win's fan lines, multiplier and 极品
-flag (the fan total is compared); the records, views and versions of :class:`Game`.
+flag in its event (the total is compared); the records, views, versions and automatic-move lists
+of :class:`Game`.
 """
 
 from __future__ import annotations
