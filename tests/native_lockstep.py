@@ -14,11 +14,11 @@ from chuanma.engine.event_types import EndReason
 from chuanma.engine.events import Event
 from chuanma.engine.game import Direction, Game
 from chuanma.engine.indices import HU_AT, PONG_AT, from_index, to_index
-from chuanma.engine.ledger import Reason
+from chuanma.engine.ledger import Reason, Win
 from chuanma.engine.state import DIRECTIONS
 from chuanma.melds import KONG_KINDS, MELD_KINDS
 from chuanma.rules import RuleSet
-from chuanma.scoring import SITUATIONS, score_options
+from chuanma.scoring import FANS, SITUATIONS, score_options
 from chuanma.tiles import SUITS, parse_tile, parse_tiles
 
 EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exchange_received", "void_chosen",
@@ -29,6 +29,9 @@ PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
 """The compiled reducer's phases by number."""
 END_REASONS = get_args(EndReason)
 REASONS = get_args(Reason)
+
+FAN_IDS = list(FANS)
+"""Every fan by its index in the compiled scoring."""
 
 CompactEvent = tuple[int, int, int, int, int, int, int]
 
@@ -86,6 +89,13 @@ def compact(ev: Event, rules: RuleSet) -> CompactEvent:
     return (EVENT_TYPES.index(kind), -1 if ev.seat is None else ev.seat, tile, -1 if frm is None else frm, a, b, value)
 
 
+def win_tuple(w: Win) -> tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]:
+    """A win as the compiled reducer lists it."""
+    return (w.seat, w.tile, -1 if w.from_seat is None else w.from_seat, w.robbed,
+            sum(1 << SITUATIONS.index(x) for x in w.situations), w.total,
+            [(FAN_IDS.index(fan_id), value) for fan_id, _, value in w.fans], w.seq)
+
+
 def native_rules(rules: RuleSet) -> _core.Rules:
     """The compiled reducer's rules: the options and what the fan scoring reads of them."""
     return _core.Rules(rules, score_options(rules))
@@ -137,6 +147,7 @@ class Lockstep:
         assert PHASES.index(g.phase) == h.phase and g.remaining == h.remaining, self.where()
         assert self.events() == h.events(), self.where()
         assert g.deltas() == h.deltas(), self.where()
+        assert [win_tuple(w) for w in g.wins] == h.wins(), self.where()
         assert g.finished == h.finished
 
     def where(self, seat: int | None = None) -> str:

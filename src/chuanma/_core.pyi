@@ -303,6 +303,11 @@ class Hand:
         The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).
         """
 
+    def wins(self) -> list[tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]]:
+        """
+        Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as (fan index, value), its event).
+        """
+
     def next_dealer(self) -> int:
         """Who deals the next hand under the rules' dealer rule."""
 

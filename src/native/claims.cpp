@@ -10,7 +10,7 @@ namespace chuanma {
 
 int Reducer::claim_fan(int seat) {
     int& fan = st_.window.fans[seat];
-    if (fan < 0) fan = win_fan(seat, st_.window.tile, false, st_.window.situations, false);
+    if (fan < 0) fan = score_win(seat, st_.window.tile, false, st_.window.situations, false).total;
     return fan;
 }
 

@@ -45,7 +45,7 @@ private:
     bool forced() const;
     bool kong_allowed() const;
     bool keeps_waits(int seat, int t) const;
-    int win_fan(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand);
+    Score score_win(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand) const;
     int claim_fan(int seat);
     bool may_claim_win(int seat, int t);
     void turn_actions(int seat, std::vector<int>& out) const;
@@ -75,7 +75,7 @@ private:
     void add_kong(int seat, int t, KongKind kind, int discarder, int each);
     void self_drawn_win(int seat);
     void claim_wins(const std::vector<int>& winners, int from, int t, std::uint32_t situations, bool robbed, int kong);
-    int record_win(int seat, int t, int from, bool robbed, int fan, std::uint32_t situations);
+    int record_win(int seat, int t, int from, bool robbed, const Score& score, std::uint32_t situations);
     int pay(int payer, int payee, std::int64_t amount, Reason reason, int seq);
     void payers(int seat, std::vector<int>& out) const;
     void self_draw_payers(int seat, std::vector<int>& out) const;

@@ -199,6 +199,19 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def melds(self, seat: int) -> list[tuple[int, int, int]]"), "seat"_a,
              "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).")
+        .def("wins",
+             [](const Reducer& r) {
+                 nb::list out;
+                 for (const WinRecord& w : r.state().wins) {
+                     nb::list fans;
+                     for (const FanValue& f : w.fans) fans.append(nb::make_tuple(static_cast<int>(f.fan), f.value));
+                     out.append(nb::make_tuple(w.seat, w.tile, w.from, w.robbed, w.situations, w.total, fans, w.seq));
+                 }
+                 return out;
+             },
+             nb::sig("def wins(self) -> list[tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]]"),
+             "Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as "
+             "(fan index, value), its event).")
         .def("next_dealer", &Reducer::next_dealer, "Who deals the next hand under the rules' dealer rule.")
         .def("deltas", [](const Reducer& r) {
                  const auto d = r.deltas();

@@ -81,6 +81,15 @@ struct KongRecord {
     bool transferred = false;   // its money went on by 呼叫转移
 };
 
+struct WinRecord {
+    int seat, tile, from;  // from -1: self-drawn
+    bool robbed;
+    std::uint32_t situations;
+    int total;
+    std::vector<FanValue> fans;  // in the fan table's order
+    int seq;                     // its hu event
+};
+
 struct Payment {
     int payer, payee;
     std::int64_t amount;  // units of base
@@ -102,14 +111,13 @@ struct HandState {
     bool voids_revealed = false;
     std::vector<KongRecord> kongs;
     std::vector<Payment> ledger;
-    int wins = 0;
+    std::vector<WinRecord> wins;
     Turn turn;
     Window window;
     bool declared = false;
     int live_draws = 0;
     int dealer_discards = 0;
     int first_multi_from = -1;  // the discarder of the hand's first 一炮多响
-    int first_winner = -1, first_win_from = -1;  // the first win's seat and discarder (-1: self-drawn)
     std::array<Seat, kSeats> seats;
     std::vector<Event> events;
 
