@@ -1,12 +1,12 @@
 """The compiled reducer (``chuanma._core.Hand``) in lockstep with the Python :class:`Game`.
 
-Random hands of every preset and of a few option overrides, played by a uniform random policy and
-by one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
+Random hands of every preset and of a few option overrides, played by a uniform random policy and by
+one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
 every seat's legal actions (as action indices), the events so far, every seat's concealed tiles,
-melds, wins (their fans included) and net result agree, and so does the end (its reason, each seat's 花猪 and standing waits,
-the next dealer). Set-ups and chosen seeds reach what random hands rarely do: 天胡, 地胡 (on a draw
-and on the dealer's discard), 一炮多响, 杠上花 after consecutive kongs, 杠上炮 with 呼叫转移, 抢杠胡,
-查花猪.
+melds, wins (their fans included) and net result agree, and so does the end (its reason, each seat's
+花猪 and standing waits, the next dealer). Set-ups and chosen seeds reach what random hands rarely
+do: 天胡, 地胡 (on a draw and on the dealer's discard), 一炮多响, 杠上花 after consecutive kongs,
+杠上炮 with 呼叫转移, 抢杠胡, 查花猪.
 
 Covered: 换三张, 定缺 (chosen and automatic), draws (live and replacement, the last-four flag),
 discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs
