@@ -145,6 +145,8 @@ class Lockstep:
             assert bytes(g.state.seats[s].hand) == h.counts(s), self.where(s)
             assert melds_of(g, s) == h.melds(s), self.where(s)
         assert PHASES.index(g.phase) == h.phase and g.remaining == h.remaining, self.where()
+        assert g.version == h.version, self.where()
+        assert [g.asked(s) for s in range(4)] == [None if a < 0 else a for a in map(h.asked, range(4))], self.where()
         assert self.events() == h.events(), self.where()
         assert g.deltas() == h.deltas(), self.where()
         assert [win_tuple(w) for w in g.wins] == h.wins(), self.where()

@@ -3,10 +3,10 @@
 Random hands of every preset and of a few option overrides, played by a uniform random policy and by
 one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
 every seat's legal actions (as action indices), the events so far, every seat's concealed tiles,
-melds, wins (their fans included) and net result agree, and so does the end (its reason, each seat's
-花猪 and standing waits, the next dealer). Set-ups and chosen seeds reach what random hands rarely
-do: 天胡, 地胡 (on a draw and on the dealer's discard), 一炮多响, 杠上花 after consecutive kongs,
-杠上炮 with 呼叫转移, 抢杠胡, 查花猪.
+melds, wins (their fans included), net result, version and each seat's question's version agree, and
+so does the end (its reason, each seat's 花猪 and standing waits, the next dealer). Set-ups and
+chosen seeds reach what random hands rarely do: 天胡, 地胡 (on a draw and on the dealer's discard),
+一炮多响, 杠上花 after consecutive kongs, 杠上炮 with 呼叫转移, 抢杠胡, 查花猪.
 
 Covered: 换三张, 定缺 (chosen and automatic), draws (live and replacement, the last-four flag),
 discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs
@@ -19,8 +19,8 @@ forever; every payment as it is made and each seat's net result: wins (自摸加
 fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is waiting, the 查大叫
 fans); leaving (逃跑: a winner's, and a player's who pays for it).
 
-Not covered yet (the compiled reducer does not make them): the records, views, versions and
-automatic-move lists of :class:`Game`.
+Not covered yet (the compiled reducer does not make them): the records, views and automatic-move
+lists of :class:`Game`, and its refusals' reasons.
 """
 
 from __future__ import annotations

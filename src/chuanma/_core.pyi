@@ -278,6 +278,15 @@ class Hand:
         0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.
         """
 
+    @property
+    def version(self) -> int:
+        """Decisions applied so far (every seat's)."""
+
+    def asked(self, seat: int) -> int:
+        """
+        The version at which the seat's open question was posed (-1: it owes no decision).
+        """
+
     def to_act(self) -> list[int]:
         """The seats that owe a decision."""
 

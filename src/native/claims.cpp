@@ -65,6 +65,7 @@ bool Reducer::open_window(int from, int t, std::uint32_t situations, bool rob, i
     }
     if (!anyone && !rob) return false;  // a robbing window opens even when nobody can rob
     st_.phase = rob ? Phase::kRob : Phase::kClaim;
+    st_.posed = st_.version;
     if (!rob) st_.current = from;
     return true;
 }

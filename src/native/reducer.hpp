@@ -24,6 +24,9 @@ public:
     void to_act(std::vector<int>& out) const;
     // The seat's legal actions as indices (empty when it owes none), kept until the state changes.
     const std::vector<int>& legal(int seat) const;
+    // The version at which the seat's open question was posed (-1: it owes no decision): on its
+    // turn the current version; in the exchange, the void and a claim window the one they opened at.
+    int asked(int seat) const;
     // Applies a legal action; false (state untouched) for anything else.
     bool apply(int seat, int action);
     // 逃跑: the seat leaves the table; false (nothing done) when the hand is over or it has left.

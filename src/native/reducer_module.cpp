@@ -148,6 +148,10 @@ void bind_reducer(nb::module_& m) {
         .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
         .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
                      "0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.")
+        .def_prop_ro("version", [](const Reducer& r) { return r.state().version; },
+                     "Decisions applied so far (every seat's).")
+        .def("asked", &Reducer::asked, "seat"_a,
+             "The version at which the seat's open question was posed (-1: it owes no decision).")
         .def("to_act",
              [](const Reducer& r) {
                  std::vector<int> out;

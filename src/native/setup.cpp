@@ -83,6 +83,7 @@ void Reducer::choose_exchange(int seat, int index) {
 
 void Reducer::enter_void() {
     st_.phase = Phase::kVoid;
+    st_.posed = st_.version;
     for (int x = 0; x < kSeats; ++x) {
         const auto& h = st_.seats[x].hand;
         int held = 0, missing = -1;

@@ -118,6 +118,8 @@ struct HandState {
     int live_draws = 0;
     int dealer_discards = 0;
     int first_multi_from = -1;  // the discarder of the hand's first 一炮多响
+    int version = 0;  // decisions applied (every seat's)
+    int posed = 0;    // the version at which the question asked of several seats at once was posed
     std::array<Seat, kSeats> seats;
     std::vector<Event> events;
 
