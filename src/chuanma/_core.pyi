@@ -236,3 +236,97 @@ class HandEval:
 
     def useful(self, t: int, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies (by tile) of the useful tiles after discarding t."""
+
+class Rules:
+    """Every option of a chuanma.rules.RuleSet, for the compiled reducer."""
+
+    def __init__(self, rules: object, scoring: ScoreOptions) -> None:
+        """
+        A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options).
+        """
+
+    def options(self) -> dict[str, object]:
+        """Every option and its value, as RuleSet.options() gives them."""
+
+class Hand:
+    """
+    One hand as the compiled state machine: decisions are action indices (chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.
+    """
+
+    def __init__(self, rules: Rules, wall: Sequence[int], dealer: int, direction: int) -> None:
+        """
+        A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).
+        """
+
+    def __copy__(self) -> Hand:
+        """A whole copy: the two play on apart."""
+
+    def __deepcopy__(self, memo: object) -> Hand:
+        """A whole copy."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the hand is over."""
+
+    @property
+    def remaining(self) -> int:
+        """Tiles left in the wall."""
+
+    @property
+    def phase(self) -> int:
+        """
+        0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.
+        """
+
+    @property
+    def version(self) -> int:
+        """Decisions applied so far (every seat's)."""
+
+    def asked(self, seat: int) -> int:
+        """
+        The version at which the seat's open question was posed (-1: it owes no decision).
+        """
+
+    def to_act(self) -> list[int]:
+        """The seats that owe a decision."""
+
+    def legal(self, seat: int) -> list[int]:
+        """The seat's legal actions as indices (empty: it owes none)."""
+
+    def apply(self, seat: int, action: int) -> None:
+        """Apply a legal action (ValueError for any other)."""
+
+    def leave(self, seat: int) -> None:
+        """逃跑: the seat leaves the table."""
+
+    def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]:
+        """
+        The events from `since` on (src/native/events.hpp says what each holds).
+        """
+
+    def counts(self, seat: int) -> bytes:
+        """The seat's concealed tiles as 34 counts."""
+
+    def melds(self, seat: int) -> list[tuple[int, int, int]]:
+        """
+        The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).
+        """
+
+    def wins(self) -> list[tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]]:
+        """
+        Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as (fan index, value), its event).
+        """
+
+    def next_dealer(self) -> int:
+        """Who deals the next hand under the rules' dealer rule."""
+
+    def deltas(self) -> list[int]:
+        """Net result per seat so far, in units of base."""
+
+    def standing_waits(self, seat: int) -> int:
+        """The seat's waits as a mask by tile, or -1 in the middle of its turn."""
+
+def play_random(rules: Rules, seed: int, hands: int) -> int:
+    """
+    Play `hands` random-policy hands from `seed` inside the core; returns the decisions made.
+    """

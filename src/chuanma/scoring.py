@@ -237,9 +237,10 @@ def _core_melds(melds: Sequence[Meld]) -> list[tuple[_core.MeldKind, int, bool]]
     return [(_MELD_KINDS[m.kind], m.tile, m.is_concealed) for m in melds]
 
 
-def _options(rules: RuleSet) -> _core.ScoreOptions:
+def score_options(rules: RuleSet) -> _core.ScoreOptions:
     """The options of ``rules`` that scoring reads, with every fan's value from :data:`FANS` (a
-    house fan's from the rules when enabled), made once for a rule set."""
+    house fan's from the rules when enabled), made once for a rule set (the compiled reducer's
+    ``_core.Rules`` takes them too)."""
     kept = _OPTIONS.get(id(rules))
     if kept is not None and kept[0] is rules:
         return kept[1]
@@ -309,7 +310,7 @@ def score_hand(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], win_
     for s in situations:
         bits |= _SITUATION_BITS[s]
     reason, fans, total, reading = _core.score(bytes(counts), _core_melds(melds), win_tile, self_drawn, vi, bits,
-                                               _options(rules))
+                                               score_options(rules))
     if reading is None:
         return _no_win(reason, rules, void, [*hand, win_tile, *(t for m in melds for t in m.tiles)])
     items = tuple([_item(i, v) for i, v in fans])
@@ -323,7 +324,7 @@ def max_static_fan(rules: RuleSet, hand: Sequence[Tile], melds: Sequence[Meld], 
     raises as :func:`score_hand`'s does, once there is a wait to score.
     """
     vi = _void_index(rules, void)
-    best = _core.max_static_fan(bytes(to_counts(hand)), _core_melds(melds), vi, _options(rules))
+    best = _core.max_static_fan(bytes(to_counts(hand)), _core_melds(melds), vi, score_options(rules))
     if best != -1:  # a wait scored, or a hand the core refused: checked as score_hand checks it
         _check_tiles(rules, hand, melds, ())
         assert best >= 0, "the checks refuse every hand the core refuses"

@@ -14,6 +14,7 @@
 #include "decompose.hpp"
 #include "hand.hpp"
 #include "hand_eval.hpp"
+#include "reducer_module.hpp"
 #include "score.hpp"
 #include "tables.hpp"
 
@@ -254,4 +255,5 @@ NB_MODULE(_core, m) {
                  return total;
              },
              "t"_a, "sh"_a, "unseen"_a, "Unseen copies (by tile) of the useful tiles after discarding t.");
+    chuanma::bind_reducer(m);
 }

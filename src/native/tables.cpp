@@ -105,6 +105,7 @@ std::atomic<bool> ready{false};
 const Tables& tables() {
     static std::once_flag once;
     static Tables built;
+    if (ready.load(std::memory_order_acquire)) return built;  // built: no call_once (costly on every call)
     std::call_once(once, [] {
         built = build();
         ready = true;

@@ -1,0 +1,240 @@
+#include "reducer_module.hpp"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "random_play.hpp"
+#include "reducer.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace chuanma {
+namespace {
+
+// The option `name` of a RuleSet as the index of its value among `choices`.
+template <typename E, std::size_t N>
+E choice(nb::handle rules, const char* name, const std::array<const char*, N>& choices) {
+    const std::string value = nb::cast<std::string>(rules.attr(name));
+    for (std::size_t i = 0; i < N; ++i)
+        if (value == choices[i]) return static_cast<E>(i);
+    throw nb::value_error((std::string("unknown value of ") + name + ": " + value).c_str());
+}
+
+// The on/off options of a RuleSet and where each goes.
+constexpr std::array<std::pair<const char*, bool Rules::*>, 18> kFlags{{
+    {"exchange", &Rules::exchange}, {"multiple_winners", &Rules::multiple_winners},
+    {"robbing_kong", &Rules::robbing_kong}, {"winners_kong", &Rules::winners_kong},
+    {"no_kong_in_last_four", &Rules::no_kong_in_last_four},
+    {"forced_win_in_last_four", &Rules::forced_win_in_last_four}, {"longqidui", &Rules::longqidui},
+    {"gangshangpao", &Rules::gangshangpao}, {"haidilaoyue", &Rules::haidilaoyue}, {"haidipao", &Rules::haidipao},
+    {"gangshang_shuanghua", &Rules::gangshang_shuanghua}, {"dihu_on_dealer_discard", &Rules::dihu_on_dealer_discard},
+    {"late_added_kong_pays", &Rules::late_added_kong_pays},
+    {"flower_pig_pays_winners", &Rules::flower_pig_pays_winners}, {"chadajiao", &Rules::chadajiao},
+    {"refund", &Rules::refund}, {"escape_penalty", &Rules::escape_penalty},
+    {"concealed_kong_shown", &Rules::concealed_kong_shown},
+}};
+
+// The values of each option that is a choice, in the order of its enum.
+constexpr std::array kVariants{"xuezhan", "xueliu", "normal", "dazhong"};
+constexpr std::array kDealers{"random", "first_winner", "discarder", "rotate"};
+constexpr std::array kPassRules{"none", "same_turn", "forever"};
+constexpr std::array kYaojiu{"daiyaojiu", "literal"};
+constexpr std::array kZimoBonus{"fan", "base"};
+constexpr std::array kExposedKong{"discarder_only", "everyone"};
+constexpr std::array kCallTransfer{"each_winner", "first_winner", "off"};
+constexpr std::array kExposedKongFlower{"zimo", "discarder_pays"};
+constexpr std::array kFlowerPig{"ting_max", "fixed"};
+constexpr std::array kHouseFanNames{"jiangdui", "menqing", "zhongzhang", "jiaxinwu", "shibaluohan"};
+
+// Every option of a chuanma.rules.RuleSet.
+Rules rules_from(nb::handle r) {
+    Rules out;
+    for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
+    out.variant = choice<Variant>(r, "variant", kVariants);
+    out.base = nb::cast<std::int64_t>(r.attr("base"));
+    out.dealer = choice<DealerRule>(r, "dealer", kDealers);
+    out.pass_rule = choice<PassRule>(r, "pass_rule", kPassRules);
+    out.yaojiu = choice<Yaojiu>(r, "yaojiu", kYaojiu);
+    const nb::object cap = r.attr("max_fan");
+    out.max_fan = cap.is_none() ? 0 : nb::cast<int>(cap);
+    out.fan_label_offset = nb::cast<int>(r.attr("fan_label_offset"));
+    out.zimo_bonus = choice<ZimoBonus>(r, "zimo_bonus", kZimoBonus);
+    const nb::dict house = nb::cast<nb::dict>(r.attr("house_fans"));
+    for (std::size_t i = 0; i < kHouseFanNames.size(); ++i)
+        if (house.contains(kHouseFanNames[i])) out.house_fans[i] = nb::cast<int>(house[kHouseFanNames[i]]);
+    out.exposed_kong = choice<ExposedKong>(r, "exposed_kong", kExposedKong);
+    out.call_transfer = choice<CallTransfer>(r, "call_transfer", kCallTransfer);
+    out.exposed_kong_flower = choice<ExposedKongFlower>(r, "exposed_kong_flower", kExposedKongFlower);
+    out.flower_pig = choice<FlowerPig>(r, "flower_pig", kFlowerPig);
+    return out;
+}
+
+// The options as RuleSet.options() gives them (what the core took from the RuleSet).
+nb::dict options_of(const Rules& r) {
+    nb::dict out;
+    for (const auto& [name, member] : kFlags) out[name] = r.*member;
+    out["variant"] = kVariants[static_cast<int>(r.variant)];
+    out["base"] = r.base;
+    out["dealer"] = kDealers[static_cast<int>(r.dealer)];
+    out["pass_rule"] = kPassRules[static_cast<int>(r.pass_rule)];
+    out["yaojiu"] = kYaojiu[static_cast<int>(r.yaojiu)];
+    out["max_fan"] = r.max_fan ? nb::object(nb::int_(r.max_fan)) : nb::none();
+    out["fan_label_offset"] = r.fan_label_offset;
+    out["zimo_bonus"] = kZimoBonus[static_cast<int>(r.zimo_bonus)];
+    nb::dict house;
+    for (std::size_t i = 0; i < kHouseFanNames.size(); ++i)
+        if (r.house_fans[i]) house[kHouseFanNames[i]] = r.house_fans[i];
+    out["house_fans"] = house;
+    out["exposed_kong"] = kExposedKong[static_cast<int>(r.exposed_kong)];
+    out["call_transfer"] = kCallTransfer[static_cast<int>(r.call_transfer)];
+    out["exposed_kong_flower"] = kExposedKongFlower[static_cast<int>(r.exposed_kong_flower)];
+    out["flower_pig"] = kFlowerPig[static_cast<int>(r.flower_pig)];
+    return out;
+}
+
+nb::list melds_of(const std::vector<Meld>& melds) {
+    nb::list out;
+    for (const Meld& m : melds)
+        out.append(nb::make_tuple(static_cast<int>(m.kind), static_cast<int>(m.tile), static_cast<int>(m.kong)));
+    return out;
+}
+
+void check_seat(int seat) {
+    if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
+}
+
+}  // namespace
+
+void bind_reducer(nb::module_& m) {
+    nb::class_<Rules>(m, "Rules", "Every option of a chuanma.rules.RuleSet, for the compiled reducer.")
+        .def("__init__",
+             [](Rules* self, nb::handle rules, const ScoreOptions& scoring) {
+                 new (self) Rules(rules_from(rules));
+                 self->scoring = scoring;
+             },
+             nb::sig("def __init__(self, rules: object, scoring: ScoreOptions) -> None"), "rules"_a, "scoring"_a,
+             "A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options).")
+        .def("options", &options_of, nb::sig("def options(self) -> dict[str, object]"),
+             "Every option and its value, as RuleSet.options() gives them.");
+
+    nb::class_<Reducer>(m, "Hand",
+                        "One hand as the compiled state machine: decisions are action indices "
+                        "(chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.")
+        .def("__init__",
+             [](Reducer* self, const Rules& rules, const std::vector<int>& wall, int dealer, int direction) {
+                 std::vector<std::uint8_t> tiles;
+                 for (int t : wall) {
+                     if (t < 0 || t > 33) throw nb::value_error("the wall is not the whole set");
+                     tiles.push_back(static_cast<std::uint8_t>(t));
+                 }
+                 try {
+                     new (self) Reducer(rules, std::move(tiles), dealer, direction);
+                 } catch (const std::invalid_argument& e) {
+                     throw nb::value_error(e.what());
+                 }
+             },
+             "rules"_a, "wall"_a, "dealer"_a, "direction"_a,
+             "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).")
+        .def("__copy__", [](const Reducer& r) { return Reducer(r); }, "A whole copy: the two play on apart.")
+        .def("__deepcopy__", [](const Reducer& r, nb::handle) { return Reducer(r); }, "memo"_a, "A whole copy.")
+        .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")
+        .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
+        .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
+                     "0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.")
+        .def_prop_ro("version", [](const Reducer& r) { return r.state().version; },
+                     "Decisions applied so far (every seat's).")
+        .def("asked", &Reducer::asked, "seat"_a,
+             "The version at which the seat's open question was posed (-1: it owes no decision).")
+        .def("to_act",
+             [](const Reducer& r) {
+                 std::vector<int> out;
+                 r.to_act(out);
+                 return out;
+             },
+             "The seats that owe a decision.")
+        .def("legal",
+             [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 return r.legal(seat);
+             },
+             "seat"_a, "The seat's legal actions as indices (empty: it owes none).")
+        .def("apply",
+             [](Reducer& r, int seat, int action) {
+                 check_seat(seat);
+                 if (!r.apply(seat, action)) throw nb::value_error("not a legal action of the seat");
+             },
+             "seat"_a, "action"_a, "Apply a legal action (ValueError for any other).")
+        .def("leave",
+             [](Reducer& r, int seat) {
+                 check_seat(seat);
+                 if (!r.leave(seat)) throw nb::value_error("the hand is over, or the seat has left");
+             },
+             "seat"_a, "逃跑: the seat leaves the table.")
+        .def("events",
+             [](const Reducer& r, std::size_t since) {
+                 nb::list out;
+                 const auto& events = r.state().events;
+                 for (std::size_t i = since; i < events.size(); ++i) {
+                     const Event& e = events[i];
+                     out.append(nb::make_tuple(static_cast<int>(e.type), e.seat, e.tile, e.from, e.a, e.b, e.value));
+                 }
+                 return out;
+             },
+             nb::sig("def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]"),
+             "since"_a = 0, "The events from `since` on (src/native/events.hpp says what each holds).")
+        .def("counts",
+             [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 const auto& h = r.state().seats[seat].hand;
+                 return nb::bytes(h.data(), h.size());
+             },
+             "seat"_a, "The seat's concealed tiles as 34 counts.")
+        .def("melds",
+             [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 return melds_of(r.state().melds[seat]);
+             },
+             nb::sig("def melds(self, seat: int) -> list[tuple[int, int, int]]"), "seat"_a,
+             "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).")
+        .def("wins",
+             [](const Reducer& r) {
+                 nb::list out;
+                 for (const WinRecord& w : r.state().wins) {
+                     nb::list fans;
+                     for (const FanValue& f : w.fans) fans.append(nb::make_tuple(static_cast<int>(f.fan), f.value));
+                     out.append(nb::make_tuple(w.seat, w.tile, w.from, w.robbed, w.situations, w.total, fans, w.seq));
+                 }
+                 return out;
+             },
+             nb::sig("def wins(self) -> list[tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]]"),
+             "Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as "
+             "(fan index, value), its event).")
+        .def("next_dealer", &Reducer::next_dealer, "Who deals the next hand under the rules' dealer rule.")
+        .def("deltas", [](const Reducer& r) {
+                 const auto d = r.deltas();
+                 return std::vector<std::int64_t>(d.begin(), d.end());
+             },
+             "Net result per seat so far, in units of base.")
+        .def("standing_waits", [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 return r.standing_waits(seat);
+             },
+             "seat"_a, "The seat's waits as a mask by tile, or -1 in the middle of its turn.");
+
+    m.def("play_random",
+          [](const Rules& rules, std::uint64_t seed, int hands) {
+              nb::gil_scoped_release release;
+              return play_random(rules, seed, hands);
+          },
+          "rules"_a, "seed"_a, "hands"_a,
+          "Play `hands` random-policy hands from `seed` inside the core; returns the decisions made.");
+}
+
+}  // namespace chuanma
