@@ -103,6 +103,11 @@ struct HandState {
     std::vector<KongRecord> kongs;
     std::vector<Payment> ledger;
     int wins = 0;
+    // what each seat's wins laid open: the tiles won (a discard won by several lies in the first
+    // winner's pile), how many, the concealed tiles as shown at its latest win
+    std::array<std::vector<std::uint8_t>, kSeats> win_piles;
+    std::array<int, kSeats> wins_of{};
+    std::array<std::array<std::uint8_t, 34>, kSeats> shown{};
     Turn turn;
     Window window;
     bool declared = false;

@@ -117,6 +117,7 @@ void Reducer::self_drawn_win(int seat) {
     const int fan = win_fan(seat, t, true, situations, true);
     s.add(t, -1);
     s.drawn = kNoTile;
+    st_.win_piles[seat].push_back(static_cast<std::uint8_t>(t));
     st_.turn.first = false;
     const int seq = record_win(seat, t, -1, false, fan, situations);
     const std::int64_t each = multiplier(fan) + (st_.rules.zimo_bonus == ZimoBonus::kBase);
@@ -130,6 +131,7 @@ void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, std::
     std::vector<int> seqs;
     for (int w : winners) {
         const int fan = win_fan(w, t, false, situations, false);
+        if (w == winners.front()) st_.win_piles[w].push_back(static_cast<std::uint8_t>(t));
         seqs.push_back(record_win(w, t, from, robbed, fan, situations));
         pay(from, w, multiplier(fan), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
     }
@@ -147,6 +149,8 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, std::ui
         st_.first_win_from = from;
     }
     st_.won[seat] = true;
+    ++st_.wins_of[seat];
+    st_.shown[seat] = s.hand;
     if (!st_.rules.winners_stay()) {
         st_.out[seat] = true;
     } else if (!st_.locked[seat]) {

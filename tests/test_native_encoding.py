@@ -1,0 +1,94 @@
+"""The compiled seat view and compact encoder (``chuanma._core.encode_compact``) against the Python
+ones: random hands of every preset (and of the option overrides of the reducer's lockstep) played
+in both machines at once (:class:`~native_lockstep.Lockstep`); at every step, each seat's compiled
+encoding equals :func:`chuanma.encoding.compact.encode` of the Python view of that seat. And the
+compiled encoding does not change when what the viewer may not know does: another seat's concealed
+tile swapped with a tile of the live wall, in the compiled state (``encode_compact_swapped``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from chuanma import _core
+from chuanma.encoding.common import kinds_of
+from chuanma.encoding.compact import encode, shape
+from chuanma.rules import PRESETS, RuleSet
+from chuanma.tiles import to_counts
+from native_lockstep import Lockstep
+from test_native_reducer import OVERRIDES
+
+CASES = [(name, {}) for name in PRESETS] + OVERRIDES
+SEEDS = 2
+"""Hands per case and policy."""
+
+
+def compiled(lockstep: Lockstep, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    out = np.empty(shape(kinds_of(lockstep.rules)), dtype=np.float32)
+    _core.encode_compact(lockstep.hand, seat, out)
+    return out
+
+
+def private_tiles(lockstep: Lockstep, seat: int) -> list[int]:
+    """The seat's concealed tiles that no win of it laid open."""
+    st = lockstep.game.state
+    laid = [0] * 34
+    for w in st.public.wins:
+        if w.seat == seat:
+            laid = to_counts(list(w.hand), limit=4)
+    return [t for t in range(34) if st.seats[seat].hand[t] > laid[t]]
+
+
+def swaps_agree(lockstep: Lockstep, rng: random.Random) -> int:
+    """For each viewer and each other seat, a concealed tile of the other swapped with a live wall
+    tile leaves the viewer's compiled encoding as it was; returns the swaps checked."""
+    pub = lockstep.game.state.public
+    if lockstep.game.finished or pub.tail < pub.live:
+        return 0
+    checked = 0
+    for seat in range(4):
+        plain = compiled(lockstep, seat)
+        for other in range(4):
+            tiles = private_tiles(lockstep, other)
+            if other == seat or not tiles:
+                continue
+            out = np.empty_like(plain)
+            _core.encode_compact_swapped(lockstep.hand, seat, other, rng.choice(tiles),
+                                         rng.randint(pub.live, pub.tail), out)
+            assert np.array_equal(out, plain), lockstep.where(seat)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
+@pytest.mark.parametrize("lean", [False, True], ids=["uniform", "leaning"])
+def test_encodings_agree_and_hide_what_is_hidden(preset: str, options: dict[str, Any], lean: bool) -> None:
+    rules = RuleSet.from_preset(preset, **options)
+    swaps = 0
+    for seed in range(SEEDS):
+        lockstep = Lockstep(rules, seed, lean=lean, leave=0.02)
+        rng = random.Random(seed)
+        while True:
+            for seat in range(4):
+                want = encode(lockstep.game.view(seat))
+                got = compiled(lockstep, seat)
+                bad = np.flatnonzero(want != got).tolist()
+                assert not bad, f"{lockstep.where(seat)}: positions {bad}: {want[bad]} != {got[bad]}"
+            swaps += swaps_agree(lockstep, rng)
+            if lockstep.game.finished:
+                break
+            lockstep.step()
+    assert swaps > 0
+
+
+def test_a_swap_of_the_viewers_own_tile_is_refused() -> None:
+    lockstep = Lockstep(RuleSet.from_preset("xuezhan"), 0)
+    out = np.empty(shape(), dtype=np.float32)
+    with pytest.raises(ValueError, match="viewer"):
+        _core.encode_compact_swapped(lockstep.hand, 0, 0, private_tiles(lockstep, 0)[0], 60, out)
+    with pytest.raises(ValueError, match="concealed tile"):
+        _core.encode_compact_swapped(lockstep.hand, 0, 1, 33, 60, out)
