@@ -3,7 +3,9 @@ ones: random hands of every preset (and of the option overrides of the reducer's
 in both machines at once (:class:`~native_lockstep.Lockstep`); at every step, each seat's compiled
 encoding equals :func:`chuanma.encoding.compact.encode` of the Python view of that seat. And the
 compiled encoding does not change when what the viewer may not know does: another seat's concealed
-tile swapped with a tile of the live wall, in the compiled state (``encode_compact_swapped``).
+tile swapped with a tile of the live wall, or in 定缺 its secret void changed (undecided, or chosen
+for a hand of two suits), in the compiled state (``encode_compact_swapped``,
+``encode_compact_void_swapped``).
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ def swaps_agree(lockstep: Lockstep, rng: random.Random) -> int:
                                          rng.randint(pub.live, pub.tail), out)
             assert np.array_equal(out, plain), lockstep.where(seat)
             checked += 1
+            if pub.phase == "void" and not pub.void_chosen[other]:
+                void = lockstep.game.state.seats[other].void
+                _core.encode_compact_void_swapped(lockstep.hand, seat, other, -1 if void else rng.randrange(3), out)
+                assert np.array_equal(out, plain), lockstep.where(seat)
+                checked += 1
     return checked
 
 
@@ -85,9 +92,11 @@ def test_encodings_agree_and_hide_what_is_hidden(preset: str, options: dict[str,
     assert swaps > 0
 
 
-def test_a_swap_of_the_viewers_own_tile_is_refused() -> None:
+def test_swaps_of_what_the_viewer_knows_are_refused() -> None:
     lockstep = Lockstep(RuleSet.from_preset("xuezhan"), 0)
     out = np.empty(shape(), dtype=np.float32)
+    with pytest.raises(ValueError, match="no secret"):
+        _core.encode_compact_void_swapped(lockstep.hand, 0, 1, 0, out)
     with pytest.raises(ValueError, match="viewer"):
         _core.encode_compact_swapped(lockstep.hand, 0, 0, private_tiles(lockstep, 0)[0], 60, out)
     with pytest.raises(ValueError, match="concealed tile"):

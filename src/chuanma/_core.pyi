@@ -175,6 +175,11 @@ def encode_compact_swapped(hand: Hand, seat: int, other: int, tile: int, at: int
     As encode_compact, of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have changed places: what `seat` may not know.
     """
 
+def encode_compact_void_swapped(hand: Hand, seat: int, other: int, suit: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None,), order='C', device='cpu')]) -> None:
+    """
+    As encode_compact, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or chosen for a hand of two suits) is `suit` (-1: undecided): what `seat` may not know.
+    """
+
 class BatchHands:
     """
     Hands at `n` tables stepped together; a finished hand is dealt again at once. Observations are compact encodings of the seat asked at each table.

@@ -92,6 +92,26 @@ void bind_batch(nb::module_& m) {
           "As encode_compact, of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a "
           "win) and the live wall's tile at index `at` have changed places: what `seat` may not know.");
 
+    m.def("encode_compact_void_swapped",
+          [](const Reducer& hand, int seat, int other, int suit, Row out) {
+              check_seat(seat);
+              check_seat(other);
+              const HandState& st = hand.state();
+              check_row(out, st);
+              if (other == seat) throw nb::value_error("the other seat is the viewer");
+              if (st.phase != Phase::kVoid || st.void_chosen[other])
+                  throw nb::value_error("the other seat's void is no secret now");
+              if (suit < -1 || suit > 2) throw nb::value_error("suit must be 0-2, or -1 for none chosen");
+              HandState swapped = st;
+              swapped.seats[other].void_suit = suit;
+              SeatView view;
+              redact(swapped, seat, view);
+              encode_compact(view, out.data());
+          },
+          "hand"_a, "seat"_a, "other"_a, "suit"_a, "out"_a,
+          "As encode_compact, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or "
+          "chosen for a hand of two suits) is `suit` (-1: undecided): what `seat` may not know.");
+
     nb::class_<BatchHands>(m, "BatchHands",
                            "Hands at `n` tables stepped together; a finished hand is dealt again at once. "
                            "Observations are compact encodings of the seat asked at each table.")

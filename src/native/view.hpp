@@ -21,11 +21,11 @@ struct Tiles {
 // no part in is kWaiting.
 enum class ViewPhase : std::uint8_t { kExchange, kVoid, kTurn, kClaim, kRob, kWaiting, kEnd };
 
-constexpr int kMaxMelds = 4;  // 4 melds and a pair make a whole hand
+constexpr int kMostMelds = 4;  // 4 melds and a pair make a whole hand
 
 // One seat as the viewer sees it (chuanma.engine.views.PlayerView).
 struct PlayerView {
-    std::array<Meld, kMaxMelds> melds{};  // in order; a concealed kong the viewer may not see has tile kNoTile
+    std::array<Meld, kMostMelds> melds{};  // in order; a concealed kong the viewer may not see has tile kNoTile
     int meld_count = 0;
     Tiles river, win_pile;
     int tiles = 0;  // concealed tiles held
