@@ -25,9 +25,21 @@ void check_seat(int seat) {
     if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
 }
 
-void check_row(const Row& out, const HandState& st) {
+// The compact encoding of what `seat` may see of `st` into `out`.
+void encode_into(const HandState& st, int seat, Row& out) {
+    check_seat(seat);
     if (static_cast<int>(out.shape(0)) != compact_size(st.rules.kinds()))
         throw nb::value_error(("out must hold " + std::to_string(compact_size(st.rules.kinds())) + " floats").c_str());
+    SeatView view;
+    redact(st, seat, view);
+    encode_compact(view, out.data());
+}
+
+// A copy of `hand`'s state to change what `seat` may not know of `other`.
+HandState copy_for(const Reducer& hand, int seat, int other) {
+    check_seat(other);
+    if (other == seat) throw nb::value_error("the other seat is the viewer");
+    return hand.state();
 }
 
 // Checks that array `a` has `rows` rows of `cols` items (cols 0: one dimension).
@@ -59,34 +71,24 @@ BatchOut outputs(const BatchHands& b, Observations& observations, Masks& masks, 
 void bind_batch(nb::module_& m) {
     m.def("encode_compact",
           [](const Reducer& hand, int seat, Row out) {
-              check_seat(seat);
-              check_row(out, hand.state());
-              SeatView view;
-              redact(hand.state(), seat, view);
-              encode_compact(view, out.data());
+              encode_into(hand.state(), seat, out);
           },
           "hand"_a, "seat"_a, "out"_a,
           "Write the compact encoding of what `seat` may see of `hand` into `out` (644 or 791 floats).");
     m.def("encode_compact_swapped",
           [](const Reducer& hand, int seat, int other, int tile, int at, Row out) {
-              check_seat(seat);
-              check_seat(other);
-              const HandState& st = hand.state();
-              check_row(out, st);
-              if (other == seat) throw nb::value_error("the other seat is the viewer");
-              if (at < st.live || at > st.tail) throw nb::value_error("not a tile of the live wall");
-              if (tile < 0 || tile > 33 || st.seats[other].hand[tile] <= (st.wins_of[other] ? st.shown[other][tile] : 0))
+              HandState swapped = copy_for(hand, seat, other);
+              if (at < swapped.live || at > swapped.tail) throw nb::value_error("not a tile of the live wall");
+              if (tile < 0 || tile > 33 ||
+                  swapped.seats[other].hand[tile] <= (swapped.wins_of[other] ? swapped.shown[other][tile] : 0))
                   throw nb::value_error("not a concealed tile of the other seat that no win laid open");
-              HandState swapped = st;
               const int u = swapped.wall[at];
               Seat& s = swapped.seats[other];
               s.add(tile, -1);
               s.add(u, 1);
               if (s.drawn == tile) s.drawn = u;
               swapped.wall[at] = static_cast<std::uint8_t>(tile);
-              SeatView view;
-              redact(swapped, seat, view);
-              encode_compact(view, out.data());
+              encode_into(swapped, seat, out);
           },
           "hand"_a, "seat"_a, "other"_a, "tile"_a, "at"_a, "out"_a,
           "As encode_compact, of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a "
@@ -94,19 +96,12 @@ void bind_batch(nb::module_& m) {
 
     m.def("encode_compact_void_swapped",
           [](const Reducer& hand, int seat, int other, int suit, Row out) {
-              check_seat(seat);
-              check_seat(other);
-              const HandState& st = hand.state();
-              check_row(out, st);
-              if (other == seat) throw nb::value_error("the other seat is the viewer");
-              if (st.phase != Phase::kVoid || st.void_chosen[other])
+              HandState swapped = copy_for(hand, seat, other);
+              if (swapped.phase != Phase::kVoid || swapped.void_chosen[other])
                   throw nb::value_error("the other seat's void is no secret now");
               if (suit < -1 || suit > 2) throw nb::value_error("suit must be 0-2, or -1 for none chosen");
-              HandState swapped = st;
               swapped.seats[other].void_suit = suit;
-              SeatView view;
-              redact(swapped, seat, view);
-              encode_compact(view, out.data());
+              encode_into(swapped, seat, out);
           },
           "hand"_a, "seat"_a, "other"_a, "suit"_a, "out"_a,
           "As encode_compact, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or "
