@@ -22,10 +22,10 @@ from chuanma.encoding.compact import encode, shape
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import to_counts
 from native_lockstep import Lockstep
-from test_native_reducer import OVERRIDES
+from test_native_reducer import OVERRIDES, RARE, SETUPS
 
 CASES = [(name, {}) for name in PRESETS] + OVERRIDES
-SEEDS = 2
+SEEDS = 4
 """Hands per case and policy."""
 
 
@@ -71,25 +71,45 @@ def swaps_agree(lockstep: Lockstep, rng: random.Random) -> int:
     return checked
 
 
+def agree_to_the_end(lockstep: Lockstep, seed: int) -> int:
+    """Play the hand to its end, comparing every seat's encodings at every step (and after the
+    last) and checking swaps of what each may not know; returns the swaps checked."""
+    rng = random.Random(seed)
+    swaps = 0
+    while True:
+        for seat in range(4):
+            want = encode(lockstep.game.view(seat))
+            got = compiled(lockstep, seat)
+            bad = np.flatnonzero(want != got).tolist()
+            assert not bad, f"{lockstep.where(seat)}: positions {bad}: {want[bad]} != {got[bad]}"
+        swaps += swaps_agree(lockstep, rng)
+        if lockstep.game.finished:
+            return swaps
+        lockstep.step()
+
+
 @pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
 @pytest.mark.parametrize("lean", [False, True], ids=["uniform", "leaning"])
 def test_encodings_agree_and_hide_what_is_hidden(preset: str, options: dict[str, Any], lean: bool) -> None:
     rules = RuleSet.from_preset(preset, **options)
-    swaps = 0
-    for seed in range(SEEDS):
-        lockstep = Lockstep(rules, seed, lean=lean, leave=0.02)
-        rng = random.Random(seed)
-        while True:
-            for seat in range(4):
-                want = encode(lockstep.game.view(seat))
-                got = compiled(lockstep, seat)
-                bad = np.flatnonzero(want != got).tolist()
-                assert not bad, f"{lockstep.where(seat)}: positions {bad}: {want[bad]} != {got[bad]}"
-            swaps += swaps_agree(lockstep, rng)
-            if lockstep.game.finished:
-                break
-            lockstep.step()
+    swaps = sum(agree_to_the_end(Lockstep(rules, seed, lean=lean, leave=0.02), seed) for seed in range(SEEDS))
     assert swaps > 0
+
+
+@pytest.mark.parametrize(("preset", "seed", "rule"), RARE)
+def test_encodings_agree_in_hands_reaching_rare_rules(preset: str, seed: int, rule: str) -> None:
+    """Robbed kongs (the rob phase), 呼叫转移, 查花猪, a discard won by several (in the first
+    winner's pile)."""
+    assert agree_to_the_end(Lockstep(RuleSet.from_preset(preset), seed, lean=True), seed) > 0
+
+
+@pytest.mark.parametrize("name", list(SETUPS))
+@pytest.mark.parametrize("preset", ["xuezhan", "xueliu"])
+def test_encodings_agree_in_set_ups(name: str, preset: str) -> None:
+    """天胡, 地胡, 一炮多响, concealed kongs (hidden from the others), 杠上炮."""
+    wall, script, _, _ = SETUPS[name]
+    rules = RuleSet.from_preset(preset, exchange=False)
+    agree_to_the_end(Lockstep(rules, 0, lean=True, wall=wall, script=script), 0)
 
 
 def test_swaps_of_what_the_viewer_knows_are_refused() -> None:
