@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "actions.hpp"
 #include "encode_compact.hpp"
@@ -16,10 +17,15 @@ int below(std::mt19937_64& rng, int n) { return static_cast<int>(rng() % static_
 
 BatchHands::BatchHands(const Rules& rules, int n, bool event, float scale)
     : rules_(rules), event_(event), scale_(scale) {
+    if (n < 1) throw std::invalid_argument("a batch has at least one table");
     for (int i = 0; i < rules.wall_size(); ++i) set_.push_back(static_cast<std::uint8_t>(i / 4));
     std::mt19937_64 rng(0);
     tables_.reserve(n);
-    for (int i = 0; i < n; ++i) tables_.push_back(Table{rng, deal(rng)});
+    for (int i = 0; i < n; ++i) {
+        tables_.push_back(Table{rng, deal(rng)});
+        tables_.back().hand->to_act(acting_);
+        tables_.back().seat = acting_.front();  // asked before any reset
+    }
 }
 
 int BatchHands::observation_size() const { return compact_size(rules_.kinds()); }
