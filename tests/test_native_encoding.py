@@ -11,6 +11,7 @@ for a hand of two suits), in the compiled state (``encode_compact_swapped``,
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ import pytest
 from chuanma import _core
 from chuanma.encoding.common import kinds_of
 from chuanma.encoding.compact import encode, shape
+from chuanma.engine import SeatView
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import to_counts
 from native_lockstep import Lockstep
@@ -121,3 +123,36 @@ def test_swaps_of_what_the_viewer_knows_are_refused() -> None:
         _core.encode_compact_swapped(lockstep.hand, 0, 0, private_tiles(lockstep, 0)[0], 60, out)
     with pytest.raises(ValueError, match="concealed tile"):
         _core.encode_compact_swapped(lockstep.hand, 0, 1, 33, 60, out)
+
+
+def reached(view: SeatView) -> set[str]:
+    """What of the view the encodings compared show: its phase, and whether another seat's
+    concealed kong is hidden, its hand laid open at a win before the end, a win pile, a void known."""
+    out = {view.phase}
+    for s, p in enumerate(view.players):
+        other = s != view.seat
+        out |= {name for name, on in (("hidden kong", other and None in p.melds),
+                                      ("shown hand", other and p.hand is not None and not view.finished),
+                                      ("win pile", bool(p.win_pile)), ("void known", other and p.void is not None),
+                                      ("left", p.left), ("locked", p.locked)) if on}
+    return out
+
+
+def test_the_hands_compared_reach_every_part_of_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The leaning hands and rare hands compared show every phase and every part of a view that
+    depends on the moment (else the lockstep would compare little)."""
+    seen: set[str] = set()
+    plain = encode
+
+    def noting(view: SeatView) -> np.ndarray[Any, np.dtype[np.float32]]:
+        seen.update(reached(view))
+        return plain(view)
+
+    monkeypatch.setattr(sys.modules[__name__], "encode", noting)
+    for preset in ("xuezhan", "xueliu"):
+        for seed in range(SEEDS):
+            agree_to_the_end(Lockstep(RuleSet.from_preset(preset), seed, lean=True, leave=0.02), seed)
+    for preset, seed, _ in RARE[:2]:
+        agree_to_the_end(Lockstep(RuleSet.from_preset(preset), seed, lean=True), seed)
+    assert seen >= {"exchange", "void", "turn", "claim", "rob", "waiting", "end", "hidden kong", "shown hand",
+                    "win pile", "void known", "left", "locked"}
