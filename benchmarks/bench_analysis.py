@@ -11,7 +11,9 @@ processes alternating between the two sides (``--rounds`` of each), CPU time per
 tiles, and a bot's look-ahead (``HandEval``: every discard of a 14-tile hand and its useful
 tiles); then shanten on hands of the 136 tiles, the batch functions per hand (arrays of the
 same hands), and on complete hands of two suits (as lists) their decompositions and the scoring of
-the win (``score_hand``, 血战到底, self-drawn). Prints the median of each side and their ratio.
+the win (``score_hand``, 血战到底, self-drawn), and 查大叫 of those hands a tile short
+(``max_static_fan``, the void a suit they lack). Prints the median of each side, their ratio and
+the calls per CPU second of each.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
     from chuanma.analysis import decompositions
     from chuanma.analysis.incremental import HandEval
     from chuanma.rules import RuleSet
-    from chuanma.scoring import score_hand
+    from chuanma.scoring import max_static_fan, score_hand
 
     hands = random_hands(hands_n, seed)
     packed = [pack_counts(h) for h in hands]
@@ -107,6 +109,12 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
     def score(hand: tuple[list[int], int]) -> None:
         score_hand(rules, hand[0], [], hand[1], self_drawn=True)
 
+    # the same hands less their win tile, the void a suit they lack: ready hands for 查大叫
+    ready = [(tiles, "mps"[next(s for s in range(3) if not any(t // 9 == s for t in tiles))]) for tiles, _ in scored]
+
+    def static(hand: tuple[list[int], str]) -> None:
+        max_static_fan(rules, hand[0], [], hand[1])
+
     HandEval(fourteen[0], None)  # the tables load outside the timings
     out = {
         "shanten": per_call(shanten, packed, repeat, time.process_time),
@@ -118,6 +126,7 @@ def child(hands_n: int, seed: int, repeat: int) -> None:
         "is_win_batch (per hand)": per_call(is_win_batch, [batch14], repeat, time.process_time) / len(batch14),
         "decompositions (a win)": per_call(decompositions, wins, repeat, time.process_time),
         "score_hand (a win)": per_call(score, scored, repeat, time.process_time),
+        "max_static_fan (ready)": per_call(static, ready, repeat, time.process_time),
     }
     print(json.dumps(out))
 
@@ -138,11 +147,11 @@ def against(revision: str, hands_n: int, seed: int, repeat: int, rounds: int) ->
                 figures[side].append(json.loads(out.stdout))
             print(f"round {r + 1} of {rounds} done", file=sys.stderr)
     print(f"{hands_n:,} random hands, CPU µs per call, median of {rounds} fresh processes per side")
-    print(f"{'':26} {'this checkout':>14} {revision:>14} {'ratio':>7}")
+    print(f"{'':26} {'this checkout':>14} {revision:>14} {'ratio':>7}   calls per CPU second (this, {revision})")
     for job in figures["this checkout"][0]:
         mine = statistics.median(f[job] for f in figures["this checkout"])
         theirs = statistics.median(f[job] for f in figures[revision])
-        print(f"{job:26} {mine:14.2f} {theirs:14.2f} {mine / theirs:6.2f}×")
+        print(f"{job:26} {mine:14.2f} {theirs:14.2f} {mine / theirs:6.2f}×   {1e6 / mine:,.0f} {1e6 / theirs:,.0f}")
 
 
 def per_call(fn: Callable[[Any], Any], inputs: Sequence[Any], repeat: int,

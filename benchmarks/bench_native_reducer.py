@@ -2,9 +2,6 @@
 against the Python :class:`Game` played by the same policy (a uniform choice among the legal
 actions of a seat to act), rounds interleaved, CPU time.
 
-The compiled loop scores no wins (its fan is 0 without a scoring function), so under
-``pass_rule: same_turn`` its passes bar nothing; the Python loop scores every win.
-
     python benchmarks/bench_native_reducer.py [--presets xuezhan,xueliu,dazhong] [--rounds 5]
         [--native-hands 20000] [--python-hands 300]
 """
@@ -20,6 +17,7 @@ from typing import get_args
 from chuanma import _core
 from chuanma.engine.game import Direction, Game
 from chuanma.rules import RuleSet
+from chuanma.scoring import score_options
 
 
 def python_hands(rules: RuleSet, seed: int, hands: int) -> int:
@@ -47,7 +45,7 @@ def main() -> None:
     _core.load_tables()
     for name in args.presets.split(","):
         rules = RuleSet.from_preset(name)
-        native_rules = _core.Rules(rules)
+        native_rules = _core.Rules(rules, score_options(rules))
         native: list[float] = []
         python: list[float] = []
         decisions = {"native": 0, "python": 0}

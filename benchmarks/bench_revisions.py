@@ -61,7 +61,7 @@ try:  # revisions before the look-ahead evaluator have none to load
 except ImportError:
     pass
 else:
-    HandEval([0] * 27, None)
+    HandEval([1] * 13 + [0] * 14, None)  # a hand it takes (13 tiles)
 """
 
 ENGINE = """

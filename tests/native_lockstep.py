@@ -4,7 +4,7 @@ events of both in one comparable form, and one random hand played in both at onc
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, get_args
 
 from chuanma import _core
@@ -14,11 +14,11 @@ from chuanma.engine.event_types import EndReason
 from chuanma.engine.events import Event
 from chuanma.engine.game import Direction, Game
 from chuanma.engine.indices import HU_AT, PONG_AT, from_index, to_index
-from chuanma.engine.ledger import Reason
+from chuanma.engine.ledger import Reason, Win
 from chuanma.engine.state import DIRECTIONS
-from chuanma.melds import KONG_KINDS, MELD_KINDS, Meld
+from chuanma.melds import KONG_KINDS, MELD_KINDS
 from chuanma.rules import RuleSet
-from chuanma.scoring import SITUATIONS, score_hand
+from chuanma.scoring import FANS, SITUATIONS, score_options
 from chuanma.tiles import SUITS, parse_tile, parse_tiles
 
 EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exchange_received", "void_chosen",
@@ -29,6 +29,9 @@ PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
 """The compiled reducer's phases by number."""
 END_REASONS = get_args(EndReason)
 REASONS = get_args(Reason)
+
+FAN_IDS = list(FANS)
+"""Every fan by its index in the compiled scoring."""
 
 CompactEvent = tuple[int, int, int, int, int, int, int]
 
@@ -86,18 +89,16 @@ def compact(ev: Event, rules: RuleSet) -> CompactEvent:
     return (EVENT_TYPES.index(kind), -1 if ev.seat is None else ev.seat, tile, -1 if frm is None else frm, a, b, value)
 
 
-def fan_function(rules: RuleSet) -> Callable[[bytes, list[tuple[int, int, int]], int, bool, int, int], int]:
-    """The compiled reducer's fan of a win, by the Python scoring."""
+def win_tuple(w: Win) -> tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]:
+    """A win as the compiled reducer lists it."""
+    return (w.seat, w.tile, -1 if w.from_seat is None else w.from_seat, w.robbed,
+            sum(1 << SITUATIONS.index(x) for x in w.situations), w.total,
+            [(FAN_IDS.index(fan_id), value) for fan_id, _, value in w.fans], w.seq)
 
-    def fan(counts: bytes, melds: list[tuple[int, int, int]], win_tile: int, self_drawn: bool, situations: int,
-            void: int) -> int:
-        tiles = [t for t, c in enumerate(counts) for _ in range(c)]
-        ms = [Meld(MELD_KINDS[k], t, KONG_KINDS[kk] if k == 1 else None) for k, t, kk in melds]
-        names = frozenset(x for i, x in enumerate(SITUATIONS) if situations >> i & 1)
-        return score_hand(rules, tiles, ms, win_tile, self_drawn=self_drawn, void=SUITS[void] if void >= 0 else None,
-                          situations=names).total
 
-    return fan
+def native_rules(rules: RuleSet) -> _core.Rules:
+    """The compiled reducer's rules: the options and what the fan scoring reads of them."""
+    return _core.Rules(rules, score_options(rules))
 
 
 def melds_of(game: Game, seat: int) -> list[tuple[int, int, int]]:
@@ -109,12 +110,11 @@ class Lockstep:
     """One random hand in both machines: ``step`` applies one random decision to both, after
     checking that they agree on everything compared."""
 
-    def __init__(self, rules: RuleSet, seed: int, *, lean: bool = False, fans: bool = True,
-                 wall: list[int] | None = None, script: Sequence[int] = (), leave: float = 0.0) -> None:
+    def __init__(self, rules: RuleSet, seed: int, *, lean: bool = False, wall: list[int] | None = None,
+                 script: Sequence[int] = (), leave: float = 0.0) -> None:
         """A hand on a wall shuffled by ``seed`` (or ``wall``, dealt by seat 0 to the next seat);
-        ``lean``: the leaning policy; ``fans``: the compiled reducer scores wins by the Python
-        scoring (else every win is 0 fan); ``script``: actions taken first, each as soon as a seat
-        to act may take it; ``leave``: the chance, at each step, that a winner still at the table
+        ``lean``: the leaning policy; ``script``: actions taken first, each as soon as a seat to act
+        may take it; ``leave``: the chance, at each step, that a winner still at the table
         leaves it (a quarter of it: any seat still there) instead."""
         self.rules = rules
         self.lean = lean
@@ -129,8 +129,7 @@ class Lockstep:
             self.game = Game(rules, wall, self.rng.randrange(4), direction)
         else:
             self.game = Game(rules, wall, 0, direction)
-        self.hand = _core.Hand(_core.Rules(rules), self.game.wall, self.game.dealer, DIRECTIONS[direction],
-                               fan_function(rules) if fans else None)
+        self.hand = _core.Hand(native_rules(rules), self.game.wall, self.game.dealer, DIRECTIONS[direction])
         self.steps = 0
 
     def events(self) -> list[CompactEvent]:
@@ -146,8 +145,11 @@ class Lockstep:
             assert bytes(g.state.seats[s].hand) == h.counts(s), self.where(s)
             assert melds_of(g, s) == h.melds(s), self.where(s)
         assert PHASES.index(g.phase) == h.phase and g.remaining == h.remaining, self.where()
+        assert g.version == h.version, self.where()
+        assert [g.asked(s) for s in range(4)] == [None if a < 0 else a for a in map(h.asked, range(4))], self.where()
         assert self.events() == h.events(), self.where()
         assert g.deltas() == h.deltas(), self.where()
+        assert [win_tuple(w) for w in g.wins] == h.wins(), self.where()
         assert g.finished == h.finished
 
     def where(self, seat: int | None = None) -> str:

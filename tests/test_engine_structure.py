@@ -290,18 +290,39 @@ def test_engine_uses_no_private_name_of_another_module() -> None:
 
 COMPILED = "_core"
 """The compiled core (``chuanma._core``): private to the package, imported only by its facades."""
-FACADES = ("chuanma.analysis", "chuanma.env.native")
-"""The packages whose modules are the compiled core's Python API (docs/engine.md, The compiled core)."""
+FACADES = ("chuanma.analysis", "chuanma.scoring", "chuanma.env.native")
+"""The packages and modules that are the compiled core's Python API (docs/engine.md, The compiled core)."""
+
+
+def within(name: str, package: str) -> bool:
+    """``name`` is ``package`` or one of its modules."""
+    return name == package or name.startswith(package + ".")
+
+
+def in_facade(name: str) -> bool:
+    return any(within(name, f) for f in FACADES)
 
 
 def facade_import(use: PrivateUse) -> bool:
     """``use`` is a facade's import of the compiled core."""
-    return (use.owner, use.name) == ("chuanma", COMPILED) and use.module.startswith(FACADES)
+    return (use.owner, use.name) == ("chuanma", COMPILED) and in_facade(use.module)
 
 
 def test_no_module_uses_a_private_name_of_another() -> None:
     found = [str(u) for u in private_uses() if not facade_import(u)]
     assert not found, "private names used across modules:\n" + "\n".join(found)
+
+
+def test_every_facade_imports_the_core() -> None:
+    """FACADES lists no name that is not (or no longer) a facade of the compiled core."""
+    importers = {u.module for u in private_uses() if facade_import(u)}
+    idle = [f for f in FACADES if not any(within(m, f) for m in importers)]
+    assert not idle, f"listed as facades but importing no compiled core: {idle}"
+
+
+def test_a_facade_is_a_whole_name() -> None:
+    assert in_facade("chuanma.scoring") and in_facade("chuanma.analysis.hand")
+    assert not in_facade("chuanma.scoring_extra") and not in_facade("chuanma.score_input")
 
 
 def test_engine_has_no_import_cycle() -> None:

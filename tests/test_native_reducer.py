@@ -1,26 +1,26 @@
 """The compiled reducer (``chuanma._core.Hand``) in lockstep with the Python :class:`Game`.
 
-Random hands of every preset and of a few option overrides, played by a uniform random policy and
-by one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
+Random hands of every preset and of a few option overrides, played by a uniform random policy and by
+one leaning to wins and claims, the same decisions fed to both: at every step the seats to act,
 every seat's legal actions (as action indices), the events so far, every seat's concealed tiles,
-melds and net result agree, and so does the end (its reason, each seat's 花猪 and standing waits,
-the next dealer). Set-ups
-reach what random hands rarely do: 天胡, 地胡 (on a draw and on the dealer's discard), 一炮多响, and
-杠上花 after consecutive kongs.
+melds, wins (their fans included), net result, version and each seat's question's version agree, and
+so does the end (its reason, each seat's 花猪 and standing waits, the next dealer). Set-ups and
+chosen seeds reach what random hands rarely do: 天胡, 地胡 (on a draw and on the dealer's discard),
+一炮多响, 杠上花 after consecutive kongs, 杠上炮 with 呼叫转移, 抢杠胡, 查花猪.
 
 Covered: 换三张, 定缺 (chosen and automatic), draws (live and replacement, the last-four flag),
-discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs (过手杠
-included), claim windows with pass and priority, 一炮多响 or the first winner, 抢杠胡, wins on a
-discard and self-drawn with their situations and fan (the compiled reducer asks the Python scoring
-for a win's fan through its ``fan`` argument), 血战 winners leaving and 血流 winners staying (locked
-hands, kongs that keep the waits), forced wins and no kongs in the last four tiles, the pass rules
-none / same_turn / forever; every payment as it is made and each seat's net result: wins (自摸加底
-included), 刮风下雨 (明杠 承包制 or 家家有, 过手杠), 呼叫转移, 点杠花, and the exhaustive draw's
-settlement (查花猪 fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is
-waiting, the 查大叫 fans); leaving (逃跑: a winner's, and a player's who pays for it).
+discards (a locked 血流 hand's automatic ones), pong, chow, exposed / concealed / added kongs
+(过手杠 included), claim windows with pass and priority, 一炮多响 or the first winner, 抢杠胡, wins
+on a discard and self-drawn with their situations and fan total (the compiled scoring's, called from
+the compiled reducer), 血战 winners leaving and 血流 winners staying (locked hands, kongs that keep
+the waits), forced wins and no kongs in the last four tiles, the pass rules none / same_turn /
+forever; every payment as it is made and each seat's net result: wins (自摸加底 included), 刮风下雨
+(明杠 承包制 or 家家有, 过手杠), 呼叫转移, 点杠花, and the exhaustive draw's settlement (查花猪
+fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is waiting, the 查大叫
+fans); leaving (逃跑: a winner's, and a player's who pays for it).
 
-Not covered yet (the compiled reducer does not make them): a win's fan lines, multiplier and 极品
-flag (the fan total is compared); the records, views and versions of :class:`Game`.
+Not covered yet (the compiled reducer does not make them): the records, views and automatic-move
+lists of :class:`Game`, and its refusals' reasons.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from chuanma.engine.indices import DISCARD_AT, HU_AT, KONG_AT, to_index
 from chuanma.engine.wall import build_wall
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import parse_tile, parse_tiles
-from native_lockstep import Lockstep
+from native_lockstep import Lockstep, native_rules
 
 SEEDS = 4
 """Hands per case and policy: a few seconds in all."""
@@ -153,9 +153,9 @@ def test_set_ups_agree(name: str) -> None:
 @pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
 def test_the_core_takes_every_option(preset: str, options: dict[str, Any]) -> None:
     rules = RuleSet.from_preset(preset, **options)
-    assert _core.Rules(rules).options() == rules.options()
+    assert native_rules(rules).options() == rules.options()
     house = rules.with_options(house_fans={"jiangdui": 3, "shibaluohan": True}, max_fan=None, base=7)
-    assert _core.Rules(house).options() == house.options()
+    assert native_rules(house).options() == house.options()
 
 
 def test_a_copy_plays_on_apart() -> None:
@@ -173,17 +173,17 @@ def test_a_copy_plays_on_apart() -> None:
 
 
 def test_illegal_actions_are_refused() -> None:
-    hand = _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), RuleSet.from_preset("xuezhan").tiles.wall(), 0, 1)
+    hand = _core.Hand(native_rules(RuleSet.from_preset("xuezhan")), RuleSet.from_preset("xuezhan").tiles.wall(), 0, 1)
     before = hand.events()
     with pytest.raises(ValueError, match="not a legal action"):
         hand.apply(0, HU_AT)
     assert hand.events() == before
     with pytest.raises(ValueError, match="whole set"):
-        _core.Hand(_core.Rules(RuleSet.from_preset("xuezhan")), [0] * 108, 0, 1)
+        _core.Hand(native_rules(RuleSet.from_preset("xuezhan")), [0] * 108, 0, 1)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_random_play_in_the_core_is_repeatable(preset: str) -> None:
-    rules = _core.Rules(RuleSet.from_preset(preset))
+    rules = native_rules(RuleSet.from_preset(preset))
     first = _core.play_random(rules, 7, 20)
     assert first == _core.play_random(rules, 7, 20) > 20 * 40

@@ -1,6 +1,7 @@
 """The compiled rules of chuanma; the Python package is their facade."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+import enum
 from typing import Annotated
 
 import numpy
@@ -51,7 +52,9 @@ def shanten_thirteen_orphans(k: bytes) -> int:
     """Shanten of the 十三幺 form, or a refusal code."""
 
 def waits(k: bytes, vi: int, melds: Sequence[Sequence[int]]) -> list[int] | int:
-    """The waits (ascending) of a 3n+1 hand, or a refusal code."""
+    """
+    The waits (ascending) of a 3n+1 hand but the tiles it and its melds hold all four of, or a refusal code.
+    """
 
 def is_win_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> int:
     """
@@ -60,6 +63,152 @@ def is_win_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None),
 
 def shanten_batch(hands: Annotated[NDArray[numpy.uint8], dict(shape=(None, None), order='C', device='cpu', writable=False)], voids: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu', writable=False)], out: Annotated[NDArray[numpy.int8], dict(shape=(None,), order='C', device='cpu')]) -> int:
     """Shanten of every row into out; -1, or the first row refused."""
+
+class FanStyle(enum.Enum):
+    """Whose fan table scores: Sichuan's or 大众麻将's."""
+
+    SICHUAN = 0
+
+    DAZHONG = 1
+
+class YaojiuRule(enum.Enum):
+    """幺九 as 带幺九 (every set a 1 or 9) or every tile a 1 or 9."""
+
+    DAIYAOJIU = 0
+
+    LITERAL = 1
+
+class MeldKind(enum.Enum):
+    """A declared set's kind."""
+
+    PONG = 0
+
+    KONG = 1
+
+    CHOW = 2
+
+class NoWin(enum.Enum):
+    """Why a hand does not win (WINS: it does)."""
+
+    WINS = 0
+
+    VOID_HELD = 1
+
+    THREE_SUITS = 2
+
+    ROBBING_KONG = 3
+
+    INCOMPLETE = 4
+
+class ScoreOptions:
+    """The rule options scoring reads."""
+
+    def __init__(self) -> None: ...
+
+    @property
+    def style(self) -> FanStyle: ...
+
+    @style.setter
+    def style(self, arg: FanStyle, /) -> None: ...
+
+    @property
+    def void_suit(self) -> bool:
+        """定缺 is played: three suits cannot win."""
+
+    @void_suit.setter
+    def void_suit(self, arg: bool, /) -> None: ...
+
+    @property
+    def longqidui(self) -> bool: ...
+
+    @longqidui.setter
+    def longqidui(self, arg: bool, /) -> None: ...
+
+    @property
+    def yaojiu(self) -> YaojiuRule: ...
+
+    @yaojiu.setter
+    def yaojiu(self, arg: YaojiuRule, /) -> None: ...
+
+    @property
+    def max_fan(self) -> int:
+        """封顶, -1 for none."""
+
+    @max_fan.setter
+    def max_fan(self, arg: int, /) -> None: ...
+
+    @property
+    def zimo_fan(self) -> bool:
+        """自摸 is a fan."""
+
+    @zimo_fan.setter
+    def zimo_fan(self, arg: bool, /) -> None: ...
+
+    @property
+    def gangshangpao(self) -> bool: ...
+
+    @gangshangpao.setter
+    def gangshangpao(self, arg: bool, /) -> None: ...
+
+    @property
+    def haidilaoyue(self) -> bool: ...
+
+    @haidilaoyue.setter
+    def haidilaoyue(self, arg: bool, /) -> None: ...
+
+    @property
+    def haidipao(self) -> bool: ...
+
+    @haidipao.setter
+    def haidipao(self, arg: bool, /) -> None: ...
+
+    @property
+    def gangshang_shuanghua(self) -> bool: ...
+
+    @gangshang_shuanghua.setter
+    def gangshang_shuanghua(self, arg: bool, /) -> None: ...
+
+    @property
+    def dihu_on_dealer_discard(self) -> bool: ...
+
+    @dihu_on_dealer_discard.setter
+    def dihu_on_dealer_discard(self, arg: bool, /) -> None: ...
+
+    @property
+    def robbing_kong(self) -> bool: ...
+
+    @robbing_kong.setter
+    def robbing_kong(self, arg: bool, /) -> None: ...
+
+    @property
+    def house(self) -> int:
+        """The house fans enabled: bit 1 << fan index."""
+
+    @house.setter
+    def house(self, arg: int, /) -> None: ...
+
+    @property
+    def value(self) -> list[int]:
+        """Each fan's value, by fan index (fan_ids())."""
+
+    @value.setter
+    def value(self, arg: Sequence[int], /) -> None: ...
+
+def fan_ids() -> list[str]:
+    """Every fan's id, by its index in the core."""
+
+def situation_ids() -> list[str]:
+    """Every situation's id, by its bit in a situation set."""
+
+def score(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], win_tile: int, self_drawn: bool, vi: int, situations: int, options: ScoreOptions) -> tuple[NoWin, list[tuple[int, int]], int, tuple[int, ...] | None]:
+    """
+    Score a win (k: the concealed counts, win tile included; situations: bits by situation_ids()) as (reason, [(fan index, value)] in table order, total capped, the reading scored as decompositions() gives it, None when no win).
+    """
+
+def max_static_fan(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], vi: int, options: ScoreOptions) -> int:
+    """
+    查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; -1 when not ready, a refusal code (below -1) for counts, a size or a void waits() refuses.
+    """
 
 class HandEval:
     """
@@ -91,7 +240,10 @@ class HandEval:
 class Rules:
     """Every option of a chuanma.rules.RuleSet, for the compiled reducer."""
 
-    def __init__(self, rules: object) -> None: ...
+    def __init__(self, rules: object, scoring: ScoreOptions) -> None:
+        """
+        A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options).
+        """
 
     def options(self) -> dict[str, object]:
         """Every option and its value, as RuleSet.options() gives them."""
@@ -101,16 +253,16 @@ class Hand:
     One hand as the compiled state machine: decisions are action indices (chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.
     """
 
-    def __init__(self, rules: Rules, wall: Sequence[int], dealer: int, direction: int, fan: Callable[[bytes, list[tuple[int, int, int]], int, bool, int, int], int] | None = None) -> None:
+    def __init__(self, rules: Rules, wall: Sequence[int], dealer: int, direction: int) -> None:
         """
-        A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3); `fan(counts, melds, win_tile, self_drawn, situations, void)`: a win's fan (none: 0).
+        A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).
         """
 
     def __copy__(self) -> Hand:
         """A whole copy: the two play on apart."""
 
     def __deepcopy__(self, memo: object) -> Hand:
-        """A whole copy (the fan function is shared)."""
+        """A whole copy."""
 
     @property
     def finished(self) -> bool:
@@ -124,6 +276,15 @@ class Hand:
     def phase(self) -> int:
         """
         0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.
+        """
+
+    @property
+    def version(self) -> int:
+        """Decisions applied so far (every seat's)."""
+
+    def asked(self, seat: int) -> int:
+        """
+        The version at which the seat's open question was posed (-1: it owes no decision).
         """
 
     def to_act(self) -> list[int]:
@@ -149,6 +310,11 @@ class Hand:
     def melds(self, seat: int) -> list[tuple[int, int, int]]:
         """
         The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).
+        """
+
+    def wins(self) -> list[tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]]:
+        """
+        Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as (fan index, value), its event).
         """
 
     def next_dealer(self) -> int:

@@ -10,7 +10,7 @@ namespace chuanma {
 
 int Reducer::claim_fan(int seat) {
     int& fan = st_.window.fans[seat];
-    if (fan < 0) fan = win_fan(seat, st_.window.tile, false, st_.window.situations, false);
+    if (fan < 0) fan = score_win(seat, st_.window.tile, false, st_.window.situations, false).total;
     return fan;
 }
 
@@ -65,6 +65,7 @@ bool Reducer::open_window(int from, int t, std::uint32_t situations, bool rob, i
     }
     if (!anyone && !rob) return false;  // a robbing window opens even when nobody can rob
     st_.phase = rob ? Phase::kRob : Phase::kClaim;
+    st_.posed = st_.version;
     if (!rob) st_.current = from;
     return true;
 }

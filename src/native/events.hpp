@@ -12,7 +12,7 @@ namespace chuanma {
 //   replacement | last_four << 1; kDiscard seat, tile, a wall, b automatic; kClaim seat, a action;
 //   kPong seat, tile, from; kChow seat, tile (the lowest), from, a the tile claimed; kKong seat, tile,
 //   from, a kind (KongKind), b late; kKongDeclared, kKongRobbed seat, tile; kHu seat, tile, from, a
-//   situations | robbed << 16 | forced << 17, b fan, value waits (a bit by tile); kPayment from the
+//   situations (Situation) | robbed << 16 | forced << 17, b fan, value waits (a bit by tile); kPayment from the
 //   payer, a payee | reason << 4 (Reason), b the event paid for, value amount; kLeave seat, a wall;
 //   kExhausted a part |
 //   pig << 4 | ready << 8 (a bit by seat), value each seat's 查大叫 fan + 1 (0: none) in a byte by
@@ -29,13 +29,6 @@ enum class Reason : std::uint8_t {
 };
 
 enum class EndReason : std::uint8_t { kThreeWon, kTooFewPlayers, kWon, kEscape, kExhausted };
-
-// Situations of a win, a bit each, in the order of chuanma.scoring.SITUATIONS (as the fan scoring
-// numbers them).
-enum Situation : std::uint32_t {
-    kKongReplacement = 1u << 0, kConsecutiveKongs = 1u << 1, kAfterKong = 1u << 2, kRobbingKong = 1u << 3,
-    kLastTile = 1u << 4, kTianhuWin = 1u << 5, kDihuWin = 1u << 6,
-};
 
 struct Event {
     EventType type;

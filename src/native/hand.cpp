@@ -210,4 +210,12 @@ std::int64_t waits(const std::uint8_t* k, int len, int vi) {
     return mask;
 }
 
+std::int64_t waits_beside(const std::uint8_t* k, int len, int vi, const int* melded) {
+    std::int64_t mask = waits(k, len, vi);
+    if (mask <= 0) return mask;
+    for (int t = 0; t < len; ++t)
+        if (k[t] + melded[t] >= 4) mask &= ~(std::int64_t{1} << t);
+    return mask;
+}
+
 }  // namespace chuanma

@@ -37,5 +37,8 @@ int shanten_thirteen_orphans(const std::uint8_t* k, int len);
 
 // The tiles completing a 3n+1 hand as a bit mask; a refusal code (negative) on bad input.
 std::int64_t waits(const std::uint8_t* k, int len, int vi);
+// waits() less the tiles of which the hand and its melds (`melded`: the copies of each of the `len`
+// tiles the melds hold) already hold all four.
+std::int64_t waits_beside(const std::uint8_t* k, int len, int vi, const int* melded);
 
 }  // namespace chuanma

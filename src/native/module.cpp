@@ -1,6 +1,9 @@
-// chuanma._core: the compiled rules. The Python package is its facade (see chuanma.analysis).
+// chuanma._core: the compiled rules. The Python package is its facade (see chuanma.analysis and
+// chuanma.scoring).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include "hand.hpp"
 #include "hand_eval.hpp"
 #include "reducer_module.hpp"
+#include "score.hpp"
 #include "tables.hpp"
 
 namespace nb = nanobind;
@@ -55,6 +59,22 @@ nb::tuple reading_tuple(const chuanma::Reading& r) {
     PyTuple_SET_ITEM(out, 1, PyLong_FromLong(r.pair));
     for (int i = 0; i < r.size; ++i) PyTuple_SET_ITEM(out, 2 + i, PyLong_FromLong(r.items[i]));
     return nb::steal<nb::tuple>(out);
+}
+
+// Melds as the facade gives them: (kind, tile, concealed).
+using MeldTuples = std::vector<std::tuple<chuanma::MeldKind, int, bool>>;
+
+std::vector<chuanma::ScoreMeld> score_melds(const MeldTuples& melds) {
+    std::vector<chuanma::ScoreMeld> out;
+    out.reserve(melds.size());
+    for (const auto& [kind, tile, concealed] : melds) out.push_back({kind, tile, concealed});
+    return out;
+}
+
+nb::list ids(const char* const* names, int n) {
+    nb::list out;
+    for (int i = 0; i < n; ++i) out.append(names[i]);
+    return out;
 }
 
 }  // namespace
@@ -106,20 +126,20 @@ NB_MODULE(_core, m) {
           "Shanten of the 十三幺 form, or a refusal code.");
     m.def("waits",
           [](const nb::bytes& k, int vi, const std::vector<std::vector<int>>& melds) -> nb::object {
-              std::int64_t mask = chuanma::waits(data(k), size(k), vi);
+              int melded[chuanma::kKinds] = {};
+              const int kinds = std::min(size(k), chuanma::kKinds);
+              for (const auto& tiles : melds)
+                  for (int t : tiles)
+                      if (t >= 0 && t < kinds) ++melded[t];
+              const std::int64_t mask = melds.empty() ? chuanma::waits(data(k), size(k), vi)
+                                                      : chuanma::waits_beside(data(k), size(k), vi, melded);
               if (mask < 0) return nb::int_(mask);
-              for (const auto& tiles : melds) {  // a tile of which the hand holds all four is no wait
-                  for (int t : tiles) {
-                      if (t < 0 || t >= size(k)) continue;
-                      const auto copies = std::count(tiles.begin(), tiles.end(), t);
-                      if (copies + data(k)[t] >= 4) mask &= ~(std::int64_t{1} << t);
-                  }
-              }
               return tiles_of(mask);
           },
           nb::sig("def waits(k: bytes, vi: int, melds: collections.abc.Sequence[collections.abc.Sequence[int]]) "
                   "-> list[int] | int"),
-          "k"_a, "vi"_a, "melds"_a, "The waits (ascending) of a 3n+1 hand, or a refusal code.");
+          "k"_a, "vi"_a, "melds"_a,
+          "The waits (ascending) of a 3n+1 hand but the tiles it and its melds hold all four of, or a refusal code.");
     m.def("is_win_batch",
           [](Hands hands, Out<bool> out) -> std::int64_t {
               check_rows(hands, out.shape(0), "out");
@@ -146,6 +166,71 @@ NB_MODULE(_core, m) {
               return -1;
           },
           "hands"_a, "voids"_a, "out"_a, "Shanten of every row into out; -1, or the first row refused.");
+
+    nb::enum_<chuanma::FanStyle>(m, "FanStyle", "Whose fan table scores: Sichuan's or 大众麻将's.")
+        .value("SICHUAN", chuanma::FanStyle::kSichuan)
+        .value("DAZHONG", chuanma::FanStyle::kDazhong);
+    nb::enum_<chuanma::YaojiuRule>(m, "YaojiuRule", "幺九 as 带幺九 (every set a 1 or 9) or every tile a 1 or 9.")
+        .value("DAIYAOJIU", chuanma::YaojiuRule::kDaiyaojiu)
+        .value("LITERAL", chuanma::YaojiuRule::kLiteral);
+    nb::enum_<chuanma::MeldKind>(m, "MeldKind", "A declared set's kind.")
+        .value("PONG", chuanma::MeldKind::kPong)
+        .value("KONG", chuanma::MeldKind::kKong)
+        .value("CHOW", chuanma::MeldKind::kChow);
+    nb::enum_<chuanma::NoWin>(m, "NoWin", "Why a hand does not win (WINS: it does).")
+        .value("WINS", chuanma::NoWin::kWins)
+        .value("VOID_HELD", chuanma::NoWin::kVoidHeld)
+        .value("THREE_SUITS", chuanma::NoWin::kThreeSuits)
+        .value("ROBBING_KONG", chuanma::NoWin::kRobbingKong)
+        .value("INCOMPLETE", chuanma::NoWin::kIncomplete);
+    nb::class_<chuanma::ScoreOptions>(m, "ScoreOptions", "The rule options scoring reads.")
+        .def(nb::init<>())
+        .def_rw("style", &chuanma::ScoreOptions::style)
+        .def_rw("void_suit", &chuanma::ScoreOptions::void_suit, "定缺 is played: three suits cannot win.")
+        .def_rw("longqidui", &chuanma::ScoreOptions::longqidui)
+        .def_rw("yaojiu", &chuanma::ScoreOptions::yaojiu)
+        .def_rw("max_fan", &chuanma::ScoreOptions::max_fan, "封顶, -1 for none.")
+        .def_rw("zimo_fan", &chuanma::ScoreOptions::zimo_fan, "自摸 is a fan.")
+        .def_rw("gangshangpao", &chuanma::ScoreOptions::gangshangpao)
+        .def_rw("haidilaoyue", &chuanma::ScoreOptions::haidilaoyue)
+        .def_rw("haidipao", &chuanma::ScoreOptions::haidipao)
+        .def_rw("gangshang_shuanghua", &chuanma::ScoreOptions::gangshang_shuanghua)
+        .def_rw("dihu_on_dealer_discard", &chuanma::ScoreOptions::dihu_on_dealer_discard)
+        .def_rw("robbing_kong", &chuanma::ScoreOptions::robbing_kong)
+        .def_rw("house", &chuanma::ScoreOptions::house, "The house fans enabled: bit 1 << fan index.")
+        .def_rw("value", &chuanma::ScoreOptions::value, "Each fan's value, by fan index (fan_ids()).");
+    m.def("fan_ids", [] { return ids(chuanma::kFanIds, chuanma::kFans); },
+          nb::sig("def fan_ids() -> list[str]"), "Every fan's id, by its index in the core.");
+    m.def("situation_ids", [] { return ids(chuanma::kSituationIds, chuanma::kSituations); },
+          nb::sig("def situation_ids() -> list[str]"), "Every situation's id, by its bit in a situation set.");
+    m.def("score",
+          [](const nb::bytes& k, const MeldTuples& melds, int win_tile, bool self_drawn, int vi,
+             std::uint32_t situations, const chuanma::ScoreOptions& options) -> nb::tuple {
+              const std::vector<chuanma::ScoreMeld> ms = score_melds(melds);
+              const chuanma::Score s = chuanma::score(data(k), size(k), ms.data(), static_cast<int>(ms.size()),
+                                                      win_tile, self_drawn, vi, situations, options);
+              if (s.reason == chuanma::NoWin::kRefused) throw nb::value_error("refused: not a hand the facade gives");
+              nb::list fans;
+              for (int i = 0; i < s.size; ++i)
+                  fans.append(nb::make_tuple(static_cast<int>(s.fans[i].fan), s.fans[i].value));
+              if (s.reason != chuanma::NoWin::kWins) return nb::make_tuple(s.reason, fans, s.total, nb::none());
+              return nb::make_tuple(s.reason, fans, s.total, reading_tuple(s.reading));
+          },
+          nb::sig("def score(k: bytes, melds: collections.abc.Sequence[tuple[MeldKind, int, bool]], win_tile: int, "
+                  "self_drawn: bool, vi: int, situations: int, options: ScoreOptions) "
+                  "-> tuple[NoWin, list[tuple[int, int]], int, tuple[int, ...] | None]"),
+          "k"_a, "melds"_a, "win_tile"_a, "self_drawn"_a, "vi"_a, "situations"_a, "options"_a,
+          "Score a win (k: the concealed counts, win tile included; situations: bits by situation_ids()) as "
+          "(reason, [(fan index, value)] in table order, total capped, the reading scored as decompositions() "
+          "gives it, None when no win).");
+    m.def("max_static_fan",
+          [](const nb::bytes& k, const MeldTuples& melds, int vi, const chuanma::ScoreOptions& options) {
+              const std::vector<chuanma::ScoreMeld> ms = score_melds(melds);
+              return chuanma::max_static_fan(data(k), size(k), ms.data(), static_cast<int>(ms.size()), vi, options);
+          },
+          "k"_a, "melds"_a, "vi"_a, "options"_a,
+          "查大叫: the best total over every wait of a 3n+1 hand, won on a discard with no situation; -1 when "
+          "not ready, a refusal code (below -1) for counts, a size or a void waits() refuses.");
 
     nb::class_<chuanma::HandEval>(m, "HandEval",
                                   "Shanten of a hand and of its one-tile changes (counts checked by the facade).")

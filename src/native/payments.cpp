@@ -57,12 +57,12 @@ void Reducer::call_transfer(int kong, const std::vector<int>& winners, const std
 }
 
 // 查大叫: the best fan over the seat's waits, won on a discard with no situation; -1 not ready.
-int Reducer::static_fan(int seat) {
-    const TileMask w = seat_waits(seat);
-    int best = -1;
-    for (int t = 0; t < 34; ++t)
-        if (w & bit(t)) best = std::max(best, win_fan(seat, t, false, 0, false));
-    return best;
+int Reducer::static_fan(int seat) const {
+    ScoreMeld melds[kMaxMelds];
+    const int n = score_melds(seat, melds);
+    const int best = max_static_fan(st_.seats[seat].hand.data(), kKinds, melds, n, st_.seats[seat].void_suit,
+                                    st_.rules.scoring);
+    return best < -1 ? -1 : best;
 }
 
 void Reducer::settle_exhausted() {

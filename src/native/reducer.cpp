@@ -112,10 +112,16 @@ void Reducer::turn_actions(int seat, std::vector<int>& out) const {
     out.insert(out.end(), held, held + n);
 }
 
+int Reducer::asked(int seat) const {
+    if (seat < 0 || seat >= kSeats || legal(seat).empty()) return -1;
+    return st_.phase == Phase::kTurn ? st_.version : st_.posed;
+}
+
 bool Reducer::apply(int seat, int action) {
     if (seat < 0 || seat >= kSeats) return false;
     const std::vector<int>& now = legal(seat);
     if (std::find(now.begin(), now.end(), action) == now.end()) return false;
+    ++st_.version;
     decide(seat, action, now.front());
     run();
     return true;

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "state.hpp"
@@ -13,23 +12,11 @@
 
 namespace chuanma {
 
-// A win to score: the concealed tiles without the win tile, the melds, the win tile, how it is won.
-struct FanQuery {
-    const std::array<std::uint8_t, 34>& counts;
-    const std::vector<Meld>& melds;
-    int win_tile;
-    bool self_drawn;
-    std::uint32_t situations;
-    int void_suit;
-};
-// The fan of a win (the scoring lives elsewhere; without one every win counts 0 fan).
-using FanFunction = std::function<int(const FanQuery&)>;
-
 class Reducer {
 public:
     // `wall` in draw order (the whole set once), `direction` the seats exchanged tiles travel (1-3).
     // Throws std::invalid_argument for a wall, dealer or direction that is none.
-    Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction, FanFunction fan = {});
+    Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction);
 
     const HandState& state() const { return st_; }
     bool finished() const { return st_.phase == Phase::kEnd; }
@@ -37,6 +24,9 @@ public:
     void to_act(std::vector<int>& out) const;
     // The seat's legal actions as indices (empty when it owes none), kept until the state changes.
     const std::vector<int>& legal(int seat) const;
+    // The version at which the seat's open question was posed (-1: it owes no decision): on its
+    // turn the current version; in the exchange, the void and a claim window the one they opened at.
+    int asked(int seat) const;
     // Applies a legal action; false (state untouched) for anything else.
     bool apply(int seat, int action);
     // 逃跑: the seat leaves the table; false (nothing done) when the hand is over or it has left.
@@ -58,7 +48,7 @@ private:
     bool forced() const;
     bool kong_allowed() const;
     bool keeps_waits(int seat, int t) const;
-    int win_fan(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand);
+    Score score_win(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand) const;
     int claim_fan(int seat);
     bool may_claim_win(int seat, int t);
     void turn_actions(int seat, std::vector<int>& out) const;
@@ -88,12 +78,13 @@ private:
     void add_kong(int seat, int t, KongKind kind, int discarder, int each);
     void self_drawn_win(int seat);
     void claim_wins(const std::vector<int>& winners, int from, int t, std::uint32_t situations, bool robbed, int kong);
-    int record_win(int seat, int t, int from, bool robbed, int fan, std::uint32_t situations);
+    int record_win(int seat, int t, int from, bool robbed, const Score& score, std::uint32_t situations);
     int pay(int payer, int payee, std::int64_t amount, Reason reason, int seq);
     void payers(int seat, std::vector<int>& out) const;
     void self_draw_payers(int seat, std::vector<int>& out) const;
     void call_transfer(int kong, const std::vector<int>& winners, const std::vector<int>& seqs);
-    int static_fan(int seat);
+    int static_fan(int seat) const;
+    int score_melds(int seat, ScoreMeld* out) const;
     int best_static_fan(int seat);
     void winner_leaves(int seat);
     void escape_payments(int seat, int seq);
@@ -106,7 +97,6 @@ private:
     void legal_now(int seat, std::vector<int>& out) const;
 
     HandState st_;
-    FanFunction fan_;
     const Tables& tables_;  // the win check's (built before the first hand)
     mutable std::array<std::vector<int>, kSeats> legal_;
     mutable unsigned legal_known_ = 0;  // a bit by seat: legal_[seat] is up to date

@@ -1,6 +1,5 @@
 #include "reducer_module.hpp"
 
-#include <nanobind/stl/function.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -107,16 +106,6 @@ nb::list melds_of(const std::vector<Meld>& melds) {
     return out;
 }
 
-using PyFan = std::function<int(nb::bytes, nb::list, int, bool, unsigned, int)>;
-
-FanFunction fan_from(const PyFan& fan) {
-    if (!fan) return {};
-    return [fan](const FanQuery& q) {
-        return fan(nb::bytes(q.counts.data(), q.counts.size()), melds_of(q.melds), q.win_tile, q.self_drawn,
-                   q.situations, q.void_suit);
-    };
-}
-
 void check_seat(int seat) {
     if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
 }
@@ -125,8 +114,13 @@ void check_seat(int seat) {
 
 void bind_reducer(nb::module_& m) {
     nb::class_<Rules>(m, "Rules", "Every option of a chuanma.rules.RuleSet, for the compiled reducer.")
-        .def("__init__", [](Rules* self, nb::handle rules) { new (self) Rules(rules_from(rules)); },
-             nb::sig("def __init__(self, rules: object) -> None"), "rules"_a)
+        .def("__init__",
+             [](Rules* self, nb::handle rules, const ScoreOptions& scoring) {
+                 new (self) Rules(rules_from(rules));
+                 self->scoring = scoring;
+             },
+             nb::sig("def __init__(self, rules: object, scoring: ScoreOptions) -> None"), "rules"_a, "scoring"_a,
+             "A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options).")
         .def("options", &options_of, nb::sig("def options(self) -> dict[str, object]"),
              "Every option and its value, as RuleSet.options() gives them.");
 
@@ -134,32 +128,30 @@ void bind_reducer(nb::module_& m) {
                         "One hand as the compiled state machine: decisions are action indices "
                         "(chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.")
         .def("__init__",
-             [](Reducer* self, const Rules& rules, const std::vector<int>& wall, int dealer, int direction,
-                const PyFan& fan) {
+             [](Reducer* self, const Rules& rules, const std::vector<int>& wall, int dealer, int direction) {
                  std::vector<std::uint8_t> tiles;
                  for (int t : wall) {
                      if (t < 0 || t > 33) throw nb::value_error("the wall is not the whole set");
                      tiles.push_back(static_cast<std::uint8_t>(t));
                  }
                  try {
-                     new (self) Reducer(rules, std::move(tiles), dealer, direction, fan_from(fan));
+                     new (self) Reducer(rules, std::move(tiles), dealer, direction);
                  } catch (const std::invalid_argument& e) {
                      throw nb::value_error(e.what());
                  }
              },
-             nb::sig("def __init__(self, rules: Rules, wall: collections.abc.Sequence[int], dealer: int, "
-                     "direction: int, fan: collections.abc.Callable[[bytes, list[tuple[int, int, int]], int, "
-                     "bool, int, int], int] | None = None) -> None"),
-             "rules"_a, "wall"_a, "dealer"_a, "direction"_a, "fan"_a = nb::none(),
-             "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3); "
-             "`fan(counts, melds, win_tile, self_drawn, situations, void)`: a win's fan (none: 0).")
+             "rules"_a, "wall"_a, "dealer"_a, "direction"_a,
+             "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).")
         .def("__copy__", [](const Reducer& r) { return Reducer(r); }, "A whole copy: the two play on apart.")
-        .def("__deepcopy__", [](const Reducer& r, nb::handle) { return Reducer(r); }, "memo"_a,
-             "A whole copy (the fan function is shared).")
+        .def("__deepcopy__", [](const Reducer& r, nb::handle) { return Reducer(r); }, "memo"_a, "A whole copy.")
         .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")
         .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
         .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
                      "0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.")
+        .def_prop_ro("version", [](const Reducer& r) { return r.state().version; },
+                     "Decisions applied so far (every seat's).")
+        .def("asked", &Reducer::asked, "seat"_a,
+             "The version at which the seat's open question was posed (-1: it owes no decision).")
         .def("to_act",
              [](const Reducer& r) {
                  std::vector<int> out;
@@ -211,6 +203,19 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def melds(self, seat: int) -> list[tuple[int, int, int]]"), "seat"_a,
              "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).")
+        .def("wins",
+             [](const Reducer& r) {
+                 nb::list out;
+                 for (const WinRecord& w : r.state().wins) {
+                     nb::list fans;
+                     for (const FanValue& f : w.fans) fans.append(nb::make_tuple(static_cast<int>(f.fan), f.value));
+                     out.append(nb::make_tuple(w.seat, w.tile, w.from, w.robbed, w.situations, w.total, fans, w.seq));
+                 }
+                 return out;
+             },
+             nb::sig("def wins(self) -> list[tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]]"),
+             "Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as "
+             "(fan index, value), its event).")
         .def("next_dealer", &Reducer::next_dealer, "Who deals the next hand under the rules' dealer rule.")
         .def("deltas", [](const Reducer& r) {
                  const auto d = r.deltas();

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdint>
 
+#include "score.hpp"
+
 namespace chuanma {
 
 enum class Variant : std::uint8_t { kXuezhan, kXueliu, kNormal, kDazhong };
@@ -43,6 +45,7 @@ struct Rules {
     FlowerPig flower_pig = FlowerPig::kFixed;
     bool flower_pig_pays_winners = false, chadajiao = true, refund = true, escape_penalty = true;
     bool concealed_kong_shown = false;  // 暗杠 shown face up
+    ScoreOptions scoring;  // what the fan scoring reads of them, with the fan table's values
 
     // What the variant decides (chuanma.variant).
     bool winners_stay() const { return variant == Variant::kXueliu; }

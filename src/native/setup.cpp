@@ -8,8 +8,8 @@
 
 namespace chuanma {
 
-Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction, FanFunction fan)
-    : fan_(std::move(fan)), tables_(tables()) {
+Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction)
+    : tables_(tables()) {
     const int size = rules.wall_size();
     std::array<int, 34> copies{};
     if (static_cast<int>(wall.size()) != size) throw std::invalid_argument("the wall is not the whole set");
@@ -83,6 +83,7 @@ void Reducer::choose_exchange(int seat, int index) {
 
 void Reducer::enter_void() {
     st_.phase = Phase::kVoid;
+    st_.posed = st_.version;
     for (int x = 0; x < kSeats; ++x) {
         const auto& h = st_.seats[x].hand;
         int held = 0, missing = -1;

@@ -7,6 +7,7 @@
 
 #include "events.hpp"
 #include "rules.hpp"
+#include "score.hpp"
 
 namespace chuanma {
 
@@ -15,7 +16,6 @@ constexpr int kNoTile = -1;
 using TileMask = std::uint64_t;  // a bit by tile kind
 
 enum class Phase : std::uint8_t { kExchange, kVoid, kTurn, kClaim, kRob, kDraw, kEnd };
-enum class MeldKind : std::uint8_t { kPong, kKong, kChow };
 enum class KongKind : std::uint8_t { kExposed, kAdded, kConcealed };  // in the order of chuanma.melds.KONG_KINDS
 enum class DrawKind : std::uint8_t { kNone, kLive, kReplacement };
 
@@ -81,6 +81,15 @@ struct KongRecord {
     bool transferred = false;   // its money went on by 呼叫转移
 };
 
+struct WinRecord {
+    int seat, tile, from;  // from -1: self-drawn
+    bool robbed;
+    std::uint32_t situations;
+    int total;
+    std::vector<FanValue> fans;  // in the fan table's order
+    int seq;                     // its hu event
+};
+
 struct Payment {
     int payer, payee;
     std::int64_t amount;  // units of base
@@ -102,11 +111,10 @@ struct HandState {
     bool voids_revealed = false;
     std::vector<KongRecord> kongs;
     std::vector<Payment> ledger;
-    int wins = 0;
+    std::vector<WinRecord> wins;
     // what each seat's wins laid open: the tiles won (a discard won by several lies in the first
-    // winner's pile), how many, the concealed tiles as shown at its latest win
+    // winner's pile), the concealed tiles as shown at its latest win
     std::array<std::vector<std::uint8_t>, kSeats> win_piles;
-    std::array<int, kSeats> wins_of{};
     std::array<std::array<std::uint8_t, 34>, kSeats> shown{};
     Turn turn;
     Window window;
@@ -114,7 +122,8 @@ struct HandState {
     int live_draws = 0;
     int dealer_discards = 0;
     int first_multi_from = -1;  // the discarder of the hand's first 一炮多响
-    int first_winner = -1, first_win_from = -1;  // the first win's seat and discarder (-1: self-drawn)
+    int version = 0;  // decisions applied (every seat's)
+    int posed = 0;    // the version at which the question asked of several seats at once was posed
     std::array<Seat, kSeats> seats;
     std::vector<Event> events;
 

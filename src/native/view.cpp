@@ -35,6 +35,8 @@ void redact(const HandState& st, int seat, SeatView& out) {
         out.totals[p.payer] -= p.amount;
         out.totals[p.payee] += p.amount;
     }
+    for (PlayerView& p : out.players) p.wins = 0;
+    for (const WinRecord& w : st.wins) ++out.players[w.seat].wins;
     // another seat's concealed kongs stay hidden until the end unless the rules show them
     const bool hide_kongs = !(finished || rules.concealed_kong_shown);
     for (int s = 0; s < kSeats; ++s) {
@@ -50,14 +52,13 @@ void redact(const HandState& st, int seat, SeatView& out) {
         p.river = tiles_of(st.discards[s]);
         p.win_pile = tiles_of(st.win_piles[s]);
         p.tiles = ss.tiles;
-        p.wins = st.wins_of[s];
         p.out = st.out[s];
         p.left = st.left[s];
         p.locked = st.locked[s];
         p.exchange_chosen = st.exchanged[s];
         p.void_chosen = st.void_chosen[s] || (own && ss.void_suit >= 0);
         p.void_suit = own || st.voids_revealed ? ss.void_suit : -1;
-        p.shown = own || finished || st.wins_of[s] > 0;
+        p.shown = own || finished || st.won[s];
         if (own || finished) p.hand = ss.hand;
         else if (p.shown) p.hand = st.shown[s];
         else p.hand.fill(0);

@@ -1,5 +1,6 @@
 // Wins (self-drawn, on a discard, robbing a kong), waits, and the end of the hand.
 #include <algorithm>
+#include <stdexcept>
 
 #include "hand.hpp"
 #include "tables.hpp"
@@ -83,11 +84,21 @@ bool Reducer::keeps_waits(int seat, int t) const {
     return waits_with(counts, melds, s.void_suit) == s.locked_waits;
 }
 
-int Reducer::win_fan(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand) {
-    if (!fan_) return 0;
+int Reducer::score_melds(int seat, ScoreMeld* out) const {
+    int n = 0;
+    for (const Meld& m : st_.melds[seat]) out[n++] = ScoreMeld{m.kind, m.tile, m.kong == KongKind::kConcealed};
+    return n;
+}
+
+// The fan of the seat's win on `tile` (already in its hand when `in_hand`): the engine offers only
+// wins the scoring takes.
+Score Reducer::score_win(int seat, int tile, bool self_drawn, std::uint32_t situations, bool in_hand) const {
     std::array<std::uint8_t, 34> counts = st_.seats[seat].hand;
-    if (in_hand) --counts[tile];
-    return fan_(FanQuery{counts, st_.melds[seat], tile, self_drawn, situations, st_.seats[seat].void_suit});
+    if (!in_hand) ++counts[tile];
+    ScoreMeld melds[kMaxMelds];
+    const int n = score_melds(seat, melds);
+    return score(counts.data(), kKinds, melds, n, tile, self_drawn, st_.seats[seat].void_suit, situations,
+                 st_.rules.scoring);
 }
 
 void Reducer::self_drawn_win(int seat) {
@@ -114,42 +125,40 @@ void Reducer::self_drawn_win(int seat) {
     }
     std::vector<int> paying;
     self_draw_payers(seat, paying);
-    const int fan = win_fan(seat, t, true, situations, true);
+    const Score scored = score_win(seat, t, true, situations, true);
     s.add(t, -1);
     s.drawn = kNoTile;
     st_.win_piles[seat].push_back(static_cast<std::uint8_t>(t));
     st_.turn.first = false;
-    const int seq = record_win(seat, t, -1, false, fan, situations);
-    const std::int64_t each = multiplier(fan) + (st_.rules.zimo_bonus == ZimoBonus::kBase);
+    const int seq = record_win(seat, t, -1, false, scored, situations);
+    const std::int64_t each = multiplier(scored.total) + (st_.rules.zimo_bonus == ZimoBonus::kBase);
     for (int p : paying) pay(p, seat, each, Reason::kZimo, seq);
 }
 
 // Wins on a discard or a robbed kong: each winner is paid by the discarder (declarer); 呼叫转移 of
 // the discarder's `kong` (-1: none) follows.
 void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, std::uint32_t situations, bool robbed, int kong) {
-    if (st_.wins == 0 && winners.size() > 1) st_.first_multi_from = from;
+    if (st_.wins.empty() && winners.size() > 1) st_.first_multi_from = from;
     std::vector<int> seqs;
     for (int w : winners) {
-        const int fan = win_fan(w, t, false, situations, false);
+        const Score scored = score_win(w, t, false, situations, false);
         if (w == winners.front()) st_.win_piles[w].push_back(static_cast<std::uint8_t>(t));
-        seqs.push_back(record_win(w, t, from, robbed, fan, situations));
-        pay(from, w, multiplier(fan), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
+        seqs.push_back(record_win(w, t, from, robbed, scored, situations));
+        pay(from, w, multiplier(scored.total), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
     }
     call_transfer(kong, winners, seqs);
 }
 
-int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, std::uint32_t situations) {
+int Reducer::record_win(int seat, int t, int from, bool robbed, const Score& scored, std::uint32_t situations) {
     Seat& s = st_.seats[seat];
     const TileMask waited = s.waits_locked ? s.locked_waits : seat_waits(seat);
     const int seq = static_cast<int>(st_.events.size());
-    emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, fan,
+    if (scored.reason != NoWin::kWins) throw std::logic_error("the scoring refused a win the rules offered");
+    emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, scored.total,
          static_cast<std::int64_t>(waited));
-    if (!st_.wins++) {
-        st_.first_winner = seat;
-        st_.first_win_from = from;
-    }
+    st_.wins.push_back(WinRecord{seat, t, from, robbed, situations, scored.total,
+                                 {scored.fans.begin(), scored.fans.begin() + scored.size}, seq});
     st_.won[seat] = true;
-    ++st_.wins_of[seat];
     st_.shown[seat] = s.hand;
     if (!st_.rules.winners_stay()) {
         st_.out[seat] = true;
@@ -162,11 +171,12 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, int fan, std::ui
 }
 
 int Reducer::next_dealer() const {
-    if (!st_.wins) return st_.dealer;
+    if (st_.wins.empty()) return st_.dealer;
+    const WinRecord& first = st_.wins.front();
     switch (st_.rules.dealer) {
         case DealerRule::kRotate: return st_.won[st_.dealer] ? st_.dealer : (st_.dealer + 1) % kSeats;
-        case DealerRule::kDiscarder: return st_.first_win_from < 0 ? st_.first_winner : st_.first_win_from;
-        default: return st_.first_multi_from >= 0 ? st_.first_multi_from : st_.first_winner;
+        case DealerRule::kDiscarder: return first.from < 0 ? first.seat : first.from;
+        default: return st_.first_multi_from >= 0 ? st_.first_multi_from : first.seat;
     }
 }
 

@@ -12,7 +12,7 @@ builds the tables (tens of milliseconds), and the batch functions (NumPy) are im
 
 from typing import TYPE_CHECKING
 
-from chuanma.analysis.decompose import ConcealedSet, Decomposition, decompositions
+from chuanma.analysis.decompose import ConcealedSet, Decomposition, decompositions, from_reading
 from chuanma.analysis.hand import (
     Counts,
     is_win,
@@ -33,6 +33,7 @@ __all__ = [
     "Counts",
     "Decomposition",
     "decompositions",
+    "from_reading",
     "is_win",
     "is_win_batch",
     "pack_counts",

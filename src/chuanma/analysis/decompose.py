@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -64,12 +65,14 @@ def decompositions(counts: Counts) -> list[Decomposition]:
     :func:`~chuanma.analysis.hand.is_win`: values that are not counts raise :class:`TileCountError`;
     more than 14 tiles of a suit, or ``bytes`` that are not counts, have no reading.
     """
-    found = []
-    for form, pair, *items in _core.decompositions(as_packed(counts)):
-        if form == 0:
-            found.append(Decomposition("standard", tuple([_SETS[i] for i in items]), pair))
-        elif form == 1:
-            found.append(Decomposition("seven_pairs", pairs=tuple(items)))
-        else:
-            found.append(Decomposition("thirteen_orphans", pair=pair))
-    return found
+    return [from_reading(r) for r in _core.decompositions(as_packed(counts))]
+
+
+def from_reading(reading: Sequence[int]) -> Decomposition:
+    """The decomposition the core gives as ``(form, pair, *items)`` (:func:`chuanma._core.decompositions`)."""
+    form, pair, *items = reading
+    if form == 0:
+        return Decomposition("standard", tuple([_SETS[i] for i in items]), pair)
+    if form == 1:
+        return Decomposition("seven_pairs", pairs=tuple(items))
+    return Decomposition("thirteen_orphans", pair=pair)

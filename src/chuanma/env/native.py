@@ -6,10 +6,9 @@ The core deals, plays, redacts (each observation is the compact encoding of the 
 the seat asked: ``src/native/view.hpp``) and writes every table's row of the arrays in one call.
 What differs from :class:`~chuanma.env.batch.BatchEnv`: the hands are dealt from the core's own
 seeded generator (a uniform shuffle, dealer and exchange direction; not the Python tables' deals,
-and not the fairness dealing); until the fan scoring is in the core every win counts 0 fan (paid
-1 base, 2 with 自摸加底 ``base``), so rewards are the ledger of those amounts; only the ``compact``
-encoder is offered; an illegal action refuses the whole step (no table steps) and an action out of
-the action space raises :class:`~chuanma.engine.ActionIndexError` before anything is done.
+and not the fairness dealing); only the ``compact`` encoder is offered; an illegal action refuses
+the whole step (no table steps) and an action out of the action space raises
+:class:`~chuanma.engine.ActionIndexError` before anything is done.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from chuanma import _core
 from chuanma.engine import ACTION_COUNT, ActionIndexError, IllegalActionError
 from chuanma.env.table import EnvOptionError, check_tables, reward_scale, rules_of
 from chuanma.rules import RuleSet
+from chuanma.scoring import score_options
 
 Stacked = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
 
@@ -44,7 +44,8 @@ class NativeBatchEnv:
             raise EnvOptionError(f"the native batch encodes compact observations only, got {encoder!r}")
         scale = reward_scale(reward, normalize)
         self.rules = rules_of(rules, options)
-        self.core = _core.BatchHands(_core.Rules(self.rules), check_tables(n), reward == "event", scale)
+        self.core = _core.BatchHands(_core.Rules(self.rules, score_options(self.rules)), check_tables(n),
+                                     reward == "event", scale)
         self.copy = copy
         self.observations = np.zeros((n, self.core.observation_size), dtype=np.float32)
         self.masks = np.zeros((n, ACTION_COUNT), dtype=np.int8)
