@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_module.hpp"
 #include "decompose.hpp"
 #include "hand.hpp"
 #include "hand_eval.hpp"
@@ -256,4 +257,5 @@ NB_MODULE(_core, m) {
              },
              "t"_a, "sh"_a, "unseen"_a, "Unseen copies (by tile) of the useful tiles after discarding t.");
     chuanma::bind_reducer(m);
+    chuanma::bind_batch(m);
 }

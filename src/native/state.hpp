@@ -112,6 +112,10 @@ struct HandState {
     std::vector<KongRecord> kongs;
     std::vector<Payment> ledger;
     std::vector<WinRecord> wins;
+    // what each seat's wins laid open: the tiles won (a discard won by several lies in the first
+    // winner's pile), the concealed tiles as shown at its latest win
+    std::array<std::vector<std::uint8_t>, kSeats> win_piles;
+    std::array<std::array<std::uint8_t, 34>, kSeats> shown{};
     Turn turn;
     Window window;
     bool declared = false;

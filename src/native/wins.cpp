@@ -128,6 +128,7 @@ void Reducer::self_drawn_win(int seat) {
     const Score scored = score_win(seat, t, true, situations, true);
     s.add(t, -1);
     s.drawn = kNoTile;
+    st_.win_piles[seat].push_back(static_cast<std::uint8_t>(t));
     st_.turn.first = false;
     const int seq = record_win(seat, t, -1, false, scored, situations);
     const std::int64_t each = multiplier(scored.total) + (st_.rules.zimo_bonus == ZimoBonus::kBase);
@@ -141,6 +142,7 @@ void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, std::
     std::vector<int> seqs;
     for (int w : winners) {
         const Score scored = score_win(w, t, false, situations, false);
+        if (w == winners.front()) st_.win_piles[w].push_back(static_cast<std::uint8_t>(t));
         seqs.push_back(record_win(w, t, from, robbed, scored, situations));
         pay(from, w, multiplier(scored.total), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
     }
@@ -157,6 +159,7 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, const Score& sco
     st_.wins.push_back(WinRecord{seat, t, from, robbed, situations, scored.total,
                                  {scored.fans.begin(), scored.fans.begin() + scored.size}, seq});
     st_.won[seat] = true;
+    st_.shown[seat] = s.hand;
     if (!st_.rules.winners_stay()) {
         st_.out[seat] = true;
     } else if (!st_.locked[seat]) {

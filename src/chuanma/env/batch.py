@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from chuanma.encoding import TRACKED_ENCODERS
 from chuanma.engine import ACTION_COUNT, ActionIndexError, IllegalActionError, to_index
-from chuanma.env.table import EnvOptionError, Table, rules_of
+from chuanma.env.table import EnvOptionError, Table, check_tables, rules_of
 from chuanma.rules import RuleSet
 
 
@@ -31,10 +31,8 @@ class BatchEnv:
 
     def __init__(self, n: int, rules: str | RuleSet = "xuezhan", *, encoder: str = "compact",
                  reward: str = "end", normalize: bool = False, **options: Any) -> None:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise EnvOptionError(f"n must be a whole number of tables, at least 1, got {n!r}")
         ruleset = rules_of(rules, options)
-        self.tables = [Table(ruleset, encoder, reward, normalize) for _ in range(n)]
+        self.tables = [Table(ruleset, encoder, reward, normalize) for _ in range(check_tables(n))]
         self.encode = TRACKED_ENCODERS[encoder]
         shape = self.tables[0].shape
         self.observations = np.zeros((n, *shape), dtype=np.float32)

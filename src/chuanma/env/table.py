@@ -44,6 +44,23 @@ def rules_of(rules: str | RuleSet, options: dict[str, Any]) -> RuleSet:
     return ruleset
 
 
+def check_tables(n: object) -> int:
+    """``n`` as a batch's number of tables (a whole number, at least 1)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise EnvOptionError(f"n must be a whole number of tables, at least 1, got {n!r}")
+    return n
+
+
+def reward_scale(reward: str, normalize: bool) -> float:
+    """What rewards are multiplied by under ``normalize``, once ``reward`` (a mode of
+    :data:`REWARD_MODES`) and ``normalize`` are checked."""
+    if reward not in REWARD_MODES:
+        raise EnvOptionError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
+    if not isinstance(normalize, bool):
+        raise EnvOptionError(f"normalize must be true or false, got {normalize!r}")
+    return 1 / NORMALISER if normalize else 1.0
+
+
 class Table:
     """A hand in play with its dealing generator, encoder and reward bookkeeping."""
 
@@ -51,15 +68,11 @@ class Table:
 
     def __init__(self, rules: RuleSet, encoder_name: str = "compact", reward: str = "end",
                  normalize: bool = False) -> None:
-        if reward not in REWARD_MODES:
-            raise EnvOptionError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
-        if not isinstance(normalize, bool):
-            raise EnvOptionError(f"normalize must be true or false, got {normalize!r}")
+        self.scale = reward_scale(reward, normalize)
         self.rules = rules
         self.shape = encoder(encoder_name, rules)[1]
         self.encode = TRACKED_ENCODERS[encoder_name]
         self.reward = reward
-        self.scale = 1 / NORMALISER if normalize else 1.0
         self.rng = random.Random()
         self.paid = [0, 0, 0, 0]
         self.game = self.deal()

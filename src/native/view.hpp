@@ -1,0 +1,62 @@
+// What one seat may see of a hand (chuanma.engine.views.redact): the anti-cheat boundary of the
+// compiled core. The encoders read a SeatView, never the HandState.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "state.hpp"
+
+namespace chuanma {
+
+// A tile list the view shows as it lies in the state (a river, a win pile).
+struct Tiles {
+    const std::uint8_t* data = nullptr;
+    int size = 0;
+    const std::uint8_t* begin() const { return data; }
+    const std::uint8_t* end() const { return data + size; }
+};
+
+// The view's phases, in the order of chuanma.encoding.common.PHASES: a claim window the viewer has
+// no part in is kWaiting.
+enum class ViewPhase : std::uint8_t { kExchange, kVoid, kTurn, kClaim, kRob, kWaiting, kEnd };
+
+constexpr int kMostMelds = 4;  // 4 melds and a pair make a whole hand
+
+// One seat as the viewer sees it (chuanma.engine.views.PlayerView).
+struct PlayerView {
+    std::array<Meld, kMostMelds> melds{};  // in order; a concealed kong the viewer may not see has tile kNoTile
+    int meld_count = 0;
+    Tiles river, win_pile;
+    int tiles = 0;  // concealed tiles held
+    int wins = 0;
+    bool out = false, left = false, locked = false, exchange_chosen = false, void_chosen = false;
+    int void_suit = -1;  // 0-2 once revealed (one's own at once), else -1
+    bool shown = false;  // `hand` holds its concealed tiles: one's own, a winner's at its latest win, all at the end
+    std::array<std::uint8_t, 34> hand{};
+};
+
+// Everything the seat `seat` may know now (chuanma.engine.views.SeatView) that the encoders read.
+struct SeatView {
+    int seat = 0;
+    bool xueliu = false;  // winners keep playing
+    int kinds = 27;       // tile kinds in play
+    ViewPhase phase = ViewPhase::kExchange;
+    int dealer = 0;
+    int current = -1;  // the seat on turn in a turn or claim window, else -1
+    int wall = 0;      // tiles left in the wall
+    int direction = 0;  // the seats exchanged tiles travel once revealed (1-3), else 0
+    bool claim = false;  // a tile on offer the viewer may answer: claim_tile from claim_from
+    int claim_tile = kNoTile, claim_from = -1;
+    bool claim_rob = false;
+    int drawn = kNoTile;  // one's own tile drawn this turn
+    bool exchange_shown = false;  // one's own exchange choice, until the exchange happens
+    std::array<int, 3> exchange{};
+    std::array<std::int64_t, kSeats> totals{};  // each seat's net result so far, units of base
+    std::array<PlayerView, kSeats> players;
+};
+
+// Writes into `out` what `seat` may see of `st`.
+void redact(const HandState& st, int seat, SeatView& out);
+
+}  // namespace chuanma
