@@ -33,6 +33,7 @@ MAX_COPIES = 15
 
 def copies_of(g: Game) -> list[Game]:
     out = [make(g) for make in COPIERS.values()]
+    assert out[0].rules is g.rules  # a deep copy shares the immutable rule set (caches are keyed by it)
     for c in out:
         assert c is not g and c.state is not g.state
         assert c.state == g.state

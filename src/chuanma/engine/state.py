@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from chuanma.engine.actions import Action, action_from_json
@@ -251,8 +251,10 @@ class HandState:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> HandState:
         """A whole copy, by a pickle round trip: the state is plain data, and pickling it copies it
-        about three times as fast as ``copy.deepcopy`` walking it (``benchmarks/bench_engine.py``)."""
-        copied: HandState = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        about three times as fast as ``copy.deepcopy`` walking it (``benchmarks/bench_engine.py``).
+        The rule set is immutable and shared, as the caches keyed by it expect."""
+        parts = pickle.loads(pickle.dumps([getattr(self, f.name) for f in fields(self)[1:]], pickle.HIGHEST_PROTOCOL))
+        copied = HandState(self.rules, *parts)  # rules is the first field
         memo[id(self)] = copied
         return copied
 
