@@ -12,27 +12,16 @@ import argparse
 import random
 import statistics
 import time
-from typing import get_args
 
 from chuanma import _core
-from chuanma.engine.game import Direction, Game
 from chuanma.rules import RuleSet
 from chuanma.scoring import score_options
+from random_hands import random_decisions
 
 
 def python_hands(rules: RuleSet, seed: int, hands: int) -> int:
     """Play ``hands`` random-policy hands with the Python Game; returns the decisions made."""
-    rng = random.Random(seed)
-    decisions = 0
-    for _ in range(hands):
-        wall = rules.tiles.wall()
-        rng.shuffle(wall)
-        g = Game(rules, wall, rng.randrange(4), rng.choice(get_args(Direction)))
-        while not g.finished:
-            seat = rng.choice(g.to_act())
-            g.apply(seat, rng.choice(g.legal_actions(seat)))
-            decisions += 1
-    return decisions
+    return sum(1 for _ in random_decisions(rules, random.Random(seed), hands))
 
 
 def main() -> None:

@@ -33,9 +33,10 @@ from typing import Any
 import pytest
 
 from chuanma import _core
-from chuanma.engine.indices import DISCARD_AT, HU_AT, KONG_AT, to_index
+from chuanma.engine.indices import CHOW_AT, DISCARD_AT, HU_AT, KONG_AT, PONG_AT, to_index
 from chuanma.engine.wall import build_wall
 from chuanma.rules import PRESETS, RuleSet
+from chuanma.scoring import score_options
 from chuanma.tiles import parse_tile, parse_tiles
 from native_lockstep import Lockstep, native_rules
 
@@ -88,13 +89,15 @@ def test_hands_reaching_rare_rules_agree(preset: str, seed: int, rule: str) -> N
 
 
 def test_leaning_hands_reach_the_rules() -> None:
-    """The random hands compared reach wins, kongs, robbed kongs and forced wins (else the
-    lockstep would compare little)."""
+    """The random hands compared reach wins, kongs and forced wins (else the lockstep would compare
+    little); robbed kongs are the seeds of RARE's."""
     seen: set[str] = set()
     for seed in range(8):
-        seen |= Lockstep(RuleSet.from_preset("xuezhan"), seed, lean=True).play()["types"]
-        seen |= Lockstep(RuleSet.from_preset("dazhong"), seed, lean=True).play()["types"]
-    assert {"hu", "pong", "chow", "kong", "kong_declared", "exhausted", "exchange", "voids"} <= seen
+        for preset in ("xuezhan", "dazhong"):
+            lockstep = Lockstep(RuleSet.from_preset(preset), seed, lean=True)
+            seen |= lockstep.play()["types"]
+            seen |= {"forced hu" for ev in lockstep.game.events if ev.type == "hu" and ev.data.get("forced")}
+    assert {"hu", "pong", "chow", "kong", "kong_declared", "exhausted", "exchange", "voids", "forced hu"} <= seen
 
 
 def wall_for(hands: dict[int, str], draws: str = "", replacements: str = "") -> list[int]:
@@ -150,12 +153,46 @@ def test_set_ups_agree(name: str) -> None:
             assert wins[1]["from"] == wins[0]["from"] == 0
 
 
+def test_a_wait_all_four_copies_of_which_are_melded_is_none() -> None:
+    """大众麻将: a pong of 1m and a chow of 123m hold all four 1m, so 23m55p789p waits on 4m alone
+    (the win's waits, compared, would show 1m too if each meld were counted apart)."""
+    hands = {0: "11m58m147p12457s89s", 1: "1122m33m55p789p12z", 2: "5679m2468p13579s", 3: "6789m1369p2368s2p"}
+    wall = build_wall([hands[s] for s in range(4)], draws="3z4z5z6z7z3z4m", size=136)
+    script = [discard("1m"), PONG_AT + parse_tile("1m"), discard("1z"), discard("3z"), discard("4z"), discard("1m"),
+              CHOW_AT, discard("2z"), discard("6z"), discard("7z"), discard("3z"), HU_AT]
+    lockstep = Lockstep(RuleSet.from_preset("dazhong"), 0, wall=wall, script=script)
+    lockstep.play()
+    [win] = [ev.data for ev in lockstep.game.events if ev.type == "hu"]
+    assert win["seat"] == 1 and win["waits"] == "4m"
+
+
 @pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
 def test_the_core_takes_every_option(preset: str, options: dict[str, Any]) -> None:
     rules = RuleSet.from_preset(preset, **options)
     assert native_rules(rules).options() == rules.options()
     house = rules.with_options(house_fans={"jiangdui": 3, "shibaluohan": True}, max_fan=None, base=7)
     assert native_rules(house).options() == house.options()
+
+
+def test_the_core_refuses_rules_it_cannot_pay() -> None:
+    """Payments are 64-bit: the core pays up to 2^50 base a payment, and refuses a rule set whose
+    wins could reach more (Python's integers would pay it; the core's would wrap)."""
+    near = RuleSet.from_preset("xuezhan", max_fan=50, house_fans={"menqing": 64})
+    assert native_rules(near).options() == near.options()
+    Lockstep(near, 19, lean=True).play()
+    for over in (near.with_options(max_fan=51), RuleSet.from_preset("xuezhan", house_fans={"menqing": 64})):
+        with pytest.raises(_core.RulesRefused, match=r"pays up to 2\^50 base a payment"):
+            native_rules(over)
+
+
+@pytest.mark.parametrize(("name", "value"), [("max_fan", 4), ("robbing_kong", False), ("zimo_bonus", "base"),
+                                             ("dihu_on_dealer_discard", False), ("house_fans", {"menqing": 2}),
+                                             ("longqidui", True), ("yaojiu", "literal")])
+def test_the_scoring_options_agree_with_the_rules(name: str, value: Any) -> None:
+    """The core reads those options from the scoring options alone: they must be the rule set's."""
+    rules = RuleSet.from_preset("xuezhan")
+    with pytest.raises(_core.RulesRefused, match=f"disagree with the rule set on {name}"):
+        _core.Rules(rules, score_options(rules.with_options(**{name: value})))
 
 
 def test_a_copy_plays_on_apart() -> None:

@@ -15,7 +15,7 @@ import pytest
 from chuanma import _core
 from chuanma.melds import KONG_KINDS, Meld
 from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
-from chuanma.scoring import FANS, SITUATIONS, max_static_fan, score_hand
+from chuanma.scoring import FANS, SITUATIONS, max_static_fan, score_hand, score_options
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 from conftest import ORPHAN_KINDS
 from scoring_reference import reference_max_static_fan, reference_score_hand
@@ -234,6 +234,22 @@ def test_fan_values_come_from_the_python_table(monkeypatch: pytest.MonkeyPatch) 
     result = score_hand(RuleSet.from_preset("xuezhan", house_fans={"menqing": 3}), hand, [], 4, self_drawn=False)
     assert [(f.id, f.fan) for f in result.fans] == [("qingyise", 5), ("duiduihu", 1), ("menqing", 3)]
     assert result.total == 9
+
+
+@pytest.mark.parametrize(("name", "value"), [("max_fan", -2), ("max_fan", 65), ("value", [65] * len(FANS)),
+                                             ("value", [-1] * len(FANS)), ("house", 1)])
+def test_score_options_refuse_values_out_of_range(name: str, value: Any) -> None:
+    """封顶 and the fans' values are 0 to 64 (sums stay far within int, shifts within 64 bits)."""
+    options = _core.ScoreOptions()
+    with pytest.raises(ValueError, match=r"64|house"):
+        setattr(options, name, value)
+    assert options.max_fan == -1 and options.value == _core.ScoreOptions().value and options.house == 0
+
+
+def test_score_options_are_a_copy_each_time() -> None:
+    rules = RuleSet.from_preset("xuezhan")
+    score_options(rules).max_fan = 2
+    assert score_options(rules).max_fan == -1
 
 
 def test_the_core_refuses_what_the_facade_never_gives() -> None:

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 import enum
-from typing import Annotated
+from typing import Annotated, overload
 
 import numpy
 from numpy.typing import NDArray
@@ -103,7 +103,12 @@ class NoWin(enum.Enum):
 class ScoreOptions:
     """The rule options scoring reads."""
 
+    @overload
     def __init__(self) -> None: ...
+
+    @overload
+    def __init__(self, other: ScoreOptions) -> None:
+        """A copy of other."""
 
     @property
     def style(self) -> FanStyle: ...
@@ -132,7 +137,7 @@ class ScoreOptions:
 
     @property
     def max_fan(self) -> int:
-        """封顶, -1 for none."""
+        """封顶, -1 for none (0 to 64)."""
 
     @max_fan.setter
     def max_fan(self, arg: int, /) -> None: ...
@@ -189,7 +194,7 @@ class ScoreOptions:
 
     @property
     def value(self) -> list[int]:
-        """Each fan's value, by fan index (fan_ids())."""
+        """Each fan's value (0 to 64), by fan index (fan_ids())."""
 
     @value.setter
     def value(self, arg: Sequence[int], /) -> None: ...
@@ -237,12 +242,15 @@ class HandEval:
     def useful(self, t: int, sh: int, unseen: Sequence[int]) -> int:
         """Unseen copies (by tile) of the useful tiles after discarding t."""
 
+class RulesRefused(ValueError):
+    pass
+
 class Rules:
     """Every option of a chuanma.rules.RuleSet, for the compiled reducer."""
 
     def __init__(self, rules: object, scoring: ScoreOptions) -> None:
         """
-        A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options).
+        A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options, checked against the RuleSet); RulesRefused for a rule set whose wins could be paid more than 2^50 base.
         """
 
     def options(self) -> dict[str, object]:

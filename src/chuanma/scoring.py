@@ -240,10 +240,11 @@ def _core_melds(melds: Sequence[Meld]) -> list[tuple[_core.MeldKind, int, bool]]
 def score_options(rules: RuleSet) -> _core.ScoreOptions:
     """The options of ``rules`` that scoring reads, with every fan's value from :data:`FANS` (a
     house fan's from the rules when enabled), made once for a rule set (the compiled reducer's
-    ``_core.Rules`` takes them too)."""
+    ``_core.Rules`` takes them too, and checks them against the rules). Each call returns a copy: a
+    caller changing it changes no other's."""
     kept = _OPTIONS.get(id(rules))
     if kept is not None and kept[0] is rules:
-        return kept[1]
+        return _core.ScoreOptions(kept[1])
     o = _core.ScoreOptions()
     o.style = _core.FanStyle.DAZHONG if rules.game_variant.fans == "dazhong" else _core.FanStyle.SICHUAN
     o.void_suit = rules.game_variant.void
@@ -263,7 +264,7 @@ def score_options(rules: RuleSet) -> _core.ScoreOptions:
     if len(_OPTIONS) >= _OPTIONS_KEPT:
         _OPTIONS.clear()
     _OPTIONS[id(rules)] = (rules, o)
-    return o
+    return _core.ScoreOptions(o)
 
 
 @cache

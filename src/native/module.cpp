@@ -77,6 +77,15 @@ nb::list ids(const char* const* names, int n) {
     return out;
 }
 
+// Sets a field of `o`, refusing a value out of range (chuanma::refusal) and leaving `o` as it was.
+template <typename T>
+void checked_set(chuanma::ScoreOptions& o, T chuanma::ScoreOptions::*field, const T& v) {
+    chuanma::ScoreOptions next = o;
+    next.*field = v;
+    if (const char* why = chuanma::refusal(next)) throw nb::value_error(why);
+    o = next;
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -131,8 +140,7 @@ NB_MODULE(_core, m) {
               for (const auto& tiles : melds)
                   for (int t : tiles)
                       if (t >= 0 && t < kinds) ++melded[t];
-              const std::int64_t mask = melds.empty() ? chuanma::waits(data(k), size(k), vi)
-                                                      : chuanma::waits_beside(data(k), size(k), vi, melded);
+              const std::int64_t mask = chuanma::waits_beside(data(k), size(k), vi, melded);
               if (mask < 0) return nb::int_(mask);
               return tiles_of(mask);
           },
@@ -185,11 +193,14 @@ NB_MODULE(_core, m) {
         .value("INCOMPLETE", chuanma::NoWin::kIncomplete);
     nb::class_<chuanma::ScoreOptions>(m, "ScoreOptions", "The rule options scoring reads.")
         .def(nb::init<>())
+        .def(nb::init<const chuanma::ScoreOptions&>(), "other"_a, "A copy of other.")
         .def_rw("style", &chuanma::ScoreOptions::style)
         .def_rw("void_suit", &chuanma::ScoreOptions::void_suit, "定缺 is played: three suits cannot win.")
         .def_rw("longqidui", &chuanma::ScoreOptions::longqidui)
         .def_rw("yaojiu", &chuanma::ScoreOptions::yaojiu)
-        .def_rw("max_fan", &chuanma::ScoreOptions::max_fan, "封顶, -1 for none.")
+        .def_prop_rw("max_fan", [](const chuanma::ScoreOptions& o) { return o.max_fan; },
+                     [](chuanma::ScoreOptions& o, int v) { checked_set(o, &chuanma::ScoreOptions::max_fan, v); },
+                     "封顶, -1 for none (0 to 64).")
         .def_rw("zimo_fan", &chuanma::ScoreOptions::zimo_fan, "自摸 is a fan.")
         .def_rw("gangshangpao", &chuanma::ScoreOptions::gangshangpao)
         .def_rw("haidilaoyue", &chuanma::ScoreOptions::haidilaoyue)
@@ -197,8 +208,14 @@ NB_MODULE(_core, m) {
         .def_rw("gangshang_shuanghua", &chuanma::ScoreOptions::gangshang_shuanghua)
         .def_rw("dihu_on_dealer_discard", &chuanma::ScoreOptions::dihu_on_dealer_discard)
         .def_rw("robbing_kong", &chuanma::ScoreOptions::robbing_kong)
-        .def_rw("house", &chuanma::ScoreOptions::house, "The house fans enabled: bit 1 << fan index.")
-        .def_rw("value", &chuanma::ScoreOptions::value, "Each fan's value, by fan index (fan_ids()).");
+        .def_prop_rw("house", [](const chuanma::ScoreOptions& o) { return o.house; },
+                     [](chuanma::ScoreOptions& o, std::uint32_t v) { checked_set(o, &chuanma::ScoreOptions::house, v); },
+                     "The house fans enabled: bit 1 << fan index.")
+        .def_prop_rw("value", [](const chuanma::ScoreOptions& o) { return o.value; },
+                     [](chuanma::ScoreOptions& o, const std::array<int, chuanma::kFans>& v) {
+                         checked_set(o, &chuanma::ScoreOptions::value, v);
+                     },
+                     "Each fan's value (0 to 64), by fan index (fan_ids()).");
     m.def("fan_ids", [] { return ids(chuanma::kFanIds, chuanma::kFans); },
           nb::sig("def fan_ids() -> list[str]"), "Every fan's id, by its index in the core.");
     m.def("situation_ids", [] { return ids(chuanma::kSituationIds, chuanma::kSituations); },

@@ -89,13 +89,14 @@ void Reducer::settle_exhausted() {
     for (int s = 0; s < kSeats; ++s) {
         paid[s] = part[s] || (r.flower_pig_pays_winners && st_.out[s] && !st_.left[s]);
         if (paid[s] && !pig[s]) fan[s] = static_fan(s);
+        // a byte a seat: fan + 1 (0: not paid), below 2^7 as every total is at most kMaxTotal
         if (paid[s]) fans |= static_cast<std::int64_t>(fan[s] + 1) << (8 * s);
         waiting[s] = part[s] && (fan[s] >= 0 || (r.winners_stay() && st_.won[s]));
         ready |= waiting[s] << s;
     }
     const int seq = static_cast<int>(st_.events.size());
     emit(EventType::kExhausted, -1, kNoTile, -1, parts | pigs << 4 | ready << 8, 0, fans);
-    const std::int64_t cap = r.max_fan ? multiplier(r.max_fan) : 16;
+    const std::int64_t cap = r.scoring.max_fan >= 0 ? multiplier(r.scoring.max_fan) : 16;
     for (int p = 0; p < kSeats; ++p) {
         if (!part[p] || !pig[p]) continue;
         for (int s = 0; s < kSeats; ++s) {

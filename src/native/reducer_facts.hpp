@@ -31,9 +31,9 @@ inline bool may_complete(const std::array<std::uint8_t, 34>& h, int t, int drawn
     const bool orphan = t >= 27 || t % 9 == 0 || t % 9 == 8;
     return orphan && h[27] + h[28] > 0;
 }
-// What a win of `fan` fan is paid: 2 ** fan base (each payer of a self-drawn win); amounts are 64-bit,
-// so a fan above 62 counts 62.
-inline std::int64_t multiplier(int fan) { return std::int64_t{1} << std::min(fan, 62); }
+// What a win of `fan` fan is paid: 2 ** fan base (each payer of a self-drawn win). The rules the
+// core takes keep every total within kMaxTotal (score.hpp), so the shift cannot overflow.
+inline std::int64_t multiplier(int fan) { return std::int64_t{1} << fan; }
 // The other seats in play order.
 inline int after(int seat, int i) { return (seat + 1 + i) % kSeats; }
 

@@ -28,17 +28,21 @@ E choice(nb::handle rules, const char* name, const std::array<const char*, N>& c
 }
 
 // The on/off options of a RuleSet and where each goes.
-constexpr std::array<std::pair<const char*, bool Rules::*>, 18> kFlags{{
+constexpr std::array<std::pair<const char*, bool Rules::*>, 11> kFlags{{
     {"exchange", &Rules::exchange}, {"multiple_winners", &Rules::multiple_winners},
-    {"robbing_kong", &Rules::robbing_kong}, {"winners_kong", &Rules::winners_kong},
-    {"no_kong_in_last_four", &Rules::no_kong_in_last_four},
-    {"forced_win_in_last_four", &Rules::forced_win_in_last_four}, {"longqidui", &Rules::longqidui},
-    {"gangshangpao", &Rules::gangshangpao}, {"haidilaoyue", &Rules::haidilaoyue}, {"haidipao", &Rules::haidipao},
-    {"gangshang_shuanghua", &Rules::gangshang_shuanghua}, {"dihu_on_dealer_discard", &Rules::dihu_on_dealer_discard},
+    {"winners_kong", &Rules::winners_kong}, {"no_kong_in_last_four", &Rules::no_kong_in_last_four},
+    {"forced_win_in_last_four", &Rules::forced_win_in_last_four},
     {"late_added_kong_pays", &Rules::late_added_kong_pays},
     {"flower_pig_pays_winners", &Rules::flower_pig_pays_winners}, {"chadajiao", &Rules::chadajiao},
     {"refund", &Rules::refund}, {"escape_penalty", &Rules::escape_penalty},
     {"concealed_kong_shown", &Rules::concealed_kong_shown},
+}};
+// ... and those the scoring options hold.
+constexpr std::array<std::pair<const char*, bool ScoreOptions::*>, 7> kScoreFlags{{
+    {"robbing_kong", &ScoreOptions::robbing_kong}, {"longqidui", &ScoreOptions::longqidui},
+    {"gangshangpao", &ScoreOptions::gangshangpao}, {"haidilaoyue", &ScoreOptions::haidilaoyue},
+    {"haidipao", &ScoreOptions::haidipao}, {"gangshang_shuanghua", &ScoreOptions::gangshang_shuanghua},
+    {"dihu_on_dealer_discard", &ScoreOptions::dihu_on_dealer_discard},
 }};
 
 // The values of each option that is a choice, in the order of its enum.
@@ -52,23 +56,54 @@ constexpr std::array kCallTransfer{"each_winner", "first_winner", "off"};
 constexpr std::array kExposedKongFlower{"zimo", "discarder_pays"};
 constexpr std::array kFlowerPig{"ting_max", "fixed"};
 constexpr std::array kHouseFanNames{"jiangdui", "menqing", "zhongzhang", "jiaxinwu", "shibaluohan"};
+constexpr std::array kHouseFans{Fan::kJiangdui, Fan::kMenqing, Fan::kZhongzhang, Fan::kJiaxinwu, Fan::kShibaluohan};
 
-// Every option of a chuanma.rules.RuleSet.
-Rules rules_from(nb::handle r) {
+// A rule set the core does not take: its scoring options disagree with it, or its payments could
+// leave 64 bits.
+struct RulesRefused : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// Refuses `o` unless it is what chuanma.scoring.score_options makes of the RuleSet `r` (of variant
+// `variant`; the fans' values other than the house fans' are the fan table's, not the RuleSet's).
+void check_scoring(nb::handle r, Variant variant, const ScoreOptions& o) {
+    if (const char* why = refusal(o)) throw RulesRefused(std::string("scoring options refused: ") + why);
+    const auto differs = [](const char* name) {
+        throw RulesRefused(std::string("the scoring options disagree with the rule set on ") + name);
+    };
+    for (const auto& [name, member] : kScoreFlags)
+        if (o.*member != nb::cast<bool>(r.attr(name))) differs(name);
+    if (o.yaojiu != choice<YaojiuRule>(r, "yaojiu", kYaojiu)) differs("yaojiu");
+    const nb::object cap = r.attr("max_fan");
+    if (o.max_fan != (cap.is_none() ? -1 : nb::cast<int>(cap))) differs("max_fan");
+    if (o.zimo_fan != (choice<int>(r, "zimo_bonus", kZimoBonus) == 0)) differs("zimo_bonus");
+    const bool dazhong = variant == Variant::kDazhong;
+    if ((o.style == FanStyle::kDazhong) != dazhong || o.void_suit == dazhong) differs("variant");
+    const nb::dict house = nb::cast<nb::dict>(r.attr("house_fans"));
+    for (std::size_t i = 0; i < kHouseFans.size(); ++i) {
+        const int f = static_cast<int>(kHouseFans[i]);
+        const bool on = house.contains(kHouseFanNames[i]);
+        if ((o.house >> f & 1) != on || (on && o.value[f] != nb::cast<int>(house[kHouseFanNames[i]])))
+            differs("house_fans");
+    }
+    if (highest_total(o) > kMaxTotal)
+        throw RulesRefused("the core pays up to 2^" + std::to_string(kMaxTotal) +
+                           " base a payment; a win under these rules can reach " + std::to_string(highest_total(o)) +
+                           " fan");
+}
+
+// Every option of a chuanma.rules.RuleSet, with `scoring` the scoring's (checked against it).
+Rules rules_from(nb::handle r, const ScoreOptions& scoring) {
     Rules out;
     for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
     out.variant = choice<Variant>(r, "variant", kVariants);
     out.base = nb::cast<std::int64_t>(r.attr("base"));
+    if (out.base < 1) throw RulesRefused("base is at least 1");
     out.dealer = choice<DealerRule>(r, "dealer", kDealers);
     out.pass_rule = choice<PassRule>(r, "pass_rule", kPassRules);
-    out.yaojiu = choice<Yaojiu>(r, "yaojiu", kYaojiu);
-    const nb::object cap = r.attr("max_fan");
-    out.max_fan = cap.is_none() ? 0 : nb::cast<int>(cap);
     out.fan_label_offset = nb::cast<int>(r.attr("fan_label_offset"));
-    out.zimo_bonus = choice<ZimoBonus>(r, "zimo_bonus", kZimoBonus);
-    const nb::dict house = nb::cast<nb::dict>(r.attr("house_fans"));
-    for (std::size_t i = 0; i < kHouseFanNames.size(); ++i)
-        if (house.contains(kHouseFanNames[i])) out.house_fans[i] = nb::cast<int>(house[kHouseFanNames[i]]);
+    check_scoring(r, out.variant, scoring);
+    out.scoring = scoring;
     out.exposed_kong = choice<ExposedKong>(r, "exposed_kong", kExposedKong);
     out.call_transfer = choice<CallTransfer>(r, "call_transfer", kCallTransfer);
     out.exposed_kong_flower = choice<ExposedKongFlower>(r, "exposed_kong_flower", kExposedKongFlower);
@@ -80,17 +115,20 @@ Rules rules_from(nb::handle r) {
 nb::dict options_of(const Rules& r) {
     nb::dict out;
     for (const auto& [name, member] : kFlags) out[name] = r.*member;
+    for (const auto& [name, member] : kScoreFlags) out[name] = r.scoring.*member;
     out["variant"] = kVariants[static_cast<int>(r.variant)];
     out["base"] = r.base;
     out["dealer"] = kDealers[static_cast<int>(r.dealer)];
     out["pass_rule"] = kPassRules[static_cast<int>(r.pass_rule)];
-    out["yaojiu"] = kYaojiu[static_cast<int>(r.yaojiu)];
-    out["max_fan"] = r.max_fan ? nb::object(nb::int_(r.max_fan)) : nb::none();
+    out["yaojiu"] = kYaojiu[static_cast<int>(r.scoring.yaojiu)];
+    out["max_fan"] = r.scoring.max_fan >= 0 ? nb::object(nb::int_(r.scoring.max_fan)) : nb::none();
     out["fan_label_offset"] = r.fan_label_offset;
-    out["zimo_bonus"] = kZimoBonus[static_cast<int>(r.zimo_bonus)];
+    out["zimo_bonus"] = kZimoBonus[r.scoring.zimo_fan ? 0 : 1];
     nb::dict house;
-    for (std::size_t i = 0; i < kHouseFanNames.size(); ++i)
-        if (r.house_fans[i]) house[kHouseFanNames[i]] = r.house_fans[i];
+    for (std::size_t i = 0; i < kHouseFans.size(); ++i) {
+        const int f = static_cast<int>(kHouseFans[i]);
+        if (r.scoring.house >> f & 1) house[kHouseFanNames[i]] = r.scoring.value[f];
+    }
     out["house_fans"] = house;
     out["exposed_kong"] = kExposedKong[static_cast<int>(r.exposed_kong)];
     out["call_transfer"] = kCallTransfer[static_cast<int>(r.call_transfer)];
@@ -113,14 +151,13 @@ void check_seat(int seat) {
 }  // namespace
 
 void bind_reducer(nb::module_& m) {
+    nb::exception<RulesRefused>(m, "RulesRefused", PyExc_ValueError);
     nb::class_<Rules>(m, "Rules", "Every option of a chuanma.rules.RuleSet, for the compiled reducer.")
         .def("__init__",
-             [](Rules* self, nb::handle rules, const ScoreOptions& scoring) {
-                 new (self) Rules(rules_from(rules));
-                 self->scoring = scoring;
-             },
+             [](Rules* self, nb::handle rules, const ScoreOptions& scoring) { new (self) Rules(rules_from(rules, scoring)); },
              nb::sig("def __init__(self, rules: object, scoring: ScoreOptions) -> None"), "rules"_a, "scoring"_a,
-             "A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options).")
+             "A RuleSet's options, and what the fan scoring reads of them (chuanma.scoring.score_options, checked "
+             "against the RuleSet); RulesRefused for a rule set whose wins could be paid more than 2^50 base.")
         .def("options", &options_of, nb::sig("def options(self) -> dict[str, object]"),
              "Every option and its value, as RuleSet.options() gives them.");
 

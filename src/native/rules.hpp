@@ -11,32 +11,29 @@ namespace chuanma {
 enum class Variant : std::uint8_t { kXuezhan, kXueliu, kNormal, kDazhong };
 enum class DealerRule : std::uint8_t { kRandom, kFirstWinner, kDiscarder, kRotate };
 enum class PassRule : std::uint8_t { kNone, kSameTurn, kForever };
-enum class Yaojiu : std::uint8_t { kDaiyaojiu, kLiteral };
-enum class ZimoBonus : std::uint8_t { kFan, kBase };
 enum class ExposedKong : std::uint8_t { kDiscarderOnly, kEveryone };
 enum class CallTransfer : std::uint8_t { kEachWinner, kFirstWinner, kOff };
 enum class ExposedKongFlower : std::uint8_t { kZimo, kDiscarderPays };
 enum class FlowerPig : std::uint8_t { kTingMax, kFixed };
 
-// The house fans, in the order of chuanma.rules.HOUSE_FAN_DEFAULTS.
-enum HouseFan : std::uint8_t { kJiangdui, kMenqing, kZhongzhang, kJiaxinwu, kShibaluohan, kHouseFans };
+// The highest total the core pays (the Rules binding refuses a rule set whose wins could reach more,
+// by highest_total). A payment is then at most 2^50 + 1 base (自摸 paid as base adds one), under 2^51;
+// a hand makes fewer than 2^10 payments (under 90 draws and discards can be won, each paid by at most
+// three payers plus three 呼叫转移; at most 34 kongs, three payers each; the settlement's 查花猪, 查大叫,
+// 退税 and 逃跑 at most twelve each or one per kong payment), so a seat's delta stays below 2^61 base:
+// int64 holds every delta and sum with two bits to spare. Deltas are in base units; base itself (up to
+// 10^9, chuanma.rules.MAX_BASE) is applied outside the core on Python integers, which cannot overflow.
+constexpr int kMaxTotal = 50;
 
 struct Rules {
     Variant variant = Variant::kXuezhan;
     std::int64_t base = 1;  // 底分
     DealerRule dealer = DealerRule::kRandom;
     // the hand's flow: 换三张, 一炮多响, 抢杠胡, 血流 winners' kongs, the last four tiles
-    bool exchange = true, multiple_winners = true, robbing_kong = true, winners_kong = false;
+    bool exchange = true, multiple_winners = true, winners_kong = false;
     bool no_kong_in_last_four = true, forced_win_in_last_four = true;
     PassRule pass_rule = PassRule::kSameTurn;
-    // fans: 龙七对, 幺九, 杠上炮, 海底捞月, 海底炮, 杠上双花, 地胡 on the dealer's discard, 封顶 (0: none)
-    bool longqidui = false;
-    Yaojiu yaojiu = Yaojiu::kDaiyaojiu;
-    bool gangshangpao = true, haidilaoyue = true, haidipao = true, gangshang_shuanghua = false;
-    bool dihu_on_dealer_discard = true;
-    int max_fan = 0, fan_label_offset = 0;
-    ZimoBonus zimo_bonus = ZimoBonus::kFan;
-    std::array<int, kHouseFans> house_fans{};  // 0: off
+    int fan_label_offset = 0;
     // payments: 明杠, 过手杠, 呼叫转移, 点杠花, 查花猪, 查大叫, 退税, 逃跑
     ExposedKong exposed_kong = ExposedKong::kDiscarderOnly;
     bool late_added_kong_pays = false;
@@ -45,7 +42,9 @@ struct Rules {
     FlowerPig flower_pig = FlowerPig::kFixed;
     bool flower_pig_pays_winners = false, chadajiao = true, refund = true, escape_penalty = true;
     bool concealed_kong_shown = false;  // 暗杠 shown face up
-    ScoreOptions scoring;  // what the fan scoring reads of them, with the fan table's values
+    // the fans, 抢杠胡, 地胡 on the dealer's discard, 封顶 and 自摸's bonus: what the fan scoring reads,
+    // with the fan table's values; the one copy of those options (checked against the RuleSet)
+    ScoreOptions scoring;
 
     // What the variant decides (chuanma.variant).
     bool winners_stay() const { return variant == Variant::kXueliu; }

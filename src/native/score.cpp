@@ -239,6 +239,33 @@ Score no_win(NoWin reason) {
 
 }  // namespace
 
+const char* refusal(const ScoreOptions& o) {
+    if (o.max_fan < -1 || o.max_fan > kMaxFanValue) return "max_fan is -1 (none) or 0 to 64";
+    for (int v : o.value)
+        if (v < 0 || v > kMaxFanValue) return "a fan's value is 0 to 64";
+    constexpr std::uint32_t kHouse = 1u << static_cast<int>(Fan::kZhongzhang) | 1u << static_cast<int>(Fan::kJiangdui) |
+                                     1u << static_cast<int>(Fan::kMenqing) | 1u << static_cast<int>(Fan::kJiaxinwu) |
+                                     1u << static_cast<int>(Fan::kShibaluohan);
+    if (o.house & ~kHouse) return "house holds only the house fans' bits";
+    return nullptr;
+}
+
+int highest_total(const ScoreOptions& o) {
+    constexpr std::array kLimits{Fan::kTianhu, Fan::kDihu, Fan::kShisanyao, Fan::kDasixi, Fan::kDasanyuan, Fan::kZiyise};
+    int limit = 0, rest = 0;
+    for (int f = 0; f < kFans; ++f) {
+        const Fan fan = static_cast<Fan>(f);
+        if (std::find(kLimits.begin(), kLimits.end(), fan) != kLimits.end()) {
+            limit = std::max(limit, o.value[f]);
+            continue;
+        }
+        const int times = fan == Fan::kGen ? 4 : fan == Fan::kJianke ? 3 : fan == Fan::kGangshanghua ? 2 : 1;
+        rest += times * o.value[f];
+    }
+    const int most = std::max(limit, rest);
+    return o.max_fan >= 0 ? std::min(o.max_fan, most) : most;
+}
+
 Score score(const std::uint8_t* hand, int len, const ScoreMeld* melds, int melds_size, int win_tile,
             bool self_drawn, int vi, std::uint32_t situations, const ScoreOptions& o) {
     Whole w;

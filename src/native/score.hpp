@@ -57,6 +57,18 @@ struct ScoreOptions {
     std::array<int, kFans> value{};       // each fan's value, from the fan table (根, 箭刻: each; 杠上花: single)
 };
 
+// The most fan a value or 封顶 takes (chuanma.rules.MAX_FAN): sums of them stay far within int.
+constexpr int kMaxFanValue = 64;
+
+// Why `o` is refused (nullptr: taken): 封顶 below -1 or above kMaxFanValue, a fan's value negative or
+// above it, a house bit on a fan that is no house fan. Scoring reads no other options.
+const char* refusal(const ScoreOptions& o);
+
+// The highest total a win can reach under `o` (an upper bound): 封顶 when set, else the larger of the
+// limit hands' values (each scores alone) and the sum of every other fan at its most (four 根,
+// three 箭刻, 杠上花 doubled).
+int highest_total(const ScoreOptions& o);
+
 enum class MeldKind : std::uint8_t { kPong, kKong, kChow };
 
 // A declared set: its kind, its tile (a chow's lowest) and whether it is a concealed kong.

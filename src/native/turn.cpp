@@ -72,7 +72,7 @@ void Reducer::discard(int seat, int t, bool automatic) {
             if (m.kind == MeldKind::kPong && s.hand[m.tile]) s.late_pongs |= bit(m.tile);
     std::uint32_t situations = 0;
     if (seat == st_.dealer) {
-        if (st_.dealer_discards == 0 && st_.rules.dihu_on_dealer_discard && st_.live_draws == 0 && !st_.declared)
+        if (st_.dealer_discards == 0 && st_.rules.scoring.dihu_on_dealer_discard && st_.live_draws == 0 && !st_.declared)
             situations = kDihuWin;
         ++st_.dealer_discards;
     }
@@ -101,7 +101,7 @@ void Reducer::own_kong(int seat, int t) {
     st_.declared = true;
     st_.turn.first = false;
     emit(EventType::kKongDeclared, seat, t);
-    if (st_.rules.robbing_kong) {
+    if (st_.rules.scoring.robbing_kong) {
         open_window(seat, t, kRobbingKong, true, -1);
         st_.current = seat;
     } else {

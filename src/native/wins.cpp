@@ -11,19 +11,21 @@ namespace chuanma {
 namespace {
 
 // The waits of `counts` (3n+1) with `melds`: a tile of which a meld and the hand hold all four is none.
+// A win the rules offered must score: a refusal throws before the hand changes.
+void check_scored(const Score& scored) {
+    if (scored.reason != NoWin::kWins) throw std::logic_error("the scoring refused a win the rules offered");
+}
+
 TileMask waits_with(const std::array<std::uint8_t, 34>& counts, const std::vector<Meld>& melds, int void_suit) {
-    const std::int64_t found = waits(counts.data(), 34, void_suit);
-    if (found <= 0) return 0;
-    TileMask mask = static_cast<TileMask>(found);
+    int melded[kKinds] = {};
     for (const Meld& m : melds) {
-        if (m.kind == MeldKind::kChow) {
-            for (int t = m.tile; t < m.tile + 3; ++t)
-                if (1 + counts[t] >= 4) mask &= ~bit(t);
-        } else if ((m.kind == MeldKind::kPong ? 3 : 4) + counts[m.tile] >= 4) {
-            mask &= ~bit(m.tile);
-        }
+        if (m.kind == MeldKind::kChow)
+            for (int t = m.tile; t < m.tile + 3; ++t) ++melded[t];
+        else
+            melded[m.tile] += m.kind == MeldKind::kPong ? 3 : 4;
     }
-    return mask;
+    const std::int64_t found = waits_beside(counts.data(), kKinds, void_suit, melded);
+    return found <= 0 ? 0 : static_cast<TileMask>(found);
 }
 
 // is_win of the seat's concealed tiles, read from the codes of their parts that the seat keeps.
@@ -126,12 +128,13 @@ void Reducer::self_drawn_win(int seat) {
     std::vector<int> paying;
     self_draw_payers(seat, paying);
     const Score scored = score_win(seat, t, true, situations, true);
+    check_scored(scored);  // before anything changes
     s.add(t, -1);
     s.drawn = kNoTile;
     st_.win_piles[seat].push_back(static_cast<std::uint8_t>(t));
     st_.turn.first = false;
     const int seq = record_win(seat, t, -1, false, scored, situations);
-    const std::int64_t each = multiplier(scored.total) + (st_.rules.zimo_bonus == ZimoBonus::kBase);
+    const std::int64_t each = multiplier(scored.total) + !st_.rules.scoring.zimo_fan;
     for (int p : paying) pay(p, seat, each, Reason::kZimo, seq);
 }
 
@@ -139,12 +142,17 @@ void Reducer::self_drawn_win(int seat) {
 // the discarder's `kong` (-1: none) follows.
 void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, std::uint32_t situations, bool robbed, int kong) {
     if (st_.wins.empty() && winners.size() > 1) st_.first_multi_from = from;
-    std::vector<int> seqs;
+    std::vector<Score> scores;  // every winner scored before anything changes
     for (int w : winners) {
-        const Score scored = score_win(w, t, false, situations, false);
-        if (w == winners.front()) st_.win_piles[w].push_back(static_cast<std::uint8_t>(t));
-        seqs.push_back(record_win(w, t, from, robbed, scored, situations));
-        pay(from, w, multiplier(scored.total), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
+        scores.push_back(score_win(w, t, false, situations, false));
+        check_scored(scores.back());
+    }
+    std::vector<int> seqs;
+    for (std::size_t i = 0; i < winners.size(); ++i) {
+        const int w = winners[i];
+        if (i == 0) st_.win_piles[w].push_back(static_cast<std::uint8_t>(t));
+        seqs.push_back(record_win(w, t, from, robbed, scores[i], situations));
+        pay(from, w, multiplier(scores[i].total), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
     }
     call_transfer(kong, winners, seqs);
 }
@@ -153,7 +161,6 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, const Score& sco
     Seat& s = st_.seats[seat];
     const TileMask waited = s.waits_locked ? s.locked_waits : seat_waits(seat);
     const int seq = static_cast<int>(st_.events.size());
-    if (scored.reason != NoWin::kWins) throw std::logic_error("the scoring refused a win the rules offered");
     emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, scored.total,
          static_cast<std::int64_t>(waited));
     st_.wins.push_back(WinRecord{seat, t, from, robbed, situations, scored.total,
