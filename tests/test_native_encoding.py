@@ -19,7 +19,7 @@ import pytest
 
 from chuanma import _core
 from chuanma.encoding import planes
-from chuanma.encoding.common import kinds_of
+from chuanma.encoding.common import RECENT, kinds_of
 from chuanma.encoding.compact import encode, shape
 from chuanma.engine import SeatView
 from chuanma.rules import PRESETS, RuleSet
@@ -144,8 +144,14 @@ def test_swaps_of_what_the_viewer_knows_are_refused() -> None:
 
 def reached(view: SeatView) -> set[str]:
     """What of the view the encodings compared show: its phase, and whether another seat's
-    concealed kong is hidden, its hand laid open at a win before the end, a win pile, a void known."""
+    concealed kong is hidden, its hand laid open at a win before the end, a win pile, a void known,
+    a seat's recent discards past the planes' six and a claimed discard among them."""
     out = {view.phase}
+    rivers = sum(len(p.discards) for p in view.players)
+    if rivers < len(view.discard_log):
+        out.add("claimed discard")
+    if any(view.turns(s) > RECENT for s in range(4)):
+        out.add("more than six discards")
     for s, p in enumerate(view.players):
         other = s != view.seat
         out |= {name for name, on in (("hidden kong", other and None in p.melds),
@@ -172,4 +178,4 @@ def test_the_hands_compared_reach_every_part_of_the_view(monkeypatch: pytest.Mon
     for preset, seed, _ in RARE[:2]:
         agree_to_the_end(Lockstep(RuleSet.from_preset(preset), seed, lean=True), seed)
     assert seen >= {"exchange", "void", "turn", "claim", "rob", "waiting", "end", "hidden kong", "shown hand",
-                    "win pile", "void known", "left", "locked"}
+                    "win pile", "void known", "left", "locked", "claimed discard", "more than six discards"}
