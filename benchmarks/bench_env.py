@@ -36,7 +36,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -370,19 +369,12 @@ def instructions_against(revision: str, args: argparse.Namespace) -> None:
 def against(revision: str, args: argparse.Namespace) -> None:
     """This checkout's environments against ``revision``'s, alternating fresh processes."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_revisions import ROOT, checkout, source_env
+    from bench_revisions import alternating
 
     child = ["--child", "--steps", str(args.steps), "--preset", args.preset, "--encoders", args.encoders,
              "--batch", str(args.batch), "--slices", str(args.slices)]
-    figures: dict[str, list[dict[str, float]]] = {"this checkout": [], revision: []}
-    with checkout(revision) as other:
-        sides = [("this checkout", ROOT / "src"), (revision, other)]
-        for r in range(args.rounds):
-            for side, src in sides if r % 2 == 0 else sides[::-1]:
-                out = subprocess.run([sys.executable, __file__, *child], env=source_env(src),
-                                     capture_output=True, text=True, check=True)
-                figures[side].append(json.loads(out.stdout))
-            print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+    here, there = alternating(revision, args.rounds, __file__, child, child)
+    figures: dict[str, list[dict[str, float]]] = {"this checkout": here, revision: there}
     print(f"{args.preset}: steps per CPU second, median of {args.rounds} fresh processes per side (range), "
           f"load average {os.getloadavg()[0]:.1f} at the end")
     print(f"{'':48} {'this checkout':>22} {revision:>22} {'ratio':>7}")

@@ -31,6 +31,7 @@ checkout's: above 1, this checkout executes fewer.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -41,6 +42,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,6 +179,23 @@ def checkout(revision: str) -> Iterator[Path]:
             yield other / "src"
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=False)
+
+
+def alternating(revision: str, rounds: int, script: str, here: list[str], there: list[str]) -> tuple[
+        list[Any], list[Any]]:
+    """Run ``script`` in fresh processes alternating between this checkout (with arguments ``here``)
+    and ``revision`` (``there``), ``rounds`` each, the order turning each round; the JSON each
+    process printed, this checkout's and the revision's."""
+    figures: tuple[list[Any], list[Any]] = ([], [])
+    with checkout(revision) as other:
+        sides = [(0, ROOT / "src", here), (1, other, there)]
+        for r in range(rounds):
+            for side, src, args in sides if r % 2 == 0 else sides[::-1]:
+                out = subprocess.run([sys.executable, script, *args], env=source_env(src),
+                                     capture_output=True, text=True, check=True)
+                figures[side].append(json.loads(out.stdout))
+            print(f"round {r + 1} of {rounds} done", file=sys.stderr)
+    return figures
 
 
 def main() -> None:

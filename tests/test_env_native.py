@@ -1,7 +1,7 @@
-"""The native batch (:class:`~chuanma.env.native.NativeBatchEnv`): its arrays' shapes, each table's
-row against the compiled hand it plays (seat asked, mask of its legal actions, compact encoding of
-its view, what the action did, rewards and end), refusals that change nothing, the same arrays from
-the same seed, and rewards that sum to zero."""
+"""The batch (:class:`~chuanma.env.batch.BatchEnv`, inside the compiled core): its arrays' shapes,
+each table's row against the compiled hand it plays (seat asked, mask of its legal actions, compact
+or planes encoding of its view, what the action did, rewards and end), refusals that change
+nothing, the same arrays from the same seed, and rewards that sum to zero."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import pytest
 pytest.importorskip("pettingzoo", reason="the environments need the rl extra: pip install 'chuanma[rl]'")
 
 from chuanma import _core
+from chuanma.encoding import UnknownEncoderError
 from chuanma.engine import ActionIndexError, IllegalActionError
-from chuanma.env import EnvOptionError, NativeBatchEnv
+from chuanma.env import BatchEnv, EnvOptionError
 
 Arrays = tuple[np.ndarray[Any, Any], ...]
 
@@ -25,26 +26,29 @@ def random_actions(masks: np.ndarray[Any, Any], rng: np.random.Generator) -> np.
     return (rng.random(masks.shape) * masks).argmax(axis=1)  # type: ignore[no-any-return]
 
 
-def check_rows(env: NativeBatchEnv, obs: np.ndarray[Any, Any], masks: np.ndarray[Any, Any],
+def check_rows(env: BatchEnv, obs: np.ndarray[Any, Any], masks: np.ndarray[Any, Any],
                seats: np.ndarray[Any, Any]) -> None:
-    """Each table's row is the seat asked at its hand, that seat's legal actions and the compact
-    encoding of its view."""
-    out = np.empty(obs.shape[1], dtype=np.float32)
+    """Each table's row is the seat asked at its hand, that seat's legal actions and the encoding
+    of its view (compact: one dimension, planes: two)."""
+    out = np.empty(obs.shape[1:], dtype=np.float32)
+    encode = _core.encode_compact if out.ndim == 1 else _core.encode_planes
     for i in range(env.n):
         hand = env.core.hand(i)
         seat = hand.to_act()[0]
         assert seats[i] == seat
         assert np.flatnonzero(masks[i]).tolist() == sorted(hand.legal(seat))
-        _core.encode_compact(hand, seat, out)
+        encode(hand, seat, out)
         assert np.array_equal(obs[i], out)
 
 
-@pytest.mark.parametrize(("preset", "reward", "size"), [("xuezhan", "end", 644), ("xueliu", "event", 644),
-                                                          ("dazhong", "end", 791)])
-def test_rows_follow_the_hands_they_play(preset: str, reward: str, size: int) -> None:
-    env = NativeBatchEnv(3, preset, reward=reward, normalize=reward == "event")
+@pytest.mark.parametrize(("preset", "reward", "encoder", "shape"), [
+    ("xuezhan", "end", "compact", (644,)), ("xueliu", "event", "compact", (644,)),
+    ("dazhong", "end", "compact", (791,)), ("xuezhan", "event", "planes", (144, 27)),
+    ("dazhong", "end", "planes", (144, 34))])
+def test_rows_follow_the_hands_they_play(preset: str, reward: str, encoder: str, shape: tuple[int, ...]) -> None:
+    env = BatchEnv(3, preset, encoder=encoder, reward=reward, normalize=reward == "event")
     obs, masks, seats = env.reset(seed=5)
-    assert obs.shape == (3, size) and obs.dtype == np.float32
+    assert obs.shape == (3, *shape) and obs.dtype == np.float32
     assert masks.shape == (3, 623) and masks.dtype == np.int8 and seats.shape == (3,)
     rng = np.random.default_rng(0)
     scale = 1 / 32 if reward == "event" else 1
@@ -77,7 +81,7 @@ def test_rows_follow_the_hands_they_play(preset: str, reward: str, size: int) ->
 def test_the_same_seed_gives_the_same_arrays() -> None:
     runs = []
     for _ in range(2):
-        env = NativeBatchEnv(4, "xuezhan")
+        env = BatchEnv(4, "xuezhan")
         arrays: list[Arrays] = [env.reset(seed=11)]
         rng = np.random.default_rng(2)
         for _ in range(200):
@@ -85,22 +89,22 @@ def test_the_same_seed_gives_the_same_arrays() -> None:
         runs.append(arrays)
     for a, b in zip(*runs, strict=True):
         assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
-    other = NativeBatchEnv(4, "xuezhan").reset(seed=12)
+    other = BatchEnv(4, "xuezhan").reset(seed=12)
     assert not np.array_equal(other[0], runs[0][0][0])
 
 
 def test_returned_arrays_are_copies_unless_asked_not_to_be() -> None:
-    env = NativeBatchEnv(2)
+    env = BatchEnv(2)
     obs, masks, _ = env.reset(seed=1)
     kept = obs.copy()
     env.step(random_actions(masks, np.random.default_rng(0)))
     assert np.array_equal(obs, kept)
-    shared = NativeBatchEnv(2, copy=False)
+    shared = BatchEnv(2, copy=False)
     assert shared.reset(seed=1)[0] is shared.observations
 
 
 def test_an_illegal_action_is_refused_and_nothing_changes() -> None:
-    env = NativeBatchEnv(2)
+    env = BatchEnv(2)
     _, masks, _ = env.reset(seed=1)
     rows = [a.copy() for a in (env.observations, env.masks, env.seats)]
     events = [env.core.hand(i).events() for i in range(2)]
@@ -115,11 +119,12 @@ def test_an_illegal_action_is_refused_and_nothing_changes() -> None:
         env.step([0])
 
 
-@pytest.mark.parametrize(("options", "message"), [({"n": 0}, "n must be"), ({"encoder": "planes"}, "compact"),
-                                                   ({"reward": "hand"}, "reward must be"),
+@pytest.mark.parametrize(("options", "message"), [({"n": 0}, "n must be"), ({"reward": "hand"}, "reward must be"),
                                                    ({"normalize": 1}, "normalize must be")])
 def test_options_that_are_not_valid_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(EnvOptionError, match=message):
-        NativeBatchEnv(**{"n": 1, **options})
+        BatchEnv(**{"n": 1, **options})
     with pytest.raises(EnvOptionError, match="seed must be"):
-        NativeBatchEnv(1).reset(seed=-1)
+        BatchEnv(1).reset(seed=-1)
+    with pytest.raises(UnknownEncoderError, match="pixels"):
+        BatchEnv(1, encoder="pixels")

@@ -1,11 +1,11 @@
-"""The compiled seat view and compact encoder (``chuanma._core.encode_compact``) against the Python
-ones: random hands of every preset (and of the option overrides of the reducer's lockstep) played
-in both machines at once (:class:`~native_lockstep.Lockstep`); at every step, each seat's compiled
-encoding equals :func:`chuanma.encoding.compact.encode` of the Python view of that seat. And the
-compiled encoding does not change when what the viewer may not know does: another seat's concealed
-tile swapped with a tile of the live wall, or in 定缺 its secret void changed (undecided, or chosen
-for a hand of two suits), in the compiled state (``encode_compact_swapped``,
-``encode_compact_void_swapped``).
+"""The compiled seat view and encoders (``chuanma._core.encode_compact``, ``encode_planes``) against
+the Python ones: random hands of every preset (and of the option overrides of the reducer's
+lockstep) played in both machines at once (:class:`~native_lockstep.Lockstep`); at every step, each
+seat's compiled encodings equal :func:`chuanma.encoding.compact.encode` and
+:func:`chuanma.encoding.planes.encode` of the Python view of that seat. And neither compiled
+encoding changes when what the viewer may not know does: another seat's concealed tile swapped
+with a tile of the live wall, or in 定缺 its secret void changed (undecided, or chosen for a hand of
+two suits), in the compiled state (``encode_swapped``, ``encode_void_swapped``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from chuanma import _core
-from chuanma.encoding.common import kinds_of
+from chuanma.encoding import planes
+from chuanma.encoding.common import RECENT, kinds_of
 from chuanma.encoding.compact import encode, shape
 from chuanma.engine import SeatView
 from chuanma.rules import PRESETS, RuleSet
@@ -31,10 +32,24 @@ SEEDS = 4
 """Hands per case and policy."""
 
 
-def compiled(lockstep: Lockstep, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+Floats = np.ndarray[Any, np.dtype[np.float32]]
+
+
+def compiled(lockstep: Lockstep, seat: int) -> Floats:
     out = np.empty(shape(kinds_of(lockstep.rules)), dtype=np.float32)
     _core.encode_compact(lockstep.hand, seat, out)
     return out
+
+
+def compiled_planes(lockstep: Lockstep, seat: int) -> Floats:
+    out = np.empty(planes.shape(kinds_of(lockstep.rules)), dtype=np.float32)
+    _core.encode_planes(lockstep.hand, seat, out)
+    return out
+
+
+def agree(want: Floats, got: Floats, where: str) -> None:
+    bad = [tuple(b) for b in np.argwhere(want != got).tolist()[:8]]
+    assert not bad, f"{where}: positions {bad}: {[want[b] for b in bad]} != {[got[b] for b in bad]}"
 
 
 def private_tiles(lockstep: Lockstep, seat: int) -> list[int]:
@@ -49,27 +64,28 @@ def private_tiles(lockstep: Lockstep, seat: int) -> list[int]:
 
 def swaps_agree(lockstep: Lockstep, rng: random.Random) -> int:
     """For each viewer and each other seat, a concealed tile of the other swapped with a live wall
-    tile leaves the viewer's compiled encoding as it was; returns the swaps checked."""
+    tile leaves the viewer's compiled encodings (compact and planes) as they were; returns the
+    swaps checked."""
     pub = lockstep.game.state.public
     if lockstep.game.finished or pub.tail < pub.live:
         return 0
     checked = 0
     for seat in range(4):
-        plain = compiled(lockstep, seat)
-        for other in range(4):
-            tiles = private_tiles(lockstep, other)
-            if other == seat or not tiles:
-                continue
-            out = np.empty_like(plain)
-            _core.encode_compact_swapped(lockstep.hand, seat, other, rng.choice(tiles),
-                                         rng.randint(pub.live, pub.tail), out)
-            assert np.array_equal(out, plain), lockstep.where(seat)
-            checked += 1
-            if pub.phase == "void" and not pub.void_chosen[other]:
-                void = lockstep.game.state.seats[other].void
-                _core.encode_compact_void_swapped(lockstep.hand, seat, other, -1 if void else rng.randrange(3), out)
+        for plain in (compiled(lockstep, seat), compiled_planes(lockstep, seat)):
+            for other in range(4):
+                tiles = private_tiles(lockstep, other)
+                if other == seat or not tiles:
+                    continue
+                out = np.empty_like(plain)
+                at = rng.randint(pub.live, pub.tail)
+                _core.encode_swapped(lockstep.hand, seat, other, rng.choice(tiles), at, out)
                 assert np.array_equal(out, plain), lockstep.where(seat)
                 checked += 1
+                if pub.phase == "void" and not pub.void_chosen[other]:
+                    void = lockstep.game.state.seats[other].void
+                    _core.encode_void_swapped(lockstep.hand, seat, other, -1 if void else rng.randrange(3), out)
+                    assert np.array_equal(out, plain), lockstep.where(seat)
+                    checked += 1
     return checked
 
 
@@ -80,10 +96,9 @@ def agree_to_the_end(lockstep: Lockstep, seed: int) -> int:
     swaps = 0
     while True:
         for seat in range(4):
-            want = encode(lockstep.game.view(seat))
-            got = compiled(lockstep, seat)
-            bad = np.flatnonzero(want != got).tolist()
-            assert not bad, f"{lockstep.where(seat)}: positions {bad}: {want[bad]} != {got[bad]}"
+            view = lockstep.game.view(seat)
+            agree(encode(view), compiled(lockstep, seat), f"compact, {lockstep.where(seat)}")
+            agree(planes.encode(view), compiled_planes(lockstep, seat), f"planes, {lockstep.where(seat)}")
         swaps += swaps_agree(lockstep, rng)
         if lockstep.game.finished:
             return swaps
@@ -118,17 +133,25 @@ def test_swaps_of_what_the_viewer_knows_are_refused() -> None:
     lockstep = Lockstep(RuleSet.from_preset("xuezhan"), 0)
     out = np.empty(shape(), dtype=np.float32)
     with pytest.raises(ValueError, match="no secret"):
-        _core.encode_compact_void_swapped(lockstep.hand, 0, 1, 0, out)
+        _core.encode_void_swapped(lockstep.hand, 0, 1, 0, out)
     with pytest.raises(ValueError, match="viewer"):
-        _core.encode_compact_swapped(lockstep.hand, 0, 0, private_tiles(lockstep, 0)[0], 60, out)
+        _core.encode_swapped(lockstep.hand, 0, 0, private_tiles(lockstep, 0)[0], 60, out)
     with pytest.raises(ValueError, match="concealed tile"):
-        _core.encode_compact_swapped(lockstep.hand, 0, 1, 33, 60, out)
+        _core.encode_swapped(lockstep.hand, 0, 1, 33, 60, out)
+    with pytest.raises(ValueError, match="shape"):
+        _core.encode_swapped(lockstep.hand, 0, 1, private_tiles(lockstep, 1)[0], 60, np.empty((144, 34), np.float32))
 
 
 def reached(view: SeatView) -> set[str]:
     """What of the view the encodings compared show: its phase, and whether another seat's
-    concealed kong is hidden, its hand laid open at a win before the end, a win pile, a void known."""
+    concealed kong is hidden, its hand laid open at a win before the end, a win pile, a void known,
+    a seat's recent discards past the planes' six and a claimed discard among them."""
     out = {view.phase}
+    rivers = sum(len(p.discards) for p in view.players)
+    if rivers < len(view.discard_log):
+        out.add("claimed discard")
+    if any(view.turns(s) > RECENT for s in range(4)):
+        out.add("more than six discards")
     for s, p in enumerate(view.players):
         other = s != view.seat
         out |= {name for name, on in (("hidden kong", other and None in p.melds),
@@ -155,4 +178,4 @@ def test_the_hands_compared_reach_every_part_of_the_view(monkeypatch: pytest.Mon
     for preset, seed, _ in RARE[:2]:
         agree_to_the_end(Lockstep(RuleSet.from_preset(preset), seed, lean=True), seed)
     assert seen >= {"exchange", "void", "turn", "claim", "rob", "waiting", "end", "hidden kong", "shown hand",
-                    "win pile", "void known", "left", "locked"}
+                    "win pile", "void known", "left", "locked", "claimed discard", "more than six discards"}

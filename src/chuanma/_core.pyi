@@ -328,6 +328,11 @@ class Hand:
     def next_dealer(self) -> int:
         """Who deals the next hand under the rules' dealer rule."""
 
+    def dealt(self) -> tuple[list[int], int, int]:
+        """
+        What the hand was dealt from, as given to the constructor: (wall, dealer, direction).
+        """
+
     def deltas(self) -> list[int]:
         """Net result per seat so far, in units of base."""
 
@@ -344,24 +349,29 @@ def encode_compact(hand: Hand, seat: int, out: Annotated[NDArray[numpy.float32],
     Write the compact encoding of what `seat` may see of `hand` into `out` (644 or 791 floats).
     """
 
-def encode_compact_swapped(hand: Hand, seat: int, other: int, tile: int, at: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None,), order='C', device='cpu')]) -> None:
+def encode_planes(hand: Hand, seat: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')]) -> None:
     """
-    As encode_compact, of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have changed places: what `seat` may not know.
+    Write the planes encoding of what `seat` may see of `hand` into `out` (144 × 27 or 144 × 34 floats).
     """
 
-def encode_compact_void_swapped(hand: Hand, seat: int, other: int, suit: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None,), order='C', device='cpu')]) -> None:
+def encode_swapped(hand: Hand, seat: int, other: int, tile: int, at: int, out: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu')]) -> None:
     """
-    As encode_compact, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or chosen for a hand of two suits) is `suit` (-1: undecided): what `seat` may not know.
+    As encode_compact (`out` one-dimensional) or encode_planes (two), of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have changed places: what `seat` may not know.
+    """
+
+def encode_void_swapped(hand: Hand, seat: int, other: int, suit: int, out: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu')]) -> None:
+    """
+    As encode_swapped, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or chosen for a hand of two suits) is `suit` (-1: undecided): what `seat` may not know.
     """
 
 class BatchHands:
     """
-    Hands at `n` tables stepped together; a finished hand is dealt again at once. Observations are compact encodings of the seat asked at each table.
+    Hands at `n` tables stepped together; a finished hand is dealt again at once. Observations are encodings (compact or planes) of the seat asked at each table.
     """
 
-    def __init__(self, rules: Rules, n: int, event: bool, scale: float) -> None:
+    def __init__(self, rules: Rules, n: int, event: bool, scale: float, encoder: str = 'compact') -> None:
         """
-        `event`: reward each step's change of the results (else the hand's result when it ends); `scale` multiplies rewards.
+        `event`: reward each step's change of the results (else the hand's result when it ends); `scale` multiplies rewards; `encoder`: compact or planes.
         """
 
     @property
@@ -376,12 +386,12 @@ class BatchHands:
     def hands(self) -> int:
         """Hands finished since the last reset."""
 
-    def reset(self, seed: int, observations: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], masks: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], seats: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')]) -> None:
+    def reset(self, seed: int, observations: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu')], masks: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], seats: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')]) -> None:
         """
         Deal at every table (table i's generator seeded seed + i) and observe every table.
         """
 
-    def step(self, actions: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu', writable=False)], observations: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], masks: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], seats: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], rewards: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], done: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> str | None:
+    def step(self, actions: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu', writable=False)], observations: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu')], masks: Annotated[NDArray[numpy.int8], dict(shape=(None, None), order='C', device='cpu')], seats: Annotated[NDArray[numpy.int64], dict(shape=(None,), order='C', device='cpu')], rewards: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')], done: Annotated[NDArray[numpy.bool_], dict(shape=(None,), order='C', device='cpu')]) -> str | None:
         """
         Apply actions[i] at table i and observe every table; when an action is not legal for its table's seat asked, nothing is done and the reason is returned.
         """

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "actions.hpp"
-#include "encode_compact.hpp"
+#include "encode_planes.hpp"
 
 namespace chuanma {
 namespace {
@@ -15,8 +15,8 @@ int below(std::mt19937_64& rng, int n) { return static_cast<int>(rng() % static_
 
 }  // namespace
 
-BatchHands::BatchHands(const Rules& rules, int n, bool event, float scale)
-    : rules_(rules), event_(event), scale_(scale) {
+BatchHands::BatchHands(const Rules& rules, int n, bool event, float scale, bool planes)
+    : rules_(rules), event_(event), scale_(scale), planes_(planes) {
     if (n < 1) throw std::invalid_argument("a batch has at least one table");
     for (int i = 0; i < rules.wall_size(); ++i) set_.push_back(static_cast<std::uint8_t>(i / 4));
     std::mt19937_64 rng(0);
@@ -28,7 +28,9 @@ BatchHands::BatchHands(const Rules& rules, int n, bool event, float scale)
     }
 }
 
-int BatchHands::observation_size() const { return compact_size(rules_.kinds()); }
+int BatchHands::observation_size() const {
+    return planes_ ? planes_size(rules_.kinds()) : compact_size(rules_.kinds());
+}
 
 // A shuffled wall, a dealer and a direction from the generator.
 Reducer BatchHands::deal(std::mt19937_64& rng) const {
@@ -97,7 +99,9 @@ void BatchHands::observe(int i, const BatchOut& out) {
     std::memset(mask, 0, kActionCount);
     for (int a : t.hand->legal(t.seat)) mask[a] = 1;
     redact(t.hand->state(), t.seat, view_);
-    encode_compact(view_, out.observations + static_cast<std::ptrdiff_t>(i) * observation_size());
+    float* obs = out.observations + static_cast<std::ptrdiff_t>(i) * observation_size();
+    if (planes_) encode_planes(view_, obs);
+    else encode_compact(view_, obs);
 }
 
 }  // namespace chuanma

@@ -1,6 +1,6 @@
-// Many hands stepped together (chuanma.env.native.NativeBatchEnv): at each table the seat asked
-// takes the action given, a finished hand is dealt again at once from the table's own generator,
-// and every table's observation (the compact encoding of the asked seat's view), legal-action
+// Many hands stepped together (chuanma.env.batch.BatchEnv): at each table the seat asked takes the
+// action given, a finished hand is dealt again at once from the table's own generator, and every
+// table's observation (the compact or planes encoding of the asked seat's view), legal-action
 // mask, seat, rewards and end are written into the caller's arrays.
 #pragma once
 
@@ -17,7 +17,7 @@ namespace chuanma {
 
 // Where a step writes: row i of each array is table i's.
 struct BatchOut {
-    float* observations;    // n × compact_size(kinds)
+    float* observations;    // n × observation_size()
     std::int8_t* masks;     // n × kActionCount
     std::int64_t* seats;    // n
     float* rewards;         // n × 4 (step only)
@@ -27,11 +27,13 @@ struct BatchOut {
 class BatchHands {
 public:
     // `n` tables under `rules`; `event` rewards: each step's change of the seats' results (else only
-    // the step that ends a hand pays, the hand's whole result); `scale` multiplies rewards.
-    BatchHands(const Rules& rules, int n, bool event, float scale);
+    // the step that ends a hand pays, the hand's whole result); `scale` multiplies rewards;
+    // `planes`: observations are planes encodings (else compact ones).
+    BatchHands(const Rules& rules, int n, bool event, float scale, bool planes);
 
     int size() const { return static_cast<int>(tables_.size()); }
-    int observation_size() const;
+    int observation_size() const;  // floats in an observation
+    bool planes() const { return planes_; }
     std::int64_t hands() const { return hands_; }  // hands finished since the last reset
 
     // Deals a hand at every table (table i's generator seeded seed + i) and observes them all.
@@ -57,6 +59,7 @@ private:
     Rules rules_;
     bool event_;
     float scale_;
+    bool planes_;
     std::vector<Table> tables_;
     std::vector<std::uint8_t> set_;  // the tile set in order
     std::vector<int> acting_;

@@ -9,7 +9,7 @@
 
 #include "actions.hpp"
 #include "batch.hpp"
-#include "encode_compact.hpp"
+#include "encode_planes.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -20,19 +20,41 @@ namespace {
 template <typename T, typename... Shape>
 using Array = nb::ndarray<T, nb::c_contig, nb::device::cpu, Shape...>;
 using Row = Array<float, nb::ndim<1>>;
+using Planes = Array<float, nb::ndim<2>>;
+using Encoding = Array<float>;  // a compact encoding (one dimension) or a planes one (two)
 
 void check_seat(int seat) {
     if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
 }
 
-// The compact encoding of what `seat` may see of `st` into `out`.
-void encode_into(const HandState& st, int seat, Row& out) {
+// The encoding of what `seat` may see of `st` into `out`: the compact one into a row, the planes
+// one into channels × kinds.
+void encode_into(const HandState& st, int seat, Encoding& out) {
     check_seat(seat);
-    if (static_cast<int>(out.shape(0)) != compact_size(st.rules.kinds()))
-        throw nb::value_error(("out must hold " + std::to_string(compact_size(st.rules.kinds())) + " floats").c_str());
+    const int k = st.rules.kinds();
+    const bool planes = out.ndim() == 2;
+    if (planes ? out.shape(0) != kPlanesChannels || static_cast<int>(out.shape(1)) != k
+               : out.ndim() != 1 || static_cast<int>(out.shape(0)) != compact_size(k)) {
+        const std::string want = "(" + std::to_string(compact_size(k)) + ",) or (" +
+                                 std::to_string(kPlanesChannels) + ", " + std::to_string(k) + ")";
+        throw nb::value_error(("out must have shape " + want).c_str());
+    }
     SeatView view;
     redact(st, seat, view);
-    encode_compact(view, out.data());
+    if (planes) encode_planes(view, out.data());
+    else encode_compact(view, out.data());
+}
+
+// Binds `name`(hand, seat, out): the encoding of what `seat` may see of `hand` into `out`, an `Out`.
+template <typename Out>
+void def_encode(nb::module_& m, const char* name, const char* doc) {
+    m.def(
+        name,
+        [](const Reducer& hand, int seat, Out out) {
+            Encoding any(out);
+            encode_into(hand.state(), seat, any);
+        },
+        "hand"_a, "seat"_a, "out"_a, doc);
 }
 
 // A copy of `hand`'s state to change what `seat` may not know of `other`.
@@ -52,7 +74,7 @@ void check_shape(const A& a, std::size_t rows, std::size_t cols, const char* wha
     }
 }
 
-using Observations = Array<float, nb::ndim<2>>;
+using Observations = Array<float>;
 using Masks = Array<std::int8_t, nb::ndim<2>>;
 using Seats = Array<std::int64_t, nb::ndim<1>>;
 
@@ -60,7 +82,13 @@ using Seats = Array<std::int64_t, nb::ndim<1>>;
 BatchOut outputs(const BatchHands& b, Observations& observations, Masks& masks, Seats& seats,
                  float* rewards = nullptr, bool* done = nullptr) {
     const std::size_t n = b.size();
-    check_shape(observations, n, b.observation_size(), "observations");
+    const int k = b.observation_size() / (b.planes() ? kPlanesChannels : 1);
+    const bool fits = b.planes() ? observations.ndim() == 3 && observations.shape(0) == n &&
+                                       observations.shape(1) == kPlanesChannels &&
+                                       static_cast<int>(observations.shape(2)) == k
+                                 : observations.ndim() == 2 && observations.shape(0) == n &&
+                                       static_cast<int>(observations.shape(1)) == k;
+    if (!fits) throw nb::value_error("observations must have shape (n, *observation_shape)");
     check_shape(masks, n, kActionCount, "masks");
     check_shape(seats, n, 0, "seats");
     return {observations.data(), masks.data(), seats.data(), rewards, done};
@@ -69,14 +97,13 @@ BatchOut outputs(const BatchHands& b, Observations& observations, Masks& masks, 
 }  // namespace
 
 void bind_batch(nb::module_& m) {
-    m.def("encode_compact",
-          [](const Reducer& hand, int seat, Row out) {
-              encode_into(hand.state(), seat, out);
-          },
-          "hand"_a, "seat"_a, "out"_a,
-          "Write the compact encoding of what `seat` may see of `hand` into `out` (644 or 791 floats).");
-    m.def("encode_compact_swapped",
-          [](const Reducer& hand, int seat, int other, int tile, int at, Row out) {
+    def_encode<Row>(m, "encode_compact",
+                    "Write the compact encoding of what `seat` may see of `hand` into `out` (644 or 791 floats).");
+    def_encode<Planes>(m, "encode_planes",
+                       "Write the planes encoding of what `seat` may see of `hand` into `out` (144 × 27 or 144 × 34 "
+                       "floats).");
+    m.def("encode_swapped",
+          [](const Reducer& hand, int seat, int other, int tile, int at, Encoding out) {
               HandState swapped = copy_for(hand, seat, other);
               if (at < swapped.live || at > swapped.tail) throw nb::value_error("not a tile of the live wall");
               if (tile < 0 || tile > 33 ||
@@ -91,11 +118,12 @@ void bind_batch(nb::module_& m) {
               encode_into(swapped, seat, out);
           },
           "hand"_a, "seat"_a, "other"_a, "tile"_a, "at"_a, "out"_a,
-          "As encode_compact, of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a "
-          "win) and the live wall's tile at index `at` have changed places: what `seat` may not know.");
+          "As encode_compact (`out` one-dimensional) or encode_planes (two), of a copy of `hand` in which "
+          "`other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have "
+          "changed places: what `seat` may not know.");
 
-    m.def("encode_compact_void_swapped",
-          [](const Reducer& hand, int seat, int other, int suit, Row out) {
+    m.def("encode_void_swapped",
+          [](const Reducer& hand, int seat, int other, int suit, Encoding out) {
               HandState swapped = copy_for(hand, seat, other);
               if (swapped.phase != Phase::kVoid || swapped.void_chosen[other])
                   throw nb::value_error("the other seat's void is no secret now");
@@ -104,15 +132,21 @@ void bind_batch(nb::module_& m) {
               encode_into(swapped, seat, out);
           },
           "hand"_a, "seat"_a, "other"_a, "suit"_a, "out"_a,
-          "As encode_compact, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or "
+          "As encode_swapped, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or "
           "chosen for a hand of two suits) is `suit` (-1: undecided): what `seat` may not know.");
 
     nb::class_<BatchHands>(m, "BatchHands",
                            "Hands at `n` tables stepped together; a finished hand is dealt again at once. "
-                           "Observations are compact encodings of the seat asked at each table.")
-        .def(nb::init<const Rules&, int, bool, float>(), "rules"_a, "n"_a, "event"_a, "scale"_a,
+                           "Observations are encodings (compact or planes) of the seat asked at each table.")
+        .def("__init__",
+             [](BatchHands* b, const Rules& rules, int n, bool event, float scale, const std::string& encoder) {
+                 if (encoder != "compact" && encoder != "planes")
+                     throw nb::value_error(("encoder must be compact or planes, got " + encoder).c_str());
+                 new (b) BatchHands(rules, n, event, scale, encoder == "planes");
+             },
+             "rules"_a, "n"_a, "event"_a, "scale"_a, "encoder"_a = "compact",
              "`event`: reward each step's change of the results (else the hand's result when it ends); "
-             "`scale` multiplies rewards.")
+             "`scale` multiplies rewards; `encoder`: compact or planes.")
         .def_prop_ro("n", &BatchHands::size, "Tables.")
         .def_prop_ro("observation_size", &BatchHands::observation_size, "Floats in an observation.")
         .def_prop_ro("hands", &BatchHands::hands, "Hands finished since the last reset.")

@@ -5,13 +5,8 @@
 namespace chuanma {
 namespace {
 
-// Rows of counts (chuanma.encoding.compact: HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN, then four per
-// relative seat: MELDS, RIVER, PILE, SHOWN).
-enum Row { kHand, kDrawn, kExchangeRow, kClaimRow, kUnseen, kSeatRows };
-enum SeatRow { kMelds, kRiver, kPile, kShown };
-// A seat's scalars (HELD…SCORE) and where the others lie among the scalars.
-enum SeatScalar { kHeld, kHidden, kWins, kOut, kLeft, kLocked, kVoidAt, kVoidChosen = 10, kExchangeChosen, kScore,
-                  kSeatScalars };
+using namespace compact;
+// Where the scalars after the seats' lie among the scalars.
 constexpr int kPhaseAt = 4 * kSeatScalars, kFromAt = kPhaseAt + 7, kRobAt = kFromAt + 4, kDealerAt = kRobAt + 1,
               kCurrentAt = kDealerAt + 4, kWallAt = kCurrentAt + 4, kDirectionAt = kWallAt + 1,
               kXueliuAt = kDirectionAt + 3;
@@ -19,8 +14,6 @@ static_assert(kXueliuAt + 1 == kCompactScalars);
 // The scales of chuanma.encoding.common, applied in double as Python does, then stored as float.
 constexpr double kHeldScale = 1.0 / 14, kScoreScale = 1.0 / 32, kWallScale = 1.0 / 108;
 constexpr int kCopies = 4;
-
-int relative(int seat, int me) { return (seat - me + kSeats) % kSeats; }
 
 }  // namespace
 

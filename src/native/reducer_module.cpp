@@ -254,6 +254,13 @@ void bind_reducer(nb::module_& m) {
              "Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as "
              "(fan index, value), its event).")
         .def("next_dealer", &Reducer::next_dealer, "Who deals the next hand under the rules' dealer rule.")
+        .def("dealt",
+             [](const Reducer& r) {
+                 const HandState& st = r.state();
+                 return nb::make_tuple(std::vector<int>(st.wall.begin(), st.wall.end()), st.dealer, st.direction);
+             },
+             nb::sig("def dealt(self) -> tuple[list[int], int, int]"),
+             "What the hand was dealt from, as given to the constructor: (wall, dealer, direction).")
         .def("deltas", [](const Reducer& r) {
                  const auto d = r.deltas();
                  return std::vector<std::int64_t>(d.begin(), d.end());

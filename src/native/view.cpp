@@ -51,6 +51,9 @@ void redact(const HandState& st, int seat, SeatView& out) {
         }
         p.river = tiles_of(st.discards[s]);
         p.win_pile = tiles_of(st.win_piles[s]);
+        const auto& log = st.discarded[s];
+        const int n = static_cast<int>(log.size());
+        for (int i = 0; i < kRecent; ++i) p.recent[i] = i < n ? log[n - 1 - i] : kNoTile;
         p.tiles = ss.tiles;
         p.out = st.out[s];
         p.left = st.left[s];

@@ -22,6 +22,7 @@ struct Tiles {
 enum class ViewPhase : std::uint8_t { kExchange, kVoid, kTurn, kClaim, kRob, kWaiting, kEnd };
 
 constexpr int kMostMelds = 4;  // 4 melds and a pair make a whole hand
+constexpr int kRecent = 6;     // discards of each seat the view keeps in order (chuanma.encoding.common.RECENT)
 
 // One seat as the viewer sees it (chuanma.engine.views.PlayerView).
 struct PlayerView {
@@ -34,6 +35,9 @@ struct PlayerView {
     int void_suit = -1;  // 0-2 once revealed (one's own at once), else -1
     bool shown = false;  // `hand` holds its concealed tiles: one's own, a winner's at its latest win, all at the end
     std::array<std::uint8_t, 34> hand{};
+    // its last kRecent discards, claimed ones included, most recent first (kNoTile: none): the
+    // public discard log (chuanma.engine.views.SeatView.discard_log)
+    std::array<int, kRecent> recent{};
 };
 
 // Everything the seat `seat` may know now (chuanma.engine.views.SeatView) that the encoders read.
@@ -55,6 +59,9 @@ struct SeatView {
     std::array<std::int64_t, kSeats> totals{};  // each seat's net result so far, units of base
     std::array<PlayerView, kSeats> players;
 };
+
+// `seat` relative to the viewer `me`: 0 itself, 1 the next seat, 2 the one opposite, 3 the previous one.
+inline int relative(int seat, int me) { return (seat - me + kSeats) % kSeats; }
 
 // Writes into `out` what `seat` may see of `st`.
 void redact(const HandState& st, int seat, SeatView& out);

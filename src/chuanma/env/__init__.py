@@ -9,8 +9,8 @@ Gymnasium).
 
 :func:`env` is the PettingZoo AEC environment with PettingZoo's checking wrappers; :func:`raw_env`
 the bare one; :class:`~chuanma.env.single.SingleSeatEnv` the Gymnasium single-agent wrapper;
-:class:`~chuanma.env.batch.BatchEnv` many hands stepped together, and
-:class:`~chuanma.env.native.NativeBatchEnv` the same inside the compiled core. See docs/rl.md.
+:class:`~chuanma.env.batch.BatchEnv` many hands stepped together inside the compiled core. See
+docs/rl.md.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from chuanma.env.aec import AGENTS, RawEnv
 from chuanma.env.batch import BatchEnv
-from chuanma.env.native import NativeBatchEnv
 from chuanma.env.single import SingleSeatEnv
 from chuanma.env.table import EnvOptionError
 from chuanma.rules import RuleSet
@@ -98,4 +97,4 @@ def env(rules: str | RuleSet = "xuezhan", **options: Any) -> Any:
     return OrderedEnv(raw_env(rules, **options))
 
 
-__all__ = ["AGENTS", "BatchEnv", "EnvOptionError", "NativeBatchEnv", "RawEnv", "SingleSeatEnv", "env", "raw_env"]
+__all__ = ["AGENTS", "BatchEnv", "EnvOptionError", "RawEnv", "SingleSeatEnv", "env", "raw_env"]

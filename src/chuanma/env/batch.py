@@ -1,58 +1,76 @@
-"""Many hands stepped together in one process, with stacked observations and masks.
+"""Many hands stepped together inside the compiled core (``chuanma._core.BatchHands``), with
+stacked observations and masks.
 
 Each of the ``n`` tables plays a hand of self-play: at every step the seat asked at each table
 takes the action given for that table. A finished hand is replaced by a new one at once, so every
-step returns a decision to make at every table.
+step returns a decision to make at every table. The core deals (each table from its own seeded
+generator: a uniform shuffle, dealer and exchange direction), plays, redacts (each observation is
+the encoding of the compiled view of the seat asked: ``src/native/view.hpp``) and writes every
+table's row of the arrays in one call.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding import TRACKED_ENCODERS
-from chuanma.engine import ACTION_COUNT, ActionIndexError, IllegalActionError, to_index
-from chuanma.env.table import EnvOptionError, Table, check_tables, rules_of
+from chuanma import _core
+from chuanma.encoding import encoder as encoder_of
+from chuanma.engine import ACTION_COUNT, ActionIndexError, IllegalActionError
+from chuanma.env.table import EnvOptionError, check_tables, reward_scale, rules_of
 from chuanma.rules import RuleSet
+from chuanma.scoring import score_options
+
+Stacked = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
 
 
 class BatchEnv:
     """``n`` tables; :meth:`reset` and :meth:`step` return stacked arrays.
 
-    ``observations`` has shape ``(n, *encoder shape)``, ``masks`` ``(n, 623)`` (``int8``),
-    ``seats`` ``(n,)`` (the seat asked at each table), ``rewards`` ``(n, 4)`` (what the step
-    brought each seat, by absolute seat) and ``done`` ``(n,)`` (the table's hand ended at that
-    step and a new one was dealt). The arrays returned are the caller's (copies): the next step
-    leaves them as they were.
+    ``observations`` has shape ``(n, *encoder shape)`` (``compact`` or ``planes``; 34 tile kinds
+    under 大众麻将), ``masks`` ``(n, 623)`` (``int8``), ``seats`` ``(n,)`` (the seat asked at each
+    table), ``rewards`` ``(n, 4)`` (what the step brought each seat, by absolute seat) and ``done``
+    ``(n,)`` (the table's hand ended at that step and a new one was dealt).
+
+    ``copy``: the arrays returned are the caller's copies, which the next step leaves as they were
+    (false: the environment's own arrays, overwritten by the next step, which saves the copies).
     """
 
     def __init__(self, n: int, rules: str | RuleSet = "xuezhan", *, encoder: str = "compact",
-                 reward: str = "end", normalize: bool = False, **options: Any) -> None:
-        ruleset = rules_of(rules, options)
-        self.tables = [Table(ruleset, encoder, reward, normalize) for _ in range(check_tables(n))]
-        self.encode = TRACKED_ENCODERS[encoder]
-        shape = self.tables[0].shape
+                 reward: str = "end", normalize: bool = False, copy: bool = True, **options: Any) -> None:
+        scale = reward_scale(reward, normalize)
+        self.rules = rules_of(rules, options)
+        shape = encoder_of(encoder, self.rules)[1]  # refuses an unknown encoder
+        self.core = _core.BatchHands(_core.Rules(self.rules, score_options(self.rules)), check_tables(n),
+                                     reward == "event", scale, encoder)
+        self.copy = copy
         self.observations = np.zeros((n, *shape), dtype=np.float32)
         self.masks = np.zeros((n, ACTION_COUNT), dtype=np.int8)
         self.seats = np.zeros(n, dtype=np.int64)
-        self.hands = 0
-        """Hands finished since the last reset."""
+        self.rewards = np.zeros((n, 4), dtype=np.float32)
+        self.done = np.zeros(n, dtype=np.bool_)
 
     @property
     def n(self) -> int:
-        return len(self.tables)
+        return self.core.n
 
-    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8],
-                                                       npt.NDArray[np.int64]]:
-        """Deal a hand at every table (table ``i`` seeded ``seed + i``); observations, masks, seats."""
-        for i, table in enumerate(self.tables):
-            table.seed(None if seed is None else seed + i)
-            table.deal()
-        self._observe(self.n)
-        self.hands = 0
+    @property
+    def hands(self) -> int:
+        """Hands finished since the last reset."""
+        return self.core.hands
+
+    def reset(self, seed: int | None = None) -> Stacked:
+        """Deal a hand at every table (table ``i`` seeded ``seed + i``; ``None``: fresh entropy);
+        observations, masks, seats."""
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+            raise EnvOptionError(f"seed must be a whole number, at least 0, got {seed!r}")
+        self.core.reset(int(seed), self.observations, self.masks, self.seats)
         return self._stacked()
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> tuple[
@@ -60,52 +78,25 @@ class BatchEnv:
             npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Apply ``actions[i]`` at table ``i``; observations, masks, seats, rewards, done.
 
-        An illegal action raises (naming the table) after the tables before it have stepped (their
-        rows observed).
+        An action out of the action space raises :class:`~chuanma.engine.ActionIndexError`, and
+        one that is not legal for its table's seat asked :class:`~chuanma.engine.IllegalActionError`,
+        naming the table; either way no table steps.
         """
-        if len(actions) != self.n:
-            raise EnvOptionError(f"actions: give one action per table ({self.n}), got {len(actions)}")
-        rewards = np.zeros((self.n, 4), dtype=np.float32)
-        done = np.zeros(self.n, dtype=np.bool_)
-        seats = self.seats.tolist()
-        chosen = actions.tolist() if isinstance(actions, np.ndarray) else actions
-        stepped = 0
-        try:
-            for i, table in enumerate(self.tables):
-                try:
-                    got = table.act(seats[i], int(chosen[i]))
-                    if any(got):
-                        rewards[i] = got
-                except IllegalActionError as exc:
-                    raise IllegalActionError(f"table {i}: {exc.reason}", exc.code, exc.seat) from None
-                except ActionIndexError as exc:
-                    raise ActionIndexError(f"table {i}: {exc}") from None
-                stepped += 1
-                if table.game.finished:
-                    done[i] = True
-                    self.hands += 1
-                    table.deal()
-        finally:
-            if stepped:
-                self._observe(stepped)
-        return (*self._stacked(), rewards, done)
+        chosen = np.ascontiguousarray(actions, dtype=np.int64)
+        if chosen.shape != (self.n,):
+            raise EnvOptionError(f"actions: give one action per table ({self.n}), got shape {chosen.shape}")
+        outside = np.flatnonzero((chosen < 0) | (chosen >= ACTION_COUNT))
+        if len(outside):
+            i = int(outside[0])
+            raise ActionIndexError(f"table {i}: action index {chosen[i]} is not in 0..{ACTION_COUNT - 1}")
+        refused = self.core.step(chosen, self.observations, self.masks, self.seats, self.rewards, self.done)
+        if refused is not None:
+            raise IllegalActionError(refused)
+        if self.copy:
+            return (*self._stacked(), self.rewards.copy(), self.done.copy())
+        return self.observations, self.masks, self.seats, self.rewards, self.done
 
-    def _stacked(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-        """Copies of the observations, masks and seats: the next step overwrites the batch's own
-        arrays, and what a caller kept (a rollout buffer) must stay as it was returned."""
-        return self.observations.copy(), self.masks.copy(), self.seats.copy()
-
-    def _observe(self, tables: int) -> None:
-        """Observe the first ``tables`` tables at once: the seat asked at each, its observation
-        and its legal-action mask."""
-        observed = self.tables[:tables]
-        seats = [t.acting() for t in observed]
-        legal = [t.game.legal_actions(s) for t, s in zip(observed, seats, strict=True)]
-        for t in observed:
-            t.tracker.update()
-        self.seats[:tables] = seats
-        self.encode([(t.tracker, s, bool(actions)) for t, s, actions in zip(observed, seats, legal, strict=True)],
-                    self.observations[:tables])
-        masks = self.masks[:tables]
-        masks[...] = 0
-        masks.reshape(-1)[[i * ACTION_COUNT + to_index(a) for i, actions in enumerate(legal) for a in actions]] = 1
+    def _stacked(self) -> Stacked:
+        if self.copy:
+            return self.observations.copy(), self.masks.copy(), self.seats.copy()
+        return self.observations, self.masks, self.seats

@@ -1,9 +1,10 @@
 """One table of the environments: the hand in play, how it is dealt, observed and rewarded.
 
-The AEC environment, the Gymnasium wrapper and the batch all play through a :class:`Table`, which
-reads the hand only through the engine's public API: an observation is made from the hand's
-events, each as its own seat sees it (a :class:`~chuanma.encoding.tracker.Tracker`, read on) and
-``Game.legal_actions(seat)``; it is the encoding of ``Game.view(seat)``.
+The AEC environment and the Gymnasium wrapper play through a :class:`Table` (the batch plays in
+the compiled core: :mod:`chuanma.env.batch`), which reads the hand only through the engine's
+public API: an observation is made from the hand's events, each as its own seat sees it (a
+:class:`~chuanma.encoding.tracker.Tracker`, read on) and ``Game.legal_actions(seat)``; it is the
+encoding of ``Game.view(seat)``.
 """
 
 from __future__ import annotations
