@@ -258,6 +258,28 @@ class Hand:
         A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).
         """
 
+    @staticmethod
+    def from_dict(data: dict[str, object]) -> Hand:
+        """
+        The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()).
+        """
+
+    def to_dict(self) -> dict[str, object]:
+        """
+        The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.
+        """
+
+    def set_seeds(self, seeds: dict[str, object] | None) -> None:
+        """Note what the wall was shuffled from (HandState.hidden.seeds)."""
+
+    def pass_pending(self) -> None:
+        """
+        Every seat that still owes an answer in a claim window passes (or, if it must win, wins).
+        """
+
+    def autos(self) -> list[tuple[int, int]]:
+        """The decisions the machine made for a seat, as (seat, action index)."""
+
     def __copy__(self) -> Hand:
         """A whole copy: the two play on apart."""
 

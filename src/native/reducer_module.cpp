@@ -1,5 +1,6 @@
 #include "reducer_module.hpp"
 
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -11,6 +12,7 @@
 
 #include "random_play.hpp"
 #include "reducer.hpp"
+#include "state_json.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -53,11 +55,13 @@ constexpr std::array kExposedKongFlower{"zimo", "discarder_pays"};
 constexpr std::array kFlowerPig{"ting_max", "fixed"};
 constexpr std::array kHouseFanNames{"jiangdui", "menqing", "zhongzhang", "jiaxinwu", "shibaluohan"};
 
-// Every option of a chuanma.rules.RuleSet.
+}  // namespace
+
 Rules rules_from(nb::handle r) {
     Rules out;
     for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
     out.variant = choice<Variant>(r, "variant", kVariants);
+    out.preset = nb::cast<std::string>(r.attr("preset"));
     out.base = nb::cast<std::int64_t>(r.attr("base"));
     out.dealer = choice<DealerRule>(r, "dealer", kDealers);
     out.pass_rule = choice<PassRule>(r, "pass_rule", kPassRules);
@@ -98,6 +102,8 @@ nb::dict options_of(const Rules& r) {
     out["flower_pig"] = kFlowerPig[static_cast<int>(r.flower_pig)];
     return out;
 }
+
+namespace {
 
 nb::list melds_of(const std::vector<Meld>& melds) {
     nb::list out;
@@ -142,6 +148,28 @@ void bind_reducer(nb::module_& m) {
              },
              "rules"_a, "wall"_a, "dealer"_a, "direction"_a,
              "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).")
+        .def_static("from_dict", [](nb::handle data) { return Reducer(state_from_dict(data)); },
+                    nb::sig("def from_dict(data: dict[str, object]) -> Hand"), "data"_a,
+                    "The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()).")
+        .def("to_dict", &state_to_dict, nb::sig("def to_dict(self) -> dict[str, object]"),
+             "The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.")
+        .def("set_seeds",
+             [](Reducer& r, nb::handle seeds) {
+                 r.set_seeds(seeds.is_none() ? std::string()
+                                             : nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(seeds)));
+             },
+             nb::sig("def set_seeds(self, seeds: dict[str, object] | None) -> None"), "seeds"_a,
+             "Note what the wall was shuffled from (HandState.hidden.seeds).")
+        .def("pass_pending", &Reducer::pass_pending,
+             "Every seat that still owes an answer in a claim window passes (or, if it must win, wins).")
+        .def("autos",
+             [](const Reducer& r) {
+                 std::vector<std::pair<int, int>> out;
+                 for (const Decision& d : r.state().autos) out.emplace_back(d.seat, d.action);
+                 return out;
+             },
+             nb::sig("def autos(self) -> list[tuple[int, int]]"),
+             "The decisions the machine made for a seat, as (seat, action index).")
         .def("__copy__", [](const Reducer& r) { return Reducer(r); }, "A whole copy: the two play on apart.")
         .def("__deepcopy__", [](const Reducer& r, nb::handle) { return Reducer(r); }, "memo"_a, "A whole copy.")
         .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "score.hpp"
 
@@ -46,6 +47,7 @@ struct Rules {
     bool flower_pig_pays_winners = false, chadajiao = true, refund = true, escape_penalty = true;
     bool concealed_kong_shown = false;  // 暗杠 shown face up
     ScoreOptions scoring;  // what the fan scoring reads of them, with the fan table's values
+    std::string preset = "xuezhan";  // the preset the options were taken from (only the JSON form reads it)
 
     // What the variant decides (chuanma.variant).
     bool winners_stay() const { return variant == Variant::kXueliu; }

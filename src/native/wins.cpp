@@ -128,6 +128,7 @@ void Reducer::self_drawn_win(int seat) {
     const Score scored = score_win(seat, t, true, situations, true);
     s.add(t, -1);
     s.drawn = kNoTile;
+    st_.win_piles[seat].push_back(static_cast<std::uint8_t>(t));
     st_.turn.first = false;
     const int seq = record_win(seat, t, -1, false, scored, situations);
     const std::int64_t each = multiplier(scored.total) + (st_.rules.zimo_bonus == ZimoBonus::kBase);
@@ -139,6 +140,7 @@ void Reducer::self_drawn_win(int seat) {
 void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, std::uint32_t situations, bool robbed, int kong) {
     if (st_.wins.empty() && winners.size() > 1) st_.first_multi_from = from;
     std::vector<int> seqs;
+    st_.win_piles[winners.front()].push_back(static_cast<std::uint8_t>(t));
     for (int w : winners) {
         const Score scored = score_win(w, t, false, situations, false);
         seqs.push_back(record_win(w, t, from, robbed, scored, situations));
@@ -155,7 +157,7 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, const Score& sco
     emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, scored.total,
          static_cast<std::int64_t>(waited));
     st_.wins.push_back(WinRecord{seat, t, from, robbed, situations, scored.total,
-                                 {scored.fans.begin(), scored.fans.begin() + scored.size}, seq});
+                                 {scored.fans.begin(), scored.fans.begin() + scored.size}, seq, s.hand});
     st_.won[seat] = true;
     if (!st_.rules.winners_stay()) {
         st_.out[seat] = true;
