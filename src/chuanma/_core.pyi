@@ -318,6 +318,11 @@ class Hand:
     def apply(self, seat: int, action: int) -> None:
         """Apply a legal action (ValueError for any other)."""
 
+    def refusal(self, seat: int, action: int) -> tuple[str, str, dict[str, object]]:
+        """
+        Why the seat may not take the action now: (code, the rule that refuses it, the facts it names: seat, tile, tiles, bar, current, the action and, when it names the choices, the legal ones, as indices); chuanma.engine.refusal_text words it.
+        """
+
     def leave(self, seat: int) -> None:
         """逃跑: the seat leaves the table."""
 

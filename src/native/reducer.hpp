@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "refusals.hpp"
 #include "state.hpp"
 #include "tables.hpp"
 
@@ -32,6 +33,9 @@ public:
     // The version at which the seat's open question was posed (-1: it owes no decision): on its
     // turn the current version; in the exchange, the void and a claim window the one they opened at.
     int asked(int seat) const;
+    // Why the seat may not take `action` (an index) now: the rule that refuses it and its facts
+    // (meaningful only for an action that is not legal).
+    Refusal refusal(int seat, int action) const;
     // Applies a legal action; false (state untouched) for anything else.
     bool apply(int seat, int action);
     // Every seat that still owes an answer in a claim window passes (or, if it must win, wins):

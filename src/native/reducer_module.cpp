@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "actions.hpp"
 #include "random_play.hpp"
 #include "reducer.hpp"
 #include "state_json.hpp"
@@ -112,6 +113,29 @@ nb::list melds_of(const std::vector<Meld>& melds) {
     return out;
 }
 
+constexpr std::array kRefusalCodes{"hand_over", "not_your_turn", "must_win", "illegal_action"};
+constexpr std::array kRefusalRules{
+    "hand_over", "already_chosen", "already_answered", "nothing_to_claim", "others_turn", "must_win_on_claim",
+    "must_win_on_draw", "bad_exchange", "exchange_first", "void_first", "passed_win", "win_bar", "passed_pong",
+    "no_kong_last_four", "no_kong_empty_wall", "void_claim", "no_chow", "honour_chow", "chow_from_left",
+    "choose_on_claim", "nothing_to_pass", "pong_on_turn", "chow_on_turn", "locked_discard", "not_held",
+    "void_discard_first", "after_pong", "passed_self_win", "holds_void", "not_a_win", "void_kong", "locked_kong",
+    "no_kong", "choose_on_turn"};
+
+// A refusal as (code, rule, facts): each fact it names by name, tiles as text, actions as indices.
+nb::tuple refusal_of(const Reducer& r, int seat, int action) {
+    const Refusal x = r.refusal(seat, action);
+    nb::dict facts;
+    const std::pair<const char*, int> numbers[] = {{"seat", x.seat}, {"bar", x.bar}, {"current", x.current}};
+    for (const auto& [name, value] : numbers)
+        if (value >= 0) facts[name] = value;
+    if (x.tile >= 0) facts["tile"] = nb::cast(format_mask(TileMask{1} << x.tile));
+    if (x.tiles) facts["tiles"] = nb::cast(format_mask(x.tiles));
+    if (x.action >= 0) facts["action"] = x.action;
+    if (x.choices) facts["legal"] = nb::cast(r.legal(seat));
+    return nb::make_tuple(kRefusalCodes[static_cast<int>(x.code)], kRefusalRules[static_cast<int>(x.rule)], facts);
+}
+
 void check_seat(int seat) {
     if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
 }
@@ -199,6 +223,17 @@ void bind_reducer(nb::module_& m) {
                  if (!r.apply(seat, action)) throw nb::value_error("not a legal action of the seat");
              },
              "seat"_a, "action"_a, "Apply a legal action (ValueError for any other).")
+        .def("refusal",
+             [](const Reducer& r, int seat, int action) {
+                 check_seat(seat);
+                 if (action < 0 || action >= kActionCount) throw nb::value_error("no such action index");
+                 return refusal_of(r, seat, action);
+             },
+             nb::sig("def refusal(self, seat: int, action: int) -> tuple[str, str, dict[str, object]]"), "seat"_a,
+             "action"_a,
+             "Why the seat may not take the action now: (code, the rule that refuses it, the facts it names: "
+             "seat, tile, tiles, bar, current, the action and, when it names the choices, the legal ones, as "
+             "indices); chuanma.engine.refusal_text words it.")
         .def("leave",
              [](Reducer& r, int seat) {
                  check_seat(seat);

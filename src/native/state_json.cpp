@@ -82,12 +82,6 @@ std::string format_counts(const std::array<std::uint8_t, 34>& counts) {
     return format_tiles(tiles);
 }
 
-std::string format_mask(TileMask mask) {
-    std::vector<int> tiles;
-    for (int t = 0; t < 34; ++t)
-        if (mask >> t & 1) tiles.push_back(t);
-    return format_tiles(tiles);
-}
 
 std::vector<int> parse_tiles(const std::string& text) {
     std::vector<int> out;
@@ -544,6 +538,13 @@ Seat seat_from(nb::handle d) {
 }
 
 }  // namespace
+
+std::string format_mask(TileMask mask) {
+    std::vector<int> tiles;
+    for (int t = 0; t < 34; ++t)
+        if (mask >> t & 1) tiles.push_back(t);
+    return format_tiles(tiles);
+}
 
 nb::dict state_to_dict(const Reducer& hand) {
     const HandState& st = hand.state();
