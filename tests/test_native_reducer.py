@@ -20,9 +20,9 @@ fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪,
 fans); leaving (逃跑: a winner's, and a player's who pays for it).
 
 The automatic moves (forced voids, a locked hand's discards) are compared at every step too; the
-whole state's JSON form and ``pass_pending``: tests/test_native_state.py. Not covered yet (the
-compiled reducer does not make them): the records and views of :class:`Game`, and its refusals'
-reasons.
+whole state's JSON form and ``pass_pending``: tests/test_native_state.py; the refusals:
+tests/test_native_refusals.py. Not covered yet (the compiled reducer does not make them): the
+records and views of :class:`Game`.
 """
 
 from __future__ import annotations

@@ -10,16 +10,23 @@ neither state changes.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from chuanma import _core
 from chuanma.engine.actions import IllegalActionError
+from chuanma.engine.game import Game
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, DISCARD_AT, HU_AT, KONG_AT, PASS_AT, PONG_AT, from_index
 from chuanma.engine.legal import refusal
 from chuanma.engine.refusal_text import refusal_message
+from chuanma.engine.state import HandState
 from chuanma.rules import PRESETS, RuleSet
+from chuanma.tiles import parse_tile, tile_str
 from native_lockstep import Lockstep
 
 CASES = [(name, {}) for name in PRESETS] + [
@@ -84,3 +91,73 @@ def test_refusals_agree(preset: str, options: dict[str, object]) -> None:
         check_refusals(rng, lockstep, refused)
     assert len(refused) >= 6, refused  # (大众麻将 has no exchange, no void, no pass rule)
 
+
+
+def reach(preset: str, seed: int, fits: Callable[[Lockstep], bool]) -> Lockstep:
+    """A leaning hand played to the first step where ``fits`` holds."""
+    lockstep = Lockstep(RuleSet.from_preset(preset), seed, lean=True)
+    while not fits(lockstep):
+        assert not lockstep.game.finished, "no step fits: pick another seed"
+        lockstep.step()
+    return lockstep
+
+
+def in_window(lockstep: Lockstep) -> bool:
+    return lockstep.game.phase == "claim" and bool(lockstep.game.to_act())
+
+
+def on_turn_with_draw(lockstep: Lockstep) -> bool:
+    st = lockstep.game.state
+    return st.public.phase == "turn" and st.seats[st.public.current].drawn is not None
+
+
+def refused_alike(data: dict[str, Any], seat: int, index: int) -> str:
+    """The rule by which both machines, resumed from ``data``, refuse the seat's action."""
+    game = Game.from_state(HandState.from_dict(copy.deepcopy(data)))
+    hand = _core.Hand.from_dict(data)
+    code, rule, facts = hand.refusal(seat, index)
+    assert (code, refusal_message(rule, facts)) == refusal(game.state, game.legal_actions(seat), seat,
+                                                           from_index(index))
+    return rule
+
+
+def test_rare_refusals_agree() -> None:
+    """States set up (read back from a hand's JSON form, a few facts changed) to refuse by the
+    rules random hands seldom reach: the pass rules' bars, a stale answer, a forced win, a chow
+    from the wrong seat or of an honour, a locked hand's discard and kong, a passed self-drawn win."""
+    lockstep = reach("xuezhan", 0, in_window)
+    data = lockstep.game.state.to_dict()
+    seat = lockstep.game.to_act()[0]
+    tile = parse_tile(data["public"]["claim"]["tile"])
+    me = data["seats"][seat]
+    me["claim_options"] = [{"pass": True}]
+    me["banned"] = tile_str(tile)
+    assert refused_alike(data, seat, HU_AT) == "passed_win"
+    me["banned"], me["bar"] = "", 2
+    assert refused_alike(data, seat, HU_AT) == "win_bar"
+    me["pong_ban"] = tile_str(tile)
+    assert refused_alike(data, seat, PONG_AT + tile) == "passed_pong"
+    me["claim_options"] = [{"hu": True}]
+    assert refused_alike(data, seat, PASS_AT) == "must_win_on_claim"
+    me["claim"] = {"hu": True}
+    assert refused_alike(data, seat, PASS_AT) == "already_answered"
+
+    lockstep = reach("dazhong", 0, in_window)
+    data = lockstep.game.state.to_dict()
+    window = data["public"]["claim"]
+    seat = lockstep.game.to_act()[0]
+    window["from"], window["tile"] = (seat + 1) % 4, "3m"  # the seat is its 下家, not its 上家
+    assert refused_alike(data, seat, CHOW_AT + 1) == "chow_from_left"
+    window["tile"] = "5z"
+    assert refused_alike(data, seat, CHOW_AT + 1) == "honour_chow"
+
+    lockstep = reach("xueliu", 0, on_turn_with_draw)
+    data = lockstep.game.state.to_dict()
+    seat = data["public"]["current"]
+    drawn = parse_tile(data["seats"][seat]["drawn"])
+    data["seats"][seat]["banned"] = tile_str(drawn)
+    assert refused_alike(data, seat, HU_AT) == "passed_self_win"
+    data["public"]["locked"][seat] = True
+    other = next(t for t, n in enumerate(lockstep.hand.counts(seat)) if n and t != drawn)
+    assert refused_alike(data, seat, DISCARD_AT + other) == "locked_discard"
+    assert refused_alike(data, seat, KONG_AT + other) in ("locked_kong", "void_kong")
