@@ -3,7 +3,6 @@ events of both in one comparable form, and one random hand played in both at onc
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Sequence
@@ -168,11 +167,11 @@ class Lockstep:
         assert python == core, self.where()
 
     def read_back(self, *, from_core: bool = False) -> None:
-        """Both machines resumed from the state's JSON form (the Python one's, or with ``from_core``
+        """Both machines resumed from the state's JSON text (the Python one's, or with ``from_core``
         the compiled one's)."""
-        data = self.hand.to_dict() if from_core else self.game.state.to_dict()
-        self.game = Game.from_state(HandState.from_dict(copy.deepcopy(data)))
-        self.hand = _core.Hand.from_dict(data)
+        text = json.dumps(self.hand.to_dict() if from_core else self.game.state.to_dict())
+        self.game = Game.from_state(HandState.from_dict(json.loads(text)))
+        self.hand = _core.Hand.from_dict(json.loads(text))
 
     def where(self, seat: int | None = None) -> str:
         return f"step {self.steps}, seat {seat}, phase {self.game.phase}, {self.rules.describe()}"

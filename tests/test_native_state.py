@@ -13,6 +13,7 @@ compiled one's), plays on in lockstep to the same end.
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -67,6 +68,17 @@ def test_automatic_moves_are_compared() -> None:
         lockstep.play()
         kinds |= {next(iter(a.to_json())) for _, a in lockstep.game.autos}
     assert {"void", "discard", "pass"} <= kinds
+
+
+def test_a_hand_pickles_whole() -> None:
+    lockstep = Lockstep(RuleSet.from_preset("xueliu"), 4, lean=True)
+    for _ in range(60):
+        lockstep.step()
+    copied = pickle.loads(pickle.dumps(lockstep.hand))
+    assert copied.to_dict() == lockstep.hand.to_dict()
+    lockstep.hand = copied  # the copy plays on in lockstep to the end
+    lockstep.play()
+    lockstep.check_state()
 
 
 def test_pass_pending_outside_a_window_does_nothing() -> None:

@@ -269,6 +269,12 @@ class Hand:
         The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.
         """
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled as its JSON form."""
+
+    def __setstate__(self, data: dict[str, object]) -> None:
+        """Unpickled from its JSON form."""
+
     def set_seeds(self, seeds: dict[str, object] | None) -> None:
         """Note what the wall was shuffled from (HandState.hidden.seeds)."""
 
