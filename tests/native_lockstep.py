@@ -3,6 +3,7 @@ events of both in one comparable form, and one random hand played in both at onc
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any, get_args
@@ -15,7 +16,7 @@ from chuanma.engine.events import Event
 from chuanma.engine.game import Direction, Game
 from chuanma.engine.indices import HU_AT, PONG_AT, from_index, to_index
 from chuanma.engine.ledger import Reason, Win
-from chuanma.engine.state import DIRECTIONS
+from chuanma.engine.state import DIRECTIONS, HandState
 from chuanma.melds import KONG_KINDS, MELD_KINDS
 from chuanma.rules import RuleSet
 from chuanma.scoring import FANS, SITUATIONS, score_options
@@ -83,7 +84,7 @@ def compact(ev: Event, rules: RuleSet) -> CompactEvent:
         frm, a, b, value = d["payer"], d["payee"] | REASONS.index(d["reason"]) << 4, d["for"], d["amount"]
     elif kind == "exhausted":
         a = seats_mask(d["part"]) | seats_mask(d["pig"]) << 4 | seats_mask(d["ready"]) << 8
-        value = sum(0 if f is None else f + 1 << 8 * s for s, f in enumerate(d.get("fan", [])))
+        b, value = int("fan" in d), sum(0 if f is None else f + 1 << 8 * s for s, f in enumerate(d.get("fan", [])))
     elif kind == "end":
         a, b = END_REASONS.index(d["reason"]), seats_mask(d["pig"])
     return (EVENT_TYPES.index(kind), -1 if ev.seat is None else ev.seat, tile, -1 if frm is None else frm, a, b, value)
@@ -111,14 +112,16 @@ class Lockstep:
     checking that they agree on everything compared."""
 
     def __init__(self, rules: RuleSet, seed: int, *, lean: bool = False, wall: list[int] | None = None,
-                 script: Sequence[int] = (), leave: float = 0.0) -> None:
+                 script: Sequence[int] = (), leave: float = 0.0, pass_pending: float = 0.0) -> None:
         """A hand on a wall shuffled by ``seed`` (or ``wall``, dealt by seat 0 to the next seat);
         ``lean``: the leaning policy; ``script``: actions taken first, each as soon as a seat to act
         may take it; ``leave``: the chance, at each step, that a winner still at the table
-        leaves it (a quarter of it: any seat still there) instead."""
+        leaves it (a quarter of it: any seat still there) instead; ``pass_pending``: the chance,
+        at each step in a claim window, that every seat still owing an answer passes at once."""
         self.rules = rules
         self.lean = lean
         self.leave = leave
+        self.pass_pending = pass_pending
         self.script = list(script)
         self.rng = random.Random(seed)
         direction: Direction = "to_next"
@@ -151,6 +154,24 @@ class Lockstep:
         assert g.deltas() == h.deltas(), self.where()
         assert [win_tuple(w) for w in g.wins] == h.wins(), self.where()
         assert g.finished == h.finished
+        assert [(s, to_index(a)) for s, a in g.autos] == h.autos(), self.where()
+
+    def check_state(self, *, events: bool = True) -> None:
+        """Both machines give the same whole state in its JSON form (without ``events``: but for
+        the events, which once logged never change)."""
+        states = [self.game.state.to_dict(), self.hand.to_dict()]
+        if not events:
+            for state in states:
+                del state["events"]
+        python, core = (json.dumps(d, sort_keys=True) for d in states)
+        assert python == core, self.where()
+
+    def read_back(self, *, from_core: bool = False) -> None:
+        """Both machines resumed from the state's JSON text (the Python one's, or with ``from_core``
+        the compiled one's)."""
+        text = json.dumps(self.hand.to_dict() if from_core else self.game.state.to_dict())
+        self.game = Game.from_state(HandState.from_dict(json.loads(text)))
+        self.hand = _core.Hand.from_dict(json.loads(text))
 
     def where(self, seat: int | None = None) -> str:
         return f"step {self.steps}, seat {seat}, phase {self.game.phase}, {self.rules.describe()}"
@@ -162,6 +183,11 @@ class Lockstep:
         winners = [s for s in here if any(w.seat == s for w in pub.wins)]
         leaver = (self.rng.choice(winners) if winners and self.rng.random() < self.leave
                   else self.rng.choice(here) if self.rng.random() < self.leave / 4 else None)
+        if self.pass_pending and self.game.phase in ("claim", "rob") and self.rng.random() < self.pass_pending:
+            self.game.pass_pending()
+            self.hand.pass_pending()
+            self.steps += 1
+            return
         if leaver is not None:
             seat = leaver
             self.game.leave(seat)

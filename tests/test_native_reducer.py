@@ -19,8 +19,10 @@ forever; every payment as it is made and each seat's net result: wins (自摸加
 fixed or ting_max, 查大叫, 退税) with its findings (who takes part, 花猪, who is waiting, the 查大叫
 fans); leaving (逃跑: a winner's, and a player's who pays for it).
 
-Not covered yet (the compiled reducer does not make them): the records, views and automatic-move
-lists of :class:`Game`, and its refusals' reasons.
+The automatic moves (forced voids, a locked hand's discards) are compared at every step too; the
+whole state's JSON form and ``pass_pending``: tests/test_native_state.py; the refusals:
+tests/test_native_refusals.py. Not covered yet (the compiled reducer does not make them): the
+records and views of :class:`Game`.
 """
 
 from __future__ import annotations

@@ -266,6 +266,34 @@ class Hand:
         A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).
         """
 
+    @staticmethod
+    def from_dict(data: dict[str, object]) -> Hand:
+        """
+        The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()).
+        """
+
+    def to_dict(self) -> dict[str, object]:
+        """
+        The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.
+        """
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled as its JSON form."""
+
+    def __setstate__(self, data: dict[str, object]) -> None:
+        """Unpickled from its JSON form."""
+
+    def set_seeds(self, seeds: dict[str, object] | None) -> None:
+        """Note what the wall was shuffled from (HandState.hidden.seeds)."""
+
+    def pass_pending(self) -> None:
+        """
+        Every seat that still owes an answer in a claim window passes (or, if it must win, wins).
+        """
+
+    def autos(self) -> list[tuple[int, int]]:
+        """The decisions the machine made for a seat, as (seat, action index)."""
+
     def __copy__(self) -> Hand:
         """A whole copy: the two play on apart."""
 
@@ -303,6 +331,11 @@ class Hand:
 
     def apply(self, seat: int, action: int) -> None:
         """Apply a legal action (ValueError for any other)."""
+
+    def refusal(self, seat: int, action: int) -> tuple[str, str, dict[str, object]]:
+        """
+        Why the seat may not take the action now: (code, the rule that refuses it, the facts it names: seat, tile, tiles, bar, current, the action and, when it names the choices, the legal ones, as indices); chuanma.engine.refusal_text words it.
+        """
 
     def leave(self, seat: int) -> None:
         """逃跑: the seat leaves the table."""

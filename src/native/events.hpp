@@ -15,7 +15,7 @@ namespace chuanma {
 //   situations (Situation) | robbed << 16 | forced << 17, b fan, value waits (a bit by tile); kPayment from the
 //   payer, a payee | reason << 4 (Reason), b the event paid for, value amount; kLeave seat, a wall;
 //   kExhausted a part |
-//   pig << 4 | ready << 8 (a bit by seat), value each seat's 查大叫 fan + 1 (0: none) in a byte by
+//   pig << 4 | ready << 8 (a bit by seat), b 1 when anything is settled, value each seat's 查大叫 fan + 1 (0: none) in a byte by
 //   seat; kEnd a reason (EndReason), b pig (a bit by seat).
 enum class EventType : std::uint8_t {
     kStart, kDeal, kDealDone, kExchangeChosen, kExchange, kExchangeReceived, kVoidChosen, kVoids,

@@ -13,6 +13,7 @@ namespace chuanma {
 bool Reducer::leave(int seat) {
     if (seat < 0 || seat >= kSeats || finished() || st_.left[seat]) return false;
     legal_known_ = 0;
+    st_.decisions.push_back({seat, kLeaveAction});
     ++st_.version;
     st_.left[seat] = true;
     const int seq = static_cast<int>(st_.events.size());

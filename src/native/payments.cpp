@@ -95,7 +95,7 @@ void Reducer::settle_exhausted() {
         ready |= waiting[s] << s;
     }
     const int seq = static_cast<int>(st_.events.size());
-    emit(EventType::kExhausted, -1, kNoTile, -1, parts | pigs << 4 | ready << 8, 0, fans);
+    emit(EventType::kExhausted, -1, kNoTile, -1, parts | pigs << 4 | ready << 8, 1, fans);
     const std::int64_t cap = r.scoring.max_fan >= 0 ? multiplier(r.scoring.max_fan) : 16;
     for (int p = 0; p < kSeats; ++p) {
         if (!part[p] || !pig[p]) continue;

@@ -121,6 +121,7 @@ bool Reducer::apply(int seat, int action) {
     if (seat < 0 || seat >= kSeats) return false;
     const std::vector<int>& now = legal(seat);
     if (std::find(now.begin(), now.end(), action) == now.end()) return false;
+    st_.decisions.push_back({seat, action});
     ++st_.version;
     decide(seat, action, now.front());
     run();
@@ -149,6 +150,19 @@ void Reducer::decide(int seat, int action, int first_legal) {
     }
 }
 
+void Reducer::pass_pending() {
+    if (st_.phase != Phase::kClaim && st_.phase != Phase::kRob) return;
+    std::vector<int> owing;
+    to_act(owing);
+    for (int seat : owing) {
+        const std::vector<int>& opts = st_.seats[seat].claim_options;
+        const int action = opts.size() == 1 && opts[0] == kHuAt ? kHuAt : kPassAt;
+        st_.autos.push_back({seat, action});
+        decide(seat, action, legal(seat).front());
+    }
+    run();
+}
+
 void Reducer::run() {
     while (true) {
         legal_known_ = 0;
@@ -162,6 +176,7 @@ void Reducer::run() {
         } else if (phase == Phase::kTurn && st_.locked[st_.current]) {
             const std::vector<int>& only = legal(st_.current);
             if (only.size() != 1 || only[0] >= kPongAt) return;
+            st_.autos.push_back({st_.current, only[0]});
             discard(st_.current, only[0] - kDiscardAt, true);
         } else {
             return;

@@ -5,8 +5,11 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "refusals.hpp"
 #include "state.hpp"
 #include "tables.hpp"
 
@@ -17,8 +20,11 @@ public:
     // `wall` in draw order (the whole set once), `direction` the seats exchanged tiles travel (1-3).
     // Throws std::invalid_argument for a wall, dealer or direction that is none.
     Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer, int direction);
+    // A hand resumed from a whole state (read back from its JSON form).
+    explicit Reducer(HandState state);
 
     const HandState& state() const { return st_; }
+    void set_seeds(std::string seeds) { st_.seeds = std::move(seeds); }
     bool finished() const { return st_.phase == Phase::kEnd; }
     // The seats that owe a decision, in the order chuanma.engine.legal.to_act gives them.
     void to_act(std::vector<int>& out) const;
@@ -27,8 +33,14 @@ public:
     // The version at which the seat's open question was posed (-1: it owes no decision): on its
     // turn the current version; in the exchange, the void and a claim window the one they opened at.
     int asked(int seat) const;
+    // Why the seat may not take `action` (an index) now: the rule that refuses it and its facts
+    // (meaningful only for an action that is not legal).
+    Refusal refusal(int seat, int action) const;
     // Applies a legal action; false (state untouched) for anything else.
     bool apply(int seat, int action);
+    // Every seat that still owes an answer in a claim window passes (or, if it must win, wins):
+    // how a record's omitted answers are read (nothing done outside a window).
+    void pass_pending();
     // 逃跑: the seat leaves the table; false (nothing done) when the hand is over or it has left.
     bool leave(int seat);
     // The waits of the seat's concealed tiles (3n+1; none while it holds its void suit).

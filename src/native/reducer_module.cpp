@@ -1,5 +1,6 @@
 #include "reducer_module.hpp"
 
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -9,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "actions.hpp"
 #include "random_play.hpp"
 #include "reducer.hpp"
+#include "state_json.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -92,11 +95,13 @@ void check_scoring(nb::handle r, Variant variant, const ScoreOptions& o) {
                            " fan");
 }
 
-// Every option of a chuanma.rules.RuleSet, with `scoring` the scoring's (checked against it).
+}  // namespace
+
 Rules rules_from(nb::handle r, const ScoreOptions& scoring) {
     Rules out;
     for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
     out.variant = choice<Variant>(r, "variant", kVariants);
+    out.preset = nb::cast<std::string>(r.attr("preset"));
     out.base = nb::cast<std::int64_t>(r.attr("base"));
     if (out.base < 1) throw RulesRefused("base is at least 1");
     out.dealer = choice<DealerRule>(r, "dealer", kDealers);
@@ -137,11 +142,36 @@ nb::dict options_of(const Rules& r) {
     return out;
 }
 
+namespace {
+
 nb::list melds_of(const std::vector<Meld>& melds) {
     nb::list out;
     for (const Meld& m : melds)
         out.append(nb::make_tuple(static_cast<int>(m.kind), static_cast<int>(m.tile), static_cast<int>(m.kong)));
     return out;
+}
+
+constexpr std::array kRefusalCodes{"hand_over", "not_your_turn", "must_win", "illegal_action"};
+constexpr std::array kRefusalRules{
+    "hand_over", "already_chosen", "already_answered", "nothing_to_claim", "others_turn", "must_win_on_claim",
+    "must_win_on_draw", "bad_exchange", "exchange_first", "void_first", "passed_win", "win_bar", "passed_pong",
+    "no_kong_last_four", "no_kong_empty_wall", "void_claim", "no_chow", "honour_chow", "chow_from_left",
+    "choose_on_claim", "nothing_to_pass", "pong_on_turn", "chow_on_turn", "locked_discard", "not_held",
+    "void_discard_first", "after_pong", "passed_self_win", "holds_void", "not_a_win", "void_kong", "locked_kong",
+    "no_kong", "choose_on_turn"};
+
+// A refusal as (code, rule, facts): each fact it names by name, tiles as text, actions as indices.
+nb::tuple refusal_of(const Reducer& r, int seat, int action) {
+    const Refusal x = r.refusal(seat, action);
+    nb::dict facts;
+    const std::pair<const char*, int> numbers[] = {{"seat", x.seat}, {"bar", x.bar}, {"current", x.current}};
+    for (const auto& [name, value] : numbers)
+        if (value >= 0) facts[name] = value;
+    if (x.tile >= 0) facts["tile"] = nb::cast(format_mask(TileMask{1} << x.tile));
+    if (x.tiles) facts["tiles"] = nb::cast(format_mask(x.tiles));
+    if (x.action >= 0) facts["action"] = x.action;
+    if (x.choices) facts["legal"] = nb::cast(r.legal(seat));
+    return nb::make_tuple(kRefusalCodes[static_cast<int>(x.code)], kRefusalRules[static_cast<int>(x.rule)], facts);
 }
 
 void check_seat(int seat) {
@@ -179,6 +209,32 @@ void bind_reducer(nb::module_& m) {
              },
              "rules"_a, "wall"_a, "dealer"_a, "direction"_a,
              "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).")
+        .def_static("from_dict", [](nb::handle data) { return Reducer(state_from_dict(data)); },
+                    nb::sig("def from_dict(data: dict[str, object]) -> Hand"), "data"_a,
+                    "The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()).")
+        .def("to_dict", &state_to_dict, nb::sig("def to_dict(self) -> dict[str, object]"),
+             "The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.")
+        .def("__getstate__", &state_to_dict, nb::sig("def __getstate__(self) -> dict[str, object]"),
+             "Pickled as its JSON form.")
+        .def("__setstate__", [](Reducer& self, nb::handle data) { new (&self) Reducer(state_from_dict(data)); },
+             nb::sig("def __setstate__(self, data: dict[str, object]) -> None"), "data"_a, "Unpickled from its JSON form.")
+        .def("set_seeds",
+             [](Reducer& r, nb::handle seeds) {
+                 r.set_seeds(seeds.is_none() ? std::string()
+                                             : nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(seeds)));
+             },
+             nb::sig("def set_seeds(self, seeds: dict[str, object] | None) -> None"), "seeds"_a,
+             "Note what the wall was shuffled from (HandState.hidden.seeds).")
+        .def("pass_pending", &Reducer::pass_pending,
+             "Every seat that still owes an answer in a claim window passes (or, if it must win, wins).")
+        .def("autos",
+             [](const Reducer& r) {
+                 std::vector<std::pair<int, int>> out;
+                 for (const Decision& d : r.state().autos) out.emplace_back(d.seat, d.action);
+                 return out;
+             },
+             nb::sig("def autos(self) -> list[tuple[int, int]]"),
+             "The decisions the machine made for a seat, as (seat, action index).")
         .def("__copy__", [](const Reducer& r) { return Reducer(r); }, "A whole copy: the two play on apart.")
         .def("__deepcopy__", [](const Reducer& r, nb::handle) { return Reducer(r); }, "memo"_a, "A whole copy.")
         .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")
@@ -208,6 +264,17 @@ void bind_reducer(nb::module_& m) {
                  if (!r.apply(seat, action)) throw nb::value_error("not a legal action of the seat");
              },
              "seat"_a, "action"_a, "Apply a legal action (ValueError for any other).")
+        .def("refusal",
+             [](const Reducer& r, int seat, int action) {
+                 check_seat(seat);
+                 if (action < 0 || action >= kActionCount) throw nb::value_error("no such action index");
+                 return refusal_of(r, seat, action);
+             },
+             nb::sig("def refusal(self, seat: int, action: int) -> tuple[str, str, dict[str, object]]"), "seat"_a,
+             "action"_a,
+             "Why the seat may not take the action now: (code, the rule that refuses it, the facts it names: "
+             "seat, tile, tiles, bar, current, the action and, when it names the choices, the legal ones, as "
+             "indices); chuanma.engine.refusal_text words it.")
         .def("leave",
              [](Reducer& r, int seat) {
                  check_seat(seat);

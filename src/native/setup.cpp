@@ -1,6 +1,7 @@
 // The hand's set-up: the deal, 换三张 (exchange three) and 定缺 (the void suit), the dealer's first turn.
 #include <array>
 #include <stdexcept>
+#include <utility>
 
 #include "actions.hpp"
 #include "reducer.hpp"
@@ -28,13 +29,18 @@ Reducer::Reducer(const Rules& rules, std::vector<std::uint8_t> wall, int dealer,
     for (int k = 0; k < kSeats; ++k)
         for (int i = 0; i < 13; ++i) st_.seats[(dealer + k) % kSeats].add(st_.wall[13 * k + i], 1);
     st_.seats[dealer].add(st_.wall[kDealEnd - 1], 1);
-    for (int s = 0; s < kSeats; ++s) emit(EventType::kDeal, s);
+    for (int s = 0; s < kSeats; ++s) {
+        st_.dealt[s] = st_.seats[s].hand;
+        emit(EventType::kDeal, s);
+    }
     emit(EventType::kDealDone, -1, kNoTile, -1, st_.remaining());
     if (rules.has_exchange()) st_.phase = Phase::kExchange;
     else if (rules.has_void()) enter_void();
     else first_turn();
     run();
 }
+
+Reducer::Reducer(HandState state) : st_(std::move(state)), tables_(tables()) {}
 
 void Reducer::exchange_options(int seat, std::vector<int>& out) const {
     const auto& h = st_.seats[seat].hand;
@@ -91,7 +97,10 @@ void Reducer::enter_void() {
             if (holds_suit(h, suit)) ++held;
             else missing = suit;
         }
-        if (held == 2) choose_void(x, missing, true);
+        if (held == 2) {
+            st_.autos.push_back({x, kVoidAt + missing});
+            choose_void(x, missing, true);
+        }
     }
 }
 

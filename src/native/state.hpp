@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "events.hpp"
@@ -88,7 +90,14 @@ struct WinRecord {
     int total;
     std::vector<FanValue> fans;  // in the fan table's order
     int seq;                     // its hu event
+    std::array<std::uint8_t, 34> hand;  // the winner's concealed tiles as the win was recorded
 };
+
+// A decision made by a seat or for it: an action index, or kLeaveAction.
+struct Decision {
+    int seat, action;
+};
+constexpr int kLeaveAction = -1;  // 逃跑 (no index in the action space)
 
 struct Payment {
     int payer, payee;
@@ -127,6 +136,14 @@ struct HandState {
     int posed = 0;    // the version at which the question asked of several seats at once was posed
     std::array<Seat, kSeats> seats;
     std::vector<Event> events;
+    // logs: every discard (seat, tile), claimed or not; the wall's remaining tiles at each pong or
+    // exposed kong a seat made; the hands as dealt
+    std::vector<std::pair<int, int>> discard_log;
+    std::array<std::vector<int>, kSeats> claimed_at;
+    std::array<std::array<std::uint8_t, 34>, kSeats> dealt{};
+    std::vector<Decision> decisions;  // every decision made, in order
+    std::vector<Decision> autos;      // those the machine made for a seat (forced voids, locked discards, omitted passes)
+    std::string seeds;                // what the wall was shuffled from, as JSON text (empty: none); never read here
 
     int remaining() const { return tail - live + 1; }
 };

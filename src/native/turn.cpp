@@ -66,6 +66,7 @@ void Reducer::discard(int seat, int t, bool automatic) {
     s.drawn = kNoTile;
     st_.discards[seat].push_back(static_cast<std::uint8_t>(t));
     st_.discarded[seat].push_back(static_cast<std::uint8_t>(t));
+    st_.discard_log.emplace_back(seat, t);
     const int left = st_.remaining();
     // 过手杠: ending a turn holding the fourth tile of a pong while adding it was legal
     if (!st_.melds[seat].empty() && !turn.after_pong && !st_.locked[seat] && kong_allowed())
@@ -89,6 +90,7 @@ void Reducer::take_discard(int seat, int from, Meld meld, const int* used, int n
     st_.discards[from].pop_back();
     for (int i = 0; i < n; ++i) st_.seats[seat].add(used[i], -1);
     st_.melds[seat].push_back(meld);
+    st_.claimed_at[seat].push_back(st_.remaining());
     st_.declared = true;
     begin_turn(seat);
     st_.turn.after_pong = true;
@@ -114,6 +116,7 @@ void Reducer::exposed_kong(int seat, int from, int t) {
     st_.discards[from].pop_back();
     st_.seats[seat].add(t, -3);
     st_.melds[seat].push_back(Meld{MeldKind::kKong, static_cast<std::int8_t>(t), KongKind::kExposed});
+    st_.claimed_at[seat].push_back(st_.remaining());
     st_.declared = true;
     begin_turn(seat);
     emit(EventType::kKong, seat, t, from, static_cast<int>(KongKind::kExposed));

@@ -164,7 +164,7 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, const Score& sco
     emit(EventType::kHu, seat, t, from, static_cast<int>(situations) | robbed << 16 | forced() << 17, scored.total,
          static_cast<std::int64_t>(waited));
     st_.wins.push_back(WinRecord{seat, t, from, robbed, situations, scored.total,
-                                 {scored.fans.begin(), scored.fans.begin() + scored.size}, seq});
+                                 {scored.fans.begin(), scored.fans.begin() + scored.size}, seq, s.hand});
     st_.won[seat] = true;
     st_.shown[seat] = s.hand;
     if (!st_.rules.winners_stay()) {

@@ -8,7 +8,7 @@ only the drawn tile).
 Each rule that allows also refuses: :func:`refusal` is ``(code, reason)`` for a decision not
 allowed, the reason in a player's words given by the rule that would have allowed it (the
 exchange, the void, the claim, and on a seat's own turn the discard, the self-drawn win and the
-kong).
+kong), worded by :mod:`.refusal_text`.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from itertools import compress
 from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.claims import PassRule, forced, owing
 from chuanma.engine.kongs import keeps_waits
+from chuanma.engine.refusal_text import TEMPLATES
 from chuanma.engine.setup import void_options
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF, exchange_options
 from chuanma.engine.wall import kong_allowed
 from chuanma.engine.wins import NEAR, complete, orphan_reach
-from chuanma.tiles import NUM_KINDS, SUIT_SLICES, format_tiles, holds_suit, suit_of, tile_str
+from chuanma.tiles import NUM_KINDS, SUIT_SLICES, holds_suit, suit_of, tile_str
 
 _ALONE = [(s,) for s in range(4)]
 
@@ -136,13 +137,14 @@ def refusal(st: HandState, legal: list[Action], seat: int, action: Action) -> Re
     if isinstance(seat, bool) or seat not in range(4):
         return "no_such_seat", f"no seat {seat!r}: seats are 0-3"
     if pub.phase == "end":
-        return "hand_over", "the hand is over"
+        return "hand_over", TEMPLATES["hand_over"]
     what = claimed_text(st)
     if seat not in to_act(st):
         return "not_your_turn", not_your_turn(st, seat, what)
     if legal == [HU]:
-        on = what if pub.phase in ("claim", "rob") else "this tile"
-        return "must_win", f"you must win on {on} in the last four tiles"
+        if pub.phase in ("claim", "rob"):
+            return "must_win", TEMPLATES["must_win_on_claim"].format(tile=what)
+        return "must_win", TEMPLATES["must_win_on_draw"]
     return "illegal_action", _REFUSE[pub.phase](st, legal, seat, action)
 
 
@@ -155,17 +157,21 @@ def claimed_text(st: HandState) -> str:
 def not_your_turn(st: HandState, seat: int, what: str) -> str:
     pub = st.public
     if pub.phase in ("exchange", "void"):
-        return f"seat {seat} has already chosen"
+        return TEMPLATES["already_chosen"].format(seat=seat)
     if pub.phase in ("claim", "rob"):
         if st.seats[seat].claim is not None:
-            return f"seat {seat} has already answered the claim on {what}"
-        return f"seat {seat} has nothing to claim on {what}"
-    return f"it is seat {pub.current}'s turn, not seat {seat}'s"
+            return TEMPLATES["already_answered"].format(seat=seat, tile=what)
+        return TEMPLATES["nothing_to_claim"].format(seat=seat, tile=what)
+    return TEMPLATES["others_turn"].format(current=pub.current, seat=seat)
 
 
-def choose_otherwise(action: Action, legal: Sequence[Action], on: str) -> str:
-    """The refusal that names the choices: ``… is not possible now; choose one of: …``."""
-    return f"{action} is not possible {on}; choose one of: {', '.join(str(a) for a in legal)}"
+def choose_otherwise(action: Action, legal: Sequence[Action], on: str | None) -> str:
+    """The refusal that names the choices: ``… is not possible now; choose one of: …`` (``on``: the
+    tile on offer, ``None``: on the seat's turn)."""
+    choices = ", ".join(str(a) for a in legal)
+    if on is None:
+        return TEMPLATES["choose_on_turn"].format(action=action, legal=choices)
+    return TEMPLATES["choose_on_claim"].format(action=action, legal=choices, tile=on)
 
 
 def no_kong_room(st: HandState) -> str | None:
@@ -174,20 +180,20 @@ def no_kong_room(st: HandState) -> str | None:
     is empty (no replacement to draw)."""
     if kong_allowed(st.rules.no_kong_in_last_four, st.remaining):
         return None
-    return "no kong in the last four tiles" if st.rules.no_kong_in_last_four else "no kong: the wall is empty"
+    return TEMPLATES["no_kong_last_four" if st.rules.no_kong_in_last_four else "no_kong_empty_wall"]
 
 
 def refuse_exchange(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
     """The exchange allows three tiles of one suit the seat holds."""
     if isinstance(action, Exchange):
-        return f"cannot exchange {format_tiles(action.tiles)}: give three tiles of one suit that you hold"
-    return "choose three tiles of one suit to exchange first"
+        return TEMPLATES["bad_exchange"].format(action=action)
+    return TEMPLATES["exchange_first"]
 
 
 def refuse_void(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
     """The void allows the suits :func:`void_options` offers."""
     suits = [str(a).split()[-1] for a in legal]
-    return f"choose your void suit ({', '.join(suits[:-1])} or {suits[-1]}) first"
+    return TEMPLATES["void_first"].format(suits=f"{', '.join(suits[:-1])} or {suits[-1]}")
 
 
 def refuse_claim(st: HandState, legal: list[Action], seat: int, action: Action) -> str:
@@ -197,30 +203,30 @@ def refuse_claim(st: HandState, legal: list[Action], seat: int, action: Action) 
     s = st.seats[seat]
     what = claimed_text(st)
     if isinstance(action, Hu) and w is not None and w.tile in s.banned:
-        return f"you passed a win on {what} earlier and cannot win on it (过水不胡)"
+        return TEMPLATES["passed_win"].format(tile=what)
     if isinstance(action, Hu) and s.bar is not None:
-        return f"you passed a win since your last draw: a win on {what} must be worth more than {s.bar} fan"
+        return TEMPLATES["win_bar"].format(tile=what, bar=s.bar)
     if isinstance(action, Pong) and w is not None and w.tile in s.pong_ban:
-        return f"you passed a pong of {what} since your last draw"
+        return TEMPLATES["passed_pong"].format(tile=what)
     if isinstance(action, Kong) and (no_room := no_kong_room(st)) is not None:
         return no_room
     if isinstance(action, Kong | Pong) and s.void == suit_of(action.tile):
-        return f"cannot claim a void-suit tile ({what})"
+        return TEMPLATES["void_claim"].format(tile=what)
     if isinstance(action, Chow) and w is not None:
         chow = refuse_chow(st, seat, w.tile, w.from_seat)
         if chow is not None:
             return chow
-    return choose_otherwise(action, legal, f"on {what}")
+    return choose_otherwise(action, legal, what)
 
 
 def refuse_chow(st: HandState, seat: int, tile: int, from_seat: int) -> str | None:
     """吃 exists only in a variant that has it, for suited tiles, from the 上家."""
     if not st.rules.game_variant.chow:
-        return "there is no chow in this game"
+        return TEMPLATES["no_chow"]
     if suit_of(tile) == "z":
-        return f"honours cannot be chowed ({tile_str(tile)})"
+        return TEMPLATES["honour_chow"].format(tile=tile_str(tile))
     if seat != (from_seat + 1) % 4:
-        return f"you can chow only your 上家's discard (seat {(seat + 3) % 4})"
+        return TEMPLATES["chow_from_left"].format(seat=(seat + 3) % 4)
     return None
 
 
@@ -228,15 +234,15 @@ def refuse_on_turn(st: HandState, legal: list[Action], seat: int, action: Action
     """On its own turn a seat discards, wins by self-draw or declares a kong."""
     rule = _TURN_RULES.get(type(action))
     reason = rule(st, seat, action) if rule is not None else None
-    return reason if reason is not None else choose_otherwise(action, legal, "now")
+    return reason if reason is not None else choose_otherwise(action, legal, None)
 
 
 def refuse_pass(st: HandState, seat: int, action: Action) -> str | None:
-    return "nothing to pass: it is your turn to discard"
+    return TEMPLATES["nothing_to_pass"]
 
 
 def refuse_claim_on_turn(st: HandState, seat: int, action: Action) -> str | None:
-    return f"you can only {'pong' if isinstance(action, Pong) else 'chow'} another player's discard"
+    return TEMPLATES["pong_on_turn" if isinstance(action, Pong) else "chow_on_turn"]
 
 
 def refuse_discard(st: HandState, seat: int, action: Action) -> str | None:
@@ -245,13 +251,13 @@ def refuse_discard(st: HandState, seat: int, action: Action) -> str | None:
     s = st.seats[seat]
     h = s.hand
     if not st.public.turn.after_pong and st.public.locked[seat] and s.drawn is not None:
-        return f"your hand is locked after winning: discard the drawn {tile_str(s.drawn)}"
+        return TEMPLATES["locked_discard"].format(tile=tile_str(s.drawn))
     if not h[action.tile]:
-        return f"you do not hold {tile_str(action.tile)}"
+        return TEMPLATES["not_held"].format(tile=tile_str(action.tile))
     if s.void is not None and holds_suit(h, s.void):
         suit = SUIT_SLICES[s.void]
         held = " ".join(tile_str(t) for t in range(suit.start, suit.stop) if h[t])
-        return f"must discard a void-suit tile first: {held}"
+        return TEMPLATES["void_discard_first"].format(held=held)
     return None
 
 
@@ -259,12 +265,12 @@ def refuse_self_win(st: HandState, seat: int, action: Action) -> str | None:
     """:func:`can_self_win`'s refusals: after a pong, a passed tile, the void suit, no win."""
     s = st.seats[seat]
     if st.public.turn.after_pong:
-        return "after a pong or chow you must discard"
+        return TEMPLATES["after_pong"]
     if s.drawn is not None and s.drawn in s.banned:
-        return f"you passed a win on {tile_str(s.drawn)} earlier and cannot win on it (过水不胡)"
+        return TEMPLATES["passed_self_win"].format(tile=tile_str(s.drawn))
     if holds_suit(s.hand, s.void):
-        return "cannot win while holding a void-suit tile"
-    return "this hand is not a win"
+        return TEMPLATES["holds_void"]
+    return TEMPLATES["not_a_win"]
 
 
 def refuse_own_kong(st: HandState, seat: int, action: Action) -> str | None:
@@ -273,14 +279,14 @@ def refuse_own_kong(st: HandState, seat: int, action: Action) -> str | None:
     assert isinstance(action, Kong)
     s = st.seats[seat]
     if st.public.turn.after_pong:
-        return "after a pong or chow you must discard"
+        return TEMPLATES["after_pong"]
     if (no_room := no_kong_room(st)) is not None:
         return no_room
     if s.void == suit_of(action.tile):
-        return f"cannot kong a void-suit tile ({tile_str(action.tile)})"
+        return TEMPLATES["void_kong"].format(tile=tile_str(action.tile))
     if st.public.locked[seat]:
-        return "a locked hand may only kong the drawn tile, keeping its waits"
-    return f"no kong of {tile_str(action.tile)} in this hand"
+        return TEMPLATES["locked_kong"]
+    return TEMPLATES["no_kong"].format(tile=tile_str(action.tile))
 
 
 _TURN_RULES: dict[type, Callable[[HandState, int, Action], str | None]] = {

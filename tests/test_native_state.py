@@ -1,0 +1,109 @@
+"""The compiled hand's whole state in the ``chuanma-state/1`` JSON form, both ways, and its
+automatic moves, in lockstep with the Python :class:`Game`.
+
+At every step of random hands of every preset (seats leaving now and then, claim windows closed
+by ``pass_pending`` now and then), ``_core.Hand.to_dict()`` equals ``HandState.to_dict()`` as JSON
+text: the hidden wall and direction, the public part (logs, wins with their fans, payments, kongs,
+the turn, the claim window), every seat's private part (claim options and claim, what its passes
+bar it from, locked waits), the decisions and the automatic moves; every event with its payload
+every tenth step and at the end.
+A hand read back from that form mid-hand, on both sides (from the Python state's JSON or the
+compiled one's), plays on in lockstep to the same end.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from chuanma import _core
+from chuanma.engine.game import Game
+from chuanma.rules import PRESETS, RuleSet
+from native_lockstep import Lockstep, native_rules
+
+CASES = [(name, {}) for name in PRESETS] + [
+    ("xuezhan", {"pass_rule": "forever", "concealed_kong_shown": True, "flower_pig": "ting_max"}),
+    ("xueliu", {"exposed_kong_flower": "discarder_pays", "call_transfer": "first_winner", "base": 5}),
+]
+
+
+def play_comparing_states(lockstep: Lockstep) -> dict[str, object]:
+    """Play to the end, the whole states compared before every step (the events, which never
+    change once logged, every tenth step) and at the end."""
+    while not lockstep.game.finished:
+        lockstep.check_state(events=lockstep.steps % 10 == 0)
+        lockstep.step()
+    lockstep.check_state()
+    return lockstep.play()
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
+@pytest.mark.parametrize("lean", [False, True], ids=["uniform", "leaning"])
+def test_states_agree_at_every_step(preset: str, options: dict[str, object], lean: bool) -> None:
+    play_comparing_states(Lockstep(RuleSet.from_preset(preset, **options), 0, lean=lean, leave=0.01, pass_pending=0.2))
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
+@pytest.mark.parametrize("from_core", [False, True], ids=["python-json", "core-json"])
+def test_a_state_read_back_mid_hand_plays_on(preset: str, options: dict[str, object], from_core: bool) -> None:
+    seed = int(from_core)
+    lockstep = Lockstep(RuleSet.from_preset(preset, **options), seed, lean=True, pass_pending=0.1)
+    stop = random.Random(seed).randrange(1, 120)
+    while not lockstep.game.finished and lockstep.steps < stop:
+        lockstep.step()
+    lockstep.read_back(from_core=from_core)
+    lockstep.check_state()
+    lockstep.play()
+    lockstep.check_state()
+
+
+def test_automatic_moves_are_compared() -> None:
+    """The hands compared make automatic moves of every kind: forced voids, a locked 血流 hand's
+    discards and the passes (and forced wins) of ``pass_pending``."""
+    kinds: set[str] = set()
+    for seed in (11, 14, 26, 47):  # the first deals where a hand holds two suits after the exchange
+        lockstep = Lockstep(RuleSet.from_preset("xueliu"), seed, lean=True, pass_pending=0.3)
+        lockstep.play()
+        kinds |= {next(iter(a.to_json())) for _, a in lockstep.game.autos}
+    assert {"void", "discard", "pass"} <= kinds
+
+
+def test_a_hand_pickles_whole() -> None:
+    lockstep = Lockstep(RuleSet.from_preset("xueliu"), 4, lean=True)
+    for _ in range(60):
+        lockstep.step()
+    copied = pickle.loads(pickle.dumps(lockstep.hand))
+    assert copied.to_dict() == lockstep.hand.to_dict()
+    lockstep.hand = copied  # the copy plays on in lockstep to the end
+    lockstep.play()
+    lockstep.check_state()
+
+
+def test_pass_pending_outside_a_window_does_nothing() -> None:
+    rules = RuleSet.from_preset("xuezhan")
+    hand = _core.Hand(native_rules(rules), rules.tiles.wall(), 0, 1)
+    before = hand.to_dict()
+    hand.pass_pending()
+    assert hand.to_dict() == before
+
+
+def test_seeds_are_kept() -> None:
+    rules = RuleSet.from_preset("xueliu")
+    wall = rules.tiles.wall()
+    random.Random(5).shuffle(wall)
+    seeds = {"wall": 5, "names": ["a", None]}
+    game = Game(rules, wall, 2, "opposite", seeds=seeds)
+    hand = _core.Hand(native_rules(rules), wall, 2, 2)
+    hand.set_seeds(seeds)
+    assert hand.to_dict() == game.state.to_dict()
+    assert _core.Hand.from_dict(hand.to_dict()).to_dict()["hidden"]["seeds"] == seeds
+
+
+def test_another_format_is_refused() -> None:
+    rules = RuleSet.from_preset("xuezhan")
+    data = _core.Hand(native_rules(rules), rules.tiles.wall(), 0, 1).to_dict()
+    data["format"] = "chuanma-state/0"
+    with pytest.raises(ValueError, match="chuanma-state/1"):
+        _core.Hand.from_dict(data)
