@@ -5,7 +5,9 @@ nothing, the same arrays from the same seed, and rewards that sum to zero."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import threading
 from typing import Any
 
 import numpy as np
@@ -128,3 +130,40 @@ def test_options_that_are_not_valid_are_refused(options: dict[str, Any], message
         BatchEnv(1).reset(seed=-1)
     with pytest.raises(UnknownEncoderError, match="pixels"):
         BatchEnv(1, encoder="pixels")
+
+
+def test_a_step_in_another_thread_is_refused_while_one_runs() -> None:
+    """The core steps without the GIL: a second thread's call on the same batch meanwhile is
+    refused (RuntimeError), never run on the same tables; afterwards every row still follows its
+    hand."""
+    env = BatchEnv(2000, copy=False)
+    env.reset(seed=3)
+    stale = random_actions(env.masks, np.random.default_rng(1))
+    busy = threading.Event()
+    done = threading.Event()
+    other: list[str] = []
+
+    def hammer() -> None:
+        while not done.is_set():
+            try:
+                env.step(stale)
+            except RuntimeError as exc:
+                other.append(str(exc))
+                busy.set()
+            except IllegalActionError:
+                pass  # the other thread's steps made these actions stale
+
+    thread = threading.Thread(target=hammer)
+    thread.start()
+    rng = np.random.default_rng(2)
+    try:
+        for _ in range(500):
+            with contextlib.suppress(RuntimeError, IllegalActionError):  # the other was stepping, or stepped first
+                env.step(random_actions(env.masks, rng))
+            if busy.is_set():
+                break
+    finally:
+        done.set()
+        thread.join()
+    assert busy.is_set() and set(other) == {"the batch is stepping in another thread"}
+    check_rows(env, env.observations, env.masks, env.seats)

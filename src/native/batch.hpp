@@ -46,6 +46,10 @@ public:
     // The hand at table i.
     const Reducer& hand(int i) const { return *tables_[i].hand; }
 
+    // Set by the bindings while a step runs without the GIL: another thread's call on the batch is
+    // refused until it ends (read and written with the GIL held).
+    bool stepping = false;
+
 private:
     struct Table {
         std::mt19937_64 rng;

@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "actions.hpp"
@@ -22,6 +23,20 @@ using Array = nb::ndarray<T, nb::c_contig, nb::device::cpu, Shape...>;
 using Row = Array<float, nb::ndim<1>>;
 using Planes = Array<float, nb::ndim<2>>;
 using Encoding = Array<float>;  // a compact encoding (one dimension) or a planes one (two)
+
+// Refuses a call on `b` while another thread steps it.
+void check_idle(const BatchHands& b) {
+    if (b.stepping) throw std::runtime_error("the batch is stepping in another thread");
+}
+
+// Marks a batch as stepping for its lifetime (made and ended with the GIL held).
+struct Stepping {
+    BatchHands& batch;
+    explicit Stepping(BatchHands& b) : batch(b) { batch.stepping = true; }
+    ~Stepping() { batch.stepping = false; }
+    Stepping(const Stepping&) = delete;
+    Stepping& operator=(const Stepping&) = delete;
+};
 
 void check_seat(int seat) {
     if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
@@ -152,6 +167,7 @@ void bind_batch(nb::module_& m) {
         .def_prop_ro("hands", &BatchHands::hands, "Hands finished since the last reset.")
         .def("reset",
              [](BatchHands& b, std::uint64_t seed, Observations observations, Masks masks, Seats seats) {
+                 check_idle(b);
                  b.reset(seed, outputs(b, observations, masks, seats));
              },
              "seed"_a, "observations"_a, "masks"_a, "seats"_a,
@@ -160,13 +176,15 @@ void bind_batch(nb::module_& m) {
              [](BatchHands& b, Array<const std::int64_t, nb::ndim<1>> actions, Observations observations, Masks masks,
                 Seats seats, Array<float, nb::ndim<2>> rewards,
                 Array<bool, nb::ndim<1>> done) -> std::optional<std::string> {
+                 check_idle(b);
                  const std::size_t n = b.size();
                  check_shape(actions, n, 0, "actions");
                  check_shape(rewards, n, kSeats, "rewards");
                  check_shape(done, n, 0, "done");
                  const BatchOut out = outputs(b, observations, masks, seats, rewards.data(), done.data());
                  if (auto why = b.refused(actions.data())) return why;
-                 nb::gil_scoped_release release;
+                 const Stepping stepping(b);
+                 nb::gil_scoped_release release;  // ends before `stepping`: the flag is cleared with the GIL
                  b.step(actions.data(), out);
                  return std::nullopt;
              },
@@ -175,6 +193,7 @@ void bind_batch(nb::module_& m) {
              "table's seat asked, nothing is done and the reason is returned.")
         .def("hand",
              [](const BatchHands& b, int i) {
+                 check_idle(b);
                  if (i < 0 || i >= b.size()) throw nb::index_error("no such table");
                  return Reducer(b.hand(i));
              },
