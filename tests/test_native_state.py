@@ -16,6 +16,7 @@ from __future__ import annotations
 import pickle
 import random
 
+import numpy as np
 import pytest
 
 from chuanma import _core
@@ -53,8 +54,15 @@ def test_a_state_read_back_mid_hand_plays_on(preset: str, options: dict[str, obj
     stop = random.Random(seed).randrange(1, 120)
     while not lockstep.game.finished and lockstep.steps < stop:
         lockstep.step()
+    before = lockstep.hand
     lockstep.read_back(from_core=from_core)
     lockstep.check_state()
+    kinds = 34 if lockstep.rules.tiles.honours else 27
+    for seat in range(4):  # every seat is shown the same hand, the planes' recent discards too
+        shown = [np.empty((144, kinds), dtype=np.float32) for _ in range(2)]
+        _core.encode_planes(before, seat, shown[0])
+        _core.encode_planes(lockstep.hand, seat, shown[1])
+        assert np.array_equal(*shown), f"seat {seat}'s planes differ after reading the state back"
     lockstep.play()
     lockstep.check_state()
 

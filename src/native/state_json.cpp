@@ -676,7 +676,11 @@ HandState state_from_dict(nb::handle data) {
         st.left[s] = nb::cast<bool>(p["left"][s]);
         st.locked[s] = nb::cast<bool>(p["locked"][s]);
     }
-    for (nb::handle x : p["discard_log"]) st.discard_log.emplace_back(nb::cast<int>(x[0]), parse_tile(x[1]));
+    for (nb::handle x : p["discard_log"]) {
+        const int seat = nb::cast<int>(x[0]), t = parse_tile(x[1]);
+        st.discard_log.emplace_back(seat, t);
+        st.discarded.at(seat).push_back(static_cast<std::uint8_t>(t));  // each seat's, for its recent discards
+    }
     st.voids_revealed = nb::cast<bool>(p["voids_revealed"]);
     for (nb::handle w : p["wins"]) {
         st.wins.push_back(win_from(w));
