@@ -119,9 +119,13 @@ def test_an_illegal_action_is_refused_and_nothing_changes() -> None:
     assert [env.core.hand(i).events() for i in range(2)] == events
     with pytest.raises(EnvOptionError, match="one action per table"):
         env.step([0])
+    with pytest.raises(EnvOptionError, match="a whole number"):
+        env.step(["x", actions[1]])
+    assert [env.core.hand(i).events() for i in range(2)] == events
 
 
-@pytest.mark.parametrize(("options", "message"), [({"n": 0}, "n must be"), ({"reward": "hand"}, "reward must be"),
+@pytest.mark.parametrize(("options", "message"), [({"n": 0}, "n must be"), ({"n": 10**12}, "from 1 to 1,000,000"),
+                                                   ({"reward": "hand"}, "reward must be"),
                                                    ({"normalize": 1}, "normalize must be")])
 def test_options_that_are_not_valid_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(EnvOptionError, match=message):

@@ -116,7 +116,6 @@ struct HandState {
     int live = 0, tail = 0;
     std::array<std::vector<Meld>, kSeats> melds;
     std::array<std::vector<std::uint8_t>, kSeats> discards;
-    std::array<std::vector<std::uint8_t>, kSeats> discarded;  // every discard in order, claimed ones too
     std::array<bool, kSeats> exchanged{}, void_chosen{}, out{}, left{}, locked{}, won{};
     bool voids_revealed = false;
     std::vector<KongRecord> kongs;

@@ -677,9 +677,9 @@ HandState state_from_dict(nb::handle data) {
         st.locked[s] = nb::cast<bool>(p["locked"][s]);
     }
     for (nb::handle x : p["discard_log"]) {
-        const int seat = nb::cast<int>(x[0]), t = parse_tile(x[1]);
-        st.discard_log.emplace_back(seat, t);
-        st.discarded.at(seat).push_back(static_cast<std::uint8_t>(t));  // each seat's, for its recent discards
+        const int seat = nb::cast<int>(x[0]);
+        if (seat < 0 || seat >= kSeats) throw nb::value_error("discard_log: seats are 0-3");
+        st.discard_log.emplace_back(seat, parse_tile(x[1]));
     }
     st.voids_revealed = nb::cast<bool>(p["voids_revealed"]);
     for (nb::handle w : p["wins"]) {

@@ -65,7 +65,6 @@ void Reducer::discard(int seat, int t, bool automatic) {
     s.add(t, -1);
     s.drawn = kNoTile;
     st_.discards[seat].push_back(static_cast<std::uint8_t>(t));
-    st_.discarded[seat].push_back(static_cast<std::uint8_t>(t));
     st_.discard_log.emplace_back(seat, t);
     const int left = st_.remaining();
     // 过手杠: ending a turn holding the fourth tile of a pong while adding it was legal

@@ -51,9 +51,7 @@ void redact(const HandState& st, int seat, SeatView& out) {
         }
         p.river = tiles_of(st.discards[s]);
         p.win_pile = tiles_of(st.win_piles[s]);
-        const auto& log = st.discarded[s];
-        const int n = static_cast<int>(log.size());
-        for (int i = 0; i < kRecent; ++i) p.recent[i] = i < n ? log[n - 1 - i] : kNoTile;
+        p.recent.fill(kNoTile);
         p.tiles = ss.tiles;
         p.out = st.out[s];
         p.left = st.left[s];
@@ -65,6 +63,15 @@ void redact(const HandState& st, int seat, SeatView& out) {
         if (own || finished) p.hand = ss.hand;
         else if (p.shown) p.hand = st.shown[s];
         else p.hand.fill(0);
+    }
+    // each seat's last discards, from the hand's one log of them, newest first
+    std::array<int, kSeats> found{};
+    int full = 0;
+    for (auto it = st.discard_log.rbegin(); it != st.discard_log.rend() && full < kSeats; ++it) {
+        const auto [s, t] = *it;
+        if (found[s] == kRecent) continue;
+        out.players[s].recent[found[s]++] = t;
+        full += found[s] == kRecent;
     }
 }
 

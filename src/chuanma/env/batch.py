@@ -82,7 +82,10 @@ class BatchEnv:
         one that is not legal for its table's seat asked :class:`~chuanma.engine.IllegalActionError`,
         naming the table; either way no table steps.
         """
-        chosen = np.ascontiguousarray(actions, dtype=np.int64)
+        try:
+            chosen = np.ascontiguousarray(actions, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise EnvOptionError(f"actions: give one action index (a whole number) per table: {exc}") from None
         if chosen.shape != (self.n,):
             raise EnvOptionError(f"actions: give one action per table ({self.n}), got shape {chosen.shape}")
         outside = np.flatnonzero((chosen < 0) | (chosen >= ACTION_COUNT))

@@ -45,10 +45,14 @@ def rules_of(rules: str | RuleSet, options: dict[str, Any]) -> RuleSet:
     return ruleset
 
 
+MAX_TABLES = 1_000_000
+"""The most tables a batch takes (a million tables' observations are already gigabytes)."""
+
+
 def check_tables(n: object) -> int:
-    """``n`` as a batch's number of tables (a whole number, at least 1)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise EnvOptionError(f"n must be a whole number of tables, at least 1, got {n!r}")
+    """``n`` as a batch's number of tables (a whole number, 1 to :data:`MAX_TABLES`)."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_TABLES:
+        raise EnvOptionError(f"n must be a whole number of tables from 1 to {MAX_TABLES:,}, got {n!r}")
     return n
 
 
