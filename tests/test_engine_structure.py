@@ -290,7 +290,7 @@ def test_engine_uses_no_private_name_of_another_module() -> None:
 
 COMPILED = "_core"
 """The compiled core (``chuanma._core``): private to the package, imported only by its facades."""
-FACADES = ("chuanma.analysis", "chuanma.scoring", "chuanma.env.batch")
+FACADES = ("chuanma.analysis", "chuanma.scoring", "chuanma.env.batch", "chuanma.engine.views")
 """The packages and modules that are the compiled core's Python API (docs/engine.md, The compiled core)."""
 
 
