@@ -332,7 +332,7 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig(
                  "def view(self, seat: int | None) -> tuple[str, int, int | None, int, str | None, tuple[tuple[int, "
-                 "list[dict[str, str] | None], tuple[int, ...], tuple[int, ...], int, int, bool, bool, bool, bool, "
+                 "list[tuple[str, int, str | None] | None], tuple[int, ...], tuple[int, ...], int, int, bool, bool, bool, bool, "
                  "bool, str | None, tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...]], ...], "
                  "tuple[dict[str, object], ...], tuple[dict[str, object], ...], tuple[int, ...], tuple[int, ...], "
                  "tuple[int, int, bool, tuple[str, ...], int | None] | None, int | None, tuple[tuple[int, int], ...], "
@@ -340,8 +340,8 @@ void bind_reducer(nb::module_& m) {
                  "object], dict[str, object] | None, bool, int, int, int | None]"),
              "seat"_a.none(),
              "What the seat (None: a spectator) may see of the hand, the parts of a "
-             "chuanma.engine.views.SeatView: phase, dealer, current, wall, direction, players (seat, melds in "
-             "Meld JSON, None for a hidden concealed kong; river, win pile, tiles, wins, out, left, locked, exchange "
+             "chuanma.engine.views.SeatView: phase, dealer, current, wall, direction, players (seat, melds as "
+             "(kind, tile, kong kind or None), None for a hidden concealed kong; river, win pile, tiles, wins, out, left, locked, exchange "
              "chosen, void chosen, void, hand counts, exchange, claimed_at), wins and payments in their JSON form, "
              "totals, acting, claim (tile, from, robbing, situations, kong), drawn, discard log, voids revealed, "
              "version, finished, kongs (seat, tile or None, kind, seq, payments, transferred), the turn in JSON, "

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -162,17 +163,15 @@ std::vector<Decision> decisions_from(nb::handle data) {
 
 // ------------------------------------------------------------------ public records
 
-nb::dict meld_json(const Meld& m) {
-    nb::dict d;
-    d["kind"] = kMeldKinds[static_cast<int>(m.kind)];
-    d["tile"] = tile_str(m.tile);
-    if (m.kind == MeldKind::kKong) d["kong"] = kKongKinds[static_cast<int>(m.kong)];
-    return d;
-}
-
 nb::list melds_json(const std::vector<Meld>& melds) {
     nb::list out;
-    for (const Meld& m : melds) out.append(meld_json(m));
+    for (const Meld& m : melds) {
+        nb::dict d;
+        d["kind"] = kMeldKinds[static_cast<int>(m.kind)];
+        d["tile"] = tile_str(m.tile);
+        if (m.kind == MeldKind::kKong) d["kong"] = kKongKinds[static_cast<int>(m.kong)];
+        out.append(d);
+    }
     return out;
 }
 
@@ -748,9 +747,10 @@ constexpr std::array kViewPhases{"exchange", "void", "turn", "claim", "rob", "wa
 
 template <typename Range>
 nb::tuple ints(const Range& values) {
-    nb::list out;
-    for (auto v : values) out.append(static_cast<std::int64_t>(v));
-    return nb::tuple(out);
+    nb::tuple out = nb::steal<nb::tuple>(PyTuple_New(std::distance(std::begin(values), std::end(values))));
+    Py_ssize_t i = 0;
+    for (auto v : values) PyTuple_SET_ITEM(out.ptr(), i++, PyLong_FromLongLong(v));
+    return out;
 }
 
 nb::object tile_or_none(int t) { return t == kNoTile ? nb::none() : nb::object(nb::int_(t)); }
@@ -758,8 +758,14 @@ nb::object tile_or_none(int t) { return t == kNoTile ? nb::none() : nb::object(n
 nb::tuple player_parts(const SeatView& v, int s) {
     const PlayerView& p = v.players[s];
     nb::list melds;
-    for (int i = 0; i < p.meld_count; ++i)
-        melds.append(p.melds[i].tile == kNoTile ? nb::none() : nb::object(meld_json(p.melds[i])));
+    for (int i = 0; i < p.meld_count; ++i) {
+        const Meld& m = p.melds[i];
+        melds.append(m.tile == kNoTile ? nb::none()
+                                       : nb::object(nb::make_tuple(
+                                             kMeldKinds[static_cast<int>(m.kind)], m.tile,
+                                             m.kind == MeldKind::kKong ? nb::object(nb::str(kKongKinds[static_cast<int>(m.kong)]))
+                                                                       : nb::none())));
+    }
     const bool own = s == v.seat;
     return nb::make_tuple(
         s, melds, ints(p.river), ints(p.win_pile), p.tiles, p.wins, p.out, p.left, p.locked, p.exchange_chosen,

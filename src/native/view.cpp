@@ -77,9 +77,10 @@ void redact(const HandState& st, int seat, SeatView& out) {
         p.exchange_chosen = st.exchanged[s];
         p.void_chosen = st.void_chosen[s] || (own && ss.void_suit >= 0);
         p.void_suit = own || st.voids_revealed ? ss.void_suit : -1;
-        p.shown = own || finished || st.won[s];
+        const std::array<std::uint8_t, 34>* laid = st.shown(s);
+        p.shown = own || finished || laid;
         if (own || finished) p.hand = ss.hand;
-        else if (p.shown) p.hand = st.shown[s];
+        else if (laid) p.hand = *laid;
         else p.hand.fill(0);
     }
     // who owes a decision: in a claim window only the viewer itself, if it does (whether anybody

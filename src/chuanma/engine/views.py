@@ -40,7 +40,7 @@ from chuanma.engine.state import (
     turn_from,
 )
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
-from chuanma.melds import Meld
+from chuanma.melds import KongKind, Meld, MeldKind
 from chuanma.rules import RuleSet
 from chuanma.tiles import ALL_TILES, NUM_KINDS, SICHUAN_TILES, Tile, format_tiles, holds_suit, suit_of, to_counts
 
@@ -377,7 +377,7 @@ def seat_view(hand: _core.Hand, seat: int | None, rules: RuleSet, legal: list[Ac
     tile_set = rules.tiles
     return _new(SeatView, (
         seat, rules, phase, dealer, current, wall, direction,
-        tuple([_new(PlayerView, (p[0], tuple([None if m is None else Meld.from_dict(m) for m in p[1]]), *p[2:]))
+        tuple([_new(PlayerView, (p[0], tuple([None if m is None else _meld(*m) for m in p[1]]), *p[2:]))
                for p in players]),
         tuple([Win.from_json(w) for w in wins]), tuple([Payment.from_json(p) for p in payments]),
         totals, acting, None if claim is None else _new(ClaimView, claim), drawn, tuple(legal or ()), log,
@@ -385,6 +385,12 @@ def seat_view(hand: _core.Hand, seat: int | None, rules: RuleSet, legal: list[Ac
         None if own is None else seat_from(own, tile_set), declared, live_draws, dealer_discards,
         first_multi_from,
     ))
+
+
+@lru_cache(maxsize=1024)
+def _meld(kind: MeldKind, tile: Tile, kong: KongKind | None) -> Meld:
+    """A meld the core shows (melds are immutable: each is made once)."""
+    return Meld(kind, tile, kong)
 
 
 @lru_cache(maxsize=4096)
