@@ -122,7 +122,7 @@ void bind_batch(nb::module_& m) {
               HandState swapped = copy_for(hand, seat, other);
               if (at < swapped.live || at > swapped.tail) throw nb::value_error("not a tile of the live wall");
               if (tile < 0 || tile > 33 ||
-                  swapped.seats[other].hand[tile] <= (swapped.won[other] ? swapped.shown[other][tile] : 0))
+                  swapped.seats[other].hand[tile] <= (swapped.won[other] ? (*swapped.shown(other))[tile] : 0))
                   throw nb::value_error("not a concealed tile of the other seat that no win laid open");
               const int u = swapped.wall[at];
               Seat& s = swapped.seats[other];

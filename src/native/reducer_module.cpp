@@ -1,10 +1,12 @@
 #include "reducer_module.hpp"
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "random_play.hpp"
 #include "reducer.hpp"
 #include "state_json.hpp"
+#include "view.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -320,6 +323,29 @@ void bind_reducer(nb::module_& m) {
              nb::sig("def wins(self) -> list[tuple[int, int, int, bool, int, int, list[tuple[int, int]], int]]"),
              "Every win so far as (seat, tile, from (-1: self-drawn), robbed, situations, total, its fans as "
              "(fan index, value), its event).")
+        .def("view",
+             [](const Reducer& r, std::optional<int> seat) {
+                 if (seat) check_seat(*seat);
+                 SeatView v;
+                 redact(r.state(), seat.value_or(-1), v);
+                 return view_parts(r.state().rules, v);
+             },
+             nb::sig(
+                 "def view(self, seat: int | None) -> tuple[str, int, int | None, int, str | None, tuple[tuple[int, "
+                 "list[tuple[str, int, str | None] | None], tuple[int, ...], tuple[int, ...], int, int, bool, bool, bool, bool, "
+                 "bool, str | None, tuple[int, ...] | None, tuple[int, ...] | None, tuple[int, ...]], ...], "
+                 "tuple[dict[str, object], ...], tuple[dict[str, object], ...], tuple[int, ...], tuple[int, ...], "
+                 "tuple[int, int, bool, tuple[str, ...], int | None] | None, int | None, tuple[tuple[int, int], ...], "
+                 "bool, int, bool, tuple[tuple[int, int | None, str, int, tuple[int, ...], bool], ...], dict[str, "
+                 "object], dict[str, object] | None, bool, int, int, int | None]"),
+             "seat"_a.none(),
+             "What the seat (None: a spectator) may see of the hand, the parts of a "
+             "chuanma.engine.views.SeatView: phase, dealer, current, wall, direction, players (seat, melds as "
+             "(kind, tile, kong kind or None), None for a hidden concealed kong; river, win pile, tiles, wins, out, left, locked, exchange "
+             "chosen, void chosen, void, hand counts, exchange, claimed_at), wins and payments in their JSON form, "
+             "totals, acting, claim (tile, from, robbing, situations, kong), drawn, discard log, voids revealed, "
+             "version, finished, kongs (seat, tile or None, kind, seq, payments, transferred), the turn in JSON, "
+             "the viewer's own seat in JSON, declared, live draws, dealer discards, first_multi_from.")
         .def("next_dealer", &Reducer::next_dealer, "Who deals the next hand under the rules' dealer rule.")
         .def("dealt",
              [](const Reducer& r) {

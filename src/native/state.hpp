@@ -121,10 +121,8 @@ struct HandState {
     std::vector<KongRecord> kongs;
     std::vector<Payment> ledger;
     std::vector<WinRecord> wins;
-    // what each seat's wins laid open: the tiles won (a discard won by several lies in the first
-    // winner's pile), the concealed tiles as shown at its latest win
+    // the tiles each seat's wins laid open (a discard won by several lies in the first winner's pile)
     std::array<std::vector<std::uint8_t>, kSeats> win_piles;
-    std::array<std::array<std::uint8_t, 34>, kSeats> shown{};
     Turn turn;
     Window window;
     bool declared = false;
@@ -145,6 +143,12 @@ struct HandState {
     std::string seeds;                // what the wall was shuffled from, as JSON text (empty: none); never read here
 
     int remaining() const { return tail - live + 1; }
+    // The seat's concealed tiles as shown at its latest win (nullptr: it has not won).
+    const std::array<std::uint8_t, 34>* shown(int seat) const {
+        for (auto w = wins.rbegin(); w != wins.rend(); ++w)
+            if (w->seat == seat) return &w->hand;
+        return nullptr;
+    }
 };
 
 }  // namespace chuanma

@@ -1,11 +1,13 @@
 // The JSON form of a compiled hand's state (chuanma.engine.state.HandState.to_dict / from_dict):
-// tiles as text ("123m45p"), actions and events as the Python engine writes them.
+// tiles as text ("123m45p"), actions and events as the Python engine writes them; and a seat's
+// view in the parts chuanma.engine.views.seat_view reads.
 #include "state_json.hpp"
 
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -189,7 +191,7 @@ std::uint32_t situations_from(nb::handle names) {
 // Every fan id with its name, in the compiled scoring's order (chuanma.scoring.FAN_NAMES).
 nb::dict fan_table() { return nb::borrow<nb::dict>(nb::module_::import_("chuanma.scoring").attr("FAN_NAMES")); }
 
-nb::dict win_json(const HandState& st, const WinRecord& w) {
+nb::dict win_json(const Rules& rules, const WinRecord& w) {
     const nb::dict fan_names = fan_table();
     const nb::list fan_ids = nb::list(fan_names);
     nb::dict d;
@@ -212,7 +214,7 @@ nb::dict win_json(const HandState& st, const WinRecord& w) {
     d["multiplier"] = multiplier(w.total);
     d["situations"] = situations_json(w.situations);
     d["seq"] = w.seq;
-    d["jipin"] = w.total + st.rules.fan_label_offset >= kJipinFan;
+    d["jipin"] = w.total + rules.fan_label_offset >= kJipinFan;
     return d;
 }
 
@@ -236,6 +238,18 @@ nb::dict payment_json(const Payment& p) {
     d["amount"] = p.amount;
     d["reason"] = kReasons[static_cast<int>(p.reason)];
     d["seq"] = p.seq;
+    return d;
+}
+
+nb::dict turn_json(const Turn& t) {
+    nb::dict d;
+    d["draw_kind"] = t.draw_kind == DrawKind::kNone ? nb::none() : nb::object(nb::str(kDrawKinds[static_cast<int>(t.draw_kind)]));
+    d["after_pong"] = t.after_pong;
+    d["kong"] = none_or(t.kong);
+    d["kongs"] = t.kongs;
+    d["drew_last"] = t.drew_last;
+    d["first"] = t.first;
+    d["dihu"] = t.dihu;
     return d;
 }
 
@@ -364,7 +378,7 @@ nb::list event_json(const Reducer& hand, int seq) {
             break;
         case EventType::kHu:
             for (const WinRecord& w : st.wins)
-                if (w.seq == seq) data = win_json(st, w);
+                if (w.seq == seq) data = win_json(st.rules, w);
             data["waits"] = format_mask(static_cast<TileMask>(e.value));
             if (e.a >> 17 & 1) data["forced"] = true;
             break;
@@ -548,7 +562,7 @@ std::string format_mask(TileMask mask) {
 
 nb::dict state_to_dict(const Reducer& hand) {
     const HandState& st = hand.state();
-    nb::dict out, hidden, pub, turn;
+    nb::dict out, hidden, pub;
     out["format"] = kFormat;
     out["rules"] = rules_json(st.rules);
     out["base"] = st.rules.base;
@@ -591,21 +605,13 @@ nb::dict state_to_dict(const Reducer& hand) {
     pub["left"] = bools(st.left);
     pub["locked"] = bools(st.locked);
     nb::list wins, ledger, kongs;
-    for (const WinRecord& w : st.wins) wins.append(win_json(st, w));
+    for (const WinRecord& w : st.wins) wins.append(win_json(st.rules, w));
     for (const Payment& p : st.ledger) ledger.append(payment_json(p));
     for (const KongRecord& k : st.kongs) kongs.append(kong_json(k));
     pub["wins"] = wins;
     pub["ledger"] = ledger;
     pub["kongs"] = kongs;
-    const Turn& t = st.turn;
-    turn["draw_kind"] = t.draw_kind == DrawKind::kNone ? nb::none() : nb::object(nb::str(kDrawKinds[static_cast<int>(t.draw_kind)]));
-    turn["after_pong"] = t.after_pong;
-    turn["kong"] = none_or(t.kong);
-    turn["kongs"] = t.kongs;
-    turn["drew_last"] = t.drew_last;
-    turn["first"] = t.first;
-    turn["dihu"] = t.dihu;
-    pub["turn"] = turn;
+    pub["turn"] = turn_json(st.turn);
     nb::object claim = nb::none();
     if (st.phase == Phase::kClaim || st.phase == Phase::kRob) {
         nb::dict w;
@@ -732,6 +738,68 @@ HandState state_from_dict(nb::handle data) {
     st.decisions = decisions_from(data["decisions"]);
     st.autos = decisions_from(data["autos"]);
     return st;
+}
+
+
+namespace {
+
+constexpr std::array kViewPhases{"exchange", "void", "turn", "claim", "rob", "waiting", "end"};
+
+template <typename Range>
+nb::tuple ints(const Range& values) {
+    nb::tuple out = nb::steal<nb::tuple>(PyTuple_New(std::distance(std::begin(values), std::end(values))));
+    Py_ssize_t i = 0;
+    for (auto v : values) PyTuple_SET_ITEM(out.ptr(), i++, PyLong_FromLongLong(v));
+    return out;
+}
+
+nb::object tile_or_none(int t) { return t == kNoTile ? nb::none() : nb::object(nb::int_(t)); }
+
+nb::tuple player_parts(const SeatView& v, int s) {
+    const PlayerView& p = v.players[s];
+    nb::list melds;
+    for (int i = 0; i < p.meld_count; ++i) {
+        const Meld& m = p.melds[i];
+        melds.append(m.tile == kNoTile ? nb::none()
+                                       : nb::object(nb::make_tuple(
+                                             kMeldKinds[static_cast<int>(m.kind)], m.tile,
+                                             m.kind == MeldKind::kKong ? nb::object(nb::str(kKongKinds[static_cast<int>(m.kong)]))
+                                                                       : nb::none())));
+    }
+    const bool own = s == v.seat;
+    return nb::make_tuple(
+        s, melds, ints(p.river), ints(p.win_pile), p.tiles, p.wins, p.out, p.left, p.locked, p.exchange_chosen,
+        p.void_chosen, p.void_suit < 0 ? nb::none() : nb::object(nb::str(suit_name(p.void_suit).c_str())),
+        p.shown ? nb::object(ints(p.hand)) : nb::none(),
+        own && v.exchange_shown ? nb::object(ints(v.exchange)) : nb::none(), ints(*p.claimed_at));
+}
+
+}  // namespace
+
+nb::tuple view_parts(const Rules& rules, const SeatView& v) {
+    nb::list players, wins, payments, kongs, log;
+    for (int s = 0; s < kSeats; ++s) players.append(player_parts(v, s));
+    for (const WinRecord& w : *v.wins) wins.append(win_json(rules, w));
+    for (const Payment& p : *v.payments) payments.append(payment_json(p));
+    for (const KongRecord& k : *v.kongs) {
+        const bool hidden = k.kind == KongKind::kConcealed && v.players[k.seat].kongs_hidden;
+        kongs.append(nb::make_tuple(k.seat, hidden ? nb::none() : nb::object(nb::int_(k.tile)),
+                                    kKongKinds[static_cast<int>(k.kind)], k.seq, ints(k.payments), k.transferred));
+    }
+    for (const auto& [seat, t] : *v.discard_log) log.append(nb::make_tuple(seat, t));
+    nb::object claim = nb::none();
+    if (v.claim)
+        claim = nb::make_tuple(v.claim_tile, v.claim_from, v.claim_rob, nb::tuple(situations_json(v.claim_situations)),
+                               none_or(v.claim_kong));
+    const int acting = v.acting_count;
+    return nb::make_tuple(
+        kViewPhases[static_cast<int>(v.phase)], v.dealer, none_or(v.current), v.wall,
+        v.direction ? nb::object(nb::str(kDirections[v.direction])) : nb::none(), nb::tuple(players),
+        nb::tuple(wins), nb::tuple(payments), ints(v.totals),
+        ints(std::vector<int>(v.acting.begin(), v.acting.begin() + acting)), claim, tile_or_none(v.drawn),
+        nb::tuple(log), v.voids_revealed, v.version, v.finished, nb::tuple(kongs), turn_json(*v.turn),
+        v.own ? nb::object(seat_json(*v.own, v.players[v.seat].exchange_chosen)) : nb::none(), v.declared,
+        v.live_draws, v.dealer_discards, none_or(v.first_multi_from));
 }
 
 }  // namespace chuanma

@@ -1,5 +1,6 @@
 // The whole state of a compiled hand in the JSON form of chuanma.engine.state.HandState
-// ("chuanma-state/1"), both ways: what a server stores to resume a hand.
+// ("chuanma-state/1"), both ways: what a server stores to resume a hand; and a seat's view as
+// Python data.
 #pragma once
 
 #include <nanobind/nanobind.h>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "reducer.hpp"
+#include "view.hpp"
 
 namespace chuanma {
 
@@ -16,5 +18,8 @@ std::string format_mask(TileMask tiles);
 nanobind::dict state_to_dict(const Reducer& hand);
 // The hand of a state in that form (ValueError for another format).
 HandState state_from_dict(nanobind::handle data);
+// The view `v` (of a hand under `rules`) as the tuple chuanma.engine.views.seat_view makes a
+// SeatView of: tiles as ints, the records it rebuilds in their JSON form.
+nanobind::tuple view_parts(const Rules& rules, const SeatView& v);
 
 }  // namespace chuanma

@@ -1,9 +1,11 @@
-// What one seat may see of a hand (chuanma.engine.views.redact): the anti-cheat boundary of the
-// compiled core. The encoders read a SeatView, never the HandState.
+// What one seat (or a spectator) may see of a hand: the anti-cheat boundary of the compiled core.
+// The encoders and chuanma.engine.views.seat_view read a SeatView, never the HandState.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "state.hpp"
 
@@ -33,14 +35,18 @@ struct PlayerView {
     int wins = 0;
     bool out = false, left = false, locked = false, exchange_chosen = false, void_chosen = false;
     int void_suit = -1;  // 0-2 once revealed (one's own at once), else -1
+    bool kongs_hidden = false;  // the tiles of its concealed kongs (melds and kongs) are hidden from the viewer
     bool shown = false;  // `hand` holds its concealed tiles: one's own, a winner's at its latest win, all at the end
     std::array<std::uint8_t, 34> hand{};
+    const std::vector<int>* claimed_at = nullptr;  // tiles left in the wall at each of its pongs and exposed kongs
     // its last kRecent discards, claimed ones included, most recent first (kNoTile: none): the
     // public discard log (chuanma.engine.views.SeatView.discard_log)
     std::array<int, kRecent> recent{};
 };
 
-// Everything the seat `seat` may know now (chuanma.engine.views.SeatView) that the encoders read.
+// Everything the seat `seat` (-1: a spectator) may know now (chuanma.engine.views.SeatView). The
+// public records it shows as they are (wins, payments, kongs, the discard log, the turn's facts)
+// are pointers into the state.
 struct SeatView {
     int seat = 0;
     bool xueliu = false;  // winners keep playing
@@ -53,17 +59,29 @@ struct SeatView {
     bool claim = false;  // a tile on offer the viewer may answer: claim_tile from claim_from
     int claim_tile = kNoTile, claim_from = -1;
     bool claim_rob = false;
+    std::uint32_t claim_situations = 0;  // what a win on the tile would count (bits of chuanma.scoring.SITUATIONS)
+    int claim_kong = -1;                 // the kong the discarder declared this turn (index in `kongs`), -1 none
+    std::array<int, kSeats> acting{};    // the seats owing a decision as far as the viewer may know
+    int acting_count = 0;
     int drawn = kNoTile;  // one's own tile drawn this turn
     bool exchange_shown = false;  // one's own exchange choice, until the exchange happens
     std::array<int, 3> exchange{};
     std::array<std::int64_t, kSeats> totals{};  // each seat's net result so far, units of base
     std::array<PlayerView, kSeats> players;
+    bool finished = false, voids_revealed = false, declared = false;
+    int version = 0, live_draws = 0, dealer_discards = 0, first_multi_from = -1;
+    const std::vector<WinRecord>* wins = nullptr;
+    const std::vector<Payment>* payments = nullptr;
+    const std::vector<KongRecord>* kongs = nullptr;  // a kong's tile is hidden when its seat's kongs_hidden
+    const std::vector<std::pair<int, int>>* discard_log = nullptr;
+    const Turn* turn = nullptr;
+    const Seat* own = nullptr;  // the viewer's own private part (nullptr: a spectator)
 };
 
 // `seat` relative to the viewer `me`: 0 itself, 1 the next seat, 2 the one opposite, 3 the previous one.
 inline int relative(int seat, int me) { return (seat - me + kSeats) % kSeats; }
 
-// Writes into `out` what `seat` may see of `st`.
+// Writes into `out` what `seat` (-1: a spectator) may see of `st`.
 void redact(const HandState& st, int seat, SeatView& out);
 
 }  // namespace chuanma

@@ -166,7 +166,6 @@ int Reducer::record_win(int seat, int t, int from, bool robbed, const Score& sco
     st_.wins.push_back(WinRecord{seat, t, from, robbed, situations, scored.total,
                                  {scored.fans.begin(), scored.fans.begin() + scored.size}, seq, s.hand});
     st_.won[seat] = true;
-    st_.shown[seat] = s.hand;
     if (!st_.rules.winners_stay()) {
         st_.out[seat] = true;
     } else if (!st_.locked[seat]) {

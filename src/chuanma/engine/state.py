@@ -325,8 +325,7 @@ class HandState:
             wins=[Win.from_json(w) for w in p["wins"]],
             ledger=[Payment.from_json(x) for x in p["ledger"]],
             kongs=[KongRecord.from_json(k) for k in p["kongs"]],
-            turn=Turn(turn["draw_kind"], turn["after_pong"], turn["kong"], turn["kongs"],
-                      turn["drew_last"], turn["first"], turn["dihu"]),
+            turn=turn_from(turn),
             claim=None if claim is None else ClaimWindow(
                 parse_tile(claim["tile"]), claim["from"], tuple(claim["situations"]),
                 claim["rob"], claim["kong"]),
@@ -338,7 +337,7 @@ class HandState:
             rules=rules,
             hidden=Hidden([parse_tile(t) for t in h["wall"]], h["direction"], h["seeds"]),
             public=pub,
-            seats=[_seat_from(s, rules.tiles) for s in data["seats"]],
+            seats=[seat_from(s, rules.tiles) for s in data["seats"]],
             events=[Event(*ev) for ev in data["events"]],
             decisions=[(d["seat"], action_from_json(d, rules.tiles)) for d in data["decisions"]],
             autos=[(d["seat"], action_from_json(d, rules.tiles)) for d in data["autos"]],
@@ -371,7 +370,13 @@ def _seat_json(s: SeatState) -> dict[str, Any]:
     }
 
 
-def _seat_from(d: dict[str, Any], tile_set: TileSet) -> SeatState:
+def turn_from(d: dict[str, Any]) -> Turn:
+    """The turn's facts from their JSON form."""
+    return Turn(d["draw_kind"], d["after_pong"], d["kong"], d["kongs"], d["drew_last"], d["first"], d["dihu"])
+
+
+def seat_from(d: dict[str, Any], tile_set: TileSet) -> SeatState:
+    """A seat's private part from its JSON form."""
     hand = bytearray(NUM_KINDS)
     for t in parse_tiles(d["hand"]):
         hand[t] += 1

@@ -1,7 +1,9 @@
 """The redaction: what one seat (or a spectator) may know of a hand. The anti-cheat boundary.
 
-:func:`redact` makes a typed :class:`SeatView` from the state; :func:`shown_parts` says what of a
-logged event a seat may see, and :func:`event_for` shows it to the seat as one message. Every
+:func:`seat_view` makes a typed :class:`SeatView` of a compiled hand (``chuanma._core.Hand``) from
+the core's one redaction (src/native/view.cpp), the one the encoders read; :func:`redact` makes the
+same view from a Python :class:`HandState`. :func:`shown_parts` says what of a logged event a seat
+may see, and :func:`event_for` shows it to the seat as one message. Every
 reader — the CLI, the bots, the simulator, records' replays, the server and the RL environment —
 sees a hand only through these functions.
 
@@ -21,13 +23,24 @@ from operator import sub
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from chuanma import _core
 from chuanma.engine.actions import Action
 from chuanma.engine.events import EVENT_SCHEMA, Event
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.legal import to_act
-from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat, copy_turn
+from chuanma.engine.state import (
+    AFTER,
+    Direction,
+    HandState,
+    SeatState,
+    Turn,
+    copy_seat,
+    copy_turn,
+    seat_from,
+    turn_from,
+)
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
-from chuanma.melds import Meld
+from chuanma.melds import KongKind, Meld, MeldKind
 from chuanma.rules import RuleSet
 from chuanma.tiles import ALL_TILES, NUM_KINDS, SICHUAN_TILES, Tile, format_tiles, holds_suit, suit_of, to_counts
 
@@ -352,6 +365,32 @@ def redact(st: HandState, seat: int | None, legal: list[Action] | None = None) -
         kongs, copy_turn(pub.turn), copy_seat(st.seats[seat]) if seat is not None else None,
         pub.declared, pub.live_draws, pub.dealer_discards, pub.first_multi_from,
     ))
+
+
+def seat_view(hand: _core.Hand, seat: int | None, rules: RuleSet, legal: list[Action] | None = None) -> SeatView:
+    """The view of ``seat`` (``None``: a spectator) of the compiled hand ``hand`` played under
+    ``rules``; ``legal`` is the seat's legal actions. The same view :func:`redact` makes of the
+    hand's state, made by the core's redaction."""
+    (phase, dealer, current, wall, direction, players, wins, payments, totals, acting, claim, drawn, log,
+     revealed, version, finished, kongs, turn, own, declared, live_draws, dealer_discards,
+     first_multi_from) = hand.view(seat)
+    tile_set = rules.tiles
+    return _new(SeatView, (
+        seat, rules, phase, dealer, current, wall, direction,
+        tuple([_new(PlayerView, (p[0], tuple([None if m is None else _meld(*m) for m in p[1]]), *p[2:]))
+               for p in players]),
+        tuple([Win.from_json(w) for w in wins]), tuple([Payment.from_json(p) for p in payments]),
+        totals, acting, None if claim is None else _new(ClaimView, claim), drawn, tuple(legal or ()), log,
+        revealed, version, finished, tuple([_new(KongView, k) for k in kongs]), turn_from(turn),
+        None if own is None else seat_from(own, tile_set), declared, live_draws, dealer_discards,
+        first_multi_from,
+    ))
+
+
+@lru_cache(maxsize=1024)
+def _meld(kind: MeldKind, tile: Tile, kong: KongKind | None) -> Meld:
+    """A meld the core shows (melds are immutable: each is made once)."""
+    return Meld(kind, tile, kong)
 
 
 @lru_cache(maxsize=4096)
