@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable
 
 from chuanma import _core
-from chuanma.engine.actions import Action
 from chuanma.analysis import shanten
+from chuanma.engine.actions import Action
 from chuanma.engine.indices import HU_AT, PONG_AT, from_index
 from chuanma.engine.state import HandState
 from chuanma.engine.views import redact, seat_view
