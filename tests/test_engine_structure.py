@@ -299,6 +299,10 @@ def within(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
 
 
+FACADES = (*FACADES, "chuanma.engine.game")
+"""``Game.core`` reads the hand into the compiled core."""
+
+
 def in_facade(name: str) -> bool:
     return any(within(name, f) for f in FACADES)
 
