@@ -1,4 +1,4 @@
-"""The compiled seat view and encoders (``chuanma._core.encode_compact``, ``encode_planes``) against
+"""The compiled seat view and encoders (``chuanma._core.Hand.encode_compact``, ``encode_planes``) against
 the Python ones: random hands of every preset (and of the option overrides of the reducer's
 lockstep) played in both machines at once (:class:`~native_lockstep.Lockstep`); at every step, each
 seat's compiled encodings equal :func:`chuanma.encoding.compact.encode` and
@@ -37,13 +37,13 @@ Floats = np.ndarray[Any, np.dtype[np.float32]]
 
 def compiled(lockstep: Lockstep, seat: int) -> Floats:
     out = np.empty(shape(kinds_of(lockstep.rules)), dtype=np.float32)
-    _core.encode_compact(lockstep.hand, seat, out)
+    lockstep.hand.encode_compact(seat, out)
     return out
 
 
 def compiled_planes(lockstep: Lockstep, seat: int) -> Floats:
     out = np.empty(planes.shape(kinds_of(lockstep.rules)), dtype=np.float32)
-    _core.encode_planes(lockstep.hand, seat, out)
+    lockstep.hand.encode_planes(seat, out)
     return out
 
 
