@@ -25,7 +25,8 @@ from typer.testing import CliRunner
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
 from chuanma.bots.learned import SHIPPED
 from chuanma.cli import app
-from chuanma.encoding import ENCODERS, compact, planes
+from chuanma.encoding import ENCODERS, layout
+from chuanma.encoding.common import RECENT
 from chuanma.engine.indices import ACTION_COUNT
 from chuanma.learn import PolicyFileError
 from chuanma.learn.features import features
@@ -168,8 +169,8 @@ def test_a_weights_file_runs_no_code(tmp_path: Path, capsys: pytest.CaptureFixtu
 def _compact_obs(tiles: str, void: str | None) -> np.ndarray:
     obs = np.zeros(ENCODERS["compact"][1], np.float32)
     obs[:27] = to_counts(parse_tiles(tiles))[:27]
-    obs[compact.UNSEEN * 27:compact.UNSEEN * 27 + 9] = 3  # three unseen copies of each 1m–9m
-    obs[compact.ROWS * 27 + 6 + ("mps".index(void) if void else 3)] = 1
+    obs[layout.UNSEEN * 27:layout.UNSEEN * 27 + 9] = 3  # three unseen copies of each 1m–9m
+    obs[layout.ROWS * 27 + 6 + ("mps".index(void) if void else 3)] = 1
     return obs
 
 
@@ -181,7 +182,7 @@ def test_analysis_inputs_rank_each_discard_by_shanten(encoder: str) -> None:
         obs = np.zeros(ENCODERS["planes"][1], np.float32)
         obs[0:4] = counts >= np.arange(1, 5)[:, None]
         obs[7:10, 0:9] = 1  # three unseen copies of each 1m–9m
-        obs[planes.SEAT_AT + 7 + planes.RECENT, 18:27] = 1
+        obs[layout.SEAT_AT + 7 + RECENT, 18:27] = 1
     f = features(obs, encoder)
     assert np.flatnonzero(f[:27]).tolist() == [parse_tiles("5s")[0]]  # only the void tile keeps ready
     assert f[27 + 0] > 0 and f[27 + parse_tiles("5s")[0]] == 0
