@@ -15,14 +15,12 @@ each of ``--slices`` rounds, so the ratios to RLCard are like with like: the sam
 same stretch of time.
 
 ``--parts`` instead times the parts of a step of the same random hands, step by step in one loop:
-the engine (``to_act``, ``legal_actions``, ``apply``), the tracker (reading the step's events and
-writing the observation: what the environments do) and, for the same seat at the same moment, the
-other way to observe, a fresh view encoded (``Game.view`` and the encoder's ``encode``).
+the engine (``to_act``, ``legal_actions``, ``apply``) and the observation (the compiled encoding of
+``Game.core`` for the seat asked: what the environments do).
 
 ``--against REV --instructions [--hands 20]`` counts instead, under valgrind's callgrind, the
-instructions of ``--hands`` bare AEC hands with each encoder on both sides, and of as many hands
-of the engine alone with each decision's view encoded (the ratio: the other side's over this
-checkout's).
+instructions of ``--hands`` bare AEC hands with each encoder on both sides (the ratio: the other
+side's over this checkout's).
 
 ``--against REV`` instead measures this checkout's environments against another revision's, in
 fresh processes alternating between the two (each process measures RLCard too), and prints the
@@ -45,8 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from chuanma.encoding import ENCODERS, TRACKED_ENCODERS
-from chuanma.encoding.tracker import Tracker
+from chuanma.encoding import ENCODERS
 from chuanma.env import BatchEnv, SingleSeatEnv, env, raw_env
 from chuanma.env.table import Table
 from chuanma.rules import RuleSet
@@ -247,7 +244,7 @@ def print_rates(measured: dict[str, float], encoders: list[str]) -> None:
     print(f"  {RLCARD:34s} {theirs:,.0f} steps/s" if theirs else "  rlcard not installed: no comparison")
 
 
-PARTS = ("engine", "tracker", "view", "encoding the view")
+PARTS = ("engine", "observation")
 
 
 def parts(steps: int, preset: str, encoder: str, seed: int = 1) -> dict[str, float]:
@@ -257,50 +254,41 @@ def parts(steps: int, preset: str, encoder: str, seed: int = 1) -> dict[str, flo
     table = Table(RuleSet.from_preset(preset), encoder)
     table.seed(seed)
     rng = random.Random(seed)
-    tracked, from_view = TRACKED_ENCODERS[encoder], ENCODERS[encoder][0]
-    obs = np.empty((1, *table.shape), dtype=np.float32)
+    encode = ENCODERS[encoder][0]
+    obs = np.empty(table.shape, dtype=np.float32)
     spent = dict.fromkeys(PARTS, 0.0)
     clock = time.process_time
     made = 0
     while made < steps:
         game = table.deal()
-        tracker = Tracker(game)
         while not game.finished:
             t0 = clock()
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
             t1 = clock()
-            tracker.update()
-            tracked([(tracker, seat, True)], obs)
+            encode(game.core, seat, obs)
             t2 = clock()
-            view = game.view(seat)
-            t3 = clock()
-            from_view(view, obs[0])
-            t4 = clock()
             game.apply(seat, legal[rng.randrange(len(legal))])
-            t5 = clock()
-            for part, took in zip(PARTS, (t1 - t0 + t5 - t4, t2 - t1, t3 - t2, t4 - t3), strict=True):
-                spent[part] += took
+            t3 = clock()
+            spent["engine"] += t1 - t0 + t3 - t2
+            spent["observation"] += t2 - t1
             made += 1
     return {part: 1e6 * took / made for part, took in spent.items()}
 
 
 def print_parts(steps: int, preset: str, encoders: list[str]) -> None:
-    """The parts of a step for each encoder; the tracker's share of the engine and tracker
-    together and of a whole bare AEC step (``raw_env``, timed in the same process right after);
-    and what a fresh view encoded costs against the tracker."""
+    """The parts of a step for each encoder, and the observation's share of a whole bare AEC step
+    (``raw_env``, timed in the same process right after)."""
     print(f"{preset}: CPU µs a step, {steps} steps of random hands, each part timed at every step "
           f"(load average {os.getloadavg()[0]:.1f}):")
-    print(f"  {'encoder':8} " + " ".join(f"{p:>18}" for p in PARTS)
-          + f" {'AEC step':>9} {'tracker ÷ engine+tracker':>25} {'÷ AEC step':>11} {'view ÷ tracker':>15}")
+    print(f"  {'encoder':8} " + " ".join(f"{p:>12}" for p in PARTS)
+          + f" {'AEC step':>9} {'observation ÷ AEC step':>23}")
     for encoder in encoders:
         took = parts(steps, preset, encoder)
         made, seconds = aec_job(preset, encoder, wrapped=False)(steps)
         step = 1e6 * seconds / made
-        share = took["tracker"] / (took["engine"] + took["tracker"])
-        fresh = (took["view"] + took["encoding the view"]) / took["tracker"]
-        print(f"  {encoder:8} " + " ".join(f"{took[p]:18.2f}" for p in PARTS)
-              + f" {step:9.2f} {share:25.0%} {took['tracker'] / step:11.0%} {fresh:14.2f}×")
+        print(f"  {encoder:8} " + " ".join(f"{took[p]:12.2f}" for p in PARTS)
+              + f" {step:9.2f} {took['observation'] / step:23.0%}")
 
 
 AEC_HANDS = """
@@ -323,32 +311,6 @@ def play():
 """Bare AEC hands of random legal actions, ``warm`` untimed first: the loop a revision's
 instructions are counted in (``play``)."""
 
-VIEW_HANDS = """
-import random
-from chuanma.encoding import ENCODERS
-from chuanma.engine import Game
-from chuanma.rules import RuleSet
-rules = RuleSet.from_preset({preset!r})
-encode = ENCODERS[{encoder!r}][0]
-rng = random.Random(1)
-def hands(n):
-    for _ in range(n):
-        wall = rules.tiles.wall()
-        rng.shuffle(wall)
-        game = Game(rules, wall, rng.randrange(4), "to_next")
-        while not game.finished:
-            seat = game.to_act()[0]
-            encode(game.view(seat))
-            legal = game.legal_actions(seat)
-            game.apply(seat, legal[rng.randrange(len(legal))])
-hands({warm})
-def play():
-    hands({hands})
-"""
-"""The same number of hands through the engine alone, each decision's view encoded (what a
-learned bot does): the other way an observation is made."""
-
-
 def instructions_against(revision: str, args: argparse.Namespace) -> None:
     """The instructions (callgrind) of ``--hands`` bare AEC hands with each encoder, this checkout
     against ``revision``: the same hands on both sides, a count the machine's load does not move."""
@@ -360,10 +322,9 @@ def instructions_against(revision: str, args: argparse.Namespace) -> None:
     print(f"{'':24} {'this checkout':>16} {revision:>16} {'ratio':>7}")
     with checkout(revision) as other:
         for encoder in [e for e in args.encoders.split(",") if e]:
-            for job, template in (("AEC", AEC_HANDS), ("views encoded", VIEW_HANDS)):
-                code = template.format(preset=args.preset, encoder=encoder, hands=args.hands, warm=args.hands // 2)
-                here, there = instructions(ROOT / "src", code), instructions(other, code)
-                print(f"{job + ' / ' + encoder:24} {here:>16,} {there:>16,} {there / here:>6.2f}×")
+            code = AEC_HANDS.format(preset=args.preset, encoder=encoder, hands=args.hands, warm=args.hands // 2)
+            here, there = instructions(ROOT / "src", code), instructions(other, code)
+            print(f"{'AEC / ' + encoder:24} {here:>16,} {there:>16,} {there / here:>6.2f}×")
 
 
 def against(revision: str, args: argparse.Namespace) -> None:

@@ -21,25 +21,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from chuanma.encoding import ENCODERS, TRACKED_ENCODERS, UnknownEncoderError, encoder
-from chuanma.encoding.tracker import Private, Tracker, UnknownEventError
+from chuanma.encoding import ENCODERS, UnknownEncoderError, encoder
 from chuanma.engine.actions import Action, Discard, Hu, IllegalActionError, Kong, Pass
-from chuanma.engine.events import Event
 from chuanma.engine.game import Game
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, CHOWS, ActionIndexError, to_index
 from chuanma.engine.state import DIRECTIONS
-from chuanma.engine.tables import TILE_TEXT, format_sequence
 from chuanma.engine.wall import build_wall
 from chuanma.env import AGENTS, BatchEnv, EnvOptionError, SingleSeatEnv, env, raw_env
 from chuanma.env.table import NORMALISER, Table
 from chuanma.errors import ChuanmaError
 from chuanma.rules import PRESETS, RuleSet
-from chuanma.tiles import parse_tiles
 from conftest import examples
 from engine_play import hidden_swaps
 from engine_setup import XUELIU_DRAWS, robbing_game, rules, t
+from reference_encoding import compact, planes
 
 DIRECTION_NAMES = {number: name for name, number in DIRECTIONS.items()}
+REFERENCE = {"compact": compact.encode, "planes": planes.encode}
+"""The encoders in Python, from a view, by name: the reference the compiled ones are compared with."""
 
 
 def play_aec(e: Any, rng: random.Random) -> list[tuple[str, dict[str, np.ndarray], float]]:
@@ -98,114 +97,34 @@ def test_dazhong_observations_have_the_honours_and_the_mask_has_chows(encoder: s
 
 
 def _check_observations_hide_hidden_tiles(table: Table, encoder: str, rng: random.Random) -> int:
-    """Every seat's observation is the same whatever the tiles it may not see are: the encoding of
-    its view (which the environment's observation equals, ``test_tracked_observations_equal_the_views``)
-    whatever another seat's concealed tiles and the wall, and the environment's own observation
-    whatever another seat's private part of the events; returns the checks made."""
+    """Every seat's observation is the same whatever the tiles it may not see are: the Python
+    reference encoding of its view, whatever another seat's concealed tiles and the wall (the
+    compiled encoding of the game with them swapped); returns the checks made."""
     game = table.game
-    encode = ENCODERS[encoder][0]
+    encode, shape = ENCODERS[encoder][0], table.shape
     checks = 0
     for seat in range(4):
         obs = table.observe(seat)
-        assert np.array_equal(obs["observation"], encode(game.view(seat)))
+        assert np.array_equal(obs["observation"], REFERENCE[encoder](game.view(seat)))
         for other in hidden_swaps(game, seat, rng):
-            assert np.array_equal(encode(other.view(seat)), obs["observation"]), f"seat {seat} sees hidden tiles"
+            swapped = encode(other.core, seat, np.empty(shape, dtype=np.float32))
+            assert np.array_equal(swapped, obs["observation"]), f"seat {seat} sees hidden tiles"
             assert np.array_equal(other.legal_mask(seat), obs["action_mask"])
             checks += 1
-        tracker = table.tracker
-        kept, rows = tracker.own, tracker.rows.array.copy()
-        tracker.own = [own if s == seat else _scrambled(rng, game.rules.tiles.honours) for s, own in enumerate(kept)]
-        others = [s for s in range(4) if s != seat]
-        made_up = np.random.default_rng(rng.randrange(2**32))
-        tracker.rows.array[others] = made_up.integers(0, 5, tracker.rows.array[others].shape)
-        scrambled = table.observe(seat)
-        tracker.own = kept
-        tracker.rows.array[...] = rows
-        assert np.array_equal(scrambled["observation"], obs["observation"]), f"seat {seat} reads another's part"
-        checks += 1
     return checks
 
 
-def _scrambled(rng: random.Random, honours: bool) -> Private:
-    """A seat's private part made up at random: another draw and exchange choice."""
-    kinds = 34 if honours else 27
-    own = Private()
-    own.drawn = rng.randrange(kinds)
-    own.exchange = sorted(rng.sample(range(9), 3))
-    return own
-
-
-class Replay:
-    """A hand's log read back event by event (what a tracker reads: the rules and the events)."""
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self.events: list[Event] = []
-
-
-def _made_up(ev: Event, rng: random.Random, kinds: int) -> Event:
-    """``ev`` with its private part (what only its seat sees) made up: other tiles, another suit."""
-    private = dict(ev.private)
-    for key, value in private.items():
-        if key == "tile":
-            private[key] = TILE_TEXT[rng.randrange(kinds)]
-        elif key in ("tiles", "hand"):
-            private[key] = format_sequence(sorted(rng.randrange(kinds) for _ in parse_tiles(value)))
-        elif key == "suit":
-            private[key] = rng.choice("mps")
-    return ev._replace(private=private)
-
-
-@settings(max_examples=examples(16), deadline=None)
-@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
-def test_tracker_writes_no_seat_anothers_secrets(preset: str, seed: int) -> None:
-    """Replaying a hand with the other seats' private parts of the events made up (their dealt
-    hands, draws, exchanges, voids, concealed kongs' tiles) leaves, after every event, a seat's
-    row (its known voids among its scalars), draw and everything public exactly as with the real events."""
-    ruleset = RuleSet.from_preset(preset)
-    table = Table(ruleset)
-    table.seed(seed)
-    game = table.deal()
-    rng = random.Random(seed)
-    while not game.finished:
-        seat = game.to_act()[0]
-        legal = game.legal_actions(seat)
-        eager = [a for a in legal if isinstance(a, Hu | Kong)]  # wins and kongs, rare at random
-        table.act(seat, to_index(rng.choice(eager if eager and rng.random() < 0.8 else legal)))
-    kinds = ruleset.tiles.kinds
-    me = rng.randrange(4)
-    real, fake = Replay(ruleset), Replay(ruleset)
-    made_up = 0
-    for i, ev in enumerate(game.events):
-        real.events.append(ev)
-        secret = ev.seat not in (None, me) and bool(ev.private)
-        fake.events.append(_made_up(ev, rng, kinds) if secret else ev)
-        made_up += secret
-        if i == 0:
-            trackers = Tracker(real), Tracker(fake)
-        for tracker in trackers:
-            tracker.update()
-        ours, theirs = trackers
-        assert np.array_equal(ours.rows.array[me], theirs.rows.array[me]), (ev.type, ev.seat)
-        assert ours.own[me].drawn == theirs.own[me].drawn
-        assert (ours.tiles, ours.phase, ours.window, ours.wall, ours.current, ours.recent) == (
-            theirs.tiles, theirs.phase, theirs.window, theirs.wall, theirs.current, theirs.recent)
-    assert made_up >= 3  # at least the other seats' dealt hands
-
-
-def test_tracker_refuses_an_event_it_cannot_read_and_an_array_it_cannot_write() -> None:
+def test_encoders_refuse_an_array_they_cannot_write() -> None:
     game = Table(RuleSet.from_preset("xuezhan")).game
-    log = Replay(game.rules)
-    log.events = [*game.events, game.events[-1]._replace(seq=len(game.events), type="shuffle")]
-    with pytest.raises(UnknownEventError, match="'shuffle'"):
-        Tracker(log)
-    tracker = Tracker(game)
-    strided = np.zeros((1, 2 * encoder("compact")[1][0]), dtype=np.float32)[:, ::2]  # every other number
-    with pytest.raises(ValueError, match="C-contiguous"):
-        TRACKED_ENCODERS["compact"]([(tracker, 0, True)], strided)
-    longer = np.zeros((1, encoder("compact")[1][0] + 1), dtype=np.float32)  # another layout's rows
-    with pytest.raises(ValueError, match="not 645"):
-        TRACKED_ENCODERS["compact"]([(tracker, 0, True)], longer)
+    encode, shape = encoder("compact")
+    strided = np.zeros(2 * shape[0], dtype=np.float32)[::2]  # every other number
+    with pytest.raises(TypeError):
+        encode(game.core, 0, strided)
+    longer = np.zeros(shape[0] + 1, dtype=np.float32)  # another layout's rows
+    with pytest.raises(ValueError, match="out must have shape"):
+        encode(game.core, 0, longer)
+    with pytest.raises(ValueError, match="seats are 0-3"):
+        encode(game.core, 4, np.zeros(shape, dtype=np.float32))
 
 
 @settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -232,7 +151,9 @@ def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
     the meld rows hold every visible meld's tiles, and the planes' recent-discard channels are the
     last discards of each seat in the view's discard log (one-hot), its void channel the nine columns of
     the seat's void in the view once known."""
-    from chuanma.encoding import compact, planes
+    from chuanma.encoding import encode_compact, encode_planes
+    from chuanma.encoding.common import RECENT
+    from chuanma.encoding.layout import ROWS, SEAT_AT, SEAT_CHANNELS, SEAT_ROWS, UNSEEN, compact_shape, planes_shape
 
     table = Table(RuleSet.from_preset(preset))
     table.seed(seed)
@@ -242,23 +163,24 @@ def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
     while True:
         for me in range(4):
             view = game.view(me)
-            rows = compact.encode(view)[:compact.ROWS * k].reshape(compact.ROWS, k)
-            assert rows[compact.UNSEEN].tolist() == view.unseen_counts()[:k]
-            planes_obs = planes.encode(view)
+            flat = encode_compact(game.core, me, np.empty(compact_shape(k), dtype=np.float32))
+            rows = flat[:ROWS * k].reshape(ROWS, k)
+            assert rows[UNSEEN].tolist() == view.unseen_counts()[:k]
+            planes_obs = encode_planes(game.core, me, np.empty(planes_shape(k), dtype=np.float32))
             for r in range(4):
                 s = (me + r) % 4
                 melds = np.zeros(k)
                 for m in view.melds(s):
                     np.add.at(melds, m.tiles, 1)
-                assert rows[compact.SEAT_ROWS + 4 * r].tolist() == melds.tolist()
-                recent = [t for seat, t in reversed(view.discard_log) if seat == s][:planes.RECENT]
-                at = planes.SEAT_AT + r * planes.SEAT_CHANNELS + 7
+                assert rows[SEAT_ROWS + 4 * r].tolist() == melds.tolist()
+                recent = [t for seat, t in reversed(view.discard_log) if seat == s][:RECENT]
+                at = SEAT_AT + r * SEAT_CHANNELS + 7
                 shown = [np.flatnonzero(planes_obs[at + i]).tolist() for i in range(len(recent))]
-                assert shown == [[t] for t in recent] and not planes_obs[at + len(recent):at + planes.RECENT].any()
+                assert shown == [[t] for t in recent] and not planes_obs[at + len(recent):at + RECENT].any()
                 void = np.zeros(k)
                 if view.voids[s] is not None:
                     void[9 * "mps".index(view.voids[s]):][:9] = 1
-                assert planes_obs[at + planes.RECENT].tolist() == void.tolist()
+                assert planes_obs[at + RECENT].tolist() == void.tolist()
         if game.finished:
             break
         seat = table.acting()
@@ -267,9 +189,9 @@ def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
 
 @settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
-def test_tracked_observations_equal_the_views(preset: str, seed: int) -> None:
-    """The environment's observations, kept up to date from the events, are at every step, for
-    every seat and both encoders, the encoding of the seat's view."""
+def test_observations_equal_the_reference_encodings_of_the_views(preset: str, seed: int) -> None:
+    """The environment's observations are at every step, for every seat and both encoders, the
+    Python reference encoding of the seat's view."""
     tables = {name: Table(RuleSet.from_preset(preset), name) for name in ENCODERS}
     for table in tables.values():
         table.seed(seed)
@@ -279,7 +201,7 @@ def test_tracked_observations_equal_the_views(preset: str, seed: int) -> None:
     while True:
         for name, table in tables.items():
             for seat in range(4):
-                expected = ENCODERS[name][0](table.game.view(seat))
+                expected = REFERENCE[name](table.game.view(seat))
                 assert np.array_equal(table.observe(seat)["observation"], expected), (name, seat)
         if game.finished:
             break
@@ -331,28 +253,25 @@ def test_tracked_observations_equal_the_views_when_a_seat_leaves(seed: int) -> N
         left = left or leaver is not None
         for name, table in tables.items():
             for s in range(4):
-                expected = ENCODERS[name][0](table.game.view(s))
+                expected = REFERENCE[name](table.game.view(s))
                 assert np.array_equal(table.observe(s)["observation"], expected), (name, s)
     assert left or all(w.seq >= before for w in game.state.public.wins)  # else its winner would have left
 
 
 @pytest.mark.parametrize("script", sorted(ROBBING))
-def test_tracked_observations_equal_the_views_through_a_robbing_window(script: str) -> None:
+def test_observations_equal_the_views_through_a_robbing_window(script: str) -> None:
     """Before and after every move of a scripted 抢杠胡, for every seat and both encoders, the
-    tracked observation is the encoding of the seat's view."""
+    observation is the Python reference encoding of the seat's view."""
     options, moves = ROBBING[script]
     game = robbing_game(**options)
-    tracker = Tracker(game)
     for seat, action in [(None, None), *moves]:
         if seat is not None and action is not None:
             game.apply(seat, action)
-        tracker.update()
-        for name, encode_tracked in TRACKED_ENCODERS.items():
+        for name in ENCODERS:
             encode, shape = encoder(name, game.rules)
             for s in range(4):
-                tracked = encode_tracked([(tracker, s, bool(game.legal_actions(s)))],
-                                         np.empty((1, *shape), dtype=np.float32))[0]
-                assert np.array_equal(tracked, encode(game.view(s))), (script, action, name, s)
+                observed = encode(game.core, s, np.empty(shape, dtype=np.float32))
+                assert np.array_equal(observed, REFERENCE[name](game.view(s))), (script, action, name, s)
     assert [w.robbed for w in game.wins][:1] == ([] if script == "kong_stands" else [True])
 
 
@@ -555,7 +474,6 @@ def table_dealt(rules: RuleSet, encoder: str, hand: _core.Hand) -> Table:
     wall, dealer, direction = hand.dealt()
     table = Table(rules, encoder)
     table.game = Game(rules, wall, dealer, DIRECTION_NAMES[direction])
-    table.tracker = Tracker(table.game)
     return table
 
 
@@ -602,11 +520,11 @@ def test_batch_env_returns_arrays_the_next_step_leaves_alone() -> None:
 
 
 def test_encoders_name_every_feature() -> None:
-    from chuanma.encoding import compact, planes
+    from chuanma.encoding import layout
 
-    assert len(compact.SCALAR_NAMES) == compact.SCALARS == compact.SIZE - compact.ROWS * 27
-    assert len(planes.CHANNEL_NAMES) == planes.CHANNELS == 144
+    assert len(layout.SCALAR_NAMES) == layout.SCALARS == layout.SIZE - layout.ROWS * 27
+    assert len(layout.CHANNEL_NAMES) == layout.CHANNELS == 144
     e = raw_env(encoder="planes")
     e.reset(seed=3)
-    text = planes.picture(e.observe(e.agent_selection)["observation"], range(0, 4))
+    text = layout.picture(e.observe(e.agent_selection)["observation"], range(0, 4))
     assert text.splitlines()[2].endswith("hand >=1") and len(text.splitlines()) == 6

@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the environments need the rl extra: pip install 'chuanma[rl]'")
 
-from chuanma import _core
 from chuanma.encoding import UnknownEncoderError
 from chuanma.engine import ActionIndexError, IllegalActionError
 from chuanma.env import BatchEnv, EnvOptionError
@@ -33,13 +32,15 @@ def check_rows(env: BatchEnv, obs: np.ndarray[Any, Any], masks: np.ndarray[Any, 
     """Each table's row is the seat asked at its hand, that seat's legal actions and the encoding
     of its view (compact: one dimension, planes: two)."""
     out = np.empty(obs.shape[1:], dtype=np.float32)
-    encode = _core.encode_compact if out.ndim == 1 else _core.encode_planes
     for i in range(env.n):
         hand = env.core.hand(i)
         seat = hand.to_act()[0]
         assert seats[i] == seat
         assert np.flatnonzero(masks[i]).tolist() == sorted(hand.legal(seat))
-        encode(hand, seat, out)
+        if out.ndim == 1:
+            hand.encode_compact(seat, out)
+        else:
+            hand.encode_planes(seat, out)
         assert np.array_equal(obs[i], out)
 
 

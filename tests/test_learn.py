@@ -22,10 +22,12 @@ pytest.importorskip("pettingzoo", reason=LEARN_EXTRA)
 
 from typer.testing import CliRunner
 
-from chuanma.bots import UnknownBotError, check_bot_name, make_bot
+from chuanma.bots import UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.bots.learned import SHIPPED
 from chuanma.cli import app
-from chuanma.encoding import ENCODERS, compact, planes
+from chuanma.encoding import ENCODERS, encode_compact, layout
+from chuanma.encoding.common import RECENT
+from chuanma.engine import Game, mask, to_index
 from chuanma.engine.indices import ACTION_COUNT
 from chuanma.learn import PolicyFileError
 from chuanma.learn.features import features
@@ -168,8 +170,8 @@ def test_a_weights_file_runs_no_code(tmp_path: Path, capsys: pytest.CaptureFixtu
 def _compact_obs(tiles: str, void: str | None) -> np.ndarray:
     obs = np.zeros(ENCODERS["compact"][1], np.float32)
     obs[:27] = to_counts(parse_tiles(tiles))[:27]
-    obs[compact.UNSEEN * 27:compact.UNSEEN * 27 + 9] = 3  # three unseen copies of each 1m–9m
-    obs[compact.ROWS * 27 + 6 + ("mps".index(void) if void else 3)] = 1
+    obs[layout.UNSEEN * 27:layout.UNSEEN * 27 + 9] = 3  # three unseen copies of each 1m–9m
+    obs[layout.ROWS * 27 + 6 + ("mps".index(void) if void else 3)] = 1
     return obs
 
 
@@ -181,7 +183,7 @@ def test_analysis_inputs_rank_each_discard_by_shanten(encoder: str) -> None:
         obs = np.zeros(ENCODERS["planes"][1], np.float32)
         obs[0:4] = counts >= np.arange(1, 5)[:, None]
         obs[7:10, 0:9] = 1  # three unseen copies of each 1m–9m
-        obs[planes.SEAT_AT + 7 + planes.RECENT, 18:27] = 1
+        obs[layout.SEAT_AT + 7 + RECENT, 18:27] = 1
     f = features(obs, encoder)
     assert np.flatnonzero(f[:27]).tolist() == [parse_tiles("5s")[0]]  # only the void tile keeps ready
     assert f[27 + 0] > 0 and f[27 + parse_tiles("5s")[0]] == 0
@@ -257,6 +259,28 @@ def test_the_shipped_policy_plays_legal_hands_as_learned() -> None:
     league = runner.invoke(app, ["league", "--bots", "learned,defensive", "-n", "4", "--json"])
     assert league.exit_code == 0, league.output
     assert {r["bot"] for r in json.loads(league.stdout.strip().splitlines()[-1])["ranking"]} == {"learned", "defensive"}
+
+
+def test_the_learned_bot_decides_from_the_compiled_encoding_of_its_seat() -> None:
+    """Handed the compiled hand by ``decide``, the bot plays its policy's choice on the seat's
+    compiled observation; asked with a view alone, it refuses."""
+    bot = make_bot("learned", 1)
+    policy = load(SHIPPED)
+    deal = deal_for(7, 0, SICHUAN_TILES)
+    game = Game(RuleSet.from_preset("xuezhan"), list(deal.wall), deal.dealer, deal.direction)
+    decided = 0
+    while not game.finished and decided < 12:
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
+        action = decide(bot, game, seat, legal)
+        if len(legal) > 1:
+            obs = encode_compact(game.core, seat, np.empty(ENCODERS["compact"][1], dtype=np.float32))
+            assert to_index(action) == policy.act(obs, mask(legal))
+            decided += 1
+        game.apply(seat, action)
+    assert decided == 12
+    with pytest.raises(TypeError, match="decide"):
+        bot.choose(game.view(0), game.legal_actions(0))
 
 
 def test_learned_bot_plays_legal_hands(trained: Path) -> None:

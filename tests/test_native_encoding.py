@@ -1,11 +1,12 @@
-"""The compiled seat view and encoders (``chuanma._core.encode_compact``, ``encode_planes``) against
-the Python ones: random hands of every preset (and of the option overrides of the reducer's
-lockstep) played in both machines at once (:class:`~native_lockstep.Lockstep`); at every step, each
-seat's compiled encodings equal :func:`chuanma.encoding.compact.encode` and
-:func:`chuanma.encoding.planes.encode` of the Python view of that seat. And neither compiled
-encoding changes when what the viewer may not know does: another seat's concealed tile swapped
-with a tile of the live wall, or in 定缺 its secret void changed (undecided, or chosen for a hand of
-two suits), in the compiled state (``encode_swapped``, ``encode_void_swapped``).
+"""The compiled seat view and encoders (``chuanma._core.Hand.encode_compact``, ``encode_planes``)
+against the encoders in Python kept as the reference (:mod:`reference_encoding`): random hands of
+every preset (and of the option overrides of the reducer's lockstep) played in both machines at
+once (:class:`~native_lockstep.Lockstep`); at every step, each seat's compiled encodings equal
+:func:`reference_encoding.compact.encode` and :func:`reference_encoding.planes.encode` of the
+Python view of that seat. And neither compiled encoding changes when what the viewer may not know
+does: another seat's concealed tile swapped with a tile of the live wall, or in 定缺 its secret
+void changed (undecided, or chosen for a hand of two suits), in the compiled state
+(``encode_swapped``, ``encode_void_swapped``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import numpy as np
 import pytest
 
 from chuanma import _core
-from chuanma.encoding import planes
 from chuanma.encoding.common import RECENT, kinds_of
-from chuanma.encoding.compact import encode, shape
+from chuanma.encoding.layout import compact_shape, planes_shape
 from chuanma.engine import SeatView
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import to_counts
 from native_lockstep import Lockstep
+from reference_encoding import planes
+from reference_encoding.compact import encode
 from test_native_reducer import OVERRIDES, RARE, SETUPS
 
 CASES = [(name, {}) for name in PRESETS] + OVERRIDES
@@ -36,14 +38,14 @@ Floats = np.ndarray[Any, np.dtype[np.float32]]
 
 
 def compiled(lockstep: Lockstep, seat: int) -> Floats:
-    out = np.empty(shape(kinds_of(lockstep.rules)), dtype=np.float32)
-    _core.encode_compact(lockstep.hand, seat, out)
+    out = np.empty(compact_shape(kinds_of(lockstep.rules)), dtype=np.float32)
+    lockstep.hand.encode_compact(seat, out)
     return out
 
 
 def compiled_planes(lockstep: Lockstep, seat: int) -> Floats:
-    out = np.empty(planes.shape(kinds_of(lockstep.rules)), dtype=np.float32)
-    _core.encode_planes(lockstep.hand, seat, out)
+    out = np.empty(planes_shape(kinds_of(lockstep.rules)), dtype=np.float32)
+    lockstep.hand.encode_planes(seat, out)
     return out
 
 
@@ -131,7 +133,7 @@ def test_encodings_agree_in_set_ups(name: str, preset: str) -> None:
 
 def test_swaps_of_what_the_viewer_knows_are_refused() -> None:
     lockstep = Lockstep(RuleSet.from_preset("xuezhan"), 0)
-    out = np.empty(shape(), dtype=np.float32)
+    out = np.empty(compact_shape(), dtype=np.float32)
     with pytest.raises(ValueError, match="no secret"):
         _core.encode_void_swapped(lockstep.hand, 0, 1, 0, out)
     with pytest.raises(ValueError, match="viewer"):

@@ -48,11 +48,15 @@ def test_states_agree_at_every_step(preset: str, options: dict[str, object], lea
 
 @pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
 @pytest.mark.parametrize("from_core", [False, True], ids=["python-json", "core-json"])
-def test_a_state_read_back_mid_hand_plays_on(preset: str, options: dict[str, object], from_core: bool) -> None:
+@pytest.mark.parametrize("after_win", [False, True], ids=["random-step", "after-a-win"])
+def test_a_state_read_back_mid_hand_plays_on(preset: str, options: dict[str, object], from_core: bool,
+                                             after_win: bool) -> None:
+    """Read back at a random step, or right after the hand's first win (whose laid-open hand every
+    seat is shown)."""
     seed = int(from_core)
     lockstep = Lockstep(RuleSet.from_preset(preset, **options), seed, lean=True, pass_pending=0.1)
     stop = random.Random(seed).randrange(1, 120)
-    while not lockstep.game.finished and lockstep.steps < stop:
+    while not lockstep.game.finished and (not lockstep.game.wins if after_win else lockstep.steps < stop):
         lockstep.step()
     before = lockstep.hand
     lockstep.read_back(from_core=from_core)
@@ -60,8 +64,8 @@ def test_a_state_read_back_mid_hand_plays_on(preset: str, options: dict[str, obj
     kinds = 34 if lockstep.rules.tiles.honours else 27
     for seat in range(4):  # every seat is shown the same hand, the planes' recent discards too
         shown = [np.empty((144, kinds), dtype=np.float32) for _ in range(2)]
-        _core.encode_planes(before, seat, shown[0])
-        _core.encode_planes(lockstep.hand, seat, shown[1])
+        before.encode_planes(seat, shown[0])
+        lockstep.hand.encode_planes(seat, shown[1])
         assert np.array_equal(*shown), f"seat {seat}'s planes differ after reading the state back"
     lockstep.play()
     lockstep.check_state()

@@ -377,24 +377,24 @@ class Hand:
     def standing_waits(self, seat: int) -> int:
         """The seat's waits as a mask by tile, or -1 in the middle of its turn."""
 
+    def encode_compact(self, seat: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None,), order='C', device='cpu')]) -> None:
+        """
+        Write the compact encoding of what `seat` may see of the hand into `out` (644 or 791 floats; chuanma.encoding.encoder gives the shape).
+        """
+
+    def encode_planes(self, seat: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')]) -> None:
+        """
+        Write the planes encoding of what `seat` may see of the hand into `out` (144 × 27 or 144 × 34 floats).
+        """
+
 def play_random(rules: Rules, seed: int, hands: int) -> int:
     """
     Play `hands` random-policy hands from `seed` inside the core; returns the decisions made.
     """
 
-def encode_compact(hand: Hand, seat: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None,), order='C', device='cpu')]) -> None:
-    """
-    Write the compact encoding of what `seat` may see of `hand` into `out` (644 or 791 floats).
-    """
-
-def encode_planes(hand: Hand, seat: int, out: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')]) -> None:
-    """
-    Write the planes encoding of what `seat` may see of `hand` into `out` (144 × 27 or 144 × 34 floats).
-    """
-
 def encode_swapped(hand: Hand, seat: int, other: int, tile: int, at: int, out: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu')]) -> None:
     """
-    As encode_compact (`out` one-dimensional) or encode_planes (two), of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have changed places: what `seat` may not know.
+    As Hand.encode_compact (`out` one-dimensional) or Hand.encode_planes (two), of a copy of `hand` in which `other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have changed places: what `seat` may not know.
     """
 
 def encode_void_swapped(hand: Hand, seat: int, other: int, suit: int, out: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu')]) -> None:

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from chuanma.bots import BOTS, UnknownBotError, check_bot_name, make_bot
+from chuanma.bots import BOTS, UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.encoding import ENCODERS, encoder
 from chuanma.engine import Game, mask, to_index
 from chuanma.env import SingleSeatEnv
@@ -43,7 +43,7 @@ many base."""
 def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, teacher: str = "expert") -> Samples:
     """Observations, masks and the ``teacher`` bot's choices at its decisions with a real choice,
     from ``hands`` hands of four teachers on the simulator's deals."""
-    encode = encoder(encoder_name)[0]
+    encode, shape = encoder(encoder_name, rules)
     obs: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
     actions: list[int] = []
@@ -54,10 +54,9 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
         while not game.finished:
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
-            view = game.view(seat)
-            action = bots[seat].choose(view, legal)
+            action = decide(bots[seat], game, seat, legal)
             if len(legal) > 1:
-                obs.append(encode(view))
+                obs.append(encode(game.core, seat, np.empty(shape, dtype=np.float32)))
                 masks.append(mask(legal))
                 actions.append(to_index(action))
             game.apply(seat, action)

@@ -60,16 +60,17 @@ void encode_into(const HandState& st, int seat, Encoding& out) {
     else encode_compact(view, out.data());
 }
 
-// Binds `name`(hand, seat, out): the encoding of what `seat` may see of `hand` into `out`, an `Out`.
+// Binds the method Hand.`name`(seat, out): the encoding of what `seat` may see of the hand into
+// `out`, an `Out`.
 template <typename Out>
-void def_encode(nb::module_& m, const char* name, const char* doc) {
-    m.def(
-        name,
-        [](const Reducer& hand, int seat, Out out) {
-            Encoding any(out);
-            encode_into(hand.state(), seat, any);
-        },
-        "hand"_a, "seat"_a, "out"_a, doc);
+void def_encode(nb::handle hand_class, const char* name, const char* doc) {
+    nb::setattr(hand_class, name,
+                nb::cpp_function(
+                    [](const Reducer& hand, int seat, Out out) {
+                        Encoding any(out);
+                        encode_into(hand.state(), seat, any);
+                    },
+                    nb::scope(hand_class), nb::name(name), nb::is_method(), "seat"_a, "out"_a.noconvert(), doc));
 }
 
 // A copy of `hand`'s state to change what `seat` may not know of `other`.
@@ -112,11 +113,13 @@ BatchOut outputs(const BatchHands& b, Observations& observations, Masks& masks, 
 }  // namespace
 
 void bind_batch(nb::module_& m) {
-    def_encode<Row>(m, "encode_compact",
-                    "Write the compact encoding of what `seat` may see of `hand` into `out` (644 or 791 floats).");
-    def_encode<Planes>(m, "encode_planes",
-                       "Write the planes encoding of what `seat` may see of `hand` into `out` (144 × 27 or 144 × 34 "
-                       "floats).");
+    const nb::handle hand_class = nb::type<Reducer>();
+    def_encode<Row>(hand_class, "encode_compact",
+                    "Write the compact encoding of what `seat` may see of the hand into `out` (644 or 791 "
+                    "floats; chuanma.encoding.encoder gives the shape).");
+    def_encode<Planes>(hand_class, "encode_planes",
+                       "Write the planes encoding of what `seat` may see of the hand into `out` (144 × 27 or "
+                       "144 × 34 floats).");
     m.def("encode_swapped",
           [](const Reducer& hand, int seat, int other, int tile, int at, Encoding out) {
               HandState swapped = copy_for(hand, seat, other);
@@ -133,7 +136,7 @@ void bind_batch(nb::module_& m) {
               encode_into(swapped, seat, out);
           },
           "hand"_a, "seat"_a, "other"_a, "tile"_a, "at"_a, "out"_a,
-          "As encode_compact (`out` one-dimensional) or encode_planes (two), of a copy of `hand` in which "
+          "As Hand.encode_compact (`out` one-dimensional) or Hand.encode_planes (two), of a copy of `hand` in which "
           "`other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have "
           "changed places: what `seat` may not know.");
 

@@ -1,5 +1,5 @@
-// The bindings of the seat view, its encodings and the batch of hands (chuanma._core.encode_compact,
-// encode_planes, encode_swapped, encode_void_swapped, BatchHands).
+// The bindings of the seat view, its encodings and the batch of hands (chuanma._core.Hand.encode_compact,
+// Hand.encode_planes, encode_swapped, encode_void_swapped, BatchHands); bound after Hand.
 #pragma once
 
 #include <nanobind/nanobind.h>

@@ -1,4 +1,4 @@
-// The compact encoder (chuanma.encoding.compact, its layout in that module's docstring): a seat's
+// The compact encoder (its layout in chuanma.encoding.layout and docs/rl.md): a seat's
 // view as counts per tile kind and scalars, one flat float32 row.
 #pragma once
 
@@ -9,7 +9,7 @@ namespace chuanma {
 constexpr int kCompactRows = 21;     // rows of counts, one per tile kind each
 constexpr int kCompactScalars = 77;  // scalars after them
 
-// Where things lie in a compact encoding (chuanma.encoding.compact).
+// Where things lie in a compact encoding (chuanma.encoding.layout).
 namespace compact {
 // Rows of counts: HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN, then four per relative seat r from
 // kSeatRows + 4 * r: MELDS, RIVER, PILE, SHOWN.

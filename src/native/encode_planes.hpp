@@ -1,4 +1,4 @@
-// The planes encoder (chuanma.encoding.planes, its layout in that module's docstring): a seat's
+// The planes encoder (its layout in chuanma.encoding.layout and docs/rl.md): a seat's
 // view as channels × tile kinds, made from its compact encoding and each seat's recent discards.
 #pragma once
 

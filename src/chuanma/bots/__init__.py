@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chuanma.bots.base import Bot, SeededBot, needs_view
+from chuanma.bots.base import Bot, HandReader, SeededBot, decide, needs_view
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.expert import ExpertBot
 from chuanma.bots.greedy import GreedyBot
@@ -73,5 +73,5 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "make_bot", "needs_view",
-           "policy_path"]
+__all__ = ["BOTS", "Bot", "HandReader", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "decide",
+           "make_bot", "needs_view", "policy_path"]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from chuanma.engine import Action, SeatView
+from chuanma.engine import Action, Game, SeatView
+
+if TYPE_CHECKING:
+    from chuanma.encoding import CompiledHand
 
 
 @runtime_checkable
@@ -26,6 +29,24 @@ class Bot(Protocol):
 def needs_view(bot: Bot) -> bool:
     """Whether ``bot`` reads its view (false: it is handed ``None`` and no view is made)."""
     return bool(getattr(bot, "needs_view", True))
+
+
+@runtime_checkable
+class HandReader(Protocol):
+    """A bot that decides from the compiled hand (``Game.core``) through the compiled seat view,
+    which shows it what its seat may know alone (a learned policy reads the compiled encoding)."""
+
+    name: str
+
+    def choose_in(self, hand: CompiledHand, seat: int, legal: Sequence[Action]) -> Action: ...
+
+
+def decide(bot: Bot | HandReader, game: Game, seat: int, legal: Sequence[Action]) -> Action:
+    """``bot``'s choice among ``legal`` for ``seat`` of ``game``: a :class:`HandReader` is handed
+    the compiled hand and the seat, any other bot the seat's view (``None`` when it reads none)."""
+    if isinstance(bot, HandReader):
+        return bot.choose_in(game.core, seat, legal)
+    return bot.choose(game.view(seat) if needs_view(bot) else None, legal)
 
 
 class SeededBot:

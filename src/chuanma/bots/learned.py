@@ -17,6 +17,7 @@ from chuanma.engine import Action, SeatView, from_index, mask
 from chuanma.learn import PolicyFileError
 
 if TYPE_CHECKING:
+    from chuanma.encoding import CompiledHand
     from chuanma.learn.policy import Policy
 
 PREFIX = "learned:"
@@ -37,18 +38,25 @@ def cached_policy(path: str) -> Policy:
 
 
 class LearnedBot(SeededBot):
-    """Chooses the legal action its policy finds most probable, from its seat's view alone."""
+    """Chooses the legal action its policy finds most probable, from the compiled encoding of what
+    its seat may know (a :class:`~chuanma.bots.base.HandReader`: :func:`~chuanma.bots.base.decide`
+    hands it the compiled hand)."""
 
     def __init__(self, path: str, seed: int = 0, name: str | None = None) -> None:
         from chuanma.encoding import encoder  # NumPy: imported by a learned bot, not by every command
 
         super().__init__(seed)
         self.policy = cached_policy(path)
-        self.encode = encoder(self.policy.encoder)[0]
+        self.encode, self.shape = encoder(self.policy.encoder)
         self.name = name or PREFIX + path
 
     def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
-        assert view is not None
+        raise TypeError(f"{self.name} decides from the compiled hand: ask it with chuanma.bots.decide")
+
+    def choose_in(self, hand: CompiledHand, seat: int, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        return from_index(self.policy.act(self.encode(view), mask(list(legal))))
+        import numpy as np
+
+        obs = self.encode(hand, seat, np.empty(self.shape, dtype=np.float32))
+        return from_index(self.policy.act(obs, mask(list(legal))))

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from chuanma.bots import UnknownBotError, check_bot_name, make_bot
-from chuanma.bots.base import Bot
+from chuanma.bots.base import Bot, decide
 from chuanma.commands.options import MAX_HANDS, MAX_SEED, RulesOption, SetOption, rules_from_cli
 from chuanma.engine import Game
 from chuanma.errors import ChuanmaError
@@ -50,7 +50,7 @@ def play_hand(human: Human, game: Game, bots: dict[int, Bot]) -> None:
     console = human.console
     while not game.finished:
         s = game.to_act()[0]
-        action = human.choose(game) if s == human.seat else bots[s].choose(game.view(s), game.legal_actions(s))
+        action = human.choose(game) if s == human.seat else decide(bots[s], game, s, game.legal_actions(s))
         game.apply(s, action)
     human.catch_up(game)
     view = game.view(human.seat)

@@ -1,59 +1,63 @@
-"""Observation encoders: a seat's :class:`~chuanma.engine.views.SeatView` as a fixed-size array.
+"""Observation encoders: what one seat of a hand may know, as a fixed-size ``float32`` array.
 
-Two encoders, documented with their layouts in docs/rl.md:
+Two encoders, documented with their layouts in docs/rl.md and :mod:`.layout`:
 
-- ``compact`` (:mod:`.compact`): counts per tile kind and a few scalars, a vector of
-  :data:`~chuanma.encoding.compact.SIZE` numbers;
-- ``planes`` (:mod:`.planes`): channels × 27 tile kinds, in the manner of Suphx and mjx.
+- ``compact``: counts per tile kind and a few scalars, a vector of
+  :data:`~chuanma.encoding.layout.SIZE` numbers;
+- ``planes``: channels × 27 tile kinds, in the manner of Suphx and mjx.
 
 Under 大众麻将 both have 34 tile kinds where they have 27 (the honours after ``9s``): the shape
 depends on the rules' tile set (:func:`encoder` with the rules).
 
-Both read the view alone (never the game), so an encoder cannot leak what the seat may not know.
-Seats are relative: 0 is the viewer, 1 the seat after it, 2 the one opposite, 3 the one before.
+An encoder is a function of a compiled hand (``Game.core``), a seat and the array to write: the
+compiled core redacts the hand to what that seat may know (its seat view) and encodes that view,
+so an encoder cannot leak what the seat may not know. Seats are relative: 0 is the viewer, 1 the
+seat after it, 2 the one opposite, 3 the one before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding import compact, planes
+from chuanma import _core
 from chuanma.encoding.common import kinds_of
-from chuanma.encoding.tracker import Tracker, encode_compact, encode_planes
-from chuanma.engine import SeatView
+from chuanma.encoding.layout import COMPACT_SHAPE, PLANES_SHAPE, compact_shape, planes_shape
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 
+CompiledHand = _core.Hand
+"""A hand as the compiled core holds it (``Game.core``): what an encoder reads."""
+
 
 class Encoder(Protocol):
-    """An encoder: the view's observation, written into ``out`` (of the encoder's shape) when it
-    is given."""
+    """An encoder: ``seat``'s observation of ``hand``, written into ``out`` (a C-contiguous
+    ``float32`` array of the encoder's shape for the hand's rules) and returned."""
 
-    def __call__(self, view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]: ...
+    def __call__(self, hand: CompiledHand, seat: int, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]: ...
 
 
-class TrackedEncoder(Protocol):
-    """An encoder of seats' observations from their trackers (tracker, seat, whether the seat
-    owes a decision), written into the rows of ``out`` (of shape ``(len(seats), *shape)``)."""
+def encode_compact(hand: CompiledHand, seat: int, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The compact encoding of what ``seat`` may know of ``hand``, written into ``out``."""
+    hand.encode_compact(seat, out)
+    return out
 
-    def __call__(self, seats: Sequence[tuple[Tracker, int, bool]],
-                 out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]: ...
+
+def encode_planes(hand: CompiledHand, seat: int, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The planes encoding of what ``seat`` may know of ``hand``, written into ``out``."""
+    hand.encode_planes(seat, out)
+    return out
 
 
 ENCODERS: dict[str, tuple[Encoder, tuple[int, ...]]] = {
-    "compact": (compact.encode, compact.SHAPE),
-    "planes": (planes.encode, planes.SHAPE),
+    "compact": (encode_compact, COMPACT_SHAPE),
+    "planes": (encode_planes, PLANES_SHAPE),
 }
-"""Every encoder by name: its function and the shape of what it returns (27 tile kinds)."""
-TRACKED_ENCODERS: dict[str, TrackedEncoder] = {"compact": encode_compact, "planes": encode_planes}
-"""Every encoder by name, writing observations from trackers (:mod:`.tracker`) instead of views:
-the same arrays, written by the same writer (:class:`.compact.Rows`; the planes from the compact
-ones by :func:`.planes.write_planes`), which ``test_tracked_observations_equal_the_views`` checks."""
-_SHAPES: dict[str, Callable[[int], tuple[int, ...]]] = {"compact": compact.shape, "planes": planes.shape}
+"""Every encoder by name: its function and the shape of what it writes (27 tile kinds)."""
+SHAPES = {"compact": compact_shape, "planes": planes_shape}
+"""Every encoder's shape for a number of tile kinds, by name."""
 
 
 class UnknownEncoderError(ChuanmaError, ValueError):
@@ -67,7 +71,8 @@ def encoder(name: str, rules: RuleSet | None = None) -> tuple[Encoder, tuple[int
     except KeyError:
         raise UnknownEncoderError(
             f"unknown observation encoder {name!r}; encoders: {', '.join(ENCODERS)}") from None
-    return encode, shape if rules is None else _SHAPES[name](kinds_of(rules))
+    return encode, shape if rules is None else SHAPES[name](kinds_of(rules))
 
 
-__all__ = ["ENCODERS", "TRACKED_ENCODERS", "Encoder", "TrackedEncoder", "UnknownEncoderError", "encoder"]
+__all__ = ["ENCODERS", "SHAPES", "CompiledHand", "Encoder", "UnknownEncoderError", "encode_compact", "encode_planes",
+           "encoder"]

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from chuanma import _core
+
 
 def _no_such_seat(seat: object) -> IllegalActionError:
     """The refusal of a seat that is not one of 0-3."""
@@ -130,6 +132,13 @@ class Game:
         return Game.from_state(copy.deepcopy(self.state))
 
     # ------------------------------------------------------------------ reading
+
+    @property
+    def core(self) -> _core.Hand:
+        """The hand as the compiled core holds it (read from the state each time)."""
+        from chuanma import _core  # the compiled core, read by the environments
+
+        return _core.Hand.from_dict(self.state.to_dict())
 
     @property
     def rules(self) -> RuleSet:

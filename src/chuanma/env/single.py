@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.bots import BOTS, Bot, UnknownBotError, check_bot_name, make_bot, needs_view
+from chuanma.bots import BOTS, Bot, UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.env.aec import spaces
 from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
@@ -95,9 +95,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
             if self.seat in acting:
                 break
             seat = acting[0]
-            legal = game.legal_actions(seat)
-            bot = self.bots[seat]
-            action = bot.choose(game.view(seat) if needs_view(bot) else None, legal)
+            action = decide(self.bots[seat], game, seat, game.legal_actions(seat))
             reward += self.table.play(seat, action)[self.seat]
         return reward
 

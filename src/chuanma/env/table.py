@@ -2,9 +2,8 @@
 
 The AEC environment and the Gymnasium wrapper play through a :class:`Table` (the batch plays in
 the compiled core: :mod:`chuanma.env.batch`), which reads the hand only through the engine's
-public API: an observation is made from the hand's events, each as its own seat sees it (a
-:class:`~chuanma.encoding.tracker.Tracker`, read on) and ``Game.legal_actions(seat)``; it is the
-encoding of ``Game.view(seat)``.
+public API: an observation is the compiled encoding of what the seat may know of the hand
+(:mod:`chuanma.encoding`, of ``Game.core``), its mask ``Game.legal_mask(seat)``.
 """
 
 from __future__ import annotations
@@ -15,9 +14,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding import TRACKED_ENCODERS, encoder
-from chuanma.encoding.tracker import Tracker
-from chuanma.engine import DIRECTIONS, Action, Direction, Game, from_index, mask
+from chuanma.encoding import encoder
+from chuanma.engine import DIRECTIONS, Action, Direction, Game, from_index
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 
@@ -69,14 +67,13 @@ def reward_scale(reward: str, normalize: bool) -> float:
 class Table:
     """A hand in play with its dealing generator, encoder and reward bookkeeping."""
 
-    __slots__ = ("encode", "game", "paid", "reward", "rng", "rules", "scale", "shape", "tracker")
+    __slots__ = ("encode", "game", "paid", "reward", "rng", "rules", "scale", "shape")
 
     def __init__(self, rules: RuleSet, encoder_name: str = "compact", reward: str = "end",
                  normalize: bool = False) -> None:
         self.scale = reward_scale(reward, normalize)
         self.rules = rules
-        self.shape = encoder(encoder_name, rules)[1]
-        self.encode = TRACKED_ENCODERS[encoder_name]
+        self.encode, self.shape = encoder(encoder_name, rules)
         self.reward = reward
         self.rng = random.Random()
         self.paid = [0, 0, 0, 0]
@@ -96,7 +93,6 @@ class Table:
         dealer = self.rng.randrange(4)
         direction = _DIRECTIONS[self.rng.randrange(3)]
         self.game = Game(self.rules, wall, dealer, direction)
-        self.tracker = Tracker(self.game)
         self.paid = [0, 0, 0, 0]
         return self.game
 
@@ -106,11 +102,8 @@ class Table:
 
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         """``seat``'s observation and its legal-action mask."""
-        self.tracker.update()
-        legal = self.game.legal_actions(seat)
         obs = np.empty(self.shape, dtype=np.float32)
-        self.encode([(self.tracker, seat, bool(legal))], obs[None])
-        return {"observation": obs, "action_mask": mask(legal)}
+        return {"observation": self.encode(self.game.core, seat, obs), "action_mask": self.game.legal_mask(seat)}
 
     def act(self, seat: int, index: int) -> list[float]:
         """Apply action ``index`` for ``seat``; the rewards it brings each seat.

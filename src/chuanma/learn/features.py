@@ -21,14 +21,14 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.analysis.batch import shanten_batch
-from chuanma.encoding import compact, planes
 from chuanma.encoding.common import KINDS, RECENT
+from chuanma.encoding.layout import ROWS, SEAT_AT, UNSEEN
 from chuanma.tiles import NUM_KINDS
 
 COUNT = 3 * KINDS + 9
 USEFUL_SCALE = 1 / 20
-_VOID_AT = compact.ROWS * KINDS + 6  # the observer's void m/p/s one-hot among the compact scalars
-_PLANES_VOID = planes.SEAT_AT + 7 + RECENT  # the observer's void channel
+_VOID_AT = ROWS * KINDS + 6  # the observer's void m/p/s one-hot among the compact scalars
+_PLANES_VOID = SEAT_AT + 7 + RECENT  # the observer's void channel
 _DRAWS = np.eye(NUM_KINDS, dtype=np.int8)[:KINDS]
 
 
@@ -38,7 +38,7 @@ def own_hand(obs: npt.NDArray[np.float32], encoder: str) -> tuple[npt.NDArray[np
     hand = np.zeros(NUM_KINDS, np.int8)
     if encoder == "compact":
         hand[:KINDS] = obs[:KINDS]
-        unseen = obs[compact.UNSEEN * KINDS:(compact.UNSEEN + 1) * KINDS].astype(np.int8)
+        unseen = obs[UNSEEN * KINDS:(UNSEEN + 1) * KINDS].astype(np.int8)
         void_bits = obs[_VOID_AT:_VOID_AT + 3]
     else:
         hand[:KINDS] = obs[0:4].sum(axis=0)

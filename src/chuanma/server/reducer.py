@@ -19,7 +19,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from chuanma.bots import needs_view
+from chuanma.bots import decide
 from chuanma.engine import Action, Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import FairHand
@@ -475,8 +475,7 @@ class Step:
                     continue
                 seat = self.seat(k)
                 legal = game.legal_actions(k)
-                view = game.view(k) if needs_view(seat.player) else None
-                self.record_decision(k, seat.player.choose(view, legal), "bot" if seat.bot else "auto")
+                self.record_decision(k, decide(seat.player, game, k, legal), "bot" if seat.bot else "auto")
         self.flush()
 
     def automatic(self, index: int) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuanma.bots.base import Bot, needs_view
+from chuanma.bots.base import Bot, decide
 from chuanma.engine import Game, IllegalActionError, hand_outcome
 from chuanma.fairness.derive import Deal
 from chuanma.fairness.hand import FairHand
@@ -69,12 +69,11 @@ def play_game(rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, max_decisions:
     Raises :class:`IllegalActionError` if a bot returns a decision that is not legal.
     """
     game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
-    needs = [needs_view(b) for b in bots]
     n = 0
     while not game.finished:
         seat = game.to_act()[0]
         legal = game.legal_actions(seat)
-        action = bots[seat].choose(game.view(seat) if needs[seat] else None, legal)
+        action = decide(bots[seat], game, seat, legal)
         try:
             game.apply(seat, action)  # refuses anything not in ``legal``, changing nothing
         except IllegalActionError as exc:

@@ -1,34 +1,5 @@
-"""The compact encoder: counts per tile kind and scalars, one flat ``float32`` vector.
-
-=========  =====  ===========================================================================
-first      count  what
-=========  =====  ===========================================================================
-0          27     own concealed tiles: copies of each kind (0–4)
-27         27     own drawn tile this turn (one-hot)
-54         27     own exchange choice, until the exchange happens (copies)
-81         27     tile on offer in a claim window the viewer may answer (one-hot)
-108        27     unseen copies of each kind (not in own hand, any meld, river, win pile or
-                  shown hand)
-135        4×108  per relative seat (0 = self, 1 next, 2 opposite, 3 previous), 27 each:
-                  melds (visible copies), river (tiles lying), win pile, hand shown (another
-                  seat's laid-down hand at its latest win; zeros for the viewer itself)
-567        4×13   per relative seat: tiles held ÷ 14, hidden kongs, wins, out, left, locked,
-                  void m/p/s/not known (one-hot), void chosen, exchange chosen, score so far
-                  ÷ 32 base
-619        7      phase: exchange, void, turn, claim, rob, waiting, end (one-hot)
-626        4      claim window: from relative seat (one-hot)
-630        1      claim window: robbing a kong
-631        4      dealer (relative seat, one-hot)
-635        4      seat on turn (relative seat, one-hot; zeros outside turns and claims)
-639        1      tiles left in the wall ÷ 108
-640        3      exchange direction once known: to next, opposite, to previous (one-hot)
-643        1      血流 (winners keep playing)
-=========  =====  ===========================================================================
-
-``SIZE`` is 644: the 21 rows of 27 counts (:data:`ROWS`) then the 77 scalars (:data:`SCALARS`).
-Under 大众麻将 every row has 34 counts, the honours ``1z``–``7z`` after ``9s`` (:func:`shape`:
-21 × 34 + 77 = 791 numbers; the offsets above grow accordingly); chows count their three tiles
-among the melds.
+"""The compact encoder in Python, from a view: the reference the compiled one
+(``chuanma._core.Hand.encode_compact``) is compared with. The layout: :mod:`chuanma.encoding.layout`.
 """
 
 from __future__ import annotations
@@ -43,52 +14,44 @@ import numpy.typing as npt
 from chuanma.encoding.common import (
     DIRECTION_CODES,
     HELD_SCALE,
-    KINDS,
     PHASES,
     SCORE_SCALE,
     VOID_CODES,
     WALL_SCALE,
     kinds_of,
 )
+from chuanma.encoding.layout import (
+    CLAIM,
+    CURRENT_AT,
+    DEALER_AT,
+    DIRECTION_AT,
+    DRAWN,
+    EXCHANGE,
+    EXCHANGE_CHOSEN,
+    FROM_AT,
+    HAND,
+    HELD,
+    HIDDEN,
+    LEFT,
+    LOCKED,
+    OUT,
+    PHASE_AT,
+    ROB_AT,
+    ROWS,
+    SCALARS,
+    SCORE,
+    SEAT_ROWS,
+    SEAT_SCALARS,
+    UNSEEN,
+    VOID_AT,
+    VOID_CHOSEN,
+    WALL_AT,
+    WINS,
+    XUELIU_AT,
+    compact_shape,
+)
 from chuanma.engine import SeatView
 from chuanma.tiles import COPIES
-
-HAND, DRAWN, EXCHANGE, CLAIM, UNSEEN = range(5)
-SEAT_ROWS = 5
-"""Row of relative seat ``r``'s melds: ``SEAT_ROWS + 4 * r``; river, win pile, shown hand follow."""
-ROWS = SEAT_ROWS + 4 * 4
-HELD, HIDDEN, WINS, OUT, LEFT, LOCKED, VOID_AT, VOID_CHOSEN, EXCHANGE_CHOSEN, SCORE = 0, 1, 2, 3, 4, 5, 6, 10, 11, 12
-"""Where each of a seat's scalars lies among them (the void one-hot: four, from ``VOID_AT``)."""
-SEAT_SCALARS = 13
-PHASE_AT = 4 * SEAT_SCALARS
-FROM_AT = PHASE_AT + len(PHASES)
-ROB_AT = FROM_AT + 4
-DEALER_AT = ROB_AT + 1
-CURRENT_AT = DEALER_AT + 4
-WALL_AT = CURRENT_AT + 4
-DIRECTION_AT = WALL_AT + 1
-XUELIU_AT = DIRECTION_AT + len(DIRECTION_CODES)
-SCALARS = XUELIU_AT + 1
-SIZE = ROWS * KINDS + SCALARS
-_SEATS = ("self", "next", "opposite", "previous")
-SCALAR_NAMES: tuple[str, ...] = (
-    *(f"{seat} {what}" for seat in _SEATS for what in (
-        "tiles held", "hidden kongs", "wins", "out", "left", "locked", "void m", "void p", "void s",
-        "void not known", "void chosen", "exchange chosen", "score")),
-    *(f"phase {p}" for p in PHASES), *(f"claim from {seat}" for seat in _SEATS), "robbing",
-    *(f"dealer {seat}" for seat in _SEATS), *(f"on turn {seat}" for seat in _SEATS), "wall",
-    *(f"direction {d}" for d in DIRECTION_CODES), "xueliu",
-)
-"""A short name for each scalar, in order."""
-
-
-def shape(kinds: int = KINDS) -> tuple[int]:
-    """The shape of an observation with ``kinds`` tile kinds (:func:`~chuanma.encoding.common.kinds_of`)."""
-    return (ROWS * kinds + SCALARS,)
-
-
-SHAPE = shape()
-
 
 PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
 VOID_INDEX: dict[str | None, int] = {**{v: VOID_AT + i for i, v in enumerate(VOID_CODES)}, None: VOID_AT + 3}
@@ -123,7 +86,7 @@ class Layout:
 
     def __init__(self, k: int, xueliu: bool, viewers: tuple[int, ...]) -> None:
         self.kinds = k
-        self.size = size = shape(k)[0]
+        self.size = size = compact_shape(k)[0]
         self.counts = ROWS * k
         self.index = [viewers.index(s) if s in viewers else -1 for s in range(4)]
         """Each seat's row among the viewers' (-1: not kept)."""
@@ -159,8 +122,8 @@ layout = cache(Layout)
 
 class Rows:
     """The compact observations of ``lay``'s viewers, but for what depends on the moment: the one
-    writer of what goes where in them, which both the encoding of a view (:func:`encode`, one
-    viewer) and the environments' tracker (:mod:`.tracker`, the four seats) write through.
+    writer of what goes where in them, which the encoding of a view (:func:`encode`) writes
+    through.
 
     What a seat alone knows (its hand, exchange choice) is written into its own row; what the
     viewers see of any seat into every viewer's row, at that seat's place relative to the viewer.
@@ -178,15 +141,6 @@ class Rows:
         """``seen[i * kinds + t]``: the copies of tile ``t`` that viewer ``i`` sees (in its hand, any
         meld, river, win pile or shown hand), which its unseen row is written from at once."""
 
-    def add(self, seat: int, row: int, t: int, n: int = 1) -> None:
-        """``n`` more of tile ``t`` on ``seat``'s ``row`` (:data:`MELDS`…), in every viewer's row."""
-        mv, seen = self.mv, self.seen
-        for base, i, unseen in self.lay.sees[seat][row]:
-            mv[base + t] += n
-            i += t
-            c = seen[i] = seen[i] + n
-            mv[unseen + t] = COPIES - c if c < COPIES else 0
-
     def lay_down(self, seat: int, row: int, tiles: Sequence[int]) -> None:
         """Each of ``tiles`` on ``seat``'s ``row``, in every viewer's row, the unseen rows left as
         they were: for writing a whole moment at once (a view), the unseen rows counted after
@@ -196,16 +150,6 @@ class Rows:
             for t in tiles:
                 mv[base + t] += 1
 
-    def add_own(self, seat: int, row: int, t: int, n: int) -> None:
-        """``n`` more of tile ``t`` on ``seat``'s ``row`` in its own row alone (a concealed kong
-        that only its owner sees)."""
-        lay, mv = self.lay, self.mv
-        i = lay.index[seat]
-        mv[lay.sees[seat][row][i][0] + t] += n
-        i = i * lay.kinds + t
-        c = self.seen[i] = self.seen[i] + n
-        mv[lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
-
     def hand(self, seat: int, t: int, n: int) -> None:
         """``n`` more of tile ``t`` in ``seat``'s own hand (seen by it: its unseen count follows)."""
         mv, k = self.mv, self.lay.kinds
@@ -213,10 +157,6 @@ class Rows:
         mv[self.lay.hands[seat] + t] += n
         c = self.seen[i] = self.seen[i] + n
         mv[self.lay.unseen[seat] + t] = COPIES - c if c < COPIES else 0
-
-    def in_hand(self, seat: int, t: int) -> int:
-        """Copies of tile ``t`` in ``seat``'s own hand."""
-        return int(self.mv[self.lay.hands[seat] + t])
 
     def exchange_choice(self, seat: int, tiles: Sequence[int]) -> None:
         """``seat``'s own exchange choice is ``tiles``: shown in its row until the exchange."""
@@ -248,17 +188,6 @@ class Rows:
         for base in self.lay.scalars[seat]:
             mv[base + at] = value
 
-    def count(self, seat: int, at: int, n: int, *, others: bool = False) -> None:
-        """``seat``'s scalar ``at`` grows by ``n`` in every viewer's row (``others``: but its own)."""
-        mv, own = self.mv, self.lay.index[seat]
-        for i, base in enumerate(self.lay.scalars[seat]):
-            if not (others and i == own):
-                mv[base + at] += n
-
-    def flag(self, seat: int, at: int) -> float:
-        """``seat``'s scalar ``at`` as the first viewer sees it."""
-        return self.mv[self.lay.scalars[seat][0] + at]
-
     def void(self, viewer: int, seat: int, void: str) -> None:
         """``viewer`` knows ``seat``'s void."""
         base = self.lay.scalars[seat][self.lay.index[viewer]]
@@ -277,12 +206,6 @@ class Rows:
         for i, base in enumerate(self.lay.rows[seat][row]):
             if i != skip:
                 mv[base:base + k] = shown
-
-    def recount(self) -> None:
-        """Count what every viewer sees afresh from its row (after a hand or the melds are written
-        whole, not tile by tile)."""
-        self.seen = count_seen(self.array).reshape(-1).tolist()
-        count_unseen(self.array)
 
     def observe(self, me: int, out: memoryview[float], row: int, phase: str, current: int | None,
                 drawn: int | None, window: Window | None, wall: int, tiles: Sequence[int]) -> None:
@@ -330,14 +253,14 @@ def count_unseen(out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 def encode(view: SeatView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-    """The compact observation of ``view`` (layout in the module docstring), written into ``out``
-    (a C-contiguous ``float32`` array of :func:`shape` for the view's rules) when it is given:
-    the view's facts written through :class:`Rows`, as the tracker writes the events'."""
+    """The compact observation of ``view`` (layout: :mod:`chuanma.encoding.layout`), written into
+    ``out`` (a C-contiguous ``float32`` array of :func:`~chuanma.encoding.layout.compact_shape` for
+    the view's rules) when it is given: the view's facts written through :class:`Rows`."""
     me = view.seat
     assert me is not None, "an observation is always a seat's"
     k = kinds_of(view.rules)
     if out is None:
-        out = np.empty(shape(k), dtype=np.float32)
+        out = np.empty(compact_shape(k), dtype=np.float32)
     rows = Rows(layout(k, view.winners_stay, (me,)))
     rows.dealer(view.dealer)
     if view.direction is not None:
