@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -241,6 +242,8 @@ void bind_reducer(nb::module_& m) {
         .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
         .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
                      "0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.")
+        .def_prop_ro("current", [](const Reducer& r) { return r.state().current; },
+                     "The seat whose turn it is (or whose discard or kong a claim window is on).")
         .def_prop_ro("version", [](const Reducer& r) { return r.state().version; },
                      "Decisions applied so far (every seat's).")
         .def("asked", &Reducer::asked, "seat"_a,
@@ -293,6 +296,16 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]"),
              "since"_a = 0, "The events from `since` on (src/native/events.hpp says what each holds).")
+        .def("logged",
+             [](const Reducer& r, int since) {
+                 nb::list out;
+                 const int n = static_cast<int>(r.state().events.size());
+                 for (int i = std::max(since, 0); i < n; ++i) out.append(event_json(r, i));
+                 return out;
+             },
+             nb::sig("def logged(self, since: int = 0) -> list[list[object]]"), "since"_a = 0,
+             "The events from `since` on as the state's JSON form logs them: [seq, type, seat, data, private, "
+             "visibility].")
         .def("counts",
              [](const Reducer& r, int seat) {
                  check_seat(seat);
