@@ -22,9 +22,9 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from chuanma.engine.actions import Action
+from chuanma.engine.claims import owing
 from chuanma.engine.events import EVENT_SCHEMA, Event
 from chuanma.engine.ledger import Payment, Win
-from chuanma.engine.legal import to_act
 from chuanma.engine.state import AFTER, Direction, HandState, SeatState, Turn, copy_seat, copy_turn
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
 from chuanma.melds import Meld
@@ -36,6 +36,24 @@ VIEW_SCHEMA = 1
 _new = tuple.__new__
 _SET_COUNTS = {s.kinds: tuple(s.copies if t in s else 0 for t in range(NUM_KINDS)) for s in (SICHUAN_TILES, ALL_TILES)}
 """Copies of each tile kind in each tile set, by its number of kinds (no honours in the 108 tiles)."""
+
+
+_ALONE = [(s,) for s in range(4)]
+
+
+def to_act(st: HandState) -> tuple[int, ...]:
+    """Seats that owe a decision now."""
+    pub = st.public
+    phase = pub.phase
+    if phase == "turn":
+        return _ALONE[pub.current]
+    if phase == "exchange":
+        return tuple(s for s in range(4) if not pub.exchanged[s])
+    if phase == "void":
+        return tuple(s for s in range(4) if st.seats[s].void is None)
+    if phase in ("claim", "rob"):
+        return tuple(owing(st))
+    return ()
 
 
 class PlayerView(NamedTuple):
