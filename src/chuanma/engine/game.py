@@ -21,7 +21,7 @@ from chuanma import _core
 from chuanma.analysis import waits
 from chuanma.engine.actions import Action, Chow, Exchange, IllegalActionError, Leave, StaleCommandError
 from chuanma.engine.events import Event
-from chuanma.engine.indices import ACTION_COUNT, DISCARD_AT, PASS_AT, ActionIndexError, from_index, mask, to_index
+from chuanma.engine.indices import ACTION_COUNT, ACTIONS, DISCARD_AT, PASS_AT, ActionIndexError, mask, to_index
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.record_fields import record_of
 from chuanma.engine.referee import OpenSeat, open_seat
@@ -68,7 +68,7 @@ def index_of(action: object) -> int | None:
         return None
     if not 0 <= index < ACTION_COUNT:
         return None
-    listed = from_index(index)
+    listed = ACTIONS[index]
     return index if listed is action or listed == action else None
 
 
@@ -215,7 +215,7 @@ class Game:
 
     @property
     def autos(self) -> list[tuple[int, Action]]:
-        return [(seat, from_index(index)) for seat, index in self._core.autos()]
+        return [(seat, ACTIONS[index]) for seat, index in self._core.autos()]
 
     @property
     def wins(self) -> list[Win]:
@@ -245,7 +245,7 @@ class Game:
         hit = self._legal.get(seat)
         if hit is None:
             indices = self._core.legal(seat)
-            hit = self._legal[seat] = (indices, [from_index(i) for i in indices])
+            hit = self._legal[seat] = (indices, [ACTIONS[i] for i in indices])
         return hit
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
