@@ -1,12 +1,7 @@
-"""Claim windows: who may win, kong, pong or chow a discard (or rob an added kong), the pass rules,
-and how simultaneous claims resolve (win > kong > pong > chow; 一炮多响 or the first winner in
-play order). Chow exists where the variant has it (大众麻将): only the discarder's 下家 (whose
-上家 discarded) may chow, only a suited tile, in every sequence its hand completes with the tile.
-
-A :class:`PassRule` says what passing a win or a pong costs a seat (RULES §2.10, §9.1–9.2):
-``none``; ``same_turn`` (同巡过手: a fan bar for wins and a pong ban until the seat's next draw);
-``forever`` (过水不胡: never again a win on that tile, self-drawn included).
-"""
+"""The claim window's course in the reference reducer: opening it on a discard or an added kong
+(asking each seat :func:`chuanma.engine.claims.options_for`), resolving the answers (win > kong >
+pong > chow; 一炮多响 or the first winner in play order, passes recorded by the pass rule), and
+碰 and 吃 themselves."""
 
 from __future__ import annotations
 

@@ -27,10 +27,10 @@ from chuanma.engine.actions import (
     IllegalActionError,
     Kong,
     Leave,
-    StaleCommandError,
 )
 from chuanma.engine.claims import owing, pass_rule_of
 from chuanma.engine.events import Event
+from chuanma.engine.game import check_version, no_such_seat, result_of
 from chuanma.engine.indices import mask
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.record_fields import record_of
@@ -50,11 +50,6 @@ from reference_engine.wins import claim_wins, self_drawn_win
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-
-def _no_such_seat(seat: object) -> IllegalActionError:
-    """The refusal of a seat that is not one of 0-3."""
-    return IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
 
 
 class Game:
@@ -106,7 +101,7 @@ class Game:
 
     @classmethod
     def from_state(cls, state: HandState) -> Game:
-        """The game of a state (for instance one read back with :meth:`HandState.from_dict`)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         game = cls.__new__(cls)
         game.state = state
         game.variant = state.rules.game_variant
@@ -164,16 +159,11 @@ class Game:
 
     @property
     def version(self) -> int:
-        """Applied commands so far (every seat's)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return self.state.public.version
 
     def asked(self, seat: int) -> int | None:
-        """The version at which ``seat``'s open question was posed (``None``: it owes no decision).
-
-        On one's turn that is :attr:`version`; in the exchange, the void and a claim window, which
-        ask several seats at once, it is the version the question opened at: the other seats'
-        answers move :attr:`version` but do not change this seat's question. A command made at any
-        version from this one to :attr:`version` answers the question the seat has now."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         if seat not in self.to_act():
             return None
         pub = self.state.public
@@ -185,7 +175,7 @@ class Game:
 
     @property
     def remaining(self) -> int:
-        """Tiles left in the wall."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return self.state.remaining
 
     @property
@@ -213,13 +203,13 @@ class Game:
         return self.state.public.end_reason
 
     def to_act(self) -> tuple[int, ...]:
-        """Seats that owe a decision now."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return to_act(self.state)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every decision ``seat`` may make now (empty when it has none to make)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         if type(seat) is not int:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         return list(self._legal_now(seat))
 
     def _legal_now(self, seat: int) -> list[Action]:
@@ -231,19 +221,19 @@ class Game:
         return hit
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
-        """:meth:`legal_actions` as a 0/1 array over the fixed action space (:mod:`.indices`)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return mask(self.legal_actions(seat))
 
     def view(self, seat: int | None) -> SeatView:
-        """What ``seat`` may know now (``None``: a spectator)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         if seat is None:
             return redact(self.state, None)
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         return redact(self.state, seat, self._legal_now(seat))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         out = []
         for ev in self.state.events[since:]:
             shown = event_for(ev, seat)
@@ -252,62 +242,41 @@ class Game:
         return out
 
     def deltas(self) -> list[int]:
-        """Net result per seat so far, in units of base."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return self.state.deltas()
 
     def next_dealer(self) -> int:
-        """Who deals the next hand under the rule set's ``dealer`` rule (:mod:`.dealer`)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return next_dealer(self.state)
 
     def record(self) -> dict[str, Any]:
-        """The ``chuanma-record/2`` record of this hand (docs/engine.md, Records)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return record_of(self.state)
 
     def result(self) -> dict[str, Any]:
-        pub = self.state.public
-        return {
-            "deltas": self.deltas(),
-            "payments": [p.to_json() for p in pub.ledger],
-            "winners": [w.to_json() for w in pub.wins],
-        }
+        return result_of(self.state)
 
     def tile_total(self) -> int:
-        """Tiles in wall + hands + melds + discards + win piles (always the whole set)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return self.state.tile_total()
 
     def open_seat(self, seat: int) -> OpenSeat:
-        """Seat ``seat`` unredacted (the referee's read model; a player reads :meth:`view`)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return open_seat(self.state, seat)
 
     def waits(self, seat: int) -> list[int]:
-        """The tiles seat ``seat``'s concealed hand waits on (none while it holds its void suit)."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         return seat_waits(self.state, seat)
 
     # ------------------------------------------------------------------ applying
 
     def apply(self, seat: int, action: Action, expected_version: int | None = None) -> list[Event]:
-        """Apply ``seat``'s decision; returns the events it caused.
-
-        Raises :class:`IllegalActionError` (state untouched) for anything not in
-        :meth:`legal_actions`, and :class:`StaleCommandError` when ``expected_version`` is given
-        and the command was made against another question than the seat's open one: before it was
-        posed (:meth:`asked`; for a seat that owes nothing, :attr:`version`) or after :attr:`version`.
-        """
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         st = self.state
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         if expected_version is not None:
-            if type(expected_version) is not int:
-                raise IllegalActionError(
-                    f"expected_version must be a whole number, got {expected_version!r}", "bad_command", seat)
-            now = st.public.version
-            asked = self.asked(seat)
-            since = now if asked is None else asked
-            if not since <= expected_version <= now:
-                posed = "" if asked is None or asked == now else f", your question was posed at version {asked}"
-                raise StaleCommandError(
-                    f"stale command: made against version {expected_version}, the hand is at "
-                    f"version {now}{posed}", "stale_version", seat)
+            check_version(seat, expected_version, st.public.version, self.asked(seat))
         if isinstance(action, Leave):
             return self.leave(seat)
         legal = self._legal_now(seat)
@@ -322,18 +291,11 @@ class Game:
         return st.events[start:]
 
     def leave(self, seat: int) -> list[Event]:
-        """逃跑 (RULES §6): ``seat`` leaves the table.
-
-        A seat that has already won (血战 or 血流) leaves without stopping the hand and stops
-        playing; it is no longer refunded by 退税 nor paid by 查花猪. Any other leaver ends the
-        hand at once: with ``escape_penalty`` it pays each other seat that has not won 16 base,
-        or inside the last four tiles that seat's 查大叫 amount if higher. Payments made so far
-        stand; no exhaustive-draw settlement runs.
-        """
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         st = self.state
         pub = st.public
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         if pub.phase == "end":
             raise IllegalActionError("the hand is over", "hand_over", seat)
         if pub.left[seat]:
@@ -384,8 +346,7 @@ class Game:
             self._run()
 
     def pass_pending(self) -> list[Event]:
-        """Every seat that still owes an answer in a claim window passes (or, if it must win,
-        wins). This is how a record's omitted answers are read."""
+        """As the facade's (:class:`chuanma.engine.game.Game`)."""
         st = self.state
         start = len(st.events)
         if st.public.phase in ("claim", "rob"):

@@ -72,9 +72,33 @@ def index_of(action: object) -> int | None:
     return index if listed is action or listed == action else None
 
 
-def _no_such_seat(seat: object) -> IllegalActionError:
+def no_such_seat(seat: object) -> IllegalActionError:
     """The refusal of a seat that is not one of 0-3."""
     return IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
+
+
+def check_version(seat: int, expected_version: object, now: int, asked: int | None) -> None:
+    """Refuse ``seat``'s command made at ``expected_version`` unless it answers the seat's open
+    question, posed at version ``asked`` (``None``: the seat owes nothing), the hand being at ``now``."""
+    if type(expected_version) is not int:
+        raise IllegalActionError(
+            f"expected_version must be a whole number, got {expected_version!r}", "bad_command", seat)
+    since = now if asked is None else asked
+    if not since <= expected_version <= now:
+        posed = "" if asked is None or asked == now else f", your question was posed at version {asked}"
+        raise StaleCommandError(
+            f"stale command: made against version {expected_version}, the hand is at "
+            f"version {now}{posed}", "stale_version", seat)
+
+
+def result_of(st: HandState) -> dict[str, Any]:
+    """A hand's net results, payments and wins as JSON (:meth:`Game.result`)."""
+    pub = st.public
+    return {
+        "deltas": st.deltas(),
+        "payments": [p.to_json() for p in pub.ledger],
+        "winners": [w.to_json() for w in pub.wins],
+    }
 
 
 class Game:
@@ -236,7 +260,7 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every decision ``seat`` may make now (empty when it has none to make)."""
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         return list(self._legal_now(seat)[1])
 
     def _legal_now(self, seat: int) -> tuple[list[int], list[Action]]:
@@ -257,7 +281,7 @@ class Game:
         if seat is None:
             return redact(self.state, None)
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         return redact(self.state, seat, self._legal_now(seat)[1])
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
@@ -282,12 +306,7 @@ class Game:
         return record_of(self.state)
 
     def result(self) -> dict[str, Any]:
-        pub = self.state.public
-        return {
-            "deltas": self.deltas(),
-            "payments": [p.to_json() for p in pub.ledger],
-            "winners": [w.to_json() for w in pub.wins],
-        }
+        return result_of(self.state)
 
     def tile_total(self) -> int:
         """Tiles in wall + hands + melds + discards + win piles (always the whole set)."""
@@ -313,19 +332,9 @@ class Game:
         posed (:meth:`asked`; for a seat that owes nothing, :attr:`version`) or after :attr:`version`.
         """
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         if expected_version is not None:
-            if type(expected_version) is not int:
-                raise IllegalActionError(
-                    f"expected_version must be a whole number, got {expected_version!r}", "bad_command", seat)
-            now = self._core.version
-            asked = self.asked(seat)
-            since = now if asked is None else asked
-            if not since <= expected_version <= now:
-                posed = "" if asked is None or asked == now else f", your question was posed at version {asked}"
-                raise StaleCommandError(
-                    f"stale command: made against version {expected_version}, the hand is at "
-                    f"version {now}{posed}", "stale_version", seat)
+            check_version(seat, expected_version, self._core.version, self.asked(seat))
         if isinstance(action, Leave):
             return self.leave(seat)
         index = index_of(action)
@@ -379,7 +388,7 @@ class Game:
         stand; no exhaustive-draw settlement runs.
         """
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         if self._core.finished:
             raise IllegalActionError("the hand is over", "hand_over", seat)
         if self.state.public.left[seat]:
@@ -403,4 +412,4 @@ class Game:
         return new
 
 
-__all__ = ["DIRECTIONS", "Direction", "Game", "core_rules", "index_of"]
+__all__ = ["DIRECTIONS", "Direction", "Game", "check_version", "core_rules", "index_of", "no_such_seat", "result_of"]
