@@ -102,7 +102,7 @@ Rules rules_from(nb::handle r, const ScoreOptions& scoring) {
     Rules out;
     for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
     out.variant = choice<Variant>(r, "variant", kVariants);
-    out.preset = nb::cast<std::string>(r.attr("preset"));
+    out.json = nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(r.attr("to_json")()));
     out.base = nb::cast<std::int64_t>(r.attr("base"));
     if (out.base < 1) throw RulesRefused("base is at least 1");
     out.dealer = choice<DealerRule>(r, "dealer", kDealers);

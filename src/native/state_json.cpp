@@ -270,12 +270,7 @@ int bits_from(nb::handle flags) {
     return out;
 }
 
-nb::object rules_json(const Rules& rules) {
-    nb::dict spec;
-    spec["preset"] = rules.preset;
-    spec["options"] = options_of(rules);
-    return nb::module_::import_("chuanma.rules").attr("RuleSet").attr("from_json")(spec).attr("to_json")();
-}
+nb::object rules_json(const Rules& rules) { return nb::module_::import_("json").attr("loads")(rules.json); }
 
 // ------------------------------------------------------------------ events
 
