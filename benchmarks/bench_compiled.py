@@ -35,8 +35,7 @@ from pathlib import Path
 from bench_revisions import ENGINE, GREEDY, PRELOAD, ROOT, add_job_options, instructions, need_valgrind, run
 
 CORE = [
-    *(f"chuanma/engine/{m}.py" for m in ("state", "claims", "turn", "legal", "wins", "kongs", "setup", "settlement",
-                                          "tables", "wall", "variant")),
+    *(f"chuanma/engine/{m}.py" for m in ("state", "claims", "wins", "tables", "wall")),
     "chuanma/analysis/hand.py",
 ]
 LEFT_OUT = {

@@ -1,5 +1,6 @@
 """Microseconds per seat view: :func:`chuanma.engine.views.seat_view` of a compiled hand (the core's
-redaction) against :func:`chuanma.engine.views.redact` of the same state as a Python ``HandState``,
+redaction) against the Python redaction it replaced (``tests/reference_engine/views.py``) of the
+same state as a Python ``HandState``,
 on every state of random hands, for each seat and a spectator. The hands lean towards wins (a win
 whenever one is legal, claims often, mostly the discard of the lowest shanten), so that the views
 show melds, wins and payments as played hands do. The two are timed in turns, the
@@ -14,17 +15,23 @@ import argparse
 import copy
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from chuanma import _core
 from chuanma.analysis import shanten
 from chuanma.engine.actions import Action
 from chuanma.engine.indices import HU_AT, PONG_AT, from_index
 from chuanma.engine.state import HandState
-from chuanma.engine.views import redact, seat_view
+from chuanma.engine.views import seat_view
 from chuanma.rules import RuleSet
 from chuanma.scoring import score_options
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from reference_engine.views import redact
 
 Case = tuple[_core.Hand, HandState, int | None, list[Action]]
 """A state in both forms, a viewer and its legal actions."""

@@ -13,14 +13,14 @@ from chuanma.analysis import shanten
 from chuanma.engine.actions import Exchange, action_from_json
 from chuanma.engine.event_types import EndReason
 from chuanma.engine.events import Event
-from chuanma.engine.game import Direction, Game
 from chuanma.engine.indices import HU_AT, PONG_AT, from_index, to_index
 from chuanma.engine.ledger import Reason, Win
-from chuanma.engine.state import DIRECTIONS, HandState
+from chuanma.engine.state import DIRECTIONS, Direction, HandState
 from chuanma.melds import KONG_KINDS, MELD_KINDS
 from chuanma.rules import RuleSet
 from chuanma.scoring import FANS, SITUATIONS, score_options
 from chuanma.tiles import SUITS, parse_tile, parse_tiles
+from reference_engine.game import Game
 
 EVENT_TYPES = ("start", "deal", "deal_done", "exchange_chosen", "exchange", "exchange_received", "void_chosen",
                "voids", "draw", "discard", "claim", "pong", "chow", "kong", "kong_declared", "kong_robbed", "hu",

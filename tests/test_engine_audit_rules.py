@@ -14,7 +14,7 @@ import pytest
 from chuanma.engine.actions import ChooseVoid, Discard, Exchange, Hu, IllegalActionError, Kong, Pass, Pong
 from chuanma.engine.game import Game
 from chuanma.engine.record import RecordError, replay, to_record
-from chuanma.engine.settlement import flower_pig
+from chuanma.engine.referee import flower_pig
 from chuanma.engine.tables import format_counts
 from chuanma.engine.wall import build_wall
 from chuanma.melds import Meld

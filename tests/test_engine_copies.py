@@ -13,7 +13,17 @@ from collections.abc import Callable
 
 import pytest
 
-from chuanma.engine.actions import Action, Discard, Hu, IllegalActionError, Kong, Leave, Pass, action_from_json
+from chuanma.engine.actions import (
+    Action,
+    Discard,
+    Exchange,
+    Hu,
+    IllegalActionError,
+    Kong,
+    Leave,
+    Pass,
+    action_from_json,
+)
 from chuanma.engine.game import Game
 from chuanma.engine.state import HandState
 from chuanma.rules import PRESETS
@@ -177,3 +187,39 @@ def test_without_the_ban_the_same_tiles_win() -> None:
     g.apply(3, Pass())
     run_out(g, lambda g: g.current == 3)
     assert g.state.seats[3].drawn == t("5p") and Hu() in g.legal_actions(3)
+
+
+def test_the_state_is_a_snapshot_of_the_core_that_changing_changes_nothing() -> None:
+    """``Game.state`` is read back from the compiled hand (``Game.core``), kept until the game
+    changes; writing into it leaves the game as it was."""
+    g, rng = random_hand("xueliu", 7)
+    for _ in range(30):
+        seat = rng.choice(g.to_act())
+        g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
+    snapshot = g.state
+    assert snapshot is g.state and snapshot == HandState.from_dict(g.core.to_dict())
+    seat = g.to_act()[0]
+    legal, events, version = g.legal_actions(seat), len(g.events), g.version
+    snapshot.seats[seat].hand[:] = bytes(len(snapshot.seats[seat].hand))
+    snapshot.public.phase = "end"
+    snapshot.events.clear()
+    assert g.legal_actions(seat) == legal and not g.finished and len(g.events) == events
+    assert g.state is snapshot  # unchanged game: the same (now spoilt) snapshot
+    g.apply(seat, legal[0])
+    assert g.version == version + 1 and g.state is not snapshot
+    assert g.state == HandState.from_dict(g.core.to_dict()) and len(g.state.events) == len(g.events)
+
+
+@pytest.mark.parametrize("action", [Exchange((0, 9, 18)), Exchange((0, 0, 30)), "discard 1m", Leave])
+def test_an_action_outside_the_action_space_is_refused_by_the_moment(action: object) -> None:
+    """Something the action space does not number (a mixed-suit exchange, a wrong object) is
+    refused like any other action the moment does not offer, and the game does not change."""
+    g, _ = random_hand("xuezhan", 1)
+    assert g.phase == "exchange"
+    before = g.core.to_dict()
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply(0, action)  # type: ignore[arg-type]
+    assert refused.value.code == "illegal_action"
+    expected = f"cannot {action}" if isinstance(action, Exchange) else "choose three tiles of one suit"
+    assert refused.value.reason.startswith(expected)
+    assert g.core.to_dict() == before and g.decisions == []

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from chuanma.engine.actions import Discard, Hu, IllegalActionError, Kong, Pass, Pong
-from chuanma.engine.claims import options_for
+from chuanma.engine.claims import options_for, pass_rule_of
 from chuanma.engine.game import Game
-from chuanma.engine.settlement import flower_pig
+from chuanma.engine.referee import flower_pig
 from engine_setup import game, play, rules, run_out, t, wall_at
 
 # 地胡: seat 1 waits on 5p, the dealer's void tile.
@@ -132,9 +132,9 @@ def test_forever_declining_a_self_drawn_win_bars_that_tile() -> None:
     seat's 5p would offer seat 3 nothing (under ``none``: the win)."""
     g = _declined_self_win("forever")
     assert g.state.seats[3].banned == {t("5p")}
-    assert options_for(g.state, g.pass_rule, 3, t("5p"), rob=False, chow=False) is None
+    assert options_for(g.state, pass_rule_of(g.rules), 3, t("5p"), rob=False, chow=False) is None
     free = _declined_self_win("none")
-    assert options_for(free.state, free.pass_rule, 3, t("5p"), rob=False, chow=False) == [Hu(), Pass()]
+    assert options_for(free.state, pass_rule_of(free.rules), 3, t("5p"), rob=False, chow=False) == [Hu(), Pass()]
 
 
 def test_same_turn_declining_a_self_drawn_win_bars_nothing() -> None:

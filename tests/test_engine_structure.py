@@ -291,17 +291,13 @@ def test_engine_uses_no_private_name_of_another_module() -> None:
 COMPILED = "_core"
 """The compiled core (``chuanma._core``): private to the package, imported only by its facades."""
 FACADES: tuple[str, ...] = ("chuanma.analysis", "chuanma.scoring", "chuanma.env.batch", "chuanma.engine.views",
-                            "chuanma.encoding")
+                            "chuanma.encoding", "chuanma.engine.game")
 """The packages and modules that are the compiled core's Python API (docs/engine.md, The compiled core)."""
 
 
 def within(name: str, package: str) -> bool:
     """``name`` is ``package`` or one of its modules."""
     return name == package or name.startswith(package + ".")
-
-
-FACADES = (*FACADES, "chuanma.engine.game")
-"""``Game.core`` reads the hand into the compiled core."""
 
 
 def in_facade(name: str) -> bool:

@@ -20,14 +20,14 @@ import pytest
 
 from chuanma import _core
 from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.game import Game
 from chuanma.engine.indices import ACTION_COUNT, CHOW_AT, DISCARD_AT, HU_AT, KONG_AT, PASS_AT, PONG_AT, from_index
-from chuanma.engine.legal import refusal
 from chuanma.engine.refusal_text import refusal_message
 from chuanma.engine.state import HandState
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import parse_tile, tile_str
 from native_lockstep import Lockstep
+from reference_engine.game import Game
+from reference_engine.legal import refusal
 
 CASES = [(name, {}) for name in PRESETS] + [
     ("xuezhan", {"pass_rule": "forever", "no_kong_in_last_four": False}),

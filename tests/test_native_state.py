@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from chuanma import _core
-from chuanma.engine.game import Game
 from chuanma.rules import PRESETS, RuleSet
 from native_lockstep import Lockstep, native_rules
+from reference_engine.game import Game
 
 CASES = [(name, {}) for name in PRESETS] + [
     ("xuezhan", {"pass_rule": "forever", "concealed_kong_shown": True, "flower_pig": "ting_max"}),

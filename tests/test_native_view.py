@@ -1,5 +1,5 @@
 """The compiled seat view (``chuanma._core.Hand.view``, read by :func:`chuanma.engine.views.seat_view`)
-against the Python redaction (:func:`chuanma.engine.views.redact`): random hands of every preset (and
+against the Python redaction (the reference's ``redact``): random hands of every preset (and
 of the option overrides of the reducer's lockstep) played in both machines at once
 (:class:`~native_lockstep.Lockstep`); at every step, and at the end, each seat's and a spectator's
 view of the compiled hand equals ``redact`` of the hand's state read back from the compiled one's JSON
@@ -18,10 +18,11 @@ import pytest
 from chuanma import _core
 from chuanma.engine.indices import from_index
 from chuanma.engine.state import HandState
-from chuanma.engine.views import SeatView, redact, seat_view
+from chuanma.engine.views import SeatView, seat_view
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import SUITS, format_tiles, parse_tiles, to_counts
 from native_lockstep import Lockstep
+from reference_engine.views import redact
 from test_native_reducer import OVERRIDES, RARE, SETUPS
 
 CASES: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in PRESETS] + OVERRIDES

@@ -315,6 +315,12 @@ class Hand:
         """
 
     @property
+    def current(self) -> int:
+        """
+        The seat whose turn it is (or whose discard or kong a claim window is on).
+        """
+
+    @property
     def version(self) -> int:
         """Decisions applied so far (every seat's)."""
 
@@ -343,6 +349,11 @@ class Hand:
     def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]:
         """
         The events from `since` on (src/native/events.hpp says what each holds).
+        """
+
+    def logged(self, since: int = 0) -> list[list[object]]:
+        """
+        The events from `since` on as the state's JSON form logs them: [seq, type, seat, data, private, visibility].
         """
 
     def counts(self, seat: int) -> bytes:

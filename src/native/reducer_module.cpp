@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <stdexcept>
@@ -104,7 +105,7 @@ Rules rules_from(nb::handle r, const ScoreOptions& scoring) {
     Rules out;
     for (const auto& [name, member] : kFlags) out.*member = nb::cast<bool>(r.attr(name));
     out.variant = choice<Variant>(r, "variant", kVariants);
-    out.preset = nb::cast<std::string>(r.attr("preset"));
+    out.json = nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(r.attr("to_json")()));
     out.base = nb::cast<std::int64_t>(r.attr("base"));
     if (out.base < 1) throw RulesRefused("base is at least 1");
     out.dealer = choice<DealerRule>(r, "dealer", kDealers);
@@ -244,6 +245,8 @@ void bind_reducer(nb::module_& m) {
         .def_prop_ro("remaining", [](const Reducer& r) { return r.state().remaining(); }, "Tiles left in the wall.")
         .def_prop_ro("phase", [](const Reducer& r) { return static_cast<int>(r.state().phase); },
                      "0 exchange, 1 void, 2 turn, 3 claim, 4 rob (a claim window on an added kong), 6 end.")
+        .def_prop_ro("current", [](const Reducer& r) { return r.state().current; },
+                     "The seat whose turn it is (or whose discard or kong a claim window is on).")
         .def_prop_ro("version", [](const Reducer& r) { return r.state().version; },
                      "Decisions applied so far (every seat's).")
         .def("asked", &Reducer::asked, "seat"_a,
@@ -296,6 +299,16 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]"),
              "since"_a = 0, "The events from `since` on (src/native/events.hpp says what each holds).")
+        .def("logged",
+             [](const Reducer& r, int since) {
+                 nb::list out;
+                 const int n = static_cast<int>(r.state().events.size());
+                 for (int i = std::max(since, 0); i < n; ++i) out.append(event_json(r, i));
+                 return out;
+             },
+             nb::sig("def logged(self, since: int = 0) -> list[list[object]]"), "since"_a = 0,
+             "The events from `since` on as the state's JSON form logs them: [seq, type, seat, data, private, "
+             "visibility].")
         .def("counts",
              [](const Reducer& r, int seat) {
                  check_seat(seat);

@@ -46,7 +46,7 @@ struct Rules {
     // the fans, 抢杠胡, 地胡 on the dealer's discard, 封顶 and 自摸's bonus: what the fan scoring reads,
     // with the fan table's values; the one copy of those options (checked against the RuleSet)
     ScoreOptions scoring;
-    std::string preset = "xuezhan";  // the preset the options were taken from (only the JSON form reads it)
+    std::string json = "\"xuezhan\"";  // RuleSet.to_json() as JSON text, made once (only the JSON form reads it)
 
     // What the variant decides (chuanma.variant).
     bool winners_stay() const { return variant == Variant::kXueliu; }

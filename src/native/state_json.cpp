@@ -284,143 +284,11 @@ int bits_from(nb::handle flags) {
     return out;
 }
 
-nb::object rules_json(const Rules& rules) {
-    nb::dict spec;
-    spec["preset"] = rules.preset;
-    spec["options"] = options_of(rules);
-    return nb::module_::import_("chuanma.rules").attr("RuleSet").attr("from_json")(spec).attr("to_json")();
-}
+nb::object rules_json(const Rules& rules) { return nb::module_::import_("json").attr("loads")(rules.json); }
 
 // ------------------------------------------------------------------ events
 
 std::string suit_name(int suit) { return std::string(1, kSuitLetters[suit]); }
-
-// One event as the Python engine logs it: [seq, type, seat, data, private, visibility].
-nb::list event_json(const Reducer& hand, int seq) {
-    const HandState& st = hand.state();
-    const Event& e = st.events[seq];
-    nb::dict data, hidden;
-    bool private_event = false;
-    switch (e.type) {
-        case EventType::kStart:
-            data["dealer"] = e.a;
-            data["rules"] = rules_json(st.rules);
-            data["base"] = st.rules.base;
-            data["wall"] = e.b;
-            break;
-        case EventType::kDeal:
-            hidden["hand"] = format_counts(st.dealt[e.seat]);
-            private_event = true;
-            break;
-        case EventType::kDealDone:
-        case EventType::kLeave:
-            data["wall"] = e.a;
-            break;
-        case EventType::kExchangeChosen:
-        case EventType::kExchangeReceived: {
-            const auto& t = exchange_tiles()[e.a - kExchangeAt];
-            hidden["tiles"] = format_tiles({t[0], t[1], t[2]});
-            if (e.type == EventType::kExchangeReceived) {
-                hidden["from"] = e.from;
-                private_event = true;
-            }
-            break;
-        }
-        case EventType::kExchange:
-            data["direction"] = kDirections[e.a];
-            break;
-        case EventType::kVoidChosen:
-            hidden["suit"] = suit_name(e.a);
-            if (e.b) hidden["automatic"] = private_event = true;
-            break;
-        case EventType::kVoids: {
-            nb::list voids;
-            for (int s = 0; s < kSeats; ++s) voids.append(suit_name(e.a >> 2 * s & 3));
-            data["voids"] = voids;
-            break;
-        }
-        case EventType::kDraw:
-            data["wall"] = e.a;
-            data["replacement"] = static_cast<bool>(e.b & 1);
-            if (e.b & 2) data["last_four"] = true;
-            hidden["tile"] = tile_str(e.tile);
-            break;
-        case EventType::kDiscard:
-            data["tile"] = tile_str(e.tile);
-            data["wall"] = e.a;
-            if (e.b) data["automatic"] = true;
-            break;
-        case EventType::kClaim:
-            hidden["claim"] = action_json(e.a);
-            private_event = true;
-            break;
-        case EventType::kPong:
-        case EventType::kChow:
-            data["tile"] = tile_str(e.tile);
-            data["from"] = e.from;
-            if (e.type == EventType::kChow) data["claimed"] = tile_str(e.a);
-            break;
-        case EventType::kKong: {
-            const KongKind kind = static_cast<KongKind>(e.a);
-            data["kind"] = kKongKinds[e.a];
-            const bool hidden_tile = kind == KongKind::kConcealed && !st.rules.concealed_kong_shown;
-            (hidden_tile ? hidden : data)["tile"] = tile_str(e.tile);
-            if (kind == KongKind::kExposed) data["from"] = e.from;
-            if (kind == KongKind::kAdded) data["late"] = static_cast<bool>(e.b);
-            break;
-        }
-        case EventType::kKongDeclared:
-            data["tile"] = tile_str(e.tile);
-            data["kind"] = "added";
-            break;
-        case EventType::kKongRobbed:
-            data["tile"] = tile_str(e.tile);
-            break;
-        case EventType::kHu:
-            for (const WinRecord& w : st.wins)
-                if (w.seq == seq) data = win_json(st.rules, w);
-            data["waits"] = format_mask(static_cast<TileMask>(e.value));
-            if (e.a >> 17 & 1) data["forced"] = true;
-            break;
-        case EventType::kPayment:
-            data["payer"] = e.from;
-            data["payee"] = e.a & 15;
-            data["amount"] = e.value;
-            data["reason"] = kReasons[e.a >> 4];
-            data["for"] = e.b;
-            break;
-        case EventType::kExhausted:
-            data["part"] = seat_bits(e.a);
-            data["pig"] = seat_bits(e.a >> 4);
-            data["ready"] = seat_bits(e.a >> 8);
-            if (e.b) {
-                nb::list fans;
-                for (int s = 0; s < kSeats; ++s) fans.append(none_or(static_cast<int>(e.value >> 8 * s & 255) - 1));
-                data["fan"] = fans;
-            }
-            break;
-        case EventType::kEnd: {
-            data["reason"] = kEndReasons[e.a];
-            nb::list hands, melds, deltas, waits;
-            const auto d = hand.deltas();
-            for (int s = 0; s < kSeats; ++s) {
-                hands.append(format_counts(st.seats[s].hand));
-                melds.append(melds_json(st.melds[s]));
-                deltas.append(d[s]);
-                const std::int64_t w = hand.standing_waits(s);
-                waits.append(w < 0 ? nb::none() : nb::object(nb::str(format_mask(static_cast<TileMask>(w)).c_str())));
-            }
-            data["hands"] = hands;
-            data["melds"] = melds;
-            data["deltas"] = deltas;
-            data["pig"] = seat_bits(e.b);
-            data["waits"] = waits;
-            break;
-        }
-    }
-    return list_of(seq, kEventTypes[static_cast<int>(e.type)], none_or(e.seat), data, hidden,
-                   private_event ? "private" : "public");
-}
 
 Event event_from(nb::handle ev) {
     const int type = index_of(kEventTypes, nb::cast<std::string>(ev[1]));
@@ -553,6 +421,133 @@ Seat seat_from(nb::handle d) {
 
 }  // namespace
 
+nb::list event_json(const Reducer& hand, int seq) {
+    const HandState& st = hand.state();
+    const Event& e = st.events[seq];
+    nb::dict data, hidden;
+    bool private_event = false;
+    switch (e.type) {
+        case EventType::kStart:
+            data["dealer"] = e.a;
+            data["rules"] = rules_json(st.rules);
+            data["base"] = st.rules.base;
+            data["wall"] = e.b;
+            break;
+        case EventType::kDeal:
+            hidden["hand"] = format_counts(st.dealt[e.seat]);
+            private_event = true;
+            break;
+        case EventType::kDealDone:
+        case EventType::kLeave:
+            data["wall"] = e.a;
+            break;
+        case EventType::kExchangeChosen:
+        case EventType::kExchangeReceived: {
+            const auto& t = exchange_tiles()[e.a - kExchangeAt];
+            hidden["tiles"] = format_tiles({t[0], t[1], t[2]});
+            if (e.type == EventType::kExchangeReceived) {
+                hidden["from"] = e.from;
+                private_event = true;
+            }
+            break;
+        }
+        case EventType::kExchange:
+            data["direction"] = kDirections[e.a];
+            break;
+        case EventType::kVoidChosen:
+            hidden["suit"] = suit_name(e.a);
+            if (e.b) hidden["automatic"] = private_event = true;
+            break;
+        case EventType::kVoids: {
+            nb::list voids;
+            for (int s = 0; s < kSeats; ++s) voids.append(suit_name(e.a >> 2 * s & 3));
+            data["voids"] = voids;
+            break;
+        }
+        case EventType::kDraw:
+            data["wall"] = e.a;
+            data["replacement"] = static_cast<bool>(e.b & 1);
+            if (e.b & 2) data["last_four"] = true;
+            hidden["tile"] = tile_str(e.tile);
+            break;
+        case EventType::kDiscard:
+            data["tile"] = tile_str(e.tile);
+            data["wall"] = e.a;
+            if (e.b) data["automatic"] = true;
+            break;
+        case EventType::kClaim:
+            hidden["claim"] = action_json(e.a);
+            private_event = true;
+            break;
+        case EventType::kPong:
+        case EventType::kChow:
+            data["tile"] = tile_str(e.tile);
+            data["from"] = e.from;
+            if (e.type == EventType::kChow) data["claimed"] = tile_str(e.a);
+            break;
+        case EventType::kKong: {
+            const KongKind kind = static_cast<KongKind>(e.a);
+            // the keys in the Python engine's order: a concealed kong's kind first, any other's tile
+            if (kind != KongKind::kConcealed) data["tile"] = tile_str(e.tile);
+            data["kind"] = kKongKinds[e.a];
+            if (kind == KongKind::kConcealed) (st.rules.concealed_kong_shown ? data : hidden)["tile"] = tile_str(e.tile);
+            if (kind == KongKind::kExposed) data["from"] = e.from;
+            if (kind == KongKind::kAdded) data["late"] = static_cast<bool>(e.b);
+            break;
+        }
+        case EventType::kKongDeclared:
+            data["tile"] = tile_str(e.tile);
+            data["kind"] = "added";
+            break;
+        case EventType::kKongRobbed:
+            data["tile"] = tile_str(e.tile);
+            break;
+        case EventType::kHu:
+            for (const WinRecord& w : st.wins)
+                if (w.seq == seq) data = win_json(st.rules, w);
+            data["waits"] = format_mask(static_cast<TileMask>(e.value));
+            if (e.a >> 17 & 1) data["forced"] = true;
+            break;
+        case EventType::kPayment:
+            data["payer"] = e.from;
+            data["payee"] = e.a & 15;
+            data["amount"] = e.value;
+            data["reason"] = kReasons[e.a >> 4];
+            data["for"] = e.b;
+            break;
+        case EventType::kExhausted:
+            data["part"] = seat_bits(e.a);
+            data["pig"] = seat_bits(e.a >> 4);
+            data["ready"] = seat_bits(e.a >> 8);
+            if (e.b) {
+                nb::list fans;
+                for (int s = 0; s < kSeats; ++s) fans.append(none_or(static_cast<int>(e.value >> 8 * s & 255) - 1));
+                data["fan"] = fans;
+            }
+            break;
+        case EventType::kEnd: {
+            data["reason"] = kEndReasons[e.a];
+            nb::list hands, melds, deltas, waits;
+            const auto d = hand.deltas();
+            for (int s = 0; s < kSeats; ++s) {
+                hands.append(format_counts(st.seats[s].hand));
+                melds.append(melds_json(st.melds[s]));
+                deltas.append(d[s]);
+                const std::int64_t w = hand.standing_waits(s);
+                waits.append(w < 0 ? nb::none() : nb::object(nb::str(format_mask(static_cast<TileMask>(w)).c_str())));
+            }
+            data["hands"] = hands;
+            data["melds"] = melds;
+            data["deltas"] = deltas;
+            data["pig"] = seat_bits(e.b);
+            data["waits"] = waits;
+            break;
+        }
+    }
+    return list_of(seq, kEventTypes[static_cast<int>(e.type)], none_or(e.seat), data, hidden,
+                   private_event ? "private" : "public");
+}
+
 std::string format_mask(TileMask mask) {
     std::vector<int> tiles;
     for (int t = 0; t < 34; ++t)
@@ -595,10 +590,9 @@ nb::dict state_to_dict(const Reducer& hand) {
     pub["claimed_at"] = claimed_at;
     pub["win_piles"] = win_piles;
     pub["voids_revealed"] = st.voids_revealed;
-    nb::object direction = nb::none();
-    for (const Event& e : st.events)
-        if (e.type == EventType::kExchange) direction = nb::str(kDirections[e.a]);
-    pub["direction"] = direction;
+    // the direction is shown once every seat has chosen its tiles: they were exchanged at once
+    const bool exchanged = std::all_of(st.exchanged.begin(), st.exchanged.end(), [](bool x) { return x; });
+    pub["direction"] = exchanged ? nb::object(nb::str(kDirections[st.direction])) : nb::none();
     pub["exchanged"] = bools(st.exchanged);
     pub["void_chosen"] = bools(st.void_chosen);
     pub["out"] = bools(st.out);

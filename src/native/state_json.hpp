@@ -14,6 +14,8 @@ namespace chuanma {
 
 // Tiles (a bit by tile) as text, "123m45p".
 std::string format_mask(TileMask tiles);
+// Event `seq` of the hand as the Python engine logs it: [seq, type, seat, data, private, visibility].
+nanobind::list event_json(const Reducer& hand, int seq);
 // HandState.to_dict() of the hand: every field, the events' payloads included.
 nanobind::dict state_to_dict(const Reducer& hand);
 // The hand of a state in that form (ValueError for another format).

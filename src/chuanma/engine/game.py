@@ -1,66 +1,112 @@
-"""The hand as a state machine: :class:`Game` applies decisions to a :class:`HandState`.
+"""The hand as a state machine: :class:`Game`, the Python face of the compiled ``_core.Hand``.
 
 A :class:`Game` is built from the rules, the wall (in draw order), the dealer and the exchange
 direction; everything after that comes from the players' decisions, given one at a time with
 :meth:`Game.apply`. Draws, the claim window's resolution, forced and automatic moves happen
 inside the machine. Nothing here reads a clock, draws a random number or does I/O.
 
-``apply`` is a thin reducer: the rules live in the modules named after them (:mod:`.setup`,
-:mod:`.turn`, :mod:`.claims`, :mod:`.kongs`, :mod:`.wins`, :mod:`.settlement`, :mod:`.legal`),
-the differences between 血战 and 血流 in :mod:`.variant`, what a seat may see in :mod:`.views`.
+Every rule of the hand lives in the compiled core (``chuanma._core.Hand``, src/native/). The
+facade checks what has no action index (the seat, the command's version, leaving, an action
+outside the action space), words the core's refusals (:mod:`.refusal_text`), keeps the events as
+:class:`Event` objects and the decisions as :class:`Action` objects, and gives the whole state as a
+read-only :class:`HandState` snapshot (:attr:`Game.state`) to the readers that take one.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from chuanma.engine import claims, kongs, setup, turn
-from chuanma.engine.actions import (
-    Action,
-    ChooseVoid,
-    Chow,
-    Discard,
-    Exchange,
-    Hu,
-    IllegalActionError,
-    Kong,
-    Leave,
-    StaleCommandError,
-)
-from chuanma.engine.dealer import next_dealer
+from chuanma import _core
+from chuanma.analysis import waits
+from chuanma.engine.actions import Action, Chow, Exchange, IllegalActionError, Leave, StaleCommandError
 from chuanma.engine.events import Event
-from chuanma.engine.indices import mask
+from chuanma.engine.indices import ACTION_COUNT, ACTIONS, DISCARD_AT, PASS_AT, ActionIndexError, mask, to_index
 from chuanma.engine.ledger import Payment, Win
-from chuanma.engine.legal import legal_actions, offered, refusal, to_act
 from chuanma.engine.record_fields import record_of
 from chuanma.engine.referee import OpenSeat, open_seat
-from chuanma.engine.settlement import end, escape_payments
-from chuanma.engine.state import DIRECTIONS, Direction, HandState, Hidden, Public, SeatState
-from chuanma.engine.tables import HU, PASS, format_counts, rules_json
-from chuanma.engine.views import SeatView, event_for, redact
-from chuanma.engine.wall import check_wall, deal
-from chuanma.engine.wins import claim_wins, seat_waits, self_drawn_win
+from chuanma.engine.refusal_text import refusal_message
+from chuanma.engine.state import DIRECTIONS, Direction, HandState
+from chuanma.engine.views import SeatView, event_for, seat_view
+from chuanma.engine.wall import check_wall
 from chuanma.rules import RuleSet
+from chuanma.scoring import score_options
+from chuanma.tiles import NUM_SUITED, tile_str
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from chuanma import _core
+PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
+"""The core's phases by number."""
+_DIRECTION_NAMES: dict[int, Direction] = {v: k for k, v in DIRECTIONS.items()}  # type: ignore[misc]
+
+_RULES: dict[int, tuple[RuleSet, _core.Rules]] = {}
+"""The core's rules of each rule set played lately, by the rule set's identity."""
+_RULES_KEPT = 64
+"""How many rule sets' core rules are kept (a process plays a few)."""
 
 
-def _no_such_seat(seat: object) -> IllegalActionError:
+def core_rules(rules: RuleSet) -> _core.Rules:
+    """The compiled core's rules of ``rules``, made once for a rule set."""
+    kept = _RULES.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    made = _core.Rules(rules, score_options(rules))
+    if len(_RULES) >= _RULES_KEPT:
+        _RULES.clear()
+    _RULES[id(rules)] = (rules, made)
+    return made
+
+
+def index_of(action: object) -> int | None:
+    """The index of ``action`` in the action space, ``None`` for anything it does not number (leaving,
+    a malformed action, an object that is no action)."""
+    try:
+        index = to_index(action)  # type: ignore[arg-type]
+    except (ActionIndexError, KeyError, TypeError):
+        return None
+    if not 0 <= index < ACTION_COUNT:
+        return None
+    listed = ACTIONS[index]
+    return index if listed is action or listed == action else None
+
+
+def no_such_seat(seat: object) -> IllegalActionError:
     """The refusal of a seat that is not one of 0-3."""
     return IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
 
 
+def check_version(seat: int, expected_version: object, now: int, asked: int | None) -> None:
+    """Refuse ``seat``'s command made at ``expected_version`` unless it answers the seat's open
+    question, posed at version ``asked`` (``None``: the seat owes nothing), the hand being at ``now``."""
+    if type(expected_version) is not int:
+        raise IllegalActionError(
+            f"expected_version must be a whole number, got {expected_version!r}", "bad_command", seat)
+    since = now if asked is None else asked
+    if not since <= expected_version <= now:
+        posed = "" if asked is None or asked == now else f", your question was posed at version {asked}"
+        raise StaleCommandError(
+            f"stale command: made against version {expected_version}, the hand is at "
+            f"version {now}{posed}", "stale_version", seat)
+
+
+def result_of(st: HandState) -> dict[str, Any]:
+    """A hand's net results, payments and wins as JSON (:meth:`Game.result`)."""
+    pub = st.public
+    return {
+        "deltas": st.deltas(),
+        "payments": [p.to_json() for p in pub.ledger],
+        "winners": [w.to_json() for w in pub.wins],
+    }
+
+
 class Game:
     """One hand. Read it through :meth:`view` and :meth:`events_for`; change it only with
-    :meth:`apply` (and :meth:`leave`). Its whole state is :attr:`state`."""
+    :meth:`apply` (and :meth:`leave`, :meth:`pass_pending`). Its state lives in the compiled
+    :attr:`core`; :attr:`state` is a snapshot of it."""
 
-    __slots__ = ("_legal", "pass_rule", "state", "variant")
+    __slots__ = ("_core", "_decisions", "_events", "_legal", "_rules", "_state")
 
     def __init__(
         self,
@@ -71,98 +117,87 @@ class Game:
         *,
         seeds: dict[str, Any] | None = None,
     ) -> None:
-        variant = rules.game_variant
         if isinstance(dealer, bool) or dealer not in range(4):
             raise IllegalActionError(f"dealer must be a seat 0-3, got {dealer!r}", "bad_setup")
         if direction not in DIRECTIONS:
             raise IllegalActionError(
                 f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}", "bad_setup")
-        layout = variant.wall
-        st = HandState(
-            rules=rules,
-            hidden=Hidden(check_wall(wall, layout.size), direction, dict(seeds) if seeds else None),
-            public=Public(dealer=dealer, current=dealer, live=layout.deal_end, tail=layout.last),
-            seats=[SeatState() for _ in range(4)],
-        )
-        self.state = st
-        self.variant = variant
-        self.pass_rule = claims.pass_rule_of(rules)
-        self._legal: dict[int, list[Action]] = {}
-        st.emit("start", None, {"dealer": dealer, "rules": rules_json(rules), "base": rules.base,
-                                "wall": layout.size})
-        for seat, tiles in enumerate(deal(st.hidden.wall, dealer)):
-            for t in tiles:
-                st.seats[seat].hand[t] += 1
-            st.emit("deal", seat, {}, {"hand": format_counts(st.seats[seat].hand)}, "private")
-        st.emit("deal_done", None, {"wall": st.remaining})
-        if rules.has_exchange:
-            st.public.phase = "exchange"
-        elif variant.void:
-            setup.enter_void(st)
-        else:
-            setup.first_turn(st)
-        self._run()
+        hand = _core.Hand(core_rules(rules), check_wall(wall, rules.game_variant.wall.size), dealer,
+                          DIRECTIONS[direction])
+        if seeds:
+            hand.set_seeds(dict(seeds))
+        self._start(rules, hand, [])
+
+    def _start(self, rules: RuleSet, hand: _core.Hand, decisions: list[tuple[int, Action]]) -> None:
+        self._rules = rules
+        self._core = hand
+        self._decisions = decisions
+        self._events: list[Event] = []
+        self._legal: dict[int, tuple[list[int], list[Action]]] = {}
+        self._state: HandState | None = None
+        self._log()
 
     @classmethod
     def from_state(cls, state: HandState) -> Game:
         """The game of a state (for instance one read back with :meth:`HandState.from_dict`)."""
         game = cls.__new__(cls)
-        game.state = state
-        game.variant = state.rules.game_variant
-        game.pass_rule = claims.pass_rule_of(state.rules)
-        game._legal = {}
+        game._start(state.rules, _core.Hand.from_dict(state.to_dict()), list(state.decisions))
         return game
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"state": self.state}
+        return {"rules": self._rules, "hand": self._core, "decisions": self._decisions}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        state = data["state"]
-        self.state = state
-        self.variant = state.rules.game_variant
-        self.pass_rule = claims.pass_rule_of(state.rules)
-        self._legal = {}
+        self._start(data["rules"], data["hand"], data["decisions"])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        return Game.from_state(copy.deepcopy(self.state, memo))
+        return self.__copy__()
 
     def __copy__(self) -> Game:
-        """A whole copy: a game and its state are one piece (a shallow copy sharing the state
-        would keep a list of legal actions that the other copy's moves make stale)."""
-        return Game.from_state(copy.deepcopy(self.state))
+        """A whole copy: the two play on apart (a copy shares the immutable rule set)."""
+        game = Game.__new__(Game)
+        game._start(self._rules, self._core.__copy__(), list(self._decisions))
+        return game
 
     # ------------------------------------------------------------------ reading
 
     @property
     def core(self) -> _core.Hand:
-        """The hand as the compiled core holds it (read from the state each time)."""
-        from chuanma import _core  # the compiled core, read by the environments
+        """The compiled hand itself: read it (the encoders take it); change the hand only through
+        this game, which keeps its events, decisions and legal actions in step with it."""
+        return self._core
 
-        return _core.Hand.from_dict(self.state.to_dict())
+    @property
+    def state(self) -> HandState:
+        """The whole state as a :class:`HandState`: a snapshot read back from the core's JSON form,
+        kept until the game changes. Changing it changes nothing."""
+        if self._state is None:
+            self._state = HandState.from_dict(self._core.to_dict())
+        return self._state
 
     @property
     def rules(self) -> RuleSet:
-        return self.state.rules
+        return self._rules
 
     @property
     def phase(self) -> str:
-        return self.state.public.phase
+        return PHASES[self._core.phase]
 
     @property
     def current(self) -> int:
-        return self.state.public.current
+        return self._core.current
 
     @property
     def dealer(self) -> int:
-        return self.state.public.dealer
+        return self._core.dealt()[1]
 
     @property
     def direction(self) -> Direction:
-        return self.state.hidden.direction
+        return _DIRECTION_NAMES[self._core.dealt()[2]]
 
     @property
     def wall(self) -> list[int]:
-        return self.state.hidden.wall
+        return self._core.dealt()[0]
 
     @property
     def seeds(self) -> dict[str, Any] | None:
@@ -171,7 +206,7 @@ class Game:
     @property
     def version(self) -> int:
         """Applied commands so far (every seat's)."""
-        return self.state.public.version
+        return self._core.version
 
     def asked(self, seat: int) -> int | None:
         """The version at which ``seat``'s open question was posed (``None``: it owes no decision).
@@ -180,31 +215,31 @@ class Game:
         ask several seats at once, it is the version the question opened at: the other seats'
         answers move :attr:`version` but do not change this seat's question. A command made at any
         version from this one to :attr:`version` answers the question the seat has now."""
-        if seat not in self.to_act():
+        if type(seat) is not int or not 0 <= seat < 4:
             return None
-        pub = self.state.public
-        return pub.posed if pub.phase in ("exchange", "void", "claim", "rob") else pub.version
+        posed = self._core.asked(seat)
+        return None if posed < 0 else posed
 
     @property
     def finished(self) -> bool:
-        return self.state.public.phase == "end"
+        return self._core.finished
 
     @property
     def remaining(self) -> int:
         """Tiles left in the wall."""
-        return self.state.remaining
+        return self._core.remaining
 
     @property
     def events(self) -> list[Event]:
-        return self.state.events
+        return self._events
 
     @property
     def decisions(self) -> list[tuple[int, Action]]:
-        return self.state.decisions
+        return self._decisions
 
     @property
     def autos(self) -> list[tuple[int, Action]]:
-        return self.state.autos
+        return [(seat, ACTIONS[index]) for seat, index in self._core.autos()]
 
     @property
     def wins(self) -> list[Win]:
@@ -220,20 +255,21 @@ class Game:
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that owe a decision now."""
-        return to_act(self.state)
+        return tuple(self._core.to_act())
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every decision ``seat`` may make now (empty when it has none to make)."""
-        if type(seat) is not int:
-            raise _no_such_seat(seat)
-        return list(self._legal_now(seat))
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise no_such_seat(seat)
+        return list(self._legal_now(seat)[1])
 
-    def _legal_now(self, seat: int) -> list[Action]:
-        """The seat's legal actions, kept until the state changes (the kept list itself: read it,
-        hand out copies)."""
+    def _legal_now(self, seat: int) -> tuple[list[int], list[Action]]:
+        """The seat's legal actions as indices and as actions, kept until the game changes (the
+        kept lists themselves: read them, hand out copies)."""
         hit = self._legal.get(seat)
         if hit is None:
-            hit = self._legal[seat] = legal_actions(self.state, self.pass_rule, seat)
+            indices = self._core.legal(seat)
+            hit = self._legal[seat] = (indices, [ACTIONS[i] for i in indices])
         return hit
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
@@ -243,15 +279,15 @@ class Game:
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know now (``None``: a spectator)."""
         if seat is None:
-            return redact(self.state, None)
+            return seat_view(self._core, None, self._rules)
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
-        return redact(self.state, seat, self._legal_now(seat))
+            raise no_such_seat(seat)
+        return seat_view(self._core, seat, self._rules, self._legal_now(seat)[1])
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them."""
         out = []
-        for ev in self.state.events[since:]:
+        for ev in self._events[since:]:
             shown = event_for(ev, seat)
             if shown is not None:
                 out.append(shown)
@@ -259,23 +295,18 @@ class Game:
 
     def deltas(self) -> list[int]:
         """Net result per seat so far, in units of base."""
-        return self.state.deltas()
+        return self._core.deltas()
 
     def next_dealer(self) -> int:
-        """Who deals the next hand under the rule set's ``dealer`` rule (:mod:`.dealer`)."""
-        return next_dealer(self.state)
+        """Who deals the next hand under the rule set's ``dealer`` rule."""
+        return self._core.next_dealer()
 
     def record(self) -> dict[str, Any]:
         """The ``chuanma-record/2`` record of this hand (docs/engine.md, Records)."""
         return record_of(self.state)
 
     def result(self) -> dict[str, Any]:
-        pub = self.state.public
-        return {
-            "deltas": self.deltas(),
-            "payments": [p.to_json() for p in pub.ledger],
-            "winners": [w.to_json() for w in pub.wins],
-        }
+        return result_of(self.state)
 
     def tile_total(self) -> int:
         """Tiles in wall + hands + melds + discards + win piles (always the whole set)."""
@@ -287,7 +318,8 @@ class Game:
 
     def waits(self, seat: int) -> list[int]:
         """The tiles seat ``seat``'s concealed hand waits on (none while it holds its void suit)."""
-        return seat_waits(self.state, seat)
+        st = self.state
+        return waits(st.seats[seat].hand, st.public.melds[seat], st.seats[seat].void)
 
     # ------------------------------------------------------------------ applying
 
@@ -299,33 +331,52 @@ class Game:
         and the command was made against another question than the seat's open one: before it was
         posed (:meth:`asked`; for a seat that owes nothing, :attr:`version`) or after :attr:`version`.
         """
-        st = self.state
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
+            raise no_such_seat(seat)
         if expected_version is not None:
-            if type(expected_version) is not int:
-                raise IllegalActionError(
-                    f"expected_version must be a whole number, got {expected_version!r}", "bad_command", seat)
-            now = st.public.version
-            asked = self.asked(seat)
-            since = now if asked is None else asked
-            if not since <= expected_version <= now:
-                posed = "" if asked is None or asked == now else f", your question was posed at version {asked}"
-                raise StaleCommandError(
-                    f"stale command: made against version {expected_version}, the hand is at "
-                    f"version {now}{posed}", "stale_version", seat)
+            check_version(seat, expected_version, self._core.version, self.asked(seat))
         if isinstance(action, Leave):
             return self.leave(seat)
-        legal = self._legal_now(seat)
-        if not offered(action, legal):
-            code, reason = refusal(st, legal, seat, action)
-            raise IllegalActionError(reason, code, seat)
-        start = len(st.events)
-        st.decisions.append((seat, action))
-        st.public.version += 1
-        self._do(seat, action, legal)
-        self._run()
-        return st.events[start:]
+        index = index_of(action)
+        if index is None or index not in self._legal_now(seat)[0]:
+            raise self._refusal(seat, action, index)
+        self._decisions.append((seat, action))
+        self._core.apply(seat, index)
+        return self._log()
+
+    def _refusal(self, seat: int, action: object, index: int | None) -> IllegalActionError:
+        """Why ``seat`` may not take ``action`` (of action index ``index``) now, in the words of the
+        rule that refuses it. An action the space does not number is refused as the core refuses
+        one the moment does not offer (a discard in a claim window, a pass otherwise), naming it."""
+        if index is not None:
+            code, rule, facts = self._core.refusal(seat, index)
+            return IllegalActionError(refusal_message(rule, facts), code, seat)
+        claim = self.phase in ("claim", "rob")
+        code, rule, facts = self._core.refusal(seat, DISCARD_AT if claim else PASS_AT)
+        if code == "illegal_action":
+            facts = {**facts, "action": str(action), "legal": self._legal_now(seat)[0]}
+            if rule == "exchange_first" and isinstance(action, Exchange):
+                rule = "bad_exchange"
+            elif rule == "nothing_to_pass":
+                rule = "choose_on_turn"
+            elif claim and isinstance(action, Chow):
+                rule = self._chow_rule(seat, facts)
+        return IllegalActionError(refusal_message(rule, facts), code, seat)
+
+    def _chow_rule(self, seat: int, facts: dict[str, object]) -> str:
+        """The rule refusing a chow the space does not number (of an honour, or from rank 8 or 9): 吃
+        exists only in a variant that has it, of suited tiles, from the 上家. ``facts`` gets what it names."""
+        window = self.state.public.claim
+        assert window is not None
+        if not self._rules.game_variant.chow:
+            return "no_chow"
+        if window.tile >= NUM_SUITED:
+            facts["tile"] = tile_str(window.tile)
+            return "honour_chow"
+        if seat != (window.from_seat + 1) % 4:
+            facts["seat"] = (seat + 3) % 4
+            return "chow_from_left"
+        return "choose_on_claim"
 
     def leave(self, seat: int) -> list[Event]:
         """逃跑 (RULES §6): ``seat`` leaves the table.
@@ -336,181 +387,29 @@ class Game:
         or inside the last four tiles that seat's 查大叫 amount if higher. Payments made so far
         stand; no exhaustive-draw settlement runs.
         """
-        st = self.state
-        pub = st.public
         if type(seat) is not int or not 0 <= seat < 4:
-            raise _no_such_seat(seat)
-        if pub.phase == "end":
+            raise no_such_seat(seat)
+        if self._core.finished:
             raise IllegalActionError("the hand is over", "hand_over", seat)
-        if pub.left[seat]:
+        if self.state.public.left[seat]:
             raise IllegalActionError(f"seat {seat} has already left", "already_left", seat)
-        start = len(st.events)
-        st.decisions.append((seat, Leave()))
-        pub.version += 1
-        self._legal.clear()
-        pub.left[seat] = True
-        ev = st.emit("leave", seat, {"wall": st.remaining})
-        if pub.out[seat]:
-            return st.events[start:]
-        if self.variant.winners_stay and pub.locked[seat]:
-            self._winner_leaves(seat)
-            return st.events[start:]
-        if st.rules.escape_penalty:
-            escape_payments(st, seat, ev.seq)
-        end(st, self.variant, "escape")
-        return st.events[start:]
-
-    def _winner_leaves(self, seat: int) -> None:
-        """血流: a winner who leaves stops playing; the hand goes on without it."""
-        st = self.state
-        pub = st.public
-        pub.out[seat] = True
-        if self.variant.hand_over(pub.out):
-            end(st, self.variant, self.variant.over_reason)
-            return
-        seat_state = st.seats[seat]
-        window = pub.claim
-        if pub.phase == "rob" and window is not None and window.from_seat == seat:
-            # its added kong is withdrawn (no kong after leaving): the next seat still playing draws
-            claims.close_window(st)
-            kongs.begin_turn(st, seat)
-            nxt = st.next_active(seat)
-            assert nxt is not None
-            turn.draw_due(st, nxt)
-            self._run()
-        elif pub.phase in ("claim", "rob") and seat_state.claim_options is not None:
-            seat_state.claim = PASS  # whatever it answered, it plays no more: it claims nothing
-            self._run()
-        elif pub.phase == "turn" and pub.current == seat:
-            # its turn passes to the next seat still playing, which draws
-            kongs.begin_turn(st, seat)
-            nxt = st.next_active(seat)
-            assert nxt is not None
-            turn.draw_due(st, nxt)
-            self._run()
+        self._decisions.append((seat, Leave()))
+        self._core.leave(seat)
+        return self._log()
 
     def pass_pending(self) -> list[Event]:
         """Every seat that still owes an answer in a claim window passes (or, if it must win,
         wins). This is how a record's omitted answers are read."""
-        st = self.state
-        start = len(st.events)
-        if st.public.phase in ("claim", "rob"):
-            for s in to_act(st):
-                act: Action = HU if st.seats[s].claim_options == [HU] else PASS
-                st.autos.append((s, act))
-                self._do(s, act, ())
-            self._run()
-        return st.events[start:]
+        self._core.pass_pending()
+        return self._log()
 
-    def _do(self, seat: int, action: Action, legal: Sequence[Action]) -> None:
-        """Carry out ``seat``'s ``action``, one of its ``legal`` actions."""
-        st = self.state
-        pub = st.public
+    def _log(self) -> list[Event]:
+        """After a change: forget what was kept of the old state; log and return the new events."""
         self._legal.clear()
-        if pub.phase in ("claim", "rob"):
-            st.seats[seat].claim = action
-            st.emit("claim", seat, {}, {"claim": action.to_json()}, "private")
-        elif type(action) is Discard or type(action) is Kong:
-            # on one's own turn: under ``forever`` declining a self-drawn win (not 天胡) bars that tile
-            # (a self-drawn win the seat may declare is the first of its legal actions)
-            drawn = st.seats[seat].drawn
-            if (self.pass_rule.bars_declined_self_win and drawn is not None and not pub.turn.first
-                    and legal[0] is HU):
-                self.pass_rule.declined_self_win(st.seats[seat], drawn)
-            if type(action) is Discard:
-                turn.discard(st, seat, action.tile, self.pass_rule)
-            else:
-                self._own_kong(seat, action.tile)
-        elif isinstance(action, Exchange):
-            setup.choose_exchange(st, seat, action.tiles)
-        elif isinstance(action, ChooseVoid):
-            setup.choose_void(st, seat, action.suit)
-        elif isinstance(action, Hu):
-            self_drawn_win(st, self.variant, seat)
-            self._after_wins(seat)
-        else:  # pragma: no cover - legal_actions never offers anything else
-            raise IllegalActionError(f"{action} is not a decision of this moment", "illegal_action", seat)
-
-    def _own_kong(self, seat: int, t: int) -> None:
-        st = self.state
-        if st.seats[seat].hand[t] == 4:
-            kongs.concealed_kong(st, seat, t)
-            return
-        kongs.declare_added_kong(st, seat, t)
-        if st.rules.robbing_kong:
-            claims.open_window(st, self.pass_rule, seat, t, ("robbing_kong",), rob=True)
-            st.public.current = seat
-        else:
-            kongs.complete_added_kong(st, seat, t)
-
-    def _after_wins(self, last: int) -> None:
-        """After wins: the hand ends (血战: three have won) or the next seat after ``last`` draws."""
-        st = self.state
-        claims.close_window(st)
-        if self.variant.hand_over(st.public.out):
-            end(st, self.variant, self.variant.over_reason)
-            return
-        nxt = st.next_active(last)
-        assert nxt is not None
-        turn.draw_due(st, nxt)
-
-    def _resolve(self) -> None:
-        st = self.state
-        w = st.public.claim
-        assert w is not None
-        kind, seats = claims.resolve(st, self.pass_rule)
-        t, frm = w.tile, w.from_seat
-        if kind == "win":
-            if w.rob:
-                kongs.robbed(st, frm, t)
-            else:
-                st.public.discards[frm].pop()
-            claim_wins(st, self.variant, seats, frm, t, w.situations, robbed=w.rob)
-            if not w.rob:
-                kongs.call_transfer(st, w.kong, seats)
-            self._after_wins(max(seats, key=lambda s: (s - frm) % 4))
-        elif w.rob:
-            claims.close_window(st)
-            kongs.complete_added_kong(st, frm, t)
-        elif kind == "kong":
-            claims.close_window(st)
-            kongs.exposed_kong(st, seats[0], frm, t)
-        elif kind == "pong":
-            claims.pong(st, seats[0], frm, t)
-        elif kind == "chow":
-            claim = st.seats[seats[0]].claim
-            assert isinstance(claim, Chow)
-            claims.chow(st, seats[0], frm, t, claim.tile)
-        else:
-            claims.close_window(st)
-            nxt = st.next_active(frm)
-            assert nxt is not None
-            turn.draw_due(st, nxt)
-
-    def _run(self) -> None:
-        """Carry out everything that happens without a decision."""
-        st = self.state
-        pub = st.public
-        legal = self._legal
-        while True:
-            if legal:
-                legal.clear()
-            phase = pub.phase
-            if phase in ("claim", "rob"):
-                if claims.owing(st):
-                    return
-                self._resolve()
-            elif phase == "draw":
-                if not turn.draw(st, self.pass_rule):
-                    end(st, self.variant, "exhausted")
-            elif phase == "turn" and pub.locked[pub.current]:
-                acts = legal_actions(st, self.pass_rule, pub.current)
-                if len(acts) != 1 or not isinstance(acts[0], Discard):
-                    return
-                st.autos.append((pub.current, acts[0]))
-                turn.discard(st, pub.current, acts[0].tile, self.pass_rule, automatic=True)
-            else:
-                return
+        self._state = None
+        new = [Event._make(ev) for ev in self._core.logged(len(self._events))]
+        self._events.extend(new)
+        return new
 
 
-__all__ = ["DIRECTIONS", "Direction", "Game"]
+__all__ = ["DIRECTIONS", "Direction", "Game", "check_version", "core_rules", "index_of", "no_such_seat", "result_of"]

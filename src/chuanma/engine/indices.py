@@ -80,10 +80,10 @@ def to_index(action: Action) -> int:
     raise ActionIndexError(f"{action} has no index: leaving is not an action of the space")
 
 
-_ACTIONS: list[Action] = [
+ACTIONS: tuple[Action, ...] = (
     *DISCARD, *PONG, *KONG, *(CHOW[t] for t in CHOW_STARTS), HU, PASS, *(VOID[s] for s in SUITS),
     *(EXCHANGE[c] for c in EXCHANGES),
-]
+)
 """Each index's action: the engine's own objects where it keeps one per action (the legal lists
 hold those), so that checking an action against them finds it without comparing values."""
 
@@ -92,7 +92,7 @@ def from_index(index: int) -> Action:
     """The action numbered ``index``."""
     if isinstance(index, bool) or not isinstance(index, Integral) or not 0 <= index < ACTION_COUNT:
         raise ActionIndexError(f"action index must be a whole number 0-{ACTION_COUNT - 1}, got {index!r}")
-    return _ACTIONS[int(index)]
+    return ACTIONS[int(index)]
 
 
 def mask(actions: list[Action]) -> npt.NDArray[np.int8]:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from chuanma.engine.settlement import flower_pig
 from chuanma.engine.state import HandState
 from chuanma.melds import Meld
-from chuanma.tiles import Tile
+from chuanma.tiles import Tile, holds_suit
 
 
 class OpenSeat(NamedTuple):
@@ -34,3 +33,9 @@ def open_seat(st: HandState, seat: int) -> OpenSeat:
     s = st.seats[seat]
     return OpenSeat(bytes(s.hand), s.drawn, tuple(st.public.melds[seat]), s.void, st.public.out[seat],
                     flower_pig(st, seat))
+
+
+def flower_pig(st: HandState, seat: int) -> bool:
+    """花猪: the seat still holds a tile of its void suit."""
+    s = st.seats[seat]
+    return holds_suit(s.hand, s.void)

@@ -5,20 +5,15 @@ Payments during the hand (wins, kongs, 呼叫转移) are made as they happen.
 
 from __future__ import annotations
 
-from chuanma.engine.claims import close_window
+from chuanma.engine.referee import flower_pig
 from chuanma.engine.state import AFTER, HandState
 from chuanma.engine.tables import format_counts
 from chuanma.engine.wall import in_last_four
 from chuanma.engine.wins import seat_waits
 from chuanma.scoring import max_static_fan
-from chuanma.tiles import format_tiles, holds_suit
+from chuanma.tiles import format_tiles
 from chuanma.variant import Variant
-
-
-def flower_pig(st: HandState, seat: int) -> bool:
-    """花猪: the seat still holds a tile of its void suit."""
-    s = st.seats[seat]
-    return holds_suit(s.hand, s.void)
+from reference_engine.claims import close_window
 
 
 def end(st: HandState, variant: Variant, reason: str) -> None:

@@ -6,12 +6,13 @@ A turn starts with a draw (the dealer's first has none). After a discard the cla
 
 from __future__ import annotations
 
-from chuanma.engine.claims import PassRule, open_window
-from chuanma.engine.kongs import begin_turn
+from chuanma.engine.claims import PassRule
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import TILE_TEXT
 from chuanma.engine.wall import in_last_four, kong_allowed
 from chuanma.tiles import Tile
+from reference_engine.claims import open_window
+from reference_engine.kongs import begin_turn
 
 
 def draw_due(st: HandState, seat: int) -> None:

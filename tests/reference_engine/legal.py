@@ -17,32 +17,17 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 
 from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
-from chuanma.engine.claims import PassRule, forced, owing
-from chuanma.engine.kongs import keeps_waits
+from chuanma.engine.claims import PassRule
 from chuanma.engine.refusal_text import TEMPLATES
-from chuanma.engine.setup import void_options
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF, exchange_options
 from chuanma.engine.wall import kong_allowed
-from chuanma.engine.wins import NEAR, complete, orphan_reach
+from chuanma.engine.wins import NEAR, forced, orphan_reach
 from chuanma.tiles import NUM_KINDS, SUIT_SLICES, holds_suit, suit_of, tile_str
-
-_ALONE = [(s,) for s in range(4)]
-
-
-def to_act(st: HandState) -> tuple[int, ...]:
-    """Seats that owe a decision now."""
-    pub = st.public
-    phase = pub.phase
-    if phase == "turn":
-        return _ALONE[pub.current]
-    if phase == "exchange":
-        return tuple(s for s in range(4) if not pub.exchanged[s])
-    if phase == "void":
-        return tuple(s for s in range(4) if st.seats[s].void is None)
-    if phase in ("claim", "rob"):
-        return tuple(owing(st))
-    return ()
+from reference_engine.kongs import keeps_waits
+from reference_engine.setup import void_options
+from reference_engine.views import to_act
+from reference_engine.wins import complete
 
 
 def legal_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:
