@@ -102,6 +102,12 @@ def native_rules(rules: RuleSet) -> _core.Rules:
     return _core.Rules(rules, score_options(rules))
 
 
+def unvalidated(rules: RuleSet, **options: Any) -> RuleSet:
+    """``rules`` with ``options`` changed, not validated: a rule set RuleSet itself refuses, for the
+    core to be shown it refuses it too."""
+    return RuleSet.model_construct(**{**rules.model_dump(), **options})
+
+
 def melds_of(game: Game, seat: int) -> list[tuple[int, int, int]]:
     return [(MELD_KINDS.index(m.kind), m.tile, KONG_KINDS.index(m.kong) if m.kong else 0)
             for m in game.state.public.melds[seat]]

@@ -70,6 +70,7 @@ REFUSED: dict[str, dict[str, Any]] = {
     "no_void": {**WIN, "rules": "dazhong", "void": "m"},
     "discarder": {**WIN, "from": 5},
     "rule_value": {**WIN, "rules": {"preset": "xuezhan", "options": {"base": 0}}},
+    "rule_total": {**WIN, "rules": {"preset": "xuezhan", "options": {"house_fans": {"menqing": 64}}}},
     "rules": {**WIN, "rules": "mahjong"},
     "input": {"hand": 5, "win_tile": "5m"},
 }

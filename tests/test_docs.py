@@ -11,8 +11,9 @@ import msgspec
 
 from chuanma.engine import action_from_json, to_index
 from chuanma.engine.event_types import EVENT_TYPES, EventBase
+from chuanma.fans import HOUSE_FAN_DEFAULTS
 from chuanma.portal.examples import TOPICS, example_ids
-from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
+from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FAN_NAMES, SITUATIONS
 from chuanma.server.levels import HAND_XP, JIPIN_XP, LEVELS, WIN_XP
 from chuanma.server.rooms import ROOMS

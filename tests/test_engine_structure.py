@@ -290,8 +290,8 @@ def test_engine_uses_no_private_name_of_another_module() -> None:
 
 COMPILED = "_core"
 """The compiled core (``chuanma._core``): private to the package, imported only by its facades."""
-FACADES: tuple[str, ...] = ("chuanma.analysis", "chuanma.scoring", "chuanma.env.batch", "chuanma.engine.views",
-                            "chuanma.encoding", "chuanma.engine.game")
+FACADES: tuple[str, ...] = ("chuanma.analysis", "chuanma.fans", "chuanma.scoring", "chuanma.env.batch",
+                            "chuanma.engine.views", "chuanma.encoding", "chuanma.engine.game")
 """The packages and modules that are the compiled core's Python API (docs/engine.md, The compiled core)."""
 
 

@@ -15,6 +15,7 @@ from chuanma.cli import app
 from chuanma.engine import RecordError, replay
 from chuanma.errors import RuleSetError
 from chuanma.fairness.cli import EXIT_UNVERIFIED
+from chuanma.fans import MAX_TOTAL
 from chuanma.rules import MAX_BASE, MAX_FAN, RuleSet
 from fairness_records import played_copy
 
@@ -142,8 +143,10 @@ def test_every_number_of_fan_is_bounded(options: dict[str, object]) -> None:
     # 2 ** (10**11) stalled scoring; 2 ** 20000 could not be written as JSON; 2 ** 600 not averaged
     with pytest.raises(RuleSetError, match=f"from 0 to {MAX_FAN}|from 1 to {MAX_FAN}"):
         RuleSet.from_preset("xuezhan", **options)
-    rules = RuleSet.from_preset("xuezhan", house_fans={"menqing": MAX_FAN}, max_fan=MAX_FAN)
-    assert rules.house_fans == {"menqing": MAX_FAN} and rules.max_fan == MAX_FAN
+    # each number up to MAX_FAN, the rule set's highest total within MAX_TOTAL (test_rules_highest_total.py)
+    rules = RuleSet.from_preset("xuezhan", house_fans={"menqing": MAX_FAN}, max_fan=MAX_TOTAL)
+    assert rules.house_fans == {"menqing": MAX_FAN} and rules.max_fan == MAX_TOTAL
+    assert RuleSet.from_preset("xuezhan", max_fan=MAX_FAN).max_fan == MAX_FAN
 
 
 @pytest.mark.parametrize("command", [["score"], ["simulate", "--hands", "1"], ["play"]])

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from chuanma.errors import NotationError
+from chuanma.fans import HOUSE_FAN_DEFAULTS
 from chuanma.melds import Meld
-from chuanma.rules import HOUSE_FAN_DEFAULTS, RuleSet
+from chuanma.rules import RuleSet
 from chuanma.scoring import FAN_NAMES, ScoreResult, max_static_fan, score_hand
 from chuanma.tiles import parse_tile, parse_tiles
 

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from chuanma import _core
+from chuanma.fans import HOUSE_FAN_DEFAULTS
 from chuanma.melds import KONG_KINDS, Meld
-from chuanma.rules import HOUSE_FAN_DEFAULTS, PRESETS, RuleSet
+from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FANS, SITUATIONS, max_static_fan, score_hand, score_options
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 from conftest import ORPHAN_KINDS

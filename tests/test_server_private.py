@@ -50,6 +50,25 @@ def test_an_invite_code_taken_by_another_table_is_drawn_again(db_url: str, monke
     asyncio.run(scenario())
 
 
+def test_a_private_table_whose_rules_exceed_the_highest_total_is_refused_and_not_made(db_url: str) -> None:
+    """Rules whose wins could be paid more than 2^50 base are refused when the table is asked for
+    (the compiled core could not deal their hands): a 400 naming the limit, and no table."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run:
+            host = await account(run.base)
+            refused = await _private(run, host["token"], bots=3, options={"house_fans": {"menqing": 64}})
+            assert refused.status_code == 400, refused.text
+            body = refused.json()
+            assert body["code"] == "bad_rules" and "could reach 103 fan" in body["message"], body
+            assert "the most a rule set may reach is 50 fan" in body["message"]
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
+                listed = await http.get("/api/tables", headers={"authorization": f"Bearer {host['token']}"})
+            assert listed.json() == []
+            capped = await _private(run, host["token"], bots=3, options={"house_fans": {"menqing": 64}, "max_fan": 50})
+            assert capped.status_code == 200, capped.text
+    asyncio.run(scenario())
+
+
 def test_a_private_table_is_watched_only_by_its_players_and_invite_holders(db_url: str) -> None:
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:

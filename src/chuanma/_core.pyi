@@ -14,6 +14,8 @@ BAD_SIZE: int = -101
 
 BAD_VOID: int = -102
 
+MAX_TOTAL: int = 50
+
 def load_tables() -> None:
     """
     Build the hand-analysis tables now (else the first analysis call does), e.g. before forking workers.
@@ -208,6 +210,11 @@ def situation_ids() -> list[str]:
 def score(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], win_tile: int, self_drawn: bool, vi: int, situations: int, options: ScoreOptions) -> tuple[NoWin, list[tuple[int, int]], int, tuple[int, ...] | None]:
     """
     Score a win (k: the concealed counts, win tile included; situations: bits by situation_ids()) as (reason, [(fan index, value)] in table order, total capped, the reading scored as decompositions() gives it, None when no win).
+    """
+
+def highest_total(options: ScoreOptions) -> int:
+    """
+    The highest total a win can reach under `options` (an upper bound: 封顶 when set, else the larger of the limit hands' values and the sum of every other fan at its most); Rules refuses rules whose highest total is above MAX_TOTAL.
     """
 
 def max_static_fan(k: bytes, melds: Sequence[tuple[MeldKind, int, bool]], vi: int, options: ScoreOptions) -> int:

@@ -25,6 +25,7 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
     "no_void": (),
     "discarder": (),
     "rule_value": ("option",),
+    "rule_total": ("total", "most"),
     "rules": (),
     "input": (),
 }
@@ -32,7 +33,8 @@ ERROR_CODES: dict[str, tuple[str, ...]] = {
 (the calculator page does: ``calc.err.<code>``): each code and the names of its facts. ``hand_size``:
 ``tiles`` given, the sizes ``expected``; ``tile_count``: the ``tile`` (``5m``) held more than
 ``most`` times; ``situation_*``: the situation that needs a self-drawn win or a discard;
-``rule_value``: the rule ``option`` given a value it does not take. ``rules`` (a rule set) and
+``rule_value``: the rule ``option`` given a value it does not take; ``rule_total``: a rule set
+whose wins could reach ``total`` fan, above the ``most`` a rule set may reach. ``rules`` (a rule set) and
 ``input`` (anything else) are what :func:`error_facts` says of an error without a code."""
 
 

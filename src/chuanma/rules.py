@@ -16,28 +16,32 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from chuanma.errors import InputError, RuleSetError, shown
+from chuanma.fans import HOUSE_FAN_DEFAULTS, MAX_TOTAL, highest_total
 from chuanma.json_input import parse_json
 from chuanma.tiles import TileSet
 from chuanma.variant import VARIANTS, Variant
-
-HOUSE_FAN_DEFAULTS: dict[str, int] = {
-    "jiangdui": 2,
-    "menqing": 1,
-    "zhongzhang": 1,
-    "jiaxinwu": 1,
-    "shibaluohan": 2,
-}
-"""House fans for private tables (off in every preset) and the value each takes when enabled."""
 
 MAX_BASE = 10**9
 """The largest 底分 a rule set accepts (payments are counted in units of it)."""
 
 MAX_FAN = 64
 """The most fan a rule option accepts (封顶, a house fan's value): a hand is paid ``2 ** fan`` times
-the base, and a number of thousands of digits would stall scoring and every total after it."""
+the base, and a number of thousands of digits would stall scoring and every total after it. A rule
+set is further bounded as a whole: a win under it reaches at most :data:`~chuanma.fans.MAX_TOTAL`."""
+
+
+class _OverTotal(ValueError):
+    """A rule set whose wins could reach ``total`` fan, above :data:`~chuanma.fans.MAX_TOTAL`."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__(
+            f"a win under these rules could reach {total} fan (2^{total} base); the most a rule set may "
+            f"reach is {MAX_TOTAL} fan: lower the house fans' values or set max_fan to {MAX_TOTAL} or less")
+        self.total = total
+
 
 _ON = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 
@@ -171,6 +175,14 @@ class RuleSet(BaseModel):
         if isinstance(value, str) and value.lower() in ("none", "null", "off"):
             return None
         return value
+
+    @model_validator(mode="after")
+    def _within_total(self) -> RuleSet:
+        """A win is paid at most ``2 ** MAX_TOTAL`` base: rules whose wins could reach more are refused."""
+        total = highest_total(self.house_fans, self.max_fan)
+        if total > MAX_TOTAL:
+            raise _OverTotal(total)
+        return self
 
     @property
     def game_variant(self) -> Variant:
@@ -329,9 +341,12 @@ def _build(name: str, options: Mapping[str, Any]) -> RuleSet:
         return RuleSet(preset=name, **options)
     except ValidationError as exc:
         err = exc.errors()[0]
-        field = str(err["loc"][0]) if err["loc"] else "?"
+        cause = err.get("ctx", {}).get("error")
+        if isinstance(cause, _OverTotal):  # the rule set as a whole
+            raise RuleSetError(f"rules refused: {cause}", "rule_total", total=cause.total, most=MAX_TOTAL) from None
+        reason = str(cause or err["msg"])
+        field = str(err["loc"][0])
         value = options.get(field)
-        reason = str(err.get("ctx", {}).get("error", err["msg"]))
         raise RuleSetError(
             f"bad value {shown(value)} for rule option {field!r} ({reason}); valid values: {valid_values(field)}",
             "rule_value", option=field,

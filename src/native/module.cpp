@@ -16,6 +16,7 @@
 #include "hand.hpp"
 #include "hand_eval.hpp"
 #include "reducer_module.hpp"
+#include "rules.hpp"
 #include "score.hpp"
 #include "tables.hpp"
 
@@ -93,6 +94,7 @@ NB_MODULE(_core, m) {
     m.attr("BAD_COUNTS") = chuanma::kBadCounts;
     m.attr("BAD_SIZE") = chuanma::kBadSize;
     m.attr("BAD_VOID") = chuanma::kBadVoid;
+    m.attr("MAX_TOTAL") = chuanma::kMaxTotal;
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {
             std::rethrow_exception(p);
@@ -240,6 +242,11 @@ NB_MODULE(_core, m) {
           "Score a win (k: the concealed counts, win tile included; situations: bits by situation_ids()) as "
           "(reason, [(fan index, value)] in table order, total capped, the reading scored as decompositions() "
           "gives it, None when no win).");
+    m.def("highest_total", [](const chuanma::ScoreOptions& options) { return chuanma::highest_total(options); },
+          "options"_a,
+          "The highest total a win can reach under `options` (an upper bound: 封顶 when set, else the larger of "
+          "the limit hands' values and the sum of every other fan at its most); Rules refuses rules whose "
+          "highest total is above MAX_TOTAL.");
     m.def("max_static_fan",
           [](const nb::bytes& k, const MeldTuples& melds, int vi, const chuanma::ScoreOptions& options) {
               const std::vector<chuanma::ScoreMeld> ms = score_melds(melds);
