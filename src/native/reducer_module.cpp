@@ -350,7 +350,9 @@ void bind_reducer(nb::module_& m) {
                  "tuple[dict[str, object], ...], tuple[dict[str, object], ...], tuple[int, ...], tuple[int, ...], "
                  "tuple[int, int, bool, tuple[str, ...], int | None] | None, int | None, tuple[tuple[int, int], ...], "
                  "bool, int, bool, tuple[tuple[int, int | None, str, int, tuple[int, ...], bool], ...], dict[str, "
-                 "object], dict[str, object] | None, bool, int, int, int | None]"),
+                 "object], tuple[bytes, int | None, tuple[int, int, int] | None, str | None, tuple[int, ...] | None, int | None, "
+                 "tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...], tuple[int, ...] | None, int] | None, bool, "
+                 "int, int, int | None]"),
              "seat"_a.none(),
              "What the seat (None: a spectator) may see of the hand, the parts of a "
              "chuanma.engine.views.SeatView: phase, dealer, current, wall, direction, players (seat, melds as "
@@ -358,7 +360,8 @@ void bind_reducer(nb::module_& m) {
              "chosen, void chosen, void, hand counts, exchange, claimed_at), wins and payments in their JSON form, "
              "totals, acting, claim (tile, from, robbing, situations, kong), drawn, discard log, voids revealed, "
              "version, finished, kongs (seat, tile or None, kind, seq, payments, transferred), the turn in JSON, "
-             "the viewer's own seat in JSON, declared, live draws, dealer discards, first_multi_from.")
+             "the viewer's own seat (chuanma.engine.state.SeatState's fields in order; tiles, tiles of masks and "
+             "actions as numbers), declared, live draws, dealer discards, first_multi_from.")
         .def("next_dealer", &Reducer::next_dealer, "Who deals the next hand under the rules' dealer rule.")
         .def("dealt",
              [](const Reducer& r) {

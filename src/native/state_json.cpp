@@ -749,6 +749,27 @@ nb::tuple ints(const Range& values) {
 
 nb::object tile_or_none(int t) { return t == kNoTile ? nb::none() : nb::object(nb::int_(t)); }
 
+// The tiles of a mask, in order.
+nb::tuple mask_tiles(TileMask mask) {
+    std::vector<int> tiles;
+    for (int t = 0; t < 34; ++t)
+        if (mask >> t & 1) tiles.push_back(t);
+    return ints(tiles);
+}
+
+// The viewer's own seat in the order of SeatState's fields, tiles and actions as numbers (action
+// indices): (hand counts, drawn, exchange, void, claim options, claim, banned, pong_ban, bar,
+// late_pongs, locked_waits, live_draws).
+nb::tuple own_parts(const Seat& s, bool exchanged) {
+    return nb::make_tuple(
+        nb::bytes(s.hand.data(), s.hand.size()), tile_or_none(s.drawn),
+        exchanged ? nb::object(ints(s.exchange)) : nb::none(),
+        s.void_suit < 0 ? nb::none() : nb::object(nb::str(suit_name(s.void_suit).c_str())),
+        s.asked ? nb::object(ints(s.claim_options)) : nb::none(), none_or(s.claim), mask_tiles(s.banned),
+        mask_tiles(s.pong_ban), none_or(s.bar), mask_tiles(s.late_pongs),
+        s.waits_locked ? nb::object(mask_tiles(s.locked_waits)) : nb::none(), s.live_draws);
+}
+
 nb::tuple player_parts(const SeatView& v, int s) {
     const PlayerView& p = v.players[s];
     nb::list melds;
@@ -792,7 +813,7 @@ nb::tuple view_parts(const Rules& rules, const SeatView& v) {
         nb::tuple(wins), nb::tuple(payments), ints(v.totals),
         ints(std::vector<int>(v.acting.begin(), v.acting.begin() + acting)), claim, tile_or_none(v.drawn),
         nb::tuple(log), v.voids_revealed, v.version, v.finished, nb::tuple(kongs), turn_json(*v.turn),
-        v.own ? nb::object(seat_json(*v.own, v.players[v.seat].exchange_chosen)) : nb::none(), v.declared,
+        v.own ? nb::object(own_parts(*v.own, v.players[v.seat].exchange_chosen)) : nb::none(), v.declared,
         v.live_draws, v.dealer_discards, none_or(v.first_multi_from));
 }
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from chuanma.engine import Action, Game, SeatView
 
@@ -31,7 +31,6 @@ def needs_view(bot: Bot) -> bool:
     return bool(getattr(bot, "needs_view", True))
 
 
-@runtime_checkable
 class HandReader(Protocol):
     """A bot that decides from the compiled hand (``Game.core``) through the compiled seat view,
     which shows it what its seat may know alone (a learned policy reads the compiled encoding)."""
@@ -44,9 +43,12 @@ class HandReader(Protocol):
 def decide(bot: Bot | HandReader, game: Game, seat: int, legal: Sequence[Action]) -> Action:
     """``bot``'s choice among ``legal`` for ``seat`` of ``game``: a :class:`HandReader` is handed
     the compiled hand and the seat, any other bot the seat's view (``None`` when it reads none)."""
-    if isinstance(bot, HandReader):
-        return bot.choose_in(game.core, seat, legal)
-    return bot.choose(game.view(seat) if needs_view(bot) else None, legal)
+    # a HandReader is told by its method: the runtime protocol check took longer than a greedy bot's decision
+    choose_in: Callable[[CompiledHand, int, Sequence[Action]], Action] | None = getattr(bot, "choose_in", None)
+    if choose_in is not None:
+        return choose_in(game.core, seat, legal)
+    player = cast(Bot, bot)
+    return player.choose(game.view(seat) if needs_view(player) else None, legal)
 
 
 class SeededBot:

@@ -26,13 +26,13 @@ from typing import Any, NamedTuple
 from chuanma import _core
 from chuanma.engine.actions import Action
 from chuanma.engine.events import EVENT_SCHEMA, Event
+from chuanma.engine.indices import ACTIONS
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.state import (
     AFTER,
     Direction,
     SeatState,
     Turn,
-    seat_from,
     turn_from,
 )
 from chuanma.engine.tables import TILE_TEXT, format_counts, format_river
@@ -305,7 +305,6 @@ def seat_view(hand: _core.Hand, seat: int | None, rules: RuleSet, legal: list[Ac
     (phase, dealer, current, wall, direction, players, wins, payments, totals, acting, claim, drawn, log,
      revealed, version, finished, kongs, turn, own, declared, live_draws, dealer_discards,
      first_multi_from) = hand.view(seat)
-    tile_set = rules.tiles
     return _new(SeatView, (
         seat, rules, phase, dealer, current, wall, direction,
         tuple([_new(PlayerView, (p[0], tuple([None if m is None else _meld(*m) for m in p[1]]), *p[2:]))
@@ -313,9 +312,19 @@ def seat_view(hand: _core.Hand, seat: int | None, rules: RuleSet, legal: list[Ac
         tuple([Win.from_json(w) for w in wins]), tuple([Payment.from_json(p) for p in payments]),
         totals, acting, None if claim is None else _new(ClaimView, claim), drawn, tuple(legal or ()), log,
         revealed, version, finished, tuple([_new(KongView, k) for k in kongs]), turn_from(turn),
-        None if own is None else seat_from(own, tile_set), declared, live_draws, dealer_discards,
+        None if own is None else _own_seat(*own), declared, live_draws, dealer_discards,
         first_multi_from,
     ))
+
+
+def _own_seat(hand: bytes, drawn: Tile | None, exchange: tuple[Tile, Tile, Tile] | None, void: str | None,
+              options: tuple[int, ...] | None, claim: int | None, banned: tuple[Tile, ...], pong_ban: tuple[Tile, ...],
+              bar: int | None, late_pongs: tuple[Tile, ...], locked_waits: tuple[Tile, ...] | None,
+              live_draws: int) -> SeatState:
+    """The viewer's own seat from the core's numbers (actions as indices of :data:`.indices.ACTIONS`)."""
+    return SeatState(bytearray(hand), drawn, exchange, void, None if options is None else [ACTIONS[i] for i in options],
+                     None if claim is None else ACTIONS[claim], set(banned), set(pong_ban), bar, set(late_pongs),
+                     None if locked_waits is None else list(locked_waits), live_draws)
 
 
 @lru_cache(maxsize=1024)
