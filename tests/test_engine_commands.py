@@ -28,6 +28,7 @@ from chuanma.engine.actions import (
     StaleCommandError,
 )
 from chuanma.engine.game import Game
+from chuanma.engine.indices import ACTION_COUNT, ActionIndexError, from_index, mask, to_index
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import SICHUAN_TILES
 from engine_play import pick, random_hand
@@ -286,3 +287,40 @@ def test_a_bad_setup_is_refused(dealer: Any, direction: Any, field: str) -> None
     assert err.code == "bad_setup" and err.seat is None
     assert err.reason.startswith(field) and repr(dealer if field == "dealer" else direction) in err.reason
     assert pickle.loads(pickle.dumps(err)).code == "bad_setup"
+
+
+def test_apply_index_plays_the_action_of_that_index_as_apply_does() -> None:
+    by_action, rng = random_hand("xuezhan", 5)
+    by_index, _ = random_hand("xuezhan", 5)
+    while not by_action.finished:
+        seat = by_action.to_act()[0]
+        assert by_index.legal_mask(seat).tolist() == mask(by_action.legal_actions(seat)).tolist()
+        action = pick(rng, by_action.legal_actions(seat), by_action, seat)
+        index: Any = np.int64(to_index(action)) if rng.random() < 0.5 else to_index(action)  # NumPy's too
+        assert by_index.apply_index(seat, index) == by_action.apply(seat, action)
+    assert by_index.record() == by_action.record()
+
+
+@pytest.mark.parametrize("index", [-1, ACTION_COUNT, 2.0, "3", None, True])
+def test_apply_index_outside_the_action_space_is_refused_and_changes_nothing(index: Any) -> None:
+    g, rng = random_hand("xuezhan", 6)
+    play_some(g, rng, 15)
+    before = snapshot(g)
+    with pytest.raises(ActionIndexError):
+        g.apply_index(g.to_act()[0], index)
+    assert snapshot(g) == before
+
+
+def test_apply_index_of_an_illegal_action_is_refused_as_apply_refuses_it() -> None:
+    g, rng = random_hand("xuezhan", 7)
+    play_some(g, rng, 15)
+    for seat in range(4):
+        legal = {to_index(a) for a in g.legal_actions(seat)}
+        for index in sorted(set(range(ACTION_COUNT)) - legal)[::7]:
+            before = snapshot(g)
+            with pytest.raises(IllegalActionError) as by_index:
+                g.apply_index(seat, index)
+            assert snapshot(g) == before
+            with pytest.raises(IllegalActionError) as by_action:
+                g.apply(seat, from_index(index))
+            assert (by_index.value.code, str(by_index.value)) == (by_action.value.code, str(by_action.value))

@@ -21,7 +21,16 @@ from chuanma import _core
 from chuanma.analysis import waits
 from chuanma.engine.actions import Action, Chow, Exchange, IllegalActionError, Leave, StaleCommandError
 from chuanma.engine.events import Event
-from chuanma.engine.indices import ACTION_COUNT, ACTIONS, DISCARD_AT, PASS_AT, ActionIndexError, mask, to_index
+from chuanma.engine.indices import (
+    ACTION_COUNT,
+    ACTIONS,
+    DISCARD_AT,
+    PASS_AT,
+    ActionIndexError,
+    from_index,
+    index_mask,
+    to_index,
+)
 from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.record_fields import record_of
 from chuanma.engine.referee import OpenSeat, open_seat
@@ -41,6 +50,8 @@ PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
 """The core's phases by number."""
 _DIRECTION_NAMES: dict[int, Direction] = {v: k for k, v in DIRECTIONS.items()}  # type: ignore[misc]
 
+_new_event = tuple.__new__
+"""Makes an :class:`Event` of the core's event without the named tuple's Python-level constructor."""
 _RULES: dict[int, tuple[RuleSet, _core.Rules]] = {}
 """The core's rules of each rule set played lately, by the rule set's identity."""
 _RULES_KEPT = 64
@@ -274,7 +285,9 @@ class Game:
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """:meth:`legal_actions` as a 0/1 array over the fixed action space (:mod:`.indices`)."""
-        return mask(self.legal_actions(seat))
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise no_such_seat(seat)
+        return index_mask(self._legal_now(seat)[0])
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know now (``None``: a spectator)."""
@@ -340,7 +353,26 @@ class Game:
         index = index_of(action)
         if index is None or index not in self._legal_now(seat)[0]:
             raise self._refusal(seat, action, index)
-        self._decisions.append((seat, action))
+        return self._apply(seat, index)
+
+    def apply_index(self, seat: int, index: int, expected_version: int | None = None) -> list[Event]:
+        """:meth:`apply` of the action numbered ``index`` in the action space (:mod:`.indices`), as
+        the environments decide. Raises :class:`~chuanma.engine.indices.ActionIndexError` for an
+        index outside the space, and what :meth:`apply` raises for an action it refuses."""
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise no_such_seat(seat)
+        if expected_version is not None:
+            check_version(seat, expected_version, self._core.version, self.asked(seat))
+        if type(index) is not int or index not in self._legal_now(seat)[0]:
+            action = from_index(index)  # ActionIndexError outside the space (a NumPy integer is in it)
+            index = int(index)
+            if index not in self._legal_now(seat)[0]:
+                raise self._refusal(seat, action, index)
+        return self._apply(seat, index)
+
+    def _apply(self, seat: int, index: int) -> list[Event]:
+        """Carry out ``seat``'s legal action numbered ``index``."""
+        self._decisions.append((seat, ACTIONS[index]))
         self._core.apply(seat, index)
         return self._log()
 
@@ -407,7 +439,7 @@ class Game:
         """After a change: forget what was kept of the old state; log and return the new events."""
         self._legal.clear()
         self._state = None
-        new = [Event._make(ev) for ev in self._core.logged(len(self._events))]
+        new = [_new_event(Event, ev) for ev in self._core.logged(len(self._events))]
         self._events.extend(new)
         return new
 

@@ -97,9 +97,13 @@ def from_index(index: int) -> Action:
 
 def mask(actions: list[Action]) -> npt.NDArray[np.int8]:
     """An ``int8`` array of ``ACTION_COUNT`` with 1 at the index of each of ``actions``."""
+    return index_mask([to_index(a) for a in actions])
+
+
+def index_mask(indices: list[int]) -> npt.NDArray[np.int8]:
+    """An ``int8`` array of ``ACTION_COUNT`` with 1 at each of ``indices``."""
     import numpy as np  # here, not at the top: the engine imports this module, the CLI the engine
 
     out = np.zeros(ACTION_COUNT, dtype=np.int8)
-    for a in actions:
-        out[to_index(a)] = 1
+    out[indices] = 1
     return out

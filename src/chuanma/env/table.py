@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from chuanma.encoding import encoder
-from chuanma.engine import DIRECTIONS, Action, Direction, Game, from_index
+from chuanma.engine import DIRECTIONS, Action, Direction, Game
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 
@@ -112,12 +112,17 @@ class Table:
         :class:`~chuanma.engine.actions.IllegalActionError` (nothing changed) for an index that is
         not in the action space or not legal now.
         """
-        return self.play(seat, from_index(index))
+        self.game.apply_index(seat, index)
+        return self.rewards()
 
     def play(self, seat: int, action: Action) -> list[float]:
         """Apply ``action`` for ``seat`` (as :meth:`act`, given the action itself)."""
+        self.game.apply(seat, action)
+        return self.rewards()
+
+    def rewards(self) -> list[float]:
+        """The rewards the last decision brought each seat."""
         game = self.game
-        game.apply(seat, action)
         if self.reward == "end" and not game.finished:
             return [0.0, 0.0, 0.0, 0.0]
         totals = game.deltas()
