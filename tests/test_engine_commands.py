@@ -17,6 +17,7 @@ import pytest
 from chuanma.engine.actions import (
     Action,
     ChooseVoid,
+    Chow,
     Discard,
     Exchange,
     Hu,
@@ -324,3 +325,30 @@ def test_apply_index_of_an_illegal_action_is_refused_as_apply_refuses_it() -> No
             with pytest.raises(IllegalActionError) as by_action:
                 g.apply(seat, from_index(index))
             assert (by_index.value.code, str(by_index.value)) == (by_action.value.code, str(by_action.value))
+
+
+MALFORMED: list[Any] = [
+    Discard(99), Discard(-1), Discard(2**70), Discard("1m"), Discard(1.0), Discard(None),  # type: ignore[arg-type]
+    Pong(40), Kong(40), Chow(40), Pong("5p"),  # type: ignore[arg-type]
+    Exchange((99, 1, 2)), Exchange(None), Exchange((0, 1)),  # type: ignore[arg-type]
+    ChooseVoid("x"), ChooseVoid(None), ChooseVoid(3),  # type: ignore[arg-type]
+    "discard 1m", 7, None, object(),
+]
+"""Actions no player can make: tiles out of range or of the wrong type, a suit that is none,
+things that are no action."""
+
+
+@pytest.mark.parametrize("phase", ["exchange", "void", "turn", "claim"])
+def test_a_malformed_action_is_refused_in_every_phase_and_changes_nothing(phase: str) -> None:
+    for seed in range(40):
+        g, rng = random_hand("xuezhan", seed)
+        while not g.finished and g.phase != phase:
+            play_some(g, rng, 1)
+        if g.phase == phase:
+            break
+    assert g.phase == phase
+    for action in MALFORMED:
+        for seat in range(4):
+            refusal = refused(g, seat, action)
+            assert refusal.code in ("illegal_action", "not_your_turn"), (action, refusal)
+            assert refusal.reason

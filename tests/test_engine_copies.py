@@ -34,7 +34,31 @@ COPIERS: dict[str, Callable[[Game], Game]] = {
     "deepcopy": copy.deepcopy,
     "pickle": lambda g: pickle.loads(pickle.dumps(g)),
     "json": lambda g: Game.from_state(HandState.from_dict(json.loads(json.dumps(g.state.to_dict())))),
+    "old pickle": lambda g: unpickled_old(g.state),
 }
+
+
+def unpickled_old(state: HandState) -> Game:
+    """A game as unpickled from the form a game was pickled in before it ran on the compiled core:
+    its whole :class:`HandState` (pickle makes the object, then hands it its pickled state)."""
+    game = Game.__new__(Game)
+    game.__setstate__({"state": pickle.loads(pickle.dumps(state))})
+    return game
+
+
+def test_decisions_are_the_seats_decisions_in_order_and_a_copy() -> None:
+    g, rng = random_hand("xueliu", 3)
+    made: list[tuple[int, Action]] = []
+    while not g.finished and len(made) < 60:
+        seat = rng.choice(g.to_act())
+        action = pick(rng, g.legal_actions(seat), g, seat)
+        g.apply(seat, action)
+        made.append((seat, action))
+    g.leave(2)
+    made.append((2, Leave()))
+    assert g.decisions == made == g.state.decisions
+    g.decisions.append((0, Pass()))
+    assert g.decisions == made
 VIEWERS = (0, 1, 2, 3, None)
 FOREVER = [name for name in sorted(PRESETS) if PRESETS[name].get("pass_rule") == "forever"]
 MAX_COPIES = 15

@@ -301,6 +301,15 @@ class Hand:
     def autos(self) -> list[tuple[int, int]]:
         """The decisions the machine made for a seat, as (seat, action index)."""
 
+    def decisions(self) -> list[tuple[int, int]]:
+        """
+        Every decision the seats made, in order, as (seat, action index; -1: it left).
+        """
+
+    @property
+    def left(self) -> list[bool]:
+        """Whether each seat has left (逃跑)."""
+
     def __copy__(self) -> Hand:
         """A whole copy: the two play on apart."""
 

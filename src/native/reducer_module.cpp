@@ -239,6 +239,17 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def autos(self) -> list[tuple[int, int]]"),
              "The decisions the machine made for a seat, as (seat, action index).")
+        .def("decisions",
+             [](const Reducer& r) {
+                 std::vector<std::pair<int, int>> out;
+                 for (const Decision& d : r.state().decisions) out.emplace_back(d.seat, d.action);
+                 return out;
+             },
+             nb::sig("def decisions(self) -> list[tuple[int, int]]"),
+             "Every decision the seats made, in order, as (seat, action index; -1: it left).")
+        .def_prop_ro(
+            "left", [](const Reducer& r) { return std::vector<bool>(r.state().left.begin(), r.state().left.end()); },
+            "Whether each seat has left (逃跑).")
         .def("__copy__", [](const Reducer& r) { return Reducer(r); }, "A whole copy: the two play on apart.")
         .def("__deepcopy__", [](const Reducer& r, nb::handle) { return Reducer(r); }, "memo"_a, "A whole copy.")
         .def_prop_ro("finished", &Reducer::finished, "Whether the hand is over.")

@@ -52,6 +52,8 @@ _DIRECTION_NAMES: dict[int, Direction] = {v: k for k, v in DIRECTIONS.items()}  
 
 _new_event = tuple.__new__
 """Makes an :class:`Event` of the core's event without the named tuple's Python-level constructor."""
+LEFT = Leave()
+"""A leave as :attr:`Game.decisions` lists it."""
 _RULES: dict[int, tuple[RuleSet, _core.Rules]] = {}
 """The core's rules of each rule set played lately, by the rule set's identity."""
 _RULES_KEPT = 64
@@ -75,17 +77,31 @@ def index_of(action: object) -> int | None:
     a malformed action, an object that is no action)."""
     try:
         index = to_index(action)  # type: ignore[arg-type]
-    except (ActionIndexError, KeyError, TypeError):
+    except (ActionIndexError, KeyError, TypeError, ValueError, IndexError):  # a malformed action
         return None
-    if not 0 <= index < ACTION_COUNT:
+    if type(index) is not int or not 0 <= index < ACTION_COUNT:  # tiles of another type give other numbers
         return None
     listed = ACTIONS[index]
     return index if listed is action or listed == action else None
 
 
+def described(action: object) -> str:
+    """``action`` as a refusal names it: its notation, or its fields when they are no tiles."""
+    try:
+        return str(action)
+    except (IndexError, KeyError, TypeError, ValueError):  # a malformed action: a tile out of range...
+        return repr(action)
+
+
 def no_such_seat(seat: object) -> IllegalActionError:
     """The refusal of a seat that is not one of 0-3."""
     return IllegalActionError(f"no seat {seat!r}: seats are the whole numbers 0-3", "no_such_seat")
+
+
+def check_seat(seat: object) -> None:
+    """Refuses (``no_such_seat``) anything but a seat 0-3."""
+    if type(seat) is not int or not 0 <= seat < 4:
+        raise no_such_seat(seat)
 
 
 def check_version(seat: int, expected_version: object, now: int, asked: int | None) -> None:
@@ -117,7 +133,7 @@ class Game:
     :meth:`apply` (and :meth:`leave`, :meth:`pass_pending`). Its state lives in the compiled
     :attr:`core`; :attr:`state` is a snapshot of it."""
 
-    __slots__ = ("_core", "_decisions", "_events", "_legal", "_rules", "_state")
+    __slots__ = ("_core", "_events", "_legal", "_rules", "_state")
 
     def __init__(
         self,
@@ -137,12 +153,11 @@ class Game:
                           DIRECTIONS[direction])
         if seeds:
             hand.set_seeds(dict(seeds))
-        self._start(rules, hand, [])
+        self._start(rules, hand)
 
-    def _start(self, rules: RuleSet, hand: _core.Hand, decisions: list[tuple[int, Action]]) -> None:
+    def _start(self, rules: RuleSet, hand: _core.Hand) -> None:
         self._rules = rules
         self._core = hand
-        self._decisions = decisions
         self._events: list[Event] = []
         self._legal: dict[int, tuple[list[int], list[Action]]] = {}
         self._state: HandState | None = None
@@ -152,14 +167,18 @@ class Game:
     def from_state(cls, state: HandState) -> Game:
         """The game of a state (for instance one read back with :meth:`HandState.from_dict`)."""
         game = cls.__new__(cls)
-        game._start(state.rules, _core.Hand.from_dict(state.to_dict()), list(state.decisions))
+        game._start(state.rules, _core.Hand.from_dict(state.to_dict()))
         return game
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"rules": self._rules, "hand": self._core, "decisions": self._decisions}
+        return {"rules": self._rules, "hand": self._core}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self._start(data["rules"], data["hand"], data["decisions"])
+        if "state" in data:  # pickled before the game ran on the compiled core: its HandState
+            state: HandState = data["state"]
+            self._start(state.rules, _core.Hand.from_dict(state.to_dict()))
+        else:
+            self._start(data["rules"], data["hand"])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.__copy__()
@@ -167,7 +186,7 @@ class Game:
     def __copy__(self) -> Game:
         """A whole copy: the two play on apart (a copy shares the immutable rule set)."""
         game = Game.__new__(Game)
-        game._start(self._rules, self._core.__copy__(), list(self._decisions))
+        game._start(self._rules, self._core.__copy__())
         return game
 
     # ------------------------------------------------------------------ reading
@@ -246,10 +265,13 @@ class Game:
 
     @property
     def decisions(self) -> list[tuple[int, Action]]:
-        return self._decisions
+        """Every decision the seats made, in order (a new list each call)."""
+        return [(seat, LEFT if index < 0 else ACTIONS[index]) for seat, index in self._core.decisions()]
 
     @property
     def autos(self) -> list[tuple[int, Action]]:
+        """The decisions the machine made for a seat (forced and automatic moves), in order (a new
+        list each call)."""
         return [(seat, ACTIONS[index]) for seat, index in self._core.autos()]
 
     @property
@@ -270,8 +292,7 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every decision ``seat`` may make now (empty when it has none to make)."""
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise no_such_seat(seat)
+        check_seat(seat)
         return list(self._legal_now(seat)[1])
 
     def _legal_now(self, seat: int) -> tuple[list[int], list[Action]]:
@@ -285,16 +306,14 @@ class Game:
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """:meth:`legal_actions` as a 0/1 array over the fixed action space (:mod:`.indices`)."""
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise no_such_seat(seat)
+        check_seat(seat)
         return index_mask(self._legal_now(seat)[0])
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know now (``None``: a spectator)."""
         if seat is None:
             return seat_view(self._core, None, self._rules)
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise no_such_seat(seat)
+        check_seat(seat)
         return seat_view(self._core, seat, self._rules, self._legal_now(seat)[1])
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
@@ -327,10 +346,12 @@ class Game:
 
     def open_seat(self, seat: int) -> OpenSeat:
         """Seat ``seat`` unredacted (the referee's read model; a player reads :meth:`view`)."""
+        check_seat(seat)
         return open_seat(self.state, seat)
 
     def waits(self, seat: int) -> list[int]:
         """The tiles seat ``seat``'s concealed hand waits on (none while it holds its void suit)."""
+        check_seat(seat)
         st = self.state
         return waits(st.seats[seat].hand, st.public.melds[seat], st.seats[seat].void)
 
@@ -344,8 +365,7 @@ class Game:
         and the command was made against another question than the seat's open one: before it was
         posed (:meth:`asked`; for a seat that owes nothing, :attr:`version`) or after :attr:`version`.
         """
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise no_such_seat(seat)
+        check_seat(seat)
         if expected_version is not None:
             check_version(seat, expected_version, self._core.version, self.asked(seat))
         if isinstance(action, Leave):
@@ -359,8 +379,7 @@ class Game:
         """:meth:`apply` of the action numbered ``index`` in the action space (:mod:`.indices`), as
         the environments decide. Raises :class:`~chuanma.engine.indices.ActionIndexError` for an
         index outside the space, and what :meth:`apply` raises for an action it refuses."""
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise no_such_seat(seat)
+        check_seat(seat)
         if expected_version is not None:
             check_version(seat, expected_version, self._core.version, self.asked(seat))
         if type(index) is not int or index not in self._legal_now(seat)[0]:
@@ -372,7 +391,6 @@ class Game:
 
     def _apply(self, seat: int, index: int) -> list[Event]:
         """Carry out ``seat``'s legal action numbered ``index``."""
-        self._decisions.append((seat, ACTIONS[index]))
         self._core.apply(seat, index)
         return self._log()
 
@@ -386,7 +404,7 @@ class Game:
         claim = self.phase in ("claim", "rob")
         code, rule, facts = self._core.refusal(seat, DISCARD_AT if claim else PASS_AT)
         if code == "illegal_action":
-            facts = {**facts, "action": str(action), "legal": self._legal_now(seat)[0]}
+            facts = {**facts, "action": described(action), "legal": self._legal_now(seat)[0]}
             if rule == "exchange_first" and isinstance(action, Exchange):
                 rule = "bad_exchange"
             elif rule == "nothing_to_pass":
@@ -419,13 +437,11 @@ class Game:
         or inside the last four tiles that seat's 查大叫 amount if higher. Payments made so far
         stand; no exhaustive-draw settlement runs.
         """
-        if type(seat) is not int or not 0 <= seat < 4:
-            raise no_such_seat(seat)
+        check_seat(seat)
         if self._core.finished:
             raise IllegalActionError("the hand is over", "hand_over", seat)
-        if self.state.public.left[seat]:
+        if self._core.left[seat]:
             raise IllegalActionError(f"seat {seat} has already left", "already_left", seat)
-        self._decisions.append((seat, Leave()))
         self._core.leave(seat)
         return self._log()
 

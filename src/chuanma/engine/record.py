@@ -126,7 +126,6 @@ def _take_omitted(game: Game, seat: int | None, action: Action | None) -> bool:
         game.pass_pending()
         return True
     if game.phase == "turn" and seat != game.current and game.legal_actions(game.current) == [Hu()]:
-        game.autos.append((game.current, Hu()))
         game.apply(game.current, Hu())
         return True
     return False
