@@ -214,23 +214,29 @@ def test_without_the_ban_the_same_tiles_win() -> None:
 
 
 def test_the_state_is_a_snapshot_of_the_core_that_changing_changes_nothing() -> None:
-    """``Game.state`` is read back from the compiled hand (``Game.core``), kept until the game
-    changes; writing into it leaves the game as it was."""
+    """``Game.state`` is read back from the compiled hand (``Game.core``), a new snapshot at each
+    call; writing into it leaves the game, and what the game reports, as they were."""
     g, rng = random_hand("xueliu", 7)
     for _ in range(30):
         seat = rng.choice(g.to_act())
         g.apply(seat, pick(rng, g.legal_actions(seat), g, seat))
     snapshot = g.state
-    assert snapshot is g.state and snapshot == HandState.from_dict(g.core.to_dict())
+    assert snapshot is not g.state and snapshot == g.state == HandState.from_dict(g.core.to_dict())
     seat = g.to_act()[0]
     legal, events, version = g.legal_actions(seat), len(g.events), g.version
+    reported = (g.wins, g.ledger, g.record(), g.open_seat(seat), g.tile_total())
     snapshot.seats[seat].hand[:] = bytes(len(snapshot.seats[seat].hand))
     snapshot.public.phase = "end"
+    snapshot.public.wins.clear()
+    snapshot.public.ledger.clear()
     snapshot.events.clear()
+    g.wins.clear()
+    g.ledger.clear()
     assert g.legal_actions(seat) == legal and not g.finished and len(g.events) == events
-    assert g.state is snapshot  # unchanged game: the same (now spoilt) snapshot
+    assert (g.wins, g.ledger, g.record(), g.open_seat(seat), g.tile_total()) == reported
+    assert g.state != snapshot
     g.apply(seat, legal[0])
-    assert g.version == version + 1 and g.state is not snapshot
+    assert g.version == version + 1
     assert g.state == HandState.from_dict(g.core.to_dict()) and len(g.state.events) == len(g.events)
 
 

@@ -14,6 +14,7 @@ read-only :class:`HandState` snapshot (:attr:`Game.state`) to the readers that t
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -199,10 +200,15 @@ class Game:
 
     @property
     def state(self) -> HandState:
-        """The whole state as a :class:`HandState`: a snapshot read back from the core's JSON form,
-        kept until the game changes. Changing it changes nothing."""
+        """The whole state as a :class:`HandState`: a new snapshot read back from the core's JSON
+        form at each call. Changing it changes nothing."""
+        return HandState.from_dict(self._core.to_dict())
+
+    def _read(self) -> HandState:
+        """The snapshot this game's own readers share, kept until the game changes (never handed
+        out: what the readers return is copied or immutable)."""
         if self._state is None:
-            self._state = HandState.from_dict(self._core.to_dict())
+            self._state = self.state
         return self._state
 
     @property
@@ -231,7 +237,8 @@ class Game:
 
     @property
     def seeds(self) -> dict[str, Any] | None:
-        return self.state.hidden.seeds
+        seeds = self._read().hidden.seeds
+        return None if seeds is None else copy.deepcopy(seeds)
 
     @property
     def version(self) -> int:
@@ -276,15 +283,15 @@ class Game:
 
     @property
     def wins(self) -> list[Win]:
-        return self.state.public.wins
+        return list(self._read().public.wins)
 
     @property
     def ledger(self) -> list[Payment]:
-        return self.state.public.ledger
+        return list(self._read().public.ledger)
 
     @property
     def end_reason(self) -> str | None:
-        return self.state.public.end_reason
+        return self._read().public.end_reason
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that owe a decision now."""
@@ -335,24 +342,24 @@ class Game:
 
     def record(self) -> dict[str, Any]:
         """The ``chuanma-record/2`` record of this hand (docs/engine.md, Records)."""
-        return record_of(self.state)
+        return record_of(self._read())
 
     def result(self) -> dict[str, Any]:
-        return result_of(self.state)
+        return result_of(self._read())
 
     def tile_total(self) -> int:
         """Tiles in wall + hands + melds + discards + win piles (always the whole set)."""
-        return self.state.tile_total()
+        return self._read().tile_total()
 
     def open_seat(self, seat: int) -> OpenSeat:
         """Seat ``seat`` unredacted (the referee's read model; a player reads :meth:`view`)."""
         check_seat(seat)
-        return open_seat(self.state, seat)
+        return open_seat(self._read(), seat)
 
     def waits(self, seat: int) -> list[int]:
         """The tiles seat ``seat``'s concealed hand waits on (none while it holds its void suit)."""
         check_seat(seat)
-        st = self.state
+        st = self._read()
         return waits(st.seats[seat].hand, st.public.melds[seat], st.seats[seat].void)
 
     # ------------------------------------------------------------------ applying
@@ -416,7 +423,7 @@ class Game:
     def _chow_rule(self, seat: int, facts: dict[str, object]) -> str:
         """The rule refusing a chow the space does not number (of an honour, or from rank 8 or 9): 吃
         exists only in a variant that has it, of suited tiles, from the 上家. ``facts`` gets what it names."""
-        window = self.state.public.claim
+        window = self._read().public.claim
         assert window is not None
         if not self._rules.game_variant.chow:
             return "no_chow"
