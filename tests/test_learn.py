@@ -22,7 +22,7 @@ pytest.importorskip("pettingzoo", reason=LEARN_EXTRA)
 
 from typer.testing import CliRunner
 
-from chuanma.bots import UnknownBotError, check_bot_name, decide, make_bot
+from chuanma.bots import Bot, HandReader, UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.bots.learned import SHIPPED
 from chuanma.cli import app
 from chuanma.encoding import ENCODERS, encode_compact, layout
@@ -262,9 +262,10 @@ def test_the_shipped_policy_plays_legal_hands_as_learned() -> None:
 
 
 def test_the_learned_bot_decides_from_the_compiled_encoding_of_its_seat() -> None:
-    """Handed the compiled hand by ``decide``, the bot plays its policy's choice on the seat's
-    compiled observation; asked with a view alone, it refuses."""
+    """Handed an observer of its seat by ``decide``, the bot plays its policy's choice on the seat's
+    compiled observation (the hand's own encoding for that seat); it is a HandReader, not a Bot."""
     bot = make_bot("learned", 1)
+    assert isinstance(bot, HandReader) and not isinstance(bot, Bot)
     policy = load(SHIPPED)
     deal = deal_for(7, 0, SICHUAN_TILES)
     game = Game(RuleSet.from_preset("xuezhan"), list(deal.wall), deal.dealer, deal.direction)
@@ -274,13 +275,13 @@ def test_the_learned_bot_decides_from_the_compiled_encoding_of_its_seat() -> Non
         legal = game.legal_actions(seat)
         action = decide(bot, game, seat, legal)
         if len(legal) > 1:
-            obs = encode_compact(game.core, seat, np.empty(ENCODERS["compact"][1], dtype=np.float32))
+            obs = np.empty(ENCODERS["compact"][1], dtype=np.float32)
+            game.core.encode_compact(seat, obs)
+            assert np.array_equal(encode_compact(game.core.observer(seat), np.empty_like(obs)), obs)
             assert to_index(action) == policy.act(obs, mask(legal))
             decided += 1
         game.apply(seat, action)
     assert decided == 12
-    with pytest.raises(TypeError, match="decide"):
-        bot.choose(game.view(0), game.legal_actions(0))
 
 
 def test_learned_bot_plays_legal_hands(trained: Path) -> None:
