@@ -5,6 +5,7 @@ and the policy the package ships played as ``learned``."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import subprocess
 import sys
@@ -282,6 +283,18 @@ def test_the_learned_bot_decides_from_the_compiled_encoding_of_its_seat() -> Non
             decided += 1
         game.apply(seat, action)
     assert decided == 12
+
+
+def test_the_decision_benchmark_times_a_learned_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks/bench_decisions.py --bot learned`` times the learned bot through ``decide``:
+    one hand of its loop, with a time for each decision of the timed seats."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    bench = importlib.import_module("bench_decisions")
+    rules = RuleSet.from_preset("xuezhan")
+    players = [make_bot("learned" if s % 2 == 0 else "defensive", s) for s in range(4)]
+    times: list[float] = []
+    bench.timed_hand(rules, deal_for(1, 0, SICHUAN_TILES), players, 0, times)
+    assert len(times) > 10 and all(t >= 0 for t in times)
 
 
 def test_learned_bot_plays_legal_hands(trained: Path) -> None:
