@@ -2,8 +2,10 @@
 
 Run: ``PYTHONPATH=src python benchmarks/bench_decisions.py [--bot expert] [--hands 40]
 [--rules xuezhan]``. The bot sits at every seat of the line-up ``BOT,defensive,BOT,defensive``;
-each of its decisions is timed with the process's CPU clock (``time.process_time``), so other
-work on the machine does not inflate the figures much. One untimed hand first loads the analysis
+each of its decisions (:func:`chuanma.bots.decide`, as the simulator and the server ask a bot:
+making its view, or a ``learned`` bot's observer of its seat, and its choice) is timed with the
+process's CPU clock (``time.process_time``), so other work on the machine does not inflate the
+figures much. One untimed hand first loads the analysis
 tables (read on first use).
 """
 
@@ -13,25 +15,26 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from chuanma.bots import Bot, SeatView, make_bot
-from chuanma.engine.actions import Action
+from chuanma.bots import Player, decide, make_bot
+from chuanma.engine import Game
+from chuanma.fairness.derive import Deal
 from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
 
 
-class Timed:
-    """Plays as ``inner`` and records the CPU time of each of its decisions."""
-
-    def __init__(self, inner: Bot, times: list[float]) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.times = times
-
-    def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
+def timed_hand(rules: RuleSet, deal: Deal, players: Sequence[Player], timed: int, times: list[float]) -> None:
+    """Play one hand, recording the CPU time of each decision of the seats ``s`` with ``s % 2 ==
+    timed``: the whole of :func:`~chuanma.bots.decide` (making the view or the observer, then the
+    bot's choice), whatever kind of bot it asks."""
+    game = Game(rules, list(deal.wall), deal.dealer, deal.direction)
+    while not game.finished:
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
         start = time.process_time()
-        action = self.inner.choose(view, legal)
-        self.times.append(time.process_time() - start)
-        return action
+        action = decide(players[seat], game, seat, legal)
+        if seat % 2 == timed:
+            times.append(time.process_time() - start)
+        game.apply(seat, action)
 
 
 def main() -> None:
@@ -45,11 +48,8 @@ def main() -> None:
     play_hand(rules, deal_for(args.seed + 1, 0, rules.tiles), [make_bot(args.bot, s) for s in range(4)])  # warm-up
     times: list[float] = []
     for i in range(args.hands):
-        bots: list[Bot] = []
-        for s in range(4):
-            bot = make_bot(args.bot if s % 2 == 0 else "defensive", bot_seed(args.seed, i, s))
-            bots.append(Timed(bot, times) if s % 2 == 0 else bot)
-        play_hand(rules, deal_for(args.seed, i, rules.tiles), bots)
+        players = [make_bot(args.bot if s % 2 == 0 else "defensive", bot_seed(args.seed, i, s)) for s in range(4)]
+        timed_hand(rules, deal_for(args.seed, i, rules.tiles), players, 0, times)
     times.sort()
     n = len(times)
     print(f"{args.bot} in {args.rules}: {n} decisions over {args.hands} hands; CPU ms per decision: "

@@ -16,7 +16,7 @@ same stretch of time.
 
 ``--parts`` instead times the parts of a step of the same random hands, step by step in one loop:
 the engine (``to_act``, ``legal_actions``, ``apply``) and the observation (the compiled encoding of
-``Game.core`` for the seat asked: what the environments do).
+``Game.core.observer(seat)`` for the seat asked: what the environments do).
 
 ``--against REV --instructions [--hands 20]`` counts instead, under valgrind's callgrind, the
 instructions of ``--hands`` bare AEC hands with each encoder on both sides (the ratio: the other
@@ -266,7 +266,7 @@ def parts(steps: int, preset: str, encoder: str, seed: int = 1) -> dict[str, flo
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
             t1 = clock()
-            encode(game.core, seat, obs)
+            encode(game.core.observer(seat), obs)
             t2 = clock()
             game.apply(seat, legal[rng.randrange(len(legal))])
             t3 = clock()

@@ -20,7 +20,7 @@ def test_bot_api_takes_a_view_and_the_legal_actions() -> None:
     hints = typing.get_type_hints(Bot.choose)
     assert hints["view"] == SeatView | None
     for name in BOTS:
-        bot = make_bot(name, 1)
+        bot = BOTS[name](1)
         assert isinstance(bot, Bot)
         params = list(inspect.signature(bot.choose).parameters)
         assert params == ["view", "legal"]
@@ -39,7 +39,7 @@ class Spy:
 
     def __init__(self, game_ref: list[Game], seed: int, inner: str = "greedy") -> None:
         self.game_ref = game_ref
-        self.inner = make_bot(inner, seed)
+        self.inner = BOTS[inner](seed)
         self.checked = 0
 
     def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:

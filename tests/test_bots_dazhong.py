@@ -38,7 +38,7 @@ def test_bots_chow_the_shape_that_leaves_the_hand_ready(name: str) -> None:
     g = after_dealer_discards("5m 19p 19s 1234567z 2m3p", "34m67m 789p 123s 11z 5z", "5m")
     legal = g.legal_actions(1)
     assert [a for a in legal if isinstance(a, Chow)] == [Chow(parse_tile(x)) for x in ("3m", "4m", "5m")]
-    choice = make_bot(name, 1).choose(g.view(1), legal)
+    choice = BOTS[name](1).choose(g.view(1), legal)
     assert choice in (Chow(parse_tile("3m")), Chow(parse_tile("5m")))
 
 
@@ -50,7 +50,7 @@ def test_bots_pass_a_chow_that_would_break_a_ready_hand(name: str) -> None:
     g = after_dealer_discards("5m 19p 19s 234567z 2m3p9m", "3344m 7788p 1122s 1z", "5m")
     legal = g.legal_actions(1)
     assert Chow(parse_tile("3m")) in legal
-    assert make_bot(name, 1).choose(g.view(1), legal) == Pass()
+    assert BOTS[name](1).choose(g.view(1), legal) == Pass()
 
 
 @pytest.mark.parametrize("name", ["greedy", "defensive", "search", "expert"])
@@ -61,7 +61,7 @@ def test_bots_throw_a_lone_honour_before_a_lone_terminal(name: str) -> None:
     hands = ["123m 456p 789s 11s 3p 9m 7z", "3344m 7788p 1122s 1z", *OTHERS]
     wall = build_wall(hands, size=136)
     g = Game(DAZHONG, wall, 0, "to_next")
-    choice = make_bot(name, 1).choose(g.view(0), g.legal_actions(0))
+    choice = BOTS[name](1).choose(g.view(0), g.legal_actions(0))
     assert isinstance(choice, Discard) and choice.tile >= NUM_SUITED
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from browser_fixtures import tab
-from chuanma.bots import make_bot
+from chuanma.bots import BOTS
 from chuanma.commands.replay import SEATS, event_line
 from chuanma.engine import Game
 from chuanma.narration import ENDS, REASONS, end_text, narrate, reason_text
@@ -269,7 +269,7 @@ def test_verifier_page_speaks_the_clients_language(browser: Any, server: Running
 def test_client_words_every_event_as_chuanma_replay_does(browser: Any, server: Running) -> None:
     # a whole hand of bots, as a record replayed (the events as seat 0 is shown them, hidden ones too)
     game = Game(RuleSet.from_preset("xuezhan"), list(deal_for(4, 0, SICHUAN_TILES).wall), 0, "to_next")
-    bots = [make_bot("greedy", s) for s in range(4)]
+    bots = [BOTS["greedy"](s) for s in range(4)]
     while not game.finished:
         seat = game.to_act()[0]
         game.apply(seat, bots[seat].choose(game.view(seat), game.legal_actions(seat)))

@@ -107,7 +107,7 @@ def _check_observations_hide_hidden_tiles(table: Table, encoder: str, rng: rando
         obs = table.observe(seat)
         assert np.array_equal(obs["observation"], REFERENCE[encoder](game.view(seat)))
         for other in hidden_swaps(game, seat, rng):
-            swapped = encode(other.core, seat, np.empty(shape, dtype=np.float32))
+            swapped = encode(other.core.observer(seat), np.empty(shape, dtype=np.float32))
             assert np.array_equal(swapped, obs["observation"]), f"seat {seat} sees hidden tiles"
             assert np.array_equal(other.legal_mask(seat), obs["action_mask"])
             checks += 1
@@ -119,12 +119,12 @@ def test_encoders_refuse_an_array_they_cannot_write() -> None:
     encode, shape = encoder("compact")
     strided = np.zeros(2 * shape[0], dtype=np.float32)[::2]  # every other number
     with pytest.raises(TypeError):
-        encode(game.core, 0, strided)
+        encode(game.core.observer(0), strided)
     longer = np.zeros(shape[0] + 1, dtype=np.float32)  # another layout's rows
     with pytest.raises(ValueError, match="out must have shape"):
-        encode(game.core, 0, longer)
+        encode(game.core.observer(0), longer)
     with pytest.raises(ValueError, match="seats are 0-3"):
-        encode(game.core, 4, np.zeros(shape, dtype=np.float32))
+        game.core.observer(4)
 
 
 @settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -163,10 +163,10 @@ def test_encoders_agree_with_the_view(preset: str, seed: int) -> None:
     while True:
         for me in range(4):
             view = game.view(me)
-            flat = encode_compact(game.core, me, np.empty(compact_shape(k), dtype=np.float32))
+            flat = encode_compact(game.core.observer(me), np.empty(compact_shape(k), dtype=np.float32))
             rows = flat[:ROWS * k].reshape(ROWS, k)
             assert rows[UNSEEN].tolist() == view.unseen_counts()[:k]
-            planes_obs = encode_planes(game.core, me, np.empty(planes_shape(k), dtype=np.float32))
+            planes_obs = encode_planes(game.core.observer(me), np.empty(planes_shape(k), dtype=np.float32))
             for r in range(4):
                 s = (me + r) % 4
                 melds = np.zeros(k)
@@ -270,7 +270,7 @@ def test_observations_equal_the_views_through_a_robbing_window(script: str) -> N
         for name in ENCODERS:
             encode, shape = encoder(name, game.rules)
             for s in range(4):
-                observed = encode(game.core, s, np.empty(shape, dtype=np.float32))
+                observed = encode(game.core.observer(s), np.empty(shape, dtype=np.float32))
                 assert np.array_equal(observed, REFERENCE[name](game.view(s))), (script, action, name, s)
     assert [w.robbed for w in game.wins][:1] == ([] if script == "kong_stands" else [True])
 

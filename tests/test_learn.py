@@ -5,6 +5,7 @@ and the policy the package ships played as ``learned``."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import subprocess
 import sys
@@ -22,7 +23,7 @@ pytest.importorskip("pettingzoo", reason=LEARN_EXTRA)
 
 from typer.testing import CliRunner
 
-from chuanma.bots import UnknownBotError, check_bot_name, decide, make_bot
+from chuanma.bots import Bot, HandReader, UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.bots.learned import SHIPPED
 from chuanma.cli import app
 from chuanma.encoding import ENCODERS, encode_compact, layout
@@ -262,9 +263,10 @@ def test_the_shipped_policy_plays_legal_hands_as_learned() -> None:
 
 
 def test_the_learned_bot_decides_from_the_compiled_encoding_of_its_seat() -> None:
-    """Handed the compiled hand by ``decide``, the bot plays its policy's choice on the seat's
-    compiled observation; asked with a view alone, it refuses."""
+    """Handed an observer of its seat by ``decide``, the bot plays its policy's choice on the seat's
+    compiled observation (the hand's own encoding for that seat); it is a HandReader, not a Bot."""
     bot = make_bot("learned", 1)
+    assert isinstance(bot, HandReader) and not isinstance(bot, Bot)
     policy = load(SHIPPED)
     deal = deal_for(7, 0, SICHUAN_TILES)
     game = Game(RuleSet.from_preset("xuezhan"), list(deal.wall), deal.dealer, deal.direction)
@@ -274,13 +276,25 @@ def test_the_learned_bot_decides_from_the_compiled_encoding_of_its_seat() -> Non
         legal = game.legal_actions(seat)
         action = decide(bot, game, seat, legal)
         if len(legal) > 1:
-            obs = encode_compact(game.core, seat, np.empty(ENCODERS["compact"][1], dtype=np.float32))
+            obs = np.empty(ENCODERS["compact"][1], dtype=np.float32)
+            game.core.encode_compact(seat, obs)
+            assert np.array_equal(encode_compact(game.core.observer(seat), np.empty_like(obs)), obs)
             assert to_index(action) == policy.act(obs, mask(legal))
             decided += 1
         game.apply(seat, action)
     assert decided == 12
-    with pytest.raises(TypeError, match="decide"):
-        bot.choose(game.view(0), game.legal_actions(0))
+
+
+def test_the_decision_benchmark_times_a_learned_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks/bench_decisions.py --bot learned`` times the learned bot through ``decide``:
+    one hand of its loop, with a time for each decision of the timed seats."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    bench = importlib.import_module("bench_decisions")
+    rules = RuleSet.from_preset("xuezhan")
+    players = [make_bot("learned" if s % 2 == 0 else "defensive", s) for s in range(4)]
+    times: list[float] = []
+    bench.timed_hand(rules, deal_for(1, 0, SICHUAN_TILES), players, 0, times)
+    assert len(times) > 10 and all(t >= 0 for t in times)
 
 
 def test_learned_bot_plays_legal_hands(trained: Path) -> None:

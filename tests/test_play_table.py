@@ -11,7 +11,7 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from chuanma.bots import make_bot
+from chuanma.bots import BOTS, make_bot
 from chuanma.engine.actions import ChooseVoid, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
 from chuanma.engine.game import Game
 from chuanma.narration import DIRECTIONS, end_text
@@ -144,7 +144,7 @@ def test_ticker_explains_a_forced_win_in_the_last_four() -> None:
 
 def test_board_fits_80_columns_and_shows_the_ticker_beside_when_wide() -> None:
     game = Game(RuleSet.from_preset("xueliu"), deal_for(2, 0, SICHUAN_TILES).wall, 0, "to_next")
-    bots = [make_bot("greedy", s) for s in range(4)]
+    bots = [BOTS["greedy"](s) for s in range(4)]
     ticker = Ticker(0, game.rules, NAMES)
     steps = 0
     while not game.finished:
@@ -291,7 +291,7 @@ def test_enter_declares_a_win_rather_than_throwing_it_away() -> None:
         view = replay.view(seat)
         legal = list(view.legal_actions)
         if any(isinstance(a, Hu) for a in legal) and len(legal) > 1:
-            human = Human(Console(file=io.StringIO()), seat, NAMES, make_bot("greedy", 0),
+            human = Human(Console(file=io.StringIO()), seat, NAMES, BOTS["greedy"](0),
                           Ticker(seat, game.rules, NAMES), [0] * 4, "hand 1/1")
             assert isinstance(human.default(view, legal), Hu)
             return

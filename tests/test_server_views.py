@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from chuanma.bots import make_bot
+from chuanma.bots import BOTS
 from chuanma.engine import Game
 from chuanma.engine.actions import Discard
 from chuanma.engine.tables import TILE_TEXT
@@ -32,7 +32,7 @@ def _positions(seed: int, stops: int) -> list[tuple[Game, int]]:
     """A hand of greedy bots stopped ``stops`` times at random: (game copy, the seat to act)."""
     rng = random.Random(seed)
     game = Game(RuleSet.from_preset(rng.choice(["xuezhan", "xueliu"])), *_deal(seed))
-    bots = [make_bot("greedy", seed * 4 + s) for s in range(4)]
+    bots = [BOTS["greedy"](seed * 4 + s) for s in range(4)]
     out = []
     while not game.finished:
         seat = game.to_act()[0]
@@ -92,7 +92,7 @@ def test_the_browsers_hints_and_the_terminals_help_give_the_same_advice(seed: in
 
 def test_suggestion_is_what_auto_play_would_choose_in_the_pickers() -> None:
     game = Game(RuleSet.from_preset("xuezhan"), *_deal(3))
-    bot = make_bot("greedy")
+    bot = BOTS["greedy"](0)
     while game.phase in ("exchange", "void"):
         seat = game.to_act()[0]
         view = game.view(seat)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from chuanma.bots import make_bot
-from chuanma.bots.base import Bot
+from chuanma.bots.base import Player
 from chuanma.cli import app
 from chuanma.engine.record import replay
 from chuanma.fairness import Deal, RecordError, SessionHand, Status, verify_record
@@ -28,7 +28,7 @@ runner = CliRunner()
 
 
 def _bots(seed: int, bot: str = "greedy") -> Any:
-    def bots_for(i: int) -> list[Bot]:
+    def bots_for(i: int) -> list[Player]:
         return [make_bot(bot, bot_seed(seed, i, s)) for s in range(4)]
 
     return bots_for

@@ -414,10 +414,42 @@ class Hand:
         Write the planes encoding of what `seat` may see of the hand into `out` (144 × 27 or 144 × 34 floats).
         """
 
+    def observer(self, seat: int) -> SeatObserver:
+        """
+        A read-only SeatObserver of what `seat` may know of this hand, live as the hand plays on (what a bot deciding for `seat` is handed).
+        """
+
 def play_random(rules: Rules, seed: int, hands: int) -> int:
     """
     Play `hands` random-policy hands from `seed` inside the core; returns the decisions made.
     """
+
+class SeatObserver:
+    """
+    What one seat may know of a live hand, read-only (Hand.observer): its encodings for that seat, through the seat view. The hand cannot be reached through it, and it cannot be pickled.
+    """
+
+    @property
+    def seat(self) -> int:
+        """The seat observed."""
+
+    @property
+    def kinds(self) -> int:
+        """
+        Tile kinds in play (27; 34 under 大众麻将): the encodings' shapes depend on it.
+        """
+
+    def __getstate__(self) -> object: ...
+
+    def encode_compact(self, out: Annotated[NDArray[numpy.float32], dict(shape=(None,), order='C', device='cpu')]) -> None:
+        """
+        As Hand.encode_compact for the observed seat: the compact encoding into `out`.
+        """
+
+    def encode_planes(self, out: Annotated[NDArray[numpy.float32], dict(shape=(None, None), order='C', device='cpu')]) -> None:
+        """
+        As Hand.encode_planes for the observed seat: the planes encoding into `out`.
+        """
 
 def encode_swapped(hand: Hand, seat: int, other: int, tile: int, at: int, out: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu')]) -> None:
     """

@@ -9,13 +9,12 @@ from dataclasses import dataclass
 
 from chuanma.analysis import shanten, waits
 from chuanma.analysis.incremental import useful_tiles as useful
-from chuanma.bots import make_bot
-from chuanma.bots.greedy import cheapest_suit
+from chuanma.bots.greedy import GreedyBot, cheapest_suit
 from chuanma.engine import Action, ChooseVoid, Exchange, SeatView
 from chuanma.melds import Meld
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, SUITS, Tile
 
-SUGGESTER = make_bot("greedy")
+SUGGESTER = GreedyBot()
 """The bot whose choice is suggested at the 换三张 and 定缺 prompts (托管's ``expert`` makes the same
 choices there: it is ``greedy``'s exchange and 定缺)."""
 BEST_SHOWN = 3

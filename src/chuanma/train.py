@@ -56,7 +56,7 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
             legal = game.legal_actions(seat)
             action = decide(bots[seat], game, seat, legal)
             if len(legal) > 1:
-                obs.append(encode(game.core, seat, np.empty(shape, dtype=np.float32)))
+                obs.append(encode(game.core.observer(seat), np.empty(shape, dtype=np.float32)))
                 masks.append(mask(legal))
                 actions.append(to_index(action))
             game.apply(seat, action)

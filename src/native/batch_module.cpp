@@ -73,6 +73,26 @@ void def_encode(nb::handle hand_class, const char* name, const char* doc) {
                     nb::scope(hand_class), nb::name(name), nb::is_method(), "seat"_a, "out"_a.noconvert(), doc));
 }
 
+// One seat's read-only window on a live hand (Hand.observer): the hand's encodings for that seat
+// and nothing else, so that a bot handed it can neither read past the seat's view nor change the
+// hand. Python keeps the hand alive while an observer of it lives.
+struct SeatObserver {
+    const Reducer* hand;
+    int seat;
+};
+
+// Binds the method SeatObserver.`name`(out): as Hand.`name`(seat, out) for the observer's seat.
+template <typename Out>
+void def_observe(nb::class_<SeatObserver>& observer_class, const char* name, const char* doc) {
+    observer_class.def(
+        name,
+        [](const SeatObserver& o, Out out) {
+            Encoding any(out);
+            encode_into(o.hand->state(), o.seat, any);
+        },
+        "out"_a.noconvert(), doc);
+}
+
 // A copy of `hand`'s state to change what `seat` may not know of `other`.
 HandState copy_for(const Reducer& hand, int seat, int other) {
     check_seat(other);
@@ -120,6 +140,30 @@ void bind_batch(nb::module_& m) {
     def_encode<Planes>(hand_class, "encode_planes",
                        "Write the planes encoding of what `seat` may see of the hand into `out` (144 × 27 or "
                        "144 × 34 floats).");
+    nb::class_<SeatObserver> observer_class(
+        m, "SeatObserver",
+        "What one seat may know of a live hand, read-only (Hand.observer): its encodings for that seat, "
+        "through the seat view. The hand cannot be reached through it, and it cannot be pickled.");
+    observer_class
+        .def_prop_ro("seat", [](const SeatObserver& o) { return o.seat; }, "The seat observed.")
+        .def_prop_ro("kinds", [](const SeatObserver& o) { return o.hand->state().rules.kinds(); },
+                     "Tile kinds in play (27; 34 under 大众麻将): the encodings' shapes depend on it.")
+        .def("__getstate__", [](const SeatObserver&) -> nb::object {
+            throw nb::type_error("a SeatObserver is a window on a live hand: it cannot be pickled");
+        });
+    def_observe<Row>(observer_class, "encode_compact",
+                     "As Hand.encode_compact for the observed seat: the compact encoding into `out`.");
+    def_observe<Planes>(observer_class, "encode_planes",
+                        "As Hand.encode_planes for the observed seat: the planes encoding into `out`.");
+    nb::setattr(hand_class, "observer",
+                nb::cpp_function(
+                    [](const Reducer& hand, int seat) {
+                        check_seat(seat);
+                        return SeatObserver{&hand, seat};
+                    },
+                    nb::scope(hand_class), nb::name("observer"), nb::is_method(), "seat"_a, nb::keep_alive<0, 1>(),
+                    "A read-only SeatObserver of what `seat` may know of this hand, live as the hand plays on "
+                    "(what a bot deciding for `seat` is handed)."));
     m.def("encode_swapped",
           [](const Reducer& hand, int seat, int other, int tile, int at, Encoding out) {
               HandState swapped = copy_for(hand, seat, other);

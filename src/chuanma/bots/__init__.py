@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from chuanma.bots.base import Bot, HandReader, SeededBot, decide, needs_view
+from chuanma.bots.base import Bot, HandReader, Player, SeededBot, decide, needs_view
 from chuanma.bots.defensive import DefensiveBot
 from chuanma.bots.expert import ExpertBot
 from chuanma.bots.greedy import GreedyBot
@@ -60,8 +60,9 @@ def check_bot_name(name: str, rules: RuleSet | None = None) -> None:
         raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, {NAME}, {PREFIX}PATH")
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """The bot called ``name`` (see :func:`check_bot_name`), seeded ``seed``."""
+def make_bot(name: str, seed: int = 0) -> Player:
+    """The bot called ``name`` (see :func:`check_bot_name`), seeded ``seed``: a :class:`Bot`, or for a
+    learned policy a :class:`HandReader` (:func:`decide` asks either)."""
     path = policy_path(name)
     if path is not None:
         check_bot_name(name)
@@ -73,5 +74,5 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return factory(seed)
 
 
-__all__ = ["BOTS", "Bot", "HandReader", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name", "decide",
-           "make_bot", "needs_view", "policy_path"]
+__all__ = ["BOTS", "Bot", "HandReader", "Player", "SeatView", "SeededBot", "UnknownBotError", "check_bot_name",
+           "decide", "make_bot", "needs_view", "policy_path"]

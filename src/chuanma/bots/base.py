@@ -1,15 +1,16 @@
-"""The bot interface: a bot sees one seat's :class:`SeatView` and the legal decisions."""
+"""The bot interface: a bot sees one seat's :class:`SeatView` (or, a :class:`HandReader`, its
+encodings) and the legal decisions."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 from chuanma.engine import Action, Game, SeatView
 
 if TYPE_CHECKING:
-    from chuanma.encoding import CompiledHand
+    from chuanma.encoding import SeatObserver
 
 
 @runtime_checkable
@@ -31,23 +32,28 @@ def needs_view(bot: Bot) -> bool:
     return bool(getattr(bot, "needs_view", True))
 
 
-class HandReader(Protocol):
-    """A bot that decides from the compiled hand (``Game.core``) through the compiled seat view,
-    which shows it what its seat may know alone (a learned policy reads the compiled encoding)."""
+class HandReader:
+    """Base class of a bot that decides from compiled encodings (a learned policy) rather than a
+    :class:`SeatView`: it is handed a :class:`~chuanma.encoding.SeatObserver` of its seat, a
+    read-only object that writes that seat's encodings and holds nothing else, so that it reads
+    what its seat may know alone and cannot change the hand."""
 
-    name: str
+    name: str = "reader"
 
-    def choose_in(self, hand: CompiledHand, seat: int, legal: Sequence[Action]) -> Action: ...
+    def choose_in(self, observer: SeatObserver, legal: Sequence[Action]) -> Action:  # pragma: no cover
+        raise NotImplementedError
 
 
-def decide(bot: Bot | HandReader, game: Game, seat: int, legal: Sequence[Action]) -> Action:
-    """``bot``'s choice among ``legal`` for ``seat`` of ``game``: a :class:`HandReader` is handed
-    the compiled hand and the seat, any other bot the seat's view (``None`` when it reads none)."""
-    # a HandReader is told by its method: the runtime protocol check took longer than a greedy bot's decision
-    choose_in: Callable[[CompiledHand, int, Sequence[Action]], Action] | None = getattr(bot, "choose_in", None)
-    if choose_in is not None:
-        return choose_in(game.core, seat, legal)
-    player = cast(Bot, bot)
+Player: TypeAlias = Bot | HandReader
+"""Anything that plays a seat (what :func:`decide` asks)."""
+
+
+def decide(player: Player, game: Game, seat: int, legal: Sequence[Action]) -> Action:
+    """``player``'s choice among ``legal`` for ``seat`` of ``game``: a :class:`HandReader` is handed
+    an observer of the seat (``game.core.observer(seat)``), a bot the seat's view (``None`` when it
+    reads none)."""
+    if isinstance(player, HandReader):  # a class check: a runtime protocol check costs more than a greedy decision
+        return player.choose_in(game.core.observer(seat), legal)
     return player.choose(game.view(seat) if needs_view(player) else None, legal)
 
 

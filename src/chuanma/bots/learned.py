@@ -12,12 +12,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chuanma.bots.base import SeededBot
-from chuanma.engine import Action, SeatView, from_index, mask
+from chuanma.bots.base import HandReader
+from chuanma.engine import Action, from_index, mask
 from chuanma.learn import PolicyFileError
 
 if TYPE_CHECKING:
-    from chuanma.encoding import CompiledHand
+    from chuanma.encoding import SeatObserver
     from chuanma.learn.policy import Policy
 
 PREFIX = "learned:"
@@ -37,26 +37,26 @@ def cached_policy(path: str) -> Policy:
     return load(path)
 
 
-class LearnedBot(SeededBot):
+class LearnedBot(HandReader):
     """Chooses the legal action its policy finds most probable, from the compiled encoding of what
     its seat may know (a :class:`~chuanma.bots.base.HandReader`: :func:`~chuanma.bots.base.decide`
-    hands it the compiled hand)."""
+    hands it an observer of its seat). The policy is greedy: ``seed`` only names the bot's place."""
 
     def __init__(self, path: str, seed: int = 0, name: str | None = None) -> None:
         from chuanma.encoding import encoder  # NumPy: imported by a learned bot, not by every command
 
-        super().__init__(seed)
+        self.seed = seed
         self.policy = cached_policy(path)
         self.encode, self.shape = encoder(self.policy.encoder)
         self.name = name or PREFIX + path
 
-    def choose(self, view: SeatView | None, legal: Sequence[Action]) -> Action:
-        raise TypeError(f"{self.name} decides from the compiled hand: ask it with chuanma.bots.decide")
-
-    def choose_in(self, hand: CompiledHand, seat: int, legal: Sequence[Action]) -> Action:
+    def choose_in(self, observer: SeatObserver, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         import numpy as np
 
-        obs = self.encode(hand, seat, np.empty(self.shape, dtype=np.float32))
+        obs = self.encode(observer, np.empty(self.shape, dtype=np.float32))
         return from_index(self.policy.act(obs, mask(list(legal))))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, seed={self.seed})"

@@ -13,8 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from chuanma.bots import UnknownBotError, check_bot_name, make_bot
-from chuanma.bots.base import Bot, decide
+from chuanma.bots import BOTS, UnknownBotError, check_bot_name, make_bot
+from chuanma.bots.base import Player, decide
 from chuanma.commands.options import MAX_HANDS, MAX_SEED, RulesOption, SetOption, rules_from_cli
 from chuanma.engine import Game
 from chuanma.errors import ChuanmaError
@@ -44,7 +44,7 @@ def write_records(console: Console, records: Sequence[dict[str, Any]], folder: P
                   f"chuanma fair verify {folder}/hand-*.json[/]")
 
 
-def play_hand(human: Human, game: Game, bots: dict[int, Bot]) -> None:
+def play_hand(human: Human, game: Game, bots: dict[int, Player]) -> None:
     """Play one hand to its end: the person decides at its seat, the bots at theirs; then the
     table as it ends and the settlement."""
     console = human.console
@@ -138,7 +138,7 @@ def play(
             deal = session.deal(fair.deal())
             game = Game(ruleset, list(deal.wall), deal.dealer, deal.direction)
             players = {s: make_bot(names[s], bot_seed(seed, h, s)) for s in others}
-            human = Human(console, seat, names, make_bot(HELPER_BOT, bot_seed(seed, h, seat)),
+            human = Human(console, seat, names, BOTS[HELPER_BOT](bot_seed(seed, h, seat)),
                           Ticker(seat, ruleset, names), totals, f"hand {h + 1}/{hands}", toggles, pace)
             play_hand(human, game, players)
             totals = [t + d for t, d in zip(totals, game.deltas(), strict=True)]

@@ -9,9 +9,10 @@ Two encoders, documented with their layouts in docs/rl.md and :mod:`.layout`:
 Under 大众麻将 both have 34 tile kinds where they have 27 (the honours after ``9s``): the shape
 depends on the rules' tile set (:func:`encoder` with the rules).
 
-An encoder is a function of a compiled hand (``Game.core``), a seat and the array to write: the
-compiled core redacts the hand to what that seat may know (its seat view) and encodes that view,
-so an encoder cannot leak what the seat may not know. Seats are relative: 0 is the viewer, 1 the
+An encoder is a function of a :data:`SeatObserver` (``Game.core.observer(seat)``: one seat's
+read-only window on the compiled hand) and the array to write: the compiled core redacts the hand
+to what that seat may know (its seat view) and encodes that view, so an encoder cannot leak what
+the seat may not know. Seats are relative: 0 is the viewer, 1 the
 seat after it, 2 the one opposite, 3 the one before.
 """
 
@@ -28,26 +29,27 @@ from chuanma.encoding.layout import COMPACT_SHAPE, PLANES_SHAPE, compact_shape, 
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 
-CompiledHand = _core.Hand
-"""A hand as the compiled core holds it (``Game.core``): what an encoder reads."""
+SeatObserver = _core.SeatObserver
+"""One seat's read-only window on a compiled hand (``Game.core.observer(seat)``): what an encoder
+reads, and all a :class:`~chuanma.bots.HandReader` is handed."""
 
 
 class Encoder(Protocol):
-    """An encoder: ``seat``'s observation of ``hand``, written into ``out`` (a C-contiguous
+    """An encoder: ``observer``'s observation of its hand, written into ``out`` (a C-contiguous
     ``float32`` array of the encoder's shape for the hand's rules) and returned."""
 
-    def __call__(self, hand: CompiledHand, seat: int, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]: ...
+    def __call__(self, observer: SeatObserver, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]: ...
 
 
-def encode_compact(hand: CompiledHand, seat: int, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The compact encoding of what ``seat`` may know of ``hand``, written into ``out``."""
-    hand.encode_compact(seat, out)
+def encode_compact(observer: SeatObserver, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The compact encoding of what ``observer``'s seat may know of its hand, written into ``out``."""
+    observer.encode_compact(out)
     return out
 
 
-def encode_planes(hand: CompiledHand, seat: int, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The planes encoding of what ``seat`` may know of ``hand``, written into ``out``."""
-    hand.encode_planes(seat, out)
+def encode_planes(observer: SeatObserver, out: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The planes encoding of what ``observer``'s seat may know of its hand, written into ``out``."""
+    observer.encode_planes(out)
     return out
 
 
@@ -74,5 +76,5 @@ def encoder(name: str, rules: RuleSet | None = None) -> tuple[Encoder, tuple[int
     return encode, shape if rules is None else SHAPES[name](kinds_of(rules))
 
 
-__all__ = ["ENCODERS", "SHAPES", "CompiledHand", "Encoder", "UnknownEncoderError", "encode_compact", "encode_planes",
+__all__ = ["ENCODERS", "SHAPES", "Encoder", "SeatObserver", "UnknownEncoderError", "encode_compact", "encode_planes",
            "encoder"]

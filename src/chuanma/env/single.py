@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.bots import BOTS, Bot, UnknownBotError, check_bot_name, decide, make_bot
+from chuanma.bots import BOTS, Player, UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.env.aec import spaces
 from chuanma.env.table import EnvOptionError, Table, rules_of
 from chuanma.rules import RuleSet
@@ -52,7 +52,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
         self.names = names
         self.fixed_seat = seat
         self.seat = 0 if seat == "random" else int(seat)
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[int, Player] = {}
         obs_space, act_space = spaces(self.table.shape)
         self.observation_space: gymnasium.spaces.Dict = obs_space  # type: ignore[assignment]
         self.action_space: gymnasium.spaces.Discrete = act_space  # type: ignore[assignment]

@@ -103,7 +103,8 @@ class Table:
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         """``seat``'s observation and its legal-action mask."""
         obs = np.empty(self.shape, dtype=np.float32)
-        return {"observation": self.encode(self.game.core, seat, obs), "action_mask": self.game.legal_mask(seat)}
+        observation = self.encode(self.game.core.observer(seat), obs)
+        return {"observation": observation, "action_mask": self.game.legal_mask(seat)}
 
     def act(self, seat: int, index: int) -> list[float]:
         """Apply action ``index`` for ``seat``; the rewards it brings each seat.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuanma.bots import Bot, make_bot
+from chuanma.bots import Player, make_bot
 from chuanma.engine import Game
 from chuanma.fairness import FairHand, VRFKey
 from chuanma.fairness.session import SessionHand
@@ -63,7 +63,7 @@ class Seat:
     user_id: int
     name: str
     bot: bool
-    player: Bot
+    player: Player
     """The bot that plays this seat: always for a bot seat, on 托管 for a person."""
     conns: list[int] = field(default_factory=list)
     """The connections this seat's messages go to."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chuanma.bots.base import Bot, decide
+from chuanma.bots.base import Player, decide
 from chuanma.engine import Game, IllegalActionError, hand_outcome
 from chuanma.fairness.derive import Deal
 from chuanma.fairness.hand import FairHand
@@ -63,7 +63,7 @@ class HandResult:
     record: dict[str, Any] | None = None
 
 
-def play_game(rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, max_decisions: int = 5000) -> Game:
+def play_game(rules: RuleSet, deal: Deal, bots: Sequence[Player], *, max_decisions: int = 5000) -> Game:
     """Play one hand to its end: each bot sees only its seat's view (``Game.view(seat)``).
 
     Raises :class:`IllegalActionError` if a bot returns a decision that is not legal.
@@ -87,7 +87,7 @@ def play_game(rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, max_decisions:
 
 
 def play_hand(
-    rules: RuleSet, deal: Deal, bots: Sequence[Bot], *, record: bool = False,
+    rules: RuleSet, deal: Deal, bots: Sequence[Player], *, record: bool = False,
     max_decisions: int = 5000,
 ) -> HandResult:
     """Play one hand (:func:`play_game`) and summarize it, with its complete record (no seeds)

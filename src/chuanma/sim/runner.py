@@ -18,7 +18,7 @@ from typing import Any
 
 from chuanma.analysis.incremental import load as load_analysis_tables
 from chuanma.bots import make_bot
-from chuanma.bots.base import Bot
+from chuanma.bots.base import Player
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, deal_for, play_hand
@@ -46,7 +46,7 @@ def simulate_chunk(spec: SimSpec, start: int, stop: int) -> Tally:
     tally = Tally()
     extra = {"bots": list(spec.bots)} if spec.record_dir is not None else None
 
-    def bots_for(i: int) -> list[Bot]:
+    def bots_for(i: int) -> list[Player]:
         return [make_bot(spec.bots[s], bot_seed(spec.seed, i, s)) for s in range(4)]
 
     for i, result in play_sessions(spec.ruleset(), spec.seed, start, stop, bots_for,

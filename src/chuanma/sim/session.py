@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from chuanma.bots.base import Bot
+from chuanma.bots.base import Player
 from chuanma.fairness.session import SessionHand
 from chuanma.rules import RuleSet
 from chuanma.sim.play import HandResult, play_game, sim_hand, summarize
@@ -25,7 +25,7 @@ def play_sessions(
     seed: int,
     start: int,
     stop: int,
-    bots_for: Callable[[int], Sequence[Bot]],
+    bots_for: Callable[[int], Sequence[Player]],
     *,
     session_hands: int = DEFAULT_SESSION_HANDS,
     record: Mapping[str, Any] | None = None,
