@@ -28,7 +28,6 @@ from chuanma.engine.actions import (
     Kong,
     Leave,
 )
-from chuanma.engine.claims import owing, pass_rule_of
 from chuanma.engine.events import Event
 from chuanma.engine.game import check_version, no_such_seat, result_of
 from chuanma.engine.indices import mask
@@ -36,17 +35,18 @@ from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.record_fields import record_of
 from chuanma.engine.referee import OpenSeat, open_seat
 from chuanma.engine.state import DIRECTIONS, Direction, HandState, Hidden, Public, SeatState
-from chuanma.engine.tables import HU, PASS, format_counts, rules_json
+from chuanma.engine.tables import HU, PASS, format_counts
 from chuanma.engine.views import SeatView, event_for
 from chuanma.engine.wall import check_wall, deal
-from chuanma.engine.wins import seat_waits
 from chuanma.rules import RuleSet
 from reference_engine import claims, kongs, setup, turn
+from reference_engine.claims import owing, pass_rule_of
 from reference_engine.dealer import next_dealer
 from reference_engine.legal import legal_actions, offered, refusal
 from reference_engine.settlement import end, escape_payments
+from reference_engine.tables import rules_json
 from reference_engine.views import redact, to_act
-from reference_engine.wins import claim_wins, self_drawn_win
+from reference_engine.wins import claim_wins, seat_waits, self_drawn_win
 
 if TYPE_CHECKING:
     import numpy as np

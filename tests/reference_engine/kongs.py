@@ -16,12 +16,20 @@ from chuanma.analysis import waits
 from chuanma.engine.ledger import KongRecord, Reason
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import TILE_TEXT
+from chuanma.engine.wall import NO_KONG
 from chuanma.melds import Meld
 from chuanma.tiles import Tile
 
 REASONS: dict[str, Reason] = {
     "exposed": "kong_exposed", "concealed": "kong_concealed", "added": "kong_added",
 }
+
+
+def kong_allowed(no_kong_in_last_four: bool, remaining: int) -> bool:
+    """Whether a kong may be declared with ``remaining`` tiles in the wall (for an exposed kong:
+    when the discard was made): there must be a replacement to draw, and under
+    ``no_kong_in_last_four`` more than :data:`chuanma.engine.wall.NO_KONG` tiles."""
+    return remaining > (NO_KONG if no_kong_in_last_four else 0)
 
 
 def begin_turn(st: HandState, seat: int) -> None:

@@ -9,11 +9,11 @@ from chuanma.engine.referee import flower_pig
 from chuanma.engine.state import AFTER, HandState
 from chuanma.engine.tables import format_counts
 from chuanma.engine.wall import in_last_four
-from chuanma.engine.wins import seat_waits
 from chuanma.scoring import max_static_fan
 from chuanma.tiles import format_tiles
 from chuanma.variant import Variant
 from reference_engine.claims import close_window
+from reference_engine.wins import seat_waits
 
 
 def end(st: HandState, variant: Variant, reason: str) -> None:

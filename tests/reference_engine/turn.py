@@ -6,13 +6,12 @@ A turn starts with a draw (the dealer's first has none). After a discard the cla
 
 from __future__ import annotations
 
-from chuanma.engine.claims import PassRule
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import TILE_TEXT
-from chuanma.engine.wall import in_last_four, kong_allowed
+from chuanma.engine.wall import in_last_four
 from chuanma.tiles import Tile
-from reference_engine.claims import open_window
-from reference_engine.kongs import begin_turn
+from reference_engine.claims import PassRule, open_window
+from reference_engine.kongs import begin_turn, kong_allowed
 
 
 def draw_due(st: HandState, seat: int) -> None:
