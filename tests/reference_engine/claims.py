@@ -22,6 +22,7 @@ from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_SUITED, Tile
 from reference_engine.kongs import begin_turn, kong_allowed
+from reference_engine.log import emit
 from reference_engine.wins import NEAR, ORPHAN, completes, orphan_reach, score
 from reference_engine.wins import forced as forced
 
@@ -246,14 +247,14 @@ def pong(st: HandState, seat: int, frm: int, t: Tile) -> None:
     take_discard(st, seat, frm, Meld("pong", t), (t, t))
     if st.seats[seat].hand[t]:
         st.seats[seat].late_pongs.add(t)
-    st.emit("pong", seat, {"tile": TILE_TEXT[t], "from": frm})
+    emit(st, "pong", seat, {"tile": TILE_TEXT[t], "from": frm})
 
 
 def chow(st: HandState, seat: int, frm: int, t: Tile, low: Tile) -> None:
     """吃: ``seat`` takes its 上家 ``frm``'s discard ``t`` into the sequence starting at ``low``
     and must discard next (as after a pong)."""
     take_discard(st, seat, frm, Meld("chow", low), [x for x in (low, low + 1, low + 2) if x != t])
-    st.emit("chow", seat, {"tile": TILE_TEXT[low], "from": frm, "claimed": TILE_TEXT[t]})
+    emit(st, "chow", seat, {"tile": TILE_TEXT[low], "from": frm, "claimed": TILE_TEXT[t]})
 
 
 def take_discard(st: HandState, seat: int, frm: int, meld: Meld, used: Sequence[Tile]) -> None:

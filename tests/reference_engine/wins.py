@@ -18,6 +18,8 @@ from chuanma.engine.wins import self_drawn_each
 from chuanma.scoring import ScoreResult, score_hand
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, format_tiles, holds_suit
 from chuanma.variant import Variant
+from reference_engine.kongs import payers
+from reference_engine.log import emit, pay
 
 NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)] + [
     (t, t + 1) for t in range(NUM_SUITED, NUM_KINDS)]
@@ -122,7 +124,7 @@ def record_win(st: HandState, variant: Variant, seat: int, t: Tile, frm: int | N
     data["waits"] = format_tiles(waited)  # public: the hand is shown with the win
     if forced(st):
         data["forced"] = True
-    st.emit("hu", seat, data)
+    emit(st, "hu", seat, data)
     pub.wins.append(win)
     if variant.winners_stay:
         if not pub.locked[seat]:
@@ -144,7 +146,7 @@ def claim_wins(st: HandState, variant: Variant, winners: list[int], frm: int, t:
         if i == 0:
             pub.win_piles[w].append(t)
         win = record_win(st, variant, w, t, frm, robbed, res, situations)
-        st.pay(frm, w, res.multiplier, "qianggang" if robbed else "dianpao", win.seq)
+        pay(st, frm, w, res.multiplier, "qianggang" if robbed else "dianpao", win.seq)
 
 
 def self_draw_payers(st: HandState, seat: int) -> list[int]:
@@ -156,7 +158,7 @@ def self_draw_payers(st: HandState, seat: int) -> list[int]:
     if (st.rules.exposed_kong_flower == "discarder_pays" and pub.turn.draw_kind == "replacement"
             and k is not None and k.kind == "exposed" and k.payments):
         return [pub.ledger[k.payments[0]].payer]
-    return st.payers(seat)
+    return payers(st, seat)
 
 
 def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
@@ -173,4 +175,4 @@ def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
     win = record_win(st, variant, seat, t, None, False, res, situations)
     each = self_drawn_each(st.rules, res.multiplier)
     for p in payers:
-        st.pay(p, seat, each, "zimo", win.seq)
+        pay(st, p, seat, each, "zimo", win.seq)
