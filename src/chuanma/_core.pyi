@@ -295,7 +295,7 @@ class Hand:
 
     def rederive(self) -> None:
         """
-        Derive what a state read back with from_dict may leave out: each locked seat's waits (where none are given) and, in an open claim window, the options of every seat it asks, their answers not given yet (how chuanma.engine.determinize completes a rebuilt hand).
+        Derive what a state read back with from_dict may leave out: the waits of each locked seat holding 3n+1 tiles (where none are given) and, in an open claim window, the options of every seat it asks, their answers not given yet (how chuanma.engine.determinize completes a rebuilt hand).
         """
 
     def pass_pending(self) -> None:

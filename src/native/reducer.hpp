@@ -44,8 +44,8 @@ public:
     // 逃跑: the seat leaves the table; false (nothing done) when the hand is over or it has left.
     bool leave(int seat);
     // What a state read back from its JSON form may leave out and the reducer derives from the
-    // tiles: each locked seat's waits (where none are given) and, in an open claim window, the
-    // options of every seat it asks, their answers not given yet.
+    // tiles: the waits of each locked seat holding 3n+1 tiles (where none are given) and, in an
+    // open claim window, the options of every seat it asks, their answers not given yet.
     void rederive();
     // The waits of the seat's concealed tiles (3n+1; none while it holds its void suit).
     TileMask seat_waits(int seat) const;
