@@ -29,6 +29,7 @@ from chuanma.engine.state import (
     SeatState,
     copy_seat,
     copy_turn,
+    seat_from,
 )
 from chuanma.engine.views import SeatView
 from chuanma.melds import Meld
@@ -108,9 +109,12 @@ def rebuild(view: SeatView, guess: HiddenGuess) -> HandState:
         seats=seats,
     )
     _check_tiles(st)
-    hand = _core.Hand.from_dict(st.to_dict())
-    hand.rederive()  # the other seats' locked waits and claim options, from their guessed hands
-    return HandState.from_dict(hand.to_dict())
+    if claim is not None or any(st.public.locked):
+        # the core works out the seats' claim options and locked waits from the guessed hands
+        hand = _core.Hand.from_dict(st.to_dict())
+        hand.rederive()
+        st.seats = [seat_from(s, rules.tiles) for s in hand.to_dict()["seats"]]
+    return st
 
 
 def _kong_tile(guess: HiddenGuess, index: int) -> Tile:
