@@ -113,7 +113,9 @@ def rebuild(view: SeatView, guess: HiddenGuess) -> HandState:
         # the core works out the seats' claim options and locked waits from the guessed hands
         hand = _core.Hand.from_dict(st.to_dict())
         hand.rederive()
-        st.seats = [seat_from(s, rules.tiles) for s in hand.to_dict()["seats"]]
+        derived = hand.to_dict()["seats"]
+        assert isinstance(derived, list)
+        st.seats = [seat_from(s, rules.tiles) for s in derived]
     return st
 
 
