@@ -21,6 +21,7 @@ from chuanma.melds import Meld
 from chuanma.tiles import parse_tiles, suit_of
 from engine_play import record_decisions, written_and_omitted
 from engine_setup import game, play, rules, run_out, t, wall_at
+from reference_engine.kongs import payers
 
 XUELIU_PRESETS = ("xueliu", "doublewin-xueliu", "portal-xueliu")
 
@@ -129,7 +130,7 @@ def test_xueliu_winner_who_leaves_stops_playing_and_the_hand_goes_on() -> None:
     assert _ledger(g) == [(0, 1, 2**8, "dianpao")]  # 地胡 on the dealer's first discard
     assert g.current == 2 and g.state.seats[2].drawn == t("5p")
     # nobody pays seat 1 or is paid by it any more
-    assert [g.state.payers(s) for s in (0, 2, 3)] == [[2, 3], [3, 0], [0, 2]]
+    assert [payers(g.state, s) for s in (0, 2, 3)] == [[2, 3], [3, 0], [0, 2]]
     # seat 1 waits on 5p but is offered no claim on it: seat 3 draws
     g.apply(2, Discard(t("5p")))
     assert g.phase == "turn" and g.current == 3

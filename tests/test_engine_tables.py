@@ -10,17 +10,12 @@ from hypothesis import strategies as st
 
 from chuanma.engine.actions import Exchange
 from chuanma.engine.game import Game
-from chuanma.engine.tables import (
-    exchange_options,
-    format_counts,
-    format_river,
-    format_sequence,
-    rules_json,
-)
+from chuanma.engine.tables import format_counts, format_river, format_sequence
 from chuanma.engine.views import event_for
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.tiles import SICHUAN_TILES, format_tiles
 from reference_engine.legal import offered
+from reference_engine.tables import exchange_options, rules_json
 
 tiles27 = st.lists(st.integers(0, 26), max_size=20)
 hand_tiles = tiles27.filter(lambda ts: all(ts.count(t) <= 4 for t in ts))

@@ -293,6 +293,11 @@ class Hand:
     def set_seeds(self, seeds: dict[str, object] | None) -> None:
         """Note what the wall was shuffled from (HandState.hidden.seeds)."""
 
+    def rederive(self) -> None:
+        """
+        Derive what a state read back with from_dict may leave out: the waits of each locked seat holding 3n+1 tiles (where none are given) and, in an open claim window, the options of every seat it asks, their answers not given yet (how chuanma.engine.determinize completes a rebuilt hand).
+        """
+
     def pass_pending(self) -> None:
         """
         Every seat that still owes an answer in a claim window passes (or, if it must win, wins).

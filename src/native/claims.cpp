@@ -54,6 +54,16 @@ bool Reducer::options_for(int seat, int t, bool rob, bool chow) {
 
 bool Reducer::open_window(int from, int t, std::uint32_t situations, bool rob, int kong) {
     st_.window = Window{t, from, situations, rob, kong, {-1, -1, -1, -1}};
+    if (!ask_window() && !rob) return false;  // a robbing window opens even when nobody can rob
+    st_.phase = rob ? Phase::kRob : Phase::kClaim;
+    st_.posed = st_.version;
+    if (!rob) st_.current = from;
+    return true;
+}
+
+bool Reducer::ask_window() {
+    const int from = st_.window.from, t = st_.window.tile;
+    const bool rob = st_.window.rob;
     const int chower = rob || t >= 27 || !st_.rules.has_chow() ? -1 : (from + 1) % kSeats;
     bool anyone = false;
     for (int i = 0; i < 3; ++i) {
@@ -63,11 +73,24 @@ bool Reducer::open_window(int from, int t, std::uint32_t situations, bool rob, i
         s.asked = may_complete(s.hand, t) && options_for(seat, t, rob, seat == chower);
         anyone = anyone || s.asked;
     }
-    if (!anyone && !rob) return false;  // a robbing window opens even when nobody can rob
-    st_.phase = rob ? Phase::kRob : Phase::kClaim;
-    st_.posed = st_.version;
-    if (!rob) st_.current = from;
-    return true;
+    return anyone;
+}
+
+void Reducer::rederive() {
+    for (int seat = 0; seat < kSeats; ++seat) {
+        Seat& s = st_.seats[seat];
+        int n = 0;
+        for (int c : s.hand) n += c;
+        if (st_.locked[seat] && !s.waits_locked && n % 3 == 1) {
+            s.waits_locked = true;
+            s.locked_waits = seat_waits(seat);
+        }
+    }
+    if (st_.phase == Phase::kClaim || st_.phase == Phase::kRob) {
+        st_.window.fans = {-1, -1, -1, -1};
+        ask_window();
+    }
+    legal_known_ = 0;
 }
 
 void Reducer::close_window() {

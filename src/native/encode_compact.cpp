@@ -11,7 +11,8 @@ constexpr int kPhaseAt = 4 * kSeatScalars, kFromAt = kPhaseAt + 7, kRobAt = kFro
               kCurrentAt = kDealerAt + 4, kWallAt = kCurrentAt + 4, kDirectionAt = kWallAt + 1,
               kXueliuAt = kDirectionAt + 3;
 static_assert(kXueliuAt + 1 == kCompactScalars);
-// The scales of chuanma.encoding.common, applied in double as Python does, then stored as float.
+// The scales the layout gives (docs/rl.md), applied in double as the reference encoder in Python
+// does, then stored as float.
 constexpr double kHeldScale = 1.0 / 14, kScoreScale = 1.0 / 32, kWallScale = 1.0 / 108;
 constexpr int kCopies = 4;
 

@@ -43,6 +43,10 @@ public:
     void pass_pending();
     // 逃跑: the seat leaves the table; false (nothing done) when the hand is over or it has left.
     bool leave(int seat);
+    // What a state read back from its JSON form may leave out and the reducer derives from the
+    // tiles: the waits of each locked seat holding 3n+1 tiles (where none are given) and, in an
+    // open claim window, the options of every seat it asks, their answers not given yet.
+    void rederive();
     // The waits of the seat's concealed tiles (3n+1; none while it holds its void suit).
     TileMask seat_waits(int seat) const;
     // The seat's waits at the end, or -1 when its hand is in the middle of a turn.
@@ -80,6 +84,8 @@ private:
     bool draw();
     void discard(int seat, int t, bool automatic);
     bool open_window(int from, int t, std::uint32_t situations, bool rob, int kong);
+    // Asks the seats after the window's discarder what they may claim; whether any may.
+    bool ask_window();
     void close_window();
     void resolve_window();
     void take_discard(int seat, int from, Meld meld, const int* used, int n);

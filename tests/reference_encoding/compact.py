@@ -11,15 +11,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding.common import (
-    DIRECTION_CODES,
-    HELD_SCALE,
-    PHASES,
-    SCORE_SCALE,
-    VOID_CODES,
-    WALL_SCALE,
-    kinds_of,
-)
+from chuanma.encoding.common import DIRECTION_CODES, PHASES, kinds_of
 from chuanma.encoding.layout import (
     CLAIM,
     CURRENT_AT,
@@ -53,6 +45,13 @@ from chuanma.encoding.layout import (
 from chuanma.engine import SeatView
 from chuanma.tiles import COPIES
 
+VOID_CODES = ("m", "p", "s")
+WALL_SCALE = 1 / 108
+"""Wall counts are given as a share of the 108-tile set."""
+SCORE_SCALE = 1 / 32
+"""Scores so far are given in units of 32 base."""
+HELD_SCALE = 1 / 14
+"""Tiles held are given as a share of 14."""
 PHASE_INDEX = {p: PHASE_AT + i for i, p in enumerate(PHASES)}
 VOID_INDEX: dict[str | None, int] = {**{v: VOID_AT + i for i, v in enumerate(VOID_CODES)}, None: VOID_AT + 3}
 """Offset in a seat's scalars of its void one-hot (``None``: not known)."""

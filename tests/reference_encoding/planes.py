@@ -11,7 +11,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding.common import RECENT, VOID_CODES, kinds_of
+from chuanma.encoding.common import RECENT, kinds_of
 from chuanma.encoding.layout import (
     CLAIM,
     DRAWN,
@@ -28,6 +28,7 @@ from chuanma.encoding.layout import (
     planes_shape,
 )
 from chuanma.engine import SeatView
+from reference_encoding.compact import VOID_CODES
 from reference_encoding.compact import encode as compact_encode
 
 Recent = tuple[int, Sequence[Sequence[int]]]

@@ -28,7 +28,6 @@ from chuanma.engine.actions import (
     Kong,
     Leave,
 )
-from chuanma.engine.claims import owing, pass_rule_of
 from chuanma.engine.events import Event
 from chuanma.engine.game import check_version, no_such_seat, result_of
 from chuanma.engine.indices import mask
@@ -36,17 +35,20 @@ from chuanma.engine.ledger import Payment, Win
 from chuanma.engine.record_fields import record_of
 from chuanma.engine.referee import OpenSeat, open_seat
 from chuanma.engine.state import DIRECTIONS, Direction, HandState, Hidden, Public, SeatState
-from chuanma.engine.tables import HU, PASS, format_counts, rules_json
+from chuanma.engine.tables import HU, PASS, format_counts
 from chuanma.engine.views import SeatView, event_for
 from chuanma.engine.wall import check_wall, deal
-from chuanma.engine.wins import seat_waits
 from chuanma.rules import RuleSet
 from reference_engine import claims, kongs, setup, turn
+from reference_engine.claims import owing, pass_rule_of
 from reference_engine.dealer import next_dealer
+from reference_engine.kongs import next_active
 from reference_engine.legal import legal_actions, offered, refusal
+from reference_engine.log import emit
 from reference_engine.settlement import end, escape_payments
+from reference_engine.tables import rules_json
 from reference_engine.views import redact, to_act
-from reference_engine.wins import claim_wins, self_drawn_win
+from reference_engine.wins import claim_wins, seat_waits, self_drawn_win
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,13 +87,13 @@ class Game:
         self.variant = variant
         self.pass_rule = pass_rule_of(rules)
         self._legal: dict[int, list[Action]] = {}
-        st.emit("start", None, {"dealer": dealer, "rules": rules_json(rules), "base": rules.base,
+        emit(st, "start", None, {"dealer": dealer, "rules": rules_json(rules), "base": rules.base,
                                 "wall": layout.size})
         for seat, tiles in enumerate(deal(st.hidden.wall, dealer)):
             for t in tiles:
                 st.seats[seat].hand[t] += 1
-            st.emit("deal", seat, {}, {"hand": format_counts(st.seats[seat].hand)}, "private")
-        st.emit("deal_done", None, {"wall": st.remaining})
+            emit(st, "deal", seat, {}, {"hand": format_counts(st.seats[seat].hand)}, "private")
+        emit(st, "deal_done", None, {"wall": st.remaining})
         if rules.has_exchange:
             st.public.phase = "exchange"
         elif variant.void:
@@ -306,7 +308,7 @@ class Game:
         pub.version += 1
         self._legal.clear()
         pub.left[seat] = True
-        ev = st.emit("leave", seat, {"wall": st.remaining})
+        ev = emit(st, "leave", seat, {"wall": st.remaining})
         if pub.out[seat]:
             return st.events[start:]
         if self.variant.winners_stay and pub.locked[seat]:
@@ -331,7 +333,7 @@ class Game:
             # its added kong is withdrawn (no kong after leaving): the next seat still playing draws
             claims.close_window(st)
             kongs.begin_turn(st, seat)
-            nxt = st.next_active(seat)
+            nxt = next_active(st, seat)
             assert nxt is not None
             turn.draw_due(st, nxt)
             self._run()
@@ -341,7 +343,7 @@ class Game:
         elif pub.phase == "turn" and pub.current == seat:
             # its turn passes to the next seat still playing, which draws
             kongs.begin_turn(st, seat)
-            nxt = st.next_active(seat)
+            nxt = next_active(st, seat)
             assert nxt is not None
             turn.draw_due(st, nxt)
             self._run()
@@ -365,7 +367,7 @@ class Game:
         self._legal.clear()
         if pub.phase in ("claim", "rob"):
             st.seats[seat].claim = action
-            st.emit("claim", seat, {}, {"claim": action.to_json()}, "private")
+            emit(st, "claim", seat, {}, {"claim": action.to_json()}, "private")
         elif type(action) is Discard or type(action) is Kong:
             # on one's own turn: under ``forever`` declining a self-drawn win (not 天胡) bars that tile
             # (a self-drawn win the seat may declare is the first of its legal actions)
@@ -406,7 +408,7 @@ class Game:
         if self.variant.hand_over(st.public.out):
             end(st, self.variant, self.variant.over_reason)
             return
-        nxt = st.next_active(last)
+        nxt = next_active(st, last)
         assert nxt is not None
         turn.draw_due(st, nxt)
 
@@ -439,7 +441,7 @@ class Game:
             claims.chow(st, seats[0], frm, t, claim.tile)
         else:
             claims.close_window(st)
-            nxt = st.next_active(frm)
+            nxt = next_active(st, frm)
             assert nxt is not None
             turn.draw_due(st, nxt)
 

@@ -14,14 +14,38 @@ from __future__ import annotations
 
 from chuanma.analysis import waits
 from chuanma.engine.ledger import KongRecord, Reason
-from chuanma.engine.state import HandState
+from chuanma.engine.state import AFTER, HandState
 from chuanma.engine.tables import TILE_TEXT
+from chuanma.engine.wall import NO_KONG
 from chuanma.melds import Meld
 from chuanma.tiles import Tile
+from reference_engine.log import emit, pay
 
 REASONS: dict[str, Reason] = {
     "exposed": "kong_exposed", "concealed": "kong_concealed", "added": "kong_added",
 }
+
+
+def payers(st: HandState, seat: int) -> list[int]:
+    """Who pays the seat's self-drawn win or kong: the other seats still playing."""
+    out = st.public.out
+    return [s for s in AFTER[seat] if not out[s]]
+
+
+def next_active(st: HandState, seat: int) -> int | None:
+    """The next seat after ``seat`` in play order that still plays."""
+    out = st.public.out
+    for s in AFTER[seat]:
+        if not out[s]:
+            return s
+    return None
+
+
+def kong_allowed(no_kong_in_last_four: bool, remaining: int) -> bool:
+    """Whether a kong may be declared with ``remaining`` tiles in the wall (for an exposed kong:
+    when the discard was made): there must be a replacement to draw, and under
+    ``no_kong_in_last_four`` more than :data:`chuanma.engine.wall.NO_KONG` tiles."""
+    return remaining > (NO_KONG if no_kong_in_last_four else 0)
 
 
 def begin_turn(st: HandState, seat: int) -> None:
@@ -58,11 +82,11 @@ def _add(st: HandState, k: KongRecord, discarder: int | None = None, each: int =
     if discarder is not None:
         targets = [(discarder, 2)]
         if st.rules.exposed_kong == "everyone":
-            targets += [(p, 1) for p in st.payers(k.seat) if p != discarder]
+            targets += [(p, 1) for p in payers(st, k.seat) if p != discarder]
     else:
-        targets = [(p, each) for p in st.payers(k.seat)]
+        targets = [(p, each) for p in payers(st, k.seat)]
     for payer, amount in targets:
-        idx = st.pay(payer, k.seat, amount, REASONS[k.kind], k.seq)
+        idx = pay(st, payer, k.seat, amount, REASONS[k.kind], k.seq)
         if idx is not None:
             k.payments.append(idx)
     replacement_draw_due(st, k.seat)
@@ -77,7 +101,7 @@ def exposed_kong(st: HandState, seat: int, frm: int, t: Tile) -> None:
     pub.claimed_at[seat].append(st.remaining)
     pub.declared = True
     begin_turn(st, seat)
-    ev = st.emit("kong", seat, {"tile": TILE_TEXT[t], "kind": "exposed", "from": frm})
+    ev = emit(st, "kong", seat, {"tile": TILE_TEXT[t], "kind": "exposed", "from": frm})
     _add(st, KongRecord(seat, t, "exposed", ev.seq), discarder=frm)
 
 
@@ -91,9 +115,9 @@ def concealed_kong(st: HandState, seat: int, t: Tile) -> None:
     pub.turn.first = False
     tile = {"tile": TILE_TEXT[t]}
     if st.rules.concealed_kong_shown:  # 001: every kong is laid face up
-        ev = st.emit("kong", seat, {"kind": "concealed", **tile})
+        ev = emit(st, "kong", seat, {"kind": "concealed", **tile})
     else:
-        ev = st.emit("kong", seat, {"kind": "concealed"}, tile)
+        ev = emit(st, "kong", seat, {"kind": "concealed"}, tile)
     _add(st, KongRecord(seat, t, "concealed", ev.seq), each=2)
 
 
@@ -101,7 +125,7 @@ def declare_added_kong(st: HandState, seat: int, t: Tile) -> None:
     """补杠 declared: announced first, so that it can be robbed."""
     st.public.declared = True
     st.public.turn.first = False
-    st.emit("kong_declared", seat, {"tile": TILE_TEXT[t], "kind": "added"})
+    emit(st, "kong_declared", seat, {"tile": TILE_TEXT[t], "kind": "added"})
 
 
 def complete_added_kong(st: HandState, seat: int, t: Tile) -> None:
@@ -114,7 +138,7 @@ def complete_added_kong(st: HandState, seat: int, t: Tile) -> None:
     pub.melds[seat] = [Meld("kong", t, "added") if m.kind == "pong" and m.tile == t else m
                        for m in pub.melds[seat]]
     late = t in st.seats[seat].late_pongs
-    ev = st.emit("kong", seat, {"tile": TILE_TEXT[t], "kind": "added", "late": late})
+    ev = emit(st, "kong", seat, {"tile": TILE_TEXT[t], "kind": "added", "late": late})
     _add(st, KongRecord(seat, t, "added", ev.seq), each=0 if late and not st.rules.late_added_kong_pays else 1)
 
 
@@ -122,7 +146,7 @@ def robbed(st: HandState, seat: int, t: Tile) -> None:
     """抢杠胡: the added kong's tile leaves the declarer's hand for the robbers."""
     st.seats[seat].hand[t] -= 1
     st.seats[seat].drawn = None
-    st.emit("kong_robbed", seat, {"tile": TILE_TEXT[t]})
+    emit(st, "kong_robbed", seat, {"tile": TILE_TEXT[t]})
 
 
 def call_transfer(st: HandState, kong: int | None, winners: list[int]) -> None:
@@ -139,7 +163,7 @@ def call_transfer(st: HandState, kong: int | None, winners: list[int]) -> None:
         return
     seqs = {w.seat: w.seq for w in pub.wins[-len(winners):]}
     for w in winners if rule == "each_winner" else winners[:1]:
-        st.pay(k.seat, w, earned, "call_transfer", seqs[w])
+        pay(st, k.seat, w, earned, "call_transfer", seqs[w])
     k.transferred = True
 
 

@@ -17,17 +17,16 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 
 from chuanma.engine.actions import Action, Chow, Discard, Exchange, Hu, Kong, Pass, Pong
-from chuanma.engine.claims import PassRule
 from chuanma.engine.refusal_text import TEMPLATES
 from chuanma.engine.state import HandState
-from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF, exchange_options
-from chuanma.engine.wall import kong_allowed
-from chuanma.engine.wins import NEAR, forced, orphan_reach
+from chuanma.engine.tables import DISCARD, HU, KONG, SUIT_OF
 from chuanma.tiles import NUM_KINDS, SUIT_SLICES, holds_suit, suit_of, tile_str
-from reference_engine.kongs import keeps_waits
+from reference_engine.claims import PassRule
+from reference_engine.kongs import keeps_waits, kong_allowed
 from reference_engine.setup import void_options
+from reference_engine.tables import exchange_options
 from reference_engine.views import to_act
-from reference_engine.wins import complete
+from reference_engine.wins import NEAR, complete, forced, orphan_reach
 
 
 def legal_actions(st: HandState, rule: PassRule, seat: int) -> list[Action]:

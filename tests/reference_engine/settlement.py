@@ -9,11 +9,12 @@ from chuanma.engine.referee import flower_pig
 from chuanma.engine.state import AFTER, HandState
 from chuanma.engine.tables import format_counts
 from chuanma.engine.wall import in_last_four
-from chuanma.engine.wins import seat_waits
 from chuanma.scoring import max_static_fan
 from chuanma.tiles import format_tiles
 from chuanma.variant import Variant
 from reference_engine.claims import close_window
+from reference_engine.log import emit, pay
+from reference_engine.wins import seat_waits
 
 
 def end(st: HandState, variant: Variant, reason: str) -> None:
@@ -26,7 +27,7 @@ def end(st: HandState, variant: Variant, reason: str) -> None:
     pub.end_reason = reason
     if reason == "exhausted":
         exhaustive_settlement(st, variant)
-    st.emit("end", None, {
+    emit(st, "end", None, {
         "reason": reason,
         "hands": [format_counts(s.hand) for s in st.seats],
         "melds": [[m.to_dict() for m in ms] for ms in pub.melds],
@@ -63,7 +64,7 @@ def exhaustive_settlement(st: HandState, variant: Variant) -> None:
     pigs = [pig[s] and part[s] for s in range(4)]
     if not (rules.chadajiao or rules.refund or any(pig.values())):
         # nothing to settle (大众麻将's 荒庄不荒杠: no void, no 查大叫, kong money stands)
-        st.emit("exhausted", None, {"part": part, "pig": pigs, "ready": [
+        emit(st, "exhausted", None, {"part": part, "pig": pigs, "ready": [
             part[s] and not pig[s] and bool(seat_waits(st, s)) for s in range(4)]})
         return
     won = {w.seat for w in pub.wins}
@@ -74,7 +75,7 @@ def exhaustive_settlement(st: HandState, variant: Variant) -> None:
     fan = {s: None if pig[s] else max_static_fan(rules, st.tiles(s), pub.melds[s], st.seats[s].void)
            for s in [*parts, *winners_paid]}
     waiting = {s for s in parts if fan[s] is not None or (variant.winners_stay and s in won)}
-    seq = st.emit("exhausted", None, {
+    seq = emit(st, "exhausted", None, {
         "part": part, "pig": pigs, "ready": [s in waiting for s in range(4)], "fan": [fan.get(s) for s in range(4)],
     }).seq
     cap_value = 2 ** rules.max_fan if rules.max_fan is not None else 16
@@ -83,18 +84,18 @@ def exhaustive_settlement(st: HandState, variant: Variant) -> None:
             continue
         if rules.flower_pig == "fixed":
             for s in sorted([s for s in parts if not pig[s]] + winners_paid):
-                st.pay(p, s, cap_value, "flower_pig", seq)
+                pay(st, p, s, cap_value, "flower_pig", seq)
         else:
             payees = [s for s in parts if not pig[s] and fan[s] is not None]
             payees += [s for s in winners_paid if fan[s] is not None]
             for s in sorted(payees):
-                st.pay(p, s, 2 ** (fan[s] or 0), "flower_pig", seq)
+                pay(st, p, s, 2 ** (fan[s] or 0), "flower_pig", seq)
     if rules.chadajiao:
         # under ting_max a pig also pays 查大叫, as the non-waiting player it is (RULES §5)
         payers = [s for s in parts if (not pig[s] or rules.flower_pig == "ting_max") and s not in waiting]
         for p in payers:
             for s in sorted(waiting):
-                st.pay(p, s, 2 ** (fan[s] or 0), "chadajiao", seq)
+                pay(st, p, s, 2 ** (fan[s] or 0), "chadajiao", seq)
     if rules.refund:
         for s in parts:
             if s in waiting:
@@ -103,9 +104,9 @@ def exhaustive_settlement(st: HandState, variant: Variant) -> None:
                 if k.seat != s or k.transferred:
                     continue
                 for i in k.payments:
-                    pay = pub.ledger[i]
-                    if not (pub.left[pay.payer] and pub.out[pay.payer]):
-                        st.pay(s, pay.payer, pay.amount, "refund", seq)
+                    paid = pub.ledger[i]
+                    if not (pub.left[paid.payer] and pub.out[paid.payer]):
+                        pay(st, s, paid.payer, paid.amount, "refund", seq)
 
 
 def best_static_fan(st: HandState, seat: int) -> int | None:
@@ -138,4 +139,4 @@ def escape_payments(st: HandState, seat: int, seq: int) -> None:
             fan = best_static_fan(st, s)
             if fan is not None:
                 amount = max(amount, 2**fan)
-        st.pay(seat, s, amount, "escape", seq)
+        pay(st, seat, s, amount, "escape", seq)

@@ -13,6 +13,7 @@ from chuanma.engine.actions import ChooseVoid
 from chuanma.engine.state import DIRECTIONS, HandState
 from chuanma.engine.tables import VOID, format_sequence
 from chuanma.tiles import SUITS, Tile, holds_suit
+from reference_engine.log import emit
 
 
 def held_suits(hand: Sequence[int]) -> list[str]:
@@ -25,7 +26,7 @@ def choose_exchange(st: HandState, seat: int, tiles: tuple[Tile, Tile, Tile]) ->
     st.seats[seat].exchange = tiles
     pub.exchanged[seat] = True
     # a legal choice is sorted (as every listed one is): its text needs no sorting
-    st.emit("exchange_chosen", seat, {}, {"tiles": format_sequence(tiles)})
+    emit(st, "exchange_chosen", seat, {}, {"tiles": format_sequence(tiles)})
     if not all(pub.exchanged):
         return
     direction = st.hidden.direction
@@ -38,11 +39,11 @@ def choose_exchange(st: HandState, seat: int, tiles: tuple[Tile, Tile, Tile]) ->
         for t in st.seats[s].exchange or ():
             to.hand[t] += 1
     pub.direction = direction
-    st.emit("exchange", None, {"direction": direction})
+    emit(st, "exchange", None, {"direction": direction})
     for s in range(4):
         frm = (s - step) % 4
         got = st.seats[frm].exchange or ()
-        st.emit("exchange_received", s, {}, {"tiles": format_sequence(got), "from": frm}, "private")
+        emit(st, "exchange_received", s, {}, {"tiles": format_sequence(got), "from": frm}, "private")
     enter_void(st)
 
 
@@ -74,15 +75,15 @@ def choose_void(st: HandState, seat: int, suit: str, *, auto: bool = False) -> N
     pub = st.public
     st.seats[seat].void = suit
     if auto:
-        st.emit("void_chosen", seat, {}, {"suit": suit, "automatic": True}, "private")
+        emit(st, "void_chosen", seat, {}, {"suit": suit, "automatic": True}, "private")
     else:
         pub.void_chosen[seat] = True
-        st.emit("void_chosen", seat, {}, {"suit": suit})
+        emit(st, "void_chosen", seat, {}, {"suit": suit})
     if any(s.void is None for s in st.seats):
         return
     pub.void_chosen = [True] * 4
     pub.voids_revealed = True
-    st.emit("voids", None, {"voids": [x.void for x in st.seats]})
+    emit(st, "voids", None, {"voids": [x.void for x in st.seats]})
     first_turn(st)
 
 

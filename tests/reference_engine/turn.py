@@ -6,13 +6,13 @@ A turn starts with a draw (the dealer's first has none). After a discard the cla
 
 from __future__ import annotations
 
-from chuanma.engine.claims import PassRule
 from chuanma.engine.state import HandState
 from chuanma.engine.tables import TILE_TEXT
-from chuanma.engine.wall import in_last_four, kong_allowed
+from chuanma.engine.wall import in_last_four
 from chuanma.tiles import Tile
-from reference_engine.claims import open_window
-from reference_engine.kongs import begin_turn
+from reference_engine.claims import PassRule, open_window
+from reference_engine.kongs import begin_turn, kong_allowed, next_active
+from reference_engine.log import emit
 
 
 def draw_due(st: HandState, seat: int) -> None:
@@ -55,7 +55,7 @@ def draw(st: HandState, rule: PassRule) -> bool:
     data = {"wall": left, "replacement": replacement}
     if in_last_four(left):
         data["last_four"] = True
-    st.emit("draw", seat, data, {"tile": TILE_TEXT[t]})
+    emit(st, "draw", seat, data, {"tile": TILE_TEXT[t]})
     return True
 
 
@@ -84,13 +84,13 @@ def discard(st: HandState, seat: int, t: Tile, rule: PassRule, *, automatic: boo
             situations = ("dihu",)
         pub.dealer_discards += 1
     turn.first = False
-    st.emit("discard", seat, {"tile": TILE_TEXT[t], "wall": left, "automatic": True} if automatic
+    emit(st, "discard", seat, {"tile": TILE_TEXT[t], "wall": left, "automatic": True} if automatic
             else {"tile": TILE_TEXT[t], "wall": left})
     if turn.kong is not None:
         situations += ("after_kong",)
     if turn.drew_last:
         situations += ("last_tile",)
     if not open_window(st, rule, seat, t, situations, rob=False, kong=turn.kong):
-        nxt = st.next_active(seat)
+        nxt = next_active(st, seat)
         assert nxt is not None  # the hand ends before fewer than two seats play
         draw_due(st, nxt)

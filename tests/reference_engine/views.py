@@ -6,11 +6,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from chuanma.engine.actions import Action
-from chuanma.engine.claims import owing
 from chuanma.engine.state import HandState, copy_seat, copy_turn
 from chuanma.engine.views import ClaimView, KongView, PlayerView, SeatView
 from chuanma.melds import Meld
 from chuanma.tiles import Tile, to_counts
+from reference_engine.claims import owing
 
 _new = tuple.__new__
 

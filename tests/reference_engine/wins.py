@@ -9,13 +9,68 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chuanma.analysis import is_win
+from chuanma.analysis import is_win, waits
+from chuanma.analysis.orphans import ORPHANS
 from chuanma.engine.ledger import Win
 from chuanma.engine.state import HandState
-from chuanma.engine.wins import forced, score, seat_waits, self_drawn_each
-from chuanma.scoring import ScoreResult
-from chuanma.tiles import Tile, format_tiles, holds_suit
+from chuanma.engine.wall import in_last_four
+from chuanma.engine.wins import self_drawn_each
+from chuanma.scoring import ScoreResult, score_hand
+from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, format_tiles, holds_suit
 from chuanma.variant import Variant
+from reference_engine.kongs import payers
+from reference_engine.log import emit, pay
+
+NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)] + [
+    (t, t + 1) for t in range(NUM_SUITED, NUM_KINDS)]
+"""``h[lo:hi]`` for ``lo, hi = NEAR[t]``: the copies of ``t`` and its neighbours (two ranks; an
+honour has none) in a counts list; a tile none of which are held completes nothing."""
+
+
+ORPHAN = [t in ORPHANS for t in range(NUM_KINDS)]
+"""By tile: whether it is one of 十三幺's kinds."""
+
+
+def orphan_reach(h: Sequence[int], t: Tile) -> bool:
+    """Whether ``t`` might complete ``h`` as 十三幺, which waits on an orphan it may hold no copy
+    or neighbour of: ``t`` is an orphan and ``h`` holds 東 or 南 (a ready 十三幺 hand holds one)."""
+    return ORPHAN[t] and h[27] + h[28] > 0
+
+
+def completes(st: HandState, seat: int, t: Tile) -> bool:
+    """Whether another seat's tile ``t`` completes the seat's concealed tiles (3n+1).
+
+    A claim window asks only seats holding a copy or neighbour of ``t`` (``NEAR``)."""
+    s = st.seats[seat]
+    h = s.hand
+    if holds_suit(h, s.void):
+        return False
+    h[t] += 1
+    won = is_win(bytes(h))
+    h[t] -= 1
+    return won
+
+
+def seat_waits(st: HandState, seat: int) -> list[Tile]:
+    """The waits of the seat's 3n+1 concealed tiles (none while it holds its void suit)."""
+    s = st.seats[seat]
+    return waits(s.hand, st.public.melds[seat], s.void)
+
+
+def score(st: HandState, seat: int, win_tile: Tile, *, self_drawn: bool, situations: Sequence[str],
+          in_hand: bool) -> ScoreResult:
+    """Score the seat's win on ``win_tile`` (already in its hand when ``in_hand``)."""
+    tiles = st.tiles(seat)
+    if in_hand:
+        tiles.remove(win_tile)
+    return score_hand(st.rules, tiles, st.public.melds[seat], win_tile, self_drawn=self_drawn,
+                      void=st.seats[seat].void, situations=frozenset(situations))
+
+
+def forced(st: HandState) -> bool:
+    """``forced_win_in_last_four``: a seat that can win in the last four must."""
+    return st.rules.forced_win_in_last_four and in_last_four(st.remaining)
+
 
 JIPIN_FAN = 4
 """极品: a win shown as this many fan or more (RULES §6, with the preset's fan labels)."""
@@ -69,7 +124,7 @@ def record_win(st: HandState, variant: Variant, seat: int, t: Tile, frm: int | N
     data["waits"] = format_tiles(waited)  # public: the hand is shown with the win
     if forced(st):
         data["forced"] = True
-    st.emit("hu", seat, data)
+    emit(st, "hu", seat, data)
     pub.wins.append(win)
     if variant.winners_stay:
         if not pub.locked[seat]:
@@ -91,7 +146,7 @@ def claim_wins(st: HandState, variant: Variant, winners: list[int], frm: int, t:
         if i == 0:
             pub.win_piles[w].append(t)
         win = record_win(st, variant, w, t, frm, robbed, res, situations)
-        st.pay(frm, w, res.multiplier, "qianggang" if robbed else "dianpao", win.seq)
+        pay(st, frm, w, res.multiplier, "qianggang" if robbed else "dianpao", win.seq)
 
 
 def self_draw_payers(st: HandState, seat: int) -> list[int]:
@@ -103,7 +158,7 @@ def self_draw_payers(st: HandState, seat: int) -> list[int]:
     if (st.rules.exposed_kong_flower == "discarder_pays" and pub.turn.draw_kind == "replacement"
             and k is not None and k.kind == "exposed" and k.payments):
         return [pub.ledger[k.payments[0]].payer]
-    return st.payers(seat)
+    return payers(st, seat)
 
 
 def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
@@ -120,4 +175,4 @@ def self_drawn_win(st: HandState, variant: Variant, seat: int) -> None:
     win = record_win(st, variant, seat, t, None, False, res, situations)
     each = self_drawn_each(st.rules, res.multiplier)
     for p in payers:
-        st.pay(p, seat, each, "zimo", win.seq)
+        pay(st, p, seat, each, "zimo", win.seq)

@@ -21,7 +21,7 @@ from chuanma.engine.actions import (
 )
 from chuanma.engine.chips import ChipError, settle_chips
 from chuanma.engine.events import Event
-from chuanma.engine.game import DIRECTIONS, Direction, Game
+from chuanma.engine.game import DIRECTIONS, Direction, Game, core_rules
 from chuanma.engine.indices import ACTION_COUNT, ActionIndexError, from_index, mask, to_index
 from chuanma.engine.ledger import Payment, Win, totals
 from chuanma.engine.outcome import HandOutcome, hand_outcome
@@ -66,6 +66,7 @@ __all__ = [
     "Win",
     "action_from_json",
     "build_wall",
+    "core_rules",
     "deal",
     "deal_fields",
     "format_counts",

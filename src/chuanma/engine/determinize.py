@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from chuanma import _core
 from chuanma.engine.actions import IllegalActionError
-from chuanma.engine.claims import chow_seat, options_for, pass_rule_of
 from chuanma.engine.ledger import KongRecord
 from chuanma.engine.state import (
     ClaimWindow,
@@ -29,9 +29,9 @@ from chuanma.engine.state import (
     SeatState,
     copy_seat,
     copy_turn,
+    seat_from,
 )
 from chuanma.engine.views import SeatView
-from chuanma.engine.wins import seat_waits
 from chuanma.melds import Meld
 from chuanma.tiles import COPIES, NUM_KINDS, Tile
 
@@ -109,17 +109,13 @@ def rebuild(view: SeatView, guess: HiddenGuess) -> HandState:
         seats=seats,
     )
     _check_tiles(st)
-    for s in range(4):
-        ss = st.seats[s]
-        if s != seat and st.public.locked[s] and ss.locked_waits is None and sum(ss.hand) % 3 == 1:
-            ss.locked_waits = seat_waits(st, s)
-    if claim is not None:  # the other seats' options on the tile, from their guessed hands
-        rule = pass_rule_of(rules)
-        for s in range(4):
-            if s not in (seat, claim.from_seat):
-                st.seats[s].claim_options = options_for(
-                    st, rule, s, claim.tile, claim.robbing,
-                    chow=s == chow_seat(st, claim.from_seat, claim.tile, claim.robbing))
+    if claim is not None or any(st.public.locked):
+        # the core works out the seats' claim options and locked waits from the guessed hands
+        hand = _core.Hand.from_dict(st.to_dict())
+        hand.rederive()
+        derived = hand.to_dict()["seats"]
+        assert isinstance(derived, list)
+        st.seats = [seat_from(s, rules.tiles) for s in derived]
     return st
 
 

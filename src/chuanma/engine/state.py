@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from chuanma.engine.actions import Action, action_from_json
-from chuanma.engine.events import Event, Visibility
-from chuanma.engine.ledger import KongRecord, Payment, Reason, Win, totals
+from chuanma.engine.events import Event
+from chuanma.engine.ledger import KongRecord, Payment, Win, totals
 from chuanma.melds import Meld
 from chuanma.rules import RuleSet
 from chuanma.tiles import NUM_KINDS, Tile, TileSet, format_tiles, parse_tile, parse_tiles, tile_str
@@ -38,7 +38,6 @@ Phase = Literal["exchange", "void", "turn", "claim", "rob", "draw", "end"]
 DrawKind = Literal["live", "replacement"]
 
 STATE_FORMAT = "chuanma-state/1"
-_new_event = tuple.__new__
 AFTER = [((s + 1) % 4, (s + 2) % 4, (s + 3) % 4) for s in range(4)]
 """The other seats in play order."""
 
@@ -206,19 +205,6 @@ class HandState:
         """Net result per seat so far, in units of base."""
         return totals(self.public.ledger)
 
-    def payers(self, seat: int) -> list[int]:
-        """Who pays the seat's self-drawn win or kong: the other seats still playing."""
-        out = self.public.out
-        return [s for s in AFTER[seat] if not out[s]]
-
-    def next_active(self, seat: int) -> int | None:
-        """The next seat after ``seat`` in play order that still plays."""
-        out = self.public.out
-        for s in AFTER[seat]:
-            if not out[s]:
-                return s
-        return None
-
     def tile_total(self) -> int:
         """Tiles in wall + hands + melds + discards + win piles (the whole set, always)."""
         pub = self.public
@@ -228,26 +214,6 @@ class HandState:
             n += sum(len(m.tiles) for m in pub.melds[s])
             n += len(pub.discards[s]) + len(pub.win_piles[s])
         return n
-
-    def emit(
-        self, type_: str, seat: int | None, data: dict[str, Any] | None = None,
-        private: dict[str, Any] | None = None, visibility: Visibility = "public",
-    ) -> Event:
-        """Append an event to the log."""
-        # tuple.__new__ skips the named tuple's Python-level constructor: same value, less time
-        ev = _new_event(Event, (len(self.events), type_, seat, data or {}, private or {}, visibility))
-        self.events.append(ev)
-        return ev
-
-    def pay(self, payer: int, payee: int, amount: int, reason: Reason, seq: int) -> int | None:
-        """Record a payment (and its event); returns its ledger index (``None``: nothing paid)."""
-        if amount <= 0 or payer == payee:
-            return None
-        ledger = self.public.ledger
-        ledger.append(Payment(payer, payee, amount, reason, seq))
-        self.emit("payment", None,
-                  {"payer": payer, "payee": payee, "amount": amount, "reason": reason, "for": seq})
-        return len(ledger) - 1
 
     def __deepcopy__(self, memo: dict[int, Any]) -> HandState:
         """A whole copy, by a pickle round trip: the state is plain data, and pickling it copies it

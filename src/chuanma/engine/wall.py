@@ -37,13 +37,6 @@ def in_last_four(remaining: int) -> bool:
     return remaining <= LAST_FOUR
 
 
-def kong_allowed(no_kong_in_last_four: bool, remaining: int) -> bool:
-    """Whether a kong may be declared with ``remaining`` tiles in the wall (for an exposed kong:
-    when the discard was made): there must be a replacement to draw, and under
-    ``no_kong_in_last_four`` more than :data:`NO_KONG` tiles."""
-    return remaining > (NO_KONG if no_kong_in_last_four else 0)
-
-
 class WallError(ChuanmaError, ValueError):
     """A wall that is not the whole set (108 or 136 tiles), or a set-up that cannot be built."""
 

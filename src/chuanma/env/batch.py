@@ -20,10 +20,9 @@ import numpy.typing as npt
 
 from chuanma import _core
 from chuanma.encoding import encoder as encoder_of
-from chuanma.engine import ACTION_COUNT, ActionIndexError, IllegalActionError
+from chuanma.engine import ACTION_COUNT, ActionIndexError, IllegalActionError, core_rules
 from chuanma.env.table import EnvOptionError, check_tables, reward_scale, rules_of
 from chuanma.rules import RuleSet
-from chuanma.scoring import score_options
 
 Stacked = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
 
@@ -45,7 +44,7 @@ class BatchEnv:
         scale = reward_scale(reward, normalize)
         self.rules = rules_of(rules, options)
         shape = encoder_of(encoder, self.rules)[1]  # refuses an unknown encoder
-        self.core = _core.BatchHands(_core.Rules(self.rules, score_options(self.rules)), check_tables(n),
+        self.core = _core.BatchHands(core_rules(self.rules), check_tables(n),
                                      reward == "event", scale, encoder)
         self.copy = copy
         self.observations = np.zeros((n, *shape), dtype=np.float32)
