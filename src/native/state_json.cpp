@@ -963,6 +963,10 @@ HandState state_from_dict(nb::handle data) {
     st.voids_revealed = flag(field(p, "public", "voids_revealed"), "public.voids_revealed");
     st.wins = each(field(p, "public", "wins"), "public.wins", [&](nb::handle w, const std::string& where) { return read.win(w, where); });
     for (const WinRecord& w : st.wins) st.won[w.seat] = true;
+    for (std::size_t i = 0; i < st.events.size(); ++i)  // a win's event is written from its record
+        if (st.events[i].type == EventType::kHu &&
+            std::none_of(st.wins.begin(), st.wins.end(), [&](const WinRecord& w) { return w.seq == static_cast<int>(i); }))
+            refuse(at("events", static_cast<int>(i)), "is a win with no record in public.wins");
     st.ledger = each(field(p, "public", "ledger"), "public.ledger",
                      [&](nb::handle x, const std::string& where) { return payment(x, where, "seq", INT32_MAX); });
     st.kongs = each(field(p, "public", "kongs"), "public.kongs",
