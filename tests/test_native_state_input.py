@@ -251,6 +251,14 @@ def test_a_missing_key_is_named() -> None:
     refused(data, r"^state: public.turn.kongs is missing$")
 
 
+def test_seeds_that_are_not_json_are_refused() -> None:
+    data = start()
+    data["hidden"]["seeds"] = {"wall": {1, 2}}
+    refused(data, r"^state: hidden.seeds is not JSON data: ")
+    data["hidden"]["seeds"] = [5]
+    refused(data, r"^state: hidden.seeds is not an object: \[5\]$")
+
+
 def test_a_tampered_game_pickle_is_refused() -> None:
     """A pickled Game whose compiled hand's state was changed: unpickling it raises ValueError."""
     game = game_at(5)

@@ -926,7 +926,14 @@ HandState state_from_dict(nb::handle data) {
         refuse("hidden.wall", "has " + std::to_string(st.wall.size()) + " tiles, these rules' wall " + std::to_string(size));
     st.direction = name(field(h, "hidden", "direction"), "hidden.direction", kDirections, 1);
     const nb::handle seeds = field(h, "hidden", "seeds");
-    if (!seeds.is_none()) st.seeds = nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(object(seeds, "hidden.seeds")));
+    if (!seeds.is_none()) {
+        try {
+            st.seeds = nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(object(seeds, "hidden.seeds")));
+        } catch (nb::python_error& e) {  // a value json cannot write (a set, an object)
+            if (!e.matches(PyExc_TypeError)) throw;
+            refuse("hidden.seeds", "is not JSON data: " + shown(seeds));
+        }
+    }
 
     st.dealer = seat(field(p, "public", "dealer"), "public.dealer");
     st.phase = static_cast<Phase>(name(field(p, "public", "phase"), "public.phase", kPhases));
