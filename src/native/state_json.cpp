@@ -545,7 +545,7 @@ int name(nb::handle value, const std::string& path, const Names& names, std::siz
 
 int suit(nb::handle value, const std::string& path) {  // a void suit: m, p or s
     const std::string given = text(value, path);
-    if (given.size() != 1 || !given[0] || !std::char_traits<char>::find(kSuitLetters, 3, given[0]))
+    if (given.size() != 1 || !std::char_traits<char>::find(kSuitLetters, 3, given[0]))
         refuse(path, "is " + shown(value) + ", not a suit m, p or s");
     return static_cast<int>(std::char_traits<char>::find(kSuitLetters, 3, given[0]) - kSuitLetters);
 }
