@@ -58,8 +58,9 @@ def private_tiles(data: dict[str, Any], seat: int) -> list[int]:
 
 def with_secret_changed(data: dict[str, Any], other: int, rng: random.Random) -> bool:
     """Change in ``data`` (a state's JSON form) what only ``other`` may know: one of its concealed
-    tiles swapped with a live wall tile, the live wall reordered, in 定缺 its void if still secret.
-    False when there is nothing to change."""
+    tiles swapped with a live wall tile (and a drawn copy of it in the wall with that tile: the
+    wall stays the whole set), the live wall reordered, in 定缺 its void if still secret. False
+    when there is nothing to change."""
     pub, seat, wall = data["public"], data["seats"][other], data["hidden"]["wall"]
     tiles = private_tiles(data, other)
     if not tiles or pub["tail"] < pub["live"]:
@@ -74,6 +75,8 @@ def with_secret_changed(data: dict[str, Any], other: int, rng: random.Random) ->
     live[at] = format_tiles([tile])
     if seat["drawn"] == live[at]:  # the tile drawn this turn is the one given away
         seat["drawn"] = given
+    drawn = next(i for i, t in enumerate(wall) if t == live[at] and not pub["live"] <= i <= pub["tail"])
+    wall[drawn] = given
     rng.shuffle(live)
     wall[pub["live"]:pub["tail"] + 1] = live
     if pub["phase"] == "void" and not pub["void_chosen"][other]:

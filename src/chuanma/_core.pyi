@@ -276,7 +276,7 @@ class Hand:
     @staticmethod
     def from_dict(data: dict[str, object]) -> Hand:
         """
-        The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()).
+        The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()); ValueError, naming the field, for anything malformed.
         """
 
     def to_dict(self) -> dict[str, object]:
@@ -288,7 +288,7 @@ class Hand:
         """Pickled as its JSON form."""
 
     def __setstate__(self, data: dict[str, object]) -> None:
-        """Unpickled from its JSON form."""
+        """Unpickled from its JSON form (ValueError for a malformed one)."""
 
     def set_seeds(self, seeds: dict[str, object] | None) -> None:
         """Note what the wall was shuffled from (HandState.hidden.seeds)."""

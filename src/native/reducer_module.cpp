@@ -215,13 +215,15 @@ void bind_reducer(nb::module_& m) {
              "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).")
         .def_static("from_dict", [](nb::handle data) { return Reducer(state_from_dict(data)); },
                     nb::sig("def from_dict(data: dict[str, object]) -> Hand"), "data"_a,
-                    "The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()).")
+                    "The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()); ValueError, naming "
+                    "the field, for anything malformed.")
         .def("to_dict", &state_to_dict, nb::sig("def to_dict(self) -> dict[str, object]"),
              "The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.")
         .def("__getstate__", &state_to_dict, nb::sig("def __getstate__(self) -> dict[str, object]"),
              "Pickled as its JSON form.")
         .def("__setstate__", [](Reducer& self, nb::handle data) { new (&self) Reducer(state_from_dict(data)); },
-             nb::sig("def __setstate__(self, data: dict[str, object]) -> None"), "data"_a, "Unpickled from its JSON form.")
+             nb::sig("def __setstate__(self, data: dict[str, object]) -> None"), "data"_a,
+             "Unpickled from its JSON form (ValueError for a malformed one).")
         .def("set_seeds",
              [](Reducer& r, nb::handle seeds) {
                  r.set_seeds(seeds.is_none() ? std::string()

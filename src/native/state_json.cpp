@@ -39,13 +39,9 @@ constexpr std::array kSituations{"kong_replacement", "consecutive_kongs", "after
                                  "last_tile", "tianhu", "dihu"};
 constexpr std::array kSituationOrder{5, 0, 1, 6, 2, 3, 4};
 constexpr const char* kSuitLetters = "mpsz";
-
-template <std::size_t N>
-int index_of(const std::array<const char*, N>& names, const std::string& name) {
-    for (std::size_t i = 0; i < N; ++i)
-        if (name == names[i]) return static_cast<int>(i);
-    throw nb::value_error(("unknown value in a state: " + name).c_str());
-}
+constexpr std::array kVisibilities{"public", "private"};
+// A payment is at most 2^50 + 1 base (rules.hpp, kMaxTotal).
+constexpr std::int64_t kMaxPayment = (std::int64_t{1} << (kMaxTotal + 1)) - 1;
 
 template <typename... T>
 nb::list list_of(const T&... items) {
@@ -57,13 +53,6 @@ nb::list list_of(const T&... items) {
 nb::object none_or(int value, int none = -1) { return value == none ? nb::none() : nb::object(nb::int_(value)); }
 
 // ------------------------------------------------------------------ tiles as text
-
-int suit_index(nb::handle letter) {
-    const std::string text = nb::cast<std::string>(letter);
-    const char* at = text.size() == 1 ? std::char_traits<char>::find(kSuitLetters, 3, text[0]) : nullptr;
-    if (!at) throw nb::value_error(("not a suit: " + text).c_str());
-    return static_cast<int>(at - kSuitLetters);
-}
 
 std::string tile_str(int t) { return std::to_string(t < 27 ? t % 9 + 1 : t - 26) + kSuitLetters[t / 9]; }
 
@@ -82,32 +71,6 @@ std::string format_counts(const std::array<std::uint8_t, 34>& counts) {
     for (int t = 0; t < 34; ++t)
         for (int i = 0; i < counts[t]; ++i) tiles.push_back(t);
     return format_tiles(tiles);
-}
-
-
-std::vector<int> parse_tiles(const std::string& text) {
-    std::vector<int> out;
-    std::string digits;
-    for (char c : text) {
-        if (c >= '0' && c <= '9') {
-            digits += c;
-            continue;
-        }
-        const char* at = std::char_traits<char>::find(kSuitLetters, 4, c);
-        if (!at) throw nb::value_error(("not tiles: " + text).c_str());
-        const int suit = static_cast<int>(at - kSuitLetters);
-        for (char d : digits) out.push_back(suit < 3 ? 9 * suit + (d - '1') : 27 + (d - '1'));
-        digits.clear();
-    }
-    return out;
-}
-
-int parse_tile(nb::handle text) { return parse_tiles(nb::cast<std::string>(text)).at(0); }
-
-TileMask parse_mask(nb::handle text) {
-    TileMask out = 0;
-    for (int t : parse_tiles(nb::cast<std::string>(text))) out |= TileMask{1} << t;
-    return out;
 }
 
 // ------------------------------------------------------------------ actions
@@ -129,21 +92,6 @@ nb::dict action_json(int index) {
     return out;
 }
 
-int action_index(nb::handle data) {
-    const nb::dict d = nb::borrow<nb::dict>(data);
-    if (d.contains("leave")) return kLeaveAction;
-    if (d.contains("hu")) return kHuAt;
-    if (d.contains("pass")) return kPassAt;
-    if (d.contains("discard")) return kDiscardAt + parse_tile(d["discard"]);
-    if (d.contains("pong")) return kPongAt + parse_tile(d["pong"]);
-    if (d.contains("kong")) return kKongAt + parse_tile(d["kong"]);
-    if (d.contains("chow")) return chow_index(parse_tile(d["chow"]));
-    if (d.contains("void")) return kVoidAt + suit_index(d["void"]);
-    std::vector<int> t = parse_tiles(nb::cast<std::string>(d["exchange"]));
-    std::sort(t.begin(), t.end());
-    return exchange_index(t.at(0), t.at(1), t.at(2));
-}
-
 nb::list decisions_json(const std::vector<Decision>& decisions) {
     nb::list out;
     for (const Decision& d : decisions) {
@@ -152,12 +100,6 @@ nb::list decisions_json(const std::vector<Decision>& decisions) {
         entry.update(action_json(d.action));
         out.append(entry);
     }
-    return out;
-}
-
-std::vector<Decision> decisions_from(nb::handle data) {
-    std::vector<Decision> out;
-    for (nb::handle d : data) out.push_back({nb::cast<int>(d["seat"]), action_index(d)});
     return out;
 }
 
@@ -179,12 +121,6 @@ nb::list situations_json(std::uint32_t situations) {
     nb::list out;
     for (int bit : kSituationOrder)
         if (situations >> bit & 1) out.append(kSituations[bit]);
-    return out;
-}
-
-std::uint32_t situations_from(nb::handle names) {
-    std::uint32_t out = 0;
-    for (nb::handle n : names) out |= 1u << index_of(kSituations, nb::cast<std::string>(n));
     return out;
 }
 
@@ -216,19 +152,6 @@ nb::dict win_json(const Rules& rules, const WinRecord& w) {
     d["seq"] = w.seq;
     d["jipin"] = w.total + rules.fan_label_offset >= kJipinFan;
     return d;
-}
-
-WinRecord win_from(nb::handle d) {
-    const nb::list fan_ids = nb::list(fan_table());
-    WinRecord w{nb::cast<int>(d["seat"]), parse_tile(d["tile"]), 0, nb::cast<bool>(d["robbed_kong"]),
-                situations_from(d["situations"]), nb::cast<int>(d["total"]), {}, nb::cast<int>(d["seq"]), {}};
-    w.from = d["from"].is_none() ? -1 : nb::cast<int>(d["from"]);
-    for (int t : parse_tiles(nb::cast<std::string>(d["hand"]))) ++w.hand[t];
-    for (nb::handle f : d["fans"]) {
-        const int id = nb::cast<int>(fan_ids.attr("index")(f["id"]));
-        w.fans.push_back(FanValue{static_cast<Fan>(id), nb::cast<int>(f["fan"])});
-    }
-    return w;
 }
 
 nb::dict payment_json(const Payment& p) {
@@ -278,97 +201,11 @@ nb::list seat_bits(int mask) {
     return out;
 }
 
-int bits_from(nb::handle flags) {
-    int out = 0, s = 0;
-    for (nb::handle f : flags) out |= nb::cast<bool>(f) << s++;
-    return out;
-}
-
 nb::object rules_json(const Rules& rules) { return nb::module_::import_("json").attr("loads")(rules.json); }
 
 // ------------------------------------------------------------------ events
 
 std::string suit_name(int suit) { return std::string(1, kSuitLetters[suit]); }
-
-Event event_from(nb::handle ev) {
-    const int type = index_of(kEventTypes, nb::cast<std::string>(ev[1]));
-    Event e{static_cast<EventType>(type)};
-    e.seat = static_cast<std::int8_t>(ev[2].is_none() ? -1 : nb::cast<int>(ev[2]));
-    nb::dict d = nb::borrow<nb::dict>(ev[3]);
-    d = nb::borrow<nb::dict>(d.attr("copy")());
-    d.update(nb::borrow<nb::dict>(ev[4]));
-    auto flag = [&](const char* key) { return d.contains(key) && nb::cast<bool>(d[key]); };
-    switch (e.type) {
-        case EventType::kStart: e.a = nb::cast<int>(d["dealer"]); e.b = nb::cast<int>(d["wall"]); break;
-        case EventType::kDealDone:
-        case EventType::kLeave: e.a = nb::cast<int>(d["wall"]); break;
-        case EventType::kExchangeChosen:
-        case EventType::kExchangeReceived: {
-            nb::dict action;
-            action["exchange"] = d["tiles"];
-            e.a = action_index(action);
-            if (d.contains("from")) e.from = static_cast<std::int8_t>(nb::cast<int>(d["from"]));
-            break;
-        }
-        case EventType::kExchange: e.a = index_of(kDirections, nb::cast<std::string>(d["direction"])); break;
-        case EventType::kVoidChosen:
-            e.a = suit_index(d["suit"]);
-            e.b = flag("automatic");
-            break;
-        case EventType::kVoids: {
-            int s = 0;
-            for (nb::handle v : d["voids"])
-                e.a |= suit_index(v) << 2 * s++;
-            break;
-        }
-        case EventType::kDraw:
-        case EventType::kDiscard:
-            e.tile = static_cast<std::int8_t>(parse_tile(d["tile"]));
-            e.a = nb::cast<int>(d["wall"]);
-            e.b = e.type == EventType::kDraw ? flag("replacement") | flag("last_four") << 1 : flag("automatic");
-            break;
-        case EventType::kClaim: e.a = action_index(d["claim"]); break;
-        case EventType::kKong:
-            e.a = index_of(kKongKinds, nb::cast<std::string>(d["kind"]));
-            e.b = flag("late");
-            [[fallthrough]];
-        case EventType::kPong:
-        case EventType::kChow:
-            e.tile = static_cast<std::int8_t>(parse_tile(d["tile"]));
-            if (d.contains("from")) e.from = static_cast<std::int8_t>(nb::cast<int>(d["from"]));
-            if (e.type == EventType::kChow) e.a = parse_tile(d["claimed"]);
-            break;
-        case EventType::kKongDeclared:
-        case EventType::kKongRobbed: e.tile = static_cast<std::int8_t>(parse_tile(d["tile"])); break;
-        case EventType::kHu:
-            e.tile = static_cast<std::int8_t>(parse_tile(d["tile"]));
-            e.from = static_cast<std::int8_t>(d["from"].is_none() ? -1 : nb::cast<int>(d["from"]));
-            e.a = static_cast<int>(situations_from(d["situations"])) | flag("robbed_kong") << 16 | flag("forced") << 17;
-            e.b = nb::cast<int>(d["total"]);
-            e.value = static_cast<std::int64_t>(parse_mask(d["waits"]));
-            break;
-        case EventType::kPayment:
-            e.from = static_cast<std::int8_t>(nb::cast<int>(d["payer"]));
-            e.a = nb::cast<int>(d["payee"]) | index_of(kReasons, nb::cast<std::string>(d["reason"])) << 4;
-            e.b = nb::cast<int>(d["for"]);
-            e.value = nb::cast<std::int64_t>(d["amount"]);
-            break;
-        case EventType::kExhausted:
-            e.a = bits_from(d["part"]) | bits_from(d["pig"]) << 4 | bits_from(d["ready"]) << 8;
-            if (d.contains("fan")) {
-                e.b = 1;
-                int s = 0;
-                for (nb::handle f : d["fan"]) e.value |= static_cast<std::int64_t>(f.is_none() ? 0 : nb::cast<int>(f) + 1) << 8 * s++;
-            }
-            break;
-        case EventType::kEnd:
-            e.a = index_of(kEndReasons, nb::cast<std::string>(d["reason"]));
-            e.b = bits_from(d["pig"]);
-            break;
-        case EventType::kDeal: break;
-    }
-    return e;
-}
 
 // ------------------------------------------------------------------ seats
 
@@ -394,29 +231,6 @@ nb::dict seat_json(const Seat& s, bool exchanged) {
     d["locked_waits"] = s.waits_locked ? nb::object(nb::str(format_mask(s.locked_waits).c_str())) : nb::none();
     d["live_draws"] = s.live_draws;
     return d;
-}
-
-Seat seat_from(nb::handle d) {
-    Seat s;
-    for (int t : parse_tiles(nb::cast<std::string>(d["hand"]))) s.add(t, 1);
-    s.drawn = d["drawn"].is_none() ? kNoTile : parse_tile(d["drawn"]);
-    if (!d["exchange"].is_none()) {
-        std::vector<int> t = parse_tiles(nb::cast<std::string>(d["exchange"]));
-        s.exchange = {t.at(0), t.at(1), t.at(2)};
-    }
-    s.void_suit = d["void"].is_none() ? -1 : suit_index(d["void"]);
-    s.asked = !d["claim_options"].is_none();
-    if (s.asked)
-        for (nb::handle a : d["claim_options"]) s.claim_options.push_back(action_index(a));
-    s.claim = d["claim"].is_none() ? -1 : action_index(d["claim"]);
-    s.banned = parse_mask(d["banned"]);
-    s.pong_ban = parse_mask(d["pong_ban"]);
-    s.bar = d["bar"].is_none() ? -1 : nb::cast<int>(d["bar"]);
-    s.late_pongs = parse_mask(d["late_pongs"]);
-    s.waits_locked = !d["locked_waits"].is_none();
-    if (s.waits_locked) s.locked_waits = parse_mask(d["locked_waits"]);
-    s.live_draws = nb::cast<int>(d["live_draws"]);
-    return s;
 }
 
 }  // namespace
@@ -638,102 +452,569 @@ nb::dict state_to_dict(const Reducer& hand) {
     return out;
 }
 
+namespace {
+
+// ------------------------------------------------------------------ reading, checked
+
+// The reader trusts nothing: every value is checked before it is used as an index or a count, and
+// anything the form cannot hold is refused with a ValueError naming the field ("state: public.current
+// is 40, not 0-3").
+
+[[noreturn]] void refuse(const std::string& field, const std::string& what) {
+    throw nb::value_error(("state: " + field + " " + what).c_str());
+}
+
+std::string shown(nb::handle value) {  // a value as a message quotes it (at most 60 characters)
+    std::string text = nb::cast<std::string>(nb::repr(value));
+    return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+std::string at(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
+std::string at(const std::string& path, int i) { return path + "[" + std::to_string(i) + "]"; }
+
+// The dict at `path`.
+nb::dict object(nb::handle value, const std::string& path) {
+    if (!PyDict_Check(value.ptr())) refuse(path, "is not an object: " + shown(value));
+    return nb::borrow<nb::dict>(value);
+}
+
+bool has(nb::handle dict, const char* key) { return PyDict_GetItemString(dict.ptr(), key) != nullptr; }
+
+// Entry `key` of the dict `dict` at `path` (which must have it).
+nb::handle entry(nb::handle dict, const std::string& path, const char* key) {
+    PyObject* value = PyDict_GetItemString(object(dict, path).ptr(), key);
+    if (!value) refuse(at(path, key), "is missing");
+    return value;
+}
+
+nb::list list(nb::handle value, const std::string& path) {
+    if (!PyList_Check(value.ptr())) refuse(path, "is not a list: " + shown(value));
+    return nb::borrow<nb::list>(value);
+}
+
+// A list of one entry a seat.
+nb::list per_seat(nb::handle value, const std::string& path) {
+    nb::list out = list(value, path);
+    if (out.size() != kSeats) refuse(path, "has " + std::to_string(out.size()) + " entries, a hand has 4");
+    return out;
+}
+
+long long integer(nb::handle value, const std::string& path, long long low, long long high) {
+    if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr())) refuse(path, "is not an integer: " + shown(value));
+    int overflow = 0;
+    const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow || n < low || n > high)
+        refuse(path, "is " + shown(value) + ", not " + std::to_string(low) + "-" + std::to_string(high));
+    return n;
+}
+
+int number(nb::handle value, const std::string& path, int low, int high) {
+    return static_cast<int>(integer(value, path, low, high));
+}
+
+int seat(nb::handle value, const std::string& path) { return number(value, path, 0, kSeats - 1); }
+
+int seat_or_none(nb::handle value, const std::string& path) { return value.is_none() ? -1 : seat(value, path); }
+
+bool flag(nb::handle value, const std::string& path) {
+    if (!PyBool_Check(value.ptr())) refuse(path, "is not true or false: " + shown(value));
+    return value.ptr() == Py_True;
+}
+
+// An optional flag of an event's data: false when absent.
+bool flag_if(nb::handle dict, const std::string& path, const char* key) {
+    return has(dict, key) && flag(entry(dict, path, key), at(path, key));
+}
+
+std::string text(nb::handle value, const std::string& path) {
+    if (!PyUnicode_Check(value.ptr())) refuse(path, "is not text: " + shown(value));
+    return nb::cast<std::string>(value);
+}
+
+// The index of a name among `names` (from `first` on: the empty name at 0 means none).
+template <typename Names>
+int name(nb::handle value, const std::string& path, const Names& names, std::size_t first = 0) {
+    const std::size_t N = std::size(names);
+    const std::string given = text(value, path);
+    for (std::size_t i = first; i < N; ++i)
+        if (given == names[i]) return static_cast<int>(i);
+    std::string known;
+    for (std::size_t i = first; i < N; ++i) known += (i > first ? ", " : "") + std::string(names[i]);
+    refuse(path, "is " + shown(value) + ", not one of " + known);
+}
+
+int suit(nb::handle value, const std::string& path) {  // a void suit: m, p or s
+    const std::string given = text(value, path);
+    if (given.size() != 1 || !std::char_traits<char>::find(kSuitLetters, 3, given[0]))
+        refuse(path, "is " + shown(value) + ", not a suit m, p or s");
+    return static_cast<int>(std::char_traits<char>::find(kSuitLetters, 3, given[0]) - kSuitLetters);
+}
+
+std::uint32_t situations(nb::handle value, const std::string& path) {
+    std::uint32_t out = 0;
+    const nb::list names = list(value, path);
+    for (std::size_t i = 0; i < names.size(); ++i) out |= 1u << name(names[i], at(path, static_cast<int>(i)), kSituations);
+    return out;
+}
+
+// Four flags as bits by seat.
+int seat_flags(nb::handle value, const std::string& path) {
+    const nb::list flags = per_seat(value, path);
+    int out = 0;
+    for (int s = 0; s < kSeats; ++s) out |= flag(flags[s], at(path, s)) << s;
+    return out;
+}
+
+// The entries of a list, each read by `read(value, path)`.
+template <typename Read>
+auto each(nb::handle value, const std::string& path, Read read) {
+    const nb::list items = list(value, path);
+    std::vector<decltype(read(nb::handle(), path))> out;
+    for (std::size_t i = 0; i < items.size(); ++i) out.push_back(read(items[i], at(path, static_cast<int>(i))));
+    return out;
+}
+
+// An index into a list of `size` entries (`what` names them).
+int index(nb::handle value, const std::string& path, std::size_t size, const char* what) {
+    if (size == 0) refuse(path, "is " + shown(value) + ", but there are no " + what);
+    return number(value, path, 0, static_cast<int>(size) - 1);
+}
+
+// A payment: in the ledger (its event's number under "seq") or in its event (the event it pays for,
+// before it, under "for"). A state rebuilt from a view has records but no events: a record's seq is
+// not checked against the log.
+Payment payment(nb::handle d, const std::string& path, const char* seq_key, int last_seq) {
+    auto field = [&](const char* key) { return entry(d, path, key); };
+    Payment p{seat(field("payer"), at(path, "payer")), seat(field("payee"), at(path, "payee")),
+              integer(field("amount"), at(path, "amount"), 1, kMaxPayment),
+              static_cast<Reason>(name(field("reason"), at(path, "reason"), kReasons)),
+              number(field(seq_key), at(path, seq_key), 0, last_seq)};
+    if (p.payer == p.payee) refuse(path, "pays seat " + std::to_string(p.payer) + " to itself");
+    return p;
+}
+
+// What reads a state's parts that depend on its rules: tiles of the rules' set, actions of its
+// variant, counts bounded by its wall.
+class StateReader {
+public:
+    explicit StateReader(const Rules& rules) : rules_(rules) {}
+
+    // Tiles as text ("123m45p"), in the order written: a run of ranks, then its suit letter.
+    std::vector<int> tiles(nb::handle value, const std::string& path) const {
+        const std::string given = text(value, path);
+        std::vector<int> out;
+        std::string ranks;
+        for (char c : given) {
+            if (c >= '1' && c <= '9') {
+                ranks += c;
+                continue;
+            }
+            const char* letter = c ? std::char_traits<char>::find(kSuitLetters, 4, c) : nullptr;
+            if (!letter || ranks.empty()) refuse(path, "is " + shown(value) + ", not tiles");
+            for (char r : ranks) {
+                const int t = 9 * static_cast<int>(letter - kSuitLetters) + (r - '1');
+                if (t >= rules_.kinds()) refuse(path, "has " + std::string{r, c} + ", not a tile of this hand's set");
+                out.push_back(t);
+            }
+            ranks.clear();
+        }
+        if (!ranks.empty()) refuse(path, "is " + shown(value) + ", not tiles");
+        return out;
+    }
+
+    int tile(nb::handle value, const std::string& path) const {
+        const std::vector<int> t = tiles(value, path);
+        if (t.size() != 1) refuse(path, "is " + shown(value) + ", not one tile");
+        return t[0];
+    }
+
+    int tile_or_none(nb::handle value, const std::string& path) const { return value.is_none() ? kNoTile : tile(value, path); }
+
+    // Tiles as counts by kind, at most four of a kind.
+    std::array<std::uint8_t, 34> counts(nb::handle value, const std::string& path) const {
+        std::array<std::uint8_t, 34> out{};
+        for (int t : tiles(value, path))
+            if (++out[t] > 4) refuse(path, "holds more than 4 of " + tile_str(t));
+        return out;
+    }
+
+    TileMask mask(nb::handle value, const std::string& path) const {
+        TileMask out = 0;
+        for (int t : tiles(value, path)) out |= TileMask{1} << t;
+        return out;
+    }
+
+    // A count of tiles of the wall (0 to its size).
+    int wall_count(nb::handle value, const std::string& path) const { return number(value, path, 0, rules_.wall_size()); }
+
+    // Three tiles of one suit chosen to exchange, as their action index.
+    int exchange(nb::handle value, const std::string& path) const {
+        if (!rules_.has_exchange()) refuse(path, "is an exchange, which these rules do not have");
+        std::vector<int> t = tiles(value, path);
+        std::sort(t.begin(), t.end());
+        const int index = t.size() == 3 && t[2] < 27 ? exchange_index(t[0], t[1], t[2]) : -1;
+        if (index < 0) refuse(path, "is " + shown(value) + ", not three tiles of one suit");
+        return index;
+    }
+
+    int void_suit(nb::handle value, const std::string& path) const {
+        if (!rules_.has_void()) refuse(path, "is a void, which these rules do not have");
+        return suit(value, path);
+    }
+
+    // The lowest tile of a chow.
+    int chow(nb::handle value, const std::string& path) const {
+        const int t = tile(value, path);
+        if (!rules_.has_chow()) refuse(path, "is a chow, which these rules do not have");
+        if (t >= 27 || t % 9 > 6) refuse(path, "is " + shown(value) + ", not the lowest tile of a chow");
+        return t;
+    }
+
+    // An action in its JSON form ({"discard": "5m"}) as its index (a decision's dict also has its
+    // "seat", and may be a leave).
+    int action(nb::handle value, const std::string& path, bool decision = false) const {
+        const nb::dict d = object(value, path);
+        if (d.size() != (decision ? 2u : 1u)) refuse(path, "is " + shown(value) + ", not one action");
+        for (auto [key, v] : d) {
+            const std::string k = text(key, path + " key");
+            const std::string field = path + "." + k;
+            if (k == "seat" && decision) continue;
+            if (k == "hu" || k == "pass" || (k == "leave" && decision)) {
+                if (!flag(v, field)) refuse(field, "is not true");
+                return k == "hu" ? kHuAt : k == "pass" ? kPassAt : kLeaveAction;
+            }
+            if (k == "discard") return kDiscardAt + tile(v, field);
+            if (k == "pong") return kPongAt + tile(v, field);
+            if (k == "kong") return kKongAt + tile(v, field);
+            if (k == "chow") return chow_index(chow(v, field));
+            if (k == "void") return kVoidAt + void_suit(v, field);
+            if (k == "exchange") return exchange(v, field);
+            refuse(path, "is " + shown(value) + ", not an action");
+        }
+        refuse(path, "has no action");
+    }
+
+    Meld meld(nb::handle value, const std::string& path) const {
+        const MeldKind kind = static_cast<MeldKind>(name(entry(value, path, "kind"), at(path, "kind"), kMeldKinds));
+        nb::handle t = entry(value, path, "tile");
+        Meld m{kind, static_cast<std::int8_t>(kind == MeldKind::kChow ? chow(t, at(path, "tile")) : tile(t, at(path, "tile")))};
+        if (kind == MeldKind::kKong) m.kong = static_cast<KongKind>(name(entry(value, path, "kong"), at(path, "kong"), kKongKinds));
+        else if (has(value, "kong")) refuse(at(path, "kong"), "is given for a " + std::string(kMeldKinds[static_cast<int>(kind)]));
+        return m;
+    }
+
+    std::vector<Decision> decisions(nb::handle value, const std::string& path) const {
+        return each(value, path, [&](nb::handle d, const std::string& p) {
+            return Decision{seat(entry(d, p, "seat"), at(p, "seat")), action(d, p, true)};
+        });
+    }
+
+    WinRecord win(nb::handle d, const std::string& path) const {
+        auto field = [&](const char* key) { return entry(d, path, key); };
+        WinRecord w{seat(field("seat"), at(path, "seat")), tile(field("tile"), at(path, "tile")),
+                    seat_or_none(field("from"), at(path, "from")), flag(field("robbed_kong"), at(path, "robbed_kong")),
+                    situations(field("situations"), at(path, "situations")),
+                    number(field("total"), at(path, "total"), 0, kMaxTotal), {},
+                    number(field("seq"), at(path, "seq"), 0, INT32_MAX), counts(field("hand"), at(path, "hand"))};
+        w.fans = each(field("fans"), at(path, "fans"), [](nb::handle f, const std::string& p) {
+            return FanValue{static_cast<Fan>(name(entry(f, p, "id"), at(p, "id"), kFanIds)),
+                            number(entry(f, p, "fan"), at(p, "fan"), 0, kMaxTotal)};
+        });
+        return w;
+    }
+
+    KongRecord kong(nb::handle d, const std::string& path, std::size_t payments) const {
+        auto field = [&](const char* key) { return entry(d, path, key); };
+        KongRecord k{seat(field("seat"), at(path, "seat")), tile(field("tile"), at(path, "tile")),
+                     static_cast<KongKind>(name(field("kind"), at(path, "kind"), kKongKinds)),
+                     number(field("seq"), at(path, "seq"), 0, INT32_MAX), {},
+                     flag(field("transferred"), at(path, "transferred"))};
+        k.payments = each(field("payments"), at(path, "payments"), [&](nb::handle i, const std::string& p) {
+            return index(i, p, payments, "payments in the ledger");
+        });
+        return k;
+    }
+
+    Seat seat_state(nb::handle d, const std::string& path) const {
+        auto field = [&](const char* key) { return entry(d, path, key); };
+        Seat s;
+        const auto hand = counts(field("hand"), at(path, "hand"));
+        for (int t = 0; t < 34; ++t)
+            if (hand[t]) s.add(t, hand[t]);
+        s.drawn = tile_or_none(field("drawn"), at(path, "drawn"));
+        if (s.drawn != kNoTile && !s.hand[s.drawn])
+            refuse(at(path, "drawn"), "is " + tile_str(s.drawn) + ", which the hand does not hold");
+        if (!field("exchange").is_none()) {
+            const auto& t = exchange_tiles()[exchange(field("exchange"), at(path, "exchange")) - kExchangeAt];
+            s.exchange = {t[0], t[1], t[2]};
+        }
+        s.void_suit = field("void").is_none() ? -1 : void_suit(field("void"), at(path, "void"));
+        s.asked = !field("claim_options").is_none();
+        if (s.asked)
+            s.claim_options = each(field("claim_options"), at(path, "claim_options"),
+                                   [&](nb::handle a, const std::string& p) { return action(a, p); });
+        s.claim = field("claim").is_none() ? -1 : action(field("claim"), at(path, "claim"));
+        s.banned = mask(field("banned"), at(path, "banned"));
+        s.pong_ban = mask(field("pong_ban"), at(path, "pong_ban"));
+        s.bar = field("bar").is_none() ? -1 : number(field("bar"), at(path, "bar"), 0, kMaxTotal);
+        s.late_pongs = mask(field("late_pongs"), at(path, "late_pongs"));
+        s.waits_locked = !field("locked_waits").is_none();
+        if (s.waits_locked) s.locked_waits = mask(field("locked_waits"), at(path, "locked_waits"));
+        s.live_draws = wall_count(field("live_draws"), at(path, "live_draws"));
+        return s;
+    }
+
+    // Event `seq` of the log, [seq, type, seat, data, private, visibility]; a deal's hand is added
+    // to `dealt`.
+    Event event(nb::handle value, const std::string& path, int seq,
+                std::array<std::array<std::uint8_t, 34>, kSeats>& dealt) const {
+        const nb::list ev = list(value, path);
+        if (ev.size() != 6) refuse(path, "has " + std::to_string(ev.size()) + " entries, an event has 6");
+        if (number(ev[0], at(path, 0), 0, INT32_MAX) != seq)
+            refuse(at(path, 0), "is " + shown(ev[0]) + ", not its place " + std::to_string(seq));
+        Event e{static_cast<EventType>(name(ev[1], at(path, 1), kEventTypes))};
+        e.seat = static_cast<std::int8_t>(seat_or_none(ev[2], at(path, 2)));
+        name(ev[5], at(path, 5), kVisibilities);
+        // the data and the private data, as one dict
+        nb::dict d = nb::borrow<nb::dict>(object(ev[3], at(path, 3)).attr("copy")());
+        d.update(object(ev[4], at(path, 4)));
+        const std::string p = path + " data";
+        auto field = [&](const char* key) { return entry(d, p, key); };
+        auto tile_of = [&](const char* key) { return static_cast<std::int8_t>(tile(field(key), at(p, key))); };
+        auto from = [&] { e.from = static_cast<std::int8_t>(seat(field("from"), at(p, "from"))); };
+        switch (e.type) {
+            case EventType::kStart:
+                e.a = seat(field("dealer"), at(p, "dealer"));
+                e.b = number(field("wall"), at(p, "wall"), rules_.wall_size(), rules_.wall_size());
+                break;
+            case EventType::kDeal:
+                if (e.seat < 0) refuse(at(path, 2), "is None, but a deal is to a seat");
+                if (dealt[e.seat] != std::array<std::uint8_t, 34>{}) refuse(at(path, 2), "is a seat dealt to before");
+                dealt[e.seat] = counts(field("hand"), at(p, "hand"));
+                break;
+            case EventType::kDealDone:
+            case EventType::kLeave: e.a = wall_count(field("wall"), at(p, "wall")); break;
+            case EventType::kExchangeChosen:
+            case EventType::kExchangeReceived:
+                e.a = exchange(field("tiles"), at(p, "tiles"));
+                if (e.type == EventType::kExchangeReceived) from();
+                break;
+            case EventType::kExchange: e.a = name(field("direction"), at(p, "direction"), kDirections, 1); break;
+            case EventType::kVoidChosen:
+                e.a = void_suit(field("suit"), at(p, "suit"));
+                e.b = flag_if(d, p, "automatic");
+                break;
+            case EventType::kVoids: {
+                const nb::list voids = per_seat(field("voids"), at(p, "voids"));
+                for (int s = 0; s < kSeats; ++s) e.a |= void_suit(voids[s], at(at(p, "voids"), s)) << 2 * s;
+                break;
+            }
+            case EventType::kDraw:
+            case EventType::kDiscard:
+                e.tile = tile_of("tile");
+                e.a = wall_count(field("wall"), at(p, "wall"));
+                e.b = e.type == EventType::kDraw ? flag_if(d, p, "replacement") | flag_if(d, p, "last_four") << 1
+                                                 : flag_if(d, p, "automatic");
+                break;
+            case EventType::kClaim: e.a = action(field("claim"), at(p, "claim")); break;
+            case EventType::kKong:
+                e.a = name(field("kind"), at(p, "kind"), kKongKinds);
+                e.b = flag_if(d, p, "late");
+                e.tile = tile_of("tile");
+                if (e.a == static_cast<int>(KongKind::kExposed)) from();
+                break;
+            case EventType::kPong:
+                e.tile = tile_of("tile");
+                from();
+                break;
+            case EventType::kChow:
+                e.tile = static_cast<std::int8_t>(chow(field("tile"), at(p, "tile")));
+                from();
+                e.a = tile_of("claimed");
+                break;
+            case EventType::kKongDeclared:
+            case EventType::kKongRobbed: e.tile = tile_of("tile"); break;
+            case EventType::kHu:
+                e.tile = tile_of("tile");
+                e.from = static_cast<std::int8_t>(seat_or_none(field("from"), at(p, "from")));
+                e.a = static_cast<int>(situations(field("situations"), at(p, "situations"))) |
+                      flag_if(d, p, "robbed_kong") << 16 | flag_if(d, p, "forced") << 17;
+                e.b = number(field("total"), at(p, "total"), 0, kMaxTotal);
+                e.value = static_cast<std::int64_t>(mask(field("waits"), at(p, "waits")));
+                break;
+            case EventType::kPayment: {
+                const Payment pay = payment(d, p, "for", seq);
+                e.from = static_cast<std::int8_t>(pay.payer);
+                e.a = pay.payee | static_cast<int>(pay.reason) << 4;
+                e.b = pay.seq;
+                e.value = pay.amount;
+                break;
+            }
+            case EventType::kExhausted:
+                e.a = seat_flags(field("part"), at(p, "part")) | seat_flags(field("pig"), at(p, "pig")) << 4 |
+                      seat_flags(field("ready"), at(p, "ready")) << 8;
+                if (has(d, "fan")) {
+                    e.b = 1;
+                    const nb::list fans = per_seat(field("fan"), at(p, "fan"));
+                    for (int s = 0; s < kSeats; ++s)
+                        if (!fans[s].is_none())
+                            e.value |= static_cast<std::int64_t>(number(fans[s], at(at(p, "fan"), s), 0, kMaxTotal) + 1) << 8 * s;
+                }
+                break;
+            case EventType::kEnd:
+                e.a = name(field("reason"), at(p, "reason"), kEndReasons);
+                e.b = seat_flags(field("pig"), at(p, "pig"));
+                break;
+        }
+        return e;
+    }
+
+private:
+    const Rules& rules_;
+};
+
+
+// Every tile of the set is in one place: the wall holds the whole set, and what is left of it (from
+// live to tail), the hands, melds, rivers and win piles hold it again (HandState.tile_total, by kind).
+void check_tiles(const HandState& st) {
+    std::array<int, 34> wall{}, held{};
+    for (int t : st.wall) ++wall[t];
+    for (int i = st.live; i <= st.tail; ++i) ++held[st.wall[i]];
+    for (int s = 0; s < kSeats; ++s) {
+        for (int t = 0; t < 34; ++t) held[t] += st.seats[s].hand[t];
+        for (const Meld& m : st.melds[s])
+            for (int i = 0; i < (m.kind == MeldKind::kKong ? 4 : 3); ++i) ++held[m.tile + (m.kind == MeldKind::kChow ? i : 0)];
+        for (int t : st.discards[s]) ++held[t];
+        for (int t : st.win_piles[s]) ++held[t];
+    }
+    for (int t = 0; t < st.rules.kinds(); ++t) {
+        if (wall[t] != 4) refuse("hidden.wall", "holds " + std::to_string(wall[t]) + " of " + tile_str(t) + ", not 4");
+        if (held[t] != 4)
+            refuse("tile " + tile_str(t), "is in " + std::to_string(held[t]) +
+                                              " places (the wall from live to tail, hands, melds, rivers, win piles), not 4");
+    }
+}
+
+}  // namespace
+
 HandState state_from_dict(nb::handle data) {
-    if (!nb::isinstance<nb::dict>(data) || !nb::borrow<nb::dict>(data).contains("format") ||
-        nb::cast<std::string>(nb::str(data["format"])) != kFormat)
+    PyObject* format = PyDict_Check(data.ptr()) ? PyDict_GetItemString(data.ptr(), "format") : nullptr;
+    if (!format || !PyUnicode_Check(format) || nb::cast<std::string>(nb::handle(format)) != kFormat)
         throw nb::value_error("not a chuanma-state/1 state");
     HandState st;
-    nb::object ruleset = nb::module_::import_("chuanma.rules").attr("RuleSet").attr("from_json")(data["rules"]);
-    if (!ruleset.attr("base").equal(data["base"])) {
+    // RuleSet refuses rules and a base it does not know with a RuleSetError (a ValueError)
+    nb::object ruleset = nb::module_::import_("chuanma.rules").attr("RuleSet").attr("from_json")(entry(data, "", "rules"));
+    if (!ruleset.attr("base").equal(entry(data, "", "base"))) {
         nb::dict base;
         base["base"] = data["base"];
         ruleset = ruleset.attr("with_options")(**base);
     }
     st.rules = rules_from(ruleset, nb::cast<ScoreOptions>(nb::module_::import_("chuanma.scoring").attr("score_options")(ruleset)));
-    nb::handle h = data["hidden"], p = data["public"];
-    for (nb::handle t : h["wall"]) st.wall.push_back(static_cast<std::uint8_t>(parse_tile(t)));
-    st.direction = index_of(kDirections, nb::cast<std::string>(h["direction"]));
-    if (!h["seeds"].is_none()) st.seeds = nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(h["seeds"]));
-    st.dealer = nb::cast<int>(p["dealer"]);
-    st.phase = static_cast<Phase>(index_of(kPhases, nb::cast<std::string>(p["phase"])));
-    st.current = nb::cast<int>(p["current"]);
-    st.live = nb::cast<int>(p["live"]);
-    st.tail = nb::cast<int>(p["tail"]);
+    const StateReader read(st.rules);
+    const int size = st.rules.wall_size();
+    auto field = [](nb::handle d, const char* path, const char* key) { return entry(d, path, key); };
+
+    const nb::list events = list(entry(data, "", "events"), "events");
+    for (std::size_t i = 0; i < events.size(); ++i)
+        st.events.push_back(read.event(events[i], at("events", static_cast<int>(i)), static_cast<int>(i), st.dealt));
+
+    const nb::handle h = field(data, "", "hidden"), p = field(data, "", "public");
+    st.wall.reserve(size);
+    for (int t : each(field(h, "hidden", "wall"), "hidden.wall", [&](nb::handle x, const std::string& where) { return read.tile(x, where); }))
+        st.wall.push_back(static_cast<std::uint8_t>(t));
+    if (static_cast<int>(st.wall.size()) != size)
+        refuse("hidden.wall", "has " + std::to_string(st.wall.size()) + " tiles, these rules' wall " + std::to_string(size));
+    st.direction = name(field(h, "hidden", "direction"), "hidden.direction", kDirections, 1);
+    const nb::handle seeds = field(h, "hidden", "seeds");
+    if (!seeds.is_none()) {
+        try {
+            st.seeds = nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(object(seeds, "hidden.seeds")));
+        } catch (nb::python_error& e) {  // a value json cannot write (a set, an object)
+            if (!e.matches(PyExc_TypeError)) throw;
+            refuse("hidden.seeds", "is not JSON data: " + shown(seeds));
+        }
+    }
+
+    st.dealer = seat(field(p, "public", "dealer"), "public.dealer");
+    st.phase = static_cast<Phase>(name(field(p, "public", "phase"), "public.phase", kPhases));
+    st.current = seat(field(p, "public", "current"), "public.current");
+    st.live = read.wall_count(field(p, "public", "live"), "public.live");
+    st.tail = number(field(p, "public", "tail"), "public.tail", st.live - 1, size - 1);
+    const nb::list melds = per_seat(field(p, "public", "melds"), "public.melds");
+    const nb::list discards = per_seat(field(p, "public", "discards"), "public.discards");
+    const nb::list claimed_at = per_seat(field(p, "public", "claimed_at"), "public.claimed_at");
+    const nb::list win_piles = per_seat(field(p, "public", "win_piles"), "public.win_piles");
+    const nb::list exchanged = per_seat(field(p, "public", "exchanged"), "public.exchanged");
+    const nb::list void_chosen = per_seat(field(p, "public", "void_chosen"), "public.void_chosen");
+    const nb::list out = per_seat(field(p, "public", "out"), "public.out");
+    const nb::list left = per_seat(field(p, "public", "left"), "public.left");
+    const nb::list locked = per_seat(field(p, "public", "locked"), "public.locked");
     for (int s = 0; s < kSeats; ++s) {
-        for (nb::handle m : p["melds"][s]) {
-            Meld meld{static_cast<MeldKind>(index_of(kMeldKinds, nb::cast<std::string>(m["kind"]))),
-                      static_cast<std::int8_t>(parse_tile(m["tile"]))};
-            if (nb::borrow<nb::dict>(m).contains("kong"))
-                meld.kong = static_cast<KongKind>(index_of(kKongKinds, nb::cast<std::string>(m["kong"])));
-            st.melds[s].push_back(meld);
-        }
-        for (int t : parse_tiles(nb::cast<std::string>(p["discards"][s]))) st.discards[s].push_back(static_cast<std::uint8_t>(t));
-        for (nb::handle n : p["claimed_at"][s]) st.claimed_at[s].push_back(nb::cast<int>(n));
-        for (int t : parse_tiles(nb::cast<std::string>(p["win_piles"][s]))) st.win_piles[s].push_back(static_cast<std::uint8_t>(t));
-        st.exchanged[s] = nb::cast<bool>(p["exchanged"][s]);
-        st.void_chosen[s] = nb::cast<bool>(p["void_chosen"][s]);
-        st.out[s] = nb::cast<bool>(p["out"][s]);
-        st.left[s] = nb::cast<bool>(p["left"][s]);
-        st.locked[s] = nb::cast<bool>(p["locked"][s]);
+        st.melds[s] = each(melds[s], at("public.melds", s), [&](nb::handle m, const std::string& where) { return read.meld(m, where); });
+        for (int t : read.tiles(discards[s], at("public.discards", s))) st.discards[s].push_back(static_cast<std::uint8_t>(t));
+        st.claimed_at[s] = each(claimed_at[s], at("public.claimed_at", s),
+                                [&](nb::handle n, const std::string& where) { return read.wall_count(n, where); });
+        for (int t : read.tiles(win_piles[s], at("public.win_piles", s))) st.win_piles[s].push_back(static_cast<std::uint8_t>(t));
+        st.exchanged[s] = flag(exchanged[s], at("public.exchanged", s));
+        if (st.exchanged[s] && !st.rules.has_exchange()) refuse(at("public.exchanged", s), "is true, but these rules have no exchange");
+        st.void_chosen[s] = flag(void_chosen[s], at("public.void_chosen", s));
+        st.out[s] = flag(out[s], at("public.out", s));
+        st.left[s] = flag(left[s], at("public.left", s));
+        st.locked[s] = flag(locked[s], at("public.locked", s));
     }
-    for (nb::handle x : p["discard_log"]) {
-        const int seat = nb::cast<int>(x[0]);
-        if (seat < 0 || seat >= kSeats) throw nb::value_error("discard_log: seats are 0-3");
-        st.discard_log.emplace_back(seat, parse_tile(x[1]));
+    st.discard_log = each(field(p, "public", "discard_log"), "public.discard_log", [&](nb::handle x, const std::string& where) {
+        const nb::list pair = list(x, where);
+        if (pair.size() != 2) refuse(where, "has " + std::to_string(pair.size()) + " entries, not a seat and a tile");
+        return std::pair<int, int>(seat(pair[0], at(where, 0)), read.tile(pair[1], at(where, 1)));
+    });
+    st.voids_revealed = flag(field(p, "public", "voids_revealed"), "public.voids_revealed");
+    st.wins = each(field(p, "public", "wins"), "public.wins", [&](nb::handle w, const std::string& where) { return read.win(w, where); });
+    for (const WinRecord& w : st.wins) st.won[w.seat] = true;
+    for (std::size_t i = 0; i < st.events.size(); ++i)  // a win's event is written from its record
+        if (st.events[i].type == EventType::kHu &&
+            std::none_of(st.wins.begin(), st.wins.end(), [&](const WinRecord& w) { return w.seq == static_cast<int>(i); }))
+            refuse(at("events", static_cast<int>(i)), "is a win with no record in public.wins");
+    st.ledger = each(field(p, "public", "ledger"), "public.ledger",
+                     [&](nb::handle x, const std::string& where) { return payment(x, where, "seq", INT32_MAX); });
+    st.kongs = each(field(p, "public", "kongs"), "public.kongs",
+                    [&](nb::handle k, const std::string& where) { return read.kong(k, where, st.ledger.size()); });
+    const nb::handle turn = field(p, "public", "turn");
+    const nb::handle draw_kind = field(turn, "public.turn", "draw_kind");
+    st.turn.draw_kind = draw_kind.is_none() ? DrawKind::kNone
+                                            : static_cast<DrawKind>(name(draw_kind, "public.turn.draw_kind", kDrawKinds, 1));
+    st.turn.after_pong = flag(field(turn, "public.turn", "after_pong"), "public.turn.after_pong");
+    const nb::handle turn_kong = field(turn, "public.turn", "kong");
+    st.turn.kong = turn_kong.is_none() ? -1 : index(turn_kong, "public.turn.kong", st.kongs.size(), "kongs");
+    st.turn.kongs = number(field(turn, "public.turn", "kongs"), "public.turn.kongs", 0, static_cast<int>(st.kongs.size()));
+    st.turn.drew_last = flag(field(turn, "public.turn", "drew_last"), "public.turn.drew_last");
+    st.turn.first = flag(field(turn, "public.turn", "first"), "public.turn.first");
+    st.turn.dihu = flag(field(turn, "public.turn", "dihu"), "public.turn.dihu");
+    const nb::handle claim = field(p, "public", "claim");
+    const bool window = st.phase == Phase::kClaim || st.phase == Phase::kRob;
+    if (claim.is_none() == window)
+        refuse("public.claim", window ? "is None in a claim window" : "is given outside a claim window");
+    if (window) {
+        st.window.tile = read.tile(field(claim, "public.claim", "tile"), "public.claim.tile");
+        st.window.from = seat(field(claim, "public.claim", "from"), "public.claim.from");
+        st.window.situations = situations(field(claim, "public.claim", "situations"), "public.claim.situations");
+        st.window.rob = flag(field(claim, "public.claim", "rob"), "public.claim.rob");
+        const nb::handle kong = field(claim, "public.claim", "kong");
+        st.window.kong = kong.is_none() ? -1 : index(kong, "public.claim.kong", st.kongs.size(), "kongs");
     }
-    st.voids_revealed = nb::cast<bool>(p["voids_revealed"]);
-    for (nb::handle w : p["wins"]) {
-        st.wins.push_back(win_from(w));
-        st.won[st.wins.back().seat] = true;
-    }
-    for (nb::handle x : p["ledger"])
-        st.ledger.push_back(Payment{nb::cast<int>(x["payer"]), nb::cast<int>(x["payee"]), nb::cast<std::int64_t>(x["amount"]),
-                                    static_cast<Reason>(index_of(kReasons, nb::cast<std::string>(x["reason"]))),
-                                    nb::cast<int>(x["seq"])});
-    for (nb::handle k : p["kongs"]) {
-        KongRecord r{nb::cast<int>(k["seat"]), parse_tile(k["tile"]),
-                     static_cast<KongKind>(index_of(kKongKinds, nb::cast<std::string>(k["kind"]))), nb::cast<int>(k["seq"]), {},
-                     nb::cast<bool>(k["transferred"])};
-        for (nb::handle i : k["payments"]) r.payments.push_back(nb::cast<int>(i));
-        st.kongs.push_back(std::move(r));
-    }
-    nb::handle turn = p["turn"];
-    st.turn.draw_kind = turn["draw_kind"].is_none() ? DrawKind::kNone
-                        : static_cast<DrawKind>(index_of(kDrawKinds, nb::cast<std::string>(turn["draw_kind"])));
-    st.turn.after_pong = nb::cast<bool>(turn["after_pong"]);
-    st.turn.kong = turn["kong"].is_none() ? -1 : nb::cast<int>(turn["kong"]);
-    st.turn.kongs = nb::cast<int>(turn["kongs"]);
-    st.turn.drew_last = nb::cast<bool>(turn["drew_last"]);
-    st.turn.first = nb::cast<bool>(turn["first"]);
-    st.turn.dihu = nb::cast<bool>(turn["dihu"]);
-    nb::handle claim = p["claim"];
-    if (!claim.is_none()) {
-        st.window.tile = parse_tile(claim["tile"]);
-        st.window.from = nb::cast<int>(claim["from"]);
-        st.window.situations = situations_from(claim["situations"]);
-        st.window.rob = nb::cast<bool>(claim["rob"]);
-        st.window.kong = claim["kong"].is_none() ? -1 : nb::cast<int>(claim["kong"]);
-    }
-    st.declared = nb::cast<bool>(p["declared"]);
-    st.live_draws = nb::cast<int>(p["live_draws"]);
-    st.dealer_discards = nb::cast<int>(p["dealer_discards"]);
-    st.first_multi_from = p["first_multi_from"].is_none() ? -1 : nb::cast<int>(p["first_multi_from"]);
-    st.version = nb::cast<int>(p["version"]);
-    st.posed = nb::cast<int>(p["posed"]);
-    int s = 0;
-    for (nb::handle x : data["seats"]) st.seats[s++] = seat_from(x);
-    for (nb::handle ev : data["events"]) {
-        st.events.push_back(event_from(ev));
-        if (st.events.back().type == EventType::kDeal) {
-            const int seat = st.events.back().seat;
-            for (int t : parse_tiles(nb::cast<std::string>(ev[4]["hand"]))) ++st.dealt[seat][t];
-        }
-    }
-    st.decisions = decisions_from(data["decisions"]);
-    st.autos = decisions_from(data["autos"]);
+    st.declared = flag(field(p, "public", "declared"), "public.declared");
+    st.live_draws = read.wall_count(field(p, "public", "live_draws"), "public.live_draws");
+    st.dealer_discards = read.wall_count(field(p, "public", "dealer_discards"), "public.dealer_discards");
+    st.first_multi_from = seat_or_none(field(p, "public", "first_multi_from"), "public.first_multi_from");
+    st.version = number(field(p, "public", "version"), "public.version", 0, INT32_MAX);
+    st.posed = number(field(p, "public", "posed"), "public.posed", 0, st.version);
+
+    const nb::list seats = per_seat(entry(data, "", "seats"), "seats");
+    for (int s = 0; s < kSeats; ++s) st.seats[s] = read.seat_state(seats[s], at("seats", s));
+    st.decisions = read.decisions(entry(data, "", "decisions"), "decisions");
+    st.autos = read.decisions(entry(data, "", "autos"), "autos");
+    check_tiles(st);
     return st;
 }
-
 
 namespace {
 

@@ -18,7 +18,8 @@ std::string format_mask(TileMask tiles);
 nanobind::list event_json(const Reducer& hand, int seq);
 // HandState.to_dict() of the hand: every field, the events' payloads included.
 nanobind::dict state_to_dict(const Reducer& hand);
-// The hand of a state in that form (ValueError for another format).
+// The hand of a state in that form: a ValueError naming the field for anything malformed (another
+// format, a value out of range or of the wrong type, tiles that are not the whole set).
 HandState state_from_dict(nanobind::handle data);
 // The view `v` (of a hand under `rules`) as the tuple chuanma.engine.views.seat_view makes a
 // SeatView of: tiles as ints, the records it rebuilds in their JSON form.
