@@ -18,7 +18,8 @@ class Bot(Protocol):
     """Chooses one of ``legal`` for the seat whose view it is given.
 
     A bot never receives the game: only :class:`SeatView` (what that seat may know, the engine's
-    own redaction) and the list of legal decisions. It is deterministic given the seed it was
+    own redaction) and the list of legal decisions (a :class:`HandReader` is handed its seat's
+    read-only :class:`~chuanma.encoding.SeatObserver` instead of the view). It is deterministic given the seed it was
     built with. A bot whose ``needs_view`` is false is handed ``None`` instead of a view.
     """
 

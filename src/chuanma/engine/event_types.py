@@ -2,7 +2,7 @@
 
 The engine logs every change as an :class:`~chuanma.engine.events.Event` (cheap to make); this
 module is what the JSON form of one means, field by field, for every reader — the narrators,
-the settlement, the simulator's statistics, the learning tracker, the browser client and any
+the settlement, the simulator's statistics, the browser client and any
 other implementation (:func:`event_json_schema` is the JSON Schema). :func:`parse_event` reads an
 event's JSON form (the full event, or a seat's copy from :func:`~chuanma.engine.views.event_for`)
 into its type, checking every field.

@@ -3,8 +3,9 @@
 :class:`HandState` is everything a hand is at one moment. It holds no functions, closures or
 shared singletons, so ``copy.deepcopy``, ``pickle`` and :meth:`HandState.to_dict` /
 :meth:`HandState.from_dict` (JSON) all give the same hand: the same legal actions from then on
-and the same settlement. The parts are kept apart so that the redaction (:mod:`.views`) shows a
-seat its own :class:`SeatState`, the :class:`Public` part and nothing of :class:`Hidden`:
+and the same settlement. The parts are kept apart as the core's redaction (which :mod:`.views`
+reads) keeps them: a seat sees its own :class:`SeatState`, the :class:`Public` part and nothing of
+:class:`Hidden`:
 
 - :class:`Hidden` — the wall order, the exchange direction until it is revealed, the seeds;
 - :class:`Public` — phase, whose turn, melds, rivers, win piles, voids once revealed, winners,

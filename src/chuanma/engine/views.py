@@ -1,11 +1,10 @@
 """The redaction: what one seat (or a spectator) may know of a hand. The anti-cheat boundary.
 
 :func:`seat_view` makes a typed :class:`SeatView` of a compiled hand (``chuanma._core.Hand``) from
-the core's one redaction (src/native/view.cpp), the one the encoders read; :func:`redact` makes the
-same view from a Python :class:`HandState`. :func:`shown_parts` says what of a logged event a seat
-may see, and :func:`event_for` shows it to the seat as one message. Every
-reader — the CLI, the bots, the simulator, records' replays, the server and the RL environment —
-sees a hand only through these functions.
+the core's one redaction (src/native/view.cpp), the one the encoders read. :func:`shown_parts`
+says what of a logged event a seat may see, and :func:`event_for` shows it to the seat as one
+message. Every reader — the CLI, the bots, the simulator, records' replays, the server and the RL
+environment — sees a hand only through these functions.
 
 A seat sees its own concealed tiles and draws; everyone's melds (a concealed kong's tile only for
 its owner, or for everyone under ``concealed_kong_shown``), discards, win piles, the wall count,
@@ -300,8 +299,8 @@ class SeatView(NamedTuple):
 
 def seat_view(hand: _core.Hand, seat: int | None, rules: RuleSet, legal: list[Action] | None = None) -> SeatView:
     """The view of ``seat`` (``None``: a spectator) of the compiled hand ``hand`` played under
-    ``rules``; ``legal`` is the seat's legal actions. The same view :func:`redact` makes of the
-    hand's state, made by the core's redaction."""
+    ``rules``; ``legal`` is the seat's legal actions. Made from the core's redaction
+    (``_core.Hand.view``)."""
     (phase, dealer, current, wall, direction, players, wins, payments, totals, acting, claim, drawn, log,
      revealed, version, finished, kongs, turn, own, declared, live_draws, dealer_discards,
      first_multi_from) = hand.view(seat)
