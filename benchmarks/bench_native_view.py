@@ -1,9 +1,9 @@
 """Microseconds per seat view: :func:`chuanma.engine.views.seat_view` of a compiled hand (the core's
 redaction) against the Python redaction it replaced (``tests/reference_engine/views.py``) of the
-same state as a Python ``HandState``,
-on every state of random hands, for each seat and a spectator. The hands lean towards wins (a win
-whenever one is legal, claims often, mostly the discard of the lowest shanten), so that the views
-show melds, wins and payments as played hands do. The two are timed in turns, the
+same state as a Python ``HandState``, on every state of random hands, for each seat and a
+spectator. The hands lean towards wins (the lockstep tests' leaning policy: wins, claims often,
+mostly the discard of the lowest shanten), so that the views show melds, wins and payments as
+played hands do. The two are timed in turns, the
 order turning each round; CPU time (the machine is shared), medians over the rounds.
 
     python benchmarks/bench_native_view.py [--preset xuezhan] [--hands 20] [--rounds 7]
@@ -21,9 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chuanma import _core
-from chuanma.analysis import shanten
 from chuanma.engine.actions import Action
-from chuanma.engine.indices import HU_AT, PONG_AT, from_index
+from chuanma.engine.indices import from_index
 from chuanma.engine.state import HandState
 from chuanma.engine.views import seat_view
 from chuanma.rules import RuleSet
@@ -31,6 +30,7 @@ from chuanma.scoring import score_options
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from native_lockstep import leaning
 from reference_engine.views import redact
 
 Case = tuple[_core.Hand, HandState, int | None, list[Action]]
@@ -55,30 +55,8 @@ def cases(rules: RuleSet, hands: int, seed: int) -> list[Case]:
             if hand.finished:
                 break
             seat = rng.choice(hand.to_act())
-            hand.apply(seat, leaning(hand, seat, state.seats[seat].void, rng))
+            hand.apply(seat, leaning(rng, hand, seat, sorted(hand.legal(seat)), state.seats[seat].void))
     return out
-
-
-def leaning(hand: _core.Hand, seat: int, void: str | None, rng: random.Random) -> int:
-    """A legal action of the seat leaning towards a win."""
-    legal = hand.legal(seat)
-    claims = [a for a in legal if PONG_AT <= a < HU_AT]
-    discards = [a for a in legal if a < PONG_AT]
-    if HU_AT in legal:
-        return HU_AT
-    if claims and rng.random() < 0.6:
-        return rng.choice(claims)
-    if len(discards) > 1 and rng.random() < 0.8:
-        counts = bytearray(hand.counts(seat))
-
-        def after(t: int) -> int:
-            counts[t] -= 1
-            value = shanten(counts, void)
-            counts[t] += 1
-            return value
-
-        return min(discards, key=after)
-    return rng.choice(legal)
 
 
 def timed(run: Callable[[], None], calls: int) -> float:

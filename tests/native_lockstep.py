@@ -45,6 +45,28 @@ def seats_mask(flags: list[bool]) -> int:
     return sum(1 << s for s, on in enumerate(flags) if on)
 
 
+def leaning(rng: random.Random, hand: _core.Hand, seat: int, legal: list[int], void: str | None) -> int:
+    """One of the seat's ``legal`` actions, leaning: one that wins, claims and discards towards a
+    win often enough to reach every rule (``void``: the seat's void suit)."""
+    if HU_AT in legal and rng.random() < 0.85:
+        return HU_AT
+    claims = [a for a in legal if PONG_AT <= a < HU_AT]
+    if claims and rng.random() < 0.6:
+        return rng.choice(claims)
+    discards = [a for a in legal if a < PONG_AT]
+    if len(discards) > 1 and rng.random() < 0.8:
+        counts = bytearray(hand.counts(seat))
+
+        def after(t: int) -> int:
+            counts[t] -= 1
+            value = shanten(counts, void)
+            counts[t] += 1
+            return value
+
+        return min(discards, key=after)
+    return rng.choice(legal)
+
+
 def exchange_index(text: str) -> int:
     a, b, c = sorted(parse_tiles(text))
     return to_index(Exchange((a, b, c)))
@@ -212,28 +234,10 @@ class Lockstep:
         self.steps += 1
 
     def choose(self, seat: int, legal: list[int]) -> int:
-        """A uniform choice; leaning, one that wins, claims and discards towards a win often
-        enough to reach every rule."""
-        rng = self.rng
+        """A uniform choice; leaning, :func:`leaning`'s."""
         if self.lean:
-            if HU_AT in legal and rng.random() < 0.85:
-                return HU_AT
-            claims = [a for a in legal if PONG_AT <= a < HU_AT]
-            if claims and rng.random() < 0.6:
-                return rng.choice(claims)
-            discards = [a for a in legal if a < PONG_AT]
-            if len(discards) > 1 and rng.random() < 0.8:
-                counts = bytearray(self.hand.counts(seat))
-                void = self.game.state.seats[seat].void
-
-                def after(t: int) -> int:
-                    counts[t] -= 1
-                    value = shanten(counts, void)
-                    counts[t] += 1
-                    return value
-
-                return min(discards, key=after)
-        return rng.choice(legal)
+            return leaning(self.rng, self.hand, seat, legal, self.game.state.seats[seat].void)
+        return self.rng.choice(legal)
 
     def play(self) -> dict[str, Any]:
         """Play to the end; the end's standing waits compared too. Returns what the hand reached."""
