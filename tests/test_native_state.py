@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from chuanma import _core
+from chuanma.engine.events import Event
 from chuanma.rules import PRESETS, RuleSet
 from native_lockstep import Lockstep, native_rules
 from reference_engine.game import Game
@@ -69,6 +70,22 @@ def test_a_state_read_back_mid_hand_plays_on(preset: str, options: dict[str, obj
         assert np.array_equal(*shown), f"seat {seat}'s planes differ after reading the state back"
     lockstep.play()
     lockstep.check_state()
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(CASES)])
+def test_logged_events_are_the_states_events(preset: str, options: dict[str, object]) -> None:
+    """After every step, ``Hand.logged(since)`` gives the new events as :class:`Event` objects equal
+    to the rows of the state's JSON form from ``since`` on; ``logged(0)`` at the end, all of them."""
+    lockstep = Lockstep(RuleSet.from_preset(preset, **options), 2, lean=True, leave=0.01, pass_pending=0.2)
+    since = 0
+    while not lockstep.game.finished:
+        lockstep.step()
+        new, rows = lockstep.hand.logged(since), lockstep.hand.to_dict()["events"][since:]
+        assert all(type(e) is Event for e in new) and new == [Event(*row) for row in rows], lockstep.where()
+        since += len(new)
+    everything = lockstep.hand.logged(0)
+    assert everything == [Event(*row) for row in lockstep.hand.to_dict()["events"]] and len(everything) == since
+    assert lockstep.hand.logged(since) == [] and lockstep.hand.logged(-1) == everything
 
 
 def test_automatic_moves_are_compared() -> None:

@@ -7,6 +7,8 @@ from typing import Annotated, overload
 import numpy
 from numpy.typing import NDArray
 
+import chuanma.engine.events
+
 
 BAD_COUNTS: int = -100
 
@@ -372,9 +374,9 @@ class Hand:
         The events from `since` on (src/native/events.hpp says what each holds).
         """
 
-    def logged(self, since: int = 0) -> list[list[object]]:
+    def logged(self, since: int = 0) -> list[chuanma.engine.events.Event]:
         """
-        The events from `since` on as the state's JSON form logs them: [seq, type, seat, data, private, visibility].
+        The events from `since` on as chuanma.engine.events.Event objects, the items of the state's JSON form: (seq, type, seat, data, private, visibility).
         """
 
     def counts(self, seat: int) -> bytes:

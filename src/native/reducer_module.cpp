@@ -316,16 +316,10 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]"),
              "since"_a = 0, "The events from `since` on (src/native/events.hpp says what each holds).")
-        .def("logged",
-             [](const Reducer& r, int since) {
-                 nb::list out;
-                 const int n = static_cast<int>(r.state().events.size());
-                 for (int i = std::max(since, 0); i < n; ++i) out.append(event_json(r, i));
-                 return out;
-             },
-             nb::sig("def logged(self, since: int = 0) -> list[list[object]]"), "since"_a = 0,
-             "The events from `since` on as the state's JSON form logs them: [seq, type, seat, data, private, "
-             "visibility].")
+        .def("logged", &logged_events,
+             nb::sig("def logged(self, since: int = 0) -> list[chuanma.engine.events.Event]"), "since"_a = 0,
+             "The events from `since` on as chuanma.engine.events.Event objects, the items of the state's JSON "
+             "form: (seq, type, seat, data, private, visibility).")
         .def("counts",
              [](const Reducer& r, int seat) {
                  check_seat(seat);

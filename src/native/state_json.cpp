@@ -39,6 +39,7 @@ constexpr std::array kSituations{"kong_replacement", "consecutive_kongs", "after
                                  "last_tile", "tianhu", "dihu"};
 constexpr std::array kSituationOrder{5, 0, 1, 6, 2, 3, 4};
 constexpr const char* kSuitLetters = "mpsz";
+constexpr std::array kSuitNames{"m", "p", "s", "z"};
 constexpr std::array kVisibilities{"public", "private"};
 // A payment is at most 2^50 + 1 base (rules.hpp, kMaxTotal).
 constexpr std::int64_t kMaxPayment = (std::int64_t{1} << (kMaxTotal + 1)) - 1;
@@ -52,9 +53,97 @@ nb::list list_of(const T&... items) {
 
 nb::object none_or(int value, int none = -1) { return value == none ? nb::none() : nb::object(nb::int_(value)); }
 
+// ------------------------------------------------------------------ Python strings made once
+
+// The strings below are made on first use and kept for good: never freed, so that nothing is left to
+// destroy after the interpreter has ended.
+PyObject* interned(const char* text) {
+    PyObject* out = PyUnicode_InternFromString(text);
+    if (!out) throw nb::python_error();
+    return out;
+}
+
+// names[i] as a Python string.
+template <const auto& names>
+nb::handle py_name(int i) {
+    static const auto strings = [] {
+        std::array<PyObject*, std::tuple_size_v<std::decay_t<decltype(names)>>> out{};
+        for (std::size_t j = 0; j < out.size(); ++j) out[j] = interned(names[j]);
+        return out;
+    }();
+    return strings[i];
+}
+
+// d[key] = value.
+void put(nb::handle d, PyObject* key, nb::handle value) {
+    if (PyDict_SetItem(d.ptr(), key, value.ptr()) != 0) throw nb::python_error();
+}
+
+// The keys of the events' data and of actions, as Python strings.
+struct Keys {
+    PyObject* dealer = interned("dealer");
+    PyObject* rules = interned("rules");
+    PyObject* base = interned("base");
+    PyObject* wall = interned("wall");
+    PyObject* hand = interned("hand");
+    PyObject* tiles = interned("tiles");
+    PyObject* from = interned("from");
+    PyObject* direction = interned("direction");
+    PyObject* suit = interned("suit");
+    PyObject* automatic = interned("automatic");
+    PyObject* voids = interned("voids");
+    PyObject* replacement = interned("replacement");
+    PyObject* last_four = interned("last_four");
+    PyObject* tile = interned("tile");
+    PyObject* claim = interned("claim");
+    PyObject* claimed = interned("claimed");
+    PyObject* kind = interned("kind");
+    PyObject* late = interned("late");
+    PyObject* waits = interned("waits");
+    PyObject* forced = interned("forced");
+    PyObject* payer = interned("payer");
+    PyObject* payee = interned("payee");
+    PyObject* amount = interned("amount");
+    PyObject* reason = interned("reason");
+    PyObject* paid_for = interned("for");
+    PyObject* part = interned("part");
+    PyObject* pig = interned("pig");
+    PyObject* ready = interned("ready");
+    PyObject* fan = interned("fan");
+    PyObject* hands = interned("hands");
+    PyObject* melds = interned("melds");
+    PyObject* deltas = interned("deltas");
+    PyObject* leave = interned("leave");
+    PyObject* discard = interned("discard");
+    PyObject* pong = interned("pong");
+    PyObject* kong = interned("kong");
+    PyObject* chow = interned("chow");
+    PyObject* hu = interned("hu");
+    PyObject* pass = interned("pass");
+    PyObject* void_suit = interned("void");
+    PyObject* exchange = interned("exchange");
+};
+
+const Keys& keys() {
+    static const Keys k;
+    return k;
+}
+
 // ------------------------------------------------------------------ tiles as text
 
 std::string tile_str(int t) { return std::to_string(t < 27 ? t % 9 + 1 : t - 26) + kSuitLetters[t / 9]; }
+
+// tile_str(t) as a Python string.
+nb::handle tile_name(int t) {
+    static const auto names = [] {
+        std::array<PyObject*, 34> out{};
+        for (int u = 0; u < 34; ++u) out[u] = interned(tile_str(u).c_str());
+        return out;
+    }();
+    return names[t];
+}
+
+nb::handle suit_name(int suit) { return py_name<kSuitNames>(suit); }
 
 std::string format_tiles(const std::vector<int>& tiles) {  // in the order given, a suit letter after each run
     std::string out;
@@ -76,18 +165,19 @@ std::string format_counts(const std::array<std::uint8_t, 34>& counts) {
 // ------------------------------------------------------------------ actions
 
 nb::dict action_json(int index) {
+    const Keys& k = keys();
     nb::dict out;
-    if (index == kLeaveAction) out["leave"] = true;
-    else if (index < kPongAt) out["discard"] = tile_str(index - kDiscardAt);
-    else if (index < kKongAt) out["pong"] = tile_str(index - kPongAt);
-    else if (index < kChowAt) out["kong"] = tile_str(index - kKongAt);
-    else if (index < kHuAt) out["chow"] = tile_str(chow_low(index));
-    else if (index == kHuAt) out["hu"] = true;
-    else if (index == kPassAt) out["pass"] = true;
-    else if (index < kExchangeAt) out["void"] = std::string(1, kSuitLetters[index - kVoidAt]);
+    if (index == kLeaveAction) put(out, k.leave, Py_True);
+    else if (index < kPongAt) put(out, k.discard, tile_name(index - kDiscardAt));
+    else if (index < kKongAt) put(out, k.pong, tile_name(index - kPongAt));
+    else if (index < kChowAt) put(out, k.kong, tile_name(index - kKongAt));
+    else if (index < kHuAt) put(out, k.chow, tile_name(chow_low(index)));
+    else if (index == kHuAt) put(out, k.hu, Py_True);
+    else if (index == kPassAt) put(out, k.pass, Py_True);
+    else if (index < kExchangeAt) put(out, k.void_suit, suit_name(index - kVoidAt));
     else {
         const auto& t = exchange_tiles()[index - kExchangeAt];
-        out["exchange"] = format_tiles({t[0], t[1], t[2]});
+        put(out, k.exchange, nb::str(format_tiles({t[0], t[1], t[2]}).c_str()));
     }
     return out;
 }
@@ -203,10 +293,6 @@ nb::list seat_bits(int mask) {
 
 nb::object rules_json(const Rules& rules) { return nb::module_::import_("json").attr("loads")(rules.json); }
 
-// ------------------------------------------------------------------ events
-
-std::string suit_name(int suit) { return std::string(1, kSuitLetters[suit]); }
-
 // ------------------------------------------------------------------ seats
 
 nb::dict seat_json(const Seat& s, bool exchanged) {
@@ -215,7 +301,7 @@ nb::dict seat_json(const Seat& s, bool exchanged) {
     d["drawn"] = s.drawn < 0 ? nb::none() : nb::object(nb::str(tile_str(s.drawn).c_str()));
     d["exchange"] = exchanged ? nb::object(nb::str(format_tiles({s.exchange[0], s.exchange[1], s.exchange[2]}).c_str()))
                               : nb::none();
-    d["void"] = s.void_suit < 0 ? nb::none() : nb::object(nb::str(suit_name(s.void_suit).c_str()));
+    d["void"] = s.void_suit < 0 ? nb::none() : nb::borrow(suit_name(s.void_suit));
     nb::object options = nb::none();
     if (s.asked) {
         nb::list opts;
@@ -233,114 +319,119 @@ nb::dict seat_json(const Seat& s, bool exchanged) {
     return d;
 }
 
-}  // namespace
+// ------------------------------------------------------------------ events
 
-nb::list event_json(const Reducer& hand, int seq) {
+// Event `seq` of the hand as its six items: seq, type, seat, data, private, visibility.
+std::array<nb::object, 6> event_items(const Reducer& hand, int seq) {
+    const Keys& k = keys();
     const HandState& st = hand.state();
     const Event& e = st.events[seq];
     nb::dict data, hidden;
     bool private_event = false;
     switch (e.type) {
         case EventType::kStart:
-            data["dealer"] = e.a;
-            data["rules"] = rules_json(st.rules);
-            data["base"] = st.rules.base;
-            data["wall"] = e.b;
+            put(data, k.dealer, nb::int_(e.a));
+            put(data, k.rules, rules_json(st.rules));
+            put(data, k.base, nb::int_(st.rules.base));
+            put(data, k.wall, nb::int_(e.b));
             break;
         case EventType::kDeal:
-            hidden["hand"] = format_counts(st.dealt[e.seat]);
+            put(hidden, k.hand, nb::str(format_counts(st.dealt[e.seat]).c_str()));
             private_event = true;
             break;
         case EventType::kDealDone:
         case EventType::kLeave:
-            data["wall"] = e.a;
+            put(data, k.wall, nb::int_(e.a));
             break;
         case EventType::kExchangeChosen:
         case EventType::kExchangeReceived: {
             const auto& t = exchange_tiles()[e.a - kExchangeAt];
-            hidden["tiles"] = format_tiles({t[0], t[1], t[2]});
+            put(hidden, k.tiles, nb::str(format_tiles({t[0], t[1], t[2]}).c_str()));
             if (e.type == EventType::kExchangeReceived) {
-                hidden["from"] = e.from;
+                put(hidden, k.from, nb::int_(e.from));
                 private_event = true;
             }
             break;
         }
         case EventType::kExchange:
-            data["direction"] = kDirections[e.a];
+            put(data, k.direction, py_name<kDirections>(e.a));
             break;
         case EventType::kVoidChosen:
-            hidden["suit"] = suit_name(e.a);
-            if (e.b) hidden["automatic"] = private_event = true;
+            put(hidden, k.suit, suit_name(e.a));
+            if (e.b) {
+                put(hidden, k.automatic, Py_True);
+                private_event = true;
+            }
             break;
         case EventType::kVoids: {
             nb::list voids;
             for (int s = 0; s < kSeats; ++s) voids.append(suit_name(e.a >> 2 * s & 3));
-            data["voids"] = voids;
+            put(data, k.voids, voids);
             break;
         }
         case EventType::kDraw:
-            data["wall"] = e.a;
-            data["replacement"] = static_cast<bool>(e.b & 1);
-            if (e.b & 2) data["last_four"] = true;
-            hidden["tile"] = tile_str(e.tile);
+            put(data, k.wall, nb::int_(e.a));
+            put(data, k.replacement, nb::bool_(e.b & 1));
+            if (e.b & 2) put(data, k.last_four, Py_True);
+            put(hidden, k.tile, tile_name(e.tile));
             break;
         case EventType::kDiscard:
-            data["tile"] = tile_str(e.tile);
-            data["wall"] = e.a;
-            if (e.b) data["automatic"] = true;
+            put(data, k.tile, tile_name(e.tile));
+            put(data, k.wall, nb::int_(e.a));
+            if (e.b) put(data, k.automatic, Py_True);
             break;
         case EventType::kClaim:
-            hidden["claim"] = action_json(e.a);
+            put(hidden, k.claim, action_json(e.a));
             private_event = true;
             break;
         case EventType::kPong:
         case EventType::kChow:
-            data["tile"] = tile_str(e.tile);
-            data["from"] = e.from;
-            if (e.type == EventType::kChow) data["claimed"] = tile_str(e.a);
+            put(data, k.tile, tile_name(e.tile));
+            put(data, k.from, nb::int_(e.from));
+            if (e.type == EventType::kChow) put(data, k.claimed, tile_name(e.a));
             break;
         case EventType::kKong: {
             const KongKind kind = static_cast<KongKind>(e.a);
             // the keys in the Python engine's order: a concealed kong's kind first, any other's tile
-            if (kind != KongKind::kConcealed) data["tile"] = tile_str(e.tile);
-            data["kind"] = kKongKinds[e.a];
-            if (kind == KongKind::kConcealed) (st.rules.concealed_kong_shown ? data : hidden)["tile"] = tile_str(e.tile);
-            if (kind == KongKind::kExposed) data["from"] = e.from;
-            if (kind == KongKind::kAdded) data["late"] = static_cast<bool>(e.b);
+            if (kind != KongKind::kConcealed) put(data, k.tile, tile_name(e.tile));
+            put(data, k.kind, py_name<kKongKinds>(e.a));
+            if (kind == KongKind::kConcealed) put(st.rules.concealed_kong_shown ? data : hidden, k.tile, tile_name(e.tile));
+            if (kind == KongKind::kExposed) put(data, k.from, nb::int_(e.from));
+            if (kind == KongKind::kAdded) put(data, k.late, nb::bool_(e.b));
             break;
         }
         case EventType::kKongDeclared:
-            data["tile"] = tile_str(e.tile);
-            data["kind"] = "added";
+            put(data, k.tile, tile_name(e.tile));
+            put(data, k.kind, py_name<kKongKinds>(static_cast<int>(KongKind::kAdded)));
             break;
         case EventType::kKongRobbed:
-            data["tile"] = tile_str(e.tile);
+            put(data, k.tile, tile_name(e.tile));
             break;
         case EventType::kHu:
             for (const WinRecord& w : st.wins)
                 if (w.seq == seq) data = win_json(st.rules, w);
-            data["waits"] = format_mask(static_cast<TileMask>(e.value));
-            if (e.a >> 17 & 1) data["forced"] = true;
+            put(data, k.waits, nb::str(format_mask(static_cast<TileMask>(e.value)).c_str()));
+            if (e.a >> 17 & 1) put(data, k.forced, Py_True);
             break;
         case EventType::kPayment:
-            data["payer"] = e.from;
-            data["payee"] = e.a & 15;
-            data["amount"] = e.value;
-            data["reason"] = kReasons[e.a >> 4];
-            data["for"] = e.b;
+            put(data, k.payer, nb::int_(e.from));
+            put(data, k.payee, nb::int_(e.a & 15));
+            put(data, k.amount, nb::int_(e.value));
+            put(data, k.reason, py_name<kReasons>(e.a >> 4));
+            put(data, k.paid_for, nb::int_(e.b));
             break;
         case EventType::kExhausted:
-            data["part"] = seat_bits(e.a);
-            data["pig"] = seat_bits(e.a >> 4);
-            data["ready"] = seat_bits(e.a >> 8);
+            put(data, k.part, seat_bits(e.a));
+            put(data, k.pig, seat_bits(e.a >> 4));
+            put(data, k.ready, seat_bits(e.a >> 8));
             if (e.b) {
                 nb::list fans;
                 for (int s = 0; s < kSeats; ++s) fans.append(none_or(static_cast<int>(e.value >> 8 * s & 255) - 1));
-                data["fan"] = fans;
+                put(data, k.fan, fans);
             }
             break;
         case EventType::kEnd: {
-            data["reason"] = kEndReasons[e.a];
+            put(data, k.reason, py_name<kEndReasons>(e.a));
             nb::list hands, melds, deltas, waits;
             const auto d = hand.deltas();
             for (int s = 0; s < kSeats; ++s) {
@@ -350,16 +441,56 @@ nb::list event_json(const Reducer& hand, int seq) {
                 const std::int64_t w = hand.standing_waits(s);
                 waits.append(w < 0 ? nb::none() : nb::object(nb::str(format_mask(static_cast<TileMask>(w)).c_str())));
             }
-            data["hands"] = hands;
-            data["melds"] = melds;
-            data["deltas"] = deltas;
-            data["pig"] = seat_bits(e.b);
-            data["waits"] = waits;
+            put(data, k.hands, hands);
+            put(data, k.melds, melds);
+            put(data, k.deltas, deltas);
+            put(data, k.pig, seat_bits(e.b));
+            put(data, k.waits, waits);
             break;
         }
     }
-    return list_of(seq, kEventTypes[static_cast<int>(e.type)], none_or(e.seat), data, hidden,
-                   private_event ? "private" : "public");
+    return {nb::int_(seq), nb::borrow(py_name<kEventTypes>(static_cast<int>(e.type))), none_or(e.seat), std::move(data),
+            std::move(hidden), nb::borrow(py_name<kVisibilities>(private_event))};
+}
+
+// chuanma.engine.events.Event, imported on first use and kept for good.
+PyTypeObject* event_class() {
+    static PyTypeObject* const type = [] {
+        nb::object event = nb::module_::import_("chuanma.engine.events").attr("Event");
+        if (!PyType_Check(event.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(event.ptr()), &PyTuple_Type))
+            throw nb::type_error("chuanma.engine.events.Event is not a tuple type");
+        return reinterpret_cast<PyTypeObject*>(event.release().ptr());
+    }();
+    return type;
+}
+
+// Event `seq` as a new `type`: a list, or a subclass of tuple (made as CPython's tuple_subtype_new does).
+nb::object event_as(const Reducer& hand, int seq, PyTypeObject* type) {
+    std::array<nb::object, 6> items = event_items(hand, seq);
+    const bool list = type == &PyList_Type;
+    PyObject* out = list ? PyList_New(items.size()) : type->tp_alloc(type, items.size());
+    if (!out) throw nb::python_error();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        PyObject* item = items[i].release().ptr();
+        if (list) PyList_SET_ITEM(out, i, item);
+        else PyTuple_SET_ITEM(out, i, item);
+    }
+    return nb::steal(out);
+}
+
+}  // namespace
+
+nb::list event_json(const Reducer& hand, int seq) { return nb::steal<nb::list>(event_as(hand, seq, &PyList_Type).release()); }
+
+nb::list logged_events(const Reducer& hand, int since) {
+    PyTypeObject* const type = event_class();
+    const int n = static_cast<int>(hand.state().events.size());
+    since = std::clamp(since, 0, n);
+    PyObject* out = PyList_New(n - since);
+    if (!out) throw nb::python_error();
+    nb::list events = nb::steal<nb::list>(out);
+    for (int i = since; i < n; ++i) PyList_SET_ITEM(out, i - since, event_as(hand, i, type).release().ptr());
+    return events;
 }
 
 std::string format_mask(TileMask mask) {
@@ -1045,7 +1176,7 @@ nb::tuple own_parts(const Seat& s, bool exchanged) {
     return nb::make_tuple(
         nb::bytes(s.hand.data(), s.hand.size()), tile_or_none(s.drawn),
         exchanged ? nb::object(ints(s.exchange)) : nb::none(),
-        s.void_suit < 0 ? nb::none() : nb::object(nb::str(suit_name(s.void_suit).c_str())),
+        s.void_suit < 0 ? nb::none() : nb::borrow(suit_name(s.void_suit)),
         s.asked ? nb::object(ints(s.claim_options)) : nb::none(), none_or(s.claim), mask_tiles(s.banned),
         mask_tiles(s.pong_ban), none_or(s.bar), mask_tiles(s.late_pongs),
         s.waits_locked ? nb::object(mask_tiles(s.locked_waits)) : nb::none(), s.live_draws);
@@ -1065,7 +1196,7 @@ nb::tuple player_parts(const SeatView& v, int s) {
     const bool own = s == v.seat;
     return nb::make_tuple(
         s, melds, ints(p.river), ints(p.win_pile), p.tiles, p.wins, p.out, p.left, p.locked, p.exchange_chosen,
-        p.void_chosen, p.void_suit < 0 ? nb::none() : nb::object(nb::str(suit_name(p.void_suit).c_str())),
+        p.void_chosen, p.void_suit < 0 ? nb::none() : nb::borrow(suit_name(p.void_suit)),
         p.shown ? nb::object(ints(p.hand)) : nb::none(),
         own && v.exchange_shown ? nb::object(ints(v.exchange)) : nb::none(), ints(*p.claimed_at));
 }

@@ -16,6 +16,8 @@ namespace chuanma {
 std::string format_mask(TileMask tiles);
 // Event `seq` of the hand as the Python engine logs it: [seq, type, seat, data, private, visibility].
 nanobind::list event_json(const Reducer& hand, int seq);
+// The events from `since` on as chuanma.engine.events.Event objects (event_json's items).
+nanobind::list logged_events(const Reducer& hand, int since);
 // HandState.to_dict() of the hand: every field, the events' payloads included.
 nanobind::dict state_to_dict(const Reducer& hand);
 // The hand of a state in that form: a ValueError naming the field for anything malformed (another

@@ -51,8 +51,6 @@ PHASES = ("exchange", "void", "turn", "claim", "rob", "draw", "end")
 """The core's phases by number."""
 _DIRECTION_NAMES: dict[int, Direction] = {v: k for k, v in DIRECTIONS.items()}  # type: ignore[misc]
 
-_new_event = tuple.__new__
-"""Makes an :class:`Event` of the core's event without the named tuple's Python-level constructor."""
 LEFT = Leave()
 """A leave as :attr:`Game.decisions` lists it."""
 _RULES: dict[int, tuple[RuleSet, _core.Rules]] = {}
@@ -462,7 +460,7 @@ class Game:
         """After a change: forget what was kept of the old state; log and return the new events."""
         self._legal.clear()
         self._state = None
-        new = [_new_event(Event, ev) for ev in self._core.logged(len(self._events))]
+        new = self._core.logged(len(self._events))
         self._events.extend(new)
         return new
 
