@@ -170,7 +170,7 @@ class Lockstep:
         """Both machines agree: the seats to act, every seat's legal actions, the events, the
         concealed tiles and the melds."""
         g, h = self.game, self.hand
-        assert list(g.to_act()) == h.to_act(), self.where()
+        assert tuple(g.to_act()) == h.to_act(), self.where()
         for s in range(4):
             assert sorted(map(to_index, g.legal_actions(s))) == sorted(h.legal(s)), self.where(s)
             assert bytes(g.state.seats[s].hand) == h.counts(s), self.where(s)

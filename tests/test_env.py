@@ -473,7 +473,7 @@ def table_dealt(rules: RuleSet, encoder: str, hand: _core.Hand) -> Table:
     """A Python table playing the hand a compiled one was dealt (its wall, dealer and direction)."""
     wall, dealer, direction = hand.dealt()
     table = Table(rules, encoder)
-    table.game = Game(rules, wall, dealer, DIRECTION_NAMES[direction])
+    table.start(Game(rules, wall, dealer, DIRECTION_NAMES[direction]))
     return table
 
 

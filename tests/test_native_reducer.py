@@ -221,6 +221,8 @@ def test_illegal_actions_are_refused() -> None:
     assert hand.events() == before
     with pytest.raises(ValueError, match="whole set"):
         _core.Hand(native_rules(RuleSet.from_preset("xuezhan")), [0] * 108, 0, 1)
+    with pytest.raises(ValueError, match="every action index"):
+        hand.legal_of(0, (HU_AT,))
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

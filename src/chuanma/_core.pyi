@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 import enum
-from typing import Annotated, overload
+from typing import Annotated, TypeVar, overload
 
 import numpy
 from numpy.typing import NDArray
@@ -265,6 +265,8 @@ class Rules:
     def options(self) -> dict[str, object]:
         """Every option and its value, as RuleSet.options() gives them."""
 
+Item = TypeVar("Item")
+
 class Hand:
     """
     One hand as the compiled state machine: decisions are action indices (chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.
@@ -352,11 +354,21 @@ class Hand:
         The version at which the seat's open question was posed (-1: it owes no decision).
         """
 
-    def to_act(self) -> list[int]:
+    def to_act(self) -> tuple[int, ...]:
         """The seats that owe a decision."""
 
     def legal(self, seat: int) -> list[int]:
         """The seat's legal actions as indices (empty: it owes none)."""
+
+    def legal_of(self, seat: int, space: tuple[Item, ...]) -> list[Item]:
+        """
+        The seat's legal actions as the items of `space` at their indices (chuanma.engine.indices.ACTIONS: the actions themselves).
+        """
+
+    def legal_mask(self, seat: int) -> Annotated[NDArray[numpy.int8], dict(shape=(623), order='C')]:
+        """
+        The seat's legal actions as a new int8 array over the action space: 1 at each legal index.
+        """
 
     def apply(self, seat: int, action: int) -> None:
         """Apply a legal action (ValueError for any other)."""

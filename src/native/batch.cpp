@@ -1,7 +1,6 @@
 #include "batch.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 #include "actions.hpp"
@@ -95,9 +94,7 @@ void BatchHands::observe(int i, const BatchOut& out) {
     t.hand->to_act(acting_);
     t.seat = acting_.front();
     out.seats[i] = t.seat;
-    std::int8_t* mask = out.masks + static_cast<std::ptrdiff_t>(i) * kActionCount;
-    std::memset(mask, 0, kActionCount);
-    for (int a : t.hand->legal(t.seat)) mask[a] = 1;
+    t.hand->legal_mask(t.seat, out.masks + static_cast<std::ptrdiff_t>(i) * kActionCount);
     redact(t.hand->state(), t.seat, view_);
     float* obs = out.observations + static_cast<std::ptrdiff_t>(i) * observation_size();
     if (planes_) encode_planes(view_, obs);

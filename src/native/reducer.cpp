@@ -47,6 +47,11 @@ const std::vector<int>& Reducer::legal(int seat) const {
     return legal_[seat];
 }
 
+void Reducer::legal_mask(int seat, std::int8_t* out) const {
+    std::fill(out, out + kActionCount, std::int8_t{0});
+    for (int a : legal(seat)) out[a] = 1;
+}
+
 void Reducer::legal_now(int seat, std::vector<int>& out) const {
     out.clear();
     switch (st_.phase) {

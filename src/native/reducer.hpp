@@ -30,6 +30,8 @@ public:
     void to_act(std::vector<int>& out) const;
     // The seat's legal actions as indices (empty when it owes none), kept until the state changes.
     const std::vector<int>& legal(int seat) const;
+    // The seat's legal actions as kActionCount bytes into `out`: 1 at each legal index, 0 elsewhere.
+    void legal_mask(int seat, std::int8_t* out) const;
     // The version at which the seat's open question was posed (-1: it owes no decision): on its
     // turn the current version; in the exchange, the void and a claim window the one they opened at.
     int asked(int seat) const;

@@ -1,9 +1,11 @@
 #include "reducer_module.hpp"
 
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/typing.h>
 
 #include <algorithm>
 #include <array>
@@ -178,6 +180,9 @@ nb::tuple refusal_of(const Reducer& r, int seat, int action) {
     return nb::make_tuple(kRefusalCodes[static_cast<int>(x.code)], kRefusalRules[static_cast<int>(x.rule)], facts);
 }
 
+// A seat's legal actions as 0/1 bytes over the action space, handed to NumPy.
+using LegalMask = nb::ndarray<nb::numpy, std::int8_t, nb::shape<kActionCount>, nb::c_contig>;
+
 void check_seat(int seat) {
     if (seat < 0 || seat >= kSeats) throw nb::value_error("seats are 0-3");
 }
@@ -195,6 +200,7 @@ void bind_reducer(nb::module_& m) {
         .def("options", &options_of, nb::sig("def options(self) -> dict[str, object]"),
              "Every option and its value, as RuleSet.options() gives them.");
 
+    m.attr("Item") = nb::type_var("Item");  // what Hand.legal_of's space holds (in the stubs: a TypeVar)
     nb::class_<Reducer>(m, "Hand",
                         "One hand as the compiled state machine: decisions are action indices "
                         "(chuanma.engine.indices); events are (type, seat, tile, from, a, b, value) tuples.")
@@ -270,17 +276,42 @@ void bind_reducer(nb::module_& m) {
              "The version at which the seat's open question was posed (-1: it owes no decision).")
         .def("to_act",
              [](const Reducer& r) {
-                 std::vector<int> out;
-                 r.to_act(out);
+                 std::vector<int> seats;
+                 r.to_act(seats);
+                 nb::tuple out = nb::steal<nb::tuple>(PyTuple_New(static_cast<Py_ssize_t>(seats.size())));
+                 for (std::size_t i = 0; i < seats.size(); ++i)
+                     PyTuple_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), PyLong_FromLong(seats[i]));
                  return out;
              },
-             "The seats that owe a decision.")
+             nb::sig("def to_act(self) -> tuple[int, ...]"), "The seats that owe a decision.")
         .def("legal",
              [](const Reducer& r, int seat) {
                  check_seat(seat);
                  return r.legal(seat);
              },
              "seat"_a, "The seat's legal actions as indices (empty: it owes none).")
+        .def("legal_of",
+             [](const Reducer& r, int seat, nb::tuple space) {
+                 check_seat(seat);
+                 if (nb::len(space) != kActionCount) throw nb::value_error("the space must hold every action index");
+                 const std::vector<int>& legal = r.legal(seat);
+                 nb::list out = nb::steal<nb::list>(PyList_New(static_cast<Py_ssize_t>(legal.size())));
+                 for (std::size_t i = 0; i < legal.size(); ++i)
+                     PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), space[legal[i]].inc_ref().ptr());
+                 return out;
+             },
+             nb::sig("def legal_of(self, seat: int, space: tuple[Item, ...]) -> list[Item]"), "seat"_a, "space"_a,
+             "The seat's legal actions as the items of `space` at their indices (chuanma.engine.indices.ACTIONS: "
+             "the actions themselves).")
+        .def("legal_mask",
+             [](const Reducer& r, int seat) {
+                 check_seat(seat);
+                 auto* mask = new std::int8_t[kActionCount];
+                 r.legal_mask(seat, mask);
+                 const nb::capsule owner(mask, [](void* p) noexcept { delete[] static_cast<std::int8_t*>(p); });
+                 return LegalMask(mask, {static_cast<std::size_t>(kActionCount)}, owner);
+             },
+             "seat"_a, "The seat's legal actions as a new int8 array over the action space: 1 at each legal index.")
         .def("apply",
              [](Reducer& r, int seat, int action) {
                  check_seat(seat);

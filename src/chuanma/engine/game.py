@@ -29,7 +29,6 @@ from chuanma.engine.indices import (
     PASS_AT,
     ActionIndexError,
     from_index,
-    index_mask,
     to_index,
 )
 from chuanma.engine.ledger import Payment, Win
@@ -57,6 +56,9 @@ _RULES: dict[int, tuple[RuleSet, _core.Rules]] = {}
 """The core's rules of each rule set played lately, by the rule set's identity."""
 _RULES_KEPT = 64
 """How many rule sets' core rules are kept (a process plays a few)."""
+_INDEX_BY_ID = {id(action): i for i, action in enumerate(ACTIONS)}
+"""The index of each of :data:`ACTIONS` by its identity: ``ACTIONS`` keeps them alive, so no other
+object has one of these ids (an equal action built elsewhere is looked up by :func:`index_of`)."""
 
 
 def core_rules(rules: RuleSet) -> _core.Rules:
@@ -132,7 +134,7 @@ class Game:
     :meth:`apply` (and :meth:`leave`, :meth:`pass_pending`). Its state lives in the compiled
     :attr:`core`; :attr:`state` is a snapshot of it."""
 
-    __slots__ = ("_core", "_events", "_legal", "_rules", "_state")
+    __slots__ = ("_core", "_events", "_rules", "_state")
 
     def __init__(
         self,
@@ -158,7 +160,6 @@ class Game:
         self._rules = rules
         self._core = hand
         self._events: list[Event] = []
-        self._legal: dict[int, tuple[list[int], list[Action]]] = {}
         self._state: HandState | None = None
         self._log()
 
@@ -293,33 +294,23 @@ class Game:
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that owe a decision now."""
-        return tuple(self._core.to_act())
+        return self._core.to_act()
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every decision ``seat`` may make now (empty when it has none to make)."""
         check_seat(seat)
-        return list(self._legal_now(seat)[1])
-
-    def _legal_now(self, seat: int) -> tuple[list[int], list[Action]]:
-        """The seat's legal actions as indices and as actions, kept until the game changes (the
-        kept lists themselves: read them, hand out copies)."""
-        hit = self._legal.get(seat)
-        if hit is None:
-            indices = self._core.legal(seat)
-            hit = self._legal[seat] = (indices, [ACTIONS[i] for i in indices])
-        return hit
+        return self._core.legal_of(seat, ACTIONS)
 
     def legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
-        """:meth:`legal_actions` as a 0/1 array over the fixed action space (:mod:`.indices`)."""
+        """:meth:`legal_actions` as a new 0/1 array over the fixed action space (:mod:`.indices`)."""
         check_seat(seat)
-        return index_mask(self._legal_now(seat)[0])
+        return self._core.legal_mask(seat)
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know now (``None``: a spectator)."""
         if seat is None:
             return seat_view(self._core, None, self._rules)
-        check_seat(seat)
-        return seat_view(self._core, seat, self._rules, self._legal_now(seat)[1])
+        return seat_view(self._core, seat, self._rules, self.legal_actions(seat))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them."""
@@ -373,12 +364,14 @@ class Game:
         check_seat(seat)
         if expected_version is not None:
             check_version(seat, expected_version, self._core.version, self.asked(seat))
-        if isinstance(action, Leave):
-            return self.leave(seat)
-        index = index_of(action)
-        if index is None or index not in self._legal_now(seat)[0]:
-            raise self._refusal(seat, action, index)
-        return self._apply(seat, index)
+        index = _INDEX_BY_ID.get(id(action))
+        if index is None:
+            if isinstance(action, Leave):
+                return self.leave(seat)
+            index = index_of(action)
+            if index is None:
+                raise self._refusal(seat, action, None)
+        return self._apply(seat, action, index)
 
     def apply_index(self, seat: int, index: int, expected_version: int | None = None) -> list[Event]:
         """:meth:`apply` of the action numbered ``index`` in the action space (:mod:`.indices`), as
@@ -387,16 +380,18 @@ class Game:
         check_seat(seat)
         if expected_version is not None:
             check_version(seat, expected_version, self._core.version, self.asked(seat))
-        if type(index) is not int or index not in self._legal_now(seat)[0]:
-            action = from_index(index)  # ActionIndexError outside the space (a NumPy integer is in it)
+        if type(index) is not int or not 0 <= index < ACTION_COUNT:
+            from_index(index)  # ActionIndexError outside the space (a NumPy integer is in it)
             index = int(index)
-            if index not in self._legal_now(seat)[0]:
-                raise self._refusal(seat, action, index)
-        return self._apply(seat, index)
+        return self._apply(seat, ACTIONS[index], index)
 
-    def _apply(self, seat: int, index: int) -> list[Event]:
-        """Carry out ``seat``'s legal action numbered ``index``."""
-        self._core.apply(seat, index)
+    def _apply(self, seat: int, action: object, index: int) -> list[Event]:
+        """Carry out ``seat``'s action numbered ``index`` (``action``, as the seat gave it) if the core
+        finds it legal; refuse it otherwise."""
+        try:
+            self._core.apply(seat, index)
+        except ValueError:  # not a legal action of the seat now: the core changed nothing
+            raise self._refusal(seat, action, index) from None
         return self._log()
 
     def _refusal(self, seat: int, action: object, index: int | None) -> IllegalActionError:
@@ -409,7 +404,7 @@ class Game:
         claim = self.phase in ("claim", "rob")
         code, rule, facts = self._core.refusal(seat, DISCARD_AT if claim else PASS_AT)
         if code == "illegal_action":
-            facts = {**facts, "action": described(action), "legal": self._legal_now(seat)[0]}
+            facts = {**facts, "action": described(action), "legal": self._core.legal(seat)}
             if rule == "exchange_first" and isinstance(action, Exchange):
                 rule = "bad_exchange"
             elif rule == "nothing_to_pass":
@@ -458,7 +453,6 @@ class Game:
 
     def _log(self) -> list[Event]:
         """After a change: forget what was kept of the old state; log and return the new events."""
-        self._legal.clear()
         self._state = None
         new = self._core.logged(len(self._events))
         self._events.extend(new)

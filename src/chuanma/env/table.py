@@ -3,7 +3,8 @@
 The AEC environment and the Gymnasium wrapper play through a :class:`Table` (the batch plays in
 the compiled core: :mod:`chuanma.env.batch`), which reads the hand only through the engine's
 public API: an observation is the compiled encoding of what the seat may know of the hand
-(:mod:`chuanma.encoding`, of ``Game.core``), its mask ``Game.legal_mask(seat)``.
+(:mod:`chuanma.encoding`, of the seat's ``Game.core.observer(seat)``, kept for the hand), its mask
+``Game.legal_mask(seat)``.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def reward_scale(reward: str, normalize: bool) -> float:
 class Table:
     """A hand in play with its dealing generator, encoder and reward bookkeeping."""
 
-    __slots__ = ("encode", "game", "paid", "reward", "rng", "rules", "scale", "shape")
+    __slots__ = ("encode", "game", "observers", "paid", "reward", "rng", "rules", "scale", "shape")
 
     def __init__(self, rules: RuleSet, encoder_name: str = "compact", reward: str = "end",
                  normalize: bool = False) -> None:
@@ -92,9 +93,14 @@ class Table:
         self.rng.shuffle(wall)
         dealer = self.rng.randrange(4)
         direction = _DIRECTIONS[self.rng.randrange(3)]
-        self.game = Game(self.rules, wall, dealer, direction)
+        return self.start(Game(self.rules, wall, dealer, direction))
+
+    def start(self, game: Game) -> Game:
+        """Play ``game`` (a hand of this table's rules, just dealt) at this table from now on."""
+        self.game = game
+        self.observers = tuple(game.core.observer(seat) for seat in range(4))
         self.paid = [0, 0, 0, 0]
-        return self.game
+        return game
 
     def acting(self) -> int:
         """The seat whose decision is asked next (the first seat that owes one)."""
@@ -103,7 +109,7 @@ class Table:
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         """``seat``'s observation and its legal-action mask."""
         obs = np.empty(self.shape, dtype=np.float32)
-        observation = self.encode(self.game.core.observer(seat), obs)
+        observation = self.encode(self.observers[seat], obs)
         return {"observation": observation, "action_mask": self.game.legal_mask(seat)}
 
     def act(self, seat: int, index: int) -> list[float]:
