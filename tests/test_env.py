@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import warnings
 from typing import Any
@@ -314,6 +316,54 @@ def test_reset_without_a_seed_continues_the_seeded_sequence() -> None:
     assert np.array_equal(e1.observe("seat_0")["observation"], e2.observe("seat_0")["observation"])
 
 
+def pickled(e: Any) -> Any:
+    return pickle.loads(pickle.dumps(e))
+
+
+@pytest.mark.parametrize("copy_of", [copy.deepcopy, pickled], ids=["deepcopy", "pickle"])
+def test_a_copied_env_plays_its_own_hand_as_the_original_plays_on(copy_of: Any) -> None:
+    """An AEC env copied in mid-hand observes the copy of the hand: played on by the same choices
+    after the original has finished, it sees and earns what the original did."""
+    e = raw_env("xueliu")
+    e.reset(seed=8)
+    rng = random.Random(3)
+    for _ in range(30):
+        e.step(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]).tolist()))
+    twin = copy_of(e)
+    first = play_aec(e, random.Random(9))
+    second = play_aec(twin, random.Random(9))
+    assert len(first) == len(second) > 10
+    for (agent_a, obs_a, r_a), (agent_b, obs_b, r_b) in zip(first, second, strict=True):
+        assert agent_a == agent_b and r_a == r_b
+        assert np.array_equal(obs_a["observation"], obs_b["observation"])
+        assert np.array_equal(obs_a["action_mask"], obs_b["action_mask"])
+
+
+@pytest.mark.parametrize("copy_of", [copy.deepcopy, pickled], ids=["deepcopy", "pickle"])
+def test_a_copied_single_seat_env_observes_its_own_hand(copy_of: Any) -> None:
+    e = SingleSeatEnv()
+    obs, _ = e.reset(seed=5)
+    twin = copy_of(e)
+    e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    again = twin.table.observe(twin.seat)
+    assert np.array_equal(again["observation"], obs["observation"])
+    assert np.array_equal(again["action_mask"], obs["action_mask"])
+
+
+def test_a_table_given_another_game_observes_that_game() -> None:
+    rules = RuleSet.from_preset("xuezhan")
+    table, other = Table(rules), Table(rules)
+    table.seed(1)
+    table.deal()
+    other.seed(2)
+    before = table.observe(0)["observation"]
+    other.deal()
+    table.game = other.game
+    now = table.observe(0)["observation"]
+    assert np.array_equal(now, other.observe(0)["observation"])
+    assert not np.array_equal(now, before)
+
+
 @pytest.mark.parametrize("preset", ["xuezhan", "xueliu", "classic"])
 def test_rewards_end_are_the_chip_result(preset: str) -> None:
     e = raw_env(preset, reward="end")
@@ -473,7 +523,7 @@ def table_dealt(rules: RuleSet, encoder: str, hand: _core.Hand) -> Table:
     """A Python table playing the hand a compiled one was dealt (its wall, dealer and direction)."""
     wall, dealer, direction = hand.dealt()
     table = Table(rules, encoder)
-    table.start(Game(rules, wall, dealer, DIRECTION_NAMES[direction]))
+    table.game = Game(rules, wall, dealer, DIRECTION_NAMES[direction])
     return table
 
 

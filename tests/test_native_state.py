@@ -13,8 +13,11 @@ compiled one's), plays on in lockstep to the same end.
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -86,6 +89,40 @@ def test_logged_events_are_the_states_events(preset: str, options: dict[str, obj
     everything = lockstep.hand.logged(0)
     assert everything == [Event(*row) for row in lockstep.hand.to_dict()["events"]] and len(everything) == since
     assert lockstep.hand.logged(since) == [] and lockstep.hand.logged(-1) == everything
+    with pytest.raises(TypeError, match="unhashable"):  # a tuple holding its data dict, as Event(*row) is
+        hash(everything[0])
+
+
+FIRST_EVENTS_IN_TWO_THREADS = """
+import json, sys, threading
+from chuanma import _core
+hands = [_core.Hand.from_dict(json.loads(sys.stdin.read()))] * 2
+print("chuanma.engine.events" in sys.modules)
+go = threading.Barrier(2)
+made = []
+def run(hand):
+    go.wait()
+    for _ in range(200):
+        made.append(len(hand.logged(0)) > 0)
+threads = [threading.Thread(target=run, args=(hand,)) for hand in hands]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(sum(made))
+"""
+
+
+def test_the_first_events_of_a_process_are_made_in_two_threads_at_once() -> None:
+    """Two threads asking a fresh process's hand for its events at once, before anything imported
+    ``Event`` (the core imports it on first use, running Python code), both get them: no deadlock."""
+    lockstep = Lockstep(RuleSet.from_preset("xuezhan"), 3)
+    for _ in range(20):
+        lockstep.step()
+    state = json.dumps(lockstep.hand.to_dict())
+    done = subprocess.run([sys.executable, "-c", FIRST_EVENTS_IN_TWO_THREADS], input=state, capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["False", "400"]
 
 
 def test_automatic_moves_are_compared() -> None:

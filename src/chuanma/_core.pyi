@@ -254,6 +254,9 @@ class HandEval:
 class RulesRefused(ValueError):
     pass
 
+class NotLegal(ValueError):
+    pass
+
 class Rules:
     """Every option of a chuanma.rules.RuleSet, for the compiled reducer."""
 
@@ -371,7 +374,7 @@ class Hand:
         """
 
     def apply(self, seat: int, action: int) -> None:
-        """Apply a legal action (ValueError for any other)."""
+        """Apply a legal action (NotLegal, the hand unchanged, for any other)."""
 
     def refusal(self, seat: int, action: int) -> tuple[str, str, dict[str, object]]:
         """

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -70,6 +71,11 @@ constexpr std::array kHouseFans{Fan::kJiangdui, Fan::kMenqing, Fan::kZhongzhang,
 // A rule set the core does not take: its scoring options disagree with it, or its payments could
 // leave 64 bits.
 struct RulesRefused : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// An action the seat may not take now, given to Hand.apply: the hand is unchanged.
+struct NotLegal : std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
 
@@ -191,6 +197,7 @@ void check_seat(int seat) {
 
 void bind_reducer(nb::module_& m) {
     nb::exception<RulesRefused>(m, "RulesRefused", PyExc_ValueError);
+    nb::exception<NotLegal>(m, "NotLegal", PyExc_ValueError);
     nb::class_<Rules>(m, "Rules", "Every option of a chuanma.rules.RuleSet, for the compiled reducer.")
         .def("__init__",
              [](Rules* self, nb::handle rules, const ScoreOptions& scoring) { new (self) Rules(rules_from(rules, scoring)); },
@@ -278,7 +285,9 @@ void bind_reducer(nb::module_& m) {
              [](const Reducer& r) {
                  std::vector<int> seats;
                  r.to_act(seats);
-                 nb::tuple out = nb::steal<nb::tuple>(PyTuple_New(static_cast<Py_ssize_t>(seats.size())));
+                 PyObject* made = PyTuple_New(static_cast<Py_ssize_t>(seats.size()));
+                 if (!made) throw nb::python_error();
+                 nb::tuple out = nb::steal<nb::tuple>(made);
                  for (std::size_t i = 0; i < seats.size(); ++i)
                      PyTuple_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), PyLong_FromLong(seats[i]));
                  return out;
@@ -295,7 +304,9 @@ void bind_reducer(nb::module_& m) {
                  check_seat(seat);
                  if (nb::len(space) != kActionCount) throw nb::value_error("the space must hold every action index");
                  const std::vector<int>& legal = r.legal(seat);
-                 nb::list out = nb::steal<nb::list>(PyList_New(static_cast<Py_ssize_t>(legal.size())));
+                 PyObject* made = PyList_New(static_cast<Py_ssize_t>(legal.size()));
+                 if (!made) throw nb::python_error();
+                 nb::list out = nb::steal<nb::list>(made);
                  for (std::size_t i = 0; i < legal.size(); ++i)
                      PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), space[legal[i]].inc_ref().ptr());
                  return out;
@@ -306,18 +317,18 @@ void bind_reducer(nb::module_& m) {
         .def("legal_mask",
              [](const Reducer& r, int seat) {
                  check_seat(seat);
-                 auto* mask = new std::int8_t[kActionCount];
-                 r.legal_mask(seat, mask);
-                 const nb::capsule owner(mask, [](void* p) noexcept { delete[] static_cast<std::int8_t*>(p); });
-                 return LegalMask(mask, {static_cast<std::size_t>(kActionCount)}, owner);
+                 std::unique_ptr<std::int8_t[]> mask(new std::int8_t[kActionCount]);
+                 r.legal_mask(seat, mask.get());
+                 const nb::capsule owner(mask.get(), [](void* p) noexcept { delete[] static_cast<std::int8_t*>(p); });
+                 return LegalMask(mask.release(), {static_cast<std::size_t>(kActionCount)}, owner);
              },
              "seat"_a, "The seat's legal actions as a new int8 array over the action space: 1 at each legal index.")
         .def("apply",
              [](Reducer& r, int seat, int action) {
                  check_seat(seat);
-                 if (!r.apply(seat, action)) throw nb::value_error("not a legal action of the seat");
+                 if (!r.apply(seat, action)) throw NotLegal("not a legal action of the seat");
              },
-             "seat"_a, "action"_a, "Apply a legal action (ValueError for any other).")
+             "seat"_a, "action"_a, "Apply a legal action (NotLegal, the hand unchanged, for any other).")
         .def("refusal",
              [](const Reducer& r, int seat, int action) {
                  check_seat(seat);

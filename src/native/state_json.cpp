@@ -453,29 +453,46 @@ std::array<nb::object, 6> event_items(const Reducer& hand, int seq) {
             std::move(hidden), nb::borrow(py_name<kVisibilities>(private_event))};
 }
 
-// chuanma.engine.events.Event, imported on first use and kept for good.
+// chuanma.engine.events.Event, imported on first use and kept for good. A plain pointer, which the GIL
+// guards: importing runs Python code, which may let another thread in, and a C++ static's guard would
+// then hold that thread waiting while it holds the GIL.
 PyTypeObject* event_class() {
-    static PyTypeObject* const type = [] {
-        nb::object event = nb::module_::import_("chuanma.engine.events").attr("Event");
-        if (!PyType_Check(event.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(event.ptr()), &PyTuple_Type))
-            throw nb::type_error("chuanma.engine.events.Event is not a tuple type");
-        return reinterpret_cast<PyTypeObject*>(event.release().ptr());
-    }();
+    static PyTypeObject* type = nullptr;
+    if (type) return type;
+    nb::object event = nb::module_::import_("chuanma.engine.events").attr("Event");
+    if (!PyType_Check(event.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(event.ptr()), &PyTuple_Type))
+        throw nb::type_error("chuanma.engine.events.Event is not a tuple type");
+    if (!type) type = reinterpret_cast<PyTypeObject*>(event.release().ptr());  // else another thread's import won
     return type;
 }
 
-// Event `seq` as a new `type`: a list, or a subclass of tuple (made as CPython's tuple_subtype_new does).
+// Event `seq` as a list, or as a `type` (a subclass of tuple). Up to Python 3.13 made as CPython's
+// tuple_subtype_new makes it (the type's tp_alloc, then the items); from 3.14, whose tuples cache their
+// hash in a field tp_alloc leaves 0, by tuple's own constructor.
 nb::object event_as(const Reducer& hand, int seq, PyTypeObject* type) {
     std::array<nb::object, 6> items = event_items(hand, seq);
     const bool list = type == &PyList_Type;
+#if PY_VERSION_HEX >= 0x030E0000
+    PyObject* out = list ? PyList_New(items.size()) : PyTuple_New(items.size());
+#else
     PyObject* out = list ? PyList_New(items.size()) : type->tp_alloc(type, items.size());
+#endif
     if (!out) throw nb::python_error();
     for (std::size_t i = 0; i < items.size(); ++i) {
         PyObject* item = items[i].release().ptr();
         if (list) PyList_SET_ITEM(out, i, item);
         else PyTuple_SET_ITEM(out, i, item);
     }
-    return nb::steal(out);
+    nb::object made = nb::steal(out);
+#if PY_VERSION_HEX >= 0x030E0000
+    if (!list) {
+        const nb::object args = nb::make_tuple(made);
+        PyObject* typed = PyTuple_Type.tp_new(type, args.ptr(), nullptr);
+        if (!typed) throw nb::python_error();
+        made = nb::steal(typed);
+    }
+#endif
+    return made;
 }
 
 }  // namespace
@@ -486,11 +503,13 @@ nb::list logged_events(const Reducer& hand, int since) {
     PyTypeObject* const type = event_class();
     const int n = static_cast<int>(hand.state().events.size());
     since = std::clamp(since, 0, n);
-    PyObject* out = PyList_New(n - since);
+    std::vector<nb::object> made;  // every event made before the list holds them (no half-filled list)
+    made.reserve(n - since);
+    for (int i = since; i < n; ++i) made.push_back(event_as(hand, i, type));
+    PyObject* out = PyList_New(static_cast<Py_ssize_t>(made.size()));
     if (!out) throw nb::python_error();
-    nb::list events = nb::steal<nb::list>(out);
-    for (int i = since; i < n; ++i) PyList_SET_ITEM(out, i - since, event_as(hand, i, type).release().ptr());
-    return events;
+    for (std::size_t i = 0; i < made.size(); ++i) PyList_SET_ITEM(out, i, made[i].release().ptr());
+    return nb::steal<nb::list>(out);
 }
 
 std::string format_mask(TileMask mask) {

@@ -390,7 +390,7 @@ class Game:
         finds it legal; refuse it otherwise."""
         try:
             self._core.apply(seat, index)
-        except ValueError:  # not a legal action of the seat now: the core changed nothing
+        except _core.NotLegal:  # not a legal action of the seat now: the core changed nothing
             raise self._refusal(seat, action, index) from None
         return self._log()
 

@@ -3,8 +3,8 @@
 The AEC environment and the Gymnasium wrapper play through a :class:`Table` (the batch plays in
 the compiled core: :mod:`chuanma.env.batch`), which reads the hand only through the engine's
 public API: an observation is the compiled encoding of what the seat may know of the hand
-(:mod:`chuanma.encoding`, of the seat's ``Game.core.observer(seat)``, kept for the hand), its mask
-``Game.legal_mask(seat)``.
+(:mod:`chuanma.encoding`, of the seat's ``Game.core.observer(seat)``, kept while the table plays
+that hand), its mask ``Game.legal_mask(seat)``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from chuanma.encoding import encoder
+from chuanma.encoding import SeatObserver, encoder
 from chuanma.engine import DIRECTIONS, Action, Direction, Game
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
@@ -68,7 +68,8 @@ def reward_scale(reward: str, normalize: bool) -> float:
 class Table:
     """A hand in play with its dealing generator, encoder and reward bookkeeping."""
 
-    __slots__ = ("encode", "game", "observers", "paid", "reward", "rng", "rules", "scale", "shape")
+    __slots__ = ("encode", "game", "observed", "observers", "paid", "reward", "rng", "rules", "scale",
+                 "shape")
 
     def __init__(self, rules: RuleSet, encoder_name: str = "compact", reward: str = "end",
                  normalize: bool = False) -> None:
@@ -78,6 +79,9 @@ class Table:
         self.reward = reward
         self.rng = random.Random()
         self.paid = [0, 0, 0, 0]
+        self.observed: object = None
+        """The compiled hand :attr:`observers` watch (``Game.core``)."""
+        self.observers: tuple[SeatObserver, ...] = ()
         self.game = self.deal()
 
     def seed(self, seed: int | None) -> None:
@@ -93,14 +97,18 @@ class Table:
         self.rng.shuffle(wall)
         dealer = self.rng.randrange(4)
         direction = _DIRECTIONS[self.rng.randrange(3)]
-        return self.start(Game(self.rules, wall, dealer, direction))
-
-    def start(self, game: Game) -> Game:
-        """Play ``game`` (a hand of this table's rules, just dealt) at this table from now on."""
-        self.game = game
-        self.observers = tuple(game.core.observer(seat) for seat in range(4))
+        self.game = Game(self.rules, wall, dealer, direction)
         self.paid = [0, 0, 0, 0]
-        return game
+        return self.game
+
+    def __getstate__(self) -> dict[str, object]:
+        """Copied and pickled without the seat observers: windows on the live hand, made again."""
+        return {name: getattr(self, name) for name in self.__slots__ if name not in ("observed", "observers")}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.observed, self.observers = None, ()
 
     def acting(self) -> int:
         """The seat whose decision is asked next (the first seat that owes one)."""
@@ -108,6 +116,10 @@ class Table:
 
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         """``seat``'s observation and its legal-action mask."""
+        core = self.game.core
+        if core is not self.observed:  # a new hand (dealt, given, or its game's state replaced)
+            self.observers = tuple(core.observer(s) for s in range(4))
+            self.observed = core
         obs = np.empty(self.shape, dtype=np.float32)
         observation = self.encode(self.observers[seat], obs)
         return {"observation": observation, "action_mask": self.game.legal_mask(seat)}
