@@ -18,7 +18,6 @@ import time
 
 from chuanma.engine.game import Game
 from chuanma.rules import RuleSet
-from chuanma.tiles import SICHUAN_TILES
 from random_hands import random_decisions
 
 DIRECTIONS = ("to_next", "opposite", "to_previous")
@@ -37,7 +36,7 @@ def read_costs(n: int, preset: str, seed: int = 2) -> tuple[float, float]:
     event once, as a bot does)."""
     rng = random.Random(seed)
     rules = RuleSet.from_preset(preset)
-    base = SICHUAN_TILES.wall()
+    base = rules.tiles.wall()
     view_time = events_time = 0.0
     views = events = 0
     for _ in range(n):

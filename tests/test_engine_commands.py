@@ -237,6 +237,24 @@ def test_a_view_of_no_such_seat_is_refused(seat: Any) -> None:
     assert g.view(None).seat is None and g.view(1).seat == 1
 
 
+@pytest.mark.parametrize("seat", [4, -1, "1", True, 1.0, np.int64(1)])
+def test_the_events_of_no_such_seat_are_refused(seat: Any) -> None:
+    """``events_for`` refuses a seat as ``view`` does (True, 1.0 or a NumPy 1 are not seat 1: their
+    private events stay hidden), and a ``since`` that is no count of events."""
+    g, rng = random_hand("xuezhan", 8)
+    play_some(g, rng, 20)
+    with pytest.raises(IllegalActionError) as refusal:
+        g.events_for(seat)
+    assert refusal.value.code == "no_such_seat"
+    for since in (-1, -5, "a", 1.0, True, None):
+        with pytest.raises(IllegalActionError, match="since must be a whole number 0 or more") as bad:
+            g.events_for(1, since)  # type: ignore[arg-type]
+        assert bad.value.code == "bad_command"
+    everything = g.events_for(1)
+    assert g.events_for(1, 0) == everything and g.events_for(1, len(g.events)) == []
+    assert everything[0]["type"] == "start" and g.events_for(None)[0]["type"] == "start"
+
+
 @pytest.mark.parametrize("seat", [True, 1.0])
 def test_a_seat_that_is_not_a_whole_number_is_no_such_seat(seat: Any) -> None:
     g, rng = random_hand("xuezhan", 1)

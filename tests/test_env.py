@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -316,6 +318,15 @@ def test_reset_without_a_seed_continues_the_seeded_sequence() -> None:
     assert np.array_equal(e1.observe("seat_0")["observation"], e2.observe("seat_0")["observation"])
 
 
+@pytest.mark.parametrize("missing", ["pettingzoo", "gymnasium"])
+def test_without_the_rl_extra_the_import_says_what_to_install(missing: str) -> None:
+    script = (f"import sys; sys.modules[{missing!r}] = None\n"  # as if not installed
+              "try:\n    import chuanma.env\nexcept ModuleNotFoundError as exc:\n    print(exc)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert "chuanma.env needs the rl extra (PettingZoo and Gymnasium): pip install 'chuanma[rl]'" in done.stdout
+    assert missing in done.stdout
+
+
 def pickled(e: Any) -> Any:
     return pickle.loads(pickle.dumps(e))
 
@@ -515,6 +526,8 @@ def test_single_seat_env_bad_options_are_refused() -> None:
         SingleSeatEnv(opponents=["random", "greedy"])
     with pytest.raises(EnvOptionError, match="seat must be 0-3"):
         SingleSeatEnv(seat=4)
+    with pytest.raises(EnvOptionError, match="opponents must be one bot name or three"):
+        SingleSeatEnv(opponents=None)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- batch

@@ -122,17 +122,22 @@ def test_an_illegal_action_is_refused_and_nothing_changes() -> None:
         env.step([0])
     with pytest.raises(EnvOptionError, match="a whole number"):
         env.step(["x", actions[1]])
+    for inexact in ([float(actions[0]) + 0.9, float(actions[1])], np.array(actions, dtype=np.float32), [True, False]):
+        with pytest.raises(EnvOptionError, match="a whole number"):  # not rounded into another action
+            env.step(inexact)
     assert [env.core.hand(i).events() for i in range(2)] == events
 
 
 @pytest.mark.parametrize(("options", "message"), [({"n": 0}, "n must be"), ({"n": 10**12}, "from 1 to 1,000,000"),
                                                    ({"reward": "hand"}, "reward must be"),
-                                                   ({"normalize": 1}, "normalize must be")])
+                                                   ({"normalize": 1}, "normalize must be"),
+                                                   ({"copy": "no"}, "copy must be true or false")])
 def test_options_that_are_not_valid_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(EnvOptionError, match=message):
         BatchEnv(**{"n": 1, **options})
-    with pytest.raises(EnvOptionError, match="seed must be"):
-        BatchEnv(1).reset(seed=-1)
+    for seed in (-1, 2**63, 2**70, 1.5):
+        with pytest.raises(EnvOptionError, match="seed must be"):
+            BatchEnv(1).reset(seed=seed)  # type: ignore[arg-type]
     with pytest.raises(UnknownEncoderError, match="pixels"):
         BatchEnv(1, encoder="pixels")
 

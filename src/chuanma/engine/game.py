@@ -313,7 +313,12 @@ class Game:
         return seat_view(self._core, seat, self._rules, self.legal_actions(seat))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The events from ``since`` on, as ``seat`` (``None``: a spectator) may see them."""
+        """The events from ``since`` (a count of events, 0 or more) on, as ``seat`` (``None``: a
+        spectator) may see them."""
+        if seat is not None:
+            check_seat(seat)
+        if type(since) is not int or since < 0:
+            raise IllegalActionError(f"since must be a whole number 0 or more, got {since!r}", "bad_command", seat)
         out = []
         for ev in self._events[since:]:
             shown = event_for(ev, seat)

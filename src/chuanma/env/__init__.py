@@ -17,7 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
+try:
+    import gymnasium  # noqa: F401 (the extra's other half, imported by the environments)
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as missing:  # without the extra: say which one to install
+    raise ModuleNotFoundError(f"chuanma.env needs the rl extra (PettingZoo and Gymnasium): pip install "
+                              f"'chuanma[rl]' ({missing})", name=missing.name) from missing
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from chuanma.env.aec import AGENTS, RawEnv

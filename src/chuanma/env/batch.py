@@ -42,6 +42,8 @@ class BatchEnv:
     def __init__(self, n: int, rules: str | RuleSet = "xuezhan", *, encoder: str = "compact",
                  reward: str = "end", normalize: bool = False, copy: bool = True, **options: Any) -> None:
         scale = reward_scale(reward, normalize)
+        if not isinstance(copy, bool):
+            raise EnvOptionError(f"copy must be true or false, got {copy!r}")
         self.rules = rules_of(rules, options)
         shape = encoder_of(encoder, self.rules)[1]  # refuses an unknown encoder
         self.core = _core.BatchHands(core_rules(self.rules), check_tables(n),
@@ -67,8 +69,8 @@ class BatchEnv:
         observations, masks, seats."""
         if seed is None:
             seed = secrets.randbits(63)
-        elif isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-            raise EnvOptionError(f"seed must be a whole number, at least 0, got {seed!r}")
+        elif isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**63:
+            raise EnvOptionError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
         self.core.reset(int(seed), self.observations, self.masks, self.seats)
         return self._stacked()
 
@@ -82,7 +84,10 @@ class BatchEnv:
         naming the table; either way no table steps.
         """
         try:
-            chosen = np.ascontiguousarray(actions, dtype=np.int64)
+            given = np.asarray(actions)
+            if given.dtype.kind not in "iu":  # no float rounded, no bool read as 0 or 1
+                raise TypeError(f"got {given.dtype} values")
+            chosen = np.ascontiguousarray(given, dtype=np.int64)
         except (TypeError, ValueError, OverflowError) as exc:
             raise EnvOptionError(f"actions: give one action index (a whole number) per table: {exc}") from None
         if chosen.shape != (self.n,):

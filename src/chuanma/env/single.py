@@ -38,7 +38,10 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
     def __init__(self, rules: str | RuleSet = "xuezhan", *, opponents: str | Sequence[str] = "defensive",
                  seat: int | str = 0, encoder: str = "compact", reward: str = "end", normalize: bool = False,
                  **options: Any) -> None:
-        names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
+        if isinstance(opponents, str):
+            names = [opponents] * 3
+        else:
+            names = list(opponents) if isinstance(opponents, Sequence) else []  # anything else is refused below
         if len(names) != 3:
             raise EnvOptionError(f"opponents must be one bot name or three, from {', '.join(BOTS)}; got {opponents!r}")
         for name in names:
