@@ -23,6 +23,7 @@ pytest.importorskip("pettingzoo", reason=LEARN_EXTRA)
 
 from typer.testing import CliRunner
 
+from chuanma import train
 from chuanma.bots import Bot, HandReader, UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.bots.learned import SHIPPED
 from chuanma.cli import app
@@ -36,7 +37,7 @@ from chuanma.learn.policy import Policy, load
 from chuanma.rules import RuleSet
 from chuanma.sim.play import deal_for, play_hand
 from chuanma.tiles import parse_tiles, to_counts
-from chuanma.train import Batch, imitate, imitation_samples, main, ppo_update
+from chuanma.train import Batch, imitate, imitation_samples, kept_epoch, main, ppo_update
 
 runner = CliRunner()
 
@@ -295,6 +296,50 @@ def test_the_decision_benchmark_times_a_learned_bot(monkeypatch: pytest.MonkeyPa
     times: list[float] = []
     bench.timed_hand(rules, deal_for(1, 0, SICHUAN_TILES), players, 0, times)
     assert len(times) > 10 and all(t >= 0 for t in times)
+
+
+def test_the_trainer_refuses_a_preset_its_policy_cannot_read_before_it_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """大众麻将's 34 tile kinds do not fit the policy's 27-kind observations: refused at once, as
+    the learned bot is, before any hand is played or the output folder made."""
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "dz"), "--rules", "dazhong"])
+    assert "--rules: a learned policy plays the Sichuan presets' 27 tile kinds, not the 34 of dazhong" in \
+        capsys.readouterr().err
+    assert not (tmp_path / "dz").exists()
+
+
+def test_the_epoch_kept_is_the_best_held_out_one() -> None:
+    rows = [{"epoch": 1, "accuracy": 0.5, "held_out_accuracy": 0.6},
+            {"epoch": 2, "accuracy": 0.7, "held_out_accuracy": 0.62},
+            {"epoch": 3, "accuracy": 0.8, "held_out_accuracy": 0.62}]
+    assert kept_epoch(rows)["epoch"] == 2  # the first of the best
+    assert kept_epoch([{"epoch": 1, "accuracy": 0.5}, {"epoch": 2, "accuracy": 0.4}])["epoch"] == 2  # none held out
+    with pytest.raises(ValueError):
+        kept_epoch([])
+
+
+def test_the_trainer_reports_each_epoch_and_keeps_its_curve_as_it_goes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line per epoch with its loss and accuracies, the kept epoch's own figures (not the last
+    epoch's training accuracy beside the best held-out one), and curve.json on disk before the run
+    ends: interrupted in the PPO phase, the imitation's epochs are there."""
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train, "improve", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        main(["--out", str(tmp_path), "--imitation-hands", "3", "--epochs", "3", "--hidden", "16"])
+    curve = json.loads((tmp_path / "curve.json").read_text())
+    assert [row["epoch"] for row in curve["imitation"]] == [1, 2, 3]
+    kept = kept_epoch(curve["imitation"])
+    assert curve["imitation_kept_epoch"] == kept["epoch"]
+    out = capsys.readouterr().out
+    for row in curve["imitation"]:
+        assert (f"imitation epoch {row['epoch']}/3: loss {row['loss']:.3f}, accuracy {row['accuracy']:.3f}, "
+                f"held out accuracy {row['held_out_accuracy']:.3f}") in out
+    assert (f"the weights of epoch {kept['epoch']} kept (accuracy {kept['accuracy']:.3f}, "
+            f"held out accuracy {kept['held_out_accuracy']:.3f})") in out
 
 
 def test_learned_bot_plays_legal_hands(trained: Path) -> None:

@@ -6,8 +6,12 @@
 Writes ``imitation.pt`` (after imitation), ``pg-<hands>.pt`` checkpoints, ``policy.pt`` (the
 final weights, playable as ``--bots learned:runs/agent/policy.pt``) and ``curve.json`` (the
 learning curve: imitation loss and accuracy per epoch; per batch of PPO hands, the mean result,
-the losses, the entropy and the divergence from the imitated policy). Needs the ``learn`` extra (PyTorch; the PPO phase
-plays through :class:`chuanma.env.SingleSeatEnv`).
+the losses, the entropy and the divergence from the imitated policy), written again after every
+epoch and every batch, so that a run can be followed (or read after an interruption) as it goes.
+On a terminal a progress bar shows each phase with its latest figures; a line is printed for every
+epoch and every checkpoint in any case. A preset the policy cannot read (大众麻将's 34 tile kinds)
+is refused before anything runs. Needs the ``learn`` extra (PyTorch; the PPO phase plays through
+:class:`chuanma.env.SingleSeatEnv`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import argparse
 import copy
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,25 +28,30 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import torch
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from chuanma.bots import BOTS, UnknownBotError, check_bot_name, decide, make_bot
 from chuanma.encoding import ENCODERS, encoder
 from chuanma.engine import Game, mask, to_index
 from chuanma.env import SingleSeatEnv
 from chuanma.errors import ChuanmaError
+from chuanma.learn import unplayable
 from chuanma.learn.policy import Policy
 from chuanma.rules import RuleSet
 from chuanma.sim.play import bot_seed, deal_for
 
 Samples = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
+Row = dict[str, float]
 RESULT_SCALE = 32
 """The PPO phase's returns (what a decision was paid to the end of its hand) are in units of this
 many base."""
 
 
-def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, teacher: str = "expert") -> Samples:
+def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, teacher: str = "expert",
+                      done: Callable[[], object] = lambda: None) -> Samples:
     """Observations, masks and the ``teacher`` bot's choices at its decisions with a real choice,
-    from ``hands`` hands of four teachers on the simulator's deals."""
+    from ``hands`` hands of four teachers on the simulator's deals; ``done`` is called after each hand."""
     encode, shape = encoder(encoder_name, rules)
     obs: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
@@ -60,14 +69,17 @@ def imitation_samples(rules: RuleSet, hands: int, seed: int, encoder_name: str, 
                 masks.append(mask(legal))
                 actions.append(to_index(action))
             game.apply(seat, action)
+        done()
     return np.stack(obs), np.stack(masks), np.array(actions, dtype=np.int64)
 
 
 def imitate(policy: Policy, data: Samples, epochs: int, batch: int = 256, lr: float = 1e-3,
-            seed: int = 0, weight_decay: float = 0.0, holdout: float = 0.1) -> list[dict[str, float]]:
+            seed: int = 0, weight_decay: float = 0.0, holdout: float = 0.1,
+            epoch_done: Callable[[Row], object] = lambda row: None) -> list[Row]:
     """Fit ``policy`` to the teacher's choices (cross-entropy, AdamW), keeping the weights of the
     epoch that agrees best with the teacher on the ``holdout`` share of the samples it does not
-    train on; loss, training and held-out accuracy per epoch."""
+    train on (:func:`kept_epoch`); loss, training and held-out accuracy per epoch, each row also
+    handed to ``epoch_done`` as its epoch ends."""
     obs, m, a = data
     x = torch.from_numpy(policy.inputs(obs))
     masks, actions = torch.from_numpy(m), torch.from_numpy(a)
@@ -76,7 +88,7 @@ def imitate(policy: Policy, data: Samples, epochs: int, batch: int = 256, lr: fl
     cut = len(x) - int(len(x) * holdout)
     train, held = order[:cut], order[cut:]
     opt = torch.optim.AdamW(policy.parameters(), lr=lr, weight_decay=weight_decay)
-    curve = []
+    curve: list[Row] = []
     best: tuple[float, dict[str, torch.Tensor]] = (-1.0, copy.deepcopy(policy.state_dict()))
     for epoch in range(epochs):
         losses = []
@@ -96,9 +108,20 @@ def imitate(policy: Policy, data: Samples, epochs: int, batch: int = 256, lr: fl
             if row["held_out_accuracy"] > best[0]:
                 best = (row["held_out_accuracy"], copy.deepcopy(policy.state_dict()))
         curve.append(row)
+        epoch_done(row)
     if len(held):
         policy.load_state_dict(best[1])
     return curve
+
+
+def kept_epoch(curve: Sequence[Row]) -> Row:
+    """The row of the epoch whose weights :func:`imitate` keeps: the first with the best held-out
+    accuracy (the last epoch when nothing was held out)."""
+    if not curve:
+        raise ValueError("no epoch was trained")
+    if "held_out_accuracy" not in curve[0]:
+        return curve[-1]
+    return max(curve, key=lambda row: row["held_out_accuracy"])  # max keeps the first of equals
 
 
 def agreement(policy: Policy, x: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
@@ -168,18 +191,20 @@ def ppo_update(policy: Policy, opt: torch.optim.Optimizer, batch: Batch, *, epoc
 
 def improve(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str], *, seed: int,
             batch_hands: int = 32, lr: float = 1e-4, kl_coef: float = 0.0,
-            checkpoint: Path | None = None) -> list[dict[str, float]]:
+            checkpoint: Path | None = None, hand_done: Callable[[], object] = lambda: None,
+            batch_done: Callable[[Row], object] = lambda row: None) -> list[Row]:
     """PPO against ``opponents``: the policy, sampling its actions, plays a random seat against
     the three bots through :class:`SingleSeatEnv` for ``hands`` hands, paid as payments happen;
     one update per ``batch_hands`` hands, held near the policy it starts from by ``kl_coef``.
     Returns per batch the mean result in base units per hand and the update's losses; a
-    checkpoint every ten batches in ``checkpoint``."""
+    checkpoint every ten batches in ``checkpoint``. ``hand_done`` is called after each hand,
+    ``batch_done`` with each batch's row."""
     env = SingleSeatEnv(rules, opponents=list(opponents), seat="random", encoder=policy.encoder,
                         reward="event")
     reference = copy.deepcopy(policy) if kl_coef else None
     rng = np.random.default_rng(seed)
     opt = torch.optim.Adam(policy.parameters(), lr=lr)
-    curve: list[dict[str, float]] = []
+    curve: list[Row] = []
     batch = Batch()
     results: list[float] = []
     obs, info = env.reset(seed=seed)
@@ -207,16 +232,47 @@ def improve(policy: Policy, rules: RuleSet, hands: int, opponents: Sequence[str]
             paid += float(reward)
         batch.returns.extend([(paid - b) / RESULT_SCALE for b in before])
         results.append(paid)
+        hand_done()
         obs, info = env.reset()
         if hand % batch_hands == 0 or hand == hands:
-            row: dict[str, float] = {"hands": hand, "mean_result": float(np.mean(results))}
+            row: Row = {"hands": hand, "mean_result": float(np.mean(results))}
             if batch.actions:
                 row.update(ppo_update(policy, opt, batch, reference=reference, kl_coef=kl_coef))
             curve.append(row)
             batch, results = Batch(), []
             if checkpoint is not None and hand % (batch_hands * 10) == 0:
                 policy.save(checkpoint / f"pg-{hand}.pt")
+            batch_done(row)
     return curve
+
+
+class Run:
+    """What a training run shows and keeps as it goes: ``curve.json`` in ``out`` written again after
+    every epoch and batch, a line for each epoch and checkpoint, and on a terminal a progress bar
+    for each phase with its latest figures."""
+
+    def __init__(self, out: Path, curve: dict[str, Any]) -> None:
+        self.path = out / "curve.json"
+        self.curve = curve
+        console = Console()
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[figures]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                                 console=console, disable=not console.is_terminal)
+
+    def save(self) -> None:
+        """Write the curve as it stands (whole: a reader never sees half a file)."""
+        part = self.path.with_name(self.path.name + ".part")
+        part.write_text(json.dumps(self.curve, indent=1) + "\n", encoding="utf-8")
+        part.replace(self.path)
+
+    def say(self, line: str) -> None:
+        """Print ``line`` (above the bar on a terminal)."""
+        self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def figures(row: Row, *names: str) -> str:
+    """``row``'s figures called ``names`` (those it has), as ``name value`` pairs."""
+    return ", ".join(f"{name.replace('_', ' ')} {row[name]:.3f}" for name in names if name in row)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -251,34 +307,62 @@ def main(argv: Sequence[str] | None = None) -> None:
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
     try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        ap.error(f"--out: cannot create {args.out}: {exc.strerror}")
-    try:
         rules = RuleSet.from_preset(args.rules)
     except ChuanmaError as exc:
         ap.error(f"--rules: {exc}")
+    why = unplayable(rules)
+    if why is not None:
+        ap.error(f"--rules: {why}")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        ap.error(f"--out: cannot create {args.out}: {exc.strerror}")
     torch.set_num_threads(args.threads)
     curve: dict[str, Any] = {"rules": args.rules, "encoder": args.encoder, "hidden": args.hidden, "seed": args.seed,
-                             "analysis": not args.no_analysis, "teacher": args.teacher}
+                             "analysis": not args.no_analysis, "teacher": args.teacher,
+                             "imitation": [], "policy_gradient": []}
+    run = Run(args.out, curve)
     start = time.perf_counter()
     policy = Policy.new(args.encoder, args.hidden, args.seed, analysis=not args.no_analysis)
-    data = imitation_samples(rules, args.imitation_hands, args.seed, args.encoder, args.teacher)
-    curve["imitation_samples"] = len(data[2])
-    curve["imitation"] = imitate(policy, data, args.epochs, seed=args.seed, weight_decay=args.weight_decay)
-    policy.save(args.out / "imitation.pt")
-    last = curve["imitation"][-1] if curve["imitation"] else {}
-    curve["imitation_seconds"] = round(time.perf_counter() - start, 1)
-    print(f"imitation: {len(data[2])} decisions, accuracy {last.get('accuracy', 0):.3f}, "
-          f"held out {max((r.get('held_out_accuracy', 0) for r in curve['imitation']), default=0):.3f} "
-          f"({curve['imitation_seconds']:.0f}s)", flush=True)
-    curve["policy_gradient"] = improve(policy, rules, args.pg_hands, opponents, seed=args.seed + 1,
-                                       batch_hands=args.batch_hands, lr=args.pg_lr, kl_coef=args.kl,
-                                       checkpoint=args.out)
+    with run.progress:
+        bar = run.progress.add_task(f"{args.teacher}'s hands", total=args.imitation_hands, figures="")
+        data = imitation_samples(rules, args.imitation_hands, args.seed, args.encoder, args.teacher,
+                                 done=lambda: run.progress.advance(bar))
+        curve["imitation_samples"] = len(data[2])
+        bar = run.progress.add_task("imitation", total=args.epochs, figures="")
+
+        def epoch_done(row: Row) -> None:
+            curve["imitation"].append(row)
+            run.save()
+            shown = figures(row, "loss", "accuracy", "held_out_accuracy")
+            run.progress.update(bar, advance=1, figures=shown)
+            run.say(f"imitation epoch {row['epoch']:.0f}/{args.epochs}: {shown}")
+
+        imitate(policy, data, args.epochs, seed=args.seed, weight_decay=args.weight_decay, epoch_done=epoch_done)
+        policy.save(args.out / "imitation.pt")
+        kept = kept_epoch(curve["imitation"])
+        curve["imitation_kept_epoch"] = kept["epoch"]
+        curve["imitation_seconds"] = round(time.perf_counter() - start, 1)
+        run.save()
+        run.say(f"imitation: {len(data[2])} decisions; the weights of epoch {kept['epoch']:.0f} kept "
+                f"({figures(kept, 'accuracy', 'held_out_accuracy')}), {curve['imitation_seconds']:.0f}s")
+        bar = run.progress.add_task("PPO", total=args.pg_hands, figures="")
+
+        def batch_done(row: Row) -> None:
+            curve["policy_gradient"].append(row)
+            run.save()
+            shown = figures(row, "mean_result", "entropy", "kl")
+            run.progress.update(bar, figures=shown)
+            if row["hands"] % (args.batch_hands * 10) == 0 or row["hands"] == args.pg_hands:
+                run.say(f"PPO {row['hands']:.0f}/{args.pg_hands} hands: {shown}")
+
+        improve(policy, rules, args.pg_hands, opponents, seed=args.seed + 1, batch_hands=args.batch_hands,
+                lr=args.pg_lr, kl_coef=args.kl, checkpoint=args.out, hand_done=lambda: run.progress.advance(bar),
+                batch_done=batch_done)
     policy.save(args.out / "policy.pt")
     curve["seconds"] = round(time.perf_counter() - start, 1)
-    (args.out / "curve.json").write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
-    print(f"done in {curve['seconds']}s: {args.out / 'policy.pt'}")
+    run.save()
+    run.say(f"done in {curve['seconds']}s: {args.out / 'policy.pt'}")
 
 
 if __name__ == "__main__":

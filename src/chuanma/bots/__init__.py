@@ -18,7 +18,7 @@ from chuanma.bots.random_bot import RandomBot
 from chuanma.bots.search import SearchBot
 from chuanma.engine import SeatView
 from chuanma.errors import ChuanmaError
-from chuanma.learn import PolicyFileError
+from chuanma.learn import PolicyFileError, unplayable
 from chuanma.rules import RuleSet
 
 BOTS: dict[str, Callable[[int], Bot]] = {
@@ -53,9 +53,9 @@ def check_bot_name(name: str, rules: RuleSet | None = None) -> None:
             cached_policy(path)
         except PolicyFileError as exc:
             raise UnknownBotError(f"bot {name!r}: {exc}") from None
-        if rules is not None and rules.tiles.honours:
-            raise UnknownBotError(f"bot {name!r}: a learned policy plays the Sichuan presets' 27 tile kinds, "
-                                  f"not the 34 of {rules.preset}")
+        why = None if rules is None else unplayable(rules)
+        if why is not None:
+            raise UnknownBotError(f"bot {name!r}: {why}")
     elif name not in BOTS:
         raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}, {NAME}, {PREFIX}PATH")
 

@@ -8,10 +8,19 @@ weights file cannot be played, PyTorch missing included.
 """
 
 from chuanma.errors import ChuanmaError
+from chuanma.rules import RuleSet
 
 
 class PolicyFileError(ChuanmaError, ValueError):
     """A weights file that cannot be read as a policy (the message says why)."""
 
 
-__all__ = ["PolicyFileError"]
+def unplayable(rules: RuleSet) -> str | None:
+    """Why a policy cannot play ``rules``, or None: its observations have the 27 tile kinds of the
+    Sichuan presets, not the 34 of a preset with honours (大众麻将)."""
+    if rules.tiles.honours:
+        return f"a learned policy plays the Sichuan presets' 27 tile kinds, not the 34 of {rules.preset}"
+    return None
+
+
+__all__ = ["PolicyFileError", "unplayable"]
