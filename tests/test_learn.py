@@ -309,6 +309,14 @@ def test_the_trainer_refuses_a_preset_its_policy_cannot_read_before_it_starts(
     assert not (tmp_path / "dz").exists()
 
 
+def test_the_trainer_refuses_no_epochs_before_it_starts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Imitation keeps the weights of one of its epochs: with none there is nothing to keep."""
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "none"), "--epochs", "0"])
+    assert "--epochs must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
+
+
 def test_the_epoch_kept_is_the_best_held_out_one() -> None:
     rows = [{"epoch": 1, "accuracy": 0.5, "held_out_accuracy": 0.6},
             {"epoch": 2, "accuracy": 0.7, "held_out_accuracy": 0.62},

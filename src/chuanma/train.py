@@ -303,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             check_bot_name(name)
         except UnknownBotError as exc:
             ap.error(f"--opponents: {exc}")
-    for name in ("hidden", "imitation_hands", "pg_hands", "batch_hands", "threads"):
+    for name in ("hidden", "imitation_hands", "epochs", "pg_hands", "batch_hands", "threads"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
     try:
