@@ -42,12 +42,12 @@ def lean_to_win(rng: random.Random, legal: list[Action], g: Game, seat: int, *,
     if claims and rng.random() < claim:
         return rng.choice(claims)
     discards = [a for a in legal if isinstance(a, Discard)]
-    if len(discards) > 1 and not g.state.public.locked[seat] and rng.random() < towards:
-        hand = g.state.seats[seat].hand
+    if len(discards) > 1 and not (st := g.state).public.locked[seat] and rng.random() < towards:
+        hand, void = st.seats[seat].hand, st.seats[seat].void  # one snapshot (each read builds one)
 
         def after(d: Discard) -> int:
             hand[d.tile] -= 1
-            value = shanten(hand, g.state.seats[seat].void)
+            value = shanten(hand, void)
             hand[d.tile] += 1
             return value
 

@@ -27,6 +27,7 @@ from chuanma.engine.actions import (
 from chuanma.engine.event_types import EVENT_TYPES
 from chuanma.engine.game import Game
 from chuanma.engine.record import replay, to_record
+from chuanma.engine.state import HandState
 from chuanma.engine.views import SeatView
 from chuanma.engine.wall import in_last_four
 from chuanma.rules import PRESETS, RuleSet
@@ -95,8 +96,9 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
         for name, value in zip(SeatView._fields, seat_view, strict=True):
             assert getattr(other_view, name) == value, f"seat {seat}'s {name} shows hidden information"
         assert other_view.to_dict() == view
+    state = g.state  # one snapshot (each read builds one)
     if seat is not None:
-        assert view["players"][seat]["hand"] == format_tiles(g.state.tiles(seat))
+        assert view["players"][seat]["hand"] == format_tiles(state.tiles(seat))
     for ev in g.events_for(seat):
         assert SECRET_SEED not in json.dumps(ev)
         if ev.get("seat") == seat and seat is not None:
@@ -109,29 +111,29 @@ def _check_view(g: Game, seat: int | None, rng: random.Random) -> None:
         assert fields <= allowed, f"seat {seat} is shown {fields - allowed} of {ev}"
         if ev["type"] != "kong":  # a kong's tile is private only when concealed and hidden (above)
             assert not fields & EVENT_TYPES[ev["type"]].PRIVATE, f"seat {seat} is shown a private part of {ev}"
-        _check_facts_are_public(g, ev)
+        _check_facts_are_public(g, state, ev)
 
 
-def _check_facts_are_public(g: Game, ev: dict[str, Any]) -> None:
+def _check_facts_are_public(g: Game, state: HandState, ev: dict[str, Any]) -> None:
     """The facts events carry for readers tell nothing a seat could not see already: the waits
     of a hand the event shows, the zone of the wall count it shows, a flag of a public state."""
     kind = ev["type"]
     if kind == "hu":
         shown = to_counts(parse_tiles(ev["hand"]))
-        melds = g.state.public.melds[ev["seat"]]
-        assert ev["waits"] == format_tiles(waits(shown, melds, g.state.seats[ev["seat"]].void))
+        melds = state.public.melds[ev["seat"]]
+        assert ev["waits"] == format_tiles(waits(shown, melds, state.seats[ev["seat"]].void))
         wall = [e.data["wall"] for e in g.events[:ev["seq"]] if e.type in ("deal_done", "draw", "discard")][-1]
         assert ev.get("forced", False) == (g.rules.forced_win_in_last_four and in_last_four(wall))
     elif kind == "end":
         for s, hand in enumerate(ev["hands"]):
             counts = to_counts(parse_tiles(hand))
             between_turns = sum(counts) % 3 == 1
-            assert ev["waits"][s] == (format_tiles(waits(counts, g.state.public.melds[s], g.state.seats[s].void))
+            assert ev["waits"][s] == (format_tiles(waits(counts, state.public.melds[s], state.seats[s].void))
                                       if between_turns else None)
     elif kind == "draw":
         assert ev.get("last_four", False) == in_last_four(ev["wall"])
     elif kind == "discard" and ev.get("automatic"):
-        assert g.state.public.locked[ev["seat"]]  # only a locked (public) hand discards automatically
+        assert state.public.locked[ev["seat"]]  # only a locked (public) hand discards automatically
 
 
 @settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -198,7 +200,7 @@ def play_checked(preset: str, seed: int, *, leaving: float = 0.004, winners_leav
             g.apply(seat, pick(rng, legal, g, seat))
         assert g.tile_total() == total
         assert sum(g.deltas()) == 0
-        if steps % 5 == 0 or (g.phase == "turn" and g.state.public.locked[g.current]):
+        if steps % 5 == 0 or (g.phase == "turn" and g.view(None).players[g.current].locked):
             _check_view(g, rng.randrange(4), rng)
             _check_view(g, None, rng)
         steps += 1

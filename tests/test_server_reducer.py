@@ -273,6 +273,10 @@ def test_a_player_away_when_a_hand_ended_is_told_its_end_when_resuming_in_the_ne
     stored = {"id": "t1-0", "number": 0, "status": "settled", "record": settle.record, "balances": [500] * 4}
     restored(rebuilt, opened.row, [], T0 + 4, stored)
     assert told_on_resume(rebuilt, 0)[1] == ends[0].message
+    # attached again to the rebuilt table without asking (its connection's node lives on), player 2
+    # is told the end too: the node that settled the hand may have died before sending it
+    told = [e.message for e in of(reduce(rebuilt, i.Said(2, 9, i.Rejoin()), T0 + 5), fx.Send)]
+    assert [m["type"] for m in told] == ["seated", "hand_end", "hand_start"] and told[1] == ends[0].message
 
 
 def test_an_unknown_player_is_refused_and_a_full_table_refuses_a_seat() -> None:

@@ -145,7 +145,9 @@ class Step:
         seat = st.seats[index]
         assert seat is not None
         if isinstance(msg, i.Sit | i.Rejoin):
-            self.attach(index, conn, None)
+            # between hands, also the last one's end: a rebuilt table's people may have missed it
+            ended = st.ended["hand"] if st.ended is not None and (st.game is None or st.game.finished) else None
+            self.attach(index, conn, None, ended)
         elif isinstance(msg, p.Resume):
             # a client that saw some of hand ``msg.hand`` (not one that lost everything) may have missed its end
             self.attach(index, conn, msg.last if msg.hand == st.number else None, msg.hand if msg.last >= 0 else None)
