@@ -31,6 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from cluster_nodes import free_port
 from server_harness import DEALER_KEY, TIMEOUT, Client, account
 
+DEALER = DEALER_KEY.public_key.hex()
+"""The tests' nodes' dealer key, as :class:`~chuanma.server.table_leases.TableLeases` names it."""
 REDIS = "redis://127.0.0.1:6379/0"
 """The machine's Redis (shared: the tests never restart or flush it)."""
 

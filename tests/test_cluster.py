@@ -32,7 +32,7 @@ from chuanma.server.table_leases import CLUSTER, TableLeases
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from cluster_harness import REDIS, check_books, cluster_db, private_table, quick_join_across, redis_reachable
+from cluster_harness import DEALER, REDIS, check_books, cluster_db, private_table, quick_join_across, redis_reachable
 from cluster_nodes import Node
 from server_harness import DEALER_KEY, TIMEOUT, eventually, lock_waited, make_config, pg_database
 
@@ -93,7 +93,7 @@ def test_a_node_that_lost_a_tables_lease_never_writes_for_it_again(cluster_db: s
         store = await open_store(cluster_db)
         try:
             clock = ManualClock(1000.0)
-            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "b")
+            a, b = TableLeases(store, clock, LEASE, "a", DEALER), TableLeases(store, clock, LEASE, "b", DEALER)
             await store.create_table(new_table_row("t1"))
             assert await a.claim("t1") and not await b.claim("t1")  # held: B cannot take it
             fenced_a, fenced_b = store.fenced(a.fence("t1")), store.fenced(b.fence("t1"))
@@ -119,7 +119,7 @@ def test_a_take_over_waits_for_the_fenced_writes_in_flight(cluster_db: str) -> N
         store, other = await open_store(cluster_db), await open_store(cluster_db)
         try:
             clock = ManualClock(1000.0)
-            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(other, clock, LEASE, "b")
+            a, b = TableLeases(store, clock, LEASE, "a", DEALER), TableLeases(other, clock, LEASE, "b", DEALER)
             await store.create_table(new_table_row("t1"))
             assert await a.claim("t1")
             clock.advance(LEASE + 0.1)  # A paused past its lease, one of its writes in flight
@@ -147,7 +147,7 @@ def test_a_take_over_ends_the_write_of_a_node_stalled_inside_it(cluster_db: str)
         store = await open_store(cluster_db, idle_seconds=1.0)
         try:
             clock = ManualClock(1000.0)
-            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(other, clock, LEASE, "b")
+            a, b = TableLeases(store, clock, LEASE, "a", DEALER), TableLeases(other, clock, LEASE, "b", DEALER)
             await store.create_table(new_table_row("t1"))
             assert await a.claim("t1")
             clock.advance(LEASE + 0.1)  # A paused past its lease, inside one of its writes
@@ -171,7 +171,7 @@ def test_a_node_gives_up_no_table_another_node_took_over(cluster_db: str) -> Non
         try:
             config = make_config(cluster_db)
             metrics = Metrics()
-            leases = TableLeases(store, ManualClock(1000.0), LEASE, "a")
+            leases = TableLeases(store, ManualClock(1000.0), LEASE, "a", DEALER)
             host = ClusterHost(store, config, metrics, leases=leases,
                                bus=Bus(REDIS, "chuanma:unused:", "a", metrics))
             await store.create_table(new_table_row("t1"))
@@ -192,7 +192,7 @@ def test_orphaned_tables_are_shared_among_the_live_nodes(cluster_db: str) -> Non
         store = await open_store(cluster_db)
         try:
             clock = ManualClock(1000.0)
-            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "b")
+            a, b = TableLeases(store, clock, LEASE, "a", DEALER), TableLeases(store, clock, LEASE, "b", DEALER)
             for k in range(4):
                 await store.create_table(new_table_row(f"t{k}"))
             await store.create_table({**new_table_row("fresh"), "created_at": clock.now()})  # being claimed
@@ -219,7 +219,7 @@ def test_a_stopping_node_lets_its_tables_go_at_once_and_the_database_is_the_clus
         store = await open_store(cluster_db)
         try:
             clock = ManualClock(1000.0)
-            a, b = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "b")
+            a, b = TableLeases(store, clock, LEASE, "a", DEALER), TableLeases(store, clock, LEASE, "b", DEALER)
             await store.create_table(new_table_row("t1"))
             await a.heartbeat()
             await b.heartbeat()
@@ -251,7 +251,7 @@ def test_a_node_fenced_off_by_a_single_process_server_writes_and_claims_nothing(
         store = await open_store(cluster_db)
         try:
             clock = ManualClock(1000.0)
-            a = TableLeases(store, clock, LEASE, "a")
+            a = TableLeases(store, clock, LEASE, "a", DEALER)
             for table_id in ("t1", "t2"):
                 await store.create_table(new_table_row(table_id))
             await a.heartbeat()

@@ -42,7 +42,7 @@ from server_harness import (
     make_config,
     pg_database,
 )
-from test_cluster import LEASE, REDIS, Node, cluster_db, new_table_row, redis_reachable
+from test_cluster import DEALER, LEASE, REDIS, Node, cluster_db, new_table_row, redis_reachable
 
 __all__ = ["cluster_db", "pg_database"]
 
@@ -66,7 +66,7 @@ async def two_nodes(db: str, clock: ManualClock) -> AsyncIterator[list[tuple[Clu
             store = await open_store(db)
             metrics = Metrics()
             config = make_config(db, clock=clock, lease_holder=name, bot_wait=BOT_WAIT)
-            host = ClusterHost(store, config, metrics, leases=TableLeases(store, clock, NODE_LEASE, name),
+            host = ClusterHost(store, config, metrics, leases=TableLeases(store, clock, NODE_LEASE, name, DEALER),
                                bus=Bus(REDIS, prefix, name, metrics))
             nodes.append((host, ClusterLobby(host, cluster=host)))
             await host.resume_all()
@@ -268,7 +268,7 @@ def test_a_dead_nodes_queue_rows_are_deleted_by_a_live_nodes_heartbeat(cluster_d
         store = await open_store(cluster_db)
         try:
             clock = ManualClock(1000.0)
-            a, c = TableLeases(store, clock, LEASE, "a"), TableLeases(store, clock, LEASE, "c")
+            a, c = TableLeases(store, clock, LEASE, "a", DEALER), TableLeases(store, clock, LEASE, "c", DEALER)
             await c.heartbeat()
             user = await guest(store, clock)
             await Seatings(store).queue(int(user["id"]), ROOM.id, clock.now(), "c", True)

@@ -1,5 +1,6 @@
 """The documentation names every rule option, preset, fan, room and level the code has, and the
-engine's contract (docs/engine.md) every variant, action form and event field."""
+engine's contract (docs/engine.md) every variant, action form and event field; the operator's guide
+(docs/operations.md) only commands that exist."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import re
 from pathlib import Path
 
 import msgspec
+from typer.testing import CliRunner
 
+from chuanma.cli import app as cli
 from chuanma.engine import action_from_json, to_index
 from chuanma.engine.event_types import EVENT_TYPES, EventBase
 from chuanma.fans import HOUSE_FAN_DEFAULTS
@@ -114,3 +117,16 @@ def test_engine_contract_gives_every_events_fields_and_private_part() -> None:
         private = {f.encode_name for f in msgspec.structs.fields(cls) if f.name in cls.PRIVATE}
         assert set(re.findall(r"`(\w+)`", fields_cell)) & fields == fields, tag
         assert set(re.findall(r"`(\w+)`", private_cell)) & fields == private, tag
+
+
+def test_operations_doc_gives_admin_commands_and_options_that_exist() -> None:
+    """Every ``chuanma admin …`` command docs/operations.md gives exists, with the options it shows."""
+    text = DOCS.with_name("operations.md").read_text()
+    given = re.findall(r"chuanma admin ((?:keys )?[a-z][a-z-]*)([^`\n]*)", text)
+    assert {name for name, _ in given} >= {"keys list", "keys add", "keys retire", "new-cluster"}
+    runner = CliRunner()
+    for name, rest in given:
+        shown = runner.invoke(cli, ["admin", *name.split(), "--help"], env={"COLUMNS": "200"})
+        assert shown.exit_code == 0, f"chuanma admin {name}: {shown.output}"
+        for option in re.findall(r"--[a-z][a-z-]+", rest):
+            assert option in shown.output, f"chuanma admin {name} has no {option}"

@@ -187,6 +187,8 @@ def test_signature_by_another_key_or_missing_fails_when_a_key_is_required() -> N
     assert verify_record(signed)["signature"].passed
     check = verify_record(signed, public_key=KEY.public_key)["signature"]
     assert check.status is Status.FAILED and "not by the required key" in check.message
+    # the signer, and where a server lists its keys
+    assert other.public_key.hex() in check.message and "/api/fairness/keys" in check.message
     unsigned = verify_record(_record(), public_key=KEY.public_key)["signature"]
     assert unsigned.status is Status.FAILED and "unsigned" in unsigned.message
 

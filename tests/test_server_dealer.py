@@ -33,9 +33,10 @@ from chuanma.fairness import (
 from chuanma.fairness.chain import verify_records
 from chuanma.fairness.keys import signing_key_of
 from chuanma.server.app import create_app
-from chuanma.server.dealer import KEY_FILE, dealer_key
+from chuanma.server.dealer import KEY_FILE, DealerKeyError, dealer_key
+from chuanma.server.dealer_keys import DealerKeyRefused, add
 from chuanma.server.schema import hands
-from chuanma.server.store import sqlite_url
+from chuanma.server.store import open_store, sqlite_url
 from chuanma.tiles import SICHUAN_TILES
 from server_harness import (
     DEALER_KEY,
@@ -114,7 +115,16 @@ def test_a_resumed_hand_deals_the_same_wall_and_another_key_is_refused(db_url: s
             for c in clients:
                 await c.close()
         refused = create_app(make_config(db_url, dealer_key=OTHER_KEY))
-        with pytest.raises(Exception, match="opened with the dealer key"):
+        with pytest.raises(DealerKeyRefused, match=f"dealer key {OTHER_KEY.public_key.hex()[:16]} is not the "
+                                                   f"database's \\({DEALER_KEY.public_key.hex()[:16]}\\)"):
+            async with refused.router.lifespan_context(refused):
+                pass
+        store = await open_store(db_url)  # admitted (a rotation's first step), it still cannot deal the hand in play
+        try:
+            assert await add(store, OTHER_KEY, 0.0)
+        finally:
+            await store.close()
+        with pytest.raises(DealerKeyError, match="opened with the dealer key"):
             async with refused.router.lifespan_context(refused):
                 pass
         async with running(make_config(db_url)) as run:

@@ -12,7 +12,7 @@ import pytest
 from alembic import command
 from sqlalchemy import Connection, func, inspect, select, text
 
-from chuanma.server.schema import decisions, hands, ledger, seatings, tables, tokens, users
+from chuanma.server.schema import dealer_keys, decisions, hands, ledger, seatings, tables, tokens, users
 from chuanma.server.store import alembic_config, open_store
 from server_harness import db_url, pg_database
 
@@ -47,6 +47,12 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
         store = await open_store(db_url)
         try:
             await store.runner.write(_played)
+            # migration 0012 admits the key that dealt the hand (its signing key comes with its server)
+            await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0009"))
+            await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
+            admitted = await store.read(lambda conn: conn.execute(
+                select(dealer_keys.c.public_key, dealer_keys.c.signing_key, dealer_keys.c.retired)).all())
+            assert [tuple(row) for row in admitted] == [("ab", None, None)]
             await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0001"))
             kept = await store.read(lambda conn: conn.execute(
                 select(decisions.c.hand_id, decisions.c.idx, hands.c.table_id, tables.c.seats)
@@ -57,7 +63,7 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
             await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
             assert await store.read(_names) == {"users", "tokens", "ledger", "tables", "hands", "decisions",
                                                 "seatings", "server_keys", "lease", "hand_players", "ratings",
-                                                "table_leases", "cluster_nodes"}
+                                                "table_leases", "cluster_nodes", "dealer_keys"}
         finally:
             await store.close()
     asyncio.run(scenario())

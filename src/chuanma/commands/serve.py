@@ -222,9 +222,10 @@ def check_database(config: ServerConfig, option: str) -> str:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
+    from chuanma.server.dealer_keys import DealerKeyRefused, admit
     from chuanma.server.lease import Lease, LeaseHeldError, migration_check
     from chuanma.server.store import open_store
-    from chuanma.server.table_leases import cluster_check
+    from chuanma.server.table_leases import ClusterCopyError, cluster_check, cluster_prefix, copy_check
 
     url = config.db_url
     try:
@@ -237,16 +238,20 @@ def check_database(config: ServerConfig, option: str) -> str:
                                  "postgresql+asyncpg://…")
 
     async def probe() -> None:
+        assert config.dealer_key is not None
         if config.redis_url is not None:  # a node: the database's lease is the cluster's, Redis must answer
             store = await open_store(url, before_migrating=cluster_check(config))
             try:
                 await store.read(cluster_check(config))
+                # not a copy of the cluster's database (a restored backup) beside it
+                await store.read(copy_check(await check_redis(config.redis_url, await cluster_prefix(store))))
+                await admit(store, config.dealer_key, config.clock.now())
             finally:
                 await store.close()
-            await check_redis(config.redis_url)
             return
         store = await open_store(url, before_migrating=migration_check(config))
         try:
+            await admit(store, config.dealer_key, config.clock.now())  # refused: no lease left to lapse
             await Lease.of(store, config).take()
         finally:
             await store.close()
@@ -255,21 +260,27 @@ def check_database(config: ServerConfig, option: str) -> str:
         asyncio.run(probe())
     except LeaseHeldError as exc:
         raise typer.BadParameter(f"{option}: {exc}") from None
+    except (DealerKeyRefused, ClusterCopyError) as exc:
+        raise typer.BadParameter(str(exc)) from None
     except (SQLAlchemyError, OSError, ImportError, ValueError, OverflowError) as exc:  # the last two: a bad port
         why = exc.orig if isinstance(exc, DBAPIError) else exc
         raise typer.BadParameter(f"--db: cannot open the database: {str(why).splitlines()[0]}") from None
     return {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(backend, backend)
 
 
-async def check_redis(url: str) -> None:
-    """Refuse in one line a Redis that cannot be reached (``--redis``)."""
+async def check_redis(url: str, prefix: str) -> int:
+    """Refuse in one line a Redis that cannot be reached (``--redis``); the highest count of heartbeats
+    the cluster of ``prefix`` wrote to it."""
     import redis.asyncio as aioredis
     from redis.exceptions import RedisError
+
+    from chuanma.server.bus import epoch_of
 
     try:
         client = aioredis.from_url(url)
         try:
             await client.ping()
+            return await epoch_of(client, prefix)
         finally:
             await client.aclose()
     except (RedisError, ValueError, OSError) as exc:

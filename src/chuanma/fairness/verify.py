@@ -147,6 +147,11 @@ def _dealer_check(parsed: _Parsed, deal: Deal) -> Check:
                   f"record says seat {parsed.dealer}; {how}")
 
 
+ROTATED = ("; if the server changed its key since, require the key it published for this one "
+           "(a server lists its keys, retired ones with their dates, at /api/fairness/keys)")
+"""What a failure against the required key adds: a server's older records name its older keys."""
+
+
 def _signature_check(record: Mapping[str, Any], public_key: bytes | None,
                      vrf_public_key: bytes | None = None) -> tuple[Check, str | None]:
     """The signature check, and the signer's key (hex) when it passed. The signature covers the
@@ -169,7 +174,7 @@ def _signature_check(record: Mapping[str, Any], public_key: bytes | None,
     earlier = vrf_public_key is not None and signer == vrf_public_key
     if public_key is not None and signer != public_key and not earlier:
         return Check("signature", Status.FAILED,
-                     f"signed by {signer.hex()}, not by the required key {public_key.hex()}"), None
+                     f"signed by {signer.hex()}, not by the required key {public_key.hex()}{ROTATED}"), None
     pinned = (" (the required VRF key, which signed the dealer's records before its signing key)" if earlier else
               " (the required key)" if public_key is not None else
               "; no key was pinned: only a pinned dealer key proves it is the server's")
@@ -245,7 +250,7 @@ def verify_record(
         pk = _hex(seeds, "public_key", PT_LEN)
         if vrf_public_key is not None and pk != vrf_public_key:
             checks.append(Check("proof", Status.FAILED, f"dealt by the VRF key {pk.hex()}, not by the "
-                                                        f"required VRF key {vrf_public_key.hex()}"))
+                                                        f"required VRF key {vrf_public_key.hex()}{ROTATED}"))
             reason = reason or "not derived: another VRF key than the required one"
         elif "proof" not in seeds:
             checks.append(Check("proof", Status.FAILED, "the VRF proof has not been published"))

@@ -29,6 +29,7 @@ from chuanma.server.bus import Bus
 from chuanma.server.cluster import ClusterHost, ClusterLobby
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
+from chuanma.server.dealer_keys import admit
 from chuanma.server.guards import SecurityHeaders, origin_allowed
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.lease import Lease, migration_check
@@ -81,6 +82,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             store.guard = lease.check
             host = LocalHost(store, config, metrics)
             lobby = Lobby(host)
+        try:
+            await admit(store, keys, config.clock.now())  # one dealer key per cluster
+        except BaseException:
+            if lease is not None:
+                await lease.release()
+            await store.close()
+            raise
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
                          config.reliefs_per_day)

@@ -63,6 +63,20 @@ def decode(data: dict[str, Any]) -> i.CommandMessage:
     return message
 
 
+RAISE = ("if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then "
+         "redis.call('set', KEYS[1], ARGV[1]) end")
+"""Redis's script for :meth:`Bus.saw_epoch`: set the key to the argument if it is higher (in one step)."""
+
+
+async def epoch_of(redis: Any, prefix: str) -> int:
+    """The highest count of heartbeats written to ``redis`` by a node of the cluster of ``prefix``
+    (:meth:`Bus.epoch`)."""
+    try:
+        return int(await redis.get(f"{prefix}epoch") or 0)
+    except UNREACHABLE:
+        return 0
+
+
 @dataclass
 class Bus:
     """One node's Redis connection: its listener and its ordered publisher."""
@@ -128,6 +142,18 @@ class Bus:
         """Tell every node that ``users`` no longer sit where they sat (their table closed, or a
         bot took their seat)."""
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "unseated", "users": users}))
+
+    async def epoch(self) -> int:
+        """The highest count of heartbeats a node of this cluster wrote here (0: none yet, Redis was
+        emptied or is out of reach, which lets any database in until it is back); the database's must
+        not be behind it."""
+        return await epoch_of(self.redis, self.prefix)
+
+    async def saw_epoch(self, epoch: int) -> None:
+        """Raise the highest count of heartbeats to ``epoch`` (a committed count: never lowered; not
+        at all while Redis is out of reach)."""
+        with contextlib.suppress(*UNREACHABLE):
+            await self.redis.eval(RAISE, 1, f"{self.prefix}epoch", epoch)
 
     def lock(self, name: str, seconds: float) -> Any:
         """A lock held across the cluster (Redis's; lapses after ``seconds`` if its holder dies)."""

@@ -28,6 +28,7 @@ from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
 from chuanma.server import table_inputs as i
 from chuanma.server.bus import UNREACHABLE, Bus, decode, encode
+from chuanma.server.dealer import DealerKeyError
 from chuanma.server.host import Lobby, LocalHost, Waiting, not_opened
 from chuanma.server.lease import LeaseHeldError, LeaseLostError
 from chuanma.server.rooms import PRIVATE_ROOM, ROOMS, Room
@@ -35,7 +36,7 @@ from chuanma.server.schema import seatings, tables
 from chuanma.server.seatings import Seatings, SeatTakenError
 from chuanma.server.store import Row
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
-from chuanma.server.table_leases import RENEWALS, TableLeases
+from chuanma.server.table_leases import RENEWALS, ClusterCopyError, TableLeases
 
 log = logging.getLogger("chuanma.server.cluster")
 LOBBY_LOCK = 10.0
@@ -162,6 +163,21 @@ class ClusterHost(LocalHost):
             return
         await super().give_up(table_id, users, connections, why)
 
+    async def resume_or_give_up(self, table_id: str, users: list[int], connections: list[Command],
+                                rebuild: Callable[[], Awaitable[None]]) -> None:
+        """As a single process does, but a table this node cannot deal (its hand was dealt by another
+        of the cluster's keys, during a rotation) is not given up: its lease is released at once, for
+        a node holding that key (whose claims :meth:`TableLeases.orphans` leaves it to)."""
+        try:
+            await super().resume_or_give_up(table_id, users, connections, rebuild)
+        except DealerKeyError as exc:
+            self.metrics.tables_refused.inc()
+            log.warning(f"table not taken over: {exc}", extra={"table": table_id})
+            self.fences.pop(table_id, None)
+            self.tables.pop(table_id, None)
+            self.forget(table_id, users)
+            await self.leases.drop(table_id)
+
     async def resume_table(self, table_id: str, connections: list[Command]) -> None:
         """Rebuild a failed table if its lease is still this node's; else drop it (its new owner's
         announcement attaches its connections again)."""
@@ -207,14 +223,18 @@ class ClusterHost(LocalHost):
         holds the database: every table here is dropped). Back from a pause longer than a lease
         (the others took it for dead), it attaches its connections to their tables again and its
         waiting players' queue rows are written again (:attr:`on_back`)."""
-        away = self.leases.lost is not None
+        away, first = self.leases.lost is not None, self.leases.renewed is None
         try:
-            taken = await self.leases.heartbeat()
-        except LeaseHeldError:
-            log.error("a single-process server holds the database: this node stops its tables")
+            taken = await self.leases.heartbeat(await self.bus.epoch())
+        except (LeaseHeldError, ClusterCopyError) as exc:
+            if first and isinstance(exc, ClusterCopyError):
+                raise  # the node does not start
+            log.error(f"this node stops its tables: {exc}" if isinstance(exc, ClusterCopyError) else
+                      "a single-process server holds the database: this node stops its tables")
             for table_id in list(self.tables):
                 self.lose(table_id)
             return
+        await self.bus.saw_epoch(self.leases.epoch)
         for table_id in taken:
             self.lose(table_id)
         if away and self.leases.lost is None:

@@ -27,6 +27,7 @@ class Metrics:
     gc_pause: Histogram = field(init=False)
     handovers: Counter = field(init=False)
     leases_lost: Counter = field(init=False)
+    tables_refused: Counter = field(init=False)
     bus_lag: Histogram = field(init=False)
     bus_reconnects: Counter = field(init=False)
 
@@ -58,6 +59,9 @@ class Metrics:
         self.leases_lost = Counter(
             "chuanma_table_leases_lost", "Tables this node dropped because another node took their lease over",
             registry=r)
+        self.tables_refused = Counter(
+            "chuanma_tables_refused", "Tables whose lease this node released at once: dealt by another of the "
+            "cluster's dealer keys (a rotation under way), a node holding that key takes them", registry=r)
         self.bus_lag = Histogram(
             "chuanma_bus_lag_seconds", "From a bus message published to its receipt by this node (wall clocks)",
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0), registry=r)

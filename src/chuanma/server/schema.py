@@ -118,6 +118,19 @@ lease = Table(
     Column("token", BigInteger, nullable=False),  # the fencing token: one more at every take-over
     Column("since", Float, nullable=True),  # when the holder took it
     Column("expires", Float, nullable=False),  # when it lapses unless renewed
+    # the cluster's heartbeats so far (migration 0012); Redis keeps the highest a node saw, so a
+    # database restored from a copy, behind it, is refused (docs/operations.md, Backup and restore)
+    Column("epoch", BigInteger, nullable=False, server_default="0"),
+)
+
+dealer_keys = Table(
+    "dealer_keys", metadata,
+    # the dealer keys that may deal on this database (migration 0012): a server whose key is not
+    # here, or retired, refuses to start; the first server's key is added at its first start
+    Column("public_key", String(64), primary_key=True),  # the VRF public key, hex
+    Column("signing_key", String(64), nullable=True),  # the record-signing public key, hex (None: not yet seen)
+    Column("added", Float, nullable=False),
+    Column("retired", Float, nullable=True),  # since when no server may deal with it
 )
 
 table_leases = Table(

@@ -13,9 +13,12 @@ PostgreSQL only: the claim is an ``INSERT … ON CONFLICT`` and the checks lock 
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import math
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,11 +26,13 @@ from sqlalchemy import Connection, Select, and_, case, delete, func, or_, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import SQLAlchemyError
 
+from chuanma.errors import ChuanmaError
 from chuanma.server.clock import Clock
 from chuanma.server.config import ServerConfig
+from chuanma.server.dealer_keys import UNFINISHED
 from chuanma.server.hand_access import server_secret
 from chuanma.server.lease import ROW, STATE, LeaseHeldError, LeaseLostError, held_by_another, in_use
-from chuanma.server.schema import cluster_nodes, lease, seatings, table_leases, tables
+from chuanma.server.schema import cluster_nodes, hands, lease, seatings, server_keys, table_leases, tables
 from chuanma.server.store import Store
 
 log = logging.getLogger("chuanma.server.cluster")
@@ -63,6 +68,28 @@ async def cluster_prefix(store: Store) -> str:
     return f"chuanma:{(await server_secret(store, CLUSTER_ID)).hex()[:16]}:"
 
 
+async def new_cluster(store: Store, seconds: float) -> str:
+    """Make the database on ``store`` (a copy of a cluster's: a restored backup) a cluster of its own:
+    a new cluster id (so new Redis channels and keys: :func:`cluster_prefix`), its count of
+    heartbeats from 0, no node and no table lease left of the original. It first watches the nodes'
+    rows for a lease time (``seconds``): a copy's rows are the original's, frozen; refused
+    (:class:`ClusterCopyError`) if a node beats meanwhile. Returns the new prefix."""
+    def beats(conn: Connection) -> set[tuple[str, float]]:
+        return {(r.holder, float(r.seen)) for r in conn.execute(select(cluster_nodes.c.holder, cluster_nodes.c.seen))}
+    before = await store.read(beats)
+    await asyncio.sleep(seconds)
+
+    def work(conn: Connection) -> None:
+        if beats(conn) - before:
+            raise ClusterCopyError("a node runs on this database: stop every node on it first")
+        conn.execute(update(server_keys).where(server_keys.c.name == CLUSTER_ID).values(value=secrets.token_hex(32)))
+        conn.execute(update(lease).where(lease.c.id == ROW).values(epoch=0))
+        conn.execute(delete(table_leases))
+        conn.execute(delete(cluster_nodes))
+    await store.runner.write(work)
+    return await cluster_prefix(store)
+
+
 def live_nodes(now: float, seconds: float) -> Select[str]:
     """The nodes whose last heartbeat is less than a lease time (``seconds``) before ``now``."""
     return select(cluster_nodes.c.holder).where(cluster_nodes.c.seen >= now - seconds)
@@ -71,6 +98,28 @@ def live_nodes(now: float, seconds: float) -> Select[str]:
 def count(query: Select[str]) -> Select[int]:
     """How many rows ``query`` finds (a statement)."""
     return select(func.count()).select_from(query.subquery())
+
+
+class ClusterCopyError(ChuanmaError):
+    """The database is behind the cluster that shares its Redis: a copy (a restored backup, say)."""
+
+
+def refuse_copy(epoch: int, seen: int) -> None:
+    """:class:`ClusterCopyError` if the database's count of heartbeats ``epoch`` is behind ``seen``, the
+    highest a node of the cluster on the same Redis wrote: the live database's count only grows, and
+    each node writes a count to Redis only once it is in the database, so only a copy is behind."""
+    if epoch < seen:
+        raise ClusterCopyError(
+            f"this database is behind the cluster on the same Redis (heartbeat {epoch:,} of {seen:,}): it is a "
+            "copy, such as a restored backup; run chuanma admin new-cluster on it to run it as a cluster of its "
+            "own (docs/operations.md, Backup and restore)")
+
+
+def copy_check(seen: int) -> Callable[[Connection], None]:
+    """What a node runs at its start: :class:`ClusterCopyError` if the database is behind ``seen``."""
+    def check(conn: Connection) -> None:
+        refuse_copy(int(conn.execute(select(lease.c.epoch).where(lease.c.id == ROW)).scalar_one()), seen)
+    return check
 
 
 def refuse_single(conn: Connection, now: float) -> None:
@@ -88,14 +137,20 @@ class TableLeases:
     clock: Clock
     seconds: float
     holder: str
+    dealer: str
+    """This node's dealer key (VRF public key, hex): it claims no table whose unfinished hand another
+    key dealt (it could not deal that hand's wall again; a node holding that key takes it)."""
     tokens: dict[str, int] = field(default_factory=dict)
     """The tables this node holds, with the fencing token it claimed each with."""
     renewed: float | None = None
     """When the last heartbeat was written (``None`` before the first)."""
+    epoch: int = 0
+    """The cluster's heartbeats so far as this node's last one counted them (:meth:`heartbeat`)."""
 
     @classmethod
     def of(cls, store: Store, config: ServerConfig) -> TableLeases:
-        return cls(store, config.clock, config.lease_seconds, config.lease_holder)
+        assert config.dealer_key is not None
+        return cls(store, config.clock, config.lease_seconds, config.lease_holder, config.dealer_key.public_key.hex())
 
     @property
     def lost(self) -> str | None:
@@ -158,36 +213,42 @@ class TableLeases:
         """The nodes not taken for dead (this one among them once it beat)."""
         return await self.store.read(lambda conn: set(conn.execute(self.present(self.clock.now())).scalars()))
 
-    async def heartbeat(self) -> list[str]:
-        """Renew this node's row, its leases and the cluster's hold on the database; returns the
-        tables this node thought it held that were taken over (forgotten here). A database that
-        cannot be reached is logged and tried again at the next heartbeat; one a single-process
-        server holds raises :class:`~chuanma.server.lease.LeaseHeldError` (nothing renewed, and every
-        table forgotten here, so that the fence refuses this node's writes for any of them)."""
+    async def heartbeat(self, seen: int = 0) -> list[str]:
+        """Renew this node's row, its leases and the cluster's hold on the database, counting one more
+        heartbeat (:attr:`epoch`); returns the tables this node thought it held that were taken over
+        (forgotten here). A database that cannot be reached is logged and tried again at the next
+        heartbeat; one a single-process server holds raises :class:`~chuanma.server.lease.LeaseHeldError`,
+        and one whose count is behind ``seen`` (the highest any node of the cluster counted: a
+        restored copy) :class:`ClusterCopyError` (either way nothing renewed, and every table
+        forgotten here, so that the fence refuses this node's writes for any of them)."""
         before = dict(self.tokens)
         try:
-            held = await self.store.runner.write(self._heartbeat)
+            epoch, held = await self.store.runner.write(functools.partial(self._heartbeat, seen))
         except (SQLAlchemyError, OSError) as exc:
             log.warning(f"leases not renewed: {str(exc).splitlines()[0]}")
             return []
-        except LeaseHeldError:  # every table is the single process's now: this node fenced off them all
+        except (LeaseHeldError, ClusterCopyError):  # this node may hold no table: it fenced off them all
             self.tokens.clear()
             raise
-        self.renewed = self.clock.now()
+        self.renewed, self.epoch = self.clock.now(), epoch
         lost = [t for t, token in before.items() if held.get(t) != token and self.tokens.get(t) == token]
         for table_id in lost:
             del self.tokens[table_id]
         return lost
 
-    def _heartbeat(self, conn: Connection) -> dict[str, int]:
+    def _heartbeat(self, seen: int, conn: Connection) -> tuple[int, dict[str, int]]:
         now = self.clock.now()
         node = insert(cluster_nodes).values(holder=self.holder, since=now, seen=now)
         conn.execute(node.on_conflict_do_update(index_elements=[cluster_nodes.c.holder], set_={"seen": now}))
         ours = lease.c.holder == CLUSTER
-        conn.execute(update(lease).where(lease.c.id == ROW, or_(ours, lease.c.holder.is_(None), lease.c.expires < now))
-                     .values(holder=CLUSTER, token=case((ours, lease.c.token), else_=lease.c.token + 1),
-                             since=case((ours, lease.c.since), else_=now), expires=now + self.seconds))
+        epoch = conn.execute(
+            update(lease).where(lease.c.id == ROW, or_(ours, lease.c.holder.is_(None), lease.c.expires < now))
+            .values(holder=CLUSTER, token=case((ours, lease.c.token), else_=lease.c.token + 1),
+                    since=case((ours, lease.c.since), else_=now), expires=now + self.seconds, epoch=lease.c.epoch + 1)
+            .returning(lease.c.epoch)).scalar()
         refuse_single(conn, now)  # a single-process server holds it: this node may not write (rolled back)
+        assert epoch is not None  # the row was renewed (else refuse_single raised)
+        refuse_copy(int(epoch) - 1, seen)  # rolled back too
         # the queue rows of dead nodes: their players' connections died with them
         conn.execute(delete(seatings).where(seatings.c.table_id.is_(None), or_(
             seatings.c.node.is_(None), seatings.c.node.not_in(self.present(now)))))
@@ -196,7 +257,7 @@ class TableLeases:
                                                        table_leases.c.table_id.in_(held))
                             .values(expires=now + self.seconds)
                             .returning(table_leases.c.table_id, table_leases.c.token)).all()
-        return {r.table_id: int(r.token) for r in rows}
+        return int(epoch), {r.table_id: int(r.token) for r in rows}
 
     async def orphans(self) -> list[str]:
         """This node's share of the open tables with no live lease (or none, a lease time after they
@@ -204,8 +265,11 @@ class TableLeases:
         dead node's tables spread over the others)."""
         def work(conn: Connection) -> list[str]:
             now = self.clock.now()
+            other_key = (select(hands.c.id).where(hands.c.table_id == tables.c.id, hands.c.status.in_(UNFINISHED),
+                                                  hands.c.public_key.is_not(None), hands.c.public_key != self.dealer)
+                         .exists())
             found = conn.execute(select(tables.c.id).outerjoin(table_leases, table_leases.c.table_id == tables.c.id)
-                                 .where(tables.c.status == "open", or_(
+                                 .where(tables.c.status == "open", ~other_key, or_(
                                      # no lease yet: its node is claiming it, unless that is a lease time ago
                                      and_(table_leases.c.expires.is_(None), tables.c.created_at < now - self.seconds),
                                      table_leases.c.expires < now))).all()

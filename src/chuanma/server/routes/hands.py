@@ -13,6 +13,7 @@ from chuanma.fairness import SCHEME_VRF
 from chuanma.fairness.keys import signing_key_of
 from chuanma.fairness.signing import SIGNATURE_SCHEME
 from chuanma.portal.replays import read_viewer, replay_view
+from chuanma.server.dealer_keys import published
 from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User
 from chuanma.server.routes.portal import json_body
@@ -82,3 +83,12 @@ async def fairness_key(config: Config) -> dict[str, str]:
     assert config.dealer_key is not None
     return {"public_key": signing_key_of(config.dealer_key).public_key.hex(),
             "vrf_public_key": config.dealer_key.public_key.hex(), "vrf": SCHEME_VRF, "signature": SIGNATURE_SCHEME}
+
+
+@router.get("/api/fairness/keys")
+async def fairness_keys(server: ServerDep) -> dict[str, Any]:
+    """Every dealer key of the database, retired ones included, oldest first, with when each was
+    added and retired: a record names the key that signed it (``fairness.public_key``) and verifies
+    against that key, whichever deals now."""
+    return {"keys": [k.to_json() for k in await published(server.store)], "vrf": SCHEME_VRF,
+            "signature": SIGNATURE_SCHEME}

@@ -1,0 +1,43 @@
+"""The cluster's identity: the dealer keys that may deal on the database (those that dealt its hands
+so far, from the start) and the count of the cluster's heartbeats, which Redis mirrors so that a
+database restored from a copy is refused.
+
+Revision ID: 0012
+Revises: 0009
+"""
+
+from __future__ import annotations
+
+import time
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0012"
+down_revision = "0009"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    keys = op.create_table(
+        "dealer_keys",
+        sa.Column("public_key", sa.String(64), primary_key=True),
+        sa.Column("signing_key", sa.String(64), nullable=True),
+        sa.Column("added", sa.Float, nullable=False),
+        sa.Column("retired", sa.Float, nullable=True),
+    )
+    hands = sa.table("hands", sa.column("public_key", sa.String), sa.column("finished_at", sa.Float))
+    used = op.get_bind().execute(sa.select(hands.c.public_key, sa.func.min(hands.c.finished_at))
+                                 .where(hands.c.public_key.is_not(None)).group_by(hands.c.public_key)).all()
+    if used:  # the keys that dealt its hands may deal on (their signing keys are filled in at their servers' start)
+        op.bulk_insert(keys, [{"public_key": key, "signing_key": None, "added": first or time.time(), "retired": None}
+                              for key, first in used])
+    with op.batch_alter_table("lease", recreate="never") as batch:
+        batch.add_column(sa.Column("epoch", sa.BigInteger, nullable=False, server_default="0"))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("lease", recreate="never") as batch:
+        batch.drop_column("epoch")
+    op.drop_table("dealer_keys")
