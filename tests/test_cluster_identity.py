@@ -13,7 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select, update
+from alembic import command
+from sqlalchemy import select, text, update
 from typer.testing import CliRunner
 
 from chuanma.cli import app as cli
@@ -24,9 +25,9 @@ from chuanma.server.clock import ManualClock
 from chuanma.server.cluster import ClusterHost
 from chuanma.server.dealer_keys import DealerKeyRefused, add, admit, published, retire
 from chuanma.server.metrics import Metrics
-from chuanma.server.schema import hands, lease, table_leases, tables
-from chuanma.server.store import open_store, sqlite_url
-from chuanma.server.table_leases import ClusterCopyError, TableLeases, cluster_prefix
+from chuanma.server.schema import cluster_nodes, hands, lease, table_leases, tables
+from chuanma.server.store import alembic_config, open_store, sqlite_url
+from chuanma.server.table_leases import ClusterCopyError, TableLeases, cluster_prefix, upgrade_check
 from cluster_harness import DEALER, REDIS, cluster_db
 from server_harness import (
     DEALER_KEY,
@@ -286,4 +287,34 @@ def test_a_node_that_finds_its_database_a_copy_later_stops_its_tables(cluster_db
         finally:
             await host.bus.close()
             await store.close()
+    asyncio.run(scenario())
+
+
+def test_a_node_does_not_migrate_the_schema_under_nodes_of_an_older_release(cluster_db: str, tmp_path: Path) -> None:
+    """A node of a release with a migration to run finds nodes beating on the database (on its schema
+    now, the older release's): it refuses to start in one line, the schema as it was; once they
+    stopped (their rows gone, or not seen for two lease times), it migrates."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0009"))
+            await store.runner.write(lambda conn: conn.execute(cluster_nodes.insert().values(
+                holder="old-a", since=time.time(), seen=time.time())))
+        finally:
+            await store.close()
+        key = write_key(DEALER_KEY, tmp_path / "dealer.key")
+        started = await asyncio.to_thread(CliRunner().invoke, cli, [
+            "serve", "--data", str(tmp_path / "data"), "--db", cluster_db, "--redis", REDIS, "--key", str(key),
+            "--port", "0"])
+        assert started.exit_code == 2 and "1 node(s) of an older release run on this database (old-a): this " \
+            "release migrates its schema" in said(started), started.output
+        store = await open_store(cluster_db, revision="0009")
+        try:
+            assert await store.read(lambda conn: conn.execute(text("SELECT version_num FROM alembic_version"))
+                                    .scalar_one()) == "0009"
+            await store.runner.write(lambda conn: conn.execute(update(cluster_nodes).values(seen=time.time() - 60)))
+        finally:
+            await store.close()
+        store = await open_store(cluster_db, before_migrating=upgrade_check(make_config(cluster_db, lease_seconds=3.0)))
+        await store.close()  # the old node not seen for two lease times: dead, the migration runs
     asyncio.run(scenario())

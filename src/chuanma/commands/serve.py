@@ -225,7 +225,14 @@ def check_database(config: ServerConfig, option: str) -> str:
     from chuanma.server.dealer_keys import DealerKeyRefused, admit
     from chuanma.server.lease import Lease, LeaseHeldError, migration_check
     from chuanma.server.store import open_store
-    from chuanma.server.table_leases import ClusterCopyError, cluster_check, cluster_prefix, copy_check
+    from chuanma.server.table_leases import (
+        ClusterCopyError,
+        NodesAliveError,
+        cluster_check,
+        cluster_prefix,
+        copy_check,
+        upgrade_check,
+    )
 
     url = config.db_url
     try:
@@ -240,7 +247,7 @@ def check_database(config: ServerConfig, option: str) -> str:
     async def probe() -> None:
         assert config.dealer_key is not None
         if config.redis_url is not None:  # a node: the database's lease is the cluster's, Redis must answer
-            store = await open_store(url, before_migrating=cluster_check(config))
+            store = await open_store(url, before_migrating=upgrade_check(config))
             try:
                 await store.read(cluster_check(config))
                 # not a copy of the cluster's database (a restored backup) beside it
@@ -260,7 +267,7 @@ def check_database(config: ServerConfig, option: str) -> str:
         asyncio.run(probe())
     except LeaseHeldError as exc:
         raise typer.BadParameter(f"{option}: {exc}") from None
-    except (DealerKeyRefused, ClusterCopyError) as exc:
+    except (DealerKeyRefused, ClusterCopyError, NodesAliveError) as exc:
         raise typer.BadParameter(str(exc)) from None
     except (SQLAlchemyError, OSError, ImportError, ValueError, OverflowError) as exc:  # the last two: a bad port
         why = exc.orig if isinstance(exc, DBAPIError) else exc

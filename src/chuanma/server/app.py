@@ -41,7 +41,7 @@ from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
 from chuanma.server.store import open_store
-from chuanma.server.table_leases import TableLeases, cluster_check, cluster_prefix
+from chuanma.server.table_leases import TableLeases, cluster_prefix, upgrade_check
 from chuanma.server.ws import serve_socket
 
 FOREIGN_ORIGIN = 4403
@@ -64,7 +64,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics = Metrics()
         lease: Lease | None = None
         if config.redis_url is not None:  # a node of a cluster: a lease per table (docs/server.md, Cluster)
-            store = await open_store(config.db_url, before_migrating=cluster_check(config),
+            store = await open_store(config.db_url, before_migrating=upgrade_check(config),
                                      idle_seconds=config.lease_seconds)
             app.state.lease = leases = TableLeases.of(store, config)
             cluster = ClusterHost(store, config, metrics, leases=leases, bus=Bus(

@@ -38,7 +38,8 @@ RENEWALS = 3
 """Renewals per lease time: a holder late by two thirds of it still keeps its lease."""
 POLLS = 10
 """Looks at a held lease per lease time while waiting for it to lapse."""
-STATE = select(lease).where(lease.c.id == ROW)
+STATE = select(lease.c.id, lease.c.holder, lease.c.token, lease.c.since, lease.c.expires).where(lease.c.id == ROW)
+"""The lease's row, in the columns every revision since 0004 has (read before migrating too)."""
 FENCE = select(lease.c.token).where(lease.c.id == ROW).with_for_update(read=True, key_share=True)
 """Built once: run in every write transaction."""
 

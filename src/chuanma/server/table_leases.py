@@ -115,6 +115,30 @@ def refuse_copy(epoch: int, seen: int) -> None:
             "own (docs/operations.md, Backup and restore)")
 
 
+class NodesAliveError(ChuanmaError):
+    """A node would migrate the database's schema while nodes of the release before it run on it."""
+
+
+def upgrade_check(config: ServerConfig) -> Callable[[Connection], None]:
+    """What runs before a node migrates a database: :func:`cluster_check`, and
+    :class:`NodesAliveError` while a node not taken for dead beats on it (one that runs on the
+    schema now, an older release's: it would read and write tables it does not know)."""
+    single = cluster_check(config)
+
+    def check(conn: Connection) -> None:
+        single(conn)
+        if not conn.dialect.has_table(conn, cluster_nodes.name):
+            return
+        now = config.clock.now()
+        alive = sorted(conn.execute(live_nodes(now, GONE * config.lease_seconds)).scalars())
+        if alive:
+            raise NodesAliveError(
+                f"{len(alive)} node(s) of an older release run on this database ({', '.join(alive)}): this "
+                "release migrates its schema, which they cannot run on; stop every node, then start this "
+                "release's (docs/operations.md, Upgrades)")
+    return check
+
+
 def copy_check(seen: int) -> Callable[[Connection], None]:
     """What a node runs at its start: :class:`ClusterCopyError` if the database is behind ``seen``."""
     def check(conn: Connection) -> None:
