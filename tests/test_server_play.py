@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 from typer.testing import CliRunner
 
+import chuanma
 from chuanma.cli import app as cli
 from chuanma.engine import replay, settle_chips
 from chuanma.fairness import SCHEME_VRF, join_client_seeds, vrf_alpha
@@ -365,4 +366,24 @@ def test_a_player_not_ready_in_time_is_unseated_and_bots_never_play_alone(db_url
             assert run.server.host.table_of(acc["user"]["id"]) is None
             await c.send("join", room="chuji-xuezhan", bots=False)
             assert (await c.expect("queued", "error"))["type"] == "queued"
+    asyncio.run(scenario())
+
+
+def test_metrics_tell_the_process_the_release_and_every_http_response(db_url: str) -> None:
+    """``/metrics`` gives the process (memory, CPU, open files), the release, and each HTTP response
+    counted by method, route template and status (a path no route matches: ``unmatched``)."""
+    async def scenario() -> None:
+        async with running(make_config(db_url)) as run, \
+                httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
+            assert (await http.get("/healthz")).status_code == 200
+            assert (await http.get("/api/hands/no-such-hand/record")).status_code == 401
+            assert (await http.get("/no/such/page")).status_code == 404
+            metrics = (await http.get("/metrics")).text
+        for line in ('chuanma_http_responses_total{method="GET",route="/healthz",status="200"} 1.0',
+                     'chuanma_http_responses_total{method="GET",route="/api/hands/{hand_id}/record",status="401"} 1.0',
+                     'chuanma_http_responses_total{method="GET",route="unmatched",status="404"} 1.0',
+                     f'chuanma_build_info{{version="{chuanma.__version__}"}} 1.0'):
+            assert line in metrics, line
+        for name in ("process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds", "python_info"):
+            assert f"\n{name}" in metrics, name
     asyncio.run(scenario())

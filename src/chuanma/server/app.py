@@ -32,6 +32,7 @@ from chuanma.server.dealer import dealer_key
 from chuanma.server.dealer_keys import admit
 from chuanma.server.guards import SecurityHeaders, origin_allowed
 from chuanma.server.host import Lobby, LocalHost
+from chuanma.server.http_metrics import HttpCounts
 from chuanma.server.lease import Lease, migration_check
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
@@ -128,6 +129,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app = FastAPI(title="chuanma", lifespan=lifespan, exception_handlers=ERROR_HANDLERS,
                   docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
                   openapi_url="/openapi.json" if docs else None)
+    app.add_middleware(HttpCounts)  # inside the others: it reads the route the router matched
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # the client's scripts and stylesheet, the API's lists
     app.state.ready = False

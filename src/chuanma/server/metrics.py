@@ -7,7 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info, PlatformCollector, ProcessCollector
+
+from chuanma import __version__
 
 
 @dataclass(slots=True)
@@ -30,6 +32,8 @@ class Metrics:
     tables_refused: Counter = field(init=False)
     bus_lag: Histogram = field(init=False)
     bus_reconnects: Counter = field(init=False)
+    http_responses: Counter = field(init=False)
+    build: Info = field(init=False)
 
     def __post_init__(self) -> None:
         r = self.registry
@@ -67,6 +71,13 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0), registry=r)
         self.bus_reconnects = Counter(
             "chuanma_bus_reconnects", "Times this node's bus lost Redis and subscribed again", registry=r)
+        self.http_responses = Counter(
+            "chuanma_http_responses", "HTTP responses by method, route (its path template) and status",
+            ["method", "route", "status"], registry=r)
+        self.build = Info("chuanma_build", "The release this server runs", registry=r)
+        self.build.info({"version": __version__})
+        ProcessCollector(registry=r)  # process_*: memory, CPU seconds, open file descriptors, start time
+        PlatformCollector(registry=r)  # python_info
 
     def progression_failed(self, exc: Exception) -> None:
         """Count a settlement whose figures could not be written (``Store.on_settle_failed``)."""
