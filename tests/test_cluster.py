@@ -185,6 +185,30 @@ def test_a_node_gives_up_no_table_another_node_took_over(cluster_db: str) -> Non
     asyncio.run(scenario())
 
 
+def test_a_command_for_a_table_in_transit_is_told_to_wait_and_one_for_a_closed_table_is_refused(
+        cluster_db: str) -> None:
+    """A table with no live owner (its node stopped or died, another not yet in charge) answers a
+    player's command ``table_moving``, which the client waits out (it is attached again once the
+    table is taken over); a closed one ``no_table``."""
+    async def scenario() -> None:
+        store = await open_store(cluster_db)
+        try:
+            metrics = Metrics()
+            host = ClusterHost(store, make_config(cluster_db), metrics,
+                               leases=TableLeases(store, ManualClock(1000.0), LEASE, "a", DEALER),
+                               bus=Bus(REDIS, "chuanma:unused:", "a", metrics))
+            await store.create_table(new_table_row("t1"))
+            await store.create_table({**new_table_row("t2"), "status": "closed"})
+            told: list[dict[str, Any]] = []
+            for table_id in ("t1", "t2", "t3"):
+                resume = p.Resume(type="resume", table=table_id, hand=0, last=-1)
+                await host.forward(table_id, Command(1, told.append, resume), "a", 1, 0)
+            assert [m["code"] for m in told] == ["table_moving", "no_table", "no_table"]
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
 def test_orphaned_tables_are_shared_among_the_live_nodes(cluster_db: str) -> None:
     """Four open tables with no live lease and two live nodes: each node's share is two of them (a
     table opened less than a lease time ago, whose node is claiming it, is none)."""

@@ -333,13 +333,26 @@ class ClusterHost(LocalHost):
                 owner = None
         if owner is None or owner == self.name or hops >= MAX_HOPS:
             if not isinstance(cmd.message, i.Detach):
-                cmd.send(p.error("no_table", f"no open table {table_id}"))
+                cmd.send(await self.no_owner(table_id))
             return
         self.owners[table_id] = owner
         heard = await self.bus.publish(owner, {"kind": "cmd", "table": table_id, "node": node, "conn": conn,
                                                "user": cmd.user_id, "msg": encode(cmd.message), "hops": hops})
         if not heard:  # its owner is gone: its successor announces the table, and attaches the connection
             self.owners.pop(table_id, None)
+
+    async def no_owner(self, table_id: str) -> dict[str, Any]:
+        """What a command for ``table_id`` with no owner to run it is answered: ``table_moving`` while
+        the table is open (its node stopped or died: another takes it over within a lease time, and
+        this connection is attached to it again), else ``no_table``."""
+        try:
+            status = await self.store.read(lambda conn: conn.execute(
+                select(tables.c.status).where(tables.c.id == table_id)).scalar())
+        except (SQLAlchemyError, OSError):
+            status = None
+        if status == "open":
+            return p.error("table_moving", f"table {table_id} is moving to another node: ask again in a moment")
+        return p.error("no_table", f"no open table {table_id}")
 
     def received(self, data: dict[str, Any]) -> None:
         """A bus message for this node: a command for a table held here, or a message for a connection."""

@@ -12,9 +12,11 @@ import { isMuted, setMuted } from "./sound.js";
 import { esc, fmt } from "./util.js";
 
 const app = { user: null, presets: null, watchInvite: null, conn: null, lobby: null, table: null, settle: null, rejoin: null,
-  lost: false, recoverAt: 0, shown: 0 };
+  lost: false, recoverAt: 0, shown: 0, resuming: null, moving: 0 };
 const main = document.getElementById("app");
 const FATAL_CODES = new Set(["not_seated", "no_table", "wrong_table"]);
+const MOVING_RETRY_MS = 1500;
+const MOVING_TRIES = 20;  // a table in transit between two servers is back within seconds: 30 s at most
 
 function toast(text) {
   const el = document.getElementById("toast");
@@ -150,7 +152,29 @@ function watch(tableId, invite = null) {
 function resume(tableId) {
   const page = showTable();
   const same = page.table === tableId;
+  app.resuming = tableId;
   send({ type: "resume", table: tableId, hand: same ? page.hand ?? 0 : 0, last: same ? page.lastSeq : -1 });
+}
+
+/** The table is moving to another server (its server stopped or died): wait, and ask again. */
+function onMoving() {
+  const tableId = app.table?.table ?? app.resuming;
+  app.moving += 1;
+  if (!tableId || app.moving > MOVING_TRIES) {
+    moved();
+    showLobby();
+    return;
+  }
+  showBanner("banner-moving", "banner-lost", t("err.moving"));
+  clearTimeout(onMoving.timer);
+  onMoving.timer = setTimeout(() => { if (app.moving) resume(tableId); }, MOVING_RETRY_MS);
+}
+
+/** The table answered again (or the wait is over). */
+function moved() {
+  app.moving = 0;
+  clearTimeout(onMoving.timer);
+  showBanner("banner-moving", "", null);
 }
 
 function showSettlement(msg, table) {
@@ -216,6 +240,7 @@ function onMessage(msg) {
     case "hello": return onHello(msg);
     case "queued": app.lobby?.onQueued(msg); return undefined;
     case "seated":
+      moved();
       showTable().handle(msg);
       if (location.hash !== "#/table" && msg.seat !== null) location.hash = "#/table";
       if (msg.seat === null) location.hash = `#/watch/${msg.table}${app.watchInvite ? `/${app.watchInvite}` : ""}`;
@@ -281,6 +306,7 @@ function onClosed(msg) {
 }
 
 function onError(msg) {
+  if (msg.code === "table_moving") { onMoving(); return; }
   const text = t("err.refused", { msg: errorText(msg.code, msg.message) });
   toast(text);
   if (app.table && app.table.table) {
