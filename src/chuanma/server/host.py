@@ -31,7 +31,7 @@ from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
-from chuanma.server.table_inputs import Idle, Sit
+from chuanma.server.table_inputs import Expel, Idle, Sit
 
 log = logging.getLogger("chuanma.server.host")
 MAX_RESTARTS = 3
@@ -114,6 +114,8 @@ class LocalHost:
     failures: dict[str, int] = field(default_factory=dict)
     restarts: set[asyncio.Task[None]] = field(default_factory=set)
     sweeper: asyncio.Task[None] | None = None
+    on_expel: Callable[[int, str], None] | None = None
+    """What closes a player's open sockets on this node, with the reason (the app's)."""
     seatings: Seatings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -165,6 +167,19 @@ class LocalHost:
         if table is None or table.closed:
             raise RefusedError("no_table", f"no open table {table_id}")
         table.submit(cmd)
+
+    async def expel(self, user_id: int, reason: str) -> None:
+        """A player banned or kicked: :meth:`expel_here` (one process holds every socket and table)."""
+        self.expel_here(user_id, reason)
+
+    def expel_here(self, user_id: int, reason: str) -> None:
+        """Close ``user_id``'s sockets on this node (telling them ``reason``) and expel them from the
+        tables run here: a seat mid-hand plays on 托管 to the hand's end, then is unseated."""
+        if self.on_expel is not None:
+            self.on_expel(user_id, reason)
+        for table in list(self.tables.values()):
+            if not table.closed and any(s is not None and s.user_id == user_id for s in table.seats):
+                table.submit(Command(user_id, _nobody, Expel()))
 
     async def live(self, user_id: int) -> list[dict[str, Any]]:
         """The open tables ``user_id`` may watch without an invite code (every room's, and the private

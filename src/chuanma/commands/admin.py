@@ -1,0 +1,146 @@
+"""``chuanma admin``: moderation on the server's database (docs/operations.md, Operating the community).
+
+Each command calls the same service as the API's ``/api/admin/*`` routes
+(:class:`~chuanma.server.moderation.Moderation`), logged as the command line's. Only here are roles
+granted. A ban made here holds for every login and join and revokes the player's tokens; their
+sockets open on a running server are closed by a ban through the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from chuanma.server.bans import ban_words, when
+from chuanma.server.clock import SystemClock
+from chuanma.server.moderation import CONSOLE, ROLES, Moderation, ModerationError
+from chuanma.server.store import open_store, sqlite_url
+
+admin_app = typer.Typer(help="Moderation: roles, bans, chip adjustments, renames, players, the operator log.",
+                        no_args_is_help=True)
+T = TypeVar("T")
+Db = Annotated[str | None, typer.Option(help="database URL, e.g. postgresql+asyncpg://user@host/db "
+                                             "(default: the SQLite database in --data)")]
+Data = Annotated[Path, typer.Option(help="the server's data directory (its SQLite database)")]
+Reason = Annotated[str, typer.Option(help="why (written to the operator log)")]
+Who = Annotated[str, typer.Argument(help="the player's name (any case) or id")]
+DATA = Path("chuanma-data")
+
+
+def run(db: str | None, data: Path, work: Callable[[Moderation], Awaitable[T]]) -> T:
+    """Run ``work`` on the database's moderation service; a refusal is one line and exit code 1."""
+    if db is None and not (data / "chuanma.db").exists():
+        raise typer.BadParameter(f"no database in {data}: give --data DIR or --db URL")
+
+    async def scenario() -> T:
+        store = await open_store(db or sqlite_url(data.resolve()))
+        try:
+            return await work(Moderation(store, SystemClock()))
+        finally:
+            await store.close()
+    try:
+        return asyncio.run(scenario())
+    except ModerationError as exc:
+        typer.echo(f"chuanma admin: {exc}", err=True)
+        raise typer.Exit(1) from None
+
+
+def table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
+    out = Table(title=title)
+    for column in columns:
+        out.add_column(column)
+    for row in rows:
+        out.add_row(*("" if v is None else str(v) for v in row))
+    Console().print(out)
+
+
+@admin_app.command()
+def role(who: Who, new_role: Annotated[str, typer.Argument(metavar="ROLE", help=", ".join(ROLES))],
+         reason: Reason = "role granted", db: Db = None, data: Data = DATA) -> None:
+    """Give a registered account a role: player, moderator or operator (only here, never by the API)."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.set_role(int((await m.find(who))["id"]), new_role, reason)
+    row = run(db, data, work)
+    typer.echo(f"{row['username']} (#{row['id']}): role {row['role']}")
+
+
+@admin_app.command()
+def ban(who: Who, reason: Reason, duration: Annotated[str | None, typer.Option(
+            "--for", help="how long: 30m, 12h, 7d, 2w (default: for good)")] = None,
+        db: Db = None, data: Data = DATA) -> None:
+    """Ban a player (for a time or for good): no login, no table; their tokens are revoked."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.ban(CONSOLE, int((await m.find(who))["id"]), reason, duration)
+    typer.echo(ban_words(run(db, data, work)))
+
+
+@admin_app.command()
+def unban(who: Who, reason: Reason, db: Db = None, data: Data = DATA) -> None:
+    """Lift a player's ban."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.unban(CONSOLE, int((await m.find(who))["id"]), reason)
+    typer.echo(f"ban #{run(db, data, work)['id']} lifted")
+
+
+@admin_app.command()
+def adjust(who: Who, amount: Annotated[int, typer.Argument(help="chips to give (below zero: to take)")],
+           reason: Reason, hand: Annotated[str | None, typer.Option(help="the hand it is about (its id)")] = None,
+           db: Db = None, data: Data = DATA) -> None:
+    """Give or take chips (a refund, a compensation, a removal): a ledger row of its own; never below zero."""
+    async def work(m: Moderation) -> int:
+        return await m.adjust(CONSOLE, int((await m.find(who))["id"]), amount, reason, hand)
+    typer.echo(f"balance now {run(db, data, work):,}")
+
+
+@admin_app.command()
+def rename(who: Who, new_name: Annotated[str, typer.Argument(metavar="NEW_NAME")], reason: Reason,
+           db: Db = None, data: Data = DATA) -> None:
+    """Rename a player (the new name must be valid and free, as at registration)."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.rename(CONSOLE, int((await m.find(who))["id"]), new_name, reason)
+    row = run(db, data, work)
+    typer.echo(f"#{row['id']} is now {row['username']}")
+
+
+@admin_app.command()
+def players(query: Annotated[str, typer.Argument(help="the start of a name, or an id")],
+            db: Db = None, data: Data = DATA) -> None:
+    """Find players by the start of their name, or by id."""
+    found = run(db, data, lambda m: m.search(query))
+    table(f"players: {query}", ["id", "name", "kind", "role", "balance", "ban"],
+          [[r["id"], r["username"], r["kind"], r["role"], f"{r['balance']:,}", r["ban"] and r["ban"]["words"]]
+           for r in found])
+
+
+@admin_app.command()
+def player(who: Who, db: Db = None, data: Data = DATA) -> None:
+    """A player's account, role, ban, balance, last ledger rows and last hands."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.player(int((await m.find(who))["id"]))
+    page = run(db, data, work)
+    acc = page["account"]
+    typer.echo(f"{acc['username']} (#{acc['id']}): {acc['kind']}, {acc['role']}, since {when(acc['created_at'])}; "
+               f"balance {page['balance']:,}; " + (page["ban"]["words"] if page["ban"] else "not banned"))
+    table("ledger", ["at", "kind", "amount", "hand"],
+          [[when(r["at"]), r["kind"], f"{r['amount']:+,}", r["hand_id"]] for r in page["ledger"]])
+    table("hands", ["finished", "hand", "table", "number", "result"],
+          [[when(r["finished_at"]), r["id"], r["table_id"], r["number"], f"{r['amount']:+,}"] for r in page["hands"]])
+
+
+@admin_app.command()
+def log(limit: Annotated[int, typer.Option(help="how many rows, newest first")] = 50,
+        who: Annotated[str | None, typer.Option("--player", help="about this player only (name or id)")] = None,
+        db: Db = None, data: Data = DATA) -> None:
+    """The operator log: every moderation action, newest first."""
+    async def work(m: Moderation) -> list[dict[str, Any]]:
+        return await m.log(limit, None if who is None else int((await m.find(who))["id"]))
+    table("operator log", ["at", "by", "action", "player", "reason", "details"],
+          [[when(r["at"]), r["actor_name"], r["action"], r["target_name"], r["reason"],
+            json.dumps(r["details"], ensure_ascii=False)] for r in run(db, data, work)])
