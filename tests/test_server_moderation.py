@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from chuanma.cli import app as cli
 from chuanma.fairness import Level
 from chuanma.fairness.chain import verify_records
+from chuanma.server.clock import ManualClock
 from chuanma.server.moderation import CONSOLE, Moderation, ModerationError
 from chuanma.server.schema import ledger, tokens
 from chuanma.server.store import open_store
@@ -32,8 +33,9 @@ from server_harness import (
     pg_database,
     running,
 )
+from test_cluster_lobby import BOT_WAIT, ROOM, cluster_db, guest, seated_at, two_nodes
 
-__all__ = ["db_url", "pg_database"]
+__all__ = ["cluster_db", "db_url", "pg_database"]
 PASSWORD = "correct horse"
 ROUTES = [("GET", "/api/admin/players?q=a", "search"), ("GET", "/api/admin/players/{id}", "see"),
           ("POST", "/api/admin/players/{id}/ban", "ban"), ("POST", "/api/admin/players/{id}/unban", "ban"),
@@ -246,3 +248,31 @@ def test_roles_are_granted_on_the_command_line_which_sees_players_and_the_log(tm
         finally:
             await store.close()
     assert asyncio.run(ledger_kinds()) == ["grant", "adjustment"]
+
+
+def test_a_ban_on_one_node_closes_the_players_sockets_and_takes_their_seat_on_every_node(cluster_db: str) -> None:
+    """Two nodes: a player waiting on node a and one on node b sit at one table with bots; expelled
+    through the node that does not own the table, each node closes that player's sockets (its
+    ``on_expel``) and the owner unseats them (the hand not dealt yet: at once)."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, lobby_a), (b, lobby_b)]:
+            closed: dict[str, list[int]] = {"a": [], "b": []}
+            a.on_expel = lambda user_id, _why: closed["a"].append(user_id)
+            b.on_expel = lambda user_id, _why: closed["b"].append(user_id)
+            told: list[list[dict[str, Any]]] = [[], []]
+            players = [await guest(a.store, clock), await guest(a.store, clock)]
+            for lobby, said, user in ((lobby_a, told[0], players[0]), (lobby_b, told[1], players[1])):
+                await lobby.join(ROOM, user, said.append, True)
+            clock.advance(BOT_WAIT)
+            await eventually(lambda: all(seated_at(said) for said in told))
+            table_id = seated_at(told[0])
+            assert table_id is not None
+            owner, other = (a, b) if table_id in a.tables else (b, a)
+            banned = int(players[0]["id"])
+            await other.expel(banned, "banned for good")
+            await eventually(lambda: closed["a"] == closed["b"] == [banned])
+            table = owner.tables[table_id]
+            await eventually(lambda: all(s is None or s.user_id != banned for s in table.seats))
+            assert any(s is not None and s.user_id == int(players[1]["id"]) for s in table.seats)
+    asyncio.run(scenario())
