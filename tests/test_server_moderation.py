@@ -239,7 +239,10 @@ def test_roles_are_granted_on_the_command_line_which_sees_players_and_the_log(tm
     assert "operator" in page and "adjustment" in page and "+500" in page
     logged = _cli("log", "--db", url).output
     assert "role" in logged and "adjust" in logged and "refund" in logged
-    assert _cli("ban", "Nobody", "--reason", "x", "--db", url).exit_code == 1
+    nobody = _cli("ban", "Nobody", "--reason", "x", "--db", url)
+    assert nobody.exit_code == 1 and "no account 'Nobody'" in nobody.output
+    away = _cli("players", "ol", "--db", "postgresql+asyncpg://nobody@127.0.0.1:1/none")
+    assert away.exit_code == 1 and "the database cannot be used" in away.output and "Traceback" not in away.output
 
     async def ledger_kinds() -> list[str]:
         store = await open_store(url)

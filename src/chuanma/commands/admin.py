@@ -17,6 +17,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 from rich.table import Table
+from sqlalchemy.exc import SQLAlchemyError
 
 from chuanma.server.bans import ban_words, when
 from chuanma.server.clock import SystemClock
@@ -49,6 +50,10 @@ def run(db: str | None, data: Path, work: Callable[[Moderation], Awaitable[T]]) 
         return asyncio.run(scenario())
     except ModerationError as exc:
         typer.echo(f"chuanma admin: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except (SQLAlchemyError, OSError) as exc:  # a bad URL, a database away
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        typer.echo(f"chuanma admin: the database cannot be used: {first}", err=True)
         raise typer.Exit(1) from None
 
 
