@@ -126,6 +126,13 @@ def test_a_player_banned_mid_hand_is_disconnected_plays_on_auto_to_the_end_leave
             assert audit["unbalanced_hands"] == 0
             kinds = {r["kind"] for r in await store.ledger_of(user_id)}
             assert kinds == {"grant", "hand"}  # no escape: the others lose nothing
+            # a refund naming the hand is no part of its zero sum, nor a second hand in the history
+            [played] = await store.hands_of(user_id)
+            await mod.adjust(CONSOLE, user_id, 100, "refund", played["id"])
+            audit = await store.audit()
+            assert audit["unbalanced_hands"] == 0 and audit["adjustments"] == 100
+            assert audit["balances"] == audit["grants"] + audit["adjustments"]
+            assert [h["id"] for h in await store.hands_of(user_id)] == [played["id"]]
             assert await store.read(lambda c: c.execute(select(func.count()).where(tokens.c.user_id == user_id))
                                     .scalar()) == 0
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
