@@ -17,6 +17,7 @@ from chuanma.cli import app as cli
 from chuanma.fairness import Level
 from chuanma.fairness.chain import verify_records
 from chuanma.server.clock import ManualClock
+from chuanma.server.host import BAN_WATCH
 from chuanma.server.moderation import CONSOLE, Moderation, ModerationError
 from chuanma.server.schema import ledger, tokens
 from chuanma.server.store import open_store
@@ -147,8 +148,10 @@ def test_a_player_banned_mid_hand_is_disconnected_plays_on_auto_to_the_end_leave
     asyncio.run(scenario())
 
 
-def test_a_ban_refuses_joining_a_room_or_a_private_table_on_a_socket_it_did_not_close(db_url: str) -> None:
-    """A socket the ban's expulsion missed (opened in the same moment) is still refused every join."""
+def test_a_ban_made_without_the_server_refuses_joins_at_once_and_closes_the_socket_at_the_servers_next_look(
+        db_url: str) -> None:
+    """A ban the server did not make (``chuanma admin ban``: no expulsion of its own) is refused every
+    join on a socket still open, and the server closes that socket at its next look for bans."""
     async def scenario() -> None:
         async with running(make_config(db_url)) as run:
             acc = await account(run.base, "Late_one")
@@ -159,7 +162,8 @@ def test_a_ban_refuses_joining_a_room_or_a_private_table_on_a_socket_it_did_not_
             assert error["code"] == "banned" and "for good" in error["message"]
             await client.send("join_private", invite="whatever")
             assert (await client.expect("error"))["code"] == "banned"
-            await client.close()
+            run.clock.advance(BAN_WATCH)
+            assert await _closed(client) == 4401
     asyncio.run(scenario())
 
 

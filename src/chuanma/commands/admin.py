@@ -2,8 +2,8 @@
 
 Each command calls the same service as the API's ``/api/admin/*`` routes
 (:class:`~chuanma.server.moderation.Moderation`), logged as the command line's. Only here are roles
-granted. A ban made here holds for every login and join and revokes the player's tokens; their
-sockets open on a running server are closed by a ban through the API.
+granted. A ban made here holds for every login and join and revokes the player's tokens at once;
+a running server closes their sockets at its next look for bans (``host.BAN_WATCH``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import time
 
-from sqlalchemy import Connection, or_, select
+from sqlalchemy import Connection, func, or_, select
 
 from chuanma.server.schema import bans
 from chuanma.server.store import Row, Store
@@ -56,6 +56,17 @@ def active_ban(conn: Connection, user_id: int, now: float) -> Row | None:
          .order_by(bans.c.id.desc()).limit(1))
     row = conn.execute(q).first()
     return None if row is None else dict(row._mapping)
+
+
+def latest_ban(conn: Connection) -> int:
+    """The id of the last ban made (0 before the first)."""
+    return int(conn.execute(select(func.coalesce(func.max(bans.c.id), 0))).scalar_one())
+
+
+def bans_after(conn: Connection, ban_id: int) -> list[Row]:
+    """The bans made after ban ``ban_id`` and not lifted, first first."""
+    q = select(bans).where(bans.c.id > ban_id, bans.c.lifted_at.is_(None)).order_by(bans.c.id)
+    return [dict(r._mapping) for r in conn.execute(q)]
 
 
 async def ban_of(store: Store, user_id: int, now: float) -> Row | None:

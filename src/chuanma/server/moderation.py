@@ -8,7 +8,8 @@ moderators and operators may not be banned, kicked or renamed: they are made pla
 
 The live part of a ban or kick (closing the player's sockets, putting their seat on 托管 until
 the hand ends) is the running server's :attr:`Moderation.expel`; without one (the command line)
-the ban holds for every new login and join, and revokes the player's tokens.
+the ban holds for every new login and join, and revokes the player's tokens; every running server
+finds it at its next look for bans (:meth:`~chuanma.server.host.LocalHost.watch_bans`).
 """
 
 from __future__ import annotations
