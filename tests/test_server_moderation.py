@@ -39,7 +39,7 @@ from test_cluster_lobby import BOT_WAIT, ROOM, cluster_db, guest, seated_at, two
 __all__ = ["cluster_db", "db_url", "pg_database"]
 PASSWORD = "correct horse"
 ROUTES = [("GET", "/api/admin/players?q=a", "search"), ("GET", "/api/admin/players/{id}", "see"),
-          ("POST", "/api/admin/players/{id}/ban", "ban"), ("POST", "/api/admin/players/{id}/unban", "ban"),
+          ("POST", "/api/admin/players/{id}/ban", "ban"), ("POST", "/api/admin/players/{id}/unban", "unban"),
           ("POST", "/api/admin/players/{id}/kick", "kick"), ("POST", "/api/admin/players/{id}/rename", "rename"),
           ("POST", "/api/admin/players/{id}/adjust", "adjust"), ("GET", "/api/admin/log", "log")]
 BODIES = {"ban": {"reason": "spam", "duration": "1d"}, "unban": {"reason": "appeal"}, "kick": {"reason": "afk"},
@@ -69,7 +69,7 @@ def test_every_admin_route_refuses_anonymous_with_401_guests_and_players_with_40
                         r = await http.request(method, url, json=body, headers=headers)
                         assert r.status_code == status, (who, url, r.text)
                     r = await http.request(method, url, json=body, headers=bearer(mod["token"]))
-                    assert (r.status_code == 403) == (action in ("adjust", "log")), (url, r.text)
+                    assert r.status_code == (403 if action in ("adjust", "log") else 200), (url, r.text)
                 # no route grants a role, to anyone
                 r = await http.post(f"/api/admin/players/{player['user']['id']}/role", json={"role": "operator"},
                                     headers=bearer(op["token"]))

@@ -10,7 +10,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from chuanma.server.moderation import Actor, ModerationError, may
+from chuanma.server.moderation import MODERATOR_MAY, Actor, ModerationError, may
 from chuanma.server.routes.deps import ApiError, ServerDep, User
 from chuanma.server.store import Row
 
@@ -22,8 +22,8 @@ def allowed(action: str) -> Callable[[Row], Actor]:
     """The dependency admitting a caller whose role may do ``action``."""
     def check(user: User) -> Actor:
         if user["kind"] != "player" or not may(str(user["role"]), action):
-            raise ApiError(403, "forbidden", f"{action}: for moderators and operators only"
-                           if action not in ("adjust", "log") else f"{action}: for operators only")
+            who = "moderators and operators" if action in MODERATOR_MAY else "operators"
+            raise ApiError(403, "forbidden", f"{action}: for {who} only")
         return Actor(int(user["id"]), str(user["username"]))
     return check
 
@@ -31,6 +31,7 @@ def allowed(action: str) -> Callable[[Row], Actor]:
 Search = Annotated[Actor, Depends(allowed("search"))]
 See = Annotated[Actor, Depends(allowed("see"))]
 Ban = Annotated[Actor, Depends(allowed("ban"))]
+Unban = Annotated[Actor, Depends(allowed("unban"))]
 Kick = Annotated[Actor, Depends(allowed("kick"))]
 Rename = Annotated[Actor, Depends(allowed("rename"))]
 Adjust = Annotated[Actor, Depends(allowed("adjust"))]
@@ -81,7 +82,7 @@ async def ban(user_id: int, body: BanBody, actor: Ban, server: ServerDep) -> dic
 
 
 @router.post("/players/{user_id}/unban")
-async def unban(user_id: int, body: Reason, actor: Ban, server: ServerDep) -> dict[str, Any]:
+async def unban(user_id: int, body: Reason, actor: Unban, server: ServerDep) -> dict[str, Any]:
     row = await answered(server.moderation.unban(actor, user_id, body.reason))
     return {"lifted": row["id"]}
 
