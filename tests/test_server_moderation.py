@@ -9,7 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from alembic import command
+from sqlalchemy import func, inspect, select, text
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 
@@ -20,7 +21,7 @@ from chuanma.server.clock import ManualClock
 from chuanma.server.host import BAN_WATCH
 from chuanma.server.moderation import CONSOLE, Moderation, ModerationError
 from chuanma.server.schema import ledger, tokens
-from chuanma.server.store import open_store
+from chuanma.server.store import alembic_config, open_store
 from server_harness import (
     DEALER_KEY,
     TIMEOUT,
@@ -289,4 +290,27 @@ def test_a_ban_on_one_node_closes_the_players_sockets_and_takes_their_seat_on_ev
             table = owner.tables[table_id]
             await eventually(lambda: all(s is None or s.user_id != banned for s in table.seats))
             assert any(s is not None and s.user_id == int(players[1]["id"]) for s in table.seats)
+    asyncio.run(scenario())
+
+
+def test_downgrading_0010_turns_adjustments_into_grants_so_the_books_still_add_up(db_url: str) -> None:
+    async def scenario() -> None:
+        store = await open_store(db_url)
+        try:
+            user_id = await store.create_user("Ada", None, "player", 1000, 0.0)
+            assert user_id is not None
+            mod = Moderation(store, ManualClock())
+            await mod.set_role(user_id, "moderator")
+            await mod.adjust(CONSOLE, user_id, -300, "removal")
+            await store.runner.write(lambda conn: command.downgrade(alembic_config(conn), "0009"))
+            kinds = await store.read(lambda c: c.execute(text("SELECT kind, amount FROM ledger ORDER BY id")).all())
+            assert [tuple(k) for k in kinds] == [("grant", 1000), ("grant", -300)]
+            columns = await store.read(lambda c: {col["name"] for col in inspect(c).get_columns("users")})
+            assert "role" not in columns
+            await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
+            assert (await store.user(user_id) or {}).get("role") == "player"
+            audit = await store.audit()
+            assert audit["balances"] == audit["grants"] == 700 and audit["adjustments"] == 0
+        finally:
+            await store.close()
     asyncio.run(scenario())
