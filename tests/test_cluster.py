@@ -53,7 +53,7 @@ def new_table_row(table_id: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("message", [
-    i.Sit(), i.Rejoin(), i.Detach(), i.Idle(), p.Ready(type="ready", client_seed="s"),
+    i.Sit(), i.Rejoin(), i.Detach(), i.Idle(), i.Expel(), p.Ready(type="ready", client_seed="s"),
     p.Act(type="act", table="t1", version=3, action={"discard": "5m"}), p.Auto(type="auto", on=True),
     p.Views(type="views", on=True, hints=True), p.Leave(type="leave"),
     p.Resume(type="resume", table="t1", hand=2, last=7), p.Watch(type="watch", table="t1", invite="abc", views=True)])

@@ -1,117 +1,133 @@
-"""``chuanma admin``: an operator's commands on a server's database (docs/operations.md)."""
+"""``chuanma admin``: moderation on the server's database (docs/operations.md, Operating the community);
+the dealer keys and a copy of a cluster's database (:mod:`chuanma.commands.admin_keys`).
+
+Each command calls the same service as the API's ``/api/admin/*`` routes
+(:class:`~chuanma.server.moderation.Moderation`), logged as the command line's. Only here are roles
+granted. A ban made here holds for every login and join and revokes the player's tokens at once;
+a running server closes their sockets at its next look for bans (``host.BAN_WATCH``).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import time
+import json
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-T = TypeVar("T")
+from chuanma.commands.admin_keys import keys_app, new_cluster_command
+from chuanma.commands.database import DATA, Data, Db, on_database
+from chuanma.server.bans import ban_words, when
+from chuanma.server.clock import SystemClock
+from chuanma.server.moderation import CONSOLE, ROLES, Moderation
 
-admin_app = typer.Typer(name="admin", help="An operator's commands on a server's database.",
-                        no_args_is_help=True, add_completion=False)
-keys_app = typer.Typer(name="keys", help="The dealer keys the database admits: list, add (a rotation), retire.",
-                       no_args_is_help=True, add_completion=False)
+admin_app = typer.Typer(help="An operator's commands on a server's database: roles, bans, chip adjustments, "
+                             "renames, players, the operator log; the dealer keys; a restored copy made a cluster.",
+                        no_args_is_help=True)
 admin_app.add_typer(keys_app, name="keys")
-
-DataOption = Annotated[Path, typer.Option(help="the server's data directory (its SQLite database)")]
-DbOption = Annotated[str | None, typer.Option(
-    help="database URL instead of SQLite in --data, e.g. postgresql+asyncpg://user@host/db")]
-_out = Console(highlight=False)
-
-
-def on_database(data: Path, db: str | None, work: Callable[..., Awaitable[T]]) -> T:
-    """Run ``work(store)`` on the server's database (its schema brought up to date first); a
-    refusal or a database that cannot be opened ends the command in one line."""
-    from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-
-    from chuanma.errors import ChuanmaError
-    from chuanma.server.store import open_store, sqlite_url
-
-    if db is None and not (data / "chuanma.db").exists():
-        raise typer.BadParameter(f"--data: no database in {data} (give the server's --data, or --db)")
-
-    async def run() -> T:
-        store = await open_store(db or sqlite_url(data.resolve()))
-        try:
-            return await work(store)
-        finally:
-            await store.close()
-
-    try:
-        return asyncio.run(run())
-    except ChuanmaError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    except (SQLAlchemyError, OSError) as exc:
-        why = exc.orig if isinstance(exc, DBAPIError) else exc
-        raise typer.BadParameter(f"cannot open the database: {str(why).splitlines()[0]}") from None
+admin_app.command("new-cluster")(new_cluster_command)
+T = TypeVar("T")
+Reason = Annotated[str, typer.Option(help="why (written to the operator log)")]
+Who = Annotated[str, typer.Argument(help="the player's name (any case) or id")]
 
 
-def moment(at: float | None) -> str:
-    return "" if at is None else datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+def run(db: str | None, data: Path, work: Callable[[Moderation], Awaitable[T]]) -> T:
+    """Run ``work`` on the database's moderation service (:func:`on_database`)."""
+    return on_database(db, data, lambda store: work(Moderation(store, SystemClock())))
 
 
-@keys_app.command("list")
-def keys_list(data: DataOption = Path("chuanma-data"), db: DbOption = None) -> None:
-    """The database's dealer keys, oldest first: the ones that deal, and the retired."""
-    from chuanma.server.dealer_keys import published
-
-    found = on_database(data, db, published)
-    table = Table("VRF public key", "signing public key", "added", "retired")
-    for k in found:
-        table.add_row(k.public_key, k.signing_key or "(not yet seen)", moment(k.added), moment(k.retired) or "deals")
-    _out.print(table)
+def table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
+    out = Table(title=title)
+    for column in columns:
+        out.add_column(column)
+    for row in rows:
+        out.add_row(*("" if v is None else str(v) for v in row))
+    Console().print(out)
 
 
-@keys_app.command("add")
-def keys_add(
-    key: Annotated[Path, typer.Argument(help="the new dealer key file (chuanma fair keygen)")],
-    data: DataOption = Path("chuanma-data"), db: DbOption = None,
-) -> None:
-    """Admit a new dealer key beside the database's (a rotation's first step): servers may then
-    start with it; restart the nodes one by one with it, then retire the old key."""
-    from chuanma.fairness import FairnessError
-    from chuanma.fairness.keys import read_key
-    from chuanma.server.dealer_keys import add
-
-    try:
-        vrf = read_key(key)
-    except FairnessError as exc:
-        raise typer.BadParameter(f"dealer key: {exc}") from None
-    new = on_database(data, db, lambda store: add(store, vrf, time.time()))
-    typer.echo(f"dealer key {vrf.public_key.hex()} {'added' if new else 'was admitted already'}")
+@admin_app.command()
+def role(who: Who, new_role: Annotated[str, typer.Argument(metavar="ROLE", help=", ".join(ROLES))],
+         reason: Reason = "role granted", db: Db = None, data: Data = DATA) -> None:
+    """Give a registered account a role: player, moderator or operator (only here, never by the API)."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.set_role(int((await m.find(who))["id"]), new_role, reason)
+    row = run(db, data, work)
+    typer.echo(f"{row['username']} (#{row['id']}): role {row['role']}")
 
 
-@keys_app.command("retire")
-def keys_retire(
-    public_key: Annotated[str, typer.Argument(help="the VRF public key to retire (hex, or its first digits)")],
-    data: DataOption = Path("chuanma-data"), db: DbOption = None,
-) -> None:
-    """Retire a dealer key: no server may start with it again (refused while an unfinished hand was
-    dealt by it, or if it is the last key that deals). It stays published, with its dates."""
-    from chuanma.server.dealer_keys import retire
-
-    row = on_database(data, db, lambda store: retire(store, public_key, time.time()))
-    typer.echo(f"dealer key {row.public_key} retired")
+@admin_app.command()
+def ban(who: Who, reason: Reason, duration: Annotated[str | None, typer.Option(
+            "--for", help="how long: 30m, 12h, 7d, 2w (default: for good)")] = None,
+        db: Db = None, data: Data = DATA) -> None:
+    """Ban a player (for a time or for good): no login, no table; their tokens are revoked."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.ban(CONSOLE, int((await m.find(who))["id"]), reason, duration)
+    typer.echo(ban_words(run(db, data, work)))
 
 
-@admin_app.command("new-cluster")
-def new_cluster_command(
-    db: Annotated[str, typer.Option(help="the copy's database URL, postgresql+asyncpg://…")],
-    lease_seconds: Annotated[float, typer.Option(min=0.1, max=3600, help="the cluster's --lease-seconds")] = 15.0,
-) -> None:
-    """Make a copy of a cluster's database (a restored backup) a cluster of its own: new Redis
-    channels and keys, so that its nodes never meet the original's. It watches for a lease time that
-    no node runs on it (refused if one does)."""
-    from chuanma.server.table_leases import new_cluster
+@admin_app.command()
+def unban(who: Who, reason: Reason, db: Db = None, data: Data = DATA) -> None:
+    """Lift a player's ban."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.unban(CONSOLE, int((await m.find(who))["id"]), reason)
+    typer.echo(f"ban #{run(db, data, work)['id']} lifted")
 
-    typer.echo(f"watching for {lease_seconds:g} s that no node runs on the database...", err=True)
-    prefix = on_database(Path("."), db, lambda store: new_cluster(store, lease_seconds))
-    typer.echo(f"the database is a cluster of its own: its Redis channels and keys are under {prefix}")
+
+@admin_app.command()
+def adjust(who: Who, amount: Annotated[int, typer.Argument(help="chips to give (below zero: to take)")],
+           reason: Reason, hand: Annotated[str | None, typer.Option(help="the hand it is about (its id)")] = None,
+           db: Db = None, data: Data = DATA) -> None:
+    """Give or take chips (a refund, a compensation, a removal): a ledger row of its own; never below zero."""
+    async def work(m: Moderation) -> int:
+        return await m.adjust(CONSOLE, int((await m.find(who))["id"]), amount, reason, hand)
+    typer.echo(f"balance now {run(db, data, work):,}")
+
+
+@admin_app.command()
+def rename(who: Who, new_name: Annotated[str, typer.Argument(metavar="NEW_NAME")], reason: Reason,
+           db: Db = None, data: Data = DATA) -> None:
+    """Rename a player (the new name must be valid and free, as at registration)."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.rename(CONSOLE, int((await m.find(who))["id"]), new_name, reason)
+    row = run(db, data, work)
+    typer.echo(f"#{row['id']} is now {row['username']}")
+
+
+@admin_app.command()
+def players(query: Annotated[str, typer.Argument(help="the start of a name, or an id")],
+            db: Db = None, data: Data = DATA) -> None:
+    """Find players by the start of their name, or by id."""
+    found = run(db, data, lambda m: m.search(query))
+    table(f"players: {query}", ["id", "name", "kind", "role", "balance", "ban"],
+          [[r["id"], r["username"], r["kind"], r["role"], f"{r['balance']:,}", r["ban"] and r["ban"]["words"]]
+           for r in found])
+
+
+@admin_app.command()
+def player(who: Who, db: Db = None, data: Data = DATA) -> None:
+    """A player's account, role, ban, balance, last ledger rows and last hands."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await m.player(int((await m.find(who))["id"]))
+    page = run(db, data, work)
+    acc = page["account"]
+    typer.echo(f"{acc['username']} (#{acc['id']}): {acc['kind']}, {acc['role']}, since {when(acc['created_at'])}; "
+               f"balance {page['balance']:,}; " + (page["ban"]["words"] if page["ban"] else "not banned"))
+    table("ledger", ["at", "kind", "amount", "hand"],
+          [[when(r["at"]), r["kind"], f"{r['amount']:+,}", r["hand_id"]] for r in page["ledger"]])
+    table("hands", ["finished", "hand", "table", "number", "result"],
+          [[when(r["finished_at"]), r["id"], r["table_id"], r["number"], f"{r['amount']:+,}"] for r in page["hands"]])
+
+
+@admin_app.command()
+def log(limit: Annotated[int, typer.Option(help="how many rows, newest first")] = 50,
+        who: Annotated[str | None, typer.Option("--player", help="about this player only (name or id)")] = None,
+        db: Db = None, data: Data = DATA) -> None:
+    """The operator log: every moderation action, newest first."""
+    async def work(m: Moderation) -> list[dict[str, Any]]:
+        return await m.log(limit, None if who is None else int((await m.find(who))["id"]))
+    table("operator log", ["at", "by", "action", "player", "reason", "details"],
+          [[when(r["at"]), r["actor_name"], r["action"], r["target_name"], r["reason"],
+            json.dumps(r["details"], ensure_ascii=False)] for r in run(db, data, work)])

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from chuanma.server.bans import ban_of, ban_words
 from chuanma.server.clock import Clock
 from chuanma.server.passwords import Passwords
 from chuanma.server.rooms import LOWEST_ENTRY
@@ -98,6 +99,9 @@ class Accounts:
         stored = row["password_hash"] if row is not None else None
         if not await self.passwords.verify(stored, password if isinstance(password, str) else "") or row is None:
             raise AccountError(LOGIN_FAILED, "login_failed")
+        ban = await ban_of(self.store, int(row["id"]), self.clock.now())
+        if ban is not None:  # told only with the right password: it names the ban's end
+            raise AccountError(ban_words(ban), "banned")
         return await self._issue(int(row["id"]))
 
     async def _issue(self, user_id: int) -> tuple[Row, str]:

@@ -37,8 +37,8 @@ from chuanma.server.lease import Lease, migration_check
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
 from chuanma.server.progress import settle_hook
-from chuanma.server.routes import accounts, hands, portal, progression, rooms, service
-from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, token_of
+from chuanma.server.routes import accounts, admin, hands, portal, progression, rooms, service
+from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, close_sockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
 from chuanma.server.store import open_store
@@ -93,6 +93,13 @@ def create_app(config: ServerConfig) -> FastAPI:
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
                          config.reliefs_per_day)
+        closing: set[asyncio.Task[None]] = set()
+
+        def expel(user_id: int, reason: str) -> None:
+            task = asyncio.create_task(close_sockets(sockets, user_id, reason))
+            closing.add(task)
+            task.add_done_callback(closing.discard)
+        host.on_expel = expel  # a ban or kick closes the player's sockets on this node
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
         store.on_settle_failed = metrics.progression_failed
         app.state.server = Server(config, store, users, host, lobby, metrics,
@@ -142,6 +149,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(hands.router)
     app.include_router(portal.router)
     app.include_router(progression.router)
+    app.include_router(admin.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     origins = frozenset(o.rstrip("/").lower() for o in config.allowed_origins)
 

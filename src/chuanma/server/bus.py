@@ -37,8 +37,8 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a call to Redis raises when Redis is out of reach."""
 DRAIN = 2.0
 """Seconds a closing bus waits at most for what was queued to be published."""
-HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle]] = {
-    "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle}
+HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle | i.Expel]] = {
+    "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle, "expel": i.Expel}
 """The commands a host gives a table, by the name they cross the bus with."""
 _client: TypeAdapter[p.ClientMessage] = TypeAdapter(p.ClientMessage)
 Job = Callable[[], Awaitable[object]]
@@ -49,7 +49,7 @@ def encode(message: i.CommandMessage) -> dict[str, Any]:
     for name, kind in HOST_INPUTS.items():
         if isinstance(message, kind):
             return {"host": name}
-    assert not isinstance(message, i.Sit | i.Rejoin | i.Detach | i.Idle)
+    assert not isinstance(message, i.Sit | i.Rejoin | i.Detach | i.Idle | i.Expel)
     return message.model_dump(mode="json")
 
 
@@ -137,6 +137,12 @@ class Bus:
         """Tell every node that the table quick-join was opening for ``users`` (waiting on whichever
         node) could not be opened: they left the queue."""
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "unopened", "users": users}))
+
+    async def expelled(self, user_id: int, reason: str) -> None:
+        """Tell every node that ``user_id`` was banned or kicked: each closes their sockets and
+        expels them from its tables."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "expelled", "user": user_id,
+                                                                  "reason": reason, "node": self.node}))
 
     async def unseated(self, users: list[int]) -> None:
         """Tell every node that ``users`` no longer sit where they sat (their table closed, or a

@@ -50,7 +50,7 @@ def reattach(message: i.CommandMessage) -> i.CommandMessage | None:
     ``watch``, a player's rejoining; ``None`` once it left (or was never attached)."""
     if isinstance(message, p.Watch):
         return message
-    if isinstance(message, i.Detach | p.Leave | i.Idle):
+    if isinstance(message, i.Detach | p.Leave | i.Idle | i.Expel):
         return None
     return i.Rejoin()
 
@@ -143,6 +143,11 @@ class ClusterHost(LocalHost):
         if replacing is not None:
             self.unseat([replacing])
         return bot
+
+    async def expel(self, user_id: int, reason: str) -> None:
+        """Expel ``user_id`` here, and tell every other node to do so with theirs."""
+        self.expel_here(user_id, reason)
+        await self.bus.expelled(user_id, reason)
 
     def unseat(self, users: list[int]) -> None:
         """``users`` were unseated here: forgotten here and by every other node."""
@@ -397,6 +402,9 @@ class ClusterHost(LocalHost):
             self.taken(str(data["table"]), str(data["node"]), int(data["token"]))
         elif data["kind"] == "unseated":
             self.unseated([int(u) for u in data["users"]])
+        elif data["kind"] == "expelled":
+            if data["node"] != self.name:  # this node expelled them already
+                self.expel_here(int(data["user"]), str(data["reason"]))
         elif data["kind"] == "unopened":
             if self.on_unopened is not None:
                 self.on_unopened([int(u) for u in data["users"]])

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
+from chuanma.server.bans import ban_words, bans_after, latest_ban
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import DealerKeyError
 from chuanma.server.lease import LeaseLostError
@@ -31,11 +32,13 @@ from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
-from chuanma.server.table_inputs import Idle, Sit
+from chuanma.server.table_inputs import Expel, Idle, Sit
 
 log = logging.getLogger("chuanma.server.host")
 MAX_RESTARTS = 3
 """How many times a failed table is rebuilt from the database before it is given up (closed)."""
+BAN_WATCH = 5.0
+"""Seconds between two looks for the bans made elsewhere (``chuanma admin ban``), whose players are expelled."""
 FILL_RETRY = 1.0
 """Seconds after which a queue whose matching failed (a cluster's lobby lock not had) is matched again."""
 
@@ -114,6 +117,9 @@ class LocalHost:
     failures: dict[str, int] = field(default_factory=dict)
     restarts: set[asyncio.Task[None]] = field(default_factory=set)
     sweeper: asyncio.Task[None] | None = None
+    ban_watch: asyncio.Task[None] | None = None
+    on_expel: Callable[[int, str], None] | None = None
+    """What closes a player's open sockets on this node, with the reason (the app's)."""
     seatings: Seatings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -165,6 +171,19 @@ class LocalHost:
         if table is None or table.closed:
             raise RefusedError("no_table", f"no open table {table_id}")
         table.submit(cmd)
+
+    async def expel(self, user_id: int, reason: str) -> None:
+        """A player banned or kicked: :meth:`expel_here` (one process holds every socket and table)."""
+        self.expel_here(user_id, reason)
+
+    def expel_here(self, user_id: int, reason: str) -> None:
+        """Close ``user_id``'s sockets on this node (telling them ``reason``) and expel them from the
+        tables run here: a seat mid-hand plays on 托管 to the hand's end, then is unseated."""
+        if self.on_expel is not None:
+            self.on_expel(user_id, reason)
+        for table in list(self.tables.values()):
+            if not table.closed and any(s is not None and s.user_id == user_id for s in table.seats):
+                table.submit(Command(user_id, _nobody, Expel()))
 
     async def live(self, user_id: int) -> list[dict[str, Any]]:
         """The open tables ``user_id`` may watch without an invite code (every room's, and the private
@@ -314,8 +333,26 @@ class LocalHost:
             table.submit(cmd)
 
     def watch_idle(self) -> None:
-        """Start closing private tables no person has attended for ``config.private_idle_seconds``."""
+        """Start closing private tables no person has attended for ``config.private_idle_seconds``,
+        and expelling the players of bans made elsewhere (:meth:`watch_bans`)."""
         self.sweeper = asyncio.create_task(self.sweep_idle(), name="idle-tables")
+        self.ban_watch = asyncio.create_task(self.watch_bans(), name="bans")
+
+    async def watch_bans(self) -> None:
+        """Every :data:`BAN_WATCH` seconds, expel here the players of the bans made since the last look
+        (the command line's reach no server otherwise; this node's own are expelled twice: harmless)."""
+        clock = self.config.clock
+        seen = await self.store.read(latest_ban)
+        while True:
+            await clock.sleep_until(clock.now() + BAN_WATCH)
+            try:
+                made = await self.store.read(functools.partial(bans_after, ban_id=seen))
+            except Exception:  # the database away: looked for again at the next look
+                log.exception("bans not read")
+                continue
+            for ban in made:
+                seen = max(seen, int(ban["id"]))
+                self.expel_here(int(ban["user_id"]), ban_words(ban))
 
     async def sweep_idle(self) -> None:
         """Every quarter of the idle time (a second at least), ask each private table idle that long to close."""
@@ -328,7 +365,7 @@ class LocalHost:
                         self.submit(table.id, Command(0, _nobody, Idle()))
 
     async def stop(self) -> None:
-        tasks = [*self.restarts, *self.tasks.values(), *([self.sweeper] if self.sweeper else [])]
+        tasks = [*self.restarts, *self.tasks.values(), *(t for t in (self.sweeper, self.ban_watch) if t)]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -41,7 +41,7 @@ from chuanma.server.levels import experience, level_json
 from chuanma.server.ratings import FAMILIES, NEW, OVERALL, Rating, family_of, places, rate
 from chuanma.server.rooms import PRIVATE_ROOM
 from chuanma.server.schema import hand_players, hands, ledger, ratings, tables, users
-from chuanma.server.store import SettleHook
+from chuanma.server.store import HAND_KINDS, SettleHook
 
 HISTORY = 200
 """The most points a history plot gets (the latest ones)."""
@@ -144,14 +144,15 @@ def rebuild(conn: Connection, bot_levels: Mapping[str, str]) -> None:
     ``chuanma_progression_failures_total``); in one write transaction, no table settling meanwhile."""
     conn.execute(hand_players.delete())
     conn.execute(ratings.delete())
-    paid = (select(ledger.c.hand_id, func.min(ledger.c.id).label("first")).where(ledger.c.hand_id.is_not(None))
-            .group_by(ledger.c.hand_id).subquery())
+    paid = (select(ledger.c.hand_id, func.min(ledger.c.id).label("first"))
+            .where(ledger.c.hand_id.is_not(None), ledger.c.kind.in_(HAND_KINDS)).group_by(ledger.c.hand_id).subquery())
     settled = conn.execute(select(hands.c.id, hands.c.record, hands.c.finished_at)
                            .join(paid, paid.c.hand_id == hands.c.id)
                            .where(hands.c.status == "settled").order_by(paid.c.first)).all()
     for hand in settled:
         deltas = {int(u): int(a) for u, a in conn.execute(select(ledger.c.user_id, ledger.c.amount)
-                                                          .where(ledger.c.hand_id == hand.id))}
+                                                          .where(ledger.c.hand_id == hand.id,
+                                                                 ledger.c.kind.in_(HAND_KINDS)))}
         record_hand(conn, hand.id, hand.record, deltas, hand.finished_at, bot_levels)
 
 

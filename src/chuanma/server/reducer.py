@@ -133,6 +133,11 @@ class Step:
                     seat.conns.remove(conn)
             self.unwatch(conn)
             return
+        if isinstance(msg, i.Expel):
+            expelled = st.seat_of(said.user_id)
+            if expelled is not None:
+                self.expel(expelled)
+            return
         if isinstance(msg, i.Sit) and st.seat_of(said.user_id) is None:
             free = [k for k, s in enumerate(st.seats) if s is None]
             if not free:
@@ -613,6 +618,22 @@ class Step:
         if seat.auto:
             seat.auto, seat.held = False, None
             self.broadcast_auto(index, False)
+
+    def expel(self, index: int) -> None:
+        """A player banned or kicked (their sockets closed by the host): between hands unseated at
+        once; mid-hand their seat plays on 托管 to the hand's end, then is unseated as a player who
+        left between hands (no escape: the others lose nothing)."""
+        seat = self.seat(index)
+        seat.conns.clear()
+        game = self.st.game
+        if game is None or game.finished:
+            self.replace_with_bot(index, "removed from the table")
+            return
+        seat.leaving = True
+        if not seat.auto:
+            seat.auto, seat.held = True, None
+            seat.clear_prompt()
+            self.broadcast_auto(index, True)
 
     def leave(self, index: int) -> None:
         st = self.st

@@ -29,6 +29,8 @@ users = Table(
     Column("kind", String(8), nullable=False),  # player, guest, bot
     Column("balance", BigInteger, nullable=False),
     Column("created_at", Float, nullable=False),
+    # player, moderator, operator (migration 0010): granted only by ``chuanma admin role``
+    Column("role", String(10), nullable=False, server_default="player"),
 )
 USERNAME_KEY = Index("ix_users_username_lower", func.lower(users.c.username), unique=True)
 """Names unique without regard to case (migration 0003), enforced by the database itself."""
@@ -46,7 +48,7 @@ ledger = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
     Column("amount", BigInteger, nullable=False),
-    Column("kind", String(8), nullable=False),  # grant, hand, escape
+    Column("kind", String(16), nullable=False),  # grant, relief, hand, escape, adjustment (migration 0010)
     Column("hand_id", String(40), nullable=True, index=True),
     Column("at", Float, nullable=False),
 )
@@ -187,4 +189,28 @@ ratings = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("hands", Integer, nullable=False),
+)
+
+bans = Table(
+    "bans", metadata,
+    # one row per ban (migration 0010), kept once lifted or over: a player's history of bans
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("reason", Text, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("until", Float, nullable=True),  # None: for good
+    Column("by", Integer, ForeignKey("users.id"), nullable=True),  # who banned (None: the command line)
+    Column("lifted_at", Float, nullable=True),  # unbanned then (None: not lifted)
+)
+
+operator_log = Table(
+    "operator_log", metadata,
+    # append-only (migration 0010): one row per moderation action, written in the action's transaction
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False, index=True),
+    Column("actor", Integer, ForeignKey("users.id"), nullable=True),  # None: the command line
+    Column("action", String(16), nullable=False),  # role, ban, unban, kick, adjust, rename
+    Column("target", Integer, ForeignKey("users.id"), nullable=True, index=True),
+    Column("reason", Text, nullable=False),
+    Column("details", JSON, nullable=False),
 )

@@ -8,6 +8,7 @@ from chuanma.server.accounts import Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.metrics import Metrics
+from chuanma.server.moderation import Moderation
 from chuanma.server.store import Store
 
 READS_PER_MINUTE = 120
@@ -32,6 +33,9 @@ class Server:
     """Private tables opened per client address (``private_tables_per_hour``)."""
     read_limit: RateLimiter = field(init=False)
     """Profiles and leaderboards read per client address (:data:`READS_PER_MINUTE`)."""
+    moderation: Moderation = field(init=False)
+    """Bans, kicks, adjustments, renames and their log; a ban or kick expels through the host."""
 
     def __post_init__(self) -> None:
         self.read_limit = RateLimiter(self.config.clock.now, READS_PER_MINUTE / 60, READS_PER_MINUTE)
+        self.moderation = Moderation(self.store, self.config.clock, self.host.expel)

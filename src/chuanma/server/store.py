@@ -1,10 +1,10 @@
 """The server's database: SQLAlchemy 2 Core over SQLite (WAL) or PostgreSQL (asyncpg).
 
 :func:`open_store` runs the Alembic migrations, then every read and write goes through
-:class:`Store`. Money only moves in :meth:`Store.grant`, :meth:`Store.relieve` and
-:meth:`Store.settle`, each in one transaction with its ledger rows, so the sum of all balances
-is always the sum of all grants and reliefs. What a settlement also writes (progression's figures)
-runs in a savepoint: its failure never undoes the money.
+:class:`Store`. Money only moves in :meth:`Store.grant`, :meth:`Store.relieve`,
+:meth:`Store.settle` and :func:`adjust_chips` (an operator's), each in one transaction with its
+ledger rows, so the sum of all balances is always the sum of all grants, reliefs and adjustments.
+What a settlement also writes (progression's figures) runs in a savepoint: its failure never undoes the money.
 
 Every query is a function of a synchronous :class:`~sqlalchemy.Connection`; how it reaches the
 database is the backend's :class:`Runner`: SQLite's whole transaction runs in one database
@@ -197,7 +197,7 @@ BALANCES = select(users.c.id, users.c.balance).where(users.c.id.in_(bindparam("i
 """Built once: building a statement costs about as much as running it (read at every deal and settlement)."""
 
 
-def _named(username: str) -> ColumnElement[bool]:
+def named(username: str) -> ColumnElement[bool]:
     """The account named ``username`` without regard to case (what the unique index holds)."""
     return func.lower(users.c.username) == username.lower()
 
@@ -214,6 +214,11 @@ def _balances(conn: Connection, user_ids: Iterable[int]) -> dict[int, int]:
 GRANT_KINDS = ("grant", "relief")
 """The ledger rows that bring chips in (every other row moves them between players): a grant (a new
 account's, a bot's) or a relief (破产补助)."""
+ADJUSTMENT = "adjustment"
+"""An operator's chips given or taken (a refund, a compensation, a removal: :mod:`chuanma.server.moderation`),
+naming a hand or not; never part of a hand's zero sum."""
+HAND_KINDS = ("hand", "escape")
+"""The ledger rows a hand's settlement writes: those of one hand sum to zero."""
 
 
 def grant_chips(conn: Connection, user_id: int, amount: int, now: float, kind: str = "grant") -> None:
@@ -221,6 +226,26 @@ def grant_chips(conn: Connection, user_id: int, amount: int, now: float, kind: s
     ``kind`` (one of :data:`GRANT_KINDS`)."""
     conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind=kind, at=now))
     conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount))
+
+
+class NegativeBalanceError(ValueError):
+    """An adjustment that would take a balance below zero (nothing was written)."""
+
+    def __init__(self, balance: int, amount: int) -> None:
+        super().__init__(f"amount: the balance is {balance:,}; taking {-amount:,} would leave it below zero")
+        self.balance = balance
+
+
+def adjust_chips(conn: Connection, user_id: int, amount: int, now: float, hand_id: str | None) -> int:
+    """In the transaction of ``conn``: add ``amount`` (below zero: take) to ``user_id``'s chips, with
+    its ledger row of kind :data:`ADJUSTMENT` naming ``hand_id`` (or none); returns the new balance.
+    Raises :class:`NegativeBalanceError` if the balance, read on the locked row, would go below zero."""
+    balance = int(conn.execute(select(users.c.balance).where(users.c.id == user_id).with_for_update()).scalar_one())
+    if balance + amount < 0:
+        raise NegativeBalanceError(balance, amount)
+    conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind=ADJUSTMENT, hand_id=hand_id, at=now))
+    conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount))
+    return balance + amount
 
 
 class Store:
@@ -280,7 +305,7 @@ class Store:
         """A new account with its starting ``grant`` (logged); ``None`` if the name is taken in any
         case (the database's unique index decides when two registrations race)."""
         def work(conn: Connection) -> int | None:
-            if conn.execute(select(users.c.id).where(_named(username))).first() is not None:
+            if conn.execute(select(users.c.id).where(named(username))).first() is not None:
                 return None
             res = conn.execute(users.insert().values(
                 username=username, password_hash=password_hash, kind=kind, balance=0, created_at=now))
@@ -296,7 +321,7 @@ class Store:
         """Guest ``user_id`` registered as ``username`` with this password: the same account, so
         its chips, hands and ledger stay its own; ``None`` if it is no guest or the name is taken."""
         def work(conn: Connection) -> Row | None:
-            if conn.execute(select(users.c.id).where(_named(username))).first() is not None:
+            if conn.execute(select(users.c.id).where(named(username))).first() is not None:
                 return None
             done = conn.execute(update(users).where(users.c.id == user_id, users.c.kind == "guest").values(
                 username=username, password_hash=password_hash, kind="player"))
@@ -310,7 +335,7 @@ class Store:
 
     async def user_by_name(self, username: str) -> Row | None:
         """The account named ``username`` in any case."""
-        return await self.read(lambda conn: _one(conn.execute(select(users).where(_named(username))).first()))
+        return await self.read(lambda conn: _one(conn.execute(select(users).where(named(username))).first()))
 
     async def user(self, user_id: int) -> Row | None:
         return await self.read(lambda conn: _one(conn.execute(select(users).where(users.c.id == user_id)).first()))
@@ -417,19 +442,23 @@ class Store:
                 self.on_settle_failed(exc)
 
     async def audit(self) -> dict[str, int]:
-        """The chips invariants: total balances, total grants (and reliefs), the most negative balance and the
-        number of hands whose ledger rows do not sum to zero."""
+        """The chips invariants: total balances, total grants (and reliefs), total adjustments, the most
+        negative balance and the number of hands whose ledger rows do not sum to zero. ``balances`` is
+        ``grants + adjustments`` while every chip moved with its ledger row."""
         def work(conn: Connection) -> dict[str, int]:
             balance = conn.execute(select(func.coalesce(func.sum(users.c.balance), 0))).scalar_one()
-            granted = conn.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
-                                   .where(ledger.c.kind.in_(GRANT_KINDS))).scalar_one()
+
+            def total(*kinds: str) -> int:
+                return int(conn.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
+                                        .where(ledger.c.kind.in_(kinds))).scalar_one())
             lowest = conn.execute(select(func.coalesce(func.min(users.c.balance), 0))).scalar_one()
-            per_hand = select(ledger.c.hand_id).where(ledger.c.hand_id.is_not(None)).group_by(
-                ledger.c.hand_id).having(func.sum(ledger.c.amount) != 0).subquery()
+            per_hand = select(ledger.c.hand_id).where(ledger.c.hand_id.is_not(None), ledger.c.kind.in_(HAND_KINDS)
+                                                      ).group_by(ledger.c.hand_id).having(
+                func.sum(ledger.c.amount) != 0).subquery()
             unbalanced = conn.execute(select(func.count()).select_from(per_hand)).scalar_one()
             hands_settled = conn.execute(select(func.count()).where(hands.c.status == "settled")).scalar_one()
-            return {"balances": int(balance), "grants": int(granted), "lowest": int(lowest),
-                    "unbalanced_hands": int(unbalanced), "hands": int(hands_settled)}
+            return {"balances": int(balance), "grants": total(*GRANT_KINDS), "adjustments": total(ADJUSTMENT),
+                    "lowest": int(lowest), "unbalanced_hands": int(unbalanced), "hands": int(hands_settled)}
         return await self.read(work)
 
     async def ledger_of(self, user_id: int) -> list[Row]:
@@ -528,6 +557,6 @@ class Store:
         q = (select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.seats, hands.c.finished_at,
                     ledger.c.amount)
              .join(ledger, ledger.c.hand_id == hands.c.id)
-             .where(ledger.c.user_id == user_id, hands.c.status == "settled")
+             .where(ledger.c.user_id == user_id, ledger.c.kind.in_(HAND_KINDS), hands.c.status == "settled")
              .order_by(hands.c.finished_at.desc()).limit(limit))
         return await self.read(lambda conn: _all(conn.execute(q)))

@@ -2,8 +2,8 @@
 
 A connection's command is :class:`Said`, carrying the protocol's own message
 (:mod:`chuanma.server.protocol`) or one of the host's (:class:`Sit`, :class:`Rejoin`,
-:class:`Detach`). The rest come from the shell: the table starting, its timer, the idle sweep,
-and the answers to the reducer's requests (:data:`chuanma.server.effects.Request`).
+:class:`Detach`, :class:`Idle`, :class:`Expel`). The rest come from the shell: the table
+starting, its timer, the idle sweep, and the answers to the reducer's requests (:data:`chuanma.server.effects.Request`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,13 @@ class Idle:
     """The host's sweep: close if no person has attended the table for the idle time."""
 
 
-CommandMessage = p.Ready | p.Act | p.Auto | p.Views | p.Leave | p.Resume | p.Watch | Sit | Rejoin | Detach | Idle
+@dataclass(frozen=True, slots=True)
+class Expel:
+    """The host's, for a player banned or kicked (the command's user): on 托管 to the hand's end, then unseated."""
+
+
+CommandMessage = (p.Ready | p.Act | p.Auto | p.Views | p.Leave | p.Resume | p.Watch | Sit | Rejoin | Detach | Idle
+                  | Expel)
 """What may be submitted to a table."""
 
 

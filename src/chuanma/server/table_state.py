@@ -71,6 +71,7 @@ class Seat:
     client_seed: str | None = None
     auto: bool = False
     leaving: bool = False
+    """Unseated once the hand ends (they left it, or were banned or kicked)."""
     prompt_version: int | None = None
     """The version at which the seat's open question was posed, as its prompt said."""
     prompt_legal: list[dict[str, Any]] | None = None

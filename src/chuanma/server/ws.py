@@ -17,6 +17,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
+from chuanma.server.bans import ban_of, ban_words
 from chuanma.server.host import TableHost
 from chuanma.server.rooms import ROOMS
 from chuanma.server.services import Server
@@ -170,6 +171,10 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
 async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server, watching: set[str]) -> None:
     """Carry out ``msg``; the tables this connection watches are added to ``watching``."""
     host: TableHost = server.host  # connections reach tables only through this seam
+    if isinstance(msg, p.Join | p.JoinPrivate):  # a ban closes the sockets: this closes the race with it
+        ban = await ban_of(server.store, user_id, server.config.clock.now())
+        if ban is not None:
+            raise RefusedError("banned", ban_words(ban))
     if isinstance(msg, p.Ping):
         send(p.server_message("pong"))
     elif isinstance(msg, p.Join):

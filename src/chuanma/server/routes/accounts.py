@@ -1,7 +1,6 @@
 """Accounts: register, log in, guests, log out, the player (docs/server.md, HTTP and Accounts)."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
-import contextlib
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -17,12 +16,12 @@ from chuanma.server.routes.deps import (
     ServerDep,
     Sockets,
     User,
+    close_sockets,
     public_user,
     token_of,
     within,
 )
 from chuanma.server.store import Row
-from chuanma.server.ws import UNAUTHORIZED
 
 router = APIRouter()
 
@@ -58,7 +57,7 @@ async def sign_in(request: Request, server: ServerDep, config: Config, body: Cre
     try:
         user, token = await action(body.username, body.password)
     except AccountError as exc:
-        raise ApiError(status, exc.code, str(exc)) from None
+        raise ApiError(403 if exc.code == "banned" else status, exc.code, str(exc)) from None
     return session(config, request, user, token)
 
 
@@ -91,11 +90,7 @@ async def logout(request: Request, user: User, server: ServerDep, sockets: Socke
     assert token is not None
     everywhere = body is not None and body.everywhere
     await server.accounts.logout(token, everywhere)
-    ended = [ws for ws, (user_id, used) in sockets.items()
-             if user_id == user["id"] and (everywhere or used == token)]
-    for ws in ended:
-        with contextlib.suppress(RuntimeError, OSError):  # closed meanwhile (its client left, or fell behind)
-            await ws.close(code=UNAUTHORIZED, reason="logged out")
+    await close_sockets(sockets, int(user["id"]), "logged out", None if everywhere else token)
     response = JSONResponse({"ok": True})
     response.delete_cookie(COOKIE)
     return response

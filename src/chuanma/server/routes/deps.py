@@ -8,6 +8,7 @@
 """
 
 # no ``from __future__ import annotations``: FastAPI reads the dependencies' annotations
+import contextlib
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -21,6 +22,7 @@ from chuanma.server.lease import LeaseLostError
 from chuanma.server.passwords import PasswordsBusy
 from chuanma.server.services import Server
 from chuanma.server.store import Row
+from chuanma.server.ws import UNAUTHORIZED
 
 COOKIE = "chuanma_session"
 OpenSockets = dict[WebSocket, tuple[int, str]]
@@ -62,6 +64,14 @@ def server_of(request: Request) -> Server:
 def sockets_of(request: Request) -> OpenSockets:
     sockets: OpenSockets = request.app.state.sockets
     return sockets
+
+
+async def close_sockets(sockets: OpenSockets, user_id: int, reason: str, token: str | None = None) -> None:
+    """Close every open socket of ``user_id`` (opened with ``token``, if given) with code 4401."""
+    ended = [ws for ws, (owner, used) in list(sockets.items()) if owner == user_id and token in (None, used)]
+    for ws in ended:
+        with contextlib.suppress(RuntimeError, OSError):  # closed meanwhile (its client left, or fell behind)
+            await ws.close(code=UNAUTHORIZED, reason=reason[:120])
 
 
 Config = Annotated[ServerConfig, Depends(config_of)]

@@ -1,0 +1,110 @@
+"""The moderation API, ``/api/admin/*`` (docs/server.md, Moderation): every route calls
+:class:`~chuanma.server.moderation.Moderation`, as ``chuanma admin`` does. Anonymous callers get
+401; guests and players 403; moderators may search, see, ban, unban, kick and rename; operators
+also adjust chips and read the log. No route grants a role."""
+
+# no ``from __future__ import annotations``: FastAPI reads the routes' annotations
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from chuanma.server.moderation import MODERATOR_MAY, Actor, ModerationError, may
+from chuanma.server.routes.deps import ApiError, ServerDep, User
+from chuanma.server.store import Row
+
+router = APIRouter(prefix="/api/admin")
+T = TypeVar("T")
+
+
+def allowed(action: str) -> Callable[[Row], Actor]:
+    """The dependency admitting a caller whose role may do ``action``."""
+    def check(user: User) -> Actor:
+        if user["kind"] != "player" or not may(str(user["role"]), action):
+            who = "moderators and operators" if action in MODERATOR_MAY else "operators"
+            raise ApiError(403, "forbidden", f"{action}: for {who} only")
+        return Actor(int(user["id"]), str(user["username"]))
+    return check
+
+
+Search = Annotated[Actor, Depends(allowed("search"))]
+See = Annotated[Actor, Depends(allowed("see"))]
+Ban = Annotated[Actor, Depends(allowed("ban"))]
+Unban = Annotated[Actor, Depends(allowed("unban"))]
+Kick = Annotated[Actor, Depends(allowed("kick"))]
+Rename = Annotated[Actor, Depends(allowed("rename"))]
+Adjust = Annotated[Actor, Depends(allowed("adjust"))]
+Log = Annotated[Actor, Depends(allowed("log"))]
+
+
+async def answered(action: Awaitable[T]) -> T:
+    """The action's result, or its refusal as the API answers it."""
+    try:
+        return await action
+    except ModerationError as exc:
+        raise ApiError(exc.status, exc.code, str(exc)) from None
+
+
+class Reason(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str = Field(max_length=2000)
+
+
+class BanBody(Reason):
+    duration: str | None = Field(None, max_length=20)
+    """e.g. ``7d``; ``null``: for good."""
+
+
+class AdjustBody(Reason):
+    amount: StrictInt
+    hand: str | None = Field(None, max_length=40)
+
+
+class RenameBody(Reason):
+    username: str = Field(max_length=64)
+
+
+@router.get("/players")
+async def search(_actor: Search, server: ServerDep, q: str = "") -> list[dict[str, Any]]:
+    return await answered(server.moderation.search(q))
+
+
+@router.get("/players/{user_id}")
+async def player(user_id: int, _actor: See, server: ServerDep) -> dict[str, Any]:
+    return await answered(server.moderation.player(user_id))
+
+
+@router.post("/players/{user_id}/ban")
+async def ban(user_id: int, body: BanBody, actor: Ban, server: ServerDep) -> dict[str, Any]:
+    row = await answered(server.moderation.ban(actor, user_id, body.reason, body.duration))
+    return {"ban": {k: row[k] for k in ("id", "user_id", "reason", "since", "until")}}
+
+
+@router.post("/players/{user_id}/unban")
+async def unban(user_id: int, body: Reason, actor: Unban, server: ServerDep) -> dict[str, Any]:
+    row = await answered(server.moderation.unban(actor, user_id, body.reason))
+    return {"lifted": row["id"]}
+
+
+@router.post("/players/{user_id}/kick")
+async def kick(user_id: int, body: Reason, actor: Kick, server: ServerDep) -> dict[str, bool]:
+    await answered(server.moderation.kick(actor, user_id, body.reason))
+    return {"ok": True}
+
+
+@router.post("/players/{user_id}/rename")
+async def rename(user_id: int, body: RenameBody, actor: Rename, server: ServerDep) -> dict[str, Any]:
+    row = await answered(server.moderation.rename(actor, user_id, body.username, body.reason))
+    return {"id": row["id"], "username": row["username"]}
+
+
+@router.post("/players/{user_id}/adjust")
+async def adjust(user_id: int, body: AdjustBody, actor: Adjust, server: ServerDep) -> dict[str, int]:
+    balance = await answered(server.moderation.adjust(actor, user_id, body.amount, body.reason, body.hand))
+    return {"balance": balance}
+
+
+@router.get("/log")
+async def log(_actor: Log, server: ServerDep, limit: int = 50, user: int | None = None) -> list[dict[str, Any]]:
+    return await answered(server.moderation.log(limit, user))
