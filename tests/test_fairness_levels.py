@@ -16,6 +16,7 @@ from chuanma.fairness import Level, VRFKey, sign_record, verify_record
 from chuanma.fairness.checks import Check, Status, Verdict
 from chuanma.fairness.cli import EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_UNVERIFIED
 from chuanma.fairness.keys import signing_key_of
+from chuanma.fairness.verify import ROTATED
 from fairness_records import (
     CANNOT_REPRODUCE,
     KEY,
@@ -146,7 +147,7 @@ def test_the_dealer_signs_with_a_key_of_its_own_and_both_keys_can_be_pinned(tmp_
     other = verify_record(signed, public_key=signer.public_key, vrf_public_key=KEY.public_key)
     assert other["proof"].status is Status.FAILED
     assert other["proof"].message == (f"dealt by the VRF key {dealer.public_key.hex()}, not by the required "
-                                      f"VRF key {KEY.public_key.hex()}")
+                                      f"VRF key {KEY.public_key.hex()}{ROTATED}")
     path = tmp_path / "signed.json"
     path.write_text(json.dumps(signed))
     pins = ("--public-key", signer.public_key.hex(), "--vrf-public-key", dealer.public_key.hex())

@@ -258,8 +258,13 @@ def check_database(config: ServerConfig, option: str) -> str:
             return
         store = await open_store(url, before_migrating=migration_check(config))
         try:
-            await admit(store, config.dealer_key, config.clock.now())  # refused: no lease left to lapse
-            await Lease.of(store, config).take()
+            lease = Lease.of(store, config)
+            await lease.take()
+            try:
+                await admit(store, config.dealer_key, config.clock.now())
+            except DealerKeyRefused:
+                await lease.release()  # the next start need not wait for it to lapse
+                raise
         finally:
             await store.close()
 
