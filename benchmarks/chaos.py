@@ -109,7 +109,8 @@ class Timers:
         return ["--turn-seconds", str(self.turn), "--claim-seconds", str(self.claim), "--ready-seconds",
                 str(self.ready), "--bot-wait", str(self.bot_wait), "--auto-delay", str(self.auto_delay),
                 "--early-timers", str(self.early),
-                "--auth-per-minute", "10000", "--guests-per-hour", "10000", "--private-tables-per-hour", "10000"]
+                "--auth-per-minute", "10000", "--guests-per-hour", "10000", "--grants-per-day", "10000",
+                "--private-tables-per-hour", "10000"]
 
     @property
     def silence(self) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from chuanma.commands.admin import admin_app
 from chuanma.commands.engine import engine_app
 from chuanma.commands.hand import hand
 from chuanma.commands.play import play
@@ -30,6 +31,7 @@ app.command()(replay)
 app.command(cls=PlainHelp)(serve)
 app.add_typer(fair_app, name="fair")
 app.add_typer(engine_app, name="engine")
+app.add_typer(admin_app, name="admin")
 
 
 @app.callback()

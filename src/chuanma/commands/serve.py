@@ -88,6 +88,18 @@ def serve(
         help="seconds a private table stays open with no player connected")] = 600.0,
     reliefs_per_day: Annotated[int, typer.Option(
         min=0, max=MAX_RELIEFS, help="relief chips (破产补助) a player below the lowest room may get a day")] = 3,
+    relief_hands: Annotated[int, typer.Option(
+        min=0, max=MAX_RATE, help="rated hands a player plays after a grant or relief before the next relief")] = 5,
+    trusted_hands: Annotated[int, typer.Option(
+        min=0, max=MAX_RATE, help="rated hands after which an account's escapes pay in full (0: always)")] = 10,
+    escape_cap: Annotated[int, typer.Option(
+        min=0, help="chips the escapes of an account short of --trusted-hands cost it in all")] = 1_000,
+    grants_per_day: Annotated[int, typer.Option(
+        min=1, max=MAX_RATE, help="new accounts (guests, registrations) one address may make a UTC day")] = 20,
+    private_base_rule: Annotated[bool, typer.Option(
+        help="a private table's players need a balance a room of at least its base admits")] = True,
+    login_days: Annotated[float, typer.Option(
+        min=1, max=36_500, help="days the logins (address, user agent) are kept")] = 90.0,
     leaderboard_min_hands: Annotated[int, typer.Option(
         min=1, max=MAX_RATE, help="hands a player needs (in the rules and period) to be on a leaderboard")] = 10,
     lease_seconds: Annotated[float, typer.Option(
@@ -152,6 +164,8 @@ def serve(
                           guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
                           private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds,
                           reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands,
+                          relief_hands=relief_hands, trusted_hands=trusted_hands, escape_cap=escape_cap,
+                          grants_per_day=grants_per_day, private_base_rule=private_base_rule, login_days=login_days,
                           redis_url=redis)
     setup_logging()
     database = check_database(config, "--db" if db else "--data")

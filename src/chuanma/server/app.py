@@ -35,6 +35,7 @@ from chuanma.server.lease import Lease, migration_check
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
 from chuanma.server.progress import settle_hook
+from chuanma.server.retention import purge_daily
 from chuanma.server.routes import accounts, hands, portal, progression, rooms, service
 from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, token_of
 from chuanma.server.routes.service import STATIC
@@ -83,7 +84,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             lobby = Lobby(host)
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
-                         config.reliefs_per_day)
+                         config.reliefs_per_day, config.relief_hands, config.grants_per_day)
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
         store.on_settle_failed = metrics.progression_failed
         app.state.server = Server(config, store, users, host, lobby, metrics,
@@ -95,6 +96,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
             app.state.metrics_port = exporter.server_port
         keeper = asyncio.create_task(lease.keep(host.stop)) if lease is not None else None
+        purger = asyncio.create_task(purge_daily(store, config.clock, config.login_days), name="purge-logins")
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
             await host.resume_all()
@@ -103,6 +105,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             app.state.ready = False
+            purger.cancel()
             if keeper is not None:
                 keeper.cancel()
             if exporter is not None:

@@ -19,6 +19,7 @@ from chuanma.server.routes.deps import (
     User,
     public_user,
     token_of,
+    visit_of,
     within,
 )
 from chuanma.server.store import Row
@@ -56,9 +57,9 @@ async def sign_in(request: Request, server: ServerDep, config: Config, body: Cre
     limit_logins(request, server)
     action = server.accounts.register if status == 400 else server.accounts.login
     try:
-        user, token = await action(body.username, body.password)
+        user, token = await action(body.username, body.password, visit_of(request))
     except AccountError as exc:
-        raise ApiError(status, exc.code, str(exc)) from None
+        raise ApiError(429 if exc.code == "too_many_grants" else status, exc.code, str(exc)) from None
     return session(config, request, user, token)
 
 
@@ -78,7 +79,10 @@ async def guest(request: Request, server: ServerDep, config: Config) -> JSONResp
     within(server.guest_limit, request, "too_many_guests",
            f"this address made {config.guests_per_hour} guest accounts within the hour: register, "
            "or wait (--guests-per-hour)")
-    user, token = await server.accounts.guest()
+    try:
+        user, token = await server.accounts.guest(visit_of(request))
+    except AccountError as exc:
+        raise ApiError(429, exc.code, str(exc)) from None
     return session(config, request, user, token)
 
 
