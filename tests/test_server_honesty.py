@@ -199,3 +199,15 @@ def test_logins_keep_address_and_agent_for_login_days_then_are_purged(db_url: st
     result = CliRunner().invoke(cli, ["admin", "purge-logins", "--db", db_url, "--days", "1"])
     assert result.exit_code == 0, result.output
     assert "purged 1 logins older than 1 days" in result.output  # the test clock's login (2027) is kept
+
+
+def test_starting_grants_asked_at_once_are_counted_one_after_the_other(db_url: str) -> None:
+    """Six guests asked for at once from one address with two grants a day: two made, four refused."""
+    async def scenario() -> None:
+        async with running(make_config(db_url, grants_per_day=2)) as run:
+            answers = await asyncio.gather(*(_post(run, "/api/guest") for _ in range(6)))
+            assert sorted(r.status_code for r in answers) == [200, 200, 429, 429, 429, 429]
+            made = await run.server.store.read(lambda conn: conn.execute(
+                select(logins.c.kind).where(logins.c.kind == "guest")).all())
+            assert len(made) == 2
+    asyncio.run(scenario())
