@@ -211,3 +211,11 @@ def test_starting_grants_asked_at_once_are_counted_one_after_the_other(db_url: s
                 select(logins.c.kind).where(logins.c.kind == "guest")).all())
             assert len(made) == 2
     asyncio.run(scenario())
+
+
+def test_purge_logins_refuses_a_bad_retention_or_database_in_one_line() -> None:
+    for args, named in ((["--db", "sqlite://", "--days", "nan"], "--days"),
+                        (["--db", "nosuch://host/db"], "--db: cannot open the database")):
+        result = CliRunner().invoke(cli, ["admin", "purge-logins", *args])
+        assert result.exit_code == 2 and named in result.output, result.output
+        assert isinstance(result.exception, SystemExit)
