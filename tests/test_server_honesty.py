@@ -219,3 +219,35 @@ def test_purge_logins_refuses_a_bad_retention_or_database_in_one_line() -> None:
         result = CliRunner().invoke(cli, ["admin", "purge-logins", *args])
         assert result.exit_code == 2 and named in result.output, result.output
         assert isinstance(result.exception, SystemExit)
+
+
+def test_a_table_rebuilt_after_a_restart_caps_an_escape_as_the_hand_was_dealt(db_url: str) -> None:
+    """The cap left when the hand was dealt is stored with it: after a restart (with another cap)
+    the guest's escape costs what the hand was dealt with."""
+    async def scenario() -> None:
+        async with running(make_config(db_url, escape_cap=700)) as run:
+            collector, guest = await account(run.base), await account(run.base)
+            made = await _table(run, collector["token"])
+            c = await Client.open(run.base, collector["token"])
+            g = await Client.open(run.base, guest["token"])
+            for client in (c, g):
+                await client.send("join_private", invite=made.json()["invite"])
+                await client.expect("seated")
+            await deal([c, g])
+            await c.close()
+            await g.close()
+        async with running(make_config(db_url, escape_cap=5_000)) as run:
+            g = await Client.open(run.base, guest["token"])
+            await g.send("resume", table=made.json()["table"], hand=0, last=-1)
+            await g.expect("resync", "events")
+            await g.send("leave")
+            await g.expect("table_closed")
+            await g.close()
+            ledger = run.server.store.ledger_of
+            for _ in range(200):
+                rows = await ledger(int(guest["user"]["id"]))
+                if rows[-1]["kind"] == "escape":
+                    break
+                await asyncio.sleep(0.05)
+            assert [(r["kind"], r["amount"]) for r in rows] == [("grant", 10_000), ("escape", -700)]
+    asyncio.run(scenario())
