@@ -64,8 +64,8 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
-LOAD_OPTIONS = ("--auth-per-minute", "10000", "--guests-per-hour", "10000", "--private-tables-per-hour", "10000",
-                "--turn-seconds", "600", "--claim-seconds", "600")
+LOAD_OPTIONS = ("--auth-per-minute", "10000", "--guests-per-hour", "10000", "--grants-per-day", "10000",
+                "--private-tables-per-hour", "10000", "--turn-seconds", "600", "--claim-seconds", "600")
 """The server's options under load: no login, guest or private-table limit in the way, timers that
 never run out (the message limit stays: it allows every answer the server asks for)."""
 SRC = Path(__file__).resolve().parents[1] / "src"

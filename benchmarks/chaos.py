@@ -87,7 +87,8 @@ DOUBLE_ROOM = "chuji-xuezhan"
 DOUBLE_BASE = 3_000
 DOUBLE_HANDS = 64
 """The double-join client's private table plays many hands for high stakes, so that it is still
-playing when the bot wait ends and two tables at once can take more than its balance."""
+playing when the bot wait ends and two tables at once can take more than its balance (stakes its
+starting grant does not fit: the server runs with ``--no-private-base-rule``)."""
 THINK = (0.02, 0.1)
 """Seconds a scripted client takes for a decision (at bot speed a client would be over the
 server's message rate)."""
@@ -109,7 +110,8 @@ class Timers:
         return ["--turn-seconds", str(self.turn), "--claim-seconds", str(self.claim), "--ready-seconds",
                 str(self.ready), "--bot-wait", str(self.bot_wait), "--auto-delay", str(self.auto_delay),
                 "--early-timers", str(self.early),
-                "--auth-per-minute", "10000", "--guests-per-hour", "10000", "--private-tables-per-hour", "10000"]
+                "--auth-per-minute", "10000", "--guests-per-hour", "10000", "--grants-per-day", "10000",
+                "--private-tables-per-hour", "10000", "--no-private-base-rule"]
 
     @property
     def silence(self) -> float:

@@ -64,7 +64,8 @@ def live_server(data: Path, **overrides: Any) -> Iterator[Running]:
     """The server on SQLite in ``data`` in real time (:func:`in_thread`), with ``overrides`` of its
     test settings (bots at once, no rate limits)."""
     settings: dict[str, Any] = {"bot_wait": 0.2, "auth_per_minute": 1000, "messages_per_second": 1000.0,
-                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000}
+                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000,
+                                "grants_per_day": 10_000}
     settings.update(overrides)
     with in_thread(ServerConfig(db_url=sqlite_url(data), **settings)) as run:
         yield run

@@ -88,7 +88,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def make_config(db_url: str, **overrides: Any) -> ServerConfig:
     settings: dict[str, Any] = {"clock": ManualClock(), "bot_wait": 5.0, "auth_per_minute": 1000,
                                 "messages_per_second": 1000.0, "dealer_key": DEALER_KEY,
-                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000, "auto_delay": 0.0}
+                                "guests_per_hour": 10_000, "private_tables_per_hour": 10_000, "auto_delay": 0.0,
+                                "grants_per_day": 10_000}
     settings.update(overrides)
     return ServerConfig(db_url=db_url, **settings)
 

@@ -63,7 +63,8 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
             await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "head"))
             assert await store.read(_names) == {"users", "tokens", "ledger", "tables", "hands", "decisions",
                                                 "seatings", "server_keys", "lease", "hand_players", "ratings",
-                                                "table_leases", "cluster_nodes", "dealer_keys", "bans", "operator_log"}
+                                                "table_leases", "cluster_nodes", "dealer_keys", "bans", "operator_log",
+                                                "logins"}
         finally:
             await store.close()
     asyncio.run(scenario())

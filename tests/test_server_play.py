@@ -299,7 +299,7 @@ def test_a_private_first_winner_session_is_verifiable_as_a_chain(db_url: str, tm
 
 def test_health_metrics_and_relief_chips(db_url: str) -> None:
     async def scenario() -> None:
-        async with running(make_config(db_url)) as run:
+        async with running(make_config(db_url, relief_hands=0)) as run:
             acc = await account(run.base)
             auth = {"authorization": f"Bearer {acc['token']}"}
             clients = await seat_four(run)
@@ -332,7 +332,7 @@ def test_health_metrics_and_relief_chips(db_url: str) -> None:
 def test_concurrent_requests_pay_relief_once(db_url: str) -> None:
     """Ten ``/api/me`` at once, a day after a loss: one relief, not one per request."""
     async def scenario() -> None:
-        async with running(make_config(db_url)) as run:
+        async with running(make_config(db_url, relief_hands=0)) as run:
             acc = await account(run.base)
             user_id = acc["user"]["id"]
             await run.server.store.grant(user_id, -9_000, run.clock.now())

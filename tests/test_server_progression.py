@@ -215,14 +215,14 @@ def test_every_profile_figure_is_recomputed_from_the_records_and_the_ledger(db_u
 
 def test_relief_chips_come_a_few_times_a_day_and_say_when_the_next_comes(db_url: str) -> None:
     async def scenario() -> None:
-        async with running(make_config(db_url, reliefs_per_day=2)) as run:
+        async with running(make_config(db_url, reliefs_per_day=2, relief_hands=0)) as run:
             run.clock.advance(3_600.0)  # an hour into the day
             guest = await account(run.base)
             user_id = guest["user"]["id"]
             store = run.server.store
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
                 me = (await http.get("/api/me", headers=_auth(guest["token"]))).json()
-                assert me["relief"] == {"below": 2_000, "to": 10_000, "per_day": 2, "left": 2, "next": None}
+                assert me["relief"] == {"below": 2_000, "to": 10_000, "per_day": 2, "left": 2, "next": None, "hands": 0}
                 for left in (1, 0):
                     await store.grant(user_id, -9_000, run.clock.now())  # stands in for lost hands
                     me = (await http.get("/api/me", headers=_auth(guest["token"]))).json()
@@ -232,7 +232,7 @@ def test_relief_chips_come_a_few_times_a_day_and_say_when_the_next_comes(db_url:
                 tomorrow = 86_400.0 * (run.clock.now() // 86_400.0 + 1)
                 assert [r.json()["balance"] for r in answers] == [500] * 5
                 assert answers[0].json()["relief"] == {"below": 2_000, "to": 10_000, "per_day": 2, "left": 0,
-                                                       "next": tomorrow}
+                                                       "next": tomorrow, "hands": 0}
                 run.clock.advance(tomorrow - run.clock.now())
                 me = (await http.get("/api/me", headers=_auth(guest["token"]))).json()
                 assert me["balance"] == 10_000 and me["relief"]["left"] == 1

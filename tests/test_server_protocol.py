@@ -99,6 +99,9 @@ def test_doublewin_rooms_play_doublewin_rules() -> None:
     (["--lease-seconds", "0"], "timers"), (["--private-tables", "0"], "greater than or equal"),
     (["--private-tables", "99999999999999999999"], "less than or equal"),
     (["--reliefs-per-day", "25"], "less than or equal"), (["--leaderboard-min-hands", "0"], "--leaderboard-min-hands"),
+    (["--login-days", "nan"], "--login-days"), (["--login-days", "0.5"], "--login-days"),
+    (["--grants-per-day", "0"], "greater than or equal"), (["--escape-cap", "-1"], "greater than or equal"),
+    (["--relief-hands", "-1"], "greater than or equal"),
 ])
 def test_serve_refuses_bad_timers_and_rates(args: list[str], named: str) -> None:
     result = CliRunner().invoke(cli, ["serve", *args])

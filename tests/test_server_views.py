@@ -132,7 +132,7 @@ def test_root_serves_the_browser_client_presets_and_watchable_tables(tmp_path: P
                 assert [t["table"] for t in live] == [made["table"]]
                 assert live[0]["rules"] == "xueliu" and sum(p is not None for p in live[0]["players"]) == 3
                 me = (await http.get("/api/me", headers=headers)).json()
-                assert me["relief"] == {"below": 2_000, "to": 10_000, "per_day": 3, "left": 3, "next": None}
+                assert me["relief"] == {"below": 2_000, "to": 10_000, "per_day": 3, "left": 3, "next": None, "hands": 5}
     asyncio.run(scenario())
 
 

@@ -131,3 +131,21 @@ def log(limit: Annotated[int, typer.Option(help="how many rows, newest first")] 
     table("operator log", ["at", "by", "action", "player", "reason", "details"],
           [[when(r["at"]), r["actor_name"], r["action"], r["target_name"], r["reason"],
             json.dumps(r["details"], ensure_ascii=False)] for r in run(db, data, work)])
+
+
+MAX_DAYS = 36_500
+
+
+@admin_app.command("purge-logins")
+def purge_logins_command(
+    db: Db = None, data: Data = DATA,
+    days: Annotated[float, typer.Option(help="keep the logins of the last this many days")] = 90.0,
+) -> None:
+    """Forget the logins (address and user agent of registrations, guests, claims and logins) older
+    than --days, as the server does daily."""
+    from chuanma.server.retention import purge_logins
+
+    if not 1 <= days <= MAX_DAYS:  # NaN fails too
+        raise typer.BadParameter(f"--days takes days from 1 to {MAX_DAYS:,}")
+    purged = on_database(db, data, lambda store: purge_logins(store, SystemClock().now(), days))
+    typer.echo(f"purged {purged} logins older than {days:g} days")

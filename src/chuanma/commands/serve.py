@@ -27,6 +27,10 @@ MAX_PRIVATE_TABLES = 100
 """The most private tables ``serve`` lets one account keep open."""
 MAX_RATE = 10_000
 """The highest rate limit ``serve`` accepts (messages per second, logins per minute)."""
+MAX_LOGIN_DAYS = 36_500
+"""The longest ``serve`` keeps the logins: a hundred years (a day at least: the daily grants count them)."""
+MAX_CHIPS = 10**12
+"""The largest amount of chips an option takes."""
 MAX_RELIEFS = 24
 """The most relief chips (--reliefs-per-day) a player may be given a day."""
 
@@ -88,6 +92,17 @@ def serve(
         help="seconds a private table stays open with no player connected")] = 600.0,
     reliefs_per_day: Annotated[int, typer.Option(
         min=0, max=MAX_RELIEFS, help="relief chips (破产补助) a player below the lowest room may get a day")] = 3,
+    relief_hands: Annotated[int, typer.Option(
+        min=0, max=MAX_RATE, help="rated hands a player plays after a grant or relief before the next relief")] = 5,
+    trusted_hands: Annotated[int, typer.Option(
+        min=0, max=MAX_RATE, help="rated hands after which an account's escapes pay in full (0: always)")] = 10,
+    escape_cap: Annotated[int, typer.Option(
+        min=0, max=MAX_CHIPS, help="chips the escapes of an account short of --trusted-hands cost it in all")] = 1_000,
+    grants_per_day: Annotated[int, typer.Option(
+        min=1, max=MAX_RATE, help="new accounts (guests, registrations) one address may make a UTC day")] = 20,
+    private_base_rule: Annotated[bool, typer.Option(
+        help="a private table's players need a balance a room of at least its base admits")] = True,
+    login_days: Annotated[float, typer.Option(help="days the logins (address, user agent) are kept")] = 90.0,
     leaderboard_min_hands: Annotated[int, typer.Option(
         min=1, max=MAX_RATE, help="hands a player needs (in the rules and period) to be on a leaderboard")] = 10,
     lease_seconds: Annotated[float, typer.Option(
@@ -120,6 +135,8 @@ def serve(
                                  "(bot-wait and auto-delay may be 0)")
     if not (0 < messages_per_second <= MAX_RATE and 1 <= auth_per_minute <= MAX_RATE):
         raise typer.BadParameter(f"the rate limits take a number above 0 and at most {MAX_RATE:,}")
+    if not 1 <= login_days <= MAX_LOGIN_DAYS:
+        raise typer.BadParameter(f"--login-days takes days from 1 to {MAX_LOGIN_DAYS:,}")
     if not 0 < session_days <= MAX_SESSION_DAYS:
         raise typer.BadParameter(f"--session-days takes days above 0 and at most {MAX_SESSION_DAYS:,}")
     origins = tuple(allow_origin or ())
@@ -152,6 +169,8 @@ def serve(
                           guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
                           private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds,
                           reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands,
+                          relief_hands=relief_hands, trusted_hands=trusted_hands, escape_cap=escape_cap,
+                          grants_per_day=grants_per_day, private_base_rule=private_base_rule, login_days=login_days,
                           redis_url=redis)
     setup_logging()
     database = check_database(config, "--db" if db else "--data")

@@ -18,6 +18,7 @@ from typing import Any
 
 from chuanma.server.bans import ban_of, ban_words
 from chuanma.server.clock import Clock
+from chuanma.server.honesty import GrantsSpentError, Visit
 from chuanma.server.passwords import Passwords
 from chuanma.server.rooms import LOWEST_ENTRY
 from chuanma.server.store import Row, Store
@@ -73,26 +74,37 @@ class Accounts:
     """A token unused this long stops working (each use starts the period again)."""
     reliefs_per_day: int = 3
     """Relief chips (破产补助) paid at most this many times a day to one player."""
+    relief_hands: int = 0
+    """Rated hands a player must play after a grant or relief before the next relief."""
+    grants_per_day: int | None = None
+    """New accounts one address may make a UTC day (``None``: any number)."""
 
-    async def register(self, username: object, password: object) -> tuple[Row, str]:
+    async def _create(self, username: str, password_hash: str | None, kind: str, visit: Visit) -> int | None:
+        """A new account with the starting grant, within the address's grants of the day."""
+        now = self.clock.now()
+        grants = None if self.grants_per_day is None else (self.grants_per_day, day_start(now))
+        try:
+            return await self.store.create_user(username, password_hash, kind, self.starting_grant, now, visit, grants)
+        except GrantsSpentError as exc:
+            raise AccountError(str(exc), "too_many_grants") from None
+
+    async def register(self, username: object, password: object, visit: Visit) -> tuple[Row, str]:
         name, pw = check_username(username), check_password(password)
         user_id = None
         if await self.store.user_by_name(name) is None:  # no hash spent on a name taken
-            user_id = await self.store.create_user(name, await self.passwords.hash(pw), "player",
-                                                   self.starting_grant, self.clock.now())
+            user_id = await self._create(name, await self.passwords.hash(pw), "player", visit)
         if user_id is None:
             # registering cannot hide that a name is taken; logging in never tells
             raise AccountError(TAKEN, "username_taken")
         return await self._issue(user_id)
 
-    async def guest(self) -> tuple[Row, str]:
+    async def guest(self, visit: Visit) -> tuple[Row, str]:
         while True:
-            user_id = await self.store.create_user(f"guest_{secrets.token_hex(4)}", None, "guest",
-                                                   self.starting_grant, self.clock.now())
+            user_id = await self._create(f"guest_{secrets.token_hex(4)}", None, "guest", visit)
             if user_id is not None:
                 return await self._issue(user_id)
 
-    async def login(self, username: object, password: object) -> tuple[Row, str]:
+    async def login(self, username: object, password: object, visit: Visit) -> tuple[Row, str]:
         row = None
         if isinstance(username, str) and USERNAME.fullmatch(username):  # else no name to look up
             row = await self.store.user_by_name(username)
@@ -102,11 +114,12 @@ class Accounts:
         ban = await ban_of(self.store, int(row["id"]), self.clock.now())
         if ban is not None:  # told only with the right password: it names the ban's end
             raise AccountError(ban_words(ban), "banned")
-        return await self._issue(int(row["id"]))
+        return await self._issue(int(row["id"]), visit)
 
-    async def _issue(self, user_id: int) -> tuple[Row, str]:
+    async def _issue(self, user_id: int, login: Visit | None = None) -> tuple[Row, str]:
+        """A session of ``user_id``; a ``login`` is kept in ``logins`` (a new account's is already)."""
         token = secrets.token_urlsafe(32)
-        await self.store.add_token(token_digest(token), user_id, self.clock.now())
+        await self.store.add_token(token_digest(token), user_id, self.clock.now(), login)
         row = await self.relieve(user_id)
         return row, token
 
@@ -123,25 +136,28 @@ class Accounts:
 
     async def relieve(self, user_id: int) -> Row:
         """Relief chips (破产补助): a player below the lowest room's entry is brought back to the
-        starting grant, up to ``reliefs_per_day`` times a day (UTC; the starting grant is not one)."""
+        starting grant, up to ``reliefs_per_day`` times a day (UTC; the starting grant is not one),
+        once they played ``relief_hands`` rated hands since their last grant or relief."""
         now = self.clock.now()
         row = await self.store.relieve(user_id, LOWEST_ENTRY, self.starting_grant, now, day_start(now),
-                                       self.reliefs_per_day)
+                                       self.reliefs_per_day, self.relief_hands)
         assert row is not None
         return row
 
     async def relief(self, row: Row) -> dict[str, Any]:
         """What the lobby tells of relief: below what it comes, to what, how many are left today and
-        when the next can come (``next``: now or the next day's start; ``None`` while not below)."""
+        when the next can come (``next``: now or the next day's start; ``None`` while not below, or
+        while ``hands``, the rated hands still to play before it, is not 0)."""
         now = self.clock.now()
         left = max(0, self.reliefs_per_day - await self.store.reliefs_since(int(row["id"]), day_start(now)))
+        hands = await self.store.relief_hands_left(int(row["id"]), self.relief_hands)
         following = None
-        if int(row["balance"]) < LOWEST_ENTRY:
+        if int(row["balance"]) < LOWEST_ENTRY and not hands:
             following = now if left else day_start(now) + DAY
         return {"below": LOWEST_ENTRY, "to": self.starting_grant, "per_day": self.reliefs_per_day,
-                "left": left, "next": following}
+                "left": left, "next": following, "hands": hands}
 
-    async def claim(self, user_id: int, username: object, password: object) -> Row:
+    async def claim(self, user_id: int, username: object, password: object, visit: Visit | None = None) -> Row:
         """A guest becomes a registered player with this name and password, keeping its account
         (balance, hands, ledger and sessions)."""
         current = await self.store.user(user_id)
@@ -150,7 +166,7 @@ class Accounts:
         name, pw = check_username(username), check_password(password)
         if await self.store.user_by_name(name) is not None:  # no hash spent on a name taken
             raise AccountError(TAKEN, "username_taken")
-        row = await self.store.claim_guest(user_id, name, await self.passwords.hash(pw))
+        row = await self.store.claim_guest(user_id, name, await self.passwords.hash(pw), visit, self.clock.now())
         if row is None:
             raise AccountError(TAKEN, "username_taken")
         return row

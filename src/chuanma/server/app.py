@@ -37,6 +37,7 @@ from chuanma.server.lease import Lease, migration_check
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
 from chuanma.server.progress import settle_hook
+from chuanma.server.retention import purge_daily
 from chuanma.server.routes import accounts, admin, hands, portal, progression, rooms, service
 from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, close_sockets, token_of
 from chuanma.server.routes.service import STATIC
@@ -92,7 +93,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
-                         config.reliefs_per_day)
+                         config.reliefs_per_day, config.relief_hands, config.grants_per_day)
         closing: set[asyncio.Task[None]] = set()
 
         def expel(user_id: int, reason: str) -> None:
@@ -111,6 +112,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
             app.state.metrics_port = exporter.server_port
         keeper = asyncio.create_task(lease.keep(host.stop)) if lease is not None else None
+        purger = asyncio.create_task(purge_daily(store, config.clock, config.login_days), name="purge-logins")
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
             await host.resume_all()
@@ -119,6 +121,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             app.state.ready = False
+            purger.cancel()
             if keeper is not None:
                 keeper.cancel()
             if exporter is not None:

@@ -45,6 +45,21 @@ class ServerConfig:
     reliefs_per_day: int = 3
     """Relief chips (破产补助): a player below the lowest room's entry is brought back to
     ``starting_grant`` at most this many times a (UTC) day."""
+    relief_hands: int = 5
+    """Rated hands (a room's, played to the end) a player must play after a grant or relief before
+    the next relief (docs/server.md, Keeping chips honest; 0: none)."""
+    trusted_hands: int = 10
+    """Rated hands after which an account's escapes pay in full; before, they cost it at most
+    ``escape_cap`` chips in all (0: every account pays in full)."""
+    escape_cap: int = 1_000
+    """What the escapes of an account with fewer than ``trusted_hands`` rated hands cost it in all."""
+    grants_per_day: int = 20
+    """New accounts (guests and registrations, each with the starting grant) one client address may
+    make a UTC day (429 ``too_many_grants``), counted in the database."""
+    private_base_rule: bool = True
+    """A private table's creator and players must have a balance some room of at least its base admits."""
+    login_days: float = 90.0
+    """Days the ``logins`` rows (address and user agent of registrations, guests, claims, logins) are kept."""
     leaderboard_min_hands: int = 10
     """Hands a player must have played (in the family and the period) to be on a leaderboard."""
     auth_per_minute: int = 20

@@ -29,7 +29,7 @@ from chuanma.server.levels import level_name, level_of
 from chuanma.server.metrics import Metrics
 from chuanma.server.progress import experiences
 from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
-from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
+from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError, StakesError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
 from chuanma.server.table_inputs import Expel, Idle, Sit
@@ -131,11 +131,13 @@ class LocalHost:
         """The seatings a table's own changes are written through (in one process: the host's)."""
         return self.seatings
 
-    async def sit(self, table_id: str, place: int, user_id: int) -> None:
+    async def sit(self, table_id: str, place: int, user_id: int, stakes: int | None = None) -> None:
         try:
-            await self.seatings_of(table_id).sit(table_id, place, user_id, self.config.clock.now())
+            await self.seatings_of(table_id).sit(table_id, place, user_id, self.config.clock.now(), stakes)
         except SeatTakenError as exc:
             raise refused(exc) from None
+        except StakesError as exc:
+            raise RefusedError("stakes_too_high", str(exc)) from None
         self.seated[user_id] = table_id
 
     async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row:
@@ -232,7 +234,8 @@ class LocalHost:
              "hands_limit": hands_limit, "status": "open", "created_at": self.config.clock.now(), "creator": creator,
              "bot_level": table.bot_level},
             people, room.id if room else None, places[len(users):len(users) + bots], bot_need(room),
-            self.config.private_tables if creator is not None else None, self.config.clock.now())
+            self.config.private_tables if creator is not None else None, self.config.clock.now(),
+            rules.base if creator is not None and self.config.private_base_rule else None)
         for place, user in [*zip(places, users, strict=False), *taken.items()]:
             table.seats[place] = table.make_seat(user)
             self.seated[int(user["id"])] = table_id

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from chuanma.bots import decide
-from chuanma.engine import Action, Game, IllegalActionError, Leave, action_from_json, replay, settle_chips
+from chuanma.engine import Action, Game, IllegalActionError, Leave, action_from_json, hand_outcome, replay, settle_chips
 from chuanma.errors import ChuanmaError
 from chuanma.fairness import FairHand
 from chuanma.fairness.keys import signing_key_of
@@ -47,6 +47,7 @@ from chuanma.server.effects import (
     StoreDecisions,
 )
 from chuanma.server.hints import hints, suggestion
+from chuanma.server.honesty import capped
 from chuanma.server.store import Row
 from chuanma.server.table_state import Seat, Settling, TableState
 
@@ -459,6 +460,7 @@ class Step:
     def dealt(self, dealt: i.Dealt) -> None:
         st = self.st
         st.sat_down = ([self.seat(k).user_id for k in range(4)], list(dealt.balances))
+        st.escape_caps = dealt.escape_caps
         self.start_game(seeded(st, list(dealt.client_seeds)))
 
     def start_game(self, game: Game) -> None:
@@ -531,11 +533,11 @@ class Step:
             record = fair.finish(game, session=session, extra={"table": st.setup.table_id, "hand_id": st.hand_id,
                                                                "players": names},
                                  signing_key=signing_key_of(st.setup.dealer_key))
-            deltas = hand_chips(st, game, sat_down)
+            deltas = hand_chips(st, game, sat_down, st.escape_caps)
         except Exception as exc:
             self.void(exc, record)
             return
-        escaped = {ids[pay.payer] for pay in game.ledger if pay.reason == "escape"}
+        escaped = {ids[k] for k in escapers(game)}
         st.settling = Settling(record, deltas)
         self.effects.append(SettleHand(st.hand_id, record, {ids[k]: deltas[k] for k in range(4)},
                                        {u: ("escape" if u in escaped else "hand") for u in ids}, tuple(ids)))
@@ -659,10 +661,17 @@ def seeded(st: TableState, client_seeds: list[str]) -> Game:
     return Game(st.setup.rules, list(deal.wall), deal.dealer, deal.direction)
 
 
-def hand_chips(st: TableState, game: Game, sat_down: list[int]) -> list[int]:
-    """The chips the finished ``game`` moves per seat, its players having sat down with ``sat_down``."""
+def escapers(game: Game) -> list[int]:
+    """The seat that left the finished ``game`` and so ended it (逃跑), if one did."""
+    return [k for k, seat in enumerate(hand_outcome(game.events).seats) if seat.escaped]
+
+
+def hand_chips(st: TableState, game: Game, sat_down: list[int], caps: Sequence[int | None]) -> list[int]:
+    """The chips the finished ``game`` moves per seat, its players having sat down with ``sat_down``;
+    a seat that escaped loses at most its cap in ``caps`` (the rest is not paid)."""
     base = st.setup.rules.base
-    return settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger], sat_down)
+    return settle_chips([(pay.payer, pay.payee, pay.amount * base) for pay in game.ledger],
+                        capped(sat_down, caps, escapers(game)))
 
 
 def hand_end_message(st: TableState, number: int, hand_id: str, game: Game, record: dict[str, Any],
@@ -679,7 +688,7 @@ def restored(st: TableState, hand: Row | None, decisions: list[Row], now: float,
     before it, or ``None``), whose end a player resuming from it is told."""
     if settled is not None:
         finished, sat_down = replay(settled["record"]), list(settled["balances"])
-        chips = hand_chips(st, finished, sat_down)
+        chips = hand_chips(st, finished, sat_down, caps_of(settled))
         st.previous = (settled["record"], finished.next_dealer())
         st.ended = hand_end_message(st, int(settled["number"]), settled["id"], finished, settled["record"], chips,
                                     [b + c for b, c in zip(sat_down, chips, strict=True)])
@@ -695,6 +704,7 @@ def restored(st: TableState, hand: Row | None, decisions: list[Row], now: float,
     if hand["status"] == "collecting":
         return
     st.sat_down = (list(hand["seats"]), list(hand["balances"]))
+    st.escape_caps = caps_of(hand)
     for k, seed in enumerate(hand["client_seeds"]):
         step.seat(k).client_seed = seed
     game = seeded(st, list(hand["client_seeds"]))
@@ -702,6 +712,11 @@ def restored(st: TableState, hand: Row | None, decisions: list[Row], now: float,
         game.apply(int(row["seat"]), action_from_json(row["action"], st.setup.rules.tiles))
     step.start_game(game)
     st.sent = len(game.events)
+
+
+def caps_of(hand: Row) -> tuple[int | None, ...]:
+    """The escape caps a stored hand was dealt with (none: a hand dealt before caps)."""
+    return tuple(hand.get("escape_caps") or (None, None, None, None))
 
 
 def resumed_fair(st: TableState, hand: Row) -> FairHand:

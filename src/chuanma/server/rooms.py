@@ -68,6 +68,20 @@ site, base 6: its 血战场 and its 普通场); ``dazhong`` (004's 大众麻将,
 LOWEST_ENTRY = min(tier[4] for tier in _TIERS)
 """Below this balance a player gets relief chips (破产补助)."""
 PRIVATE_ROOM = "private"
+
+
+def stakes_admit(base: int, balance: int) -> bool:
+    """Whether a private table of ``base`` admits a player with ``balance`` (docs/server.md, Keeping
+    chips honest): some room of at least that base admits it (:meth:`Room.admits`)."""
+    return any(room.base >= base and room.admits(balance) for room in ROOMS.values())
+
+
+def stakes_text(base: int) -> str:
+    """What a private table of ``base`` asks of a balance, in words."""
+    entries = [room.low for room in ROOMS.values() if room.base >= base]
+    if not entries:
+        return f"no room plays a base above {max(room.base for room in ROOMS.values()):,}"
+    return f"a balance a room of base {base:,} or more admits (from {min(entries):,})"
 INVITE_BYTES = 10
 """A private table's invite code is this many random bytes (80 bits), 16 characters of base32."""
 INVITE_TRIES = 8

@@ -21,6 +21,10 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+GRANT_KINDS = ("grant", "relief")
+"""The ledger rows that bring chips in (every other row moves them between players): a grant (a new
+account's, a bot's) or a relief (破产补助)."""
+
 users = Table(
     "users", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -53,6 +57,18 @@ ledger = Table(
     Column("at", Float, nullable=False),
 )
 
+logins = Table(
+    "logins", metadata,
+    # every registration, guest account, claim and login (migration 0011), kept --login-days
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("kind", String(8), nullable=False),  # register, guest, claim, login
+    Column("address", String(64), nullable=False),  # the client's address, as the rate limits count it
+    Column("agent", String(256), nullable=False),  # its User-Agent, cut to 256 characters
+    Column("at", Float, nullable=False, index=True),
+)
+Index("ix_logins_address", logins.c.address, logins.c.at)
+
 tables = Table(
     "tables", metadata,
     Column("id", String(40), primary_key=True),
@@ -83,6 +99,8 @@ hands = Table(
     Column("record", JSON, nullable=True),
     Column("finished_at", Float, nullable=True),
     Column("reason", Text, nullable=True),  # why a void hand was voided
+    # per seat, the most its escape may cost it (a new account's, migration 0011); None: no cap
+    Column("escape_caps", JSON, nullable=True),
 )
 
 decisions = Table(

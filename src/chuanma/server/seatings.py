@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from chuanma.server.rooms import stakes_admit, stakes_text
 from chuanma.server.schema import hands, seatings, tables, users
 from chuanma.server.store import Row, Store, Work, grant_chips
 
@@ -40,6 +41,23 @@ class SeatTakenError(Exception):
 
 class InviteTakenError(Exception):
     """Another table holds the invite code a new private table was given: draw another."""
+
+
+class StakesError(Exception):
+    """A player's balance does not fit a private table's base (docs/server.md, Keeping chips honest)."""
+
+    def __init__(self, base: int, balance: int) -> None:
+        super().__init__(f"a private table of base {base:,} wants {stakes_text(base)}; you have {balance:,}")
+
+
+def _fit(conn: Connection, user_id: int, stakes: int | None) -> None:
+    """Refuse (:class:`StakesError`) ``user_id`` if their balance, read in this transaction, does
+    not fit ``stakes`` (a private table's base; ``None``: no check)."""
+    if stakes is None:
+        return
+    balance = int(conn.execute(select(users.c.balance).where(users.c.id == user_id)).scalar_one())
+    if not stakes_admit(stakes, balance):
+        raise StakesError(stakes, balance)
 
 
 class TooManyTablesError(Exception):
@@ -157,11 +175,13 @@ class Seatings:
         await self.store.write(lambda conn: conn.execute(seatings.delete().where(seatings.c.table_id.is_(None))))
 
     async def open_table(self, row: Mapping[str, Any], people: Mapping[int, int], room: str | None,
-                         bots: Sequence[int], need: BotNeed, limit: int | None, now: float) -> dict[int, Row]:
+                         bots: Sequence[int], need: BotNeed, limit: int | None, now: float,
+                         stakes: int | None = None) -> dict[int, Row]:
         """Store a new table, seat ``people`` (user id by place; those queued in ``room`` leave its
         queue) and bots at the places ``bots``, in one transaction; returns the bots by place. A
         private table (``row["creator"]`` set) is refused if its creator has ``limit`` open ones, and
-        (:class:`InviteTakenError`) if another table holds its invite code."""
+        (:class:`InviteTakenError`) if another table holds its invite code, and (:class:`StakesError`)
+        if its creator's balance does not fit ``stakes``."""
         creator = row.get("creator")
 
         def work(conn: Connection) -> dict[int, Row]:
@@ -172,6 +192,7 @@ class Seatings:
                     tables.c.creator == creator, tables.c.status == "open")).scalar_one()
                 if count >= limit:
                     raise TooManyTablesError(f"you already have {count} open private tables, the most allowed")
+                _fit(conn, int(creator), stakes)
             invite = row.get("invite")
             if invite is not None and conn.execute(select(tables.c.id).where(tables.c.invite == invite)).first():
                 raise InviteTakenError(f"invite code {invite} is taken")
@@ -189,10 +210,12 @@ class Seatings:
             return taken
         return await self._write(work)
 
-    async def sit(self, table_id: str, place: int, user_id: int, now: float) -> None:
-        """Seat ``user_id`` at ``place`` of ``table_id``; :class:`SeatTakenError` if they have a place."""
+    async def sit(self, table_id: str, place: int, user_id: int, now: float, stakes: int | None = None) -> None:
+        """Seat ``user_id`` at ``place`` of ``table_id``; :class:`SeatTakenError` if they have a place,
+        :class:`StakesError` if their balance does not fit ``stakes`` (a private table's base)."""
         def work(conn: Connection) -> None:
             _claim(conn, user_id, table_id, None, now)
+            _fit(conn, user_id, stakes)
             _place(conn, table_id, place, user_id)
         await self._write(work)
 

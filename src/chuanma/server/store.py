@@ -43,7 +43,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from chuanma.server.schema import decisions, hands, ledger, tables, tokens, users
+from chuanma.server.honesty import Trust, Visit, escape_caps, log_visit, relief_earned, spend_grant
+from chuanma.server.schema import GRANT_KINDS, decisions, hands, ledger, tables, tokens, users
 
 log = logging.getLogger("chuanma.server.store")
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -211,9 +212,6 @@ def _balances(conn: Connection, user_ids: Iterable[int]) -> dict[int, int]:
     return {int(r.id): int(r.balance) for r in conn.execute(BALANCES, {"ids": list(user_ids)})}
 
 
-GRANT_KINDS = ("grant", "relief")
-"""The ledger rows that bring chips in (every other row moves them between players): a grant (a new
-account's, a bot's) or a relief (破产补助)."""
 ADJUSTMENT = "adjustment"
 """An operator's chips given or taken (a refund, a compensation, a removal: :mod:`chuanma.server.moderation`),
 naming a hand or not; never part of a hand's zero sum."""
@@ -301,25 +299,34 @@ class Store:
     # ------------------------------------------------------------------ accounts
 
     async def create_user(self, username: str, password_hash: str | None, kind: str, grant: int,
-                          now: float) -> int | None:
+                          now: float, visit: Visit | None = None,
+                          grants: tuple[int, float] | None = None) -> int | None:
         """A new account with its starting ``grant`` (logged); ``None`` if the name is taken in any
-        case (the database's unique index decides when two registrations race)."""
+        case (the database's unique index decides when two registrations race). Made for ``visit``
+        (a registration or a guest), it is kept in ``logins``; with ``grants`` (at most so many from
+        this time on), :class:`~chuanma.server.honesty.GrantsSpentError` if the address had them."""
         def work(conn: Connection) -> int | None:
             if conn.execute(select(users.c.id).where(named(username))).first() is not None:
                 return None
+            if visit is not None and grants is not None:
+                spend_grant(conn, visit, *grants)
             res = conn.execute(users.insert().values(
                 username=username, password_hash=password_hash, kind=kind, balance=0, created_at=now))
             user_id = int(res.inserted_primary_key[0])  # type: ignore[index]
             grant_chips(conn, user_id, grant, now)
+            if visit is not None:
+                log_visit(conn, user_id, "guest" if kind == "guest" else "register", visit, now)
             return user_id
         try:
             return await self.write(work)
         except IntegrityError:
             return None
 
-    async def claim_guest(self, user_id: int, username: str, password_hash: str) -> Row | None:
+    async def claim_guest(self, user_id: int, username: str, password_hash: str,
+                          visit: Visit | None = None, now: float = 0.0) -> Row | None:
         """Guest ``user_id`` registered as ``username`` with this password: the same account, so
-        its chips, hands and ledger stay its own; ``None`` if it is no guest or the name is taken."""
+        its chips, hands and ledger stay its own; ``None`` if it is no guest or the name is taken.
+        A ``visit`` is kept in ``logins`` (a claim)."""
         def work(conn: Connection) -> Row | None:
             if conn.execute(select(users.c.id).where(named(username))).first() is not None:
                 return None
@@ -327,6 +334,8 @@ class Store:
                 username=username, password_hash=password_hash, kind="player"))
             if done.rowcount != 1:
                 return None
+            if visit is not None:
+                log_visit(conn, user_id, "claim", visit, now)
             return _one(conn.execute(select(users).where(users.c.id == user_id)).first())
         try:
             return await self.write(work)
@@ -343,10 +352,13 @@ class Store:
     async def balances(self, user_ids: Sequence[int]) -> dict[int, int]:
         return await self.read(lambda conn: _balances(conn, user_ids))
 
-    async def add_token(self, digest: str, user_id: int, now: float) -> None:
-        await self.write(lambda conn: conn.execute(tokens.insert().values(digest=digest, user_id=user_id,
-                                                                          created_at=now, last_used=now)))
-
+    async def add_token(self, digest: str, user_id: int, now: float, visit: Visit | None = None) -> None:
+        """A new session token of ``user_id``; with a ``visit``, the login is kept in ``logins``."""
+        def work(conn: Connection) -> None:
+            conn.execute(tokens.insert().values(digest=digest, user_id=user_id, created_at=now, last_used=now))
+            if visit is not None:
+                log_visit(conn, user_id, "login", visit, now)
+        await self.write(work)
     async def user_for_token(self, digest: str, now: float, idle: float) -> Row | None:
         """The user of the token with this ``digest`` if it was last used less than ``idle`` seconds
         before ``now``; marks it used now (at most once every :data:`TOKEN_TOUCH` seconds: most
@@ -385,22 +397,29 @@ class Store:
         """How many reliefs ``user_id`` was paid from ``since`` on (their ledger rows)."""
         return await self.read(lambda conn: _reliefs(conn, user_id, since))
 
-    async def relieve(self, user_id: int, lowest: int, target: int, now: float, since: float,
-                      per_period: int) -> Row | None:
-        """The user, first brought back to ``target`` chips (a logged relief) if their balance is
-        below ``lowest`` and they were paid fewer than ``per_period`` reliefs from ``since`` on.
+    async def relief_hands_left(self, user_id: int, hands_needed: int) -> int:
+        """The rated hands ``user_id`` must still play before a relief (0: none)."""
+        return await self.read(lambda conn: relief_earned(conn, user_id, hands_needed))
 
-        The rule is checked again, on the locked row, in the transaction that pays: requests at
+    async def relieve(self, user_id: int, lowest: int, target: int, now: float, since: float,
+                      per_period: int, hands_needed: int = 0) -> Row | None:
+        """The user, first brought back to ``target`` chips (a logged relief) if their balance is
+        below ``lowest``, they were paid fewer than ``per_period`` reliefs from ``since`` on and
+        played ``hands_needed`` rated hands since their last grant or relief.
+
+        The rules are checked again, on the locked row, in the transaction that pays: requests at
         once pay it once."""
         row = await self.user(user_id)
-        if row is None or row["balance"] >= lowest or await self.reliefs_since(user_id, since) >= per_period:
+        if (row is None or row["balance"] >= lowest or await self.reliefs_since(user_id, since) >= per_period
+                or await self.relief_hands_left(user_id, hands_needed)):
             return row
 
         def work(conn: Connection) -> Row | None:
             # FOR UPDATE on PostgreSQL; SQLite's write transaction holds the database's write lock
             balance = conn.execute(select(users.c.balance).where(users.c.id == user_id, users.c.balance < lowest)
                                    .with_for_update()).scalar()
-            if balance is not None and _reliefs(conn, user_id, since) < per_period:
+            if (balance is not None and _reliefs(conn, user_id, since) < per_period
+                    and relief_earned(conn, user_id, hands_needed) == 0):
                 grant_chips(conn, user_id, target - int(balance), now, "relief")
             return _one(conn.execute(select(users).where(users.c.id == user_id)).first())
         return await self.write(work)
@@ -501,15 +520,20 @@ class Store:
     async def create_hand(self, row: Mapping[str, Any]) -> None:
         await self.write(lambda conn: conn.execute(hands.insert().values(**row)))
 
-    async def deal_hand(self, hand_id: str, seats: Sequence[int], client_seeds: Sequence[str | None]) -> list[int]:
+    async def deal_hand(self, hand_id: str, seats: Sequence[int], client_seeds: Sequence[str | None],
+                        trust: Trust | None = None) -> tuple[list[int], list[int | None]]:
         """Mark a hand dealt with these client seeds to these users (by seat) and store the balances
-        they sit down with; returns those balances (by seat). One transaction."""
-        def work(conn: Connection) -> list[int]:
+        they sit down with and, with ``trust``, the most an escape may cost each
+        (:func:`~chuanma.server.honesty.escape_caps`); returns both (by seat). One transaction (a
+        player sits at one table at a time: no other hand of theirs settles meanwhile)."""
+        def work(conn: Connection) -> tuple[list[int], list[int | None]]:
             found = _balances(conn, seats)
             balances = [found[u] for u in seats]
+            caps: list[int | None] = escape_caps(conn, seats, trust) if trust is not None else [None] * len(seats)
             conn.execute(update(hands).where(hands.c.id == hand_id).values(
-                status="playing", client_seeds=list(client_seeds), seats=list(seats), balances=balances))
-            return balances
+                status="playing", client_seeds=list(client_seeds), seats=list(seats), balances=balances,
+                escape_caps=caps))
+            return balances, caps
         return await self.write(work)
 
     async def hand(self, hand_id: str) -> Row | None:

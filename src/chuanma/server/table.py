@@ -31,6 +31,7 @@ from chuanma.server import table_inputs as i
 from chuanma.server.clock import Timer
 from chuanma.server.config import ServerConfig
 from chuanma.server.effects import RefusedError
+from chuanma.server.honesty import Trust
 from chuanma.server.metrics import Metrics
 from chuanma.server.reducer import reduce, restored
 from chuanma.server.rooms import Room
@@ -57,7 +58,7 @@ class Seats(Protocol):
     """What a table needs from its host: every change of its seats, each stored with the seats'
     one-place-per-player invariant (a refusal is a :class:`RefusedError`)."""
 
-    async def sit(self, table_id: str, place: int, user_id: int) -> None: ...
+    async def sit(self, table_id: str, place: int, user_id: int, stakes: int | None = None) -> None: ...
 
     async def seat_bot(self, table_id: str, place: int, room: Room | None, replacing: int | None) -> Row: ...
 
@@ -135,6 +136,10 @@ class LiveTable:
     def idle_for(self) -> float:
         """Seconds without a person seated and connected (0 while one is)."""
         return self.state.idle_for(self.clock.now())
+
+    def stakes(self) -> int | None:
+        """The base a player's balance must fit to sit here: a private table's (``private_base_rule``)."""
+        return self.rules.base if self.room is None and self.config.private_base_rule else None
 
     def make_seat(self, user: Row) -> Seat:
         bot = user["kind"] == "bot"
@@ -235,7 +240,7 @@ class LiveTable:
         """Carry out a request and return its answer."""
         if isinstance(effect, fx.ClaimSeat):
             try:
-                await self.host.sit(self.id, effect.place, effect.user_id)
+                await self.host.sit(self.id, effect.place, effect.user_id, self.stakes())
             except RefusedError as exc:
                 return i.SitRefused(effect.conn, exc.code, str(exc))
             user = await self.store.user(effect.user_id)
@@ -249,8 +254,9 @@ class LiveTable:
             return i.Balances(await self.store.balances(list(effect.users)))
         if isinstance(effect, fx.DealHand):
             seeds = tuple(seed or secrets.token_hex(16) for seed in effect.client_seeds)
-            sat_down = await self.store.deal_hand(effect.hand_id, list(effect.users), list(seeds))
-            return i.Dealt(seeds, tuple(sat_down))
+            trust = Trust(self.config.trusted_hands, self.config.escape_cap)
+            sat_down, caps = await self.store.deal_hand(effect.hand_id, list(effect.users), list(seeds), trust)
+            return i.Dealt(seeds, tuple(sat_down), tuple(caps))
         balances = await self.store.settle(effect.hand_id, effect.record, effect.deltas, effect.kinds,
                                            self.clock.now())
         if balances is None:  # settled before: nothing is paid twice

@@ -102,11 +102,12 @@ class Balances:
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """A :class:`~chuanma.server.effects.DealHand` stored: every seat's client seed and the
-    balances the players sat down with (by seat)."""
+    """A :class:`~chuanma.server.effects.DealHand` stored: every seat's client seed, the
+    balances the players sat down with and the most an escape may cost each (``None``: no cap), by seat."""
 
     client_seeds: tuple[str, ...]
     balances: tuple[int, ...]
+    escape_caps: tuple[int | None, ...] = (None, None, None, None)
 
 
 @dataclass(frozen=True, slots=True)

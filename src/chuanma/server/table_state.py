@@ -128,6 +128,8 @@ class TableState:
     ready_deadline: float | None = None
     sat_down: tuple[list[int], list[int]] = ([], [])
     """The hand's players (user ids by seat) and the balances they sat down with."""
+    escape_caps: tuple[int | None, ...] = (None, None, None, None)
+    """The most an escape may cost each seat of the hand (a new account; ``None``: no cap)."""
     balances: dict[int, int] | None = None
     """Balances read to open the next hand of a room (its range admits whom)."""
     settling: Settling | None = None

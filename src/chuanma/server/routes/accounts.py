@@ -19,6 +19,7 @@ from chuanma.server.routes.deps import (
     close_sockets,
     public_user,
     token_of,
+    visit_of,
     within,
 )
 from chuanma.server.store import Row
@@ -55,9 +56,9 @@ async def sign_in(request: Request, server: ServerDep, config: Config, body: Cre
     limit_logins(request, server)
     action = server.accounts.register if status == 400 else server.accounts.login
     try:
-        user, token = await action(body.username, body.password)
+        user, token = await action(body.username, body.password, visit_of(request))
     except AccountError as exc:
-        raise ApiError(403 if exc.code == "banned" else status, exc.code, str(exc)) from None
+        raise ApiError({"banned": 403, "too_many_grants": 429}.get(exc.code, status), exc.code, str(exc)) from None
     return session(config, request, user, token)
 
 
@@ -77,7 +78,10 @@ async def guest(request: Request, server: ServerDep, config: Config) -> JSONResp
     within(server.guest_limit, request, "too_many_guests",
            f"this address made {config.guests_per_hour} guest accounts within the hour: register, "
            "or wait (--guests-per-hour)")
-    user, token = await server.accounts.guest()
+    try:
+        user, token = await server.accounts.guest(visit_of(request))
+    except AccountError as exc:
+        raise ApiError(429, exc.code, str(exc)) from None
     return session(config, request, user, token)
 
 

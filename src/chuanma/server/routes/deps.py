@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.config import ServerConfig
+from chuanma.server.honesty import Visit
 from chuanma.server.lease import LeaseLostError
 from chuanma.server.passwords import PasswordsBusy
 from chuanma.server.services import Server
@@ -49,6 +50,11 @@ def client_address(request: Request) -> str:
     """The client's address: the one that connected, or the one a proxy named in ``--forwarded-allow-ips``
     forwarded (uvicorn puts it in the request's ``client``)."""
     return request.client.host if request.client else "?"
+
+
+def visit_of(request: Request) -> Visit:
+    """Where ``request`` came from, as the ``logins`` table keeps it: its address and User-Agent."""
+    return Visit.of(client_address(request), request.headers.get("user-agent"))
 
 
 def config_of(request: Request) -> ServerConfig:

@@ -19,7 +19,7 @@ from chuanma.server.accounts import AccountError
 from chuanma.server.levels import LEVELS
 from chuanma.server.progress import PERIODS, leaderboard, levels_by_name, profile
 from chuanma.server.ratings import FAMILIES, OVERALL
-from chuanma.server.routes.deps import ApiError, ServerDep, User, public_user, within
+from chuanma.server.routes.deps import ApiError, ServerDep, User, public_user, visit_of, within
 from chuanma.server.routes.portal import page
 from chuanma.server.services import Server
 
@@ -92,7 +92,7 @@ async def claim(request: Request, body: Claim, viewer: User, server: ServerDep) 
     """A guest takes a name and a password, keeping its account: chips, hands and sessions."""
     within(server.auth_limit, request, "rate_limited", "too many login or registration attempts; wait a minute")
     try:
-        row = await server.accounts.claim(int(viewer["id"]), body.username, body.password)
+        row = await server.accounts.claim(int(viewer["id"]), body.username, body.password, visit_of(request))
     except AccountError as exc:
         raise ApiError(400, exc.code, str(exc)) from exc
     return {"user": public_user(row)}

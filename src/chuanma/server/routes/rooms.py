@@ -11,7 +11,7 @@ from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
 from chuanma.server.rooms import INVITE_TRIES, ROOMS, new_invite
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User, within
-from chuanma.server.seatings import InviteTakenError, SeatTakenError, TooManyTablesError
+from chuanma.server.seatings import InviteTakenError, SeatTakenError, StakesError, TooManyTablesError
 
 MAX_PRIVATE_HANDS = 64
 
@@ -56,6 +56,8 @@ async def private_table(request: Request, body: PrivateTable, user: User, server
                                                     bot_level=body.bot_level)
         except (InviteTakenError, SeatTakenError):
             continue  # another table holds this code, or took a bot at this moment: draw again
+        except StakesError as exc:
+            raise ApiError(403, "stakes_too_high", str(exc)) from None
         except TooManyTablesError as exc:
             raise ApiError(409, "too_many_tables", f"{exc}; a private table closes when its hands are "
                                                    f"played or after {config.private_idle_seconds:g} s "

@@ -38,10 +38,12 @@ export function refusal(room, balance, level) {
   return null;
 }
 
-/** The relief line: its rule, and when the next comes once today's are used up. */
-function reliefText(relief) {
+/** The relief line: its rule, the room hands still to play before the next (below its line), and
+ * when the next comes once today's are used up. */
+function reliefText(relief, balance) {
   if (!relief) return "";
   const rule = t("relief.rule", { low: fmt(relief.below), to: fmt(relief.to), per_day: relief.per_day, left: relief.left });
+  if (relief.hands > 0 && balance < relief.below) return `${rule} ${t("relief.hands", { hands: relief.hands })}`;
   if (relief.next === null || relief.left > 0) return rule;
   return `${rule} ${t("relief.next", { when: new Date(relief.next * 1000).toLocaleString() })}`;
 }
@@ -267,7 +269,7 @@ export class LobbyPage {
 
   drawPage() {
     const u = this.user;
-    const relief = reliefText(u.relief);
+    const relief = reliefText(u.relief, u.balance);
     const level = levelOf(u.username);
     const profile = `/profile/${encodeURIComponent(u.username)}`;
     const presetNames = presetIds(this.presets);
