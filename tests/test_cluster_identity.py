@@ -284,6 +284,10 @@ def test_a_node_that_finds_its_database_a_copy_later_stops_its_tables(cluster_db
             clock.advance(1.0)
             await host.look()  # not its first: logged, its tables stopped
             assert host.leases.tokens == {} and host.leases.epoch == 1
+            await store.create_table({"id": "t2", "room": "private", "rules": {}, "seats": [None] * 4,
+                                      "status": "open", "created_at": 0.0})
+            assert not await host.leases.claim("t2")  # nor does it open or take another
+            assert host.leases.lost is not None and "it is a copy" in host.leases.lost  # /healthz: not ok
         finally:
             await host.bus.close()
             await store.close()
@@ -306,7 +310,7 @@ def test_a_node_does_not_migrate_the_schema_under_nodes_of_an_older_release(clus
         started = await asyncio.to_thread(CliRunner().invoke, cli, [
             "serve", "--data", str(tmp_path / "data"), "--db", cluster_db, "--redis", REDIS, "--key", str(key),
             "--port", "0"])
-        assert started.exit_code == 2 and "1 node(s) of an older release run on this database (old-a): this " \
+        assert started.exit_code == 2 and "1 node(s) of another release run on this database (old-a): this " \
             "release migrates its schema" in said(started), started.output
         store = await open_store(cluster_db, revision="0009")
         try:
@@ -316,5 +320,9 @@ def test_a_node_does_not_migrate_the_schema_under_nodes_of_an_older_release(clus
         finally:
             await store.close()
         store = await open_store(cluster_db, before_migrating=upgrade_check(make_config(cluster_db, lease_seconds=3.0)))
-        await store.close()  # the old node not seen for two lease times: dead, the migration runs
+        try:  # the old node not seen for two lease times: dead, the migration ran
+            assert await store.read(lambda conn: conn.execute(text("SELECT version_num FROM alembic_version"))
+                                    .scalar_one()) == "0012"
+        finally:
+            await store.close()
     asyncio.run(scenario())

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -130,3 +132,13 @@ def test_operations_doc_gives_admin_commands_and_options_that_exist() -> None:
         assert shown.exit_code == 0, f"chuanma admin {name}: {shown.output}"
         for option in re.findall(r"--[a-z][a-z-]+", rest):
             assert option in shown.output, f"chuanma admin {name} has no {option}"
+
+
+def test_without_the_server_extra_every_other_command_works_and_admin_says_what_to_install() -> None:
+    script = ("import sys; sys.modules['sqlalchemy'] = None\n"  # as if the server extra were not installed
+              "from typer.testing import CliRunner\nfrom chuanma.cli import app\n"
+              "print(CliRunner().invoke(app, ['rules', '--rules', 'xuezhan']).exit_code)\n"
+              "print(CliRunner().invoke(app, ['admin', 'keys', 'list']).output)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.startswith("0\n"), done.stdout + done.stderr
+    assert "the admin commands need the 'server' extra" in " ".join(done.stdout.replace("│", " ").split())

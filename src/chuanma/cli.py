@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from chuanma.commands.admin import admin_app
 from chuanma.commands.engine import engine_app
 from chuanma.commands.hand import hand
 from chuanma.commands.play import play
@@ -14,6 +13,13 @@ from chuanma.commands.score import score
 from chuanma.commands.serve import PlainHelp, serve
 from chuanma.commands.simulate import league, simulate
 from chuanma.fairness.cli import fair_app
+
+ADMIN: typer.Typer | None
+try:
+    from chuanma.commands.admin import admin_app as ADMIN
+except ModuleNotFoundError as missing:  # the server extra is not installed: every other command works
+    ADMIN = None
+    WITHOUT_SERVER = str(missing)
 
 app = typer.Typer(
     name="chuanma",
@@ -31,7 +37,14 @@ app.command()(replay)
 app.command(cls=PlainHelp)(serve)
 app.add_typer(fair_app, name="fair")
 app.add_typer(engine_app, name="engine")
-app.add_typer(admin_app, name="admin")
+if ADMIN is not None:
+    app.add_typer(ADMIN, name="admin")
+else:
+    @app.command("admin", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                 help="An operator's commands on a server's database (needs the 'server' extra).")
+    def admin_without_the_server_extra() -> None:
+        raise typer.BadParameter(
+            f"the admin commands need the 'server' extra: pip install 'chuanma[server]' ({WITHOUT_SERVER})")
 
 
 @app.callback()

@@ -68,12 +68,16 @@ RAISE = ("if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) the
 """Redis's script for :meth:`Bus.saw_epoch`: set the key to the argument if it is higher (in one step)."""
 
 
+EPOCH_WAIT = 1.0
+"""Seconds a heartbeat waits at most for Redis's count (a Redis that hangs must not stop the database's heartbeats)."""
+
+
 async def epoch_of(redis: Any, prefix: str) -> int:
     """The highest count of heartbeats written to ``redis`` by a node of the cluster of ``prefix``
     (:meth:`Bus.epoch`)."""
     try:
-        return int(await redis.get(f"{prefix}epoch") or 0)
-    except UNREACHABLE:
+        return int(await asyncio.wait_for(redis.get(f"{prefix}epoch"), EPOCH_WAIT) or 0)
+    except (TimeoutError, *UNREACHABLE):
         return 0
 
 
@@ -158,8 +162,8 @@ class Bus:
     async def saw_epoch(self, epoch: int) -> None:
         """Raise the highest count of heartbeats to ``epoch`` (a committed count: never lowered; not
         at all while Redis is out of reach)."""
-        with contextlib.suppress(*UNREACHABLE):
-            await self.redis.eval(RAISE, 1, f"{self.prefix}epoch", epoch)
+        with contextlib.suppress(*UNREACHABLE, asyncio.TimeoutError):
+            await asyncio.wait_for(self.redis.eval(RAISE, 1, f"{self.prefix}epoch", epoch), EPOCH_WAIT)
 
     def lock(self, name: str, seconds: float) -> Any:
         """A lock held across the cluster (Redis's; lapses after ``seconds`` if its holder dies)."""

@@ -150,7 +150,9 @@ class Step:
             raise RefusedError("not_seated", f"you have no seat at table {st.setup.table_id}")
         seat = st.seats[index]
         assert seat is not None
-        if isinstance(msg, i.Sit | i.Rejoin):
+        if isinstance(msg, i.Sit):
+            self.attach(index, conn, None)
+        elif isinstance(msg, i.Rejoin):
             # between hands, also the last one's end: a rebuilt table's people may have missed it
             ended = st.ended["hand"] if st.ended is not None and (st.game is None or st.game.finished) else None
             self.attach(index, conn, None, ended)

@@ -133,7 +133,7 @@ def upgrade_check(config: ServerConfig) -> Callable[[Connection], None]:
         alive = sorted(conn.execute(live_nodes(now, GONE * config.lease_seconds)).scalars())
         if alive:
             raise NodesAliveError(
-                f"{len(alive)} node(s) of an older release run on this database ({', '.join(alive)}): this "
+                f"{len(alive)} node(s) of another release run on this database ({', '.join(alive)}): this "
                 "release migrates its schema, which they cannot run on; stop every node, then start this "
                 "release's (docs/operations.md, Upgrades)")
     return check
@@ -170,6 +170,9 @@ class TableLeases:
     """When the last heartbeat was written (``None`` before the first)."""
     epoch: int = 0
     """The cluster's heartbeats so far as this node's last one counted them (:meth:`heartbeat`)."""
+    copy: str | None = None
+    """Why this node's database is a copy (:class:`ClusterCopyError`), once a heartbeat found it: from
+    then on it claims no table and ``/healthz`` says it is lost, until it is restarted."""
 
     @classmethod
     def of(cls, store: Store, config: ServerConfig) -> TableLeases:
@@ -179,6 +182,8 @@ class TableLeases:
     @property
     def lost(self) -> str | None:
         """Why this node's leases may have lapsed (its heartbeats failed for a lease time), or ``None``."""
+        if self.copy is not None:
+            return self.copy
         now = self.clock.now()
         if self.renewed is not None and now - self.renewed > self.seconds:
             return f"the leases were not renewed for {now - self.renewed:.1f} s: the database cannot be reached"
@@ -196,7 +201,10 @@ class TableLeases:
         return check
 
     async def claim(self, table_id: str) -> bool:
-        """Take ``table_id``'s lease if it has none or it lapsed (one more on its token); whether taken."""
+        """Take ``table_id``'s lease if it has none or it lapsed (one more on its token); whether taken
+        (never on a database found to be a copy)."""
+        if self.copy is not None:
+            return False
         def work(conn: Connection) -> int | None:
             # FOR UPDATE waits for the fenced writes in flight (FOR KEY SHARE); the upsert alone
             # would lock the row only FOR NO KEY UPDATE, which does not wait for them
@@ -251,8 +259,10 @@ class TableLeases:
         except (SQLAlchemyError, OSError) as exc:
             log.warning(f"leases not renewed: {str(exc).splitlines()[0]}")
             return []
-        except (LeaseHeldError, ClusterCopyError):  # this node may hold no table: it fenced off them all
+        except (LeaseHeldError, ClusterCopyError) as exc:  # this node may hold no table: it fenced off them all
             self.tokens.clear()
+            if isinstance(exc, ClusterCopyError):
+                self.copy = str(exc)
             raise
         self.renewed, self.epoch = self.clock.now(), epoch
         lost = [t for t, token in before.items() if held.get(t) != token and self.tokens.get(t) == token]

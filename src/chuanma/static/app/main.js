@@ -116,6 +116,7 @@ function closePages() {
 }
 
 async function showLobby() {
+  moved();  // no table is waited for any more
   closePages();
   location.hash = "#/lobby";
   const shown = app.shown;
