@@ -16,11 +16,14 @@ pytest_plugins = ["ci_skips", "browser_fixtures", "file_order"]
 pytest.register_assert_rewrite("ci_skips")  # imported here too, before pytest loads it as a plugin
 from ci_skips import in_ci  # noqa: E402
 
-# Three Hypothesis profiles: "default" (random examples, CHUANMA_EXAMPLES of them), "ci" (the same
-# examples on every run: derandomized; loaded where CI is set) and "explore" (a long random search
+# Three Hypothesis profiles: "default" (random examples, CHUANMA_EXAMPLES of them), "ci" (half as many,
+# the same on every run: derandomized; loaded where CI is set) and "explore" (a long random search
 # for a developer, EXPLORE_FACTOR times as many examples). HYPOTHESIS_PROFILE names one explicitly.
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "default")
 EXPLORE_FACTOR = 20
+CI_SHARE = 2
+"""The ci profile runs every test's examples divided by this (the same ones on every run), so that
+a CI run keeps within its time."""
 if PROFILE not in ("default", "ci", "explore"):
     raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: choose default, ci or explore")
 DEFAULT_EXAMPLES = int(os.environ.get("CHUANMA_EXAMPLES", "300"))
@@ -28,14 +31,16 @@ settings.register_profile(  # on Hypothesis's own default, not the CI profile it
     "default", settings.get_profile("default"), max_examples=DEFAULT_EXAMPLES, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
 )
-settings.register_profile("ci", settings.get_profile("default"), derandomize=True, database=None, print_blob=True)
+settings.register_profile("ci", settings.get_profile("default"), max_examples=DEFAULT_EXAMPLES // CI_SHARE,
+                          derandomize=True, database=None, print_blob=True)
 settings.register_profile("explore", settings.get_profile("default"), max_examples=DEFAULT_EXAMPLES * EXPLORE_FACTOR)
 settings.load_profile(PROFILE)
 
 
 def examples(count: int) -> int:
-    """A test's own number of examples: ``count``, or EXPLORE_FACTOR times it in the explore profile."""
-    return count * EXPLORE_FACTOR if PROFILE == "explore" else count
+    """A test's own number of examples: ``count``; EXPLORE_FACTOR times it in the explore profile,
+    a CI_SHARE of it in the ci profile."""
+    return count * EXPLORE_FACTOR if PROFILE == "explore" else count // CI_SHARE if PROFILE == "ci" else count
 
 
 WALL = SICHUAN_TILES.wall()

@@ -25,7 +25,7 @@ def _profile(**env: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize(("env", "shown"), [
     ({}, "False False 300 10"),
-    ({"CI": "true"}, "True True 300 10"),
+    ({"CI": "true"}, "True True 150 5"),
     ({"CI": "1", "HYPOTHESIS_PROFILE": "default"}, "False False 300 10"),
     ({"HYPOTHESIS_PROFILE": "explore"}, "False False 6000 200"),
 ])
