@@ -30,6 +30,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Engine,
+    ScalarSelect,
     and_,
     bindparam,
     create_engine,
@@ -465,18 +466,20 @@ class Store:
         negative balance and the number of hands whose ledger rows do not sum to zero. ``balances`` is
         ``grants + adjustments`` while every chip moved with its ledger row."""
         def work(conn: Connection) -> dict[str, int]:
-            balance = conn.execute(select(func.coalesce(func.sum(users.c.balance), 0))).scalar_one()
-
-            def total(*kinds: str) -> int:
-                return int(conn.execute(select(func.coalesce(func.sum(ledger.c.amount), 0))
-                                        .where(ledger.c.kind.in_(kinds))).scalar_one())
-            lowest = conn.execute(select(func.coalesce(func.min(users.c.balance), 0))).scalar_one()
+            def total(*kinds: str) -> ScalarSelect[Any]:
+                amounts = select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.kind.in_(kinds))
+                return amounts.scalar_subquery()
+            # one statement, so one snapshot (PostgreSQL gives each statement of a transaction its own):
+            # an account made between two reads would count in the grants and not in the balances
+            balance, grants, adjustments, lowest = conn.execute(select(
+                select(func.coalesce(func.sum(users.c.balance), 0)).scalar_subquery(), total(*GRANT_KINDS),
+                total(ADJUSTMENT), select(func.coalesce(func.min(users.c.balance), 0)).scalar_subquery())).one()
             per_hand = select(ledger.c.hand_id).where(ledger.c.hand_id.is_not(None), ledger.c.kind.in_(HAND_KINDS)
                                                       ).group_by(ledger.c.hand_id).having(
                 func.sum(ledger.c.amount) != 0).subquery()
             unbalanced = conn.execute(select(func.count()).select_from(per_hand)).scalar_one()
             hands_settled = conn.execute(select(func.count()).where(hands.c.status == "settled")).scalar_one()
-            return {"balances": int(balance), "grants": total(*GRANT_KINDS), "adjustments": total(ADJUSTMENT),
+            return {"balances": int(balance), "grants": int(grants), "adjustments": int(adjustments),
                     "lowest": int(lowest), "unbalanced_hands": int(unbalanced), "hands": int(hands_settled)}
         return await self.read(work)
 
