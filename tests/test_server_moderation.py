@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from chuanma.cli import app as cli
 from chuanma.fairness import Level
 from chuanma.fairness.chain import verify_records
+from chuanma.server.accounts import token_digest
 from chuanma.server.clock import ManualClock
 from chuanma.server.host import BAN_WATCH
 from chuanma.server.moderation import CONSOLE, Moderation, ModerationError
@@ -268,13 +269,13 @@ def test_roles_are_granted_on_the_command_line_which_sees_players_and_the_log(tm
 def test_a_ban_on_one_node_closes_the_players_sockets_and_takes_their_seat_on_every_node(cluster_db: str) -> None:
     """Two nodes: a player waiting on node a and one on node b sit at one table with bots; expelled
     through the node that does not own the table, each node closes that player's sockets (its
-    ``on_expel``) and the owner unseats them (the hand not dealt yet: at once)."""
+    ``on_close``) and the owner unseats them (the hand not dealt yet: at once)."""
     async def scenario() -> None:
         clock = ManualClock(1000.0)
         async with two_nodes(cluster_db, clock) as [(a, lobby_a), (b, lobby_b)]:
             closed: dict[str, list[int]] = {"a": [], "b": []}
-            a.on_expel = lambda user_id, _why: closed["a"].append(user_id)
-            b.on_expel = lambda user_id, _why: closed["b"].append(user_id)
+            a.on_close = lambda user_id, _why, _digest: closed["a"].append(user_id)
+            b.on_close = lambda user_id, _why, _digest: closed["b"].append(user_id)
             told: list[list[dict[str, Any]]] = [[], []]
             players = [await guest(a.store, clock), await guest(a.store, clock)]
             for lobby, said, user in ((lobby_a, told[0], players[0]), (lobby_b, told[1], players[1])):
@@ -290,6 +291,22 @@ def test_a_ban_on_one_node_closes_the_players_sockets_and_takes_their_seat_on_ev
             table = owner.tables[table_id]
             await eventually(lambda: all(s is None or s.user_id != banned for s in table.seats))
             assert any(s is not None and s.user_id == int(players[1]["id"]) for s in table.seats)
+    asyncio.run(scenario())
+
+
+def test_logging_out_on_one_node_closes_the_sessions_sockets_on_every_node(cluster_db: str) -> None:
+    """Log out everywhere through node a: both nodes close every socket of the player; one session's
+    logout through node b: both close the sockets of that session's token only (named by its digest)."""
+    async def scenario() -> None:
+        clock = ManualClock(1000.0)
+        async with two_nodes(cluster_db, clock) as [(a, _), (b, _)]:
+            closed: dict[str, list[tuple[int, str | None]]] = {"a": [], "b": []}
+            a.on_close = lambda user_id, _why, digest: closed["a"].append((user_id, digest))
+            b.on_close = lambda user_id, _why, digest: closed["b"].append((user_id, digest))
+            await a.log_out(7, "logged out", None)
+            await eventually(lambda: closed["a"] == closed["b"] == [(7, None)])
+            await b.log_out(7, "logged out", token_digest("one session"))
+            await eventually(lambda: closed["a"] == closed["b"] == [(7, None), (7, token_digest("one session"))])
     asyncio.run(scenario())
 
 

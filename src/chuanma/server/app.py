@@ -96,11 +96,11 @@ def create_app(config: ServerConfig) -> FastAPI:
                          config.reliefs_per_day, config.relief_hands, config.grants_per_day)
         closing: set[asyncio.Task[None]] = set()
 
-        def expel(user_id: int, reason: str) -> None:
-            task = asyncio.create_task(close_sockets(sockets, user_id, reason))
+        def close(user_id: int, reason: str, digest: str | None) -> None:
+            task = asyncio.create_task(close_sockets(sockets, user_id, reason, digest))
             closing.add(task)
             task.add_done_callback(closing.discard)
-        host.on_expel = expel  # a ban or kick closes the player's sockets on this node
+        host.on_close = close  # a ban, kick or logout closes the player's sockets on this node
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
         store.on_settle_failed = metrics.progression_failed
         app.state.server = Server(config, store, users, host, lobby, metrics,

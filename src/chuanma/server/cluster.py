@@ -149,6 +149,11 @@ class ClusterHost(LocalHost):
         self.expel_here(user_id, reason)
         await self.bus.expelled(user_id, reason)
 
+    async def log_out(self, user_id: int, reason: str, digest: str | None) -> None:
+        """Close the ended sessions' sockets here, and tell every other node to close theirs."""
+        self.close_here(user_id, reason, digest)
+        await self.bus.logged_out(user_id, reason, digest)
+
     def unseat(self, users: list[int]) -> None:
         """``users`` were unseated here: forgotten here and by every other node."""
         self.unseated(users)
@@ -405,6 +410,9 @@ class ClusterHost(LocalHost):
         elif data["kind"] == "expelled":
             if data["node"] != self.name:  # this node expelled them already
                 self.expel_here(int(data["user"]), str(data["reason"]))
+        elif data["kind"] == "logged_out":
+            if data["node"] != self.name:
+                self.close_here(int(data["user"]), str(data["reason"]), data["digest"])
         elif data["kind"] == "unopened":
             if self.on_unopened is not None:
                 self.on_unopened([int(u) for u in data["users"]])

@@ -7,16 +7,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from chuanma.server.accounts import AccountError
+from chuanma.server.accounts import AccountError, token_digest
 from chuanma.server.config import ServerConfig
 from chuanma.server.routes.deps import (
     COOKIE,
     ApiError,
     Config,
     ServerDep,
-    Sockets,
     User,
-    close_sockets,
     public_user,
     token_of,
     visit_of,
@@ -86,7 +84,7 @@ async def guest(request: Request, server: ServerDep, config: Config) -> JSONResp
 
 
 @router.post("/api/logout")
-async def logout(request: Request, user: User, server: ServerDep, sockets: Sockets,
+async def logout(request: Request, user: User, server: ServerDep,
                  body: Logout | None = None) -> JSONResponse:
     """End this session or, with ``{"all": true}``, every session of the account: their tokens stop
     working and their open sockets are closed (code 4401)."""
@@ -94,7 +92,7 @@ async def logout(request: Request, user: User, server: ServerDep, sockets: Socke
     assert token is not None
     everywhere = body is not None and body.everywhere
     await server.accounts.logout(token, everywhere)
-    await close_sockets(sockets, int(user["id"]), "logged out", None if everywhere else token)
+    await server.host.log_out(int(user["id"]), "logged out", None if everywhere else token_digest(token))
     response = JSONResponse({"ok": True})
     response.delete_cookie(COOKIE)
     return response

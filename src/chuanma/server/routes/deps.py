@@ -16,7 +16,7 @@ from fastapi import Depends, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
-from chuanma.server.accounts import RateLimiter
+from chuanma.server.accounts import RateLimiter, token_digest
 from chuanma.server.config import ServerConfig
 from chuanma.server.honesty import Visit
 from chuanma.server.lease import LeaseLostError
@@ -72,9 +72,10 @@ def sockets_of(request: Request) -> OpenSockets:
     return sockets
 
 
-async def close_sockets(sockets: OpenSockets, user_id: int, reason: str, token: str | None = None) -> None:
-    """Close every open socket of ``user_id`` (opened with ``token``, if given) with code 4401."""
-    ended = [ws for ws, (owner, used) in list(sockets.items()) if owner == user_id and token in (None, used)]
+async def close_sockets(sockets: OpenSockets, user_id: int, reason: str, digest: str | None = None) -> None:
+    """Close every open socket of ``user_id`` (opened with the token of ``digest``, if given) with code 4401."""
+    ended = [ws for ws, (owner, used) in list(sockets.items())
+             if owner == user_id and (digest is None or token_digest(used) == digest)]
     for ws in ended:
         with contextlib.suppress(RuntimeError, OSError):  # closed meanwhile (its client left, or fell behind)
             await ws.close(code=UNAUTHORIZED, reason=reason[:120])
