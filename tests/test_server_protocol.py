@@ -161,6 +161,6 @@ def test_logs_are_json_lines_without_unlisted_fields() -> None:
 
     record = logging.LogRecord("chuanma.server.table", logging.INFO, __file__, 1, "hand settled", None, None)
     record.__dict__.update({"table": "t1", "password": "hunter22", "token": "abc", "server_seed": "ff"})
-    line = json.loads(JsonFormatter().format(record))
-    assert line["message"] == "hand settled" and line["table"] == "t1"
+    line = json.loads(JsonFormatter("host:41:a1b2c3").format(record))
+    assert line["message"] == "hand settled" and line["table"] == "t1" and line["node"] == "host:41:a1b2c3"
     assert not {"password", "token", "server_seed"} & set(line)

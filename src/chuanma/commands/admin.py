@@ -1,5 +1,6 @@
 """``chuanma admin``: moderation on the server's database (docs/operations.md, Operating the community);
-the dealer keys and a copy of a cluster's database (:mod:`chuanma.commands.admin_keys`).
+the dealer keys and a copy of a cluster's database (:mod:`chuanma.commands.admin_keys`); the
+cluster's nodes and their drains (:mod:`chuanma.commands.admin_nodes`).
 
 Each command calls the same service as the API's ``/api/admin/*`` routes
 (:class:`~chuanma.server.moderation.Moderation`), logged as the command line's. Only here are roles
@@ -19,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from chuanma.commands.admin_keys import keys_app, new_cluster_command
+from chuanma.commands.admin_nodes import drain_command, nodes_command
 from chuanma.commands.database import DATA, Data, Db, on_database
 from chuanma.server.bans import ban_words, when
 from chuanma.server.clock import SystemClock
@@ -29,6 +31,8 @@ admin_app = typer.Typer(help="An operator's commands on a server's database: rol
                         no_args_is_help=True)
 admin_app.add_typer(keys_app, name="keys")
 admin_app.command("new-cluster")(new_cluster_command)
+admin_app.command("nodes")(nodes_command)
+admin_app.command("drain")(drain_command)
 T = TypeVar("T")
 Reason = Annotated[str, typer.Option(help="why (written to the operator log)")]
 Who = Annotated[str, typer.Argument(help="the player's name (any case) or id")]

@@ -11,8 +11,10 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from chuanma.errors import ChuanmaError
+from chuanma.server.config import ServerConfig
 from chuanma.server.moderation import ModerationError
 from chuanma.server.store import Store, open_store, sqlite_url
+from chuanma.server.table_leases import upgrade_check
 
 T = TypeVar("T")
 Db = Annotated[str | None, typer.Option(help="database URL, e.g. postgresql+asyncpg://user@host/db "
@@ -29,7 +31,9 @@ def on_database(db: str | None, data: Path, work: Callable[[Store], Awaitable[T]
         raise typer.BadParameter(f"no database in {data}: give --data DIR or --db URL")
 
     async def scenario() -> T:
-        store = await open_store(db or sqlite_url(data.resolve()))
+        url = db or sqlite_url(data.resolve())
+        # no migration under a live server: it would run on a schema it does not know
+        store = await open_store(url, before_migrating=upgrade_check(ServerConfig(db_url=url)))
         try:
             return await work(store)
         finally:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import ipaddress
+import signal
 import socket
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
@@ -105,6 +108,8 @@ def serve(
     login_days: Annotated[float, typer.Option(help="days the logins (address, user agent) are kept")] = 90.0,
     leaderboard_min_hands: Annotated[int, typer.Option(
         min=1, max=MAX_RATE, help="hands a player needs (in the rules and period) to be on a leaderboard")] = 10,
+    drain_seconds: Annotated[float, typer.Option(
+        help="at a stop (SIGTERM) or a drain, the longest wait for the hands in play to end")] = 120.0,
     lease_seconds: Annotated[float, typer.Option(
         help="the database's lease: one server process at a time; after a crash the next waits this long")] = 15.0,
     redis: Annotated[str | None, typer.Option(
@@ -129,7 +134,7 @@ def serve(
 
     # written so that NaN fails every comparison and is refused with the rest
     if not (all(0 < x <= MAX_SECONDS for x in (turn_seconds, claim_seconds, ready_seconds,
-                                                  private_idle_seconds, lease_seconds))
+                                                  private_idle_seconds, lease_seconds, drain_seconds))
             and 0 <= bot_wait <= MAX_SECONDS and 0 <= auto_delay <= MAX_SECONDS):
         raise typer.BadParameter(f"the timers take seconds above 0 and at most {MAX_SECONDS:,} "
                                  "(bot-wait and auto-delay may be 0)")
@@ -168,19 +173,31 @@ def serve(
                           forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
                           guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
                           private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds,
+                          drain_seconds=drain_seconds,
                           reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands,
                           relief_hands=relief_hands, trusted_hands=trusted_hands, escape_cap=escape_cap,
                           grants_per_day=grants_per_day, private_base_rule=private_base_rule, login_days=login_days,
                           redis_url=redis)
-    setup_logging()
+    setup_logging(config.lease_holder)
     database = check_database(config, "--db" if db else "--data")
     app = create_app(config)
     server = uvicorn.Server(uvicorn_config(app, config, host, port))
-    original = server.startup
+    original, stop = server.startup, server.handle_exit
+    loop: list[asyncio.AbstractEventLoop] = []
+
+    def handle_exit(sig: int, frame: FrameType | None) -> None:
+        """SIGTERM drains first (the app stops the server after); a second signal, or SIGINT, stops at once."""
+        if sig == signal.SIGTERM and loop and not app.state.draining:
+            app.state.leave = functools.partial(stop, sig, frame)
+            loop[0].call_soon_threadsafe(app.state.drain)
+        else:
+            stop(sig, frame)
 
     async def startup(sockets: object = None) -> None:
         await original(sockets)  # type: ignore[arg-type]
         if server.started:
+            loop.append(asyncio.get_running_loop())
+            app.state.leave = functools.partial(setattr, server, "should_exit", True)  # an operator's drain
             # what exists now (modules, the analysis tables, resumed tables) lives as long as the
             # process: frozen, a full collection no longer walks it, so its pauses stay short
             gc.collect()
@@ -195,6 +212,7 @@ def serve(
                 typer.echo(f"metrics: http://{metrics_host}:{app.state.metrics_port}/metrics")
 
     server.startup = startup  # type: ignore[method-assign]
+    server.handle_exit = handle_exit  # type: ignore[method-assign]
     server.run()
 
 
@@ -213,7 +231,7 @@ def uvicorn_config(app: Any, config: ServerConfig, host: str, port: int) -> uvic
     """How uvicorn serves ``app``: proxy headers are read only from ``config.forwarded_allow_ips``."""
     import uvicorn
 
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20,
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", log_config=None, ws_max_size=1 << 20,
                           ws_per_message_deflate=False, lifespan="on", timeout_graceful_shutdown=SOCKETS_CLOSING,
                           proxy_headers=config.forwarded_allow_ips is not None,
                           forwarded_allow_ips=config.forwarded_allow_ips)

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, WebSocket
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import start_http_server
 from starlette.middleware.gzip import GZipMiddleware
@@ -101,6 +102,24 @@ def create_app(config: ServerConfig) -> FastAPI:
             closing.add(task)
             task.add_done_callback(closing.discard)
         host.on_close = close  # a ban, kick or logout closes the player's sockets on this node
+
+        async def drain_then_leave() -> None:
+            await host.drain(config.drain_seconds)
+            if app.state.leave is not None:
+                app.state.leave()
+
+        def drain() -> None:
+            """Take no new socket (nor, here, a hand), let the hands in play end (handed over, in a
+            cluster), then stop the server (``app.state.leave``, uvicorn's: a stop, or an operator's drain)."""
+            if app.state.draining:
+                return
+            app.state.draining = True
+            task = asyncio.create_task(drain_then_leave(), name="drain")
+            closing.add(task)
+            task.add_done_callback(closing.discard)
+        app.state.drain = drain
+        if isinstance(host, ClusterHost):
+            host.on_drain = drain
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
         store.on_settle_failed = metrics.progression_failed
         app.state.server = Server(config, store, users, host, lobby, metrics,
@@ -142,7 +161,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(HttpCounts)  # inside the others: it reads the route the router matched
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # the client's scripts and stylesheet, the API's lists
-    app.state.ready = False
+    app.state.ready = app.state.draining = False
+    app.state.leave = None
     app.state.config = config
     app.state.sockets = sockets = OpenSockets()
 
@@ -160,6 +180,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def websocket(ws: WebSocket) -> None:
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), origins):
             await ws.close(code=FOREIGN_ORIGIN, reason="a page of another origin may not open this socket")
+            return
+        if ws.app.state.draining:  # the proxy tries another node (nginx: proxy_next_upstream http_503)
+            await ws.send_denial_response(JSONResponse({"status": "draining"}, status_code=503))
             return
         server: Server = ws.app.state.server
         token = token_of(ws)

@@ -37,8 +37,8 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 """What a call to Redis raises when Redis is out of reach."""
 DRAIN = 2.0
 """Seconds a closing bus waits at most for what was queued to be published."""
-HOST_INPUTS: dict[str, type[i.Sit | i.Rejoin | i.Detach | i.Idle | i.Expel]] = {
-    "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle, "expel": i.Expel}
+HOST_INPUTS: dict[str, type[i.HostInput]] = {
+    "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle, "expel": i.Expel, "rest": i.Rest}
 """The commands a host gives a table, by the name they cross the bus with."""
 _client: TypeAdapter[p.ClientMessage] = TypeAdapter(p.ClientMessage)
 Job = Callable[[], Awaitable[object]]
@@ -49,7 +49,7 @@ def encode(message: i.CommandMessage) -> dict[str, Any]:
     for name, kind in HOST_INPUTS.items():
         if isinstance(message, kind):
             return {"host": name}
-    assert not isinstance(message, i.Sit | i.Rejoin | i.Detach | i.Idle | i.Expel)
+    assert not isinstance(message, i.HostInput)
     return message.model_dump(mode="json")
 
 

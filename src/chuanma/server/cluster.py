@@ -104,6 +104,8 @@ class ClusterHost(LocalHost):
     seats: dict[int, tuple[str, float]] = field(default_factory=dict)
     """Where players sit as last read from the database (:meth:`seat_of`), each with the time until
     which it is believed: forgotten sooner when a node announces it unseated them."""
+    on_drain: Callable[[], None] | None = None
+    """What drains this node and stops it when an operator asks (``chuanma admin drain``: the app's)."""
     unseatings: int = 0
     """How many announcements of players unseated were heard (a read begun before one is not kept)."""
 
@@ -200,6 +202,10 @@ class ClusterHost(LocalHost):
         """Another node took ``table_id`` over: stop it here without writing anything more."""
         self.metrics.leases_lost.inc()
         log.warning("table lease lost", extra={"table": table_id})
+        self.stop_here(table_id)
+
+    def stop_here(self, table_id: str) -> asyncio.Task[None] | None:
+        """Stop running ``table_id`` here (its task cancelled, returned); where its players sit is read again."""
         self.fences.pop(table_id, None)
         self.owners.pop(table_id, None)
         table = self.tables.get(table_id)
@@ -208,6 +214,32 @@ class ClusterHost(LocalHost):
         task = self.tasks.get(table_id)
         if task is not None:
             task.cancel()
+        return task
+
+    async def hand_over(self, table_id: str) -> None:
+        """Stop ``table_id`` here once its writes are done and let its lease lapse at once: another
+        node claims it at its next look and rebuilds it from the database (the connections to it,
+        this node's too, attach again at that node's announcement)."""
+        task = self.stop_here(table_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        await self.store.flush()
+        await self.leases.lapse(table_id)
+        self.metrics.handed_over.inc()
+        log.info("table handed over", extra={"table": table_id})
+
+    async def rested(self, table_id: str) -> None:
+        """A draining table came to rest between hands: :meth:`hand_over`."""
+        await self.hand_over(table_id)
+
+    async def drain(self, seconds: float) -> int:
+        """As one process drains, each table handed over as it comes to rest; then those still
+        playing a hand are handed over too (rebuilt mid-hand elsewhere: their players resync). This
+        node claims no table again (:meth:`look` hands over those opened here since)."""
+        playing = await super().drain(seconds)
+        for table_id in list(self.tables):
+            await self.hand_over(table_id)
+        return playing
 
     async def resume_all(self) -> int:
         """Join the cluster: connect the bus, write the first heartbeat, claim this node's share of
@@ -253,6 +285,13 @@ class ClusterHost(LocalHost):
             if self.on_back is not None:
                 await self.on_back()
         self.free(await self.leases.nodes())
+        if self.leases.drain is not None and not self.draining and self.on_drain is not None:
+            self.on_drain()  # an operator asked (chuanma admin drain)
+        if self.draining:  # it claims none, and hands over those opened here since
+            for table_id, table in list(self.tables.items()):
+                if table.at_rest:
+                    await self.hand_over(table_id)
+            return
         for table_id in await self.leases.orphans():
             if table_id in self.tables or not await self.leases.claim(table_id):
                 continue

@@ -115,6 +115,9 @@ class ServerConfig:
     lease_seconds: float = 15.0
     """The database's lease (one writing process at a time): renewed every third of this; after a
     crash the next process waits up to this long for it to lapse."""
+    drain_seconds: float = 120.0
+    """How long a stop (SIGTERM) or a drain waits for the hands in play to end before it hands their
+    tables over (or stops) anyway."""
     redis_url: str | None = None
     """Redis of a cluster (``redis://host:6379/0``): this process is one of its nodes, over the
     PostgreSQL of ``db_url`` (docs/server.md, Cluster); ``None``: one process holds the database."""

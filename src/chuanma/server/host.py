@@ -32,13 +32,15 @@ from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError, StakesError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
-from chuanma.server.table_inputs import Expel, Idle, Sit
+from chuanma.server.table_inputs import Expel, Idle, Rest, Sit
 
 log = logging.getLogger("chuanma.server.host")
 MAX_RESTARTS = 3
 """How many times a failed table is rebuilt from the database before it is given up (closed)."""
 BAN_WATCH = 5.0
 """Seconds between two looks for the bans made elsewhere (``chuanma admin ban``), whose players are expelled."""
+DRAIN_LOOK = 0.25
+"""Seconds between two looks of a drain for the tables come to rest."""
 FILL_RETRY = 1.0
 """Seconds after which a queue whose matching failed (a cluster's lobby lock not had) is matched again."""
 
@@ -121,6 +123,8 @@ class LocalHost:
     on_close: Callable[[int, str, str | None], None] | None = None
     """What closes a player's open sockets on this node, with the reason, those of one session only
     when given its token's digest (the app's)."""
+    draining: bool = False
+    """No hand opens or is dealt here (:meth:`drain`)."""
     seatings: Seatings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -260,6 +264,7 @@ class LocalHost:
         """Make the table ``table_id``, just stored, this host's to run (one process owns them all)."""
 
     def start(self, table: LiveTable) -> None:
+        table.state.resting = self.draining  # opened while draining: rests from the start
         self.tables[table.id] = table
         task = asyncio.create_task(table.run(), name=f"table-{table.id}")
         self.tasks[table.id] = task
@@ -376,6 +381,32 @@ class LocalHost:
                 if table.room is None and table.idle_for() >= limit:
                     with contextlib.suppress(RefusedError):
                         self.submit(table.id, Command(0, _nobody, Idle()))
+
+    async def drain(self, seconds: float) -> int:
+        """Deal no new hand here: every table plays the hand in play to its end and comes to rest
+        (:meth:`rested` as it does), for at most ``seconds``; returns how many still play one then."""
+        clock = self.config.clock
+        until = clock.now() + seconds
+        self.draining = True
+        log.info("draining: no new hand is dealt here", extra={"tables": len(self.tables)})
+        while True:
+            playing = 0
+            for table_id, table in list(self.tables.items()):
+                if table.closed:
+                    continue
+                if not table.state.resting:
+                    table.submit(Command(0, _nobody, Rest()))
+                if table.at_rest:
+                    await self.rested(table_id)
+                else:
+                    playing += 1
+            if not playing or clock.now() >= until:
+                log.info("drained", extra={"tables": playing})
+                return playing
+            await clock.sleep_until(min(until, clock.now() + DRAIN_LOOK))
+
+    async def rested(self, table_id: str) -> None:
+        """A draining table came to rest: it waits here for the stop (one process runs every table)."""
 
     async def stop(self) -> None:
         tasks = [*self.restarts, *self.tasks.values(), *(t for t in (self.sweeper, self.ban_watch) if t)]

@@ -1,18 +1,26 @@
-"""Structured logs: one JSON object per line. Only the fields named here are written, so a
-password, a token or an unrevealed server seed can never reach the log by accident."""
+"""Structured logs: one JSON object per line, each naming the node that wrote it. Only the fields
+named here are written, so a password, a token or an unrevealed server seed can never reach the
+log by accident. Every logger writes through it (uvicorn's and asyncio's too): no plain-text line
+or bare traceback comes between the JSON ones."""
 
 from __future__ import annotations
 
 import json
 import logging
 
-FIELDS = ("table", "hand", "room", "reason", "deltas", "decisions", "user", "error")
+FIELDS = ("table", "hand", "room", "reason", "deltas", "decisions", "user", "tables", "error")
+OTHERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "asyncio")
+"""The libraries' loggers sent through the same handler (at warnings and above)."""
 
 
 class JsonFormatter(logging.Formatter):
+    def __init__(self, node: str) -> None:
+        super().__init__()
+        self.node = node
+
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, object] = {"time": round(record.created, 3), "level": record.levelname.lower(),
-                                  "logger": record.name, "message": record.getMessage()}
+                                  "node": self.node, "logger": record.name, "message": record.getMessage()}
         for name in FIELDS:
             if name in record.__dict__:
                 out[name] = record.__dict__[name]
@@ -21,10 +29,12 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
-def setup_logging(level: int = logging.INFO) -> None:
+def setup_logging(node: str, level: int = logging.INFO) -> None:
+    """Send chuanma's logs (at ``level``) and the libraries' warnings to standard error as JSON lines."""
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter())
-    root = logging.getLogger("chuanma")
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    root.propagate = False
+    handler.setFormatter(JsonFormatter(node))
+    for name in ("chuanma", *OTHERS):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level if name == "chuanma" else logging.WARNING)
+        logger.propagate = False

@@ -30,6 +30,7 @@ class Metrics:
     handovers: Counter = field(init=False)
     leases_lost: Counter = field(init=False)
     tables_refused: Counter = field(init=False)
+    handed_over: Counter = field(init=False)
     bus_lag: Histogram = field(init=False)
     bus_reconnects: Counter = field(init=False)
     http_responses: Counter = field(init=False)
@@ -62,6 +63,9 @@ class Metrics:
             registry=r)
         self.leases_lost = Counter(
             "chuanma_table_leases_lost", "Tables this node dropped because another node took their lease over",
+            registry=r)
+        self.handed_over = Counter(
+            "chuanma_tables_handed_over", "Tables this node let go of while draining (another node runs them on)",
             registry=r)
         self.tables_refused = Counter(
             "chuanma_tables_refused", "Tables whose lease this node released at once: dealt by another of the "

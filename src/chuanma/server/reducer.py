@@ -134,6 +134,9 @@ class Step:
                     seat.conns.remove(conn)
             self.unwatch(conn)
             return
+        if isinstance(msg, i.Rest):
+            st.resting = True
+            return
         if isinstance(msg, i.Expel):
             expelled = st.seat_of(said.user_id)
             if expelled is not None:
@@ -376,6 +379,8 @@ class Step:
         st = self.st
         while not st.closed and st.settling is None:
             if st.game is None:
+                if st.resting:  # its host drains: it is handed over or stops between hands
+                    return
                 if any(s is None for s in st.seats):
                     return
                 leaver = next((k for k, s in enumerate(st.seats) if s is not None and s.leaving), None)

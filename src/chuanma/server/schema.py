@@ -167,6 +167,9 @@ cluster_nodes = Table(
     Column("holder", String(64), primary_key=True),  # the node, named as it holds its leases
     Column("since", Float, nullable=False),
     Column("seen", Float, nullable=False),  # its last heartbeat
+    Column("release", String(64)),  # the release it runs (migration 0013)
+    Column("schema", String(32)),  # the schema revision it runs on
+    Column("drain", Float),  # when an operator asked it to drain (chuanma admin drain), or NULL
 )
 
 hand_players = Table(

@@ -15,6 +15,7 @@ the asyncpg driver on the event loop.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -67,6 +68,16 @@ def alembic_config(connection: Connection) -> Config:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
     return cfg
+
+
+@functools.cache
+def schema_head() -> str:
+    """The schema revision this release runs on (its last migration)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
 
 
 def _migrate(connection: Connection, revision: str, before: Work[None] | None) -> None:

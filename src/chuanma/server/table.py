@@ -137,6 +137,12 @@ class LiveTable:
         """Seconds without a person seated and connected (0 while one is)."""
         return self.state.idle_for(self.clock.now())
 
+    @property
+    def at_rest(self) -> bool:
+        """Told to rest (its host drains) and between hands: it may stop, or move, without
+        interrupting a hand."""
+        return self.state.resting and self.state.game is None
+
     def stakes(self) -> int | None:
         """The base a player's balance must fit to sit here: a private table's (``private_base_rule``)."""
         return self.rules.base if self.room is None and self.config.private_base_rule else None

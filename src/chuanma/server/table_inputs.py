@@ -2,7 +2,7 @@
 
 A connection's command is :class:`Said`, carrying the protocol's own message
 (:mod:`chuanma.server.protocol`) or one of the host's (:class:`Sit`, :class:`Rejoin`,
-:class:`Detach`, :class:`Idle`, :class:`Expel`). The rest come from the shell: the table
+:class:`Detach`, :class:`Idle`, :class:`Expel`, :class:`Rest`). The rest come from the shell: the table
 starting, its timer, the idle sweep, and the answers to the reducer's requests (:data:`chuanma.server.effects.Request`).
 """
 
@@ -38,8 +38,14 @@ class Expel:
     """The host's, for a player banned or kicked (the command's user): on 托管 to the hand's end, then unseated."""
 
 
-CommandMessage = (p.Ready | p.Act | p.Auto | p.Views | p.Leave | p.Resume | p.Watch | Sit | Rejoin | Detach | Idle
-                  | Expel)
+@dataclass(frozen=True, slots=True)
+class Rest:
+    """The host's, draining: the hand in play is played to its end, and no other opens or is dealt here."""
+
+
+HostInput = Sit | Rejoin | Detach | Idle | Expel | Rest
+"""The host's commands to a table (the rest of :data:`CommandMessage` are the protocol's)."""
+CommandMessage = p.Ready | p.Act | p.Auto | p.Views | p.Leave | p.Resume | p.Watch | HostInput
 """What may be submitted to a table."""
 
 

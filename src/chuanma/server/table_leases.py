@@ -26,6 +26,7 @@ from sqlalchemy import Connection, Select, and_, case, delete, func, or_, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import SQLAlchemyError
 
+from chuanma import __version__
 from chuanma.errors import ChuanmaError
 from chuanma.server.clock import Clock
 from chuanma.server.config import ServerConfig
@@ -33,7 +34,7 @@ from chuanma.server.dealer_keys import UNFINISHED
 from chuanma.server.hand_access import server_secret
 from chuanma.server.lease import ROW, STATE, LeaseHeldError, LeaseLostError, held_by_another, in_use
 from chuanma.server.schema import cluster_nodes, hands, lease, seatings, server_keys, table_leases, tables
-from chuanma.server.store import Store
+from chuanma.server.store import Store, schema_head
 
 log = logging.getLogger("chuanma.server.cluster")
 CLUSTER = "cluster"
@@ -93,6 +94,40 @@ async def new_cluster(store: Store, seconds: float) -> str:
 def live_nodes(now: float, seconds: float) -> Select[str]:
     """The nodes whose last heartbeat is less than a lease time (``seconds``) before ``now``."""
     return select(cluster_nodes.c.holder).where(cluster_nodes.c.seen >= now - seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A node of the cluster as its heartbeats left it (``chuanma admin nodes``)."""
+
+    holder: str
+    since: float
+    seen: float
+    release: str | None
+    schema: str | None
+    drain: float | None
+    """When an operator asked it to drain, or ``None``."""
+    tables: int
+    """The tables whose lease it holds, unexpired."""
+
+
+async def nodes_of(store: Store, now: float) -> list[Node]:
+    """Every node whose row is in the database (a clean stop deletes it; a dead one's stays), first started first."""
+    def work(conn: Connection) -> list[Node]:
+        held = (select(func.count()).where(table_leases.c.holder == cluster_nodes.c.holder,
+                                           table_leases.c.expires >= now).scalar_subquery())
+        rows = conn.execute(select(cluster_nodes, held.label("tables")).order_by(cluster_nodes.c.since)).all()
+        return [Node(r.holder, r.since, r.seen, r.release, r.schema, r.drain, int(r.tables)) for r in rows]
+    return await store.read(work)
+
+
+async def ask_drain(store: Store, holder: str, now: float) -> None:
+    """Ask the node ``holder`` to drain, then stop (it reads it at its next heartbeat)."""
+    def work(conn: Connection) -> int:
+        return int(conn.execute(update(cluster_nodes).where(cluster_nodes.c.holder == holder)
+                                .values(drain=func.coalesce(cluster_nodes.c.drain, now))).rowcount)
+    if not await store.runner.write(work):
+        raise ChuanmaError(f"no node {holder!r} runs on the database (chuanma admin nodes lists them)")
 
 
 def count(query: Select[str]) -> Select[int]:
@@ -170,6 +205,8 @@ class TableLeases:
     """When the last heartbeat was written (``None`` before the first)."""
     epoch: int = 0
     """The cluster's heartbeats so far as this node's last one counted them (:meth:`heartbeat`)."""
+    drain: float | None = None
+    """When an operator asked this node to drain (``chuanma admin drain``), as its last heartbeat read."""
     copy: str | None = None
     """Why this node's database is a copy (:class:`ClusterCopyError`), once a heartbeat found it: from
     then on it claims no table and ``/healthz`` says it is lost, until it is restarted."""
@@ -231,6 +268,13 @@ class TableLeases:
         await self.store.runner.write(lambda conn: conn.execute(delete(table_leases).where(
             table_leases.c.table_id == table_id, table_leases.c.token == token)))
 
+    async def lapse(self, table_id: str) -> None:
+        """Let the lease of a table this node stopped running lapse now (another node claims it at its next look)."""
+        token = self.tokens.pop(table_id, None)
+        await self.store.runner.write(lambda conn: conn.execute(update(table_leases).where(
+            table_leases.c.table_id == table_id, table_leases.c.holder == self.holder,
+            table_leases.c.token == token).values(expires=0.0)))
+
     async def owner(self, table_id: str) -> str | None:
         """The node holding ``table_id``'s unexpired lease, if any."""
         q = select(table_leases.c.holder).where(table_leases.c.table_id == table_id,
@@ -255,7 +299,7 @@ class TableLeases:
         forgotten here, so that the fence refuses this node's writes for any of them)."""
         before = dict(self.tokens)
         try:
-            epoch, held = await self.store.runner.write(functools.partial(self._heartbeat, seen))
+            epoch, held, self.drain = await self.store.runner.write(functools.partial(self._heartbeat, seen))
         except (SQLAlchemyError, OSError) as exc:
             log.warning(f"leases not renewed: {str(exc).splitlines()[0]}")
             return []
@@ -270,10 +314,12 @@ class TableLeases:
             del self.tokens[table_id]
         return lost
 
-    def _heartbeat(self, seen: int, conn: Connection) -> tuple[int, dict[str, int]]:
+    def _heartbeat(self, seen: int, conn: Connection) -> tuple[int, dict[str, int], float | None]:
         now = self.clock.now()
-        node = insert(cluster_nodes).values(holder=self.holder, since=now, seen=now)
-        conn.execute(node.on_conflict_do_update(index_elements=[cluster_nodes.c.holder], set_={"seen": now}))
+        node = insert(cluster_nodes).values(holder=self.holder, since=now, seen=now, release=__version__,
+                                            schema=schema_head())
+        drain = conn.execute(node.on_conflict_do_update(index_elements=[cluster_nodes.c.holder], set_={"seen": now})
+                             .returning(cluster_nodes.c.drain)).scalar()
         ours = lease.c.holder == CLUSTER
         epoch = conn.execute(
             update(lease).where(lease.c.id == ROW, or_(ours, lease.c.holder.is_(None), lease.c.expires < now))
@@ -291,7 +337,7 @@ class TableLeases:
                                                        table_leases.c.table_id.in_(held))
                             .values(expires=now + self.seconds)
                             .returning(table_leases.c.table_id, table_leases.c.token)).all()
-        return int(epoch), {r.table_id: int(r.token) for r in rows}
+        return int(epoch), {r.table_id: int(r.token) for r in rows}, drain
 
     async def orphans(self) -> list[str]:
         """This node's share of the open tables with no live lease (or none, a lease time after they

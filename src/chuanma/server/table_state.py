@@ -134,6 +134,8 @@ class TableState:
     """Balances read to open the next hand of a room (its range admits whom)."""
     settling: Settling | None = None
     closed: bool = False
+    resting: bool = False
+    """Its host drains (:class:`~chuanma.server.table_inputs.Rest`): no hand opens or is dealt here."""
     unattended_since: float | None = None
     """Since when no person has been seated and connected here (``None``: someone is)."""
 

@@ -19,12 +19,14 @@ router = APIRouter()
 
 @router.get("/healthz")
 async def healthz(request: Request) -> JSONResponse:
-    """200 once the server can take players; 503 while starting, or after another process took the
+    """200 once the server can take players; 503 while starting, draining, or after another process took the
     lease. A cluster node whose bus cannot reach Redis still answers 200, saying so (``"bus": "down"``):
     every node loses Redis at once, and its tables, pages and logins work on meanwhile."""
     state = request.app.state
     if not state.ready:
         return JSONResponse({"status": "starting"}, status_code=503)
+    if state.draining:  # the proxy sends new players elsewhere
+        return JSONResponse({"status": "draining", "tables": len(state.server.host.tables)}, status_code=503)
     if state.lease.lost is not None:
         return JSONResponse({"status": "lease_lost", "message": state.lease.lost}, status_code=503)
     server = state.server
