@@ -72,9 +72,12 @@ def sockets_of(request: Request) -> OpenSockets:
     return sockets
 
 
-async def close_sockets(sockets: OpenSockets, user_id: int, reason: str, token: str | None = None) -> None:
-    """Close every open socket of ``user_id`` (opened with ``token``, if given) with code 4401."""
-    ended = [ws for ws, (owner, used) in list(sockets.items()) if owner == user_id and token in (None, used)]
+async def close_sockets(sockets: OpenSockets, user_id: int, reason: str, token: str | None = None,
+                        others: bool = False) -> None:
+    """Close every open socket of ``user_id`` (opened with ``token``, if given; with ``others``, with
+    any token but it) with code 4401."""
+    ended = [ws for ws, (owner, used) in list(sockets.items())
+             if owner == user_id and (token is None or (used != token) == others)]
     for ws in ended:
         with contextlib.suppress(RuntimeError, OSError):  # closed meanwhile (its client left, or fell behind)
             await ws.close(code=UNAUTHORIZED, reason=reason[:120])
