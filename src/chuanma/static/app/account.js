@@ -37,10 +37,11 @@ function field(id, label, type = "password", autocomplete = "current-password") 
   return `<div><label for="${id}">${esc(t(label))}</label><input id="${id}" type="${type}" maxlength="256" autocomplete="${autocomplete}"></div>`;
 }
 
-/** The account section of a registered player (nothing for a guest: it claims a name first). */
-export function accountHTML(user, done = "") {
+/** The account section of a registered player (nothing for a guest: it claims a name first);
+ * open when it was, or with the status of what was done. */
+export function accountHTML(user, done = "", open = false) {
   if (user.kind !== "player") return "";
-  return `<details data-testid="account"${done ? " open" : ""}><summary>${esc(t("account.title"))}</summary>
+  return `<details data-testid="account"${done || open ? " open" : ""}><summary>${esc(t("account.title"))}</summary>
     ${done ? `<p role="status">${esc(t(done))}</p>` : ""}
     <form id="password-form" class="field-row">${field("old-password", "account.old")}
       ${field("new-password", "account.new", "password", "new-password")}

@@ -297,7 +297,7 @@ export class LobbyPage {
             <div><label for="claim-username">${esc(t("auth.username"))}</label><input id="claim-username" maxlength="20" autocomplete="username"></div>
             <div><label for="claim-password">${esc(t("auth.password"))}</label><input id="claim-password" type="password" maxlength="256" autocomplete="new-password"></div>
             <div><button class="btn" type="submit">${esc(t("claim.go"))}</button></div></form></details>` : ""}
-        ${accountHTML(u, this.accountDone)}
+        ${accountHTML(u, this.accountDone, this.root.querySelector("[data-testid=account]")?.open)}
         ${u.table ? `<button class="btn btn-primary" data-watch-own>${esc(t("lobby.resume"))}</button>` : ""}
       </section>
       ${this.error ? `<div class="banner banner-error" role="alert">${esc(this.error)}</div>` : ""}
