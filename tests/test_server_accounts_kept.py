@@ -27,7 +27,7 @@ from chuanma.server.resets import OPERATOR_LINK_SECONDS
 from chuanma.server.schema import deletions, logins, password_resets, seatings, tokens
 from chuanma.server.store import Store, open_store, sqlite_url
 from server_harness import TIMEOUT, Client, account, db_url, eventually, make_config, pg_database, running
-from test_server_moderation import PASSWORD, _closed, bearer
+from test_server_moderation import PASSWORD, bearer, close_code
 
 __all__ = ["db_url", "pg_database"]
 NEW_PASSWORD = "battery staple"
@@ -60,7 +60,7 @@ def test_a_changed_password_needs_the_old_one_and_logs_out_every_other_session(d
                 assert (await http.get("/api/me", headers=bearer(other))).status_code == 200  # nothing changed
                 r = await http.post("/api/me/password", json={"old": PASSWORD, "new": NEW_PASSWORD}, headers=here)
                 assert r.status_code == 200, r.text
-                assert await _closed(elsewhere) == 4401
+                assert await close_code(elsewhere) == 4401
                 assert (await http.get("/api/me", headers=bearer(other))).status_code == 401
                 assert (await http.get("/api/me", headers=here)).status_code == 200  # this session goes on
                 r = await http.post("/api/login", json={"username": "Keeper", "password": PASSWORD})
@@ -240,7 +240,7 @@ def test_a_deleted_account_is_a_tombstone_its_chips_leave_by_the_ledger_and_a_se
                 await store.write(lambda conn: conn.execute(seatings.delete().where(seatings.c.user_id == user_id)))
                 r = await http.post("/api/me/delete", json={"password": PASSWORD}, headers=me)
                 assert r.status_code == 200, r.text
-                assert await _closed(client) == 4401
+                assert await close_code(client) == 4401
                 assert (await http.get("/api/me", headers=me)).status_code == 401
                 r = await http.post("/api/login", json={"username": "Leaving", "password": PASSWORD})
                 assert r.status_code == 401

@@ -92,7 +92,7 @@ def test_every_admin_route_refuses_anonymous_with_401_guests_and_players_with_40
     asyncio.run(scenario())
 
 
-async def _closed(client: Client) -> int:
+async def close_code(client: Client) -> int:
     """The close code the server closed ``client``'s socket with."""
     with pytest.raises(ConnectionClosed) as closed:
         while True:
@@ -116,7 +116,7 @@ def test_a_player_banned_mid_hand_is_disconnected_plays_on_auto_to_the_end_leave
             assert table_id is not None
             mod = Moderation(store, run.clock, run.server.host.expel)
             await mod.ban(CONSOLE, user_id, "cheating", "7d")
-            assert await _closed(client) == 4401
+            assert await close_code(client) == 4401
             table = run.server.host.tables[table_id]
             # mid-hand the seat plays on 托管 (with its 5 s pause) until the hand is over, then a bot sits there
             while (await store.audit())["hands"] == 0:
@@ -164,7 +164,7 @@ def test_a_ban_made_without_the_server_refuses_joins_at_once_and_closes_the_sock
             await client.send("join_private", invite="whatever")
             assert (await client.expect("error"))["code"] == "banned"
             run.clock.advance(BAN_WATCH)
-            assert await _closed(client) == 4401
+            assert await close_code(client) == 4401
     asyncio.run(scenario())
 
 

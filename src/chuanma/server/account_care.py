@@ -20,7 +20,7 @@ from sqlalchemy import Connection, func, select, update
 from chuanma.server.accounts import AccountError, Accounts, check_password
 from chuanma.server.deletions import erase
 from chuanma.server.mail import Smtp
-from chuanma.server.resets import MAILED_LINK_SECONDS, issue, redeem
+from chuanma.server.resets import MAILED_LINK_SECONDS, issue, redeem, usable
 from chuanma.server.schema import bans, hand_players, ledger, logins, password_resets, ratings, tokens, users
 from chuanma.server.store import Row
 
@@ -57,7 +57,7 @@ class AccountCare:
     smtp: Smtp | None = None
     public_url: str | None = None
     """The server's address as its players reach it (the e-mailed links point there)."""
-    _sending: set[asyncio.Task[None]] = field(default_factory=set)
+    _sending: set[asyncio.Task[None]] = field(default_factory=set, init=False)
 
     async def _confirmed(self, user: Row, password: object) -> None:
         """Refuse unless ``password`` is the account's (read again: the caller's row may be old)."""
@@ -88,7 +88,9 @@ class AccountCare:
         returns the account's id."""
         if not isinstance(token, str) or not 0 < len(token) <= 64:
             raise AccountError("link: not a password-reset link of this server (ask for a new one)", "bad_link")
-        password_hash = await self.accounts.passwords.hash(check_password(password))
+        new = check_password(password)
+        await self.accounts.store.read(lambda conn: usable(conn, token, self.accounts.clock.now()))  # no hash spent
+        password_hash = await self.accounts.passwords.hash(new)
         now = self.accounts.clock.now()
         return await self.accounts.store.write(lambda conn: redeem(conn, token, password_hash, now))
 

@@ -45,19 +45,27 @@ def issue(conn: Connection, user_id: int, now: float, seconds: float) -> ResetLi
     return link
 
 
-def redeem(conn: Connection, token: str, password_hash: str, now: float) -> int:
-    """In the transaction of ``conn``: set the password of the link ``token``'s account, use up its
-    links and end its sessions; returns the account's id. A link unknown, used or expired is
-    refused (:class:`AccountError`), and nothing changes."""
-    row = conn.execute(select(password_resets).where(password_resets.c.digest == token_digest(token))
-                       .with_for_update()).first()
+def usable(conn: Connection, token: str, now: float) -> int:
+    """The account of the link ``token``; a link unknown, used or expired is refused (:class:`AccountError`)."""
+    row = conn.execute(select(password_resets).where(password_resets.c.digest == token_digest(token))).first()
     if row is None:
         raise AccountError("link: not a password-reset link of this server (ask for a new one)", "bad_link")
     if row.used_at is not None:
         raise AccountError("link: already used (ask for a new one)", "link_used")
     if row.expires <= now:
         raise AccountError("link: expired (ask for a new one)", "link_expired")
-    user_id = int(row.user_id)
+    return int(row.user_id)
+
+
+def redeem(conn: Connection, token: str, password_hash: str, now: float) -> int:
+    """In the transaction of ``conn``: set the password of the link ``token``'s account, use up its
+    links and end its sessions; returns the account's id. A link not :func:`usable` is refused,
+    and nothing changes."""
+    user_id = usable(conn, token, now)
+    taken = conn.execute(update(password_resets).where(password_resets.c.digest == token_digest(token),
+                                                       password_resets.c.used_at.is_(None)).values(used_at=now))
+    if taken.rowcount != 1:  # used meanwhile, by a request at the same time
+        raise AccountError("link: already used (ask for a new one)", "link_used")
     conn.execute(update(users).where(users.c.id == user_id).values(password_hash=password_hash))
     conn.execute(update(password_resets).where(password_resets.c.user_id == user_id,
                                                password_resets.c.used_at.is_(None)).values(used_at=now))

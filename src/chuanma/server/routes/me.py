@@ -13,6 +13,7 @@ from chuanma.server.account_care import check_email
 from chuanma.server.accounts import AccountError
 from chuanma.server.deletions import DeletionError
 from chuanma.server.resets import PAGE
+from chuanma.server.routes.accounts import limit_logins
 from chuanma.server.routes.deps import COOKIE, ApiError, ServerDep, Sockets, User, close_sockets, token_of, within
 from chuanma.server.routes.service import STATIC
 
@@ -114,8 +115,9 @@ async def forgot(body: Forgot, request: Request, server: ServerDep) -> dict[str,
 
 
 @router.post("/api/password/reset")
-async def reset(body: Reset, server: ServerDep, sockets: Sockets) -> dict[str, bool]:
+async def reset(body: Reset, request: Request, server: ServerDep, sockets: Sockets) -> dict[str, bool]:
     """Set a new password with a one-time link's token: every session of the account ends."""
+    limit_logins(request, server)
     user_id = await answered(server.care.reset(body.token, body.password))
     await close_sockets(sockets, user_id, "password reset")
     return {"ok": True}
