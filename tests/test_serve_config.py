@@ -14,7 +14,9 @@ from typer.testing import CliRunner
 
 from chuanma.cli import app as cli
 from chuanma.commands.serve import ENV_PREFIX, NOT_IN_FILE, file_keys
+from server_harness import pg_database
 
+__all__ = ["pg_database"]
 DOCS = Path(__file__).parent.parent / "docs" / "server.md"
 
 
@@ -81,3 +83,9 @@ def test_check_answers_in_one_line_and_a_files_unknown_key_is_named(tmp_path: Pa
     assert code == 1 and len(lines) == 1 and "--smtp-from" in lines[0], lines
     code, lines = check(["--data", str(data), "--public-url", "mahjong.example"])
     assert code == 1 and len(lines) == 1 and "--public-url" in lines[0], lines
+
+
+def test_check_reaches_a_postgresql_database_named_in_the_environment_only(pg_database: str, tmp_path: Path) -> None:
+    code, lines = check(["--data", str(tmp_path)], {"CHUANMA_DB": pg_database})
+    assert code == 0 and lines == [
+        "chuanma serve --check: the configuration is valid and the database (PostgreSQL) can be used"]

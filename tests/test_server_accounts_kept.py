@@ -38,9 +38,9 @@ async def rows_of(store: Store, table: Any, user_id: int) -> int:
         select(func.count()).where(table.c.user_id == user_id)).scalar_one()))
 
 
-def test_a_changed_password_needs_the_old_one_and_logs_out_every_other_session(db_url: str) -> None:
+def test_a_changed_password_needs_the_old_one_and_logs_out_every_other_session(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with running(make_config(db_url)) as run:
+        async with running(make_config(sqlite_url(tmp_path))) as run:
             first = await account(run.base, "Keeper", PASSWORD)
             guest = await account(run.base)
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
