@@ -322,7 +322,7 @@ def test_a_node_does_not_migrate_the_schema_under_nodes_of_an_older_release(clus
         store = await open_store(cluster_db, before_migrating=upgrade_check(make_config(cluster_db, lease_seconds=3.0)))
         try:  # the old node not seen for two lease times: dead, the migration ran
             assert await store.read(lambda conn: conn.execute(text("SELECT version_num FROM alembic_version"))
-                                    .scalar_one()) == "0012"
+                                    .scalar_one()) == "0013"
         finally:
             await store.close()
     asyncio.run(scenario())
