@@ -222,6 +222,8 @@ def test_a_deleted_account_is_a_tombstone_its_chips_leave_by_the_ledger_and_a_se
         async with running(make_config(db_url, bot_wait=0.0, auto_delay=5.0)) as run:
             store = run.server.store
             acc, guest = await account(run.base, "Leaving", PASSWORD), await account(run.base)
+            mod = await account(run.base, "Staying_mod", PASSWORD)
+            await Moderation(store, run.clock).set_role(mod["user"]["id"], "moderator")
             user_id = acc["user"]["id"]
             me = bearer(acc["token"])
             async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as http:
@@ -234,7 +236,8 @@ def test_a_deleted_account_is_a_tombstone_its_chips_leave_by_the_ledger_and_a_se
                 assert r.status_code == 409 and r.json()["code"] == "seated", r.text
                 for body, headers, status in [({"password": "wrong password"}, me, 403), ({}, me, 400),
                                               ({"password": PASSWORD}, {}, 401),
-                                              ({"password": PASSWORD}, bearer(guest["token"]), 403)]:
+                                              ({"password": PASSWORD}, bearer(guest["token"]), 403),
+                                              ({"password": PASSWORD}, bearer(mod["token"]), 409)]:
                     assert (await http.post("/api/me/delete", json=body, headers=headers)).status_code == status
                 assert (await store.user(user_id))["kind"] == "player"  # nothing changed
                 await store.write(lambda conn: conn.execute(seatings.delete().where(seatings.c.user_id == user_id)))
