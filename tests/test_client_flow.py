@@ -309,3 +309,27 @@ def test_client_registration_says_whether_a_name_is_malformed_or_taken(browser: 
             page.click("[data-auth=register]")
             page.wait_for_function("s => document.getElementById('login-error').textContent.startsWith(s)", arg=said,
                                    timeout=WAIT_MS)
+
+
+def test_client_account_section_changes_the_password_in_the_pages_language_and_deletes_the_account(
+        browser: Any, server: Running) -> None:
+    player = new_player(browser, server, "Olga", lang="zh")
+    page = player.page
+    page.click("[data-testid=account] summary")
+    assert page.get_attribute("[data-testid=account] a[download]", "href") == "/api/me/export"
+    page.fill("#old-password", "not the password")
+    page.fill("#new-password", "another horse battery")
+    page.click("#password-form [type=submit]")
+    assert page.locator(".banner-error").inner_text() == "密码不对"
+    page.fill("#old-password", "correct horse battery")
+    page.fill("#new-password", "another horse battery")
+    page.click("#password-form [type=submit]")
+    page.get_by_text("密码已修改：其他设备已退出登录。").wait_for()
+    assert page.input_value("#old-password") == ""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.fill("#delete-password", "another horse battery")
+    page.click("#delete-form [type=submit]")
+    page.wait_for_selector("[data-auth=register]")
+    page.goto(server.base + "/reset")
+    assert page.locator("#reset-status").inner_text() == "这个链接不完整：请打开邮件或管理员给你的完整链接。"
+    assert player.errors == []

@@ -64,7 +64,7 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
             assert await store.read(_names) == {"users", "tokens", "ledger", "tables", "hands", "decisions",
                                                 "seatings", "server_keys", "lease", "hand_players", "ratings",
                                                 "table_leases", "cluster_nodes", "dealer_keys", "bans", "operator_log",
-                                                "logins"}
+                                                "logins", "password_resets", "deletions"}
         finally:
             await store.close()
     asyncio.run(scenario())

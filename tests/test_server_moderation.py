@@ -93,7 +93,7 @@ def test_every_admin_route_refuses_anonymous_with_401_guests_and_players_with_40
     asyncio.run(scenario())
 
 
-async def _closed(client: Client) -> int:
+async def close_code(client: Client) -> int:
     """The close code the server closed ``client``'s socket with."""
     with pytest.raises(ConnectionClosed) as closed:
         while True:
@@ -117,7 +117,7 @@ def test_a_player_banned_mid_hand_is_disconnected_plays_on_auto_to_the_end_leave
             assert table_id is not None
             mod = Moderation(store, run.clock, run.server.host.expel)
             await mod.ban(CONSOLE, user_id, "cheating", "7d")
-            assert await _closed(client) == 4401
+            assert await close_code(client) == 4401
             table = run.server.host.tables[table_id]
             # mid-hand the seat plays on 托管 (with its 5 s pause) until the hand is over, then a bot sits there
             while (await store.audit())["hands"] == 0:
@@ -165,7 +165,7 @@ def test_a_ban_made_without_the_server_refuses_joins_at_once_and_closes_the_sock
             await client.send("join_private", invite="whatever")
             assert (await client.expect("error"))["code"] == "banned"
             run.clock.advance(BAN_WATCH)
-            assert await _closed(client) == 4401
+            assert await close_code(client) == 4401
     asyncio.run(scenario())
 
 
@@ -274,8 +274,8 @@ def test_a_ban_on_one_node_closes_the_players_sockets_and_takes_their_seat_on_ev
         clock = ManualClock(1000.0)
         async with two_nodes(cluster_db, clock) as [(a, lobby_a), (b, lobby_b)]:
             closed: dict[str, list[int]] = {"a": [], "b": []}
-            a.on_close = lambda user_id, _why, _digest: closed["a"].append(user_id)
-            b.on_close = lambda user_id, _why, _digest: closed["b"].append(user_id)
+            a.on_close = lambda user_id, _why, _digest, _others: closed["a"].append(user_id)
+            b.on_close = lambda user_id, _why, _digest, _others: closed["b"].append(user_id)
             told: list[list[dict[str, Any]]] = [[], []]
             players = [await guest(a.store, clock), await guest(a.store, clock)]
             for lobby, said, user in ((lobby_a, told[0], players[0]), (lobby_b, told[1], players[1])):
@@ -301,8 +301,8 @@ def test_logging_out_on_one_node_closes_the_sessions_sockets_on_every_node(clust
         clock = ManualClock(1000.0)
         async with two_nodes(cluster_db, clock) as [(a, _), (b, _)]:
             closed: dict[str, list[tuple[int, str | None]]] = {"a": [], "b": []}
-            a.on_close = lambda user_id, _why, digest: closed["a"].append((user_id, digest))
-            b.on_close = lambda user_id, _why, digest: closed["b"].append((user_id, digest))
+            a.on_close = lambda user_id, _why, digest, _others: closed["a"].append((user_id, digest))
+            b.on_close = lambda user_id, _why, digest, _others: closed["b"].append((user_id, digest))
             await a.log_out(7, "logged out", None)
             await eventually(lambda: closed["a"] == closed["b"] == [(7, None)])
             await b.log_out(7, "logged out", token_digest("one session"))

@@ -10,7 +10,7 @@ from chuanma.commands.play import play
 from chuanma.commands.replay import replay
 from chuanma.commands.rules import rules
 from chuanma.commands.score import score
-from chuanma.commands.serve import PlainHelp, serve
+from chuanma.commands.serve import ServeCommand, serve
 from chuanma.commands.simulate import league, simulate
 from chuanma.fairness.cli import fair_app
 
@@ -34,7 +34,7 @@ app.command()(simulate)
 app.command()(play)
 app.command()(league)
 app.command()(replay)
-app.command(cls=PlainHelp)(serve)
+app.command(cls=ServeCommand)(serve)
 app.add_typer(fair_app, name="fair")
 app.add_typer(engine_app, name="engine")
 if ADMIN is not None:

@@ -24,10 +24,13 @@ from chuanma.commands.admin_nodes import drain_command, nodes_command
 from chuanma.commands.database import DATA, Data, Db, on_database
 from chuanma.server.bans import ban_words, when
 from chuanma.server.clock import SystemClock
+from chuanma.server.deletions import apply_tombstones, tombstones
 from chuanma.server.moderation import CONSOLE, ROLES, Moderation
+from chuanma.server.resets import PAGE
 
 admin_app = typer.Typer(help="An operator's commands on a server's database: roles, bans, chip adjustments, "
-                             "renames, players, the operator log; the dealer keys; a restored copy made a cluster.",
+                             "renames, password-reset links, players, the operator log, deleted accounts; the "
+                             "dealer keys; a restored copy made a cluster.",
                         no_args_is_help=True)
 admin_app.add_typer(keys_app, name="keys")
 admin_app.command("new-cluster")(new_cluster_command)
@@ -98,6 +101,52 @@ def rename(who: Who, new_name: Annotated[str, typer.Argument(metavar="NEW_NAME")
         return await m.rename(CONSOLE, int((await m.find(who))["id"]), new_name, reason)
     row = run(db, data, work)
     typer.echo(f"#{row['id']} is now {row['username']}")
+
+
+@admin_app.command("reset-link")
+def reset_link(who: Who, reason: Reason = "password reset asked for",
+               url: Annotated[str | None, typer.Option(
+                   envvar="CHUANMA_PUBLIC_URL", help="the server's address as players reach it, e.g. "
+                                                     "https://example.com (default: the link's path only)")] = None,
+               db: Db = None, data: Data = DATA) -> None:
+    """A one-time link (for a day) setting a new password for a player: hand it to them yourself."""
+    async def work(m: Moderation) -> str:
+        link = await m.reset_link(CONSOLE, int((await m.find(who))["id"]), reason)
+        return link.url(url or "")
+    link = run(db, data, work)
+    typer.echo(link if url else f"{link}  (put the server's address before {PAGE}, or give --url)")
+
+
+@admin_app.command("deletions")
+def deletions_command(out: Annotated[Path | None, typer.Option(
+                          "--out", help="write the list to this file (default: print it)")] = None,
+                      db: Db = None, data: Data = DATA) -> None:
+    """The deleted accounts (tombstones) as JSON: keep it to apply again after a restore."""
+    rows = on_database(db, data, lambda store: store.read(tombstones))
+    text = json.dumps({"deletions": rows}, indent=1)
+    if out is None:
+        typer.echo(text)
+        return
+    out.write_text(text + "\n")
+    typer.echo(f"{len(rows)} deletions written to {out}")
+
+
+@admin_app.command("apply-deletions")
+def apply_deletions(source: Annotated[Path, typer.Option(
+                        "--from", help="a list of chuanma admin deletions --out")],
+                    db: Db = None, data: Data = DATA) -> None:
+    """Delete again the accounts of a deletions list that a database restored from an older copy
+    still holds (with the server stopped)."""
+    try:
+        rows = json.loads(source.read_text())["deletions"]
+        listed = [{"user_id": int(r["user_id"]), "created_at": float(r["created_at"]),
+                   "deleted_at": float(r["deleted_at"])} for r in rows]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        typer.echo(f"chuanma admin: --from {source}: not a deletions list ({type(exc).__name__}: {exc})", err=True)
+        raise typer.Exit(1) from None
+    again = on_database(db, data, lambda store: store.write(lambda conn: apply_tombstones(conn, listed)))
+    typer.echo(f"{len(again)} of {len(listed)} deleted accounts deleted again"
+               + (f": {', '.join(f'#{i}' for i in again)}" if again else ""))
 
 
 @admin_app.command()

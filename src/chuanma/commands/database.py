@@ -17,8 +17,9 @@ from chuanma.server.store import Store, open_store, sqlite_url
 from chuanma.server.table_leases import upgrade_check
 
 T = TypeVar("T")
-Db = Annotated[str | None, typer.Option(help="database URL, e.g. postgresql+asyncpg://user@host/db "
-                                             "(default: the SQLite database in --data)")]
+Db = Annotated[str | None, typer.Option(envvar="CHUANMA_DB", help="database URL, e.g. "
+                                             "postgresql+asyncpg://user@host/db (default: the SQLite database "
+                                             "in --data; environment: CHUANMA_DB)")]
 Data = Annotated[Path, typer.Option(help="the server's data directory (its SQLite database)")]
 DATA = Path("chuanma-data")
 

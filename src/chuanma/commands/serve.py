@@ -8,9 +8,10 @@ import gc
 import ipaddress
 import signal
 import socket
+import tomllib
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 from urllib.parse import urlsplit
 
 import typer
@@ -18,6 +19,7 @@ from typer.core import TyperCommand
 
 from chuanma.server.clock import EarlyClock, SystemClock
 from chuanma.server.config import ServerConfig
+from chuanma.server.mail import SECURITY, Smtp
 
 if TYPE_CHECKING:
     import uvicorn
@@ -47,13 +49,81 @@ SOCKETS_CLOSING = 5
 cancels what is left of them and stops its tables: a stop is never held up by a connection."""
 
 
-class PlainHelp(TyperCommand):
-    """``serve``'s help in click's plain layout: Rich's table of its two dozen options, at 80
-    columns, cut the longer names (``--private-tables-per-hour`` shown as ``--private-tab…``);
-    click's wraps the descriptions and keeps every name whole."""
+ENV_PREFIX = "CHUANMA"
+"""Each option of ``serve`` may be given in the environment as ``CHUANMA_`` and its name (``--turn-seconds``:
+``CHUANMA_TURN_SECONDS``; ``--config``: ``CHUANMA_CONFIG_FILE``), or in the ``--config`` file under
+its name (``turn_seconds``)."""
+NOT_IN_FILE = frozenset({"config_file", "check"})
+"""The options a configuration file does not hold."""
+
+
+class ServeCommand(TyperCommand):
+    """``serve``: its options from the command line, the environment (:data:`ENV_PREFIX`) or a
+    ``--config`` file, in that order, each one declaration; with ``--check`` every refusal is one line
+    and exit code 1. Its help is click's plain layout: Rich's table of its options, at 80 columns,
+    cut the longer names (``--private-tables-per-hour`` shown as ``--private-tab…``); click's wraps
+    the descriptions and keeps every name whole."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["context_settings"] = {**(kwargs.get("context_settings") or {}), "auto_envvar_prefix": ENV_PREFIX}
+        super().__init__(*args, **kwargs)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         super(TyperCommand, self).format_help(ctx, formatter)  # click's, not Typer's Rich one
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        checking = "--check" in args  # before parsing, which takes the arguments off the list
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except typer.BadParameter as exc:  # a value the options' types refused (from a file, say)
+            if not checking:
+                raise
+            refused(exc)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as exc:  # the settings' own checks
+            if ctx.params.get("check") is not True:
+                raise
+            refused(exc)
+
+
+def refused(exc: typer.BadParameter) -> NoReturn:
+    """``--check``'s answer to a refusal: one line, exit code 1."""
+    typer.echo(f"chuanma serve --check: {exc.format_message()}", err=True)
+    raise typer.Exit(1)
+
+
+def file_keys(command: Any) -> set[str]:
+    """What a configuration file may hold: the name of each option of ``command`` (``--check`` and
+    ``--config`` aside)."""
+    return {p.name for p in command.params if p.name and p.name not in NOT_IN_FILE}
+
+
+def read_config(ctx: typer.Context, path: Path | None) -> Path | None:
+    """Take the options of the TOML file ``path`` as the defaults of the others (the command line and
+    the environment come first); a file that cannot be read, or holds a key that is no option, is
+    refused in one line (exit code 1)."""
+    if path is None:
+        return None
+
+    def fail(why: str) -> NoReturn:
+        typer.echo(f"chuanma serve: --config {path}: {why}", err=True)
+        raise typer.Exit(1)
+    try:
+        settings = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        fail(f"cannot read it: {exc.strerror}")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        fail(f"not TOML: {exc}")
+    known = file_keys(ctx.command)
+    for key in settings:
+        if key not in known:
+            fail(f"unknown key {key!r}: a key is an option of chuanma serve --help, with _ for - "
+                 "(turn_seconds = 20)")
+    ctx.default_map = {**(ctx.default_map or {}), **settings}
+    return path
 
 
 def serve(
@@ -115,10 +185,33 @@ def serve(
     redis: Annotated[str | None, typer.Option(
         help="run as one node of a cluster: Redis at this URL, e.g. redis://127.0.0.1:6379/0 "
              "(needs --db postgresql+asyncpg://…; docs/server.md, Cluster)")] = None,
+    public_url: Annotated[str | None, typer.Option(
+        help="the server's address as players reach it, e.g. https://example.com (the e-mailed links point "
+             "there)")] = None,
+    smtp_host: Annotated[str | None, typer.Option(
+        help="e-mail password-reset links through this SMTP server (needs --smtp-from and --public-url)")] = None,
+    smtp_port: Annotated[int, typer.Option(min=1, max=65535, help="the SMTP server's port")] = 587,
+    smtp_security: Annotated[str, typer.Option(
+        help="starttls (port 587), ssl (port 465) or none (a relay on this host only)")] = "starttls",
+    smtp_user: Annotated[str | None, typer.Option(help="the SMTP login's user (default: no login)")] = None,
+    smtp_password: Annotated[str | None, typer.Option(
+        help="the SMTP login's password (give it in the environment or the --config file)")] = None,
+    smtp_from: Annotated[str | None, typer.Option(help="the sender of the e-mails, e.g. noreply@example.com")] = None,
+    forgot_per_hour: Annotated[int, typer.Option(
+        min=1, max=MAX_RATE, help="password-reset e-mails asked for per address, and per e-mail address, "
+                                  "an hour")] = 10,
+    config_file: Annotated[Path | None, typer.Option(
+        "--config", is_eager=True, callback=read_config, dir_okay=False,
+        help="a TOML file of these options (turn_seconds = 20); the command line and the environment "
+             "(CHUANMA_TURN_SECONDS) come first")] = None,
+    check: Annotated[bool, typer.Option(
+        help="check the whole configuration and that the database can be used, then stop (exit code 0 or 1, "
+             "one line)")] = False,
     early_timers: Annotated[float, typer.Option(
         hidden=True, min=0, help="testing: timers fire this many seconds early (benchmarks/chaos.py)")] = 0.0,
 ) -> None:
-    """Run the game server: prints its address, answers /healthz once it can take players."""
+    """Run the game server: prints its address, answers /healthz once it can take players (with
+    --check: checks its configuration and database, and stops)."""
     try:
         import uvicorn
 
@@ -132,54 +225,63 @@ def serve(
     from chuanma.server.logs import setup_logging
     from chuanma.server.store import sqlite_url
 
-    # written so that NaN fails every comparison and is refused with the rest
-    if not (all(0 < x <= MAX_SECONDS for x in (turn_seconds, claim_seconds, ready_seconds,
-                                                  private_idle_seconds, lease_seconds, drain_seconds))
-            and 0 <= bot_wait <= MAX_SECONDS and 0 <= auto_delay <= MAX_SECONDS):
-        raise typer.BadParameter(f"the timers take seconds above 0 and at most {MAX_SECONDS:,} "
-                                 "(bot-wait and auto-delay may be 0)")
-    if not (0 < messages_per_second <= MAX_RATE and 1 <= auth_per_minute <= MAX_RATE):
-        raise typer.BadParameter(f"the rate limits take a number above 0 and at most {MAX_RATE:,}")
-    if not 1 <= login_days <= MAX_LOGIN_DAYS:
-        raise typer.BadParameter(f"--login-days takes days from 1 to {MAX_LOGIN_DAYS:,}")
-    if not 0 < session_days <= MAX_SESSION_DAYS:
-        raise typer.BadParameter(f"--session-days takes days above 0 and at most {MAX_SESSION_DAYS:,}")
-    origins = tuple(allow_origin or ())
-    for origin in origins:
-        parts = urlsplit(origin)
-        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
-            raise typer.BadParameter(f"--allow-origin: {origin!r} is not an origin such as https://example.com")
-    if forwarded_allow_ips is not None:
-        check_proxies(forwarded_allow_ips)
-    try:
-        data.mkdir(mode=0o700, parents=True, exist_ok=True)  # new: the database (password hashes) for us only
-    except OSError as exc:
-        raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
-    try:
-        dealer = dealer_key(key, data)
-    except FairnessError as exc:
-        raise typer.BadParameter(f"dealer key: {exc}") from None
-    if metrics_port is not None:
-        check_port(metrics_host, metrics_port, "--metrics-port")
-    check_port(host, port, "--port/--host")
-    config = ServerConfig(db_url=db or sqlite_url(data.resolve()), data_dir=data, dealer_key=dealer,
-                          clock=EarlyClock(early_timers) if early_timers else SystemClock(),
-                          turn_seconds=turn_seconds,
-                          claim_seconds=claim_seconds, ready_seconds=ready_seconds, auto_delay=auto_delay,
-                          bot_wait=bot_wait,
-                          auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
-                          session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
-                          api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,
-                          forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
-                          guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
-                          private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds,
-                          drain_seconds=drain_seconds,
-                          reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands,
-                          relief_hands=relief_hands, trusted_hands=trusted_hands, escape_cap=escape_cap,
-                          grants_per_day=grants_per_day, private_base_rule=private_base_rule, login_days=login_days,
-                          redis_url=redis)
-    setup_logging(config.lease_holder)
-    database = check_database(config, "--db" if db else "--data")
+    def configured() -> tuple[ServerConfig, str]:
+        """The server's settings, each option checked, and its database's name (it can be used)."""
+        # written so that NaN fails every comparison and is refused with the rest
+        if not (all(0 < x <= MAX_SECONDS for x in (turn_seconds, claim_seconds, ready_seconds,
+                                                      private_idle_seconds, lease_seconds, drain_seconds))
+                and 0 <= bot_wait <= MAX_SECONDS and 0 <= auto_delay <= MAX_SECONDS):
+            raise typer.BadParameter(f"the timers take seconds above 0 and at most {MAX_SECONDS:,} "
+                                     "(bot-wait and auto-delay may be 0)")
+        if not (0 < messages_per_second <= MAX_RATE and 1 <= auth_per_minute <= MAX_RATE):
+            raise typer.BadParameter(f"the rate limits take a number above 0 and at most {MAX_RATE:,}")
+        if not 1 <= login_days <= MAX_LOGIN_DAYS:
+            raise typer.BadParameter(f"--login-days takes days from 1 to {MAX_LOGIN_DAYS:,}")
+        if not 0 < session_days <= MAX_SESSION_DAYS:
+            raise typer.BadParameter(f"--session-days takes days above 0 and at most {MAX_SESSION_DAYS:,}")
+        origins = tuple(allow_origin or ())
+        for origin in origins:
+            check_origin(origin, "--allow-origin")
+        if public_url is not None:
+            check_origin(public_url, "--public-url")
+        if forwarded_allow_ips is not None:
+            check_proxies(forwarded_allow_ips)
+        smtp = mail_settings(smtp_host, smtp_port, smtp_security, smtp_user, smtp_password, smtp_from, public_url)
+        try:
+            data.mkdir(mode=0o700, parents=True, exist_ok=True)  # new: the database (password hashes) for us only
+        except OSError as exc:
+            raise typer.BadParameter(f"--data: cannot create {data}: {exc.strerror}") from None
+        try:
+            dealer = dealer_key(key, data)
+        except FairnessError as exc:
+            raise typer.BadParameter(f"dealer key: {exc}") from None
+        if metrics_port is not None:
+            check_port(metrics_host, metrics_port, "--metrics-port")
+        check_port(host, port, "--port/--host")
+        settings = ServerConfig(
+            db_url=db or sqlite_url(data.resolve()), data_dir=data, dealer_key=dealer,
+            clock=EarlyClock(early_timers) if early_timers else SystemClock(), turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds, ready_seconds=ready_seconds, auto_delay=auto_delay, bot_wait=bot_wait,
+            auth_per_minute=auth_per_minute, messages_per_second=messages_per_second,
+            session_days=session_days, allowed_origins=origins, secure_cookies=secure_cookies,
+            api_docs=api_docs, metrics_port=metrics_port, metrics_host=metrics_host,
+            forwarded_allow_ips=forwarded_allow_ips, private_tables=private_tables,
+            guests_per_hour=guests_per_hour, private_tables_per_hour=private_tables_per_hour,
+            private_idle_seconds=private_idle_seconds, lease_seconds=lease_seconds, drain_seconds=drain_seconds,
+            reliefs_per_day=reliefs_per_day, leaderboard_min_hands=leaderboard_min_hands,
+            relief_hands=relief_hands, trusted_hands=trusted_hands, escape_cap=escape_cap,
+            grants_per_day=grants_per_day, private_base_rule=private_base_rule, login_days=login_days,
+            redis_url=redis, smtp=smtp, public_url=public_url, forgot_per_hour=forgot_per_hour)
+        if not check:
+            setup_logging(settings.lease_holder)
+        return settings, check_database(settings, "--db" if db else "--data", release=check)
+
+    config, database = configured()
+    if check:
+        typer.echo(f"chuanma serve --check: the configuration is valid and the database ({database}) can be used")
+        return
+    dealer = config.dealer_key
+    assert dealer is not None
     app = create_app(config)
     server = uvicorn.Server(uvicorn_config(app, config, host, port))
     original, stop = server.startup, server.handle_exit
@@ -237,6 +339,26 @@ def uvicorn_config(app: Any, config: ServerConfig, host: str, port: int) -> uvic
                           forwarded_allow_ips=config.forwarded_allow_ips)
 
 
+def check_origin(value: str, option: str) -> None:
+    """Refuse a value of ``option`` that is not an origin such as ``https://example.com``."""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
+        raise typer.BadParameter(f"{option}: {value!r} is not an origin such as https://example.com")
+
+
+def mail_settings(host: str | None, port: int, security: str, user: str | None, password: str | None,
+                  sender: str | None, public_url: str | None) -> Smtp | None:
+    """The SMTP server of ``--smtp-*`` (``None`` without ``--smtp-host``), its options checked."""
+    if host is None:
+        return None
+    if security not in SECURITY:
+        raise typer.BadParameter(f"--smtp-security: {security!r} is none of {', '.join(SECURITY)}")
+    if sender is None or public_url is None:
+        raise typer.BadParameter("--smtp-host needs --smtp-from (the sender) and --public-url (where the "
+                                 "links point)")
+    return Smtp(host, port, sender, security, user, password)
+
+
 def check_proxies(value: str) -> None:
     """Refuse a ``--forwarded-allow-ips`` that is not ``*`` or a list of addresses and networks."""
     if value.strip() == "*":
@@ -249,12 +371,12 @@ def check_proxies(value: str) -> None:
                                      "network (give them comma-separated, or *)") from None
 
 
-def check_database(config: ServerConfig, option: str) -> str:
+def check_database(config: ServerConfig, option: str, release: bool = False) -> str:
     """Open the database (bringing its schema up to date unless another live server holds it), take
     its lease for this process (the app takes it again as its own holder) and close it again, so that
     a bad URL, a database that cannot be opened or one another live server holds is refused in one
     line before the server starts (a node of a cluster, ``--redis``, takes no lease: its database must
-    be PostgreSQL and its Redis must answer);
+    be PostgreSQL and its Redis must answer); with ``release`` (``--check``) the lease is given back;
     returns the database's name as the start-up line says it (SQLite, PostgreSQL, …)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
@@ -302,6 +424,8 @@ def check_database(config: ServerConfig, option: str) -> str:
             except DealerKeyRefused:
                 await lease.release()  # the next start need not wait for it to lapse
                 raise
+            if release:  # only a check: the next start need not wait for it either
+                await lease.release()
         finally:
             await store.close()
 

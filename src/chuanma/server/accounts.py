@@ -130,9 +130,10 @@ class Accounts:
             return None
         return await self.store.user_for_token(token_digest(token), self.clock.now(), self.session_seconds)
 
-    async def logout(self, token: str, everywhere: bool = False) -> None:
-        """End this token's session or, ``everywhere``, every session of its user."""
-        await self.store.drop_token(token_digest(token), everywhere)
+    async def logout(self, token: str, everywhere: bool = False, keep_this: bool = False) -> None:
+        """End this token's session or, ``everywhere``, every session of its user (but this one, with
+        ``keep_this``: a password changed)."""
+        await self.store.drop_token(token_digest(token), everywhere, keep_this)
 
     async def relieve(self, user_id: int) -> Row:
         """Relief chips (破产补助): a player below the lowest room's entry is brought back to the

@@ -39,7 +39,7 @@ from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
 from chuanma.server.progress import settle_hook
 from chuanma.server.retention import purge_daily
-from chuanma.server.routes import accounts, admin, hands, portal, progression, rooms, service
+from chuanma.server.routes import accounts, admin, hands, me, portal, progression, rooms, service
 from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, close_sockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
@@ -97,8 +97,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                          config.reliefs_per_day, config.relief_hands, config.grants_per_day)
         closing: set[asyncio.Task[None]] = set()
 
-        def close(user_id: int, reason: str, digest: str | None) -> None:
-            task = asyncio.create_task(close_sockets(sockets, user_id, reason, digest))
+        def close(user_id: int, reason: str, digest: str | None, others: bool) -> None:
+            task = asyncio.create_task(close_sockets(sockets, user_id, reason, digest, others))
             closing.add(task)
             task.add_done_callback(closing.discard)
         host.on_close = close  # a ban, kick or logout closes the player's sockets on this node
@@ -125,7 +125,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         app.state.server = Server(config, store, users, host, lobby, metrics,
                                   RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute),
                                   per_hour(config, config.guests_per_hour),
-                                  per_hour(config, config.private_tables_per_hour))
+                                  per_hour(config, config.private_tables_per_hour),
+                                  per_hour(config, config.forgot_per_hour))
         exporter = None
         if config.metrics_port is not None:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
@@ -168,6 +169,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     app.include_router(service.router)
     app.include_router(accounts.router)
+    app.include_router(me.router)
     app.include_router(rooms.router)
     app.include_router(hands.router)
     app.include_router(portal.router)

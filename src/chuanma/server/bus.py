@@ -148,12 +148,13 @@ class Bus:
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "expelled", "user": user_id,
                                                                   "reason": reason, "node": self.node}))
 
-    async def logged_out(self, user_id: int, reason: str, digest: str | None) -> None:
-        """Tell every node that sessions of ``user_id`` ended (every one, or that of the token whose
-        digest is ``digest``: never the token itself): each closes their sockets."""
+    async def logged_out(self, user_id: int, reason: str, digest: str | None, others: bool) -> None:
+        """Tell every node that sessions of ``user_id`` ended (every one, that of the token whose
+        digest is ``digest`` — never the token itself — or with ``others`` every one but it): each
+        closes their sockets."""
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "logged_out", "user": user_id,
                                                                   "reason": reason, "digest": digest,
-                                                                  "node": self.node}))
+                                                                  "others": others, "node": self.node}))
 
     async def unseated(self, users: list[int]) -> None:
         """Tell every node that ``users`` no longer sit where they sat (their table closed, or a

@@ -151,10 +151,10 @@ class ClusterHost(LocalHost):
         self.expel_here(user_id, reason)
         await self.bus.expelled(user_id, reason)
 
-    async def log_out(self, user_id: int, reason: str, digest: str | None) -> None:
+    async def log_out(self, user_id: int, reason: str, digest: str | None, others: bool = False) -> None:
         """Close the ended sessions' sockets here, and tell every other node to close theirs."""
-        self.close_here(user_id, reason, digest)
-        await self.bus.logged_out(user_id, reason, digest)
+        self.close_here(user_id, reason, digest, others)
+        await self.bus.logged_out(user_id, reason, digest, others)
 
     def unseat(self, users: list[int]) -> None:
         """``users`` were unseated here: forgotten here and by every other node."""
@@ -451,7 +451,7 @@ class ClusterHost(LocalHost):
                 self.expel_here(int(data["user"]), str(data["reason"]))
         elif data["kind"] == "logged_out":
             if data["node"] != self.name:
-                self.close_here(int(data["user"]), str(data["reason"]), data["digest"])
+                self.close_here(int(data["user"]), str(data["reason"]), data["digest"], bool(data["others"]))
         elif data["kind"] == "unopened":
             if self.on_unopened is not None:
                 self.on_unopened([int(u) for u in data["users"]])

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from chuanma.fairness.vrf import VRFKey
 from chuanma.server.clock import Clock, SystemClock
+from chuanma.server.mail import Smtp
 
 
 def process_name() -> str:
@@ -121,5 +122,13 @@ class ServerConfig:
     redis_url: str | None = None
     """Redis of a cluster (``redis://host:6379/0``): this process is one of its nodes, over the
     PostgreSQL of ``db_url`` (docs/server.md, Cluster); ``None``: one process holds the database."""
+    smtp: Smtp | None = None
+    """Where password-reset links are e-mailed from (``POST /api/password/forgot``); ``None``: no e-mail."""
+    public_url: str | None = None
+    """The server's address as its players reach it (``https://example.com``): the e-mailed links
+    point there (the operator's links too, when asked for by the API)."""
+    forgot_per_hour: int = 10
+    """``POST /api/password/forgot`` requests one client address may make within an hour, and
+    that one e-mail address may be the subject of."""
     lease_holder: str = field(default_factory=process_name)
     """This process in the lease (set once: the start-up check and the app take it as one holder)."""

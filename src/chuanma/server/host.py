@@ -120,9 +120,9 @@ class LocalHost:
     restarts: set[asyncio.Task[None]] = field(default_factory=set)
     sweeper: asyncio.Task[None] | None = None
     ban_watch: asyncio.Task[None] | None = None
-    on_close: Callable[[int, str, str | None], None] | None = None
-    """What closes a player's open sockets on this node, with the reason, those of one session only
-    when given its token's digest (the app's)."""
+    on_close: Callable[[int, str, str | None, bool], None] | None = None
+    """What closes a player's open sockets on this node, with the reason: those of one session only
+    when given its token's digest, or with ``True`` after it those of every other (the app's)."""
     draining: bool = False
     """No hand opens or is dealt here (:meth:`drain`)."""
     seatings: Seatings = field(init=False)
@@ -186,20 +186,21 @@ class LocalHost:
     def expel_here(self, user_id: int, reason: str) -> None:
         """Close ``user_id``'s sockets on this node (telling them ``reason``) and expel them from the
         tables run here: a seat mid-hand plays on 托管 to the hand's end, then is unseated."""
-        self.close_here(user_id, reason, None)
+        self.close_here(user_id, reason, None, False)
         for table in list(self.tables.values()):
             if not table.closed and any(s is not None and s.user_id == user_id for s in table.seats):
                 table.submit(Command(user_id, _nobody, Expel()))
 
-    async def log_out(self, user_id: int, reason: str, digest: str | None) -> None:
-        """Sessions of ``user_id`` ended (all of them, or the one whose token has ``digest``): their
-        open sockets are closed (one process holds every socket); their seats are kept."""
-        self.close_here(user_id, reason, digest)
+    async def log_out(self, user_id: int, reason: str, digest: str | None, others: bool = False) -> None:
+        """Sessions of ``user_id`` ended (all of them, the one whose token has ``digest``, or with
+        ``others`` every one but it): their open sockets are closed (one process holds every
+        socket); their seats are kept."""
+        self.close_here(user_id, reason, digest, others)
 
-    def close_here(self, user_id: int, reason: str, digest: str | None) -> None:
-        """Close the sockets of ``user_id`` on this node (of the session of ``digest`` only, if given)."""
+    def close_here(self, user_id: int, reason: str, digest: str | None, others: bool) -> None:
+        """Close the sockets of ended sessions of ``user_id`` on this node (:meth:`log_out`)."""
         if self.on_close is not None:
-            self.on_close(user_id, reason, digest)
+            self.on_close(user_id, reason, digest, others)
 
     async def live(self, user_id: int) -> list[dict[str, Any]]:
         """The open tables ``user_id`` may watch without an invite code (every room's, and the private

@@ -1,4 +1,5 @@
-"""Moderation: roles, bans, kicks, chip adjustments, renames, and the operator log recording each.
+"""Moderation: roles, bans, kicks, chip adjustments, renames, password-reset links, and the operator
+log recording each.
 
 One service, :class:`Moderation`, behind both the HTTP routes ``/api/admin/*`` and ``chuanma admin``
 (docs/operations.md, Operating the community). Each action is checked, then written in one
@@ -24,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from chuanma.server.accounts import AccountError, check_username
 from chuanma.server.bans import DurationError, active_ban, ban_words, duration_seconds
 from chuanma.server.clock import Clock
+from chuanma.server.resets import OPERATOR_LINK_SECONDS, ResetLink, issue
 from chuanma.server.schema import bans, hands, ledger, operator_log, tokens, users
 from chuanma.server.store import HAND_KINDS, NegativeBalanceError, Row, Store, adjust_chips, named
 
@@ -31,7 +33,7 @@ ROLES = ("player", "moderator", "operator")
 """Every role, least first: a new account is a player."""
 MODERATOR_MAY = frozenset({"search", "see", "ban", "unban", "kick", "rename"})
 """What a moderator may do through the API."""
-OPERATOR_MAY = MODERATOR_MAY | {"adjust", "log"}
+OPERATOR_MAY = MODERATOR_MAY | {"adjust", "log", "reset"}
 """What an operator may do through the API (roles are the command line's alone)."""
 MAY = {"player": frozenset[str](), "moderator": MODERATOR_MAY, "operator": OPERATOR_MAY}
 MAX_REASON = 500
@@ -263,6 +265,22 @@ class Moderation:
             return await self.store.write(work)
         except IntegrityError:  # registered meanwhile: the database's unique index decided
             raise taken from None
+
+    async def reset_link(self, actor: Actor, user_id: int, reason: object) -> ResetLink:
+        """A one-time link setting a new password for ``user_id``, a registered player (staff too,
+        from the command line), working for :data:`~chuanma.server.resets.OPERATOR_LINK_SECONDS`."""
+        why = check_reason(reason)
+        now = self.clock.now()
+
+        def work(conn: Connection) -> ResetLink:
+            row = self._target(conn, user_id) if actor is CONSOLE else self._player(conn, user_id)
+            if row["kind"] != "player":
+                raise ModerationError(400, "not_registered", f"player: {row['username']} has no password "
+                                                             "(a guest claims a name first)")
+            link = issue(conn, user_id, now, OPERATOR_LINK_SECONDS)
+            log_row(conn, actor, "reset_link", user_id, why, {"expires": link.expires}, now)
+            return link
+        return await self.store.write(work)
 
     # ---------------------------------------------------------------- seeing
 

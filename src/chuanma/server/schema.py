@@ -35,6 +35,8 @@ users = Table(
     Column("created_at", Float, nullable=False),
     # player, moderator, operator (migration 0010): granted only by ``chuanma admin role``
     Column("role", String(10), nullable=False, server_default="player"),
+    # where a password-reset link may be sent (migration 0014; optional, not unique, never shown to others)
+    Column("email", String(254), nullable=True),
 )
 USERNAME_KEY = Index("ix_users_username_lower", func.lower(users.c.username), unique=True)
 """Names unique without regard to case (migration 0003), enforced by the database itself."""
@@ -234,4 +236,23 @@ operator_log = Table(
     Column("target", Integer, ForeignKey("users.id"), nullable=True, index=True),
     Column("reason", Text, nullable=False),
     Column("details", JSON, nullable=False),
+)
+
+password_resets = Table(
+    "password_resets", metadata,
+    # one-time links to set a new password (migration 0014): an operator's or an e-mailed one
+    Column("digest", String(64), primary_key=True),  # SHA-256 of the link's token: the token is never stored
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("used_at", Float, nullable=True),  # None: not used yet
+)
+
+deletions = Table(
+    "deletions", metadata,
+    # the accounts deleted by their players (migration 0014), kept as tombstones: applied again to a
+    # database restored from a copy older than the deletion (docs/operations.md, Backup and restore)
+    Column("user_id", Integer, primary_key=True),
+    Column("created_at", Float, nullable=False),  # the account's: an id alone could be another account's
+    Column("deleted_at", Float, nullable=False),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from chuanma.server.account_care import AccountCare
 from chuanma.server.accounts import Accounts, RateLimiter
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
@@ -31,11 +32,16 @@ class Server:
     """Guest accounts made per client address (``guests_per_hour``)."""
     table_limit: RateLimiter
     """Private tables opened per client address (``private_tables_per_hour``)."""
+    forgot_limit: RateLimiter
+    """Password-reset e-mails asked for per client address, and per e-mail address (``forgot_per_hour``)."""
     read_limit: RateLimiter = field(init=False)
     """Profiles and leaderboards read per client address (:data:`READS_PER_MINUTE`)."""
+    care: AccountCare = field(init=False)
+    """What players do to their own accounts: passwords, e-mail, export, deletion."""
     moderation: Moderation = field(init=False)
     """Bans, kicks, adjustments, renames and their log; a ban or kick expels through the host."""
 
     def __post_init__(self) -> None:
         self.read_limit = RateLimiter(self.config.clock.now, READS_PER_MINUTE / 60, READS_PER_MINUTE)
+        self.care = AccountCare(self.accounts, self.config.smtp, self.config.public_url)
         self.moderation = Moderation(self.store, self.config.clock, self.host.expel)

@@ -39,6 +39,7 @@ from sqlalchemy import (
     func,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -389,12 +390,14 @@ class Store:
                                                        .values(last_used=now)))
         return row
 
-    async def drop_token(self, digest: str, every: bool = False) -> None:
-        """Delete the token with this ``digest`` or, with ``every``, every token of its user."""
+    async def drop_token(self, digest: str, every: bool = False, keep_this: bool = False) -> None:
+        """Delete the token with this ``digest`` or, with ``every``, every token of its user (but
+        this one, with ``keep_this``)."""
         def work(conn: Connection) -> None:
             if every:
                 owner = select(tokens.c.user_id).where(tokens.c.digest == digest).scalar_subquery()
-                conn.execute(tokens.delete().where(tokens.c.user_id == owner))
+                spared = tokens.c.digest != digest if keep_this else true()
+                conn.execute(tokens.delete().where(tokens.c.user_id == owner, spared))
             else:
                 conn.execute(tokens.delete().where(tokens.c.digest == digest))
         await self.write(work)
@@ -590,8 +593,9 @@ class Store:
         q = select(decisions).where(decisions.c.hand_id == hand_id).order_by(decisions.c.idx)
         return await self.read(lambda conn: _all(conn.execute(q)))
 
-    async def hands_of(self, user_id: int, limit: int = 50) -> list[Row]:
-        """A player's settled hands, newest first (their ids, tables, numbers and results)."""
+    async def hands_of(self, user_id: int, limit: int | None = 50) -> list[Row]:
+        """A player's settled hands, newest first (their ids, tables, numbers and results; ``limit``
+        ``None``: all)."""
         q = (select(hands.c.id, hands.c.table_id, hands.c.number, hands.c.seats, hands.c.finished_at,
                     ledger.c.amount)
              .join(ledger, ledger.c.hand_id == hands.c.id)

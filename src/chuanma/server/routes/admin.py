@@ -1,17 +1,17 @@
 """The moderation API, ``/api/admin/*`` (docs/server.md, Moderation): every route calls
 :class:`~chuanma.server.moderation.Moderation`, as ``chuanma admin`` does. Anonymous callers get
 401; guests and players 403; moderators may search, see, ban, unban, kick and rename; operators
-also adjust chips and read the log. No route grants a role."""
+also adjust chips, make password-reset links and read the log. No route grants a role."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from chuanma.server.moderation import MODERATOR_MAY, Actor, ModerationError, may
-from chuanma.server.routes.deps import ApiError, ServerDep, User
+from chuanma.server.routes.deps import ApiError, Config, ServerDep, User
 from chuanma.server.store import Row
 
 router = APIRouter(prefix="/api/admin")
@@ -36,6 +36,7 @@ Kick = Annotated[Actor, Depends(allowed("kick"))]
 Rename = Annotated[Actor, Depends(allowed("rename"))]
 Adjust = Annotated[Actor, Depends(allowed("adjust"))]
 Log = Annotated[Actor, Depends(allowed("log"))]
+Reset = Annotated[Actor, Depends(allowed("reset"))]
 
 
 async def answered(action: Awaitable[T]) -> T:
@@ -103,6 +104,14 @@ async def rename(user_id: int, body: RenameBody, actor: Rename, server: ServerDe
 async def adjust(user_id: int, body: AdjustBody, actor: Adjust, server: ServerDep) -> dict[str, int]:
     balance = await answered(server.moderation.adjust(actor, user_id, body.amount, body.reason, body.hand))
     return {"balance": balance}
+
+
+@router.post("/players/{user_id}/reset-link")
+async def reset_link(user_id: int, body: Reason, actor: Reset, server: ServerDep, config: Config,
+                     request: Request) -> dict[str, Any]:
+    """A one-time link setting a new password, for the operator to hand on (shown once)."""
+    link = await answered(server.moderation.reset_link(actor, user_id, body.reason))
+    return {"link": link.url(config.public_url or str(request.base_url)), "expires": link.expires}
 
 
 @router.get("/log")

@@ -72,10 +72,12 @@ def sockets_of(request: Request) -> OpenSockets:
     return sockets
 
 
-async def close_sockets(sockets: OpenSockets, user_id: int, reason: str, digest: str | None = None) -> None:
-    """Close every open socket of ``user_id`` (opened with the token of ``digest``, if given) with code 4401."""
+async def close_sockets(sockets: OpenSockets, user_id: int, reason: str, digest: str | None = None,
+                        others: bool = False) -> None:
+    """Close every open socket of ``user_id`` (opened with the token of ``digest``, if given; with
+    ``others``, with any token but it) with code 4401."""
     ended = [ws for ws, (owner, used) in list(sockets.items())
-             if owner == user_id and (digest is None or token_digest(used) == digest)]
+             if owner == user_id and (digest is None or (token_digest(used) != digest) == others)]
     for ws in ended:
         with contextlib.suppress(RuntimeError, OSError):  # closed meanwhile (its client left, or fell behind)
             await ws.close(code=UNAUTHORIZED, reason=reason[:120])

@@ -2,6 +2,7 @@
 // and links to one's profile and the leaderboards, a guest's registration, rooms with the preset each plays
 // (out-of-range or above one's level: disabled, saying why), quick-join, private tables with an invite link, tables to watch, and one's own history.
 
+import { accountHTML, accountSubmit } from "./account.js";
 import { api } from "./api.js";
 import { choiceText, errorText, getLang, optionText, presetName, t } from "./i18n.js";
 import { presetIds, presetValues } from "./presets.js";
@@ -189,6 +190,9 @@ export class LobbyPage {
     const form = ev.target;
     this.error = "";
     try {
+      const done = await accountSubmit(form);
+      if (done === "deleted") { location.assign("/"); return; }
+      if (done) { form.reset(); this.accountDone = done; this.render(); return; }
       if (form.id === "private-form") await this.createPrivate(form);
       else if (form.id === "claim-form") await this.claim(form);
       else if (form.id === "invite-form") {
@@ -293,6 +297,7 @@ export class LobbyPage {
             <div><label for="claim-username">${esc(t("auth.username"))}</label><input id="claim-username" maxlength="20" autocomplete="username"></div>
             <div><label for="claim-password">${esc(t("auth.password"))}</label><input id="claim-password" type="password" maxlength="256" autocomplete="new-password"></div>
             <div><button class="btn" type="submit">${esc(t("claim.go"))}</button></div></form></details>` : ""}
+        ${accountHTML(u, this.accountDone, this.root.querySelector("[data-testid=account]")?.open)}
         ${u.table ? `<button class="btn btn-primary" data-watch-own>${esc(t("lobby.resume"))}</button>` : ""}
       </section>
       ${this.error ? `<div class="banner banner-error" role="alert">${esc(this.error)}</div>` : ""}
