@@ -74,6 +74,8 @@ class Proxy:
     proc: subprocess.Popen[bytes]
     prefix: Path
     base: str
+    plain: str
+    """Its plain HTTP address (redirecting to ``base``'s)."""
     passed_over: str
     """What its log says once it passed the node that is not there over."""
     alive: bool = True
@@ -86,12 +88,13 @@ class Proxy:
         subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
                         "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
-        port = free_port()
+        port, plain = free_port(), free_port()
         log = prefix / "error.log"
         if kind == "nginx":
             site = prefix / "chuanma.conf"
             site.write_text(rendered(DEPLOY / "nginx-cluster.conf", {
-                "listen 443 ": f"listen 127.0.0.1:{port} ", "/etc/ssl/mahjong.example.com.pem": str(cert),
+                "listen 443 ": f"listen 127.0.0.1:{port} ", "listen 80;": f"listen 127.0.0.1:{plain};",
+                "/etc/ssl/mahjong.example.com.pem": str(cert),
                 "/etc/ssl/mahjong.example.com.key": str(key)}, nodes))
             (prefix / "nginx.conf").write_text(NGINX_MAIN.format(site=site))
             # run as root (a CI container), nginx's workers would switch to "nobody", who may not enter
@@ -103,13 +106,14 @@ class Proxy:
             both = prefix / "proxy-and-key.pem"  # HAProxy's one file: the certificate, then its key
             both.write_text(cert.read_text() + key.read_text())
             (prefix / "haproxy.cfg").write_text(rendered(DEPLOY / "haproxy-cluster.cfg", {
-                "bind :443 ": f"bind 127.0.0.1:{port} ", "/etc/ssl/mahjong.example.com.pem": str(both)}, nodes))
+                "bind :443 ": f"bind 127.0.0.1:{port} ", "bind :80\n": f"bind 127.0.0.1:{plain}\n",
+                "/etc/ssl/mahjong.example.com.pem": str(both)}, nodes))
             command = [str(binary("haproxy")), "-db", "-f", str(prefix / "haproxy.cfg")]
             passed_over = "Server chuanma_nodes/node3 is DOWN"
         with log.open("ab") as out:
             proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
         started(proc, lambda: listening(port), f"{kind} (its log: {log})")
-        return cls(proc, prefix, f"https://127.0.0.1:{port}", passed_over)
+        return cls(proc, prefix, f"https://127.0.0.1:{port}", f"http://127.0.0.1:{plain}", passed_over)
 
     @property
     def cert(self) -> Path:
@@ -181,6 +185,10 @@ def test_a_shipped_proxy_config_serves_the_cluster_and_outlives_a_node(
             async with httpx.AsyncClient(base_url=proxy.base, verify=trust, timeout=TIMEOUT) as http:
                 page = await http.get("/")
                 assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+                assert page.headers["strict-transport-security"] == "max-age=31536000"
+                moved = await http.get(proxy.plain + "/calc?x=1")
+                assert moved.status_code == 301 and moved.headers["location"].endswith("/calc?x=1")
+                assert moved.headers["location"].startswith("https://")
                 assert (await http.get("/static/app/socket.js")).status_code == 200
                 assert await answers(http, "/healthz", 6) == [200] * 6
                 assert (await http.get("/metrics")).status_code == 404
