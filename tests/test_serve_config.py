@@ -89,3 +89,20 @@ def test_check_reaches_a_postgresql_database_named_in_the_environment_only(pg_da
     code, lines = check(["--data", str(tmp_path)], {"CHUANMA_DB": pg_database})
     assert code == 0 and lines == [
         "chuanma serve --check: the configuration is valid and the database (PostgreSQL) can be used"]
+
+
+def test_the_shipped_node_settings_and_unit_name_only_options_serve_has(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """deploy/chuanma.toml parses as serve's file (every key one of its options), and the systemd
+    unit's command line names only options serve has."""
+    deploy = DOCS.parent.parent / "deploy"
+    given = settled(["--config", str(deploy / "chuanma.toml")], {}, monkeypatch)
+    assert given["drain_seconds"] == 120 and given["redis"] == "redis://127.0.0.1:6379/0"
+    unit = (deploy / "chuanma@.service").read_text()
+    start = re.search(r"^ExecStart=(.*?[^\\])$", unit, re.M | re.S)
+    assert start is not None
+    named = set(re.findall(r"(--[a-z-]+)", start[1]))
+    options = {o for p in serve_command().params for o in p.opts}
+    assert named and named <= options, named - options
+    stop = re.search(r"^TimeoutStopSec=(\d+)$", unit, re.M)
+    assert stop is not None and int(stop[1]) > given["drain_seconds"]  # the drain ends before systemd kills it
