@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import start_http_server
 from starlette.middleware.gzip import GZipMiddleware
 
-from chuanma.server.accounts import DAY, Accounts, RateLimiter
+from chuanma.server.accounts import DAY, Accounts
 from chuanma.server.bus import Bus
 from chuanma.server.cluster import ClusterHost, ClusterLobby
 from chuanma.server.config import ServerConfig
@@ -35,6 +35,7 @@ from chuanma.server.guards import SecurityHeaders, origin_allowed
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.http_metrics import HttpCounts
 from chuanma.server.lease import Lease, migration_check
+from chuanma.server.limits import Reach, limiter
 from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
 from chuanma.server.progress import settle_hook
@@ -49,12 +50,6 @@ from chuanma.server.ws import serve_socket
 
 FOREIGN_ORIGIN = 4403
 """The close code refusing a WebSocket opened by a page of another origin (the handshake answers 403)."""
-HOUR = 3600.0
-
-
-def per_hour(config: ServerConfig, count: int) -> RateLimiter:
-    """``count`` a client address may do within an hour (all at once, or spread)."""
-    return RateLimiter(config.clock.now, count / HOUR, count)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -66,12 +61,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         metrics = Metrics()
         lease: Lease | None = None
+        reach: Reach | None = None
         if config.redis_url is not None:  # a node of a cluster: a lease per table (docs/server.md, Cluster)
             store = await open_store(config.db_url, before_migrating=upgrade_check(config),
                                      idle_seconds=config.lease_seconds)
             app.state.lease = leases = TableLeases.of(store, config)
+            prefix = await cluster_prefix(store)
+            reach = Reach.of(config.redis_url, prefix, config.clock.now)  # the rate limits, in Redis
             cluster = ClusterHost(store, config, metrics, leases=leases, bus=Bus(
-                config.redis_url, await cluster_prefix(store), config.lease_holder, metrics))
+                config.redis_url, prefix, config.lease_holder, metrics))
             host: LocalHost = cluster
             lobby: Lobby = ClusterLobby(cluster, cluster=cluster)
         else:
@@ -122,11 +120,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             host.on_drain = drain
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
         store.on_settle_failed = metrics.progression_failed
-        app.state.server = Server(config, store, users, host, lobby, metrics,
-                                  RateLimiter(config.clock.now, config.auth_per_minute / 60, config.auth_per_minute),
-                                  per_hour(config, config.guests_per_hour),
-                                  per_hour(config, config.private_tables_per_hour),
-                                  per_hour(config, config.forgot_per_hour))
+        app.state.server = Server(config, store, users, host, lobby, metrics, limiter(config.clock.now, reach))
         exporter = None
         if config.metrics_port is not None:
             exporter, _ = start_http_server(config.metrics_port, config.metrics_host, metrics.registry)
@@ -148,6 +142,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                 exporter.shutdown()
                 exporter.server_close()
             await host.stop()
+            if reach is not None:
+                await reach.close()
             await store.flush()
             if lease is not None:
                 await lease.release()

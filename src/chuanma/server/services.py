@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from chuanma.server.account_care import AccountCare
-from chuanma.server.accounts import Accounts, RateLimiter
+from chuanma.server.accounts import Accounts
 from chuanma.server.config import ServerConfig
 from chuanma.server.host import Lobby, LocalHost
+from chuanma.server.limits import Limit
 from chuanma.server.metrics import Metrics
 from chuanma.server.moderation import Moderation
 from chuanma.server.store import Store
 
 READS_PER_MINUTE = 120
 """Profiles and leaderboards a client address may read a minute (all at once, or spread)."""
+MINUTE, HOUR = 60.0, 3600.0
 
 
 @dataclass
@@ -26,15 +29,17 @@ class Server:
     host: LocalHost
     lobby: Lobby
     metrics: Metrics
-    auth_limit: RateLimiter
-    """Logins and registrations per client address."""
-    guest_limit: RateLimiter
+    limit: Callable[[str, int, float], Limit]
+    """What makes the limits below (:func:`chuanma.server.limits.limiter`: in Redis in a cluster)."""
+    auth_limit: Limit = field(init=False)
+    """Logins and registrations per client address (``auth_per_minute``)."""
+    guest_limit: Limit = field(init=False)
     """Guest accounts made per client address (``guests_per_hour``)."""
-    table_limit: RateLimiter
+    table_limit: Limit = field(init=False)
     """Private tables opened per client address (``private_tables_per_hour``)."""
-    forgot_limit: RateLimiter
+    forgot_limit: Limit = field(init=False)
     """Password-reset e-mails asked for per client address, and per e-mail address (``forgot_per_hour``)."""
-    read_limit: RateLimiter = field(init=False)
+    read_limit: Limit = field(init=False)
     """Profiles and leaderboards read per client address (:data:`READS_PER_MINUTE`)."""
     care: AccountCare = field(init=False)
     """What players do to their own accounts: passwords, e-mail, export, deletion."""
@@ -42,6 +47,11 @@ class Server:
     """Bans, kicks, adjustments, renames and their log; a ban or kick expels through the host."""
 
     def __post_init__(self) -> None:
-        self.read_limit = RateLimiter(self.config.clock.now, READS_PER_MINUTE / 60, READS_PER_MINUTE)
+        config = self.config
+        self.auth_limit = self.limit("auth", config.auth_per_minute, MINUTE)
+        self.guest_limit = self.limit("guests", config.guests_per_hour, HOUR)
+        self.table_limit = self.limit("tables", config.private_tables_per_hour, HOUR)
+        self.forgot_limit = self.limit("forgot", config.forgot_per_hour, HOUR)
+        self.read_limit = self.limit("reads", READS_PER_MINUTE, MINUTE)
         self.care = AccountCare(self.accounts, self.config.smtp, self.config.public_url)
         self.moderation = Moderation(self.store, self.config.clock, self.host.expel)

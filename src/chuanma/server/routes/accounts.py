@@ -44,14 +44,14 @@ def session(config: ServerConfig, request: Request, user: Row, token: str) -> JS
     return response
 
 
-def limit_logins(request: Request, server: ServerDep) -> None:
-    within(server.auth_limit, request, "rate_limited", "too many login or registration attempts; wait a minute")
+async def limit_logins(request: Request, server: ServerDep) -> None:
+    await within(server.auth_limit, request, "rate_limited", "too many login or registration attempts; wait a minute")
 
 
 async def sign_in(request: Request, server: ServerDep, config: Config, body: Credentials,
                   status: int) -> JSONResponse:
     """Register (``status`` 400 on refusal) or log in (401): the session cookie and a bearer token."""
-    limit_logins(request, server)
+    await limit_logins(request, server)
     action = server.accounts.register if status == 400 else server.accounts.login
     try:
         user, token = await action(body.username, body.password, visit_of(request))
@@ -72,10 +72,10 @@ async def login(request: Request, server: ServerDep, config: Config, body: Crede
 
 @router.post("/api/guest")
 async def guest(request: Request, server: ServerDep, config: Config) -> JSONResponse:
-    limit_logins(request, server)
-    within(server.guest_limit, request, "too_many_guests",
-           f"this address made {config.guests_per_hour} guest accounts within the hour: register, "
-           "or wait (--guests-per-hour)")
+    await limit_logins(request, server)
+    await within(server.guest_limit, request, "too_many_guests",
+                 f"this address made {config.guests_per_hour} guest accounts within the hour: register, "
+                 "or wait (--guests-per-hour)")
     try:
         user, token = await server.accounts.guest(visit_of(request))
     except AccountError as exc:

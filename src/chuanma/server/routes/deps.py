@@ -16,10 +16,11 @@ from fastapi import Depends, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
-from chuanma.server.accounts import RateLimiter, token_digest
+from chuanma.server.accounts import token_digest
 from chuanma.server.config import ServerConfig
 from chuanma.server.honesty import Visit
 from chuanma.server.lease import LeaseLostError
+from chuanma.server.limits import Limit
 from chuanma.server.passwords import PasswordsBusy
 from chuanma.server.services import Server
 from chuanma.server.store import Row
@@ -98,9 +99,9 @@ async def current_user(request: Request, server: ServerDep) -> Row:
 User = Annotated[Row, Depends(current_user)]
 
 
-def within(limiter: RateLimiter, request: Request, code: str, message: str) -> None:
-    """Refuse (429 ``code``) a request whose client address ``limiter`` allows no more."""
-    if not limiter.allow(client_address(request)):
+async def within(limit: Limit, request: Request, code: str, message: str) -> None:
+    """Refuse (429 ``code``) a request whose client address ``limit`` allows no more."""
+    if not await limit.allow(client_address(request)):
         raise ApiError(429, code, message)
 
 

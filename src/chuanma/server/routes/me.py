@@ -83,7 +83,7 @@ async def email(body: Email, user: User, server: ServerDep) -> dict[str, str | N
 @router.get("/api/me/export")
 async def export(request: Request, user: User, server: ServerDep) -> JSONResponse:
     """Everything the server holds of the account, as a JSON file to download."""
-    within(server.read_limit, request, "rate_limited", "too many reads; wait a minute")
+    await within(server.read_limit, request, "rate_limited", "too many reads; wait a minute")
     data = await server.care.export(int(user["id"]))
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="chuanma-{user["id"]}.json"'})
 
@@ -106,8 +106,8 @@ async def forgot(body: Forgot, request: Request, server: ServerDep) -> dict[str,
         server.care.mailing()
     except AccountError as exc:
         raise refusal(exc) from None
-    within(server.forgot_limit, request, "rate_limited", "too many password-reset requests; wait an hour")
-    if not server.forgot_limit.allow(f"to:{address.lower()}"):
+    await within(server.forgot_limit, request, "rate_limited", "too many password-reset requests; wait an hour")
+    if not await server.forgot_limit.allow(f"to:{address.lower()}"):
         raise ApiError(429, "rate_limited", "too many password-reset requests for this address; wait an hour")
     server.care.forgot(address)
     return {"message": "if an account has this address, a link to set a new password is on its way"}
@@ -116,7 +116,7 @@ async def forgot(body: Forgot, request: Request, server: ServerDep) -> dict[str,
 @router.post("/api/password/reset")
 async def reset(body: Reset, request: Request, server: ServerDep) -> dict[str, bool]:
     """Set a new password with a one-time link's token: every session of the account ends."""
-    limit_logins(request, server)
+    await limit_logins(request, server)
     user_id = await answered(server.care.reset(body.token, body.password))
     await server.host.log_out(user_id, "password reset", None)
     return {"ok": True}

@@ -47,14 +47,14 @@ async def leaderboard_page() -> HTMLResponse:
     return page("leaderboard")
 
 
-def _read(server: Server, request: Request) -> None:
-    within(server.read_limit, request, "rate_limited", "too many profiles or leaderboards read; wait a minute")
+async def _read(server: Server, request: Request) -> None:
+    await within(server.read_limit, request, "rate_limited", "too many profiles or leaderboards read; wait a minute")
 
 
 @router.get("/api/players/{username}")
 async def player(request: Request, username: str, viewer: User, server: ServerDep) -> dict[str, Any]:
     """A player's profile: level, ratings and their history, figures, best hands, chips history."""
-    _read(server, request)
+    await _read(server, request)
     found = await server.store.user_by_name(username[:32])
     if found is None:
         raise ApiError(404, "no_player", f"no player named {username[:32]!r}")
@@ -78,7 +78,7 @@ async def levels(_viewer: User, server: ServerDep, names: str = "") -> dict[str,
 async def leaders(request: Request, _viewer: User, server: ServerDep, family: str = OVERALL,
                   period: str = "week") -> dict[str, Any]:
     """Registered players by rating in ``family`` (or ``all``) over ``period`` (``week``, ``all``)."""
-    _read(server, request)
+    await _read(server, request)
     if family not in (OVERALL, *FAMILIES):
         raise ApiError(400, "bad_request", f"family: one of {', '.join((OVERALL, *FAMILIES))}")
     if period not in PERIODS:
@@ -90,7 +90,7 @@ async def leaders(request: Request, _viewer: User, server: ServerDep, family: st
 @router.post("/api/account/claim")
 async def claim(request: Request, body: Claim, viewer: User, server: ServerDep) -> dict[str, Any]:
     """A guest takes a name and a password, keeping its account: chips, hands and sessions."""
-    within(server.auth_limit, request, "rate_limited", "too many login or registration attempts; wait a minute")
+    await within(server.auth_limit, request, "rate_limited", "too many login or registration attempts; wait a minute")
     try:
         row = await server.accounts.claim(int(viewer["id"]), body.username, body.password, visit_of(request))
     except AccountError as exc:

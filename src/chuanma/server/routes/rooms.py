@@ -45,9 +45,9 @@ async def private_table(request: Request, body: PrivateTable, user: User, server
         rules = RuleSet.from_json({"preset": body.preset, "options": body.options})
     except ChuanmaError as exc:
         raise ApiError(400, "bad_rules", f"rules: {exc}") from None
-    within(server.table_limit, request, "too_many_tables",
-           f"this address opened {config.private_tables_per_hour} private tables within the hour: wait "
-           "(--private-tables-per-hour)")
+    await within(server.table_limit, request, "too_many_tables",
+                 f"this address opened {config.private_tables_per_hour} private tables within the hour: wait "
+                 "(--private-tables-per-hour)")
     for _ in range(INVITE_TRIES):
         invite = new_invite()
         try:
