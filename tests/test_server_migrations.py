@@ -64,7 +64,8 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
             assert await store.read(_names) == {"users", "tokens", "ledger", "tables", "hands", "decisions",
                                                 "seatings", "server_keys", "lease", "hand_players", "ratings",
                                                 "table_leases", "cluster_nodes", "dealer_keys", "bans", "operator_log",
-                                                "logins", "password_resets", "deletions"}
+                                                "logins", "password_resets", "deletions", "reports", "flags",
+                                                "flagged"}
         finally:
             await store.close()
     asyncio.run(scenario())

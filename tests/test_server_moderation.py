@@ -43,7 +43,8 @@ PASSWORD = "correct horse"
 ROUTES = [("GET", "/api/admin/players?q=a", "search"), ("GET", "/api/admin/players/{id}", "see"),
           ("POST", "/api/admin/players/{id}/ban", "ban"), ("POST", "/api/admin/players/{id}/unban", "unban"),
           ("POST", "/api/admin/players/{id}/kick", "kick"), ("POST", "/api/admin/players/{id}/rename", "rename"),
-          ("POST", "/api/admin/players/{id}/adjust", "adjust"), ("GET", "/api/admin/log", "log")]
+          ("POST", "/api/admin/players/{id}/adjust", "adjust"), ("GET", "/api/admin/log", "log"),
+          ("GET", "/api/admin/reports", "reports")]
 BODIES = {"ban": {"reason": "spam", "duration": "1d"}, "unban": {"reason": "appeal"}, "kick": {"reason": "afk"},
           "rename": {"reason": "rude", "username": "Renamed_one"}, "adjust": {"reason": "refund", "amount": 5}}
 

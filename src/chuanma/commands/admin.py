@@ -10,6 +10,7 @@ a running server closes their sockets at its next look for bans (``host.BAN_WATC
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,12 +26,14 @@ from chuanma.commands.database import DATA, Data, Db, on_database
 from chuanma.server.bans import ban_words, when
 from chuanma.server.clock import SystemClock
 from chuanma.server.deletions import apply_tombstones, tombstones
+from chuanma.server.detectors import SCAN_DAYS, flags_of, scan_and_keep
 from chuanma.server.moderation import CONSOLE, ROLES, Moderation
+from chuanma.server.reports import HANDLED, STATUSES, Reports
 from chuanma.server.resets import PAGE
 
 admin_app = typer.Typer(help="An operator's commands on a server's database: roles, bans, chip adjustments, "
-                             "renames, password-reset links, players, the operator log, deleted accounts; the "
-                             "dealer keys; a restored copy made a cluster.",
+                             "renames, password-reset links, players, the operator log, players' reports, the "
+                             "abuse scan, deleted accounts; the dealer keys; a restored copy made a cluster.",
                         no_args_is_help=True)
 admin_app.add_typer(keys_app, name="keys")
 admin_app.command("new-cluster")(new_cluster_command)
@@ -161,9 +164,11 @@ def players(query: Annotated[str, typer.Argument(help="the start of a name, or a
 
 @admin_app.command()
 def player(who: Who, db: Db = None, data: Data = DATA) -> None:
-    """A player's account, role, ban, balance, last ledger rows and last hands."""
+    """A player's account, role, ban, balance, last ledger rows and hands, reports about them and flags."""
     async def work(m: Moderation) -> dict[str, Any]:
-        return await m.player(int((await m.find(who))["id"]))
+        user_id = int((await m.find(who))["id"])
+        return {**await m.player(user_id), "reports": await Reports(m).about(user_id),
+                "flags": await flags_of(m.store, user_id)}
     page = run(db, data, work)
     acc = page["account"]
     typer.echo(f"{acc['username']} (#{acc['id']}): {acc['kind']}, {acc['role']}, since {when(acc['created_at'])}; "
@@ -172,6 +177,58 @@ def player(who: Who, db: Db = None, data: Data = DATA) -> None:
           [[when(r["at"]), r["kind"], f"{r['amount']:+,}", r["hand_id"]] for r in page["ledger"]])
     table("hands", ["finished", "hand", "table", "number", "result"],
           [[when(r["finished_at"]), r["id"], r["table_id"], r["number"], f"{r['amount']:+,}"] for r in page["hands"]])
+    report_table("reports about them", page["reports"])
+    for flag in page["flags"]:
+        typer.echo(f"flag of {when(flag['at'])}: {flag_words(flag)}")
+
+
+def report_table(title: str, rows: list[dict[str, Any]]) -> None:
+    table(title, ["id", "at", "by", "player", "hand", "reason", "text", "status", "handled by", "note"],
+          [[r["id"], when(r["at"]), r["reporter_name"], r["player_name"], r["hand_id"], r["reason"], r["text"],
+            r["status"], r["handled_by_name"] or (r["handled_at"] and CONSOLE.name), r["note"]] for r in rows])
+
+
+@admin_app.command("reports")
+def reports_command(status: Annotated[str, typer.Option(help=f"{', '.join(STATUSES)} or all")] = "open",
+                    db: Db = None, data: Data = DATA) -> None:
+    """Players' reports (举报) of this status, oldest first: the queue to work through."""
+    report_table(f"reports: {status}", run(db, data, lambda m: Reports(m).listed(status)))
+
+
+@admin_app.command("report")
+def report_command(report_id: Annotated[int, typer.Argument(metavar="ID", help="the report's id")],
+                   note: Annotated[str, typer.Option(help="what was found or done (written to the operator log)")],
+                   dismiss: Annotated[bool, typer.Option("--dismiss", help="nothing to act on")] = False,
+                   action: Annotated[bool, typer.Option("--action", help="acted on (a ban, an adjustment…)")] = False,
+                   db: Db = None, data: Data = DATA) -> None:
+    """Dismiss or action an open report, with a note."""
+    if dismiss == action:
+        raise typer.BadParameter("give one of --dismiss and --action")
+    status = HANDLED["dismiss" if dismiss else "action"]
+    row = run(db, data, lambda m: Reports(m).handle(CONSOLE, report_id, status, note))
+    typer.echo(f"report #{row['id']}: {row['status']}")
+
+
+def flag_words(flag: dict[str, Any]) -> str:
+    """A flag in one line: its kind, accounts, figure (and everyone's), evidence."""
+    return (f"{flag['kind']}: accounts {', '.join(f'#{u}' for u in flag['accounts'])}: {flag['figure']:.2f} "
+            f"(everyone: {flag['population']:.2f}) {json.dumps(flag['evidence'], ensure_ascii=False)}")
+
+
+@admin_app.command("scan")
+def scan_command(days: Annotated[float, typer.Option(help="look at the rows of the last this many days")] = SCAN_DAYS,
+                 db: Db = None, data: Data = DATA) -> None:
+    """Run the abuse detectors (shared addresses, chip dumping, pairs seated together) as the server
+    does daily: print each flag with its evidence and keep the new ones for the players' pages."""
+    if not 0 < days <= MAX_DAYS:  # NaN fails too
+        raise typer.BadParameter(f"--days takes days from 0 to {MAX_DAYS:,}")
+    found = on_database(db, data, lambda store: scan_and_keep(store, SystemClock().now(), days))
+    for flag in found:
+        typer.echo(flag_words(dataclasses.asdict(flag)))
+    typer.echo(f"{len(found)} flags over the last {days:g} days")
+
+
+MAX_DAYS = 36_500
 
 
 @admin_app.command()
@@ -184,9 +241,6 @@ def log(limit: Annotated[int, typer.Option(help="how many rows, newest first")] 
     table("operator log", ["at", "by", "action", "player", "reason", "details"],
           [[when(r["at"]), r["actor_name"], r["action"], r["target_name"], r["reason"],
             json.dumps(r["details"], ensure_ascii=False)] for r in run(db, data, work)])
-
-
-MAX_DAYS = 36_500
 
 
 @admin_app.command("purge-logins")

@@ -31,6 +31,7 @@ from chuanma.server.cluster import ClusterHost, ClusterLobby
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
 from chuanma.server.dealer_keys import admit
+from chuanma.server.detectors import scan_daily
 from chuanma.server.guards import SecurityHeaders, origin_allowed
 from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.http_metrics import HttpCounts
@@ -40,7 +41,7 @@ from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
 from chuanma.server.progress import settle_hook
 from chuanma.server.retention import purge_daily
-from chuanma.server.routes import accounts, admin, hands, me, portal, progression, rooms, service
+from chuanma.server.routes import accounts, admin, hands, me, portal, progression, reports, rooms, service
 from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, close_sockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
@@ -127,6 +128,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             app.state.metrics_port = exporter.server_port
         keeper = asyncio.create_task(lease.keep(host.stop)) if lease is not None else None
         purger = asyncio.create_task(purge_daily(store, config.clock, config.login_days), name="purge-logins")
+        scanner = asyncio.create_task(scan_daily(store, config.clock), name="scan-abuse")
         gc.callbacks.append(watch_gc := metrics.gc_watcher())
         try:
             await host.resume_all()
@@ -136,6 +138,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         finally:
             app.state.ready = False
             purger.cancel()
+            scanner.cancel()
             if keeper is not None:
                 keeper.cancel()
             if exporter is not None:
@@ -171,6 +174,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(portal.router)
     app.include_router(progression.router)
     app.include_router(admin.router)
+    app.include_router(reports.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     origins = frozenset(o.rstrip("/").lower() for o in config.allowed_origins)
 

@@ -31,8 +31,8 @@ from chuanma.server.store import HAND_KINDS, NegativeBalanceError, Row, Store, a
 
 ROLES = ("player", "moderator", "operator")
 """Every role, least first: a new account is a player."""
-MODERATOR_MAY = frozenset({"search", "see", "ban", "unban", "kick", "rename"})
-"""What a moderator may do through the API."""
+MODERATOR_MAY = frozenset({"search", "see", "ban", "unban", "kick", "rename", "reports"})
+"""What a moderator may do through the API (``reports``: read players' reports and handle them)."""
 OPERATOR_MAY = MODERATOR_MAY | {"adjust", "log", "reset"}
 """What an operator may do through the API (roles are the command line's alone)."""
 MAY = {"player": frozenset[str](), "moderator": MODERATOR_MAY, "operator": OPERATOR_MAY}

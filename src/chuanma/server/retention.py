@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from chuanma.server.clock import Clock
 from chuanma.server.honesty import purge_visits
@@ -18,13 +19,19 @@ async def purge_logins(store: Store, now: float, days: float) -> int:
     return await store.write(lambda conn: purge_visits(conn, now - days * DAY))
 
 
-async def purge_daily(store: Store, clock: Clock, days: float) -> None:
-    """Purge the old ``logins`` rows now, then once a day, until cancelled (a failure is logged and
-    tried again the next day)."""
+async def every_day(clock: Clock, what: str, job: Callable[[], Awaitable[dict[str, float]]]) -> None:
+    """Run ``job`` now, then once a day, until cancelled: ``what`` is logged with the figures it
+    returns; a failure is logged and tried again the next day."""
     while True:
         try:
-            purged = await purge_logins(store, clock.now(), days)
-            log.info("logins purged", extra={"rows": purged, "days": days})
+            log.info(what, extra=await job())
         except Exception:
-            log.exception("logins not purged")
+            log.exception("failed: %s", what)
         await clock.sleep_until(clock.now() + DAY)
+
+
+async def purge_daily(store: Store, clock: Clock, days: float) -> None:
+    """Purge the old ``logins`` rows now, then once a day, until cancelled."""
+    async def purge() -> dict[str, float]:
+        return {"rows": await purge_logins(store, clock.now(), days), "days": days}
+    await every_day(clock, "logins purged", purge)

@@ -256,3 +256,38 @@ deletions = Table(
     Column("created_at", Float, nullable=False),  # the account's: an id alone could be another account's
     Column("deleted_at", Float, nullable=False),
 )
+
+reports = Table(
+    "reports", metadata,
+    # one row per player's report (举报) of another (migration 0015), handled by staff
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("player", Integer, ForeignKey("users.id"), nullable=False, index=True),  # whom it is about
+    Column("hand_id", String(40), nullable=True),  # the hand it is about (None: none named)
+    Column("reason", String(16), nullable=False),  # cheating, collusion, abuse, bot, other
+    Column("text", Text, nullable=False),  # the reporter's words ("" if none)
+    Column("at", Float, nullable=False),
+    Column("status", String(10), nullable=False, index=True),  # open, dismissed, actioned
+    Column("handled_by", Integer, ForeignKey("users.id"), nullable=True),  # None: open, or the command line
+    Column("handled_at", Float, nullable=True),
+    Column("note", Text, nullable=True),  # the handler's note (also in the operator log)
+)
+
+flags = Table(
+    "flags", metadata,
+    # what the detectors found (migration 0015): one row per suspicion of a scan, for staff to look at
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # shared_address, chip_dumping, seated_together
+    Column("accounts", JSON, nullable=False),  # the user ids it is about
+    Column("evidence", JSON, nullable=False),  # the detector's (addresses, hand ids, counts)
+    Column("figure", Float, nullable=False),  # the figure that raised it
+    Column("population", Float, nullable=False),  # the same figure over everyone scanned, for comparison
+    Column("at", Float, nullable=False, index=True),
+)
+
+flagged = Table(
+    "flagged", metadata,
+    # each flag's accounts, one row each (migration 0015): a player's page finds their flags
+    Column("flag_id", Integer, ForeignKey("flags.id"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True, index=True),
+)

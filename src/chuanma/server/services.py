@@ -12,6 +12,7 @@ from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.limits import Limit
 from chuanma.server.metrics import Metrics
 from chuanma.server.moderation import Moderation
+from chuanma.server.reports import Reports
 from chuanma.server.store import Store
 
 READS_PER_MINUTE = 120
@@ -45,6 +46,8 @@ class Server:
     """What players do to their own accounts: passwords, e-mail, export, deletion."""
     moderation: Moderation = field(init=False)
     """Bans, kicks, adjustments, renames and their log; a ban or kick expels through the host."""
+    reports: Reports = field(init=False)
+    """Players' reports (举报) and their handling."""
 
     def __post_init__(self) -> None:
         config = self.config
@@ -55,3 +58,4 @@ class Server:
         self.read_limit = self.limit("reads", READS_PER_MINUTE, MINUTE)
         self.care = AccountCare(self.accounts, self.config.smtp, self.config.public_url)
         self.moderation = Moderation(self.store, self.config.clock, self.host.expel)
+        self.reports = Reports(self.moderation)

@@ -1,7 +1,8 @@
 """The moderation API, ``/api/admin/*`` (docs/server.md, Moderation): every route calls
 :class:`~chuanma.server.moderation.Moderation`, as ``chuanma admin`` does. Anonymous callers get
 401; guests and players 403; moderators may search, see, ban, unban, kick and rename; operators
-also adjust chips, make password-reset links and read the log. No route grants a role."""
+also adjust chips, make password-reset links and read the log. Both read players' reports and
+dismiss or action them. No route grants a role."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
 from collections.abc import Awaitable, Callable
@@ -10,6 +11,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from chuanma.server.detectors import flags_of
 from chuanma.server.moderation import MODERATOR_MAY, Actor, ModerationError, may
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User
 from chuanma.server.store import Row
@@ -37,6 +39,7 @@ Rename = Annotated[Actor, Depends(allowed("rename"))]
 Adjust = Annotated[Actor, Depends(allowed("adjust"))]
 Log = Annotated[Actor, Depends(allowed("log"))]
 Reset = Annotated[Actor, Depends(allowed("reset"))]
+ReportsDep = Annotated[Actor, Depends(allowed("reports"))]
 
 
 async def answered(action: Awaitable[T]) -> T:
@@ -62,6 +65,13 @@ class AdjustBody(Reason):
     hand: str | None = Field(None, max_length=40)
 
 
+class HandleBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    status: str = Field(max_length=16)
+    """dismissed or actioned"""
+    note: str = Field(max_length=2000)
+
+
 class RenameBody(Reason):
     username: str = Field(max_length=64)
 
@@ -73,7 +83,8 @@ async def search(_actor: Search, server: ServerDep, q: str = "") -> list[dict[st
 
 @router.get("/players/{user_id}")
 async def player(user_id: int, _actor: See, server: ServerDep) -> dict[str, Any]:
-    return await answered(server.moderation.player(user_id))
+    page = await answered(server.moderation.player(user_id))
+    return {**page, "reports": await server.reports.about(user_id), "flags": await flags_of(server.store, user_id)}
 
 
 @router.post("/players/{user_id}/ban")
@@ -117,3 +128,16 @@ async def reset_link(user_id: int, body: Reason, actor: Reset, server: ServerDep
 @router.get("/log")
 async def log(_actor: Log, server: ServerDep, limit: int = 50, user: int | None = None) -> list[dict[str, Any]]:
     return await answered(server.moderation.log(limit, user))
+
+
+@router.get("/reports")
+async def reports(_actor: ReportsDep, server: ServerDep, status: str = "open") -> list[dict[str, Any]]:
+    """Players' reports of ``status`` (``open``, ``dismissed``, ``actioned`` or ``all``), oldest first."""
+    return await answered(server.reports.listed(status))
+
+
+@router.post("/reports/{report_id}")
+async def handle_report(report_id: int, body: HandleBody, actor: ReportsDep, server: ServerDep) -> dict[str, Any]:
+    """Dismiss or action an open report, with a note (written to the operator log)."""
+    row = await answered(server.reports.handle(actor, report_id, body.status, body.note))
+    return {"report": {k: row[k] for k in ("id", "status", "handled_by", "handled_at", "note")}}
