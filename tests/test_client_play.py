@@ -4,6 +4,7 @@ connection, the language switch and axe-core on the lobby and the table."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -452,3 +453,33 @@ def test_client_private_table_form_keeps_its_values_and_the_table_says_who_is_mi
     page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
     assert page.locator("[data-testid=seated]").count() == 0 and guest.page.locator("[data-testid=seated]").count() == 0
     assert not host.errors and not guest.errors
+
+
+def test_client_reports_the_other_player_at_the_table_about_the_hand_in_play(browser: Any, server: Running) -> None:
+    """At a private table with bots, each of two players has a report control on the other's seat
+    and on no bot's: the dialog posts the reason, the words and the hand in play, and says so."""
+    host = new_player(browser, server, "rex")
+    invite = create_private(host, hands=1, bots=2)
+    host.page.click("[data-sit]")
+    host.page.wait_for_function("() => window.chuanmaClient.table?.table", timeout=WAIT_MS)
+    guest = new_player(browser, server, "sam")
+    guest.page.goto(f"{server.base}/#/join/{invite}")
+    guest.page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    guest.page.click("[data-testid=ready]")
+    host.page.wait_for_selector("[data-testid=ready]:not([disabled])", timeout=WAIT_MS)
+    host.ready()
+    guest.page.wait_for_function("() => window.chuanmaClient.table.dealt", timeout=WAIT_MS)
+    host_seat = host.page.evaluate("() => window.chuanmaClient.table.seat")
+    assert guest.page.locator("[data-act=report]").count() == 1  # the host's seat only: no bot's, not their own
+    guest.page.click(f"[data-testid=report-{host_seat}]")
+    guest.page.select_option("#report-reason", "collusion")
+    guest.page.fill("#report-text", "passes tiles to the bots")
+    guest.page.click("[data-testid=report-send]")
+    sent = guest.page.evaluate("async () => (await import('/static/app/i18n.js')).t('report.sent')")
+    guest.page.wait_for_function("(text) => document.getElementById('toast').textContent === text", arg=sent,
+                                 timeout=WAIT_MS)
+    hand = guest.page.evaluate("() => `${window.chuanmaClient.table.table}-${window.chuanmaClient.table.hand}`")
+    queue = asyncio.run_coroutine_threadsafe(server.server.reports.listed("open"), server.loop).result(30)
+    assert [(r["reporter_name"], r["player_name"], r["hand_id"], r["reason"], r["text"]) for r in queue] == [
+        ("sam", "rex", hand, "collusion", "passes tiles to the bots")]
+    assert not guest.errors and not host.errors

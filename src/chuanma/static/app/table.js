@@ -81,8 +81,10 @@ function actionTile(action) {
 }
 
 export class TablePage {
-  constructor(root, { send, onLeave, onSettle, onFairness, presets }) {
+  constructor(root, { send, onLeave, onSettle, onFairness, onReport, canReport, presets }) {
     this.root = root;
+    this.onReport = onReport;
+    this.canReport = canReport;
     this.presets = presets;
     installTileStyles();
     this.send = send;
@@ -312,6 +314,7 @@ export class TablePage {
     else if (kind === "fair") this.onFairness(this);
     else if (kind === "leave") this.leave();
     else if (kind === "hints") this.toggleHints();
+    else if (kind === "report") this.onReport(this.players[Number(el.dataset.seat)].name, this.hand === null ? null : `${this.table}-${this.hand}`);
   }
 
   onKey(ev) {
@@ -506,12 +509,19 @@ export class TablePage {
     const laid = `${melds}${pile.length ? `<span class="winpile" title="${esc(t("table.won"))}">${tileRow(pile)}</span>` : ""}`;
     const call = this.calls[s];
     return { acting,
-      head: `${player ? profileLink(player.name, esc(this.name(s))) : `<span class="name">${esc(this.name(s))}</span>`}${levelBadge(player?.name)}${chips}${badges.join("")}`,
+      head: `${player ? profileLink(player.name, esc(this.name(s))) : `<span class="name">${esc(this.name(s))}</span>`}${levelBadge(player?.name)}${chips}${badges.join("")}${this.reportButton(s, player)}`,
       body: place === "self" ? this.renderOwn(laid, { melds: p?.melds?.length || 0,
         tiles: (p?.melds || []).reduce((n, m) => n + (m.kind === "kong" ? 4 : 3), 0) + pile.length }) : this.renderConcealed(p),
       melds: laid,
       discards: riverRow(river, latest),
       call: call ? `<div class="callout callout-${call.kind}">${esc(t("call." + call.kind))}${call.code ? tile(call.code, { title: "" }) : ""}</div>` : "" };
+  }
+
+  /** The report (举报) control of another person's seat, for a registered player (``canReport``). */
+  reportButton(s, player) {
+    if (!player || player.bot || s === this.seat || !this.canReport?.()) return "";
+    return `<button type="button" class="btn-report" data-act="report" data-seat="${s}" data-testid="report-${s}"
+      title="${esc(t("report.title", { name: player.name }))}" aria-label="${esc(t("report.title", { name: player.name }))}">⚑</button>`;
   }
 
   renderMeld(m, owner) {
