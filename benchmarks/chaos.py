@@ -55,6 +55,9 @@ from chuanma.server.schema import decisions, hands, tables, users
 from chuanma.server.store import Store, open_store, sqlite_url
 from server_harness import Client, create_pg_database, drop_pg_database
 
+RESTART_WARNINGS = ("the database's lease is held by",)
+"""The warnings a restart after ``kill -9`` causes: the new process waits for the lease the killed one held."""
+
 KINDS = {
     "player": "plays every prompt at once (the control)",
     "idle": "gets ready, never acts: 托管 must take over",
@@ -496,6 +499,8 @@ async def verdict(store: Store, tally: Tally, server: ServerProcess, silent: lis
                    "records_failed": bad_records[k],
                    "seated_at_two_tables": sum(1 for u in tally.double_seated if tally.kind_of_user[u] == k)}
                for k in kinds}
+    unexpected, foreseen = server_errors(server.log, RESTART_WARNINGS)
+    unexpected += max(0, foreseen - server.restarts)  # one lease waited for per restart, no more
     invariants = {
         "every table finished or progressing": len(silent),
         "balances = grants": abs(audit["balances"] - audit["grants"]),
@@ -505,6 +510,7 @@ async def verdict(store: Store, tally: Tally, server: ServerProcess, silent: lis
         "no player at two tables at once": len(tally.double_seated),
         "junk refused, connection kept": sum(tally.junk_failed.values()),
         "no client failed": client_failures,
+        "no server warning but those the faults cause": unexpected,
     }
     figures = {
         "tables": table_count, "hands settled": audit["hands"], "decisions": sum(by.values()),
@@ -519,7 +525,8 @@ async def verdict(store: Store, tally: Tally, server: ServerProcess, silent: lis
         "silent tables by kind": dict(silent_kinds), "balances": audit["balances"], "grants": audit["grants"],
         "lowest balance": audit["lowest"], "records verified": len(records),
         "record level": "signed, checked against GET /api/fairness/key" if key else "unsigned (no /api/fairness/key)",
-        "server log warnings and errors": server_errors(server.log),
+        "server log warnings and errors": unexpected + foreseen,
+        "of them caused by the restarts (a lease waited for)": foreseen,
     }
     return Result(figures, invariants, by_kind)
 

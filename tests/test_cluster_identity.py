@@ -23,7 +23,7 @@ from chuanma.fairness.keys import signing_key_of, write_key
 from chuanma.server.bus import Bus
 from chuanma.server.clock import ManualClock
 from chuanma.server.cluster import ClusterHost
-from chuanma.server.dealer_keys import DealerKeyRefused, add, admit, published, retire
+from chuanma.server.dealer_keys import DealerKeyRefused, add, admission, published, retire
 from chuanma.server.metrics import Metrics
 from chuanma.server.schema import cluster_nodes, hands, lease, table_leases, tables
 from chuanma.server.store import alembic_config, open_store, schema_head, sqlite_url
@@ -64,15 +64,15 @@ def test_the_first_key_is_the_databases_and_another_is_admitted_only_once_added(
     async def scenario() -> None:
         store = await open_store(db_url)
         try:
-            await admit(store, DEALER_KEY, 100.0)
-            await admit(store, DEALER_KEY, 101.0)  # the same key again: admitted, nothing added
+            await store.runner.write(admission(DEALER_KEY, 100.0))
+            await store.runner.write(admission(DEALER_KEY, 101.0))  # the same key again: admitted, nothing added
             with pytest.raises(DealerKeyRefused, match=re.escape(
                     f"dealer key {short(OTHER_KEY)} is not the database's ({short(DEALER_KEY)})")):
-                await admit(store, OTHER_KEY, 102.0)
+                await store.runner.write(admission(OTHER_KEY, 102.0))
             with pytest.raises(DealerKeyRefused, match="the only one that deals"):
                 await retire(store, DEALER, 103.0)
             assert await add(store, OTHER_KEY, 104.0) and not await add(store, OTHER_KEY, 105.0)
-            await admit(store, OTHER_KEY, 106.0)
+            await store.runner.write(admission(OTHER_KEY, 106.0))
             await store.runner.write(lambda conn: conn.execute(tables.insert().values(
                 id="t1", room="private", rules={}, seats=[None] * 4, status="open", created_at=0.0)))
             await store.runner.write(lambda conn: conn.execute(hands.insert().values(
@@ -83,7 +83,7 @@ def test_the_first_key_is_the_databases_and_another_is_admitted_only_once_added(
             await store.runner.write(lambda conn: conn.execute(update(hands).values(status="settled")))
             assert (await retire(store, DEALER[:10], 108.0)).retired == 108.0
             with pytest.raises(DealerKeyRefused, match="was retired"):
-                await admit(store, DEALER_KEY, 109.0)
+                await store.runner.write(admission(DEALER_KEY, 109.0))
             with pytest.raises(DealerKeyRefused, match="was retired"):
                 await add(store, DEALER_KEY, 109.0)
             with pytest.raises(DealerKeyRefused, match="names no dealer key"):
@@ -103,7 +103,7 @@ def test_the_server_publishes_every_key_with_its_dates(db_url: str) -> None:
     async def scenario() -> None:
         store = await open_store(db_url)
         try:
-            await admit(store, OTHER_KEY, 50.0)
+            await store.runner.write(admission(OTHER_KEY, 50.0))
             await add(store, DEALER_KEY, 60.0)
             await retire(store, OTHER_KEY.public_key.hex(), 70.0)
         finally:
@@ -117,23 +117,31 @@ def test_the_server_publishes_every_key_with_its_dates(db_url: str) -> None:
 
 def test_a_server_with_another_key_refuses_to_start_in_one_line_and_the_keys_commands(tmp_path: Path) -> None:
     """``chuanma serve`` with a key the database does not admit stops before it starts, in one line
-    naming both keys; ``chuanma admin keys add`` admits it, ``list`` shows both, ``retire`` retires one."""
+    naming both keys, its schema left as it was (an older release's, here: nothing migrated);
+    ``chuanma admin keys add`` admits it, ``list`` shows both, ``retire`` retires one."""
     data = tmp_path / "data"
     data.mkdir()
     first, other = write_key(DEALER_KEY, tmp_path / "first.key"), write_key(OTHER_KEY, tmp_path / "other.key")
+    url = sqlite_url(data.resolve())
 
-    async def admitted() -> None:
-        store = await open_store(sqlite_url(data.resolve()))
+    async def revision_of() -> str:
+        store = await open_store(url, revision="0014")
         try:
-            await admit(store, DEALER_KEY, 1.0)
+            return str(await store.read(lambda conn: conn.execute(text("SELECT version_num FROM alembic_version"))
+                                        .scalar_one()))
         finally:
             await store.close()
+
+    async def admitted() -> None:
+        store = await open_store(url, revision="0014", then=admission(DEALER_KEY, 1.0))
+        await store.close()
     asyncio.run(admitted())
     runner = CliRunner()
     refused = runner.invoke(cli, ["serve", "--data", str(data), "--key", str(other), "--port", "0"])
     assert refused.exit_code == 2, refused.output
     assert f"dealer key {short(OTHER_KEY)} is not the database's ({short(DEALER_KEY)})" in said(refused)
     assert "Traceback" not in refused.output
+    assert asyncio.run(revision_of()) == "0014"
     added = runner.invoke(cli, ["admin", "keys", "add", str(other), "--data", str(data)])
     assert added.exit_code == 0 and f"dealer key {OTHER_KEY.public_key.hex()} added" in added.output
     listed = runner.invoke(cli, ["admin", "keys", "list", "--data", str(data)], env={"COLUMNS": "200"})

@@ -23,6 +23,7 @@ from alembic.script import ScriptDirectory
 from fastapi import FastAPI
 from sqlalchemy import func, select, text, update
 
+from chuanma.fairness.keys import write_key
 from chuanma.server.app import create_app
 from chuanma.server.clock import ManualClock
 from chuanma.server.config import ServerConfig
@@ -30,7 +31,7 @@ from chuanma.server.host import LocalHost
 from chuanma.server.lease import Lease, LeaseHeldError, LeaseLostError
 from chuanma.server.schema import decisions, lease, users
 from chuanma.server.store import MIGRATION_LOCK, MIGRATIONS, AsyncRunner, Row, Store, alembic_config, open_store
-from server_harness import TIMEOUT, Client, account, db_url, lock_waited, make_config, pg_database, running
+from server_harness import DEALER_KEY, TIMEOUT, Client, account, db_url, lock_waited, make_config, pg_database, running
 
 __all__ = ["db_url", "pg_database"]
 LEASE = 1.0
@@ -200,14 +201,15 @@ def test_on_postgresql_a_take_over_waits_for_the_fenced_writes_in_flight(pg_data
 
 
 def test_serve_on_a_database_another_live_server_holds_refuses_in_one_line(tmp_path: Any) -> None:
-    """The first server's clock is an hour ahead: its lease never lapses for the second, which
-    refuses once it sees it renewed."""
+    """The first server's clock is an hour ahead: its lease never lapses for the second (with the
+    same dealer key), which refuses once it sees it renewed."""
     async def scenario() -> None:
         db = f"sqlite:///{tmp_path / 'chuanma.db'}"
         clock = ManualClock(time.time() + 3600)
+        key = write_key(DEALER_KEY, tmp_path / "dealer.key")
         async with running(make_config(db, clock=clock, lease_seconds=LEASE)) as run:
             proc = subprocess.Popen([sys.executable, "-m", "chuanma", "serve", "--port", "0", "--db", db,
-                                     "--data", str(tmp_path), "--lease-seconds", str(LEASE)],
+                                     "--data", str(tmp_path), "--key", str(key), "--lease-seconds", str(LEASE)],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             try:
                 assert proc.stderr is not None

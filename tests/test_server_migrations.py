@@ -71,6 +71,34 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
     asyncio.run(scenario())
 
 
+def test_migration_0012_lets_only_the_last_dealer_key_and_those_of_unfinished_hands_deal_on(db_url: str) -> None:
+    """Upgrading a database from before dealer keys were kept: the key of the last finished hand and
+    the key of a hand still in play deal on; a key that only dealt earlier hands is retired at its
+    last hand's end (a node started with it is refused, its records verify on)."""
+    def dealt(conn: Connection) -> None:
+        conn.execute(tables.insert().values(id="t1", room="novice", rules={}, seats=[None] * 4, status="open",
+                                            created_at=0.0))
+        for number, key, status, finished in ((1, "k1", "settled", 5.0), (2, "k1", "settled", 6.0),
+                                              (3, "k2", "settled", 9.0), (4, "k3", "playing", None)):
+            conn.execute(hands.insert().values(id=f"h{number}", table_id="t1", number=number, server_seed="",
+                                               commitment="", public_key=key, session={}, seats=[None] * 4,
+                                               status=status, finished_at=finished))
+
+    async def scenario() -> None:
+        store = await open_store(db_url, revision="0011")
+        try:
+            await store.runner.write(dealt)
+            await store.runner.write(lambda conn: command.upgrade(alembic_config(conn), "0012"))
+            keys = await store.read(lambda conn: conn.execute(
+                select(dealer_keys.c.public_key, dealer_keys.c.added, dealer_keys.c.retired)
+                .order_by(dealer_keys.c.public_key)).all())
+            assert [(key, retired) for key, _added, retired in keys] == [("k1", 6.0), ("k2", None), ("k3", None)]
+            assert keys[0].added == 5.0 and keys[1].added == 9.0
+        finally:
+            await store.close()
+    asyncio.run(scenario())
+
+
 def test_migrations_are_not_ended_by_the_sessions_idle_timeout(pg_database: str) -> None:
     """A store opened with an idle-in-transaction timeout migrates a fresh database whose migration
     transaction pauses twice that long between two statements (as a data migration's Python step

@@ -121,9 +121,9 @@ def test_one_player_asking_for_every_place_at_once_gets_one(db_url: str) -> None
             run.clock.advance(5.0)
             user_id = int(acc["user"]["id"])
             await eventually(lambda: run.server.host.table_of(user_id) is not None)
-            again = await Client.open(run.base, acc["token"])
-            await again.send("join_private", invite=made["invite"])
-            refusal = await again.expect("error", "seated")
+            again = await Client.open(run.base, acc["token"])  # asking a queue, whichever place the player won
+            await again.send("join", room="chuji-xuezhan", bots=True)
+            refusal = await again.expect("error", "queued")
             assert refusal["type"] == "error" and refusal["code"] == "already_seated", (answers, refusal)
             assert await _tables_of(run, user_id) == [run.server.host.table_of(user_id)]
             await _seatings_agree(run)

@@ -381,7 +381,7 @@ def check_database(config: ServerConfig, option: str, release: bool = False) -> 
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
-    from chuanma.server.dealer_keys import DealerKeyRefused, admit
+    from chuanma.server.dealer_keys import DealerKeyRefused, admission
     from chuanma.server.lease import Lease, LeaseHeldError, migration_check
     from chuanma.server.store import open_store
     from chuanma.server.table_leases import (
@@ -405,25 +405,20 @@ def check_database(config: ServerConfig, option: str, release: bool = False) -> 
 
     async def probe() -> None:
         assert config.dealer_key is not None
+        admitted = admission(config.dealer_key, config.clock.now())
         if config.redis_url is not None:  # a node: the database's lease is the cluster's, Redis must answer
-            store = await open_store(url, before_migrating=upgrade_check(config))
+            store = await open_store(url, before_migrating=upgrade_check(config), then=admitted)
             try:
                 await store.read(cluster_check(config))
                 # not a copy of the cluster's database (a restored backup) beside it
                 await store.read(copy_check(await check_redis(config.redis_url, await cluster_prefix(store))))
-                await admit(store, config.dealer_key, config.clock.now())
             finally:
                 await store.close()
             return
-        store = await open_store(url, before_migrating=migration_check(config))
+        store = await open_store(url, before_migrating=migration_check(config), then=admitted)
         try:
             lease = Lease.of(store, config)
             await lease.take()
-            try:
-                await admit(store, config.dealer_key, config.clock.now())
-            except DealerKeyRefused:
-                await lease.release()  # the next start need not wait for it to lapse
-                raise
             if release:  # only a check: the next start need not wait for it either
                 await lease.release()
         finally:

@@ -30,7 +30,7 @@ from chuanma.server.bus import Bus
 from chuanma.server.cluster import ClusterHost, ClusterLobby
 from chuanma.server.config import ServerConfig
 from chuanma.server.dealer import dealer_key
-from chuanma.server.dealer_keys import admit
+from chuanma.server.dealer_keys import admission
 from chuanma.server.detectors import scan_daily
 from chuanma.server.guards import SecurityHeaders, origin_allowed
 from chuanma.server.host import Lobby, LocalHost
@@ -61,11 +61,12 @@ def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         metrics = Metrics()
+        admitted = admission(keys, config.clock.now())  # one dealer key per cluster, checked before migrating
         lease: Lease | None = None
         reach: Reach | None = None
         if config.redis_url is not None:  # a node of a cluster: a lease per table (docs/server.md, Cluster)
             store = await open_store(config.db_url, before_migrating=upgrade_check(config),
-                                     idle_seconds=config.lease_seconds)
+                                     idle_seconds=config.lease_seconds, then=admitted)
             app.state.lease = leases = TableLeases.of(store, config)
             prefix = await cluster_prefix(store)
             reach = Reach.of(config.redis_url, prefix, config.clock.now)  # the rate limits, in Redis
@@ -74,7 +75,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             host: LocalHost = cluster
             lobby: Lobby = ClusterLobby(cluster, cluster=cluster)
         else:
-            store = await open_store(config.db_url, before_migrating=migration_check(config))
+            store = await open_store(config.db_url, before_migrating=migration_check(config), then=admitted)
             app.state.lease = lease = Lease.of(store, config)
             try:
                 await lease.take()
@@ -84,13 +85,6 @@ def create_app(config: ServerConfig) -> FastAPI:
             store.guard = lease.check
             host = LocalHost(store, config, metrics)
             lobby = Lobby(host)
-        try:
-            await admit(store, keys, config.clock.now())  # one dealer key per cluster
-        except BaseException:
-            if lease is not None:
-                await lease.release()
-            await store.close()
-            raise
         passwords = Passwords(config.password_threads, config.password_jobs)
         users = Accounts(store, config.clock, passwords, config.starting_grant, config.session_days * DAY,
                          config.reliefs_per_day, config.relief_hands, config.grants_per_day)
@@ -121,6 +115,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             host.on_drain = drain
         store.on_settle = settle_hook(config.bot_levels)  # progression's figures, in the settlement's transaction
         store.on_settle_failed = metrics.progression_failed
+        store.on_ledger = metrics.ledger_written
+        metrics.watch_queues(lobby.waiting_since, config.clock.now)
         app.state.server = Server(config, store, users, host, lobby, metrics, limiter(config.clock.now, reach))
         exporter = None
         if config.metrics_port is not None:

@@ -20,7 +20,7 @@ from chuanma.errors import ChuanmaError
 from chuanma.fairness import VRFKey
 from chuanma.fairness.keys import signing_key_of
 from chuanma.server.schema import dealer_keys, hands
-from chuanma.server.store import Store
+from chuanma.server.store import Store, Work
 
 UNFINISHED = ("collecting", "playing")
 """The statuses of a hand not yet settled or voided: its dealer key must stay admitted."""
@@ -66,8 +66,9 @@ def lock_keys(conn: Connection) -> None:
         conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": ADVISORY_LOCK})
 
 
-async def admit(store: Store, key: VRFKey, now: float) -> None:
-    """Admit a server dealing with ``key``, or raise :class:`DealerKeyRefused` (nothing written)."""
+def admission(key: VRFKey, now: float) -> Work[None]:
+    """The work admitting a server dealing with ``key``, raising :class:`DealerKeyRefused` (nothing
+    written): ``open_store``'s ``then``, so that a refused server leaves the schema unmigrated."""
     public, signing = key.public_key.hex(), signing_key_of(key).public_key.hex()
 
     def work(conn: Connection) -> None:
@@ -88,7 +89,7 @@ async def admit(store: Store, key: VRFKey, now: float) -> None:
                 f"{', '.join(dealing) or 'none'}: start it with one of those")
         if mine.signing_key is None:  # a key admitted from the hands it dealt (migration 0012)
             conn.execute(update(dealer_keys).where(dealer_keys.c.public_key == public).values(signing_key=signing))
-    await store.runner.write(work)
+    return work
 
 
 async def add(store: Store, key: VRFKey, now: float) -> bool:

@@ -458,6 +458,10 @@ class Lobby:
                               bots_in=self.host.config.bot_wait if bots else None))
         await self.match(room)
 
+    def waiting_since(self) -> dict[str, list[float]]:
+        """By room, when each of those waiting in its queue here joined it (the metrics')."""
+        return {room: [w.since for w in self.queues.get(room, ())] for room in ROOMS}
+
     def forget(self, user_id: int) -> None:
         """``user_id`` waits here no more."""
         for queue in self.queues.values():

@@ -11,7 +11,7 @@ let a client grow the server's metrics without bound)."""
 
 class HttpCounts:
     """Counts each HTTP response in ``chuanma_http_responses_total``: its route is the path template
-    the router matched (``/api/hands/{hand_id}``), or ``unmatched``, so the labels stay few whatever
+    the router matched (``/api/hands/{hand_id}``, ``/static/{path}``), or ``unmatched``, so the labels stay few whatever
     paths clients ask for. A request whose app failed before answering counts as a 500."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -34,7 +34,15 @@ class HttpCounts:
         finally:
             server = getattr(scope["app"].state, "server", None)
             if server is not None:
-                route = scope.get("route")
                 method = scope["method"] if scope["method"] in METHODS else "other"
-                path = getattr(route, "path", None) or "unmatched"
-                server.metrics.http_responses.labels(method, path, str(status)).inc()
+                server.metrics.http_responses.labels(method, route_of(scope), str(status)).inc()
+
+
+def route_of(scope: Scope) -> str:
+    """The route that answered, once the router ran: its path template; a mounted app's (the static
+    files) its mount path with ``/{path}``; ``unmatched`` for none."""
+    route = getattr(scope.get("route"), "path", None)
+    if route:
+        return str(route)
+    mounted = str(scope.get("root_path", ""))[len(str(scope.get("app_root_path", ""))):]
+    return f"{mounted}/{{path}}" if mounted else "unmatched"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info, PlatformCollector, ProcessCollector
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from chuanma import __version__
 
@@ -34,6 +36,8 @@ class Metrics:
     bus_lag: Histogram = field(init=False)
     bus_reconnects: Counter = field(init=False)
     http_responses: Counter = field(init=False)
+    ledger_rows: Counter = field(init=False)
+    chips: Counter = field(init=False)
     build: Info = field(init=False)
 
     def __post_init__(self) -> None:
@@ -78,6 +82,13 @@ class Metrics:
         self.http_responses = Counter(
             "chuanma_http_responses", "HTTP responses by method, route (its path template) and status",
             ["method", "route", "status"], registry=r)
+        self.ledger_rows = Counter(
+            "chuanma_ledger_rows", "Ledger rows this node committed, by kind (grant, relief, hand, escape, "
+            "adjustment): escapes are the escape rows", ["kind"], registry=r)
+        self.chips = Counter(
+            "chuanma_chips", "Chips this node's ledger rows moved, by kind and direction (in: to a balance, out: "
+            "from one); grants and reliefs are the chips made, hands' in and out are equal", ["kind", "direction"],
+            registry=r)
         self.build = Info("chuanma_build", "The release this server runs", registry=r)
         self.build.info({"version": __version__})
         ProcessCollector(registry=r)  # process_*: memory, CPU seconds, open file descriptors, start time
@@ -86,6 +97,18 @@ class Metrics:
     def progression_failed(self, exc: Exception) -> None:
         """Count a settlement whose figures could not be written (``Store.on_settle_failed``)."""
         self.progression_failures.labels(type(exc).__name__).inc()
+
+    def ledger_written(self, rows: list[tuple[str, int]]) -> None:
+        """Count committed ledger rows (``Store.on_ledger``)."""
+        for kind, amount in rows:
+            self.ledger_rows.labels(kind).inc()
+            if amount:
+                self.chips.labels(kind, "in" if amount > 0 else "out").inc(abs(amount))
+
+    def watch_queues(self, waiting: Callable[[], Mapping[str, Sequence[float]]], now: Callable[[], float]) -> None:
+        """Show the queues as they are at each scrape: ``waiting()`` gives, by room, the times its
+        waiting players joined."""
+        self.registry.register(QueueCollector(waiting, now))
 
     def gc_watcher(self) -> Callable[[str, dict[str, Any]], None]:
         """A :data:`gc.callbacks` entry that times each collection into :attr:`gc_pause`."""
@@ -99,3 +122,22 @@ class Metrics:
             else:
                 pauses[info["generation"]].observe(time.perf_counter() - started)
         return watch
+
+
+class QueueCollector(Collector):
+    """``chuanma_queued_players`` and ``chuanma_queue_wait_seconds`` by room, read at each scrape."""
+
+    def __init__(self, waiting: Callable[[], Mapping[str, Sequence[float]]], now: Callable[[], float]) -> None:
+        self.waiting, self.now = waiting, now
+
+    def collect(self) -> Iterator[Metric]:
+        queued = GaugeMetricFamily("chuanma_queued_players", "Players waiting in a room's queue on this node",
+                                   labels=["room"])
+        longest = GaugeMetricFamily("chuanma_queue_wait_seconds", "How long the longest waiting player of a "
+                                    "room's queue on this node has waited (0: none waits)", labels=["room"])
+        now = self.now()
+        for room, since in self.waiting().items():
+            queued.add_metric([room], len(since))
+            longest.add_metric([room], now - min(since) if since else 0.0)
+        yield queued
+        yield longest

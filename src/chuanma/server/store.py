@@ -81,7 +81,7 @@ def schema_head() -> str:
     return head
 
 
-def _migrate(connection: Connection, revision: str, before: Work[None] | None) -> None:
+def _migrate(connection: Connection, revision: str, before: Work[None] | None, then: Work[None] | None) -> None:
     if connection.dialect.name == "postgresql":  # SQLite: the write transaction began IMMEDIATE already
         # the Python steps between the migrations' statements (a data migration, ``before``) are
         # not a stall: the sessions' idle timeout (``open_store``'s ``idle_seconds``) is off here
@@ -92,6 +92,8 @@ def _migrate(connection: Connection, revision: str, before: Work[None] | None) -
     if before is not None and MigrationContext.configure(connection).get_current_revision() != target:
         before(connection)
     command.upgrade(cfg, revision)
+    if then is not None:
+        then(connection)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -165,14 +167,15 @@ class AsyncRunner:
 
 
 async def open_store(url: str, revision: str = "head", before_migrating: Work[None] | None = None,
-                     idle_seconds: float | None = None) -> Store:
+                     idle_seconds: float | None = None, then: Work[None] | None = None) -> Store:
     """Connect to ``url`` and bring its schema up to date, or up to ``revision`` (the migrations
     run here, in one transaction; on PostgreSQL under :data:`MIGRATION_LOCK`). ``before_migrating``
-    runs first in that transaction when there is a migration to run: raising, it leaves the schema
-    as it was. On PostgreSQL, a transaction left idle for ``idle_seconds`` (its process stalled
-    between two statements) is ended by the database, which frees its locks: a paused node's
-    write in flight would otherwise hold its table's lease row from every node taking it over
-    (the migrations' transaction has no such limit)."""
+    runs first in that transaction when there is a migration to run, ``then`` last (migrations or
+    not: the dealer key's admission): either raising leaves the schema as it was. On PostgreSQL,
+    a transaction left idle for ``idle_seconds`` (its process stalled between two statements) is
+    ended by the database, which frees its locks: a paused node's write in flight would otherwise
+    hold its table's lease row from every node taking it over (the migrations' transaction has no
+    such limit)."""
     parsed = make_url(url)
     runner: Runner
     if parsed.get_backend_name() == "sqlite":
@@ -187,7 +190,11 @@ async def open_store(url: str, revision: str = "head", before_migrating: Work[No
             "idle_in_transaction_session_timeout": str(max(1, round(idle_seconds * 1000)))}
         runner = AsyncRunner(create_async_engine(url, pool_size=10, max_overflow=20,
                                                  connect_args={"server_settings": settings}))
-    await runner.write(lambda conn: _migrate(conn, revision, before_migrating))
+    try:
+        await runner.write(lambda conn: _migrate(conn, revision, before_migrating, then))
+    except BaseException:
+        await runner.close()
+        raise
     return Store(runner)
 
 
@@ -237,6 +244,17 @@ def grant_chips(conn: Connection, user_id: int, amount: int, now: float, kind: s
     ``kind`` (one of :data:`GRANT_KINDS`)."""
     conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind=kind, at=now))
     conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount))
+    noted(conn, [(kind, amount)])
+
+
+LEDGER_NOTES = "chuanma.ledger"
+"""The ``conn.info`` key of the ledger rows a write transaction made, as (kind, amount):
+:meth:`Store.write` hands them to :attr:`Store.on_ledger` once the transaction committed."""
+
+
+def noted(conn: Connection, rows: Iterable[tuple[str, int]]) -> None:
+    """Note ledger rows written in ``conn``'s transaction (told once it commits)."""
+    conn.info.setdefault(LEDGER_NOTES, []).extend(rows)
 
 
 class NegativeBalanceError(ValueError):
@@ -256,6 +274,7 @@ def adjust_chips(conn: Connection, user_id: int, amount: int, now: float, hand_i
         raise NegativeBalanceError(balance, amount)
     conn.execute(ledger.insert().values(user_id=user_id, amount=amount, kind=ADJUSTMENT, hand_id=hand_id, at=now))
     conn.execute(update(users).where(users.c.id == user_id).values(balance=users.c.balance + amount))
+    noted(conn, [(ADJUSTMENT, amount)])
     return balance + amount
 
 
@@ -272,6 +291,9 @@ class Store:
         the settlement (logged, and handed to :attr:`on_settle_failed`)."""
         self.on_settle_failed: Callable[[Exception], None] | None = None
         """Told of every :attr:`on_settle` that raised (the metric counting them)."""
+        self.on_ledger: Callable[[list[tuple[str, int]]], None] | None = None
+        """Told, after each write transaction that committed ledger rows, their kinds and amounts
+        (the economy's metrics)."""
         self._batch_lock = asyncio.Lock()
         self._open_batch: _Batch | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -281,6 +303,7 @@ class Store:
         writes check ``guard`` first; closing it is closing this store."""
         store = Store(self.runner)
         store.guard, store.on_settle, store.on_settle_failed = guard, self.on_settle, self.on_settle_failed
+        store.on_ledger = self.on_ledger
         return store
 
     async def read(self, work: Work[T]) -> T:
@@ -289,15 +312,20 @@ class Store:
 
     async def write(self, work: Work[T]) -> T:
         """Run ``work`` in one transaction (committed when it returns, rolled back if it raises),
-        after the :attr:`guard` in the same transaction."""
+        after the :attr:`guard` in the same transaction; the ledger rows it wrote are told to
+        :attr:`on_ledger` once it committed."""
         guard = self.guard
-        if guard is None:
-            return await self.runner.write(work)
 
-        def guarded(conn: Connection) -> T:
-            guard(conn)
-            return work(conn)
-        return await self.runner.write(guarded)
+        def noting(conn: Connection) -> tuple[T, list[tuple[str, int]]]:
+            conn.info[LEDGER_NOTES] = []
+            if guard is not None:
+                guard(conn)
+            done = work(conn)
+            return done, conn.info.pop(LEDGER_NOTES)
+        done, rows = await self.runner.write(noting)
+        if rows and self.on_ledger is not None:
+            self.on_ledger(rows)
+        return done
 
     async def flush(self) -> None:
         """Wait for the decisions being committed."""
@@ -458,6 +486,7 @@ class Store:
                 conn.execute(update(users).where(users.c.id == bindparam("uid")).values(
                     balance=users.c.balance + bindparam("delta")),
                     [{"uid": user_id, "delta": delta} for user_id, delta in deltas.items()])
+                noted(conn, [(kinds.get(user_id, "hand"), delta) for user_id, delta in deltas.items()])
             if self.on_settle is not None:
                 self._after_settling(conn, self.on_settle, hand_id, record, deltas, now)
             return _balances(conn, deltas)
