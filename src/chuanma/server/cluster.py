@@ -50,7 +50,7 @@ def reattach(message: i.CommandMessage) -> i.CommandMessage | None:
     ``watch``, a player's rejoining; ``None`` once it left (or was never attached)."""
     if isinstance(message, p.Watch):
         return message
-    if isinstance(message, i.Detach | p.Leave | i.Idle | i.Expel):
+    if isinstance(message, i.Detach | p.Leave | i.Idle | i.Expel | i.Void):
         return None
     return i.Rejoin()
 
