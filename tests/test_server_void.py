@@ -152,8 +152,9 @@ def test_a_void_given_to_the_node_not_running_the_table_reaches_it_over_the_bus(
             owner, other = (a, b) if table_id in a.tables else (b, a)
             [live] = await Moderation(other.store, clock).tables()
             assert live["table"] == table_id and live["node"] == owner.name and live["phase"] == "dealing"
+            conns = dict(other.conns)
             done = await Moderation(other.store, clock, other.expel, other.void).void(CONSOLE, live["hand_id"], "test")
-            assert done["live"] is True
+            assert done["live"] is True and other.conns == conns  # the void's answered connection is forgotten
             await eventually(lambda: [m["type"] for m in told][-2:] == ["hand_void", "table_closed"])
             assert (await hand_row(a.store, live["hand_id"]))["status"] == "void"
             assert await Moderation(a.store, clock).tables() == []

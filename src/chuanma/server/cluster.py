@@ -362,6 +362,13 @@ class ClusterHost(LocalHost):
             del self.conns[conn], self.numbers[id(cmd.send)]
         self.route(table_id, cmd, conn, 0)
 
+    def hang_up(self, send: Send) -> None:
+        """Forget the connection ``send`` the host gave itself (an operator's void, answered): its
+        answer crossed back already."""
+        conn = self.numbers.pop(id(send), None)
+        if conn is not None:
+            del self.conns[conn]
+
     def route(self, table_id: str, cmd: Command, conn: int, hops: int, node: str | None = None) -> None:
         """Give ``cmd`` to ``table_id`` if it runs here, else to the bus (``node``: the connection's,
         when not this one's)."""

@@ -204,12 +204,16 @@ class LocalHost:
                 answer.set_result(message)
         try:
             self.submit(table_id, Command(0, told, Void(hand_id, reason)))
+            return await asyncio.wait_for(answer, VOID_WAIT)
         except RefusedError as exc:
             return p.error(exc.code, str(exc))
-        try:
-            return await asyncio.wait_for(answer, VOID_WAIT)
         except TimeoutError:
             return p.error("no_answer", f"table {table_id} did not answer in {VOID_WAIT:g} s: look at the hand again")
+        finally:
+            self.hang_up(told)
+
+    def hang_up(self, send: Send) -> None:
+        """Forget the connection ``send`` the host gave itself, answered (one process keeps nothing of it)."""
 
     async def log_out(self, user_id: int, reason: str, digest: str | None, others: bool = False) -> None:
         """Sessions of ``user_id`` ended (all of them, the one whose token has ``digest``, or with
