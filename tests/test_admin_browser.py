@@ -71,6 +71,7 @@ def test_an_operator_drives_the_console_and_nobody_else_sees_it(browser: Any, tm
             act("adjust", amount="500", reason="refund")
             expect(page.get_by_test_id("ledger")).to_contain_text("adjustment")
             expect(page.get_by_test_id("ledger")).to_contain_text("+500")
+            expect(page.get_by_test_id("history")).to_contain_text("refund")  # the log about them, on their page
             page.click('[data-tab="log"]')
             log = page.get_by_test_id("log")
             for action, reason in [("ban", "spam in chat"), ("unban", "appeal granted"), ("rename", "offensive name"),

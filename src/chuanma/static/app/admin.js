@@ -25,7 +25,7 @@ addStrings({
     "admin.by": "操作人", "admin.what": "操作", "admin.target": "对象", "admin.details": "详情", "admin.refresh": "刷新",
     "admin.phase.waiting": "等待玩家", "admin.phase.dealing": "发牌前", "admin.phase.playing": "进行中",
     "admin.phase.between_hands": "局间", "admin.bot": "机器人", "admin.role": "角色 {role}", "admin.role_h": "角色",
-    "admin.balance_h": "余额",
+    "admin.balance_h": "余额", "admin.history": "操作记录（运营日志）",
   },
   en: {
     "admin.title": "chuanma console", "admin.players": "Players", "admin.reports": "Reports", "admin.tables": "Tables",
@@ -48,6 +48,7 @@ addStrings({
     "admin.refresh": "Refresh", "admin.phase.waiting": "waiting for players", "admin.phase.dealing": "before the deal",
     "admin.phase.playing": "playing", "admin.phase.between_hands": "between hands", "admin.bot": "bot",
     "admin.role": "role {role}", "admin.role_h": "Role", "admin.balance_h": "Balance",
+    "admin.history": "History (the operator log about them)",
   },
 });
 
@@ -168,6 +169,12 @@ async function openPlayer(id) {
     section("admin.flags", grid(["admin.at", "admin.kind", "admin.details"],
       page.flags.map((f) => [when(f.at), f.kind, `${f.accounts.map((u) => "#" + u).join(", ")}: ${f.figure.toFixed(2)} (${f.population.toFixed(2)})`]))),
   );
+  if (operator()) {  // what staff did to them, with their reasons: the operator log about them
+    const history = section("admin.history", "");
+    $("#player").append(history);
+    const rows = await call(`/api/admin/log?limit=20&user=${id}`);
+    if (rows !== null) history.append(logGrid(rows, "history"));
+  }
 }
 
 function section(title, body) {
@@ -230,8 +237,12 @@ function tableCard(row) {
 async function loadLog() {
   const rows = await call("/api/admin/log?limit=100");
   if (rows === null) return;
-  $("#log").replaceChildren(grid(["admin.at", "admin.by", "admin.what", "admin.target", "admin.reason", "admin.details"],
-    rows.map((r) => [when(r.at), r.actor_name, r.action, r.target_name ?? "", r.reason, el("span", { class: "mono", text: JSON.stringify(r.details) })]), "log"));
+  $("#log").replaceChildren(logGrid(rows, "log"));
+}
+
+function logGrid(rows, testid) {
+  return grid(["admin.at", "admin.by", "admin.what", "admin.target", "admin.reason", "admin.details"],
+    rows.map((r) => [when(r.at), r.actor_name, r.action, r.target_name ?? "", r.reason, el("span", { class: "mono", text: JSON.stringify(r.details) })]), testid);
 }
 
 // ------------------------------------------------------------------ the frame
