@@ -286,3 +286,19 @@ def test_an_unknown_player_is_refused_and_a_full_table_refuses_a_seat() -> None:
     assert [(e.conn, e.code) for e in of(effects, fx.Refuse)] == [(9, "not_seated")]
     effects = reduce(st, i.Said(9, 9, i.Sit()), T0)
     assert [(e.conn, e.code) for e in of(effects, fx.Refuse)] == [(9, "table_full")]
+
+
+def test_an_operators_void_of_another_hand_is_refused_and_of_the_hand_in_play_closes_the_table() -> None:
+    """The operator's connection (number 99, the host's user 0) gets the refusal or the ``hand_void``;
+    the table is released with the reason, the hand's record left to the release (none computed)."""
+    st = table()
+    deal(st)
+    assert st.hand_id is not None
+    effects = reduce(st, i.Said(0, 99, i.Void("another-hand", "stuck")), T0)
+    assert [(e.conn, e.code) for e in of(effects, fx.Refuse)] == [(99, "not_in_play")] and not st.closed
+    effects = reduce(st, i.Said(0, 99, i.Void(st.hand_id, "stuck")), T0)
+    (release,) = of(effects, fx.Release)
+    assert release.reason == "voided by an operator: stuck" and release.record is None and st.closed
+    voids = [(e.conns, e.message["hand_id"]) for e in of(effects, fx.Send) if e.message["type"] == "hand_void"]
+    assert voids == [((1,), st.hand_id), ((99,), st.hand_id)]
+    assert [e.conns for e in of(effects, fx.Send) if e.message["type"] == "table_closed"] == [(1,)]

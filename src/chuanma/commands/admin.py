@@ -32,8 +32,9 @@ from chuanma.server.reports import HANDLED, STATUSES, Reports
 from chuanma.server.resets import PAGE
 
 admin_app = typer.Typer(help="An operator's commands on a server's database: roles, bans, chip adjustments, "
-                             "renames, password-reset links, players, the operator log, players' reports, the "
-                             "abuse scan, deleted accounts; the dealer keys; a restored copy made a cluster.",
+                             "renames, password-reset links, players, live tables, the operator log, players' "
+                             "reports, the abuse scan, deleted accounts, voided hands; the dealer keys; a "
+                             "restored copy made a cluster.",
                         no_args_is_help=True)
 admin_app.add_typer(keys_app, name="keys")
 admin_app.command("new-cluster")(new_cluster_command)
@@ -104,6 +105,15 @@ def rename(who: Who, new_name: Annotated[str, typer.Argument(metavar="NEW_NAME")
         return await m.rename(CONSOLE, int((await m.find(who))["id"]), new_name, reason)
     row = run(db, data, work)
     typer.echo(f"#{row['id']} is now {row['username']}")
+
+
+@admin_app.command()
+def void(hand: Annotated[str, typer.Argument(help="the hand's id")], reason: Reason,
+         db: Db = None, data: Data = DATA) -> None:
+    """Void a hand not settled, at a table no server runs (the server stopped): no chips move, the
+    hand is kept void and its table closes. A running server's hand: the console (/admin)."""
+    done = run(db, data, lambda m: m.void(CONSOLE, hand, reason))
+    typer.echo(f"hand {done['hand']} void; table {done['table']} closed")
 
 
 @admin_app.command("reset-link")
@@ -241,6 +251,16 @@ def log(limit: Annotated[int, typer.Option(help="how many rows, newest first")] 
     table("operator log", ["at", "by", "action", "player", "reason", "details"],
           [[when(r["at"]), r["actor_name"], r["action"], r["target_name"], r["reason"],
             json.dumps(r["details"], ensure_ascii=False)] for r in run(db, data, work)])
+
+
+@admin_app.command("tables")
+def tables_command(db: Db = None, data: Data = DATA) -> None:
+    """The live tables on every node: who sits where, the hand and its phase, the node running each."""
+    found = run(db, data, lambda m: m.tables())
+    table("live tables", ["table", "room", "hand", "phase", "node", "players"],
+          [[t["table"], t["room"], f"{t['hand']} {t['hand_id'] or ''}".strip(), t["phase"], t["node"] or "no server",
+            ", ".join(f"{p['seat']}:{p['name']}" + (" (bot)" if p["bot"] else "") for p in t["players"] if p)]
+           for t in found])
 
 
 @admin_app.command("purge-logins")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -38,8 +39,9 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 DRAIN = 2.0
 """Seconds a closing bus waits at most for what was queued to be published."""
 HOST_INPUTS: dict[str, type[i.HostInput]] = {
-    "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle, "expel": i.Expel, "rest": i.Rest}
-"""The commands a host gives a table, by the name they cross the bus with."""
+    "sit": i.Sit, "rejoin": i.Rejoin, "detach": i.Detach, "idle": i.Idle, "expel": i.Expel, "rest": i.Rest,
+    "void": i.Void}
+"""The commands a host gives a table, by the name they cross the bus with (and their fields)."""
 _client: TypeAdapter[p.ClientMessage] = TypeAdapter(p.ClientMessage)
 Job = Callable[[], Awaitable[object]]
 
@@ -48,7 +50,7 @@ def encode(message: i.CommandMessage) -> dict[str, Any]:
     """A table command as it crosses the bus."""
     for name, kind in HOST_INPUTS.items():
         if isinstance(message, kind):
-            return {"host": name}
+            return {"host": name, **dataclasses.asdict(message)}
     assert not isinstance(message, i.HostInput)
     return message.model_dump(mode="json")
 
@@ -56,7 +58,7 @@ def encode(message: i.CommandMessage) -> dict[str, Any]:
 def decode(data: dict[str, Any]) -> i.CommandMessage:
     """The table command ``data`` (:func:`encode`'s) stands for."""
     if "host" in data:
-        return HOST_INPUTS[data["host"]]()
+        return HOST_INPUTS[data["host"]](**{k: v for k, v in data.items() if k != "host"})
     message = _client.validate_python(data)
     if isinstance(message, p.Join | p.JoinPrivate | p.LeaveQueue | p.Ping):
         raise ValueError(f"{message.type} is the lobby's, not a table's command")

@@ -50,7 +50,7 @@ def reattach(message: i.CommandMessage) -> i.CommandMessage | None:
     ``watch``, a player's rejoining; ``None`` once it left (or was never attached)."""
     if isinstance(message, p.Watch):
         return message
-    if isinstance(message, i.Detach | p.Leave | i.Idle | i.Expel):
+    if isinstance(message, i.Detach | p.Leave | i.Idle | i.Expel | i.Void):
         return None
     return i.Rejoin()
 
@@ -361,6 +361,13 @@ class ClusterHost(LocalHost):
                 table_conns.pop(conn, None)
             del self.conns[conn], self.numbers[id(cmd.send)]
         self.route(table_id, cmd, conn, 0)
+
+    def hang_up(self, send: Send) -> None:
+        """Forget the connection ``send`` the host gave itself (an operator's void, answered): its
+        answer crossed back already."""
+        conn = self.numbers.pop(id(send), None)
+        if conn is not None:
+            del self.conns[conn]
 
     def route(self, table_id: str, cmd: Command, conn: int, hops: int, node: str | None = None) -> None:
         """Give ``cmd`` to ``table_id`` if it runs here, else to the bus (``node``: the connection's,

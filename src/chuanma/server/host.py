@@ -32,7 +32,7 @@ from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError, StakesError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
-from chuanma.server.table_inputs import Expel, Idle, Rest, Sit
+from chuanma.server.table_inputs import Expel, Idle, Rest, Sit, Void
 
 log = logging.getLogger("chuanma.server.host")
 MAX_RESTARTS = 3
@@ -41,6 +41,8 @@ BAN_WATCH = 5.0
 """Seconds between two looks for the bans made elsewhere (``chuanma admin ban``), whose players are expelled."""
 DRAIN_LOOK = 0.25
 """Seconds between two looks of a drain for the tables come to rest."""
+VOID_WAIT = 10.0
+"""Seconds an operator's void waits at most for the table's answer (from whichever node runs it)."""
 FILL_RETRY = 1.0
 """Seconds after which a queue whose matching failed (a cluster's lobby lock not had) is matched again."""
 
@@ -190,6 +192,28 @@ class LocalHost:
         for table in list(self.tables.values()):
             if not table.closed and any(s is not None and s.user_id == user_id for s in table.seats):
                 table.submit(Command(user_id, _nobody, Expel()))
+
+    async def void(self, table_id: str, hand_id: str, reason: str) -> dict[str, Any]:
+        """Give the table ``table_id`` (run here or, in a cluster, on its node) an operator's
+        :class:`~chuanma.server.table_inputs.Void` of ``hand_id``; returns its answer (``hand_void``,
+        or an ``error``: that hand not in play, no such table, or no answer in :data:`VOID_WAIT` seconds)."""
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+        def told(message: dict[str, Any]) -> None:
+            if not answer.done():
+                answer.set_result(message)
+        try:
+            self.submit(table_id, Command(0, told, Void(hand_id, reason)))
+            return await asyncio.wait_for(answer, VOID_WAIT)
+        except RefusedError as exc:
+            return p.error(exc.code, str(exc))
+        except TimeoutError:
+            return p.error("no_answer", f"table {table_id} did not answer in {VOID_WAIT:g} s: look at the hand again")
+        finally:
+            self.hang_up(told)
+
+    def hang_up(self, send: Send) -> None:
+        """Forget the connection ``send`` the host gave itself, answered (one process keeps nothing of it)."""
 
     async def log_out(self, user_id: int, reason: str, digest: str | None, others: bool = False) -> None:
         """Sessions of ``user_id`` ended (all of them, the one whose token has ``digest``, or with

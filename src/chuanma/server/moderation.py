@@ -25,15 +25,31 @@ from sqlalchemy.exc import IntegrityError
 from chuanma.server.accounts import AccountError, check_username
 from chuanma.server.bans import DurationError, active_ban, ban_words, duration_seconds
 from chuanma.server.clock import Clock
+from chuanma.server.lease import STATE
+from chuanma.server.progress import subject_of
 from chuanma.server.resets import OPERATOR_LINK_SECONDS, ResetLink, issue
-from chuanma.server.schema import bans, hands, ledger, operator_log, tokens, users
+from chuanma.server.rooms import PRIVATE_ROOM
+from chuanma.server.schema import (
+    bans,
+    hands,
+    ledger,
+    logins,
+    operator_log,
+    ratings,
+    table_leases,
+    tables,
+    tokens,
+    users,
+)
+from chuanma.server.seatings import close_table
 from chuanma.server.store import HAND_KINDS, NegativeBalanceError, Row, Store, adjust_chips, named
+from chuanma.server.table_leases import CLUSTER
 
 ROLES = ("player", "moderator", "operator")
 """Every role, least first: a new account is a player."""
-MODERATOR_MAY = frozenset({"search", "see", "ban", "unban", "kick", "rename", "reports"})
+MODERATOR_MAY = frozenset({"search", "see", "ban", "unban", "kick", "rename", "reports", "tables"})
 """What a moderator may do through the API (``reports``: read players' reports and handle them)."""
-OPERATOR_MAY = MODERATOR_MAY | {"adjust", "log", "reset"}
+OPERATOR_MAY = MODERATOR_MAY | {"adjust", "log", "reset", "void"}
 """What an operator may do through the API (roles are the command line's alone)."""
 MAY = {"player": frozenset[str](), "moderator": MODERATOR_MAY, "operator": OPERATOR_MAY}
 MAX_REASON = 500
@@ -44,8 +60,13 @@ FOUND = 20
 """The most players a search returns."""
 RECENT = 20
 """How many ledger rows and hands a player's page shows."""
+PHASES = {None: "waiting", "collecting": "dealing", "playing": "playing", "settled": "between_hands"}
+"""A live table's phase by its last hand's status (``None``: no hand yet)."""
 Expel = Callable[[int, str], Awaitable[None]]
 """What a running server does to a player banned or kicked: ``(user id, why)``."""
+VoidAt = Callable[[str, str, str], Awaitable[dict[str, Any]]]
+"""What a running server does to void a hand at its live table, on whichever node runs it:
+``(table id, hand id, why)``, returning the table's answer (``hand_void``, or an ``error``)."""
 
 
 class ModerationError(ValueError):
@@ -101,6 +122,28 @@ def _account(user: Row) -> dict[str, Any]:
     return {k: user[k] for k in ("id", "username", "kind", "role", "balance", "created_at")}
 
 
+def unsettled(conn: Connection, hand_id: str, lock: bool = False) -> Row:
+    """The hand ``hand_id`` (with its table's status), refused unless it is unsettled."""
+    q = (select(hands.c.id, hands.c.table_id, hands.c.status, hands.c.seats, tables.c.status.label("table_status"))
+         .join(tables, tables.c.id == hands.c.table_id).where(hands.c.id == hand_id))
+    row = _row(conn.execute(q.with_for_update() if lock else q))
+    if row is None:
+        raise ModerationError(404, "no_hand", f"hand: no hand {hand_id[:40]!r}")
+    if row["status"] == "settled":
+        raise ModerationError(409, "settled", f"hand: {hand_id} is settled, its chips moved: undo them with a "
+                              f"compensating adjustment naming it (chuanma admin adjust NAME AMOUNT --hand {hand_id}, "
+                              "or the console's adjustment with the hand)")
+    if row["status"] == "void":
+        raise ModerationError(409, "already_void", f"hand: {hand_id} is void already")
+    return row
+
+
+def server_holds(conn: Connection, now: float) -> bool:
+    """Whether a running server (one process, or a cluster's nodes) holds the database's lease."""
+    row = conn.execute(STATE).first()
+    return row is not None and row.holder is not None and bool(row.expires > now)
+
+
 @dataclass
 class Moderation:
     """Every moderation action over a :class:`Store`, each logged."""
@@ -109,6 +152,8 @@ class Moderation:
     clock: Clock
     expel: Expel | None = None
     """The running server's :data:`Expel` (``None``: the command line, with no server of its own)."""
+    void_at: VoidAt | None = None
+    """The running server's :data:`VoidAt` (``None``: the command line)."""
 
     async def find(self, who: str | int) -> Row:
         """The account ``who`` names: its id (a number) or its name in any case."""
@@ -282,6 +327,41 @@ class Moderation:
             return link
         return await self.store.write(work)
 
+    # ---------------------------------------------------------------- hands
+
+    async def void(self, actor: Actor, hand_id: object, reason: object) -> dict[str, Any]:
+        """Void the hand ``hand_id``, not settled yet: it is kept, with status ``void`` and the
+        reason, its decisions kept; no chips move (none move before a settlement); its players are
+        told (``hand_void``) and its table closes. A hand in play is voided by its live table, on
+        whichever node runs it (:attr:`void_at`); without a running server (the command line) only
+        a hand whose table no server runs (the server stopped). A settled hand is refused: its chips
+        moved, and a compensating adjustment naming it undoes them (:meth:`adjust`)."""
+        why = check_reason(reason)
+        if not isinstance(hand_id, str) or not 0 < len(hand_id) <= 40:
+            raise ModerationError(400, "bad_hand", "hand: a hand's id (as its record and the player's page show it)")
+        now = self.clock.now()
+        hand = await self.store.read(lambda conn: unsettled(conn, hand_id))
+        live = hand["table_status"] == "open" and self.void_at is not None
+        if live:
+            assert self.void_at is not None
+            answer = await self.void_at(hand["table_id"], hand_id, why)
+            if answer["type"] != "hand_void":
+                await self.store.read(lambda conn: unsettled(conn, hand_id))  # settled meanwhile: says so
+                raise ModerationError(503 if answer["code"] in ("table_moving", "no_answer") else 409,
+                                      answer["code"], answer["message"])
+
+        def work(conn: Connection) -> None:
+            if not live:
+                row = unsettled(conn, hand_id, lock=True)
+                if row["table_status"] == "open" and server_holds(conn, now):
+                    raise ModerationError(409, "server_runs", f"hand: a running server plays table {row['table_id']}: "
+                                          f"void it there (the console /admin, POST /api/admin/hands/{hand_id}/void)")
+                close_table(conn, row["table_id"], f"voided by an operator: {why}", now)
+            log_row(conn, actor, "void", None, why, {"hand": hand_id, "table": hand["table_id"],
+                                                      "players": hand["seats"], "live": live}, now)
+        await self.store.write(work)
+        return {"hand": hand_id, "table": hand["table_id"], "status": "void", "live": live}
+
     # ---------------------------------------------------------------- seeing
 
     async def search(self, query: object) -> list[dict[str, Any]]:
@@ -302,7 +382,8 @@ class Moderation:
 
     async def player(self, user_id: int) -> dict[str, Any]:
         """A player's page: account and role, the ban in force, balance, the last ledger rows (kind,
-        amount, hand) and the last hands (with their result)."""
+        amount, hand), the last hands (with their result), their sessions (when each began and was
+        last used), their last logins (kind, address, user agent) and their ratings."""
         row = await self.find(user_id)
         now = self.clock.now()
 
@@ -314,9 +395,17 @@ class Moderation:
                 .join(ledger, ledger.c.hand_id == hands.c.id)
                 .where(ledger.c.user_id == user_id, ledger.c.kind.in_(HAND_KINDS), hands.c.status == "settled")
                 .order_by(hands.c.finished_at.desc()).limit(RECENT))
+            sessions = conn.execute(select(tokens.c.created_at, tokens.c.last_used).where(tokens.c.user_id == user_id)
+                                    .order_by(tokens.c.last_used.desc()).limit(RECENT))
+            visits = conn.execute(select(logins.c.kind, logins.c.address, logins.c.agent, logins.c.at)
+                                  .where(logins.c.user_id == user_id).order_by(logins.c.id.desc()).limit(RECENT))
+            rated = conn.execute(select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.hands)
+                                 .where(ratings.c.subject == subject_of(user_id, row["kind"], ""))
+                                 .order_by(ratings.c.family))
             return {"account": _account(row), "ban": public_ban(active_ban(conn, user_id, now)),
                     "balance": row["balance"], "ledger": [dict(r._mapping) for r in rows],
-                    "hands": [dict(r._mapping) for r in played]}
+                    "hands": [dict(r._mapping) for r in played], "sessions": [dict(r._mapping) for r in sessions],
+                    "logins": [dict(r._mapping) for r in visits], "ratings": [dict(r._mapping) for r in rated]}
         return await self.store.read(work)
 
     async def log(self, limit: int = 50, target: int | None = None) -> list[dict[str, Any]]:
@@ -335,3 +424,27 @@ class Moderation:
         def work(conn: Connection) -> list[dict[str, Any]]:
             return [{**dict(r._mapping), "actor_name": r.actor_name or CONSOLE.name} for r in conn.execute(q)]
         return await self.store.read(work)
+
+    async def tables(self) -> list[dict[str, Any]]:
+        """Every open table, whichever node runs it: its id, room, rules (a preset's name, or the
+        preset and its options changed), invite code (a private
+        table's, for watching it), last hand (number, id), :data:`PHASES` phase, who sits where, and
+        the node running it: in a cluster the holder of its unexpired lease, on one server the
+        holder of the database's lease (``None``: no server runs it now)."""
+        now = self.clock.now()
+
+        def owners(conn: Connection) -> tuple[dict[str, str], str | None]:
+            held = {str(r.table_id): str(r.holder) for r in conn.execute(
+                select(table_leases.c.table_id, table_leases.c.holder).where(table_leases.c.expires >= now))}
+            db = conn.execute(STATE).first()
+            single = db is not None and db.holder not in (None, CLUSTER) and db.expires > now
+            return held, str(db.holder) if db is not None and single else None
+        rows = await self.store.live_tables()
+        held, server = await self.store.read(owners)
+        return [{"table": t["id"], "room": t["room"], "rules": t["rules"],
+                 "invite": t["invite"] if t["room"] == PRIVATE_ROOM else None, "hand": t["number"] or 0,
+                 "hand_id": t["hand_id"], "phase": PHASES.get(t["hand_status"], t["hand_status"]),
+                 "node": held.get(t["id"], server),
+                 "players": [None if u is None else {"seat": k, "id": u["id"], "name": u["username"],
+                                                     "bot": u["kind"] == "bot"} for k, u in enumerate(t["users"])]}
+                for t in rows]

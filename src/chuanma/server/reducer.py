@@ -137,6 +137,9 @@ class Step:
         if isinstance(msg, i.Rest):
             st.resting = True
             return
+        if isinstance(msg, i.Void):
+            self.void_asked(conn, msg)
+            return
         if isinstance(msg, i.Expel):
             expelled = st.seat_of(said.user_id)
             if expelled is not None:
@@ -574,6 +577,19 @@ class Step:
         told = p.server_message("hand_void", table=st.setup.table_id, hand=st.number, hand_id=st.hand_id,
                                 reason=f"this hand could not be settled ({error}): it is void and no chips moved")
         self.close("the hand was voided", f"settlement failed: {error}: {exc}", record, told)
+
+    def void_asked(self, conn: int, msg: i.Void) -> None:
+        """An operator voids the hand in play (docs/operations.md, Voiding a hand): it is stored void
+        with the reason (its decisions kept; no chip has moved before a settlement), its players and
+        ``conn`` (the operator's) are told (``hand_void``) and the table closes. Refused if that hand
+        is not the one in play here (settled, or another)."""
+        st = self.st
+        if st.hand_id != msg.hand_id or st.fair is None:
+            raise RefusedError("not_in_play", f"hand {msg.hand_id[:40]} is not in play at table {st.setup.table_id}")
+        told = p.server_message("hand_void", table=st.setup.table_id, hand=st.number, hand_id=st.hand_id,
+                                reason=f"an operator voided this hand ({msg.reason}): no chips moved")
+        self.close("the hand was voided by an operator", f"voided by an operator: {msg.reason}", None, told)
+        self.send([conn], told)
 
     def close(self, reason: str, detail: str | None = None, record: dict[str, Any] | None = None,
               notice: dict[str, Any] | None = None) -> None:

@@ -28,6 +28,16 @@ TRIES = 3
 """How many times a seating transaction is run when another wrote the same place first."""
 
 
+def close_table(conn: Connection, table_id: str, reason: str, now: float,
+                record: Mapping[str, Any] | None = None) -> None:
+    """In the transaction of ``conn``: close ``table_id``, void its unfinished hand with ``reason``
+    (and ``record``, if given) and free its seats. No chips move."""
+    void = {"status": "void", "reason": reason, "finished_at": now, **({"record": dict(record)} if record else {})}
+    conn.execute(update(tables).where(tables.c.id == table_id).values(status="closed"))
+    conn.execute(update(hands).where(hands.c.table_id == table_id, hands.c.status.in_(UNFINISHED)).values(**void))
+    conn.execute(seatings.delete().where(seatings.c.table_id == table_id))
+
+
 class SeatTakenError(Exception):
     """A player already has a place: ``table`` (seated) or ``room`` (queued); neither: they were to
     be seated from a room's queue and no longer wait there."""
@@ -234,11 +244,4 @@ class Seatings:
     async def close(self, table_id: str, reason: str, now: float, record: Mapping[str, Any] | None = None) -> None:
         """Close ``table_id``: its unfinished hand is voided with ``reason`` (and its ``record``, if
         it has one) and its seats freed. No chips move."""
-        void = {"status": "void", "reason": reason, "finished_at": now, **({"record": dict(record)} if record else {})}
-
-        def work(conn: Connection) -> None:
-            conn.execute(update(tables).where(tables.c.id == table_id).values(status="closed"))
-            conn.execute(update(hands).where(hands.c.table_id == table_id, hands.c.status.in_(UNFINISHED))
-                         .values(**void))
-            conn.execute(seatings.delete().where(seatings.c.table_id == table_id))
-        await self.store.write(work)
+        await self.store.write(lambda conn: close_table(conn, table_id, reason, now, record))

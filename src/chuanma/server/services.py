@@ -57,5 +57,5 @@ class Server:
         self.forgot_limit = self.limit("forgot", config.forgot_per_hour, HOUR)
         self.read_limit = self.limit("reads", READS_PER_MINUTE, MINUTE)
         self.care = AccountCare(self.accounts, self.config.smtp, self.config.public_url)
-        self.moderation = Moderation(self.store, self.config.clock, self.host.expel)
+        self.moderation = Moderation(self.store, self.config.clock, self.host.expel, self.host.void)
         self.reports = Reports(self.moderation)

@@ -539,14 +539,14 @@ class Store:
         return await self.read(lambda conn: _all(conn.execute(select(tables).where(tables.c.status == "open"))))
 
     async def live_tables(self) -> list[Row]:
-        """Every open table (whichever process runs it): its row, the number and status of its last
+        """Every open table (whichever process runs it): its row, the number, id and status of its last
         hand (``None`` before the first) and its seats' accounts (``users``: id, username, kind)."""
         def work(conn: Connection) -> list[Row]:
             is_open = tables.c.status == "open"
             last = (select(hands.c.table_id, func.max(hands.c.number).label("number"))
                     .where(hands.c.table_id.in_(select(tables.c.id).where(is_open)))
                     .group_by(hands.c.table_id).subquery())
-            q = (select(tables, last.c.number, hands.c.status.label("hand_status"))
+            q = (select(tables, last.c.number, hands.c.id.label("hand_id"), hands.c.status.label("hand_status"))
                  .outerjoin(last, last.c.table_id == tables.c.id)
                  .outerjoin(hands, and_(hands.c.table_id == tables.c.id, hands.c.number == last.c.number))
                  .where(is_open).order_by(tables.c.created_at, tables.c.id))

@@ -2,7 +2,7 @@
 
 A connection's command is :class:`Said`, carrying the protocol's own message
 (:mod:`chuanma.server.protocol`) or one of the host's (:class:`Sit`, :class:`Rejoin`,
-:class:`Detach`, :class:`Idle`, :class:`Expel`, :class:`Rest`). The rest come from the shell: the table
+:class:`Detach`, :class:`Idle`, :class:`Expel`, :class:`Rest`, :class:`Void`). The rest come from the shell: the table
 starting, its timer, the idle sweep, and the answers to the reducer's requests (:data:`chuanma.server.effects.Request`).
 """
 
@@ -43,7 +43,17 @@ class Rest:
     """The host's, draining: the hand in play is played to its end, and no other opens or is dealt here."""
 
 
-HostInput = Sit | Rejoin | Detach | Idle | Expel | Rest
+@dataclass(frozen=True, slots=True)
+class Void:
+    """An operator's (:meth:`chuanma.server.moderation.Moderation.void`): void the hand ``hand_id``
+    if it is in play here (no chips move), tell its players (``hand_void``) and close the table;
+    the command's connection is answered ``hand_void`` too, or an error (that hand is not in play)."""
+
+    hand_id: str
+    reason: str
+
+
+HostInput = Sit | Rejoin | Detach | Idle | Expel | Rest | Void
 """The host's commands to a table (the rest of :data:`CommandMessage` are the protocol's)."""
 CommandMessage = p.Ready | p.Act | p.Auto | p.Views | p.Leave | p.Resume | p.Watch | HostInput
 """What may be submitted to a table."""

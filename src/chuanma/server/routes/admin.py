@@ -1,7 +1,8 @@
 """The moderation API, ``/api/admin/*`` (docs/server.md, Moderation): every route calls
 :class:`~chuanma.server.moderation.Moderation`, as ``chuanma admin`` does. Anonymous callers get
-401; guests and players 403; moderators may search, see, ban, unban, kick and rename; operators
-also adjust chips, make password-reset links and read the log. Both read players' reports and
+401; guests and players 403; moderators may search, see, ban, unban, kick and rename players and
+list the live tables of every node; operators
+also adjust chips, void unsettled hands, make password-reset links and read the log. Both read players' reports and
 dismiss or action them. No route grants a role."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
@@ -12,7 +13,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from chuanma.server.detectors import flags_of
-from chuanma.server.moderation import MODERATOR_MAY, Actor, ModerationError, may
+from chuanma.server.moderation import MODERATOR_MAY, OPERATOR_MAY, Actor, ModerationError, may
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User
 from chuanma.server.store import Row
 
@@ -40,6 +41,8 @@ Adjust = Annotated[Actor, Depends(allowed("adjust"))]
 Log = Annotated[Actor, Depends(allowed("log"))]
 Reset = Annotated[Actor, Depends(allowed("reset"))]
 ReportsDep = Annotated[Actor, Depends(allowed("reports"))]
+Tables = Annotated[Actor, Depends(allowed("tables"))]
+VoidDep = Annotated[Actor, Depends(allowed("void"))]
 
 
 async def answered(action: Awaitable[T]) -> T:
@@ -74,6 +77,14 @@ class HandleBody(BaseModel):
 
 class RenameBody(Reason):
     username: str = Field(max_length=64)
+
+
+@router.get("/me")
+async def console_me(actor: Search, user: User) -> dict[str, Any]:
+    """Who the console serves (moderators and operators): their id, name, role and what it may do."""
+    role = str(user["role"])
+    return {"id": actor.id, "username": actor.name, "role": role,
+            "may": sorted(a for a in OPERATOR_MAY if may(role, a))}
 
 
 @router.get("/players")
@@ -141,3 +152,15 @@ async def handle_report(report_id: int, body: HandleBody, actor: ReportsDep, ser
     """Dismiss or action an open report, with a note (written to the operator log)."""
     row = await answered(server.reports.handle(actor, report_id, body.status, body.note))
     return {"report": {k: row[k] for k in ("id", "status", "handled_by", "handled_at", "note")}}
+
+
+@router.get("/tables")
+async def live_tables(_actor: Tables, server: ServerDep) -> list[dict[str, Any]]:
+    """Every open table on every node: who sits where, its phase, the node running it."""
+    return await server.moderation.tables()
+
+
+@router.post("/hands/{hand_id}/void")
+async def void(hand_id: str, body: Reason, actor: VoidDep, server: ServerDep) -> dict[str, Any]:
+    """Void a hand not settled yet (no chips move; its table closes); a settled one is refused."""
+    return await answered(server.moderation.void(actor, hand_id, body.reason))

@@ -1,4 +1,4 @@
-"""The service's own routes: health, metrics, the browser client's page and its icon."""
+"""The service's own routes: health, metrics, the browser client's page, the console's and the icon."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
 from pathlib import Path
@@ -49,6 +49,12 @@ async def metrics(request: Request, config: Config, server: ServerDep) -> Respon
 async def home() -> FileResponse:
     """The browser client (docs/client.md): plain ES modules under ``/static/app``."""
     return FileResponse(STATIC / "app" / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/admin", response_class=FileResponse, include_in_schema=False)
+async def console() -> FileResponse:
+    """The console of moderators and operators (``static/admin.html``): it calls ``/api/admin/*`` only."""
+    return FileResponse(STATIC / "admin.html", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/favicon.ico", response_class=FileResponse, include_in_schema=False)
