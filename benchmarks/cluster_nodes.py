@@ -6,6 +6,7 @@ Used by ``bench_cluster.py`` and ``tests/test_cluster.py``.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import socket
 import subprocess
@@ -33,18 +34,25 @@ class Node:
     alive: bool = True
 
     @classmethod
-    def start(cls, db: str, redis: str, data: Path, key: Path, lease: float, options: Sequence[str] = ()) -> Node:
-        """Start a node on database ``db`` and Redis ``redis`` with its data in ``data`` (made here),
-        the dealer's ``key``, a lease time of ``lease`` seconds and ``serve``'s further ``options``;
-        its output goes to ``data/node.log``."""
-        port = free_port()
-        data.mkdir()
-        with (data / "node.log").open("wb") as log:  # the node writes it through its own descriptor
+    def start(cls, db: str, redis: str, data: Path, key: Path, lease: float, options: Sequence[str] = (),
+              port: int | None = None, source: Path | None = None) -> Node:
+        """Start a node on database ``db`` and Redis ``redis`` with its data in ``data`` (made here
+        if missing), the dealer's ``key``, a lease time of ``lease`` seconds and ``serve``'s further
+        ``options``, on ``port`` (a free one if None), running the package in ``source`` (another
+        release's ``src``; this checkout's if None); its output is added to ``data/node.log``."""
+        port = free_port() if port is None else port
+        data.mkdir(exist_ok=True)
+        env = None if source is None else {**os.environ, "PYTHONPATH": str(source)}
+        with (data / "node.log").open("ab") as log:  # the node writes it through its own descriptor
             proc = subprocess.Popen(
                 [sys.executable, "-m", "chuanma", "serve", "--port", str(port), "--db", db, "--redis", redis,
                  "--data", str(data), "--key", str(key), "--lease-seconds", str(lease), "--auto-delay", "0",
-                 "--bot-wait", "0", *options], stdout=log, stderr=subprocess.STDOUT)
+                 "--bot-wait", "0", *options], stdout=log, stderr=subprocess.STDOUT, env=env)
         return cls(proc, f"http://127.0.0.1:{port}")
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
 
     async def ready(self) -> None:
         async with httpx.AsyncClient(base_url=self.base, timeout=5) as http:

@@ -19,7 +19,7 @@ from typing import Protocol
 import httpx
 import pytest
 from sqlalchemy import func, select
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from chuanma.fairness import Level, verify_record
 from chuanma.fairness.keys import signing_key_of
@@ -33,6 +33,8 @@ from server_harness import DEALER_KEY, TIMEOUT, Client, account
 
 DEALER = DEALER_KEY.public_key.hex()
 """The tests' nodes' dealer key, as :class:`~chuanma.server.table_leases.TableLeases` names it."""
+RETRY = 0.25
+"""Seconds a player waits before connecting again after a refusal."""
 REDIS = "redis://127.0.0.1:6379/0"
 """The machine's Redis (shared: the tests never restart or flush it)."""
 
@@ -129,11 +131,20 @@ class Player:
     """The hands whose end this player was told (a missed one is told again on resuming)."""
     errors: list[str] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)
+    refused: list[int] = field(default_factory=list)
+    """The HTTP status of each connection refused (the browser's client tries again, as this does)."""
+    think: float = 0.0
+    """Seconds this player thinks before each decision."""
 
     async def connect(self) -> Client:
-        while not self.doors[self.at].alive:
-            self.at = (self.at + 1) % len(self.doors)
-        return await Client.open(self.doors[self.at].base, self.token, self.name)
+        while True:
+            while not self.doors[self.at].alive:
+                self.at = (self.at + 1) % len(self.doors)
+            try:
+                return await Client.open(self.doors[self.at].base, self.token, self.name)
+            except InvalidStatus as exc:  # no node could take it (a proxy's 502) or this one drains (503)
+                self.refused.append(exc.response.status_code)
+                await asyncio.sleep(RETRY)
 
     async def play(self, acted: asyncio.Queue[None]) -> None:
         """Answer every prompt, get ready for every hand, until the table closes."""
@@ -144,6 +155,7 @@ class Player:
                 msg = await client.recv()
                 self.seen.append(msg["type"] if msg["type"] != "table_closed" else f"table_closed: {msg['reason']}")
                 if msg["type"] == "prompt":
+                    await asyncio.sleep(self.think)
                     await client.send("act", table=msg["table"], version=msg["version"],
                                       action=client.choose(msg["legal"]))
                     acted.put_nowait(None)

@@ -104,9 +104,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         def drain() -> None:
             """Take no new socket (nor, here, a hand), let the hands in play end (handed over, in a
             cluster), then stop the server (``app.state.leave``, uvicorn's: a stop, or an operator's drain)."""
-            if app.state.draining:
+            if host.draining:
                 return
-            app.state.draining = True
+            host.draining = True  # at once: a second signal or operator's ask starts no second drain
             task = asyncio.create_task(drain_then_leave(), name="drain")
             closing.add(task)
             task.add_done_callback(closing.discard)
@@ -157,7 +157,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(HttpCounts)  # inside the others: it reads the route the router matched
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # the client's scripts and stylesheet, the API's lists
-    app.state.ready = app.state.draining = False
+    app.state.ready = False
     app.state.leave = None
     app.state.config = config
     app.state.sockets = sockets = OpenSockets()
@@ -179,7 +179,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), origins):
             await ws.close(code=FOREIGN_ORIGIN, reason="a page of another origin may not open this socket")
             return
-        if ws.app.state.draining:  # the proxy tries another node (nginx: proxy_next_upstream http_503)
+        if ws.app.state.server.host.draining:  # the proxy tries another node (nginx: proxy_next_upstream http_503)
             await ws.send_denial_response(JSONResponse({"status": "draining"}, status_code=503))
             return
         server: Server = ws.app.state.server

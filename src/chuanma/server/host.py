@@ -126,7 +126,8 @@ class LocalHost:
     """What closes a player's open sockets on this node, with the reason: those of one session only
     when given its token's digest, or with ``True`` after it those of every other (the app's)."""
     draining: bool = False
-    """No hand opens or is dealt here (:meth:`drain`)."""
+    """Set once the server drains (the app's drain, at once; :meth:`drain`): no new socket, table
+    or hand here."""
     seatings: Seatings = field(init=False)
 
     def __post_init__(self) -> None:

@@ -25,7 +25,7 @@ async def healthz(request: Request) -> JSONResponse:
     state = request.app.state
     if not state.ready:
         return JSONResponse({"status": "starting"}, status_code=503)
-    if state.draining:  # the proxy sends new players elsewhere
+    if state.server.host.draining:  # the proxy sends new players elsewhere
         return JSONResponse({"status": "draining", "tables": len(state.server.host.tables)}, status_code=503)
     if state.lease.lost is not None:
         return JSONResponse({"status": "lease_lost", "message": state.lease.lost}, status_code=503)
