@@ -372,7 +372,8 @@ def test_a_player_not_ready_in_time_is_unseated_and_bots_never_play_alone(db_url
 def test_metrics_tell_the_process_the_release_and_every_http_response(db_url: str) -> None:
     """``/metrics`` gives the process (memory, CPU, open files), the release, each HTTP response
     counted by method, route template and status (the static files under their mount's; a path no
-    route matches: ``unmatched``), the chips the ledger moved by kind, and the queues as they are."""
+    route matches: ``unmatched``), sign-ins by kind and result, the chips the ledger moved by kind,
+    and the queues as they are."""
     async def scenario() -> None:
         async with running(make_config(db_url)) as run, \
                 httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT, verify=False) as http:
@@ -380,6 +381,8 @@ def test_metrics_tell_the_process_the_release_and_every_http_response(db_url: st
             assert (await http.get("/api/hands/no-such-hand/record")).status_code == 401
             assert (await http.get("/no/such/page")).status_code == 404
             assert (await http.get("/static/app/style.css")).status_code == 200
+            refused = await http.post("/api/login", json={"username": "nobody_here", "password": "wrong one"})
+            assert refused.status_code == 401
             c = await Client.open(run.base, (await account(run.base))["token"])
             await c.send("join", room="chuji-xuezhan", bots=False)
             await c.expect("queued")
@@ -390,6 +393,8 @@ def test_metrics_tell_the_process_the_release_and_every_http_response(db_url: st
                      'chuanma_http_responses_total{method="GET",route="/api/hands/{hand_id}/record",status="401"} 1.0',
                      'chuanma_http_responses_total{method="GET",route="unmatched",status="404"} 1.0',
                      'chuanma_http_responses_total{method="GET",route="/static/{path}",status="200"} 1.0',
+                     'chuanma_sign_ins_total{kind="login",result="login_failed"} 1.0',
+                     'chuanma_sign_ins_total{kind="guest",result="ok"} 1.0',
                      'chuanma_ledger_rows_total{kind="grant"} 1.0',
                      'chuanma_chips_total{direction="in",kind="grant"} 10000.0',
                      'chuanma_queued_players{room="chuji-xuezhan"} 1.0',

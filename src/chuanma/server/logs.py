@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import logging
 
-FIELDS = ("table", "hand", "room", "reason", "deltas", "decisions", "user", "tables", "error")
+FIELDS = ("table", "hand", "room", "reason", "deltas", "decisions", "user", "tables", "kind", "error")
 OTHERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "asyncio")
 """The libraries' loggers sent through the same handler (at warnings and above)."""
 

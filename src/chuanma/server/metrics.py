@@ -36,6 +36,7 @@ class Metrics:
     bus_lag: Histogram = field(init=False)
     bus_reconnects: Counter = field(init=False)
     http_responses: Counter = field(init=False)
+    sign_ins: Counter = field(init=False)
     ledger_rows: Counter = field(init=False)
     chips: Counter = field(init=False)
     build: Info = field(init=False)
@@ -82,6 +83,10 @@ class Metrics:
         self.http_responses = Counter(
             "chuanma_http_responses", "HTTP responses by method, route (its path template) and status",
             ["method", "route", "status"], registry=r)
+        self.sign_ins = Counter(
+            "chuanma_sign_ins", "Registrations, logins and guest accounts, by kind and result (ok, or the refusal's "
+            "code: login_failed, banned, username_taken, too_many_grants…; a rate limit's refusal is not counted "
+            "here: chuanma_http_responses_total's 429)", ["kind", "result"], registry=r)
         self.ledger_rows = Counter(
             "chuanma_ledger_rows", "Ledger rows this node committed, by kind (grant, relief, hand, escape, "
             "adjustment): escapes are the escape rows", ["kind"], registry=r)
@@ -97,6 +102,10 @@ class Metrics:
     def progression_failed(self, exc: Exception) -> None:
         """Count a settlement whose figures could not be written (``Store.on_settle_failed``)."""
         self.progression_failures.labels(type(exc).__name__).inc()
+
+    def signed_in(self, kind: str, result: str) -> None:
+        """Count a registration, login or guest account (``result``: ok, or the refusal's code)."""
+        self.sign_ins.labels(kind, result).inc()
 
     def ledger_written(self, rows: list[tuple[str, int]]) -> None:
         """Count committed ledger rows (``Store.on_ledger``)."""

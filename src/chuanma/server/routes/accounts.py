@@ -1,6 +1,7 @@
 """Accounts: register, log in, guests, log out, the player (docs/server.md, HTTP and Accounts)."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -21,6 +22,8 @@ from chuanma.server.routes.deps import (
     within,
 )
 from chuanma.server.store import Row
+
+log = logging.getLogger(__name__)
 
 router = APIRouter()
 
@@ -52,11 +55,14 @@ async def sign_in(request: Request, server: ServerDep, config: Config, body: Cre
                   status: int) -> JSONResponse:
     """Register (``status`` 400 on refusal) or log in (401): the session cookie and a bearer token."""
     await limit_logins(request, server)
-    action = server.accounts.register if status == 400 else server.accounts.login
+    kind, action = ("register", server.accounts.register) if status == 400 else ("login", server.accounts.login)
     try:
         user, token = await action(body.username, body.password, visit_of(request))
     except AccountError as exc:
+        server.metrics.signed_in(kind, exc.code)
         raise ApiError({"banned": 403, "too_many_grants": 429}.get(exc.code, status), exc.code, str(exc)) from None
+    server.metrics.signed_in(kind, "ok")
+    log.info("signed in", extra={"user": user["id"], "kind": kind})
     return session(config, request, user, token)
 
 
@@ -79,7 +85,10 @@ async def guest(request: Request, server: ServerDep, config: Config) -> JSONResp
     try:
         user, token = await server.accounts.guest(visit_of(request))
     except AccountError as exc:
+        server.metrics.signed_in("guest", exc.code)
         raise ApiError(429, exc.code, str(exc)) from None
+    server.metrics.signed_in("guest", "ok")
+    log.info("signed in", extra={"user": user["id"], "kind": "guest"})
     return session(config, request, user, token)
 
 
