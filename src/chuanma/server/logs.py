@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 
 FIELDS = ("table", "hand", "room", "reason", "deltas", "decisions", "user", "tables", "kind", "error")
 OTHERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "asyncio")
@@ -29,9 +30,21 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
+class StderrHandler(logging.Handler):
+    """Writes each record to standard error as it is when the record comes (a stream captured at
+    setup may be closed by then: a command run in-process, as the tests run them)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+            sys.stderr.flush()
+        except Exception:  # logging's own rule: a record that cannot be written never raises
+            self.handleError(record)
+
+
 def setup_logging(node: str, level: int = logging.INFO) -> None:
     """Send chuanma's logs (at ``level``) and the libraries' warnings to standard error as JSON lines."""
-    handler = logging.StreamHandler()
+    handler = StderrHandler()
     handler.setFormatter(JsonFormatter(node))
     for name in ("chuanma", *OTHERS):
         logger = logging.getLogger(name)
