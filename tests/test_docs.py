@@ -21,7 +21,7 @@ from chuanma.portal.examples import TOPICS, example_ids
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FAN_NAMES, SITUATIONS
 from chuanma.server.levels import HAND_XP, JIPIN_XP, LEVELS, WIN_XP
-from chuanma.server.rooms import ROOMS
+from chuanma.server.rooms import DEFAULT_ROOMS as ROOMS
 from chuanma.variant import VARIANTS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
