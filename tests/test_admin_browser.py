@@ -1,7 +1,7 @@
 """The console (/admin) in a real Chromium, at a phone's width: an anonymous visitor and a player are
 told it is for moderators and operators only; an operator finds a player, opens their page, bans,
 unbans, renames and adjusts them, notes something on their page, sees each action in the operator log,
-sees a live table, edits a room and announces."""
+sees a live table, edits a room and announces (a banner on the game's page)."""
 
 from __future__ import annotations
 
@@ -92,5 +92,10 @@ def test_an_operator_drives_the_console_and_nobody_else_sees_it(browser: Any, tm
             expect(row).to_contain_text("300")
             act("announce", text="hello everyone")
             expect(page.get_by_test_id("notice-now")).to_contain_text("hello everyone")
+            page.goto(f"{run.base}/")  # the game's page shows it as a banner, which the player dismisses
+            banner = page.get_by_test_id("notice-notice")
+            expect(banner).to_contain_text("hello everyone")
+            banner.get_by_role("button", name="Dismiss").click()
+            expect(banner).to_have_count(0)
         dazhong = next(room for room in httpx.get(f"{run.base}/api/rooms").json() if room["id"] == "dazhong")
         assert dazhong["base"] == 300

@@ -109,10 +109,6 @@ class RoomSet:
     def get(self, room_id: str) -> Room | None:
         return self.by_id.get(room_id)
 
-    def all(self) -> list[Room]:
-        """Every room, open or not, in the database's order."""
-        return list(self.by_id.values())
-
     def open(self) -> list[Room]:
         """The rooms taking new players."""
         return [room for room in self.by_id.values() if room.enabled]
