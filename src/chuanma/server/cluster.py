@@ -491,11 +491,13 @@ class ClusterHost(LocalHost):
                 self.route(table_id, Command(user_id, send, again), conn, 0)
 
     def reconnected(self) -> None:
-        """The bus was lost and is back (messages were lost meanwhile): where players sit is read
-        again (announcements of players unseated may have been lost), every table held here is
+        """The bus was lost and is back (messages were lost meanwhile): where players sit, the rooms
+        and the notices are read again (announcements of players unseated, or of an operator's
+        change, may have been lost), every table held here is
         announced again, and this node's connections attach to their tables again (so that they
         are, whichever node subscribed again first)."""
         self.unseated(list(self.seats))
+        self.chore(self.reload())  # a reconfigured message may have been lost too
         for table_id, token in list(self.leases.tokens.items()):
             self.bus.later(functools.partial(self.bus.announce, table_id, token))
         for table_id in list(self.attached):

@@ -153,6 +153,8 @@ class LocalHost:
     chores: set[asyncio.Task[None]] = field(default_factory=set)
     """Work started here that nothing waits for (a maintenance's start, a reading asked by another node)."""
     config_watch: asyncio.Task[None] | None = None
+    reloading: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One reading of the rooms and notices at a time: an older one never lands after a newer."""
     seatings: Seatings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -432,6 +434,11 @@ class LocalHost:
         """Read the rooms and the notices again, and act on what changed: the lobby turns away those
         waiting for a room now closed (:attr:`on_rooms`), every socket here is sent each
         ``announcement`` that changed, a maintenance's start is timed (:attr:`on_maintenance`)."""
+        async with self.reloading:
+            await self.read_config()
+
+    async def read_config(self) -> None:
+        """:meth:`reload`'s reading and acting, under its lock."""
         now = self.config.clock.now()
         rooms, said, closing = await self.store.read(
             lambda conn: (load_rooms(conn), current_announcement(conn, now), current_maintenance(conn)))
