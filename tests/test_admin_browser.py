@@ -1,6 +1,7 @@
 """The console (/admin) in a real Chromium, at a phone's width: an anonymous visitor and a player are
 told it is for moderators and operators only; an operator finds a player, opens their page, bans,
-unbans, renames and adjusts them, sees each action in the operator log, and sees a live table."""
+unbans, renames and adjusts them, notes something on their page, sees each action in the operator log,
+sees a live table, edits a room and announces (a banner on the game's page)."""
 
 from __future__ import annotations
 
@@ -72,6 +73,8 @@ def test_an_operator_drives_the_console_and_nobody_else_sees_it(browser: Any, tm
             expect(page.get_by_test_id("ledger")).to_contain_text("adjustment")
             expect(page.get_by_test_id("ledger")).to_contain_text("+500")
             expect(page.get_by_test_id("history")).to_contain_text("refund")  # the log about them, on their page
+            act("add-note", text="warned about chat")
+            expect(page.get_by_test_id("notes")).to_contain_text("warned about chat")
             page.click('[data-tab="log"]')
             log = page.get_by_test_id("log")
             for action, reason in [("ban", "spam in chat"), ("unban", "appeal granted"), ("rename", "offensive name"),
@@ -82,3 +85,17 @@ def test_an_operator_drives_the_console_and_nobody_else_sees_it(browser: Any, tm
             expect(live).to_contain_text("waiting for players")
             expect(live.get_by_role("link", name="Watch")).to_have_attribute("href", f"/#/watch/{table_id}/"
                                                                               + r.json()["invite"])
+            page.click('[data-tab="rooms"]')  # the rooms: one edited, seen in the grid and by the lobby
+            row = page.get_by_test_id("rooms").locator("tr", has_text="dazhong")
+            row.locator("summary").click()
+            act("room-form-dazhong", base="300", reason="cheaper")
+            expect(row).to_contain_text("300")
+            act("announce", text="hello everyone")
+            expect(page.get_by_test_id("notice-now")).to_contain_text("hello everyone")
+            page.goto(f"{run.base}/")  # the game's page shows it as a banner, which the player dismisses
+            banner = page.get_by_test_id("notice-notice")
+            expect(banner).to_contain_text("hello everyone")
+            banner.get_by_role("button", name="Dismiss").click()
+            expect(banner).to_have_count(0)
+        dazhong = next(room for room in httpx.get(f"{run.base}/api/rooms").json() if room["id"] == "dazhong")
+        assert dazhong["base"] == 300

@@ -16,7 +16,7 @@ from chuanma.fairness import verify_record
 from chuanma.portal.reference import CHOICE_NAMES
 from chuanma.rules import PRESET_NAMES, PRESETS, option_schema
 from chuanma.scoring import FANS
-from chuanma.server.rooms import ROOMS
+from chuanma.server.rooms import DEFAULT_ROOMS as ROOMS
 from client_driver import WAIT_MS, Player, live_server
 from client_driver import new_player as player_in
 from server_harness import Running

@@ -24,7 +24,7 @@ from chuanma.server.clock import ManualClock
 from chuanma.server.cluster import ClusterHost, ClusterLobby, Queued
 from chuanma.server.host import FILL_RETRY
 from chuanma.server.metrics import Metrics
-from chuanma.server.rooms import ROOMS
+from chuanma.server.rooms import DEFAULT_ROOMS as ROOMS
 from chuanma.server.schema import seatings, tables, users
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError
 from chuanma.server.store import AsyncRunner, Row, Store, open_store

@@ -21,7 +21,7 @@ from chuanma.portal.examples import TOPICS, example_ids
 from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FAN_NAMES, SITUATIONS
 from chuanma.server.levels import HAND_XP, JIPIN_XP, LEVELS, WIN_XP
-from chuanma.server.rooms import ROOMS
+from chuanma.server.rooms import DEFAULT_ROOMS as ROOMS
 from chuanma.variant import VARIANTS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
@@ -124,8 +124,10 @@ def test_engine_contract_gives_every_events_fields_and_private_part() -> None:
 def test_operations_doc_gives_admin_commands_and_options_that_exist() -> None:
     """Every ``chuanma admin …`` command docs/operations.md gives exists, with the options it shows."""
     text = DOCS.with_name("operations.md").read_text()
-    given = re.findall(r"chuanma admin ((?:keys )?[a-z][a-z-]*)([^`\n]*)", text)
-    assert {name for name, _ in given} >= {"keys list", "keys add", "keys retire", "new-cluster"}
+    given = re.findall(r"chuanma admin ((?:keys |rooms |maintenance )?[a-z][a-z-]*)([^`\n]*)", text)
+    assert {name for name, _ in given} >= {"keys list", "keys add", "keys retire", "new-cluster", "rooms list",
+                                           "rooms set", "rooms disable", "rooms enable", "announce", "maintenance on",
+                                           "maintenance off", "note"}
     runner = CliRunner()
     for name, rest in given:
         shown = runner.invoke(cli, ["admin", *name.split(), "--help"], env={"COLUMNS": "200"})

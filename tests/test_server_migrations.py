@@ -65,7 +65,7 @@ def test_a_played_database_downgrades_to_nothing_and_upgrades_again(db_url: str)
                                                 "seatings", "server_keys", "lease", "hand_players", "ratings",
                                                 "table_leases", "cluster_nodes", "dealer_keys", "bans", "operator_log",
                                                 "logins", "password_resets", "deletions", "reports", "flags",
-                                                "flagged"}
+                                                "flagged", "rooms", "announcements", "maintenance", "notes"}
         finally:
             await store.close()
     asyncio.run(scenario())

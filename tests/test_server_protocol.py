@@ -15,7 +15,7 @@ from chuanma.cli import app as cli
 from chuanma.json_input import nesting
 from chuanma.rules import RuleSet
 from chuanma.server import protocol as p
-from chuanma.server.rooms import ROOMS
+from chuanma.server.rooms import DEFAULT_ROOMS as ROOMS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -22,32 +21,32 @@ from rich.table import Table
 
 from chuanma.commands.admin_keys import keys_app, new_cluster_command
 from chuanma.commands.admin_nodes import drain_command, nodes_command
-from chuanma.commands.database import DATA, Data, Db, on_database
+from chuanma.commands.admin_rooms import announce_command, maintenance_app, rooms_app
+from chuanma.commands.database import DATA, Data, Db, on_database, run
 from chuanma.server.bans import ban_words, when
 from chuanma.server.clock import SystemClock
 from chuanma.server.deletions import apply_tombstones, tombstones
 from chuanma.server.detectors import SCAN_DAYS, flags_of, scan_and_keep
 from chuanma.server.moderation import CONSOLE, ROLES, Moderation
+from chuanma.server.notes import Notes
 from chuanma.server.reports import HANDLED, STATUSES, Reports
 from chuanma.server.resets import PAGE
 
 admin_app = typer.Typer(help="An operator's commands on a server's database: roles, bans, chip adjustments, "
-                             "renames, password-reset links, players, live tables, the operator log, players' "
-                             "reports, the abuse scan, deleted accounts, voided hands; the dealer keys; a "
-                             "restored copy made a cluster.",
+                             "renames, password-reset links, players and notes on them, live tables, the operator "
+                             "log, players' reports, the abuse scan, deleted accounts, voided hands; the rooms, "
+                             "announcements and maintenance; the dealer keys; a restored copy made a cluster.",
                         no_args_is_help=True)
 admin_app.add_typer(keys_app, name="keys")
 admin_app.command("new-cluster")(new_cluster_command)
 admin_app.command("nodes")(nodes_command)
 admin_app.command("drain")(drain_command)
+admin_app.add_typer(rooms_app, name="rooms")
+admin_app.add_typer(maintenance_app, name="maintenance")
+admin_app.command("announce")(announce_command)
 T = TypeVar("T")
 Reason = Annotated[str, typer.Option(help="why (written to the operator log)")]
 Who = Annotated[str, typer.Argument(help="the player's name (any case) or id")]
-
-
-def run(db: str | None, data: Path, work: Callable[[Moderation], Awaitable[T]]) -> T:
-    """Run ``work`` on the database's moderation service (:func:`on_database`)."""
-    return on_database(db, data, lambda store: work(Moderation(store, SystemClock())))
 
 
 def table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
@@ -178,7 +177,7 @@ def player(who: Who, db: Db = None, data: Data = DATA) -> None:
     async def work(m: Moderation) -> dict[str, Any]:
         user_id = int((await m.find(who))["id"])
         return {**await m.player(user_id), "reports": await Reports(m).about(user_id),
-                "flags": await flags_of(m.store, user_id)}
+                "flags": await flags_of(m.store, user_id), "notes": await Notes(m).about(user_id)}
     page = run(db, data, work)
     acc = page["account"]
     typer.echo(f"{acc['username']} (#{acc['id']}): {acc['kind']}, {acc['role']}, since {when(acc['created_at'])}; "
@@ -190,6 +189,17 @@ def player(who: Who, db: Db = None, data: Data = DATA) -> None:
     report_table("reports about them", page["reports"])
     for flag in page["flags"]:
         typer.echo(f"flag of {when(flag['at'])}: {flag_words(flag)}")
+    for note in page["notes"]:
+        typer.echo(f"note of {when(note['at'])} by {note['by_name'] or CONSOLE.name}: {note['text']}")
+
+
+@admin_app.command()
+def note(who: Who, text: Annotated[str, typer.Argument(help="the note (shown on their page, logged)")],
+         db: Db = None, data: Data = DATA) -> None:
+    """Write a staff note on a player (a warning given, an appeal heard): shown on their page."""
+    async def work(m: Moderation) -> dict[str, Any]:
+        return await Notes(m).add(CONSOLE, int((await m.find(who))["id"]), text)
+    typer.echo(f"note #{run(db, data, work)['id']} written")
 
 
 def report_table(title: str, rows: list[dict[str, Any]]) -> None:

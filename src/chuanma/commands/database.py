@@ -11,8 +11,9 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from chuanma.errors import ChuanmaError
+from chuanma.server.clock import SystemClock
 from chuanma.server.config import ServerConfig
-from chuanma.server.moderation import ModerationError
+from chuanma.server.moderation import Moderation, ModerationError
 from chuanma.server.store import Store, open_store, sqlite_url
 from chuanma.server.table_leases import upgrade_check
 
@@ -48,3 +49,8 @@ def on_database(db: str | None, data: Path, work: Callable[[Store], Awaitable[T]
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
         typer.echo(f"chuanma admin: the database cannot be used: {first}", err=True)
         raise typer.Exit(1) from None
+
+
+def run(db: str | None, data: Path, work: Callable[[Moderation], Awaitable[T]]) -> T:
+    """Run ``work`` on the database's moderation service (:func:`on_database`), as the command line."""
+    return on_database(db, data, lambda store: work(Moderation(store, SystemClock())))

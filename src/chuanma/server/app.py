@@ -41,7 +41,7 @@ from chuanma.server.metrics import Metrics
 from chuanma.server.passwords import Passwords
 from chuanma.server.progress import settle_hook
 from chuanma.server.retention import purge_daily
-from chuanma.server.routes import accounts, admin, hands, me, portal, progression, reports, rooms, service
+from chuanma.server.routes import accounts, admin, admin_config, hands, me, portal, progression, reports, rooms, service
 from chuanma.server.routes.deps import ERROR_HANDLERS, OpenSockets, close_sockets, token_of
 from chuanma.server.routes.service import STATIC
 from chuanma.server.services import Server
@@ -170,6 +170,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(portal.router)
     app.include_router(progression.router)
     app.include_router(admin.router)
+    app.include_router(admin_config.router)
     app.include_router(reports.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     origins = frozenset(o.rstrip("/").lower() for o in config.allowed_origins)

@@ -2,7 +2,8 @@
 
 Each node listens on its own channel (``<prefix>node:<name>``: commands for the tables it owns and
 messages for the connections it holds) and on ``<prefix>all`` (a table's new owner announces it;
-quick-join announces whom it seated; a table's owner whom it unseated). The prefix names the cluster
+quick-join announces whom it seated; a table's owner whom it unseated; a node whose operator changed
+the rooms or the notices, that every node read them again). The prefix names the cluster
 (:func:`chuanma.server.table_leases.cluster_prefix`: an id kept in its database), so clusters on
 different databases may share one Redis. What is published goes through one queue, in order; a
 lost Redis connection is logged and opened again, waiting longer after each failed attempt (the
@@ -157,6 +158,10 @@ class Bus:
         await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "logged_out", "user": user_id,
                                                                   "reason": reason, "digest": digest,
                                                                   "others": others, "node": self.node}))
+
+    async def reconfigured(self) -> None:
+        """Tell every node that an operator changed the rooms or the notices: each reads them again."""
+        await self.redis.publish(f"{self.prefix}all", json.dumps({"kind": "reconfigured", "node": self.node}))
 
     async def unseated(self, users: list[int]) -> None:
         """Tell every node that ``users`` no longer sit where they sat (their table closed, or a

@@ -31,7 +31,7 @@ from chuanma.server.bus import UNREACHABLE, Bus, decode, encode
 from chuanma.server.dealer import DealerKeyError
 from chuanma.server.host import Lobby, LocalHost, Waiting, not_opened
 from chuanma.server.lease import LeaseHeldError, LeaseLostError
-from chuanma.server.rooms import PRIVATE_ROOM, ROOMS, Room
+from chuanma.server.rooms import PRIVATE_ROOM, Room
 from chuanma.server.schema import seatings, tables
 from chuanma.server.seatings import Seatings, SeatTakenError
 from chuanma.server.store import Row
@@ -151,6 +151,11 @@ class ClusterHost(LocalHost):
         self.expel_here(user_id, reason)
         await self.bus.expelled(user_id, reason)
 
+    async def reconfigure(self) -> None:
+        """Read the rooms and notices again here, and tell every other node to."""
+        await self.reload()
+        await self.bus.reconfigured()
+
     async def log_out(self, user_id: int, reason: str, digest: str | None, others: bool = False) -> None:
         """Close the ended sessions' sockets here, and tell every other node to close theirs."""
         self.close_here(user_id, reason, digest, others)
@@ -244,6 +249,7 @@ class ClusterHost(LocalHost):
     async def resume_all(self) -> int:
         """Join the cluster: connect the bus, write the first heartbeat, claim this node's share of
         the orphaned tables, and keep doing so; returns how many tables this node then holds."""
+        await self.reload()
         await self.bus.start(self.received, self.announced, self.reconnected)
         log.info(f"cluster node {self.name}: Redis channels and keys under {self.bus.prefix}")
         await self.look()
@@ -459,6 +465,9 @@ class ClusterHost(LocalHost):
         elif data["kind"] == "logged_out":
             if data["node"] != self.name:
                 self.close_here(int(data["user"]), str(data["reason"]), data["digest"], bool(data["others"]))
+        elif data["kind"] == "reconfigured":
+            if data["node"] != self.name:
+                self.chore(self.reload())
         elif data["kind"] == "unopened":
             if self.on_unopened is not None:
                 self.on_unopened([int(u) for u in data["users"]])
@@ -482,11 +491,13 @@ class ClusterHost(LocalHost):
                 self.route(table_id, Command(user_id, send, again), conn, 0)
 
     def reconnected(self) -> None:
-        """The bus was lost and is back (messages were lost meanwhile): where players sit is read
-        again (announcements of players unseated may have been lost), every table held here is
+        """The bus was lost and is back (messages were lost meanwhile): where players sit, the rooms
+        and the notices are read again (announcements of players unseated, or of an operator's
+        change, may have been lost), every table held here is
         announced again, and this node's connections attach to their tables again (so that they
         are, whichever node subscribed again first)."""
         self.unseated(list(self.seats))
+        self.chore(self.reload())  # a reconfigured message may have been lost too
         for table_id, token in list(self.leases.tokens.items()):
             self.bus.later(functools.partial(self.bus.announce, table_id, token))
         for table_id in list(self.attached):
@@ -548,6 +559,7 @@ class ClusterLobby(Lobby):
     announcement may still be on its way), or deleted the row while this node seemed dead."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self.lock = ClusterLock(self.cluster.bus)
         self.cluster.on_seated = self.seated
         self.cluster.on_unopened = self.unopened
@@ -576,6 +588,10 @@ class ClusterLobby(Lobby):
         await self.host.seatings.unqueue(user_id)
 
     async def match(self, room: Room) -> None:
+        current = self.takes(room)
+        if current is None:
+            return
+        room = current
         queued = await self.cluster.queued(room.id)
         ids = {q.user_id for q in queued}
         queue = self.queues.setdefault(room.id, [])
@@ -650,7 +666,8 @@ class ClusterLobby(Lobby):
         kept), and their rooms matched; one seated meanwhile keeps their seat."""
         node = self.host.config.lease_holder
         waiting = [(room, w) for room, w in self.elsewhere.values()]
-        waiting += [(ROOMS[room_id], w) for room_id, queue in self.queues.items() for w in queue]
+        waiting += [(room, w) for room_id, queue in self.queues.items() for w in queue
+                    if (room := self.host.rooms.get(room_id)) is not None]
         for room, w in waiting:
             user_id = int(w.user["id"])
             try:

@@ -15,7 +15,7 @@ import contextlib
 import functools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -27,8 +27,17 @@ from chuanma.server.dealer import DealerKeyError
 from chuanma.server.lease import LeaseLostError
 from chuanma.server.levels import level_name, level_of
 from chuanma.server.metrics import Metrics
+from chuanma.server.notices import (
+    MAINTENANCE,
+    NOTICE,
+    announcement_message,
+    current_announcement,
+    current_maintenance,
+    maintenance_message,
+)
 from chuanma.server.progress import experiences
-from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, ROOMS, Room
+from chuanma.server.room_config import load_rooms
+from chuanma.server.rooms import LOWEST_ENTRY, PRIVATE_ROOM, Room, RoomSet
 from chuanma.server.seatings import BotNeed, Seatings, SeatTakenError, StakesError
 from chuanma.server.store import Row, Store
 from chuanma.server.table import Command, LiveTable, RefusedError, Send
@@ -45,6 +54,9 @@ VOID_WAIT = 10.0
 """Seconds an operator's void waits at most for the table's answer (from whichever node runs it)."""
 FILL_RETRY = 1.0
 """Seconds after which a queue whose matching failed (a cluster's lobby lock not had) is matched again."""
+CONFIG_WATCH = 5.0
+"""Seconds between two readings of the rooms and the notices (those the command line changed reach
+a server no other way; an announcement's end is sent then)."""
 
 
 class TableHost(Protocol):
@@ -128,6 +140,22 @@ class LocalHost:
     draining: bool = False
     """Set once the server drains (the app's drain, at once; :meth:`drain`): no new socket, table
     or hand here."""
+    rooms: RoomSet = field(default_factory=RoomSet)
+    """The rooms, as last read from the database (:meth:`reload`)."""
+    notices: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The ``announcement`` of each kind (an operator's, the maintenance's) as last read (``id``
+    null: none)."""
+    listeners: set[Send] = field(default_factory=set)
+    """The connection of every socket open here (an announcement is sent to each)."""
+    on_rooms: Callable[[], Awaitable[None]] | None = None
+    """What is done once the rooms changed (the lobby turns away those waiting for a room closed)."""
+    on_maintenance: Callable[[], Awaitable[None]] | None = None
+    """What is done when a maintenance starts (the lobby turns away everyone waiting)."""
+    chores: set[asyncio.Task[None]] = field(default_factory=set)
+    """Work started here that nothing waits for (a maintenance's start, a reading asked by another node)."""
+    config_watch: asyncio.Task[None] | None = None
+    reloading: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One reading of the rooms and notices at a time: an older one never lands after a newer."""
     seatings: Seatings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -140,8 +168,9 @@ class LocalHost:
         return self.seatings
 
     async def sit(self, table_id: str, place: int, user_id: int, stakes: int | None = None) -> None:
+        fit = None if stakes is None else self.rooms.stakes(stakes)
         try:
-            await self.seatings_of(table_id).sit(table_id, place, user_id, self.config.clock.now(), stakes)
+            await self.seatings_of(table_id).sit(table_id, place, user_id, self.config.clock.now(), fit)
         except SeatTakenError as exc:
             raise refused(exc) from None
         except StakesError as exc:
@@ -264,6 +293,9 @@ class LocalHost:
         (:class:`SeatTakenError`) if one of ``users`` has a place elsewhere, or
         (:class:`~chuanma.server.seatings.TooManyTablesError`) if ``creator`` has as many open
         private tables as allowed."""
+        closed = self.maintenance_refusal()
+        if closed is not None:
+            raise closed
         table_id = secrets.token_hex(8)
         table = self.new_table(table_id, room, rules, hands_limit, bot_level)
         places = list(range(4))
@@ -275,7 +307,7 @@ class LocalHost:
              "bot_level": table.bot_level},
             people, room.id if room else None, places[len(users):len(users) + bots], bot_need(room),
             self.config.private_tables if creator is not None else None, self.config.clock.now(),
-            rules.base if creator is not None and self.config.private_base_rule else None)
+            self.rooms.stakes(rules.base) if creator is not None and self.config.private_base_rule else None)
         for place, user in [*zip(places, users, strict=False), *taken.items()]:
             table.seats[place] = table.make_seat(user)
             self.seated[int(user["id"])] = table_id
@@ -337,6 +369,7 @@ class LocalHost:
         """Rebuild every open table from the database (after a restart); returns how many. The
         queues of the stopped process are forgotten; a table that cannot be rebuilt is given up."""
         await self.seatings.clear_queues()
+        await self.reload()
         for row in await self.store.open_tables():
             await self.resume_or_give_up(row["id"], [int(u) for u in row["seats"] if u is not None], [],
                                          functools.partial(self.resume, row, []))
@@ -361,7 +394,7 @@ class LocalHost:
 
     async def resume(self, row: Row, connections: list[Command]) -> None:
         """Rebuild the table of ``row`` from the database and give it ``connections``."""
-        room = ROOMS.get(row["room"])
+        room = self.rooms.get(row["room"])
         table = self.new_table(row["id"], room, RuleSet.from_json(row["rules"]), row["hands_limit"], row["bot_level"])
         for i, user_id in enumerate(row["seats"]):
             if user_id is not None:
@@ -381,6 +414,73 @@ class LocalHost:
         and expelling the players of bans made elsewhere (:meth:`watch_bans`)."""
         self.sweeper = asyncio.create_task(self.sweep_idle(), name="idle-tables")
         self.ban_watch = asyncio.create_task(self.watch_bans(), name="bans")
+        self.config_watch = asyncio.create_task(self.watch_config(), name="rooms-and-notices")
+
+    async def watch_config(self) -> None:
+        """Every :data:`CONFIG_WATCH` seconds, :meth:`reload`."""
+        clock = self.config.clock
+        while True:
+            await clock.sleep_until(clock.now() + CONFIG_WATCH)
+            try:
+                await self.reload()
+            except Exception:  # the database away: read again at the next look
+                log.exception("rooms and notices not read")
+
+    async def reconfigure(self) -> None:
+        """The rooms or the notices changed (an operator's, through this server): :meth:`reload`
+        (in a cluster, every node does)."""
+        await self.reload()
+
+    async def reload(self) -> None:
+        """Read the rooms and the notices again, and act on what changed: the lobby turns away those
+        waiting for a room now closed (:attr:`on_rooms`), every socket here is sent each
+        ``announcement`` that changed, a maintenance's start is timed (:attr:`on_maintenance`)."""
+        async with self.reloading:
+            await self.read_config()
+
+    async def read_config(self) -> None:
+        """:meth:`reload`'s reading and acting, under its lock."""
+        now = self.config.clock.now()
+        rooms, said, closing = await self.store.read(
+            lambda conn: (load_rooms(conn), current_announcement(conn, now), current_maintenance(conn)))
+        if rooms != self.rooms.by_id:
+            self.rooms = RoomSet(rooms)
+            log.info("rooms read", extra={"rooms": len(self.rooms.open())})
+            if self.on_rooms is not None:
+                await self.on_rooms()
+        for kind, message in ((NOTICE, announcement_message(said)), (MAINTENANCE, maintenance_message(closing))):
+            if self.notices.get(kind) == message:
+                continue
+            self.notices[kind] = message
+            for send in list(self.listeners):
+                send(message)
+            if kind == MAINTENANCE and message["id"] is not None and self.on_maintenance is not None:
+                self.chore(self.maintenance_at(float(message["at"]), int(message["id"])))
+
+    def chore(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (stopped with the host)."""
+        task = asyncio.create_task(work)
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
+
+    async def maintenance_at(self, starts: float, maintenance_id: int) -> None:
+        """At ``starts``, if that maintenance is still in force, :attr:`on_maintenance`."""
+        await self.config.clock.sleep_until(starts)
+        if self.notices[MAINTENANCE]["id"] == maintenance_id and self.on_maintenance is not None:
+            await self.on_maintenance()
+
+    def greetings(self) -> list[dict[str, Any]]:
+        """The ``announcement`` of each notice in force, for a socket just opened."""
+        now = self.config.clock.now()
+        return [m for m in self.notices.values() if m["id"] is not None and (m["until"] is None or m["until"] > now)]
+
+    def maintenance_refusal(self) -> RefusedError | None:
+        """Why no table opens now (a maintenance started), or ``None``."""
+        current = self.notices.get(MAINTENANCE)
+        if current is None or current["id"] is None or self.config.clock.now() < current["at"]:
+            return None
+        words = f": {current['text']}" if current["text"] else ""
+        return RefusedError("maintenance", f"maintenance: no new table opens now{words}")
 
     async def watch_bans(self) -> None:
         """Every :data:`BAN_WATCH` seconds, expel here the players of the bans made since the last look
@@ -435,7 +535,8 @@ class LocalHost:
         """A draining table came to rest: it waits here for the stop (one process runs every table)."""
 
     async def stop(self) -> None:
-        tasks = [*self.restarts, *self.tasks.values(), *(t for t in (self.sweeper, self.ban_watch) if t)]
+        tasks = [*self.restarts, *self.chores, *self.tasks.values(),
+                 *(t for t in (self.sweeper, self.ban_watch, self.config_watch) if t)]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -452,12 +553,52 @@ class Lobby:
     """The lobby's one writer: joining, leaving and seating a queue never interleave (in a
     cluster, on every node at once)."""
 
+    def __post_init__(self) -> None:
+        self.host.on_rooms = self.rooms_closed
+        self.host.on_maintenance = self.maintenance_started
+
+    def takes(self, room: Room) -> Room | None:
+        """``room`` as the rooms have it now, if it opens tables now (open, no maintenance started)."""
+        current = self.host.rooms.get(room.id)
+        if current is None or not current.enabled or self.host.maintenance_refusal() is not None:
+            return None
+        return current
+
+    async def rooms_closed(self) -> None:
+        """The rooms changed: those waiting here for one now disabled are told and leave its queue."""
+        def closed(room_id: str) -> bool:
+            room = self.host.rooms.get(room_id)
+            return room is None or not room.enabled
+        await self.turn_away(closed, RefusedError("room_closed", "room: it takes no new players now (an "
+                                                                 "operator closed it): choose another"))
+
+    async def maintenance_started(self) -> None:
+        """A maintenance started: everyone waiting here is told and leaves the queues."""
+        refusal = self.host.maintenance_refusal()
+        if refusal is not None:
+            await self.turn_away(lambda _room: True, refusal)
+
+    async def turn_away(self, closed: Callable[[str], bool], why: RefusedError) -> None:
+        """Take those waiting here for a room ``closed`` says is out of the queues, telling them ``why``."""
+        for room_id, queue in list(self.queues.items()):
+            if not closed(room_id):
+                continue
+            for w in list(queue):
+                await self.drop(int(w.user["id"]))
+                w.send(p.error(why.code, str(why)))
+                w.send(p.server_message("queued", room=None, waiting=0, bots_in=None))
+
     async def join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
         async with self.lock:
             await self._join(room, user, send, bots)
 
     async def _join(self, room: Room, user: Row, send: Send, bots: bool) -> None:
         user_id = int(user["id"])
+        closed = self.host.maintenance_refusal()
+        if closed is not None:
+            raise closed
+        if not room.enabled:
+            raise RefusedError("room_closed", f"room: {room.name} takes no new players now: choose another")
         if await self.host.seat_of(user_id) is not None:
             raise RefusedError("already_seated", "you already sit at a table: resume it or leave it first")
         if not room.admits(int(user["balance"])):
@@ -485,7 +626,7 @@ class Lobby:
 
     def waiting_since(self) -> dict[str, list[float]]:
         """By room, when each of those waiting in its queue here joined it (the metrics')."""
-        return {room: [w.since for w in self.queues.get(room, ())] for room in ROOMS}
+        return {room: [w.since for w in self.queues.get(room, ())] for room in self.host.rooms.by_id}
 
     def forget(self, user_id: int) -> None:
         """``user_id`` waits here no more."""
@@ -499,7 +640,12 @@ class Lobby:
             await self.host.seatings.unqueue(user_id)
 
     async def match(self, room: Room) -> None:
-        """Seat every four waiting in ``room``, then fill with bots if it is time (:meth:`fill`)."""
+        """Seat every four waiting in ``room``, then fill with bots if it is time (:meth:`fill`);
+        nothing while it opens no table (:meth:`takes`)."""
+        current = self.takes(room)
+        if current is None:
+            return
+        room = current
         queue = self.queues.get(room.id, [])
         while len(queue) >= 4:
             group, queue[:] = queue[:4], queue[4:]

@@ -47,10 +47,12 @@ from chuanma.server.table_leases import CLUSTER
 
 ROLES = ("player", "moderator", "operator")
 """Every role, least first: a new account is a player."""
-MODERATOR_MAY = frozenset({"search", "see", "ban", "unban", "kick", "rename", "reports", "tables"})
-"""What a moderator may do through the API (``reports``: read players' reports and handle them)."""
-OPERATOR_MAY = MODERATOR_MAY | {"adjust", "log", "reset", "void"}
-"""What an operator may do through the API (roles are the command line's alone)."""
+MODERATOR_MAY = frozenset({"search", "see", "ban", "unban", "kick", "rename", "reports", "tables", "notes"})
+"""What a moderator may do through the API (``reports``: read players' reports and handle them;
+``notes``: write staff notes on a player)."""
+OPERATOR_MAY = MODERATOR_MAY | {"adjust", "log", "reset", "void", "rooms", "announce", "maintenance"}
+"""What an operator may do through the API (roles are the command line's alone): also change the
+rooms, announce, and switch maintenance on and off."""
 MAY = {"player": frozenset[str](), "moderator": MODERATOR_MAY, "operator": OPERATOR_MAY}
 MAX_REASON = 500
 MAX_ADJUSTMENT = 10**12
@@ -164,7 +166,7 @@ class Moderation:
             raise ModerationError(404, "no_player", f"player: no account {text[:40]!r}")
         return row
 
-    def _target(self, conn: Connection, user_id: int) -> Row:
+    def target(self, conn: Connection, user_id: int) -> Row:
         """The account ``user_id``, locked, for an action on a person (no bot)."""
         row = _row(conn.execute(select(users).where(users.c.id == user_id).with_for_update()))
         if row is None:
@@ -174,8 +176,8 @@ class Moderation:
         return row
 
     def _player(self, conn: Connection, user_id: int) -> Row:
-        """As :meth:`_target`, refusing staff (made players again first, on the command line)."""
-        row = self._target(conn, user_id)
+        """As :meth:`target`, refusing staff (made players again first, on the command line)."""
+        row = self.target(conn, user_id)
         if row["role"] != "player":
             raise ModerationError(409, "is_staff", f"player: {row['username']} is a {row['role']}: make them a "
                                                    "player first (chuanma admin role NAME player)")
@@ -190,7 +192,7 @@ class Moderation:
         why = check_reason(reason)
 
         def work(conn: Connection) -> Row:
-            row = self._target(conn, user_id)
+            row = self.target(conn, user_id)
             if row["kind"] != "player":
                 raise ModerationError(400, "not_registered", f"player: {row['username']} is a guest: only a "
                                                              "registered account gets a role")
@@ -237,7 +239,7 @@ class Moderation:
         now = self.clock.now()
 
         def work(conn: Connection) -> Row:
-            row = self._target(conn, user_id)
+            row = self.target(conn, user_id)
             current = active_ban(conn, user_id, now)
             if current is None:
                 raise ModerationError(409, "not_banned", f"player: {row['username']} is not banned")
@@ -274,7 +276,7 @@ class Moderation:
         now = self.clock.now()
 
         def work(conn: Connection) -> int:
-            row = self._target(conn, user_id)
+            row = self.target(conn, user_id)
             if hand_id is not None:
                 played = conn.execute(select(hands.c.seats, hands.c.status).where(hands.c.id == hand_id)).first()
                 if played is None or played.status != "settled" or user_id not in played.seats:
@@ -318,7 +320,7 @@ class Moderation:
         now = self.clock.now()
 
         def work(conn: Connection) -> ResetLink:
-            row = self._target(conn, user_id) if actor is CONSOLE else self._player(conn, user_id)
+            row = self.target(conn, user_id) if actor is CONSOLE else self._player(conn, user_id)
             if row["kind"] != "player":
                 raise ModerationError(400, "not_registered", f"player: {row['username']} has no password "
                                                              "(a guest claims a name first)")

@@ -113,7 +113,7 @@ CLIENT_TYPES = ("join", "join_private", "leave_queue", "ready", "act", "auto", "
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 SERVER_TYPES = ("hello", "queued", "seated", "hand_start", "events", "prompt", "auto", "hand_end",
-                "hand_void", "resync", "view", "table_closed", "error", "pong")
+                "hand_void", "resync", "view", "table_closed", "error", "pong", "announcement")
 
 
 class ProtocolError(ValueError):

@@ -291,3 +291,50 @@ flagged = Table(
     Column("flag_id", Integer, ForeignKey("flags.id"), primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), primary_key=True, index=True),
 )
+
+rooms = Table(
+    "rooms", metadata,
+    # the rooms players quick-join (migration 0016, seeded with ``rooms.DEFAULT_ROOMS``), an operator's to change
+    Column("id", String(32), primary_key=True),
+    Column("position", Integer, nullable=False),  # the lobby's order
+    Column("name", String(64), nullable=False),  # Chinese
+    Column("en", String(96), nullable=False),
+    Column("preset", String(32), nullable=False),
+    Column("base", BigInteger, nullable=False),
+    Column("low", BigInteger, nullable=False),
+    Column("high", BigInteger, nullable=True),  # None: no top
+    Column("min_level", Integer, nullable=False),  # 0: any
+    Column("enabled", Boolean, nullable=False),
+)
+
+announcements = Table(
+    "announcements", metadata,
+    # operators' announcements to every connected player (migration 0016): the newest still current is shown
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("until", Float, nullable=True),  # None: until another replaces it or it is withdrawn
+    Column("by", Integer, ForeignKey("users.id"), nullable=True),  # None: the command line
+    Column("withdrawn_at", Float, nullable=True),
+)
+
+maintenance = Table(
+    "maintenance", metadata,
+    # "no new tables" switches (migration 0016): the newest not ended is in force, from ``starts``
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("starts", Float, nullable=False),  # no new table opens from then
+    Column("message", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("by", Integer, ForeignKey("users.id"), nullable=True),
+    Column("ended_at", Float, nullable=True),  # switched off then (None: in force)
+)
+
+notes = Table(
+    "notes", metadata,
+    # staff notes on a player (migration 0016), shown on their page in the console
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("by", Integer, ForeignKey("users.id"), nullable=True),  # None: the command line
+    Column("at", Float, nullable=False),
+    Column("text", Text, nullable=False),
+)

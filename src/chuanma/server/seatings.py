@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from chuanma.server.rooms import stakes_admit, stakes_text
+from chuanma.server.rooms import Stakes
 from chuanma.server.schema import hands, seatings, tables, users
 from chuanma.server.store import Row, Store, Work, grant_chips
 
@@ -56,17 +56,17 @@ class InviteTakenError(Exception):
 class StakesError(Exception):
     """A player's balance does not fit a private table's base (docs/server.md, Keeping chips honest)."""
 
-    def __init__(self, base: int, balance: int) -> None:
-        super().__init__(f"a private table of base {base:,} wants {stakes_text(base)}; you have {balance:,}")
+    def __init__(self, stakes: Stakes, balance: int) -> None:
+        super().__init__(f"a private table of base {stakes.base:,} wants {stakes.text()}; you have {balance:,}")
 
 
-def _fit(conn: Connection, user_id: int, stakes: int | None) -> None:
+def _fit(conn: Connection, user_id: int, stakes: Stakes | None) -> None:
     """Refuse (:class:`StakesError`) ``user_id`` if their balance, read in this transaction, does
-    not fit ``stakes`` (a private table's base; ``None``: no check)."""
+    not fit ``stakes`` (a private table's; ``None``: no check)."""
     if stakes is None:
         return
     balance = int(conn.execute(select(users.c.balance).where(users.c.id == user_id)).scalar_one())
-    if not stakes_admit(stakes, balance):
+    if not stakes.admit(balance):
         raise StakesError(stakes, balance)
 
 
@@ -186,7 +186,7 @@ class Seatings:
 
     async def open_table(self, row: Mapping[str, Any], people: Mapping[int, int], room: str | None,
                          bots: Sequence[int], need: BotNeed, limit: int | None, now: float,
-                         stakes: int | None = None) -> dict[int, Row]:
+                         stakes: Stakes | None = None) -> dict[int, Row]:
         """Store a new table, seat ``people`` (user id by place; those queued in ``room`` leave its
         queue) and bots at the places ``bots``, in one transaction; returns the bots by place. A
         private table (``row["creator"]`` set) is refused if its creator has ``limit`` open ones, and
@@ -220,9 +220,9 @@ class Seatings:
             return taken
         return await self._write(work)
 
-    async def sit(self, table_id: str, place: int, user_id: int, now: float, stakes: int | None = None) -> None:
+    async def sit(self, table_id: str, place: int, user_id: int, now: float, stakes: Stakes | None = None) -> None:
         """Seat ``user_id`` at ``place`` of ``table_id``; :class:`SeatTakenError` if they have a place,
-        :class:`StakesError` if their balance does not fit ``stakes`` (a private table's base)."""
+        :class:`StakesError` if their balance does not fit ``stakes`` (a private table's)."""
         def work(conn: Connection) -> None:
             _claim(conn, user_id, table_id, None, now)
             _fit(conn, user_id, stakes)

@@ -12,7 +12,10 @@ from chuanma.server.host import Lobby, LocalHost
 from chuanma.server.limits import Limit
 from chuanma.server.metrics import Metrics
 from chuanma.server.moderation import Moderation
+from chuanma.server.notes import Notes
+from chuanma.server.notices import Notices
 from chuanma.server.reports import Reports
+from chuanma.server.room_config import RoomConfig
 from chuanma.server.store import Store
 
 READS_PER_MINUTE = 120
@@ -48,6 +51,12 @@ class Server:
     """Bans, kicks, adjustments, renames and their log; a ban or kick expels through the host."""
     reports: Reports = field(init=False)
     """Players' reports (举报) and their handling."""
+    room_config: RoomConfig = field(init=False)
+    """The rooms as operators change them (every node reads them again)."""
+    notices: Notices = field(init=False)
+    """Announcements and maintenance (every socket of every node is told)."""
+    notes: Notes = field(init=False)
+    """Staff notes on players."""
 
     def __post_init__(self) -> None:
         config = self.config
@@ -59,3 +68,6 @@ class Server:
         self.care = AccountCare(self.accounts, self.config.smtp, self.config.public_url)
         self.moderation = Moderation(self.store, self.config.clock, self.host.expel, self.host.void)
         self.reports = Reports(self.moderation)
+        self.room_config = RoomConfig(self.moderation, self.host.reconfigure)
+        self.notices = Notices(self.moderation, self.host.reconfigure)
+        self.notes = Notes(self.moderation)

@@ -19,7 +19,6 @@ from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.bans import ban_of, ban_words
 from chuanma.server.host import TableHost
-from chuanma.server.rooms import ROOMS
 from chuanma.server.services import Server
 from chuanma.server.store import Row
 from chuanma.server.table import Command, RefusedError, Send
@@ -130,6 +129,9 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     server.metrics.connected.inc()
     send(p.server_message("hello", user=user["username"], balance=user["balance"],
                           table=await server.host.seat_of(user_id)))
+    for notice in server.host.greetings():
+        send(notice)
+    server.host.listeners.add(send)
     try:
         while True:
             frame = await ws.receive()
@@ -155,6 +157,7 @@ async def serve_socket(ws: WebSocket, user: Row | None, server: Server) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        server.host.listeners.discard(send)
         server.metrics.connected.dec()
         try:
             await server.lobby.drop(user_id)  # may fail (the database): the tables are still detached
@@ -178,9 +181,10 @@ async def _route(msg: p.ClientMessage, user_id: int, send: Send, server: Server,
     if isinstance(msg, p.Ping):
         send(p.server_message("pong"))
     elif isinstance(msg, p.Join):
-        room = ROOMS.get(msg.room)
+        room = server.host.rooms.get(msg.room)
         if room is None:
-            raise p.ProtocolError(f"room: no room {msg.room!r}; rooms: {', '.join(ROOMS)}", "no_room")
+            rooms = ", ".join(r.id for r in server.host.rooms.open())
+            raise p.ProtocolError(f"room: no room {msg.room!r}; rooms: {rooms}", "no_room")
         user = await server.store.user(user_id)
         assert user is not None
         await server.lobby.join(room, user, send, msg.bots)

@@ -3,7 +3,8 @@
 401; guests and players 403; moderators may search, see, ban, unban, kick and rename players and
 list the live tables of every node; operators
 also adjust chips, void unsettled hands, make password-reset links and read the log. Both read players' reports and
-dismiss or action them. No route grants a role."""
+dismiss or action them. The rooms, announcements, maintenance and staff notes are
+:mod:`chuanma.server.routes.admin_config`'s. No route grants a role."""
 
 # no ``from __future__ import annotations``: FastAPI reads the routes' annotations
 from collections.abc import Awaitable, Callable
@@ -95,7 +96,8 @@ async def search(_actor: Search, server: ServerDep, q: str = "") -> list[dict[st
 @router.get("/players/{user_id}")
 async def player(user_id: int, _actor: See, server: ServerDep) -> dict[str, Any]:
     page = await answered(server.moderation.player(user_id))
-    return {**page, "reports": await server.reports.about(user_id), "flags": await flags_of(server.store, user_id)}
+    return {**page, "reports": await server.reports.about(user_id), "flags": await flags_of(server.store, user_id),
+            "notes": await server.notes.about(user_id)}
 
 
 @router.post("/players/{user_id}/ban")

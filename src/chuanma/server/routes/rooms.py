@@ -9,9 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from chuanma.errors import ChuanmaError
 from chuanma.rules import RuleSet
-from chuanma.server.rooms import INVITE_TRIES, ROOMS, new_invite
+from chuanma.server.rooms import INVITE_TRIES, new_invite
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User, within
 from chuanma.server.seatings import InviteTakenError, SeatTakenError, StakesError, TooManyTablesError
+from chuanma.server.table import RefusedError
 
 MAX_PRIVATE_HANDS = 64
 
@@ -28,8 +29,9 @@ class PrivateTable(BaseModel):
 
 
 @router.get("/api/rooms")
-async def rooms() -> list[dict[str, object]]:
-    return [r.to_json() for r in ROOMS.values()]
+async def rooms(server: ServerDep) -> list[dict[str, object]]:
+    """The rooms taking new players, as the server last read them (an operator's change at once)."""
+    return [r.to_json() for r in server.host.rooms.open()]
 
 
 @router.get("/api/tables")
@@ -58,6 +60,8 @@ async def private_table(request: Request, body: PrivateTable, user: User, server
             continue  # another table holds this code, or took a bot at this moment: draw again
         except StakesError as exc:
             raise ApiError(403, "stakes_too_high", str(exc)) from None
+        except RefusedError as exc:  # a maintenance started: no new table
+            raise ApiError(503, exc.code, str(exc)) from None
         except TooManyTablesError as exc:
             raise ApiError(409, "too_many_tables", f"{exc}; a private table closes when its hands are "
                                                    f"played or after {config.private_idle_seconds:g} s "

@@ -1,5 +1,6 @@
-// The console of moderators and operators (/admin, docs/operations.md, The console): players,
-// reports, live tables and the operator log, through /api/admin/* only, on the game's session.
+// The console of moderators and operators (/admin, docs/operations.md, The console): players (with
+// staff notes), reports, live tables, the operator log, and the rooms, announcements and maintenance
+// (operators), through /api/admin/* only, on the game's session.
 // Every name and reason is user data: it is put in the page as text (textContent), never as markup.
 
 import { api } from "./api.js";
@@ -26,6 +27,14 @@ addStrings({
     "admin.phase.waiting": "等待玩家", "admin.phase.dealing": "发牌前", "admin.phase.playing": "进行中",
     "admin.phase.between_hands": "局间", "admin.bot": "机器人", "admin.role": "角色 {role}", "admin.role_h": "角色",
     "admin.balance_h": "余额", "admin.history": "操作记录（运营日志）",
+    "admin.notes": "备注", "admin.add_note": "添加备注", "admin.note_text": "备注内容", "admin.rooms": "房间与公告",
+    "admin.room_id": "编号", "admin.name_zh": "中文名", "admin.name_en": "英文名", "admin.preset": "规则", "admin.base": "底分",
+    "admin.low": "入场下限", "admin.high": "入场上限（留空为无上限）", "admin.entry": "入场", "admin.level": "等级要求",
+    "admin.open_h": "开放", "admin.save": "保存", "admin.disable": "暂停开放", "admin.enable": "开放", "admin.new_room": "新房间",
+    "admin.yes": "是", "admin.no": "否", "admin.announce": "发布公告", "admin.announce_text": "公告内容",
+    "admin.minutes": "分钟（留空为一直显示）", "admin.withdraw": "撤下公告", "admin.maintenance": "维护：不开新牌桌",
+    "admin.in": "几分钟后开始", "admin.message": "给玩家的说明", "admin.maintenance_off": "结束维护",
+    "admin.current": "现在：{what}", "admin.nothing": "无",
   },
   en: {
     "admin.title": "chuanma console", "admin.players": "Players", "admin.reports": "Reports", "admin.tables": "Tables",
@@ -49,6 +58,15 @@ addStrings({
     "admin.phase.playing": "playing", "admin.phase.between_hands": "between hands", "admin.bot": "bot",
     "admin.role": "role {role}", "admin.role_h": "Role", "admin.balance_h": "Balance",
     "admin.history": "History (the operator log about them)",
+    "admin.notes": "Notes", "admin.add_note": "Add a note", "admin.note_text": "Note", "admin.rooms": "Rooms & notices",
+    "admin.room_id": "Id", "admin.name_zh": "Chinese name", "admin.name_en": "English name", "admin.preset": "Preset",
+    "admin.base": "Base", "admin.low": "Entry from", "admin.high": "Entry up to (empty: no top)", "admin.entry": "Entry",
+    "admin.level": "Level wanted", "admin.open_h": "Open", "admin.save": "Save", "admin.disable": "Disable",
+    "admin.enable": "Enable", "admin.new_room": "New room", "admin.yes": "yes", "admin.no": "no",
+    "admin.announce": "Announce", "admin.announce_text": "Announcement", "admin.minutes": "Minutes (empty: until replaced)",
+    "admin.withdraw": "Withdraw the announcement", "admin.maintenance": "Maintenance: no new tables",
+    "admin.in": "Starts in (minutes)", "admin.message": "Message to players", "admin.maintenance_off": "End the maintenance",
+    "admin.current": "Now: {what}", "admin.nothing": "none",
   },
 });
 
@@ -168,6 +186,10 @@ async function openPlayer(id) {
     section("admin.about", reportGrid(page.reports, false)),
     section("admin.flags", grid(["admin.at", "admin.kind", "admin.details"],
       page.flags.map((f) => [when(f.at), f.kind, `${f.accounts.map((u) => "#" + u).join(", ")}: ${f.figure.toFixed(2)} (${f.population.toFixed(2)})`]))),
+    section("admin.notes", el("div", {},
+      actionForm("admin.add_note", [["text", "admin.note_text", { required: true, maxlength: 500 }]],
+        (v) => act("notes", { text: v.text }), "add-note"),
+      grid(["admin.at", "admin.by", "admin.note_text"], page.notes.map((n) => [when(n.at), n.by_name ?? "—", n.text]), "notes"))),
   );
   if (operator()) {  // what staff did to them, with their reasons: the operator log about them
     const history = section("admin.history", "");
@@ -245,9 +267,88 @@ function logGrid(rows, testid) {
     rows.map((r) => [when(r.at), r.actor_name, r.action, r.target_name ?? "", r.reason, el("span", { class: "mono", text: JSON.stringify(r.details) })]), testid);
 }
 
+// ------------------------------------------------------------------ rooms, announcements, maintenance
+
+const ROOM_FIELDS = [["name", "admin.name_zh", { maxlength: 64 }], ["en", "admin.name_en", { maxlength: 96 }],
+  ["preset", "admin.preset", { maxlength: 32 }], ["base", "admin.base", { type: "number", min: 1, step: 1 }],
+  ["low", "admin.low", { type: "number", min: 0, step: 1 }], ["high", "admin.high", { type: "number", min: 0, step: 1 }],
+  ["min_level", "admin.level", { type: "number", min: 0, step: 1 }]];
+
+/** A room's form values as the route takes them: numbers as numbers, an empty top as no top. */
+function roomBody(values, room) {
+  const body = { reason: values.reason };
+  for (const [name] of ROOM_FIELDS) {
+    const raw = (values[name] ?? "").trim();
+    const number = ["base", "low", "high", "min_level"].includes(name);
+    const value = number ? (raw === "" ? null : Number(raw)) : raw;
+    const before = room ? room[name] : undefined;
+    if (room && value === before) continue;
+    if (value === null && name !== "high") continue;
+    if (!room && value === "") continue;
+    body[name] = value;
+  }
+  return body;
+}
+
+function roomForm(room) {
+  const fields = ROOM_FIELDS.map(([name, label, attrs]) => [name, label,
+    { ...attrs, value: room ? (room[name] ?? "") : "", required: !room && name !== "high" && name !== "min_level" }]);
+  const id = room ? [] : [["id", "admin.room_id", { required: true, maxlength: 32, pattern: "[a-z0-9][a-z0-9-]*" }]];
+  const form = actionForm(room ? "admin.save" : "admin.new_room", [...id, ...fields, ["reason", "admin.reason", { required: true }]],
+    async (v) => {
+      const r = await call(`/api/admin/rooms/${encodeURIComponent(room ? room.id : v.id)}`, roomBody(v, room));
+      if (r !== null) loadRooms();
+      return r;
+    }, room ? `room-form-${room.id}` : "new-room");
+  return form;
+}
+
+function roomSwitch(room) {
+  const what = room.enabled ? "disable" : "enable";
+  return actionForm(`admin.${what}`, [["reason", "admin.reason", { required: true }]], async (v) => {
+    const r = await call(`/api/admin/rooms/${encodeURIComponent(room.id)}/${what}`, { reason: v.reason });
+    if (r !== null) loadRooms();
+    return r;
+  }, `room-${what}-${room.id}`);
+}
+
+function noticeWords(msg) {
+  if (!msg || msg.id === null) return t("admin.nothing");
+  return msg.topic === "maintenance" ? `${when(msg.at)}${msg.text ? " · " + msg.text : ""}`
+    : `${msg.text}${msg.until ? " (" + when(msg.until) + ")" : ""}`;
+}
+
+async function loadRooms() {
+  const [rooms, notices] = await Promise.all([call("/api/admin/rooms"), call("/api/admin/announce")]);
+  if (rooms === null || notices === null) return;
+  const after = () => loadRooms();
+  const post = (path, body) => call(path, body).then((r) => { if (r !== null) after(); return r; });
+  $("#rooms").replaceChildren(
+    section("admin.announce", el("div", {},
+      el("p", { "data-testid": "notice-now", text: t("admin.current", { what: noticeWords(notices.notice) }) }),
+      actionForm("admin.announce", [["text", "admin.announce_text", { required: true, maxlength: 500 }],
+        ["minutes", "admin.minutes", { type: "number", min: 1, step: "any" }]],
+      (v) => post("/api/admin/announce", { text: v.text, minutes: v.minutes ? Number(v.minutes) : null }), "announce"),
+      el("button", { type: "button", class: "btn btn-small", text: t("admin.withdraw"),
+        onclick: () => post("/api/admin/announce/withdraw", {}) }))),
+    section("admin.maintenance", el("div", {},
+      el("p", { "data-testid": "maintenance-now", text: t("admin.current", { what: noticeWords(notices.maintenance) }) }),
+      actionForm("admin.maintenance", [["in", "admin.in", { type: "number", min: 0, step: "any", required: true }],
+        ["message", "admin.message", { maxlength: 500 }]],
+      (v) => post("/api/admin/maintenance", { in: Number(v.in), message: v.message }), "maintenance"),
+      el("button", { type: "button", class: "btn btn-small", text: t("admin.maintenance_off"),
+        onclick: () => post("/api/admin/maintenance/off", {}) }))),
+    section("admin.rooms", grid(["admin.room_id", "admin.name_zh", "admin.preset", "admin.base", "admin.entry", "admin.level", "admin.open_h", "admin.save"],
+      rooms.map((r) => [el("span", { class: "mono", text: r.id }), `${r.name} · ${r.en}`, r.preset, fmt(r.base), r.entry,
+        r.min_level ? `Lv.${r.min_level}` : "", t(r.enabled ? "admin.yes" : "admin.no"),
+        el("details", {}, el("summary", { text: t("admin.save") }), roomForm(r), roomSwitch(r))]), "rooms")),
+    section("admin.new_room", roomForm(null)));
+}
+
 // ------------------------------------------------------------------ the frame
 
-const LOADERS = { players: () => console_.player && openPlayer(console_.player), reports: loadReports, tables: loadTables, log: loadLog };
+const LOADERS = { players: () => console_.player && openPlayer(console_.player), reports: loadReports, tables: loadTables, log: loadLog,
+  rooms: loadRooms };
 
 function show(tab) {
   console_.tab = tab;

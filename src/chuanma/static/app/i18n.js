@@ -90,6 +90,9 @@ export const STRINGS = {
     "err.code.bad_password": "密码至少 8 个字符", "err.code.not_logged_in": "请先登录",
     "err.code.too_many_tables": "你开的私人牌桌太多了", "err.code.bad_rules": "规则选项不合要求", "err.code.busy": "服务器忙，请稍后再试",
     "err.code.network": "网络错误",
+    "err.code.room_closed": "这个房间暂停开放：请选另一个房间", "err.code.maintenance": "服务器维护中：暂不开新牌桌",
+    "notice.maintenance_in": "维护倒计时 {time}：之后不开新牌桌", "notice.maintenance_now": "维护中：暂不开新牌桌",
+    "notice.dismiss": "关闭",
   },
   en: {
     "app.title": "Chuanma", "app.tagline": "Sichuan mahjong · Bloody battle · Bloody river",
@@ -185,6 +188,10 @@ export const STRINGS = {
     "err.code.too_many_tables": "You have too many open private tables",
     "err.code.bad_rules": "These rule options are not valid",
     "err.code.busy": "The server is busy: try again in a moment", "err.code.network": "Network error",
+    "err.code.room_closed": "This room is closed for now: choose another",
+    "err.code.maintenance": "Maintenance: no new tables for now",
+    "notice.maintenance_in": "Maintenance in {time}: no new tables after that",
+    "notice.maintenance_now": "Maintenance: no new tables for now", "notice.dismiss": "Dismiss",
   },
 };
 

@@ -9,6 +9,7 @@ import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
 import { reportBody, reportHTML } from "./report.js";
+import { onAnnouncement, renderNotices } from "./notices.js";
 import { isMuted, setMuted } from "./sound.js";
 import { esc, fmt } from "./util.js";
 
@@ -266,6 +267,7 @@ function onMessage(msg) {
       return undefined;
     case "table_closed": return onClosed(msg);
     case "error": return onError(msg);
+    case "announcement": return onAnnouncement(msg);
     default: return undefined;
   }
 }
@@ -365,6 +367,7 @@ async function start() {
 
 onLangChange(() => {
   topbar();
+  renderNotices();
   app.lobby?.render();
   app.table?.render();
 });
