@@ -1,0 +1,165 @@
+"""The detector of soft play inside a pair (docs/server.md, Keeping chips honest): two accounts
+dealt into the same hands, one feeding the other. Each settled hand they shared is replayed from
+its record, and for each of the two, A and B:
+
+- **deal-ins**: of A's deal-ins (点炮), those to B, against B's share of the wins on the other
+  seats' discards in those hands (smoothed: one win more for B, three for all); flagged when at
+  least :data:`FEED_DEALINS` went to B and so many had a chance under :data:`FEED_ODDS` (binomial);
+- **wins passed**: B passing a win (胡 legal) on A's discard or added kong, its own decision (not
+  托管's), flagged from :data:`PASSED_WINS`, and more often than on the other seats' discards.
+
+A pair is judged from :data:`SOFT_HANDS` hands together; the server's bots are never one of it.
+The chips each sent the other in those hands (shared as for chip dumping) are in the evidence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from chuanma.engine import hand_outcome
+from chuanma.engine.actions import Hu
+from chuanma.engine.game import Game
+from chuanma.engine.record import replay_steps
+from chuanma.server.schema import decisions, hands
+from chuanma.server.suspicions import EVIDENCE_HANDS, Flag, bot_ids, chip_flows
+
+SOFT_HANDS = 3
+"""The fewest hands a pair is judged on."""
+FEED_DEALINS = 4
+"""The fewest deal-ins from one to the other that may be flagged."""
+FEED_ODDS = 1e-3
+"""The chance (a binomial tail) below which the deal-ins to the partner are flagged."""
+PASSED_WINS = 2
+"""The fewest wins passed on the partner's discards that are flagged."""
+
+
+@dataclass(slots=True)
+class Toward:
+    """What one account (A) did toward another (B) in their hands together."""
+
+    dealins: int = 0
+    """A's deal-ins."""
+    fed: int = 0
+    """A's deal-ins to B."""
+    b_wins: int = 0
+    """B's wins on the discards of seats other than A."""
+    other_wins: int = 0
+    """Everyone's (but A's) wins on the discards of seats other than A."""
+    chances: int = 0
+    """Wins B could take on A's discards."""
+    passed: int = 0
+    """Of those, passed by B itself."""
+    chances_others: int = 0
+    passed_others: int = 0
+    """The same on the other seats' discards."""
+    hands: list[str] = field(default_factory=list)
+    """The hands where A fed B or B passed a win of A's."""
+
+    def share(self) -> float:
+        """B's smoothed share of the wins on other seats' discards: A's deal-ins' chance to go to B."""
+        return (self.b_wins + 1) / (self.other_wins + 3)
+
+    def odds(self) -> float:
+        """The chance of at least :attr:`fed` of :attr:`dealins` going to B at :meth:`share`."""
+        p, n = self.share(), self.dealins
+        return sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(self.fed, n + 1))
+
+    def flagged(self) -> bool:
+        fed = self.fed >= FEED_DEALINS and self.odds() < FEED_ODDS
+        passed = (self.passed >= PASSED_WINS
+                  and self.passed * max(self.chances_others, 1) > self.passed_others * self.chances)
+        return fed or passed
+
+
+def replayed(record: dict[str, Any], automatic: set[int]) -> tuple[list[tuple[int, int, bool]], list[tuple[int, int]]]:
+    """A settled hand's record replayed: each chance to win on a discard or an added kong (the seat,
+    the discarder, whether it passed; the passes of ``automatic`` decisions, 托管's, are left out),
+    and each win on one (the winner, the discarder)."""
+    moves = record.get("decisions", [])
+    chances = []
+    game: Game | None = None
+    for i, game in enumerate(replay_steps(record)):
+        if i >= len(moves) or i in automatic or game.phase not in ("claim", "rob"):
+            continue
+        seat = int(moves[i]["seat"])
+        if Hu() in game.legal_actions(seat):
+            source = next(e.seat for e in reversed(game.events) if e.type in ("discard", "kong"))
+            assert source is not None
+            chances.append((seat, source, "pass" in moves[i]))
+    assert game is not None
+    wins = [(s, w.from_seat) for s, res in enumerate(hand_outcome(game.events).seats) for w in res.wins
+            if w.from_seat is not None]
+    return chances, wins
+
+
+def soft_play(conn: Connection, since: float) -> list[Flag]:
+    """Pairs of accounts, in the hands settled since ``since``, one feeding the other."""
+    bots = bot_ids(conn)
+    rows = list(conn.execute(select(hands.c.id, hands.c.seats, hands.c.record)
+                             .where(hands.c.status == "settled", hands.c.finished_at >= since)
+                             .order_by(hands.c.finished_at)))
+    met: Counter[tuple[int, int]] = Counter()
+    for _, seats, _ in rows:
+        people = sorted({int(u) for u in seats if u is not None and int(u) not in bots})
+        met.update(combinations(people, 2))
+    pairs = {pair for pair, n in met.items() if n >= SOFT_HANDS}
+    if not pairs:
+        return []
+    automatic: dict[str, set[int]] = defaultdict(set)
+    for hand_id, idx in conn.execute(select(decisions.c.hand_id, decisions.c.idx).join(
+            hands, hands.c.id == decisions.c.hand_id).where(
+            hands.c.status == "settled", hands.c.finished_at >= since, decisions.c.by == "auto")):
+        automatic[str(hand_id)].add(int(idx))
+    toward: dict[tuple[int, int], Toward] = defaultdict(Toward)
+    for hand_id, seats, record in rows:
+        users = [-1 if u is None or int(u) in bots else int(u) for u in seats]  # -1: no person
+        judged = [(a, b) for a, b in permutations(range(4), 2)
+                  if min(users[a], users[b]) >= 0 and (min(users[a], users[b]), max(users[a], users[b])) in pairs]
+        if not judged or not record:
+            continue
+        try:
+            chances, wins = replayed(record, automatic[str(hand_id)])
+        except ValueError:  # a record that does not replay (its hand is checked elsewhere)
+            continue
+        for a, b in judged:
+            t = toward[users[a], users[b]]
+            t.dealins += sum(1 for _, f in wins if f == a)
+            t.fed += sum(1 for w, f in wins if f == a and w == b)
+            t.b_wins += sum(1 for w, f in wins if f != a and w == b)
+            t.other_wins += sum(1 for w, f in wins if f != a and w != a)
+            for seat, source, passed in chances:
+                if seat != b:
+                    continue
+                if source == a:
+                    t.chances += 1
+                    t.passed += passed
+                else:
+                    t.chances_others += 1
+                    t.passed_others += passed
+            if any(f == a and w == b for w, f in wins) or any(s == b and f == a and p for s, f, p in chances):
+                t.hands.append(str(hand_id))
+    flows = chip_flows(conn, since, bots)
+    shares = [t.fed / t.dealins for t in toward.values() if t.dealins]
+    population = sum(shares) / len(shares) if shares else 0.0
+    found = []
+    for x, y in sorted(pairs):
+        one, other = toward[x, y], toward[y, x]
+        if not (one.flagged() or other.flagged()):
+            continue
+        evidence: dict[str, Any] = {"hands_together": met[x, y], "chips": {
+            f"{x}>{y}": round(flows.sent[x][y]), f"{y}>{x}": round(flows.sent[y][x])}}
+        for a, b, t in ((x, y, one), (y, x, other)):
+            evidence[f"{a}>{b}"] = {"dealins": t.dealins, "fed": t.fed, "expected_share": round(t.share(), 3),
+                                   "odds": float(f"{t.odds():.3g}"), "win_chances": t.chances, "passed": t.passed,
+                                   "win_chances_others": t.chances_others, "passed_others": t.passed_others,
+                                   "flagged": t.flagged()}
+        evidence["hands"] = sorted(set(one.hands + other.hands))[:EVIDENCE_HANDS]
+        figure = max((t.fed / t.dealins for t in (one, other) if t.dealins), default=0.0)
+        found.append(Flag("soft_play", (x, y), evidence, figure, population))
+    return found
