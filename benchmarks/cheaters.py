@@ -46,7 +46,8 @@ from chuanma.commands.serve import uvicorn_config
 from chuanma.server.app import create_app
 from chuanma.server.clock import ScaledClock
 from chuanma.server.config import ServerConfig
-from chuanma.server.detectors import DAY, scan
+from chuanma.server.detectors import scan
+from chuanma.server.retention import DAY
 from chuanma.server.store import open_store, sqlite_url
 from chuanma.server.suspicions import Flag
 
@@ -62,9 +63,9 @@ TIMEOUT = 120.0
 """Real seconds a client waits for a message before giving up."""
 
 
-def person(rng: random.Random) -> Callable[[], float]:
-    """A person's delays: lognormal around a median of their own."""
-    median = rng.uniform(0.7, 1.6)
+def person(rng: random.Random, pace: float = 1.0) -> Callable[[], float]:
+    """A person's delays: lognormal around a median of their own (0.7-1.6 s, times ``pace``)."""
+    median = rng.uniform(0.7, 1.6) * pace
     return lambda: min(15.0, rng.lognormvariate(math.log(median), 0.5))
 
 
@@ -197,21 +198,46 @@ async def make_account(http: httpx.AsyncClient, address: str, rng: random.Random
     return player, int(data["user"]["id"])
 
 
-async def populate(base: str, rng: random.Random, honest: int, farm: int, ring: int) -> Population:
+@dataclass(frozen=True)
+class Size:
+    """A run's size: the honest players, the hands each table plays (the pair's table: ``pair_hands``),
+    the honest players at the pair's table and at each script's, the farm's guests, the ring's
+    accounts, and the clock's speed."""
+
+    honest: int = 16
+    hands: int = 8
+    pair_hands: int = 8
+    pair_company: int = 2
+    pair_pace: float = 1.0
+    company: int = 2
+    farm: int = 3
+    ring: int = 3
+    speed: float = SPEED
+
+
+SHORT = Size(honest=2, hands=3, pair_hands=10, pair_company=0, pair_pace=0.4, company=1, farm=2, ring=2,
+             speed=30.0)
+"""The tests' short form: the pair, quicker, alone with server bots for more hands; each script with
+one person."""
+
+
+async def populate(base: str, rng: random.Random, size: Size) -> Population:
     pop = Population()
     async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT) as http:
         async def kind(name: str, makes: list[Any]) -> None:
             made = await asyncio.gather(*makes)
             pop.players[name] = [p for p, _ in made]
             pop.ids.update((p.name, i) for p, i in made)
-        await kind("honest", [make_account(http, f"10.1.{i // 250}.{i % 250 + 1}", rng) for i in range(honest)])
-        await kind("pair", [make_account(http, f"10.2.0.{i + 1}", rng) for i in range(2)])
+        await kind("honest", [make_account(http, f"10.1.{i // 250}.{i % 250 + 1}", rng)
+                              for i in range(size.honest)])
+        await kind("pair", [make_account(http, f"10.2.0.{i + 1}", rng, delay=person(rng, size.pair_pace))
+                            for i in range(2)])
         await kind("instant", [make_account(http, "10.3.0.1", rng, delay=lambda: 0.0)])
         await kind("steady", [make_account(http, "10.3.0.2", rng, delay=lambda: STEADY_DELAY)])
-        await kind("farm", [make_account(http, "10.4.0.1", rng) for _ in range(farm)])
+        await kind("farm", [make_account(http, "10.4.0.1", rng) for _ in range(size.farm)])
         await kind("fed", [make_account(http, "10.4.1.1", rng)])
         tag = rng.randrange(10**6)
-        await kind("ring", [make_account(http, "10.5.0.1", rng, f"Ring{tag}x{i}") for i in range(ring)])
+        await kind("ring", [make_account(http, "10.5.0.1", rng, f"Ring{tag}x{i}") for i in range(size.ring)])
     a, b = pop.players["pair"]
     a.feeds, b.feeds, a.soft, a.hints, b.hints = b, a, True, True, True
     target = pop.players["fed"][0]
@@ -221,10 +247,10 @@ async def populate(base: str, rng: random.Random, honest: int, farm: int, ring: 
     return pop
 
 
-def tables(pop: Population, rng: random.Random, company: int) -> list[list[Player]]:
-    """The run's tables: the pair and each script with ``company`` honest players drawn at random,
-    the farm's guests with the account they feed, the ring, the rest of the honest four by four (a
-    table short of four is filled with server bots)."""
+def tables(pop: Population, rng: random.Random, size: Size) -> list[tuple[list[Player], int]]:
+    """The run's tables and the hands each plays: the pair and each script with honest players drawn
+    at random, the farm's guests with the account they feed, the ring, the rest of the honest four
+    by four (a table short of four is filled with server bots)."""
     honest = list(pop.players["honest"])
     rng.shuffle(honest)
 
@@ -232,17 +258,18 @@ def tables(pop: Population, rng: random.Random, company: int) -> list[list[Playe
         taken = honest[:n]
         del honest[:n]
         return taken
-    seated = [pop.players["pair"] + draw(company), pop.players["instant"] + draw(company),
-              pop.players["steady"] + draw(company), pop.players["fed"] + pop.players["farm"][:3],
-              pop.players["ring"][:4]]
-    seated += [draw(4) for _ in range((len(honest) + 3) // 4)]
-    return [t for t in seated if t]
+    seated = [(pop.players["pair"] + draw(size.pair_company), size.pair_hands)]
+    seated += [(pop.players[kind] + draw(size.company), size.hands) for kind in ("instant", "steady")]
+    seated += [(pop.players["fed"] + pop.players["farm"][:3], size.hands), (pop.players["ring"][:4], size.hands)]
+    seated += [(draw(4), size.hands) for _ in range((len(honest) + 3) // 4)]
+    return [(t, n) for t, n in seated if t]
 
 
 async def play_table(base: str, players: list[Player], hands: int) -> None:
     creator = players[0]
     async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT) as http:
-        r = await http.post("/api/tables", json={"preset": PRESET, "hands": hands, "bots": 4 - len(players)},
+        r = await http.post("/api/tables", json={"preset": PRESET, "hands": hands, "bots": 4 - len(players),
+                                                 "bot_level": "easy"},
                             headers={"authorization": f"Bearer {creator.token}", "x-forwarded-for": creator.address})
         r.raise_for_status()
     invite = r.json()["invite"]
@@ -269,12 +296,12 @@ def judge(pop: Population, found: list[Flag]) -> Verdict:
     return Verdict(caught, len(honest), flagged, found)
 
 
-async def run(seed: int, honest: int, hands: int, *, company: int = 2, farm: int = 3, ring: int = 3,
-              speed: float = SPEED) -> Verdict:
+async def run(seed: int, size: Size) -> Verdict:
     """One run on a fresh SQLite database: play, scan, judge."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as data:
         url = sqlite_url(Path(data))
+        speed = size.speed
         clock = ScaledClock(speed)
         config = ServerConfig(db_url=url, clock=clock, forwarded_allow_ips="*", auth_per_minute=10_000,
                               guests_per_hour=10_000, private_tables_per_hour=10_000,
@@ -288,11 +315,11 @@ async def run(seed: int, honest: int, hands: int, *, company: int = 2, farm: int
             await asyncio.sleep(0.01)
         base = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
         try:
-            pop = await populate(base, rng, honest, farm, ring)
+            pop = await populate(base, rng, size)
             for players in pop.players.values():
                 for player in players:
                     player.speed = speed
-            await asyncio.gather(*(play_table(base, t, hands) for t in tables(pop, rng, company)))
+            await asyncio.gather(*(play_table(base, t, n) for t, n in tables(pop, rng, size)))
         finally:
             server.should_exit = True
             await task
@@ -324,11 +351,14 @@ def main() -> None:
     parser.add_argument("--honest", type=int, default=16, help="honest players a run (8 fill the cheats' tables)")
     parser.add_argument("--hands", type=int, default=8, help="hands each table plays")
     parser.add_argument("--company", type=int, default=2, help="honest players at each cheat's table")
+    parser.add_argument("--speed", type=float, default=SPEED, help="the clock's speed (lower: less noise)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     verdicts = []
     for i in range(args.runs):
-        verdict = asyncio.run(run(args.seed + i, args.honest, args.hands, company=args.company))
+        size = Size(honest=args.honest, hands=args.hands, pair_hands=args.hands, pair_company=args.company,
+                    company=args.company, speed=args.speed)
+        verdict = asyncio.run(run(args.seed + i, size))
         missed = sorted(set(KINDS) - verdict.caught)
         print(f"run {i + 1}: caught {sorted(verdict.caught)}" + (f", missed {missed}" if missed else ""), flush=True)
         verdicts.append(verdict)
