@@ -53,12 +53,25 @@ async def record(hand_id: str, user: User, server: ServerDep, key: str | None = 
 @router.get("/api/replay/{hand_id}")
 async def stored(hand_id: str, user: User, server: ServerDep, seat: str = "all", move: str | None = None,
                  key: str | None = None) -> dict[str, Any]:
-    """A finished hand at one move as ``seat`` saw it (who may replay it is who may read its record)."""
+    """A finished hand at one move as ``seat`` saw it (who may replay it is who may read its record),
+    with its players as they are named now and whether the caller may report them."""
     row = await readable(server, hand_id, user, key)
     try:
-        return replay_view(row["record"], read_viewer(seat), move_of(move))
+        view = replay_view(row["record"], read_viewer(seat), move_of(move))
     except (ChuanmaError, ValueError) as exc:
         raise ApiError(400, "bad_replay", str(exc)) from None
+    return {**view, "players": await players_of(server, row["seats"], int(user["id"])),
+            "can_report": user["kind"] == "player"}
+
+
+async def players_of(server: ServerDep, seats: list[int | None], viewer: int) -> list[dict[str, Any] | None]:
+    """A stored hand's players by seat: ``id``, ``name`` (as named now), ``bot``, ``you`` (the viewer)."""
+    out: list[dict[str, Any] | None] = []
+    for user_id in seats:
+        found = None if user_id is None else await server.store.user(int(user_id))
+        out.append(None if found is None else {"id": int(found["id"]), "name": str(found["username"]),
+                                               "bot": found["kind"] == "bot", "you": int(found["id"]) == viewer})
+    return out
 
 
 @router.post("/api/replay")
