@@ -14,6 +14,8 @@ of every figure: they sit with everyone and cannot conspire.
   expected if seats were drawn at random given each one's hands, flagged from :data:`PAIR_RATIO`
   with at least :data:`PAIR_HANDS` hands together. Its population figure: the mean ratio of the
   pairs seen together.
+- **Bots playing for people** (:mod:`chuanma.server.bot_timing`) and **soft play inside a pair**
+  (:mod:`chuanma.server.soft_play`), each in its module.
 """
 
 from __future__ import annotations
