@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any
@@ -61,6 +62,21 @@ class Toward:
     hands: list[str] = field(default_factory=list)
     """The hands where A fed B or B passed a win of A's."""
 
+    def count(self, hand_id: str, a: int, b: int, chances: list[tuple[int, int, bool]],
+              wins: list[tuple[int, int]]) -> None:
+        """Add one hand where seat ``a`` is A and seat ``b`` is B (:func:`replayed`'s ``chances`` and ``wins``)."""
+        self.dealins += sum(1 for _, f in wins if f == a)
+        self.fed += sum(1 for w, f in wins if f == a and w == b)
+        self.b_wins += sum(1 for w, f in wins if f != a and w == b)
+        self.other_wins += sum(1 for w, f in wins if f != a and w != a)
+        mine = [(source, passed) for seat, source, passed in chances if seat == b]
+        self.chances += sum(1 for source, _ in mine if source == a)
+        self.passed += sum(1 for source, passed in mine if source == a and passed)
+        self.chances_others += sum(1 for source, _ in mine if source != a)
+        self.passed_others += sum(1 for source, passed in mine if source != a and passed)
+        if any(f == a and w == b for w, f in wins) or any(source == a and passed for source, passed in mine):
+            self.hands.append(hand_id)
+
     def share(self) -> float:
         """B's smoothed share of the wins on other seats' discards: A's deal-ins' chance to go to B."""
         return (self.b_wins + 1) / (self.other_wins + 3)
@@ -98,60 +114,53 @@ def replayed(record: dict[str, Any], automatic: set[int]) -> tuple[list[tuple[in
     return chances, wins
 
 
+READ_AT_ONCE = 200
+"""The records read from the database in one statement."""
+
+
+def replays(conn: Connection, hand_ids: list[str]) -> Iterator[tuple[str, dict[str, Any], set[int]]]:
+    """Each hand's record and the indexes of its decisions 托管 made, :data:`READ_AT_ONCE` hands at a time."""
+    for start in range(0, len(hand_ids), READ_AT_ONCE):
+        chunk = hand_ids[start:start + READ_AT_ONCE]
+        automatic: dict[str, set[int]] = defaultdict(set)
+        for hand_id, idx in conn.execute(select(decisions.c.hand_id, decisions.c.idx)
+                                         .where(decisions.c.hand_id.in_(chunk), decisions.c.by == "auto")):
+            automatic[str(hand_id)].add(int(idx))
+        for hand_id, record in conn.execute(select(hands.c.id, hands.c.record).where(hands.c.id.in_(chunk))):
+            if record:
+                yield str(hand_id), record, automatic[str(hand_id)]
+
+
 def soft_play(conn: Connection, since: float) -> list[Flag]:
     """Pairs of accounts, in the hands settled since ``since``, one feeding the other."""
     bots = bot_ids(conn)
-    rows = list(conn.execute(select(hands.c.id, hands.c.seats, hands.c.record)
-                             .where(hands.c.status == "settled", hands.c.finished_at >= since)
-                             .order_by(hands.c.finished_at)))
+    seated = {str(hand_id): [-1 if u is None or int(u) in bots else int(u) for u in seats]  # -1: no person
+              for hand_id, seats in conn.execute(select(hands.c.id, hands.c.seats).where(
+                  hands.c.status == "settled", hands.c.finished_at >= since))}
     met: Counter[tuple[int, int]] = Counter()
-    for _, seats, _ in rows:
-        people = sorted({int(u) for u in seats if u is not None and int(u) not in bots})
-        met.update(combinations(people, 2))
+    for users in seated.values():
+        met.update(combinations(sorted({u for u in users if u >= 0}), 2))
     pairs = {pair for pair, n in met.items() if n >= SOFT_HANDS}
-    if not pairs:
-        return []
-    automatic: dict[str, set[int]] = defaultdict(set)
-    for hand_id, idx in conn.execute(select(decisions.c.hand_id, decisions.c.idx).join(
-            hands, hands.c.id == decisions.c.hand_id).where(
-            hands.c.status == "settled", hands.c.finished_at >= since, decisions.c.by == "auto")):
-        automatic[str(hand_id)].add(int(idx))
+    judged = {hand_id: [(a, b) for a, b in permutations(range(4), 2) if min(users[a], users[b]) >= 0
+                        and (min(users[a], users[b]), max(users[a], users[b])) in pairs]
+              for hand_id, users in seated.items()}
     toward: dict[tuple[int, int], Toward] = defaultdict(Toward)
-    for hand_id, seats, record in rows:
-        users = [-1 if u is None or int(u) in bots else int(u) for u in seats]  # -1: no person
-        judged = [(a, b) for a, b in permutations(range(4), 2)
-                  if min(users[a], users[b]) >= 0 and (min(users[a], users[b]), max(users[a], users[b])) in pairs]
-        if not judged or not record:
-            continue
+    for hand_id, record, automatic in replays(conn, sorted(h for h, seats in judged.items() if seats)):
         try:
-            chances, wins = replayed(record, automatic[str(hand_id)])
+            chances, wins = replayed(record, automatic)
         except ValueError:  # a record that does not replay (its hand is checked elsewhere)
             continue
-        for a, b in judged:
-            t = toward[users[a], users[b]]
-            t.dealins += sum(1 for _, f in wins if f == a)
-            t.fed += sum(1 for w, f in wins if f == a and w == b)
-            t.b_wins += sum(1 for w, f in wins if f != a and w == b)
-            t.other_wins += sum(1 for w, f in wins if f != a and w != a)
-            for seat, source, passed in chances:
-                if seat != b:
-                    continue
-                if source == a:
-                    t.chances += 1
-                    t.passed += passed
-                else:
-                    t.chances_others += 1
-                    t.passed_others += passed
-            if any(f == a and w == b for w, f in wins) or any(s == b and f == a and p for s, f, p in chances):
-                t.hands.append(str(hand_id))
-    flows = chip_flows(conn, since, bots)
+        users = seated[hand_id]
+        for a, b in judged[hand_id]:
+            toward[users[a], users[b]].count(hand_id, a, b, chances, wins)
     shares = [t.fed / t.dealins for t in toward.values() if t.dealins]
     population = sum(shares) / len(shares) if shares else 0.0
+    flagged = [(x, y) for x, y in sorted(pairs) if toward[x, y].flagged() or toward[y, x].flagged()]
+    flows = chip_flows(conn, since, bots) if flagged else None
     found = []
-    for x, y in sorted(pairs):
+    for x, y in flagged:
+        assert flows is not None
         one, other = toward[x, y], toward[y, x]
-        if not (one.flagged() or other.flagged()):
-            continue
         evidence: dict[str, Any] = {"hands_together": met[x, y], "chips": {
             f"{x}>{y}": round(flows.sent[x][y]), f"{y}>{x}": round(flows.sent[y][x])}}
         for a, b, t in ((x, y, one), (y, x, other)):

@@ -14,7 +14,14 @@ from chuanma.fairness.keys import signing_key_of
 from chuanma.fairness.signing import SIGNATURE_SCHEME
 from chuanma.portal.replays import read_viewer, replay_view
 from chuanma.server.dealer_keys import published
-from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
+from chuanma.server.hand_access import (
+    SHARE_SECRET,
+    HandRefusedError,
+    hand_players,
+    readable_hand,
+    server_secret,
+    share_link,
+)
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User
 from chuanma.server.routes.portal import json_body
 from chuanma.server.store import Row
@@ -60,18 +67,9 @@ async def stored(hand_id: str, user: User, server: ServerDep, seat: str = "all",
         view = replay_view(row["record"], read_viewer(seat), move_of(move))
     except (ChuanmaError, ValueError) as exc:
         raise ApiError(400, "bad_replay", str(exc)) from None
-    return {**view, "players": await players_of(server, row["seats"], int(user["id"])),
+    return {**view, "players": await hand_players(server.store, row["seats"], int(user["id"])),
             "can_report": user["kind"] == "player"}
 
-
-async def players_of(server: ServerDep, seats: list[int | None], viewer: int) -> list[dict[str, Any] | None]:
-    """A stored hand's players by seat: ``id``, ``name`` (as named now), ``bot``, ``you`` (the viewer)."""
-    out: list[dict[str, Any] | None] = []
-    for user_id in seats:
-        found = None if user_id is None else await server.store.user(int(user_id))
-        out.append(None if found is None else {"id": int(found["id"]), "name": str(found["username"]),
-                                               "bot": found["kind"] == "bot", "you": int(found["id"]) == viewer})
-    return out
 
 
 @router.post("/api/replay")
