@@ -44,6 +44,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from chuanma.commands.serve import uvicorn_config
 from chuanma.server.app import create_app
+from chuanma.server.bot_timing import Answers, answers
 from chuanma.server.clock import ScaledClock
 from chuanma.server.config import ServerConfig
 from chuanma.server.detectors import scan
@@ -59,6 +60,8 @@ PRESET = "xueliu"
 KINDS = {"pair": "soft_play", "instant": "bot_timing", "steady": "bot_timing", "farm": "shared_address",
          "ring": "shared_address"}
 """Each kind of cheat and the detector that should flag it."""
+LATE = ("stale_version", "no_hand", "hand_over", "illegal_action")
+"""The refusals of an answer that came after its question changed or its hand ended."""
 TIMEOUT = 120.0
 """Real seconds a client waits for a message before giving up."""
 
@@ -150,7 +153,7 @@ class Player:
                     await asyncio.sleep(self.delay() / self.speed)
                     await send(ws, "act", table=msg["table"], version=msg["version"],
                                action=self.choose(msg["legal"]))
-                elif msg["type"] == "error" and msg["code"] not in ("stale_version", "not_your_turn"):
+                elif msg["type"] == "error" and msg["code"] not in LATE:
                     raise RuntimeError(f"{self.name}: {msg}")
 
 
@@ -281,19 +284,22 @@ class Verdict:
     """One run's: the kinds caught, and the honest accounts flagged by each detector."""
 
     caught: set[str]
+    scripts: dict[str, tuple[float, float]]
+    """The scripts' answer times as the detector saw them: median and spread."""
     honest: int
     honest_flagged: dict[str, set[int]]
     flags: list[Flag]
 
 
-def judge(pop: Population, found: list[Flag]) -> Verdict:
+def judge(pop: Population, found: list[Flag], timed: dict[int, Answers]) -> Verdict:
     caught = {kind for kind, detector in KINDS.items()
               if any(f.kind == detector and pop.accounts(kind) <= set(f.accounts) for f in found)}
     honest = pop.accounts("honest")
     flagged: dict[str, set[int]] = {}
     for f in found:
         flagged.setdefault(f.kind, set()).update(honest & set(f.accounts))
-    return Verdict(caught, len(honest), flagged, found)
+    scripts = {kind: timed[pop.ids[pop.players[kind][0].name]].figures() for kind in ("instant", "steady")}
+    return Verdict(caught, scripts, len(honest), flagged, found)
 
 
 async def run(seed: int, size: Size) -> Verdict:
@@ -327,9 +333,10 @@ async def run(seed: int, size: Size) -> Verdict:
         try:
             now = clock.now()
             found = await store.read(lambda conn: scan(conn, now - DAY))
+            timed = await store.read(lambda conn: answers(conn, now - DAY))
         finally:
             await store.close()
-    return judge(pop, found)
+    return judge(pop, found, timed)
 
 
 def report(verdicts: list[Verdict]) -> str:
@@ -360,7 +367,9 @@ def main() -> None:
                     company=args.company, speed=args.speed)
         verdict = asyncio.run(run(args.seed + i, size))
         missed = sorted(set(KINDS) - verdict.caught)
-        print(f"run {i + 1}: caught {sorted(verdict.caught)}" + (f", missed {missed}" if missed else ""), flush=True)
+        timing = ", ".join(f"{kind} median {m:.3f} s spread {sp:.3f}" for kind, (m, sp) in verdict.scripts.items())
+        print(f"run {i + 1}: caught {sorted(verdict.caught)}" + (f", missed {missed}" if missed else "") +
+              f" ({timing})", flush=True)
         verdicts.append(verdict)
     print(report(verdicts))
 
