@@ -218,8 +218,8 @@ class Size:
     speed: float = SPEED
 
 
-SHORT = Size(honest=2, hands=3, pair_hands=10, pair_company=0, pair_pace=0.4, company=1, farm=2, ring=2,
-             speed=30.0)
+SHORT = Size(honest=2, hands=2, pair_hands=8, pair_company=0, pair_pace=0.35, company=1, farm=2, ring=2,
+             speed=20.0)
 """The tests' short form: the pair, quicker, alone with server bots for more hands; each script with
 one person."""
 
@@ -368,8 +368,10 @@ def main() -> None:
         verdict = asyncio.run(run(args.seed + i, size))
         missed = sorted(set(KINDS) - verdict.caught)
         timing = ", ".join(f"{kind} median {m:.3f} s spread {sp:.3f}" for kind, (m, sp) in verdict.scripts.items())
+        wrong = "; ".join(f"{f.kind} {f.accounts} {json.dumps(f.evidence)}" for f in verdict.flags
+                          if set(f.accounts) & set().union(*verdict.honest_flagged.values()))
         print(f"run {i + 1}: caught {sorted(verdict.caught)}" + (f", missed {missed}" if missed else "") +
-              f" ({timing})", flush=True)
+              f" ({timing})" + (f"; honest flagged: {wrong}" if wrong else ""), flush=True)
         verdicts.append(verdict)
     print(report(verdicts))
 

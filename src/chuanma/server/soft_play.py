@@ -3,7 +3,7 @@ dealt into the same hands, one feeding the other. Each settled hand they shared 
 its record, and for each of the two, A and B:
 
 - **deal-ins**: of A's deal-ins (点炮), those to B, against B's share of the wins on the other
-  seats' discards in those hands (smoothed: one win more for B, three for all); flagged when at
+  seats' discards in those hands (smoothed toward a third: :data:`PRIOR_WINS`); flagged when at
   least :data:`FEED_DEALINS` went to B and so many had a chance under :data:`FEED_ODDS` (binomial);
 - **wins passed**: B passing a win (胡 legal) on A's discard or added kong, its own decision (not
   托管's), flagged from :data:`PASSED_WINS`, and more often than on the other seats' discards.
@@ -32,7 +32,10 @@ from chuanma.server.suspicions import EVIDENCE_HANDS, Flag, bot_ids, chip_flows
 
 SOFT_HANDS = 3
 """The fewest hands a pair is judged on."""
-FEED_DEALINS = 4
+PRIOR_WINS = 2
+"""The wins a partner is taken to have won beyond those seen, of three times as many (a third of
+them: one winner of three), so a few hands' luck is not taken for the share a player wins."""
+FEED_DEALINS = 5
 """The fewest deal-ins from one to the other that may be flagged."""
 FEED_ODDS = 1e-3
 """The chance (a binomial tail) below which the deal-ins to the partner are flagged."""
@@ -78,8 +81,9 @@ class Toward:
             self.hands.append(hand_id)
 
     def share(self) -> float:
-        """B's smoothed share of the wins on other seats' discards: A's deal-ins' chance to go to B."""
-        return (self.b_wins + 1) / (self.other_wins + 3)
+        """B's share of the wins on other seats' discards, smoothed toward a third (as if B had won
+        :data:`PRIOR_WINS` of three times as many more): A's deal-ins' chance to go to B."""
+        return (self.b_wins + PRIOR_WINS) / (self.other_wins + 3 * PRIOR_WINS)
 
     def odds(self) -> float:
         """The chance of at least :attr:`fed` of :attr:`dealins` going to B at :meth:`share`."""
