@@ -1,5 +1,6 @@
 """The portal tests' server: the app in a thread (so Playwright's sync API can drive it), with one
-settled hand (a greedy-bot hand of 血战, recorded) and one hand still in play."""
+settled hand (a greedy-bot hand of 血战, recorded, dealt to three accounts and a server bot) and one
+hand still in play."""
 
 from __future__ import annotations
 
@@ -30,12 +31,18 @@ def finished_record(preset: str = "xuezhan", seed: int = 1) -> dict[str, Any]:
     return result.record
 
 
+PLAYERS = ("Sitter0", "Sitter1", "Sitter2")
+"""The people of the settled hand's seats 0-2 (a server bot, ``Robot3``, sits at 3)."""
+
+
 async def _add_hands(store: Store, record: dict[str, Any]) -> None:
+    seats = [await store.create_user(name, None, "player", 1_000, 0.0) for name in PLAYERS]
+    seats.append(await store.create_user("Robot3", None, "bot", 1_000, 0.0))
     await store.create_table({"id": "portal-test", "room": "chuji-xuezhan", "rules": "xuezhan", "seats": [None] * 4,
                               "status": "open", "created_at": 0.0})
     for number, hand_id in enumerate((SETTLED, PLAYING)):
         await store.create_hand({"id": hand_id, "table_id": "portal-test", "number": number, "server_seed": "0" * 64,
-                                 "commitment": "0" * 64, "session": {}, "seats": [None] * 4, "status": "playing"})
+                                 "commitment": "0" * 64, "session": {}, "seats": seats, "status": "playing"})
     assert await store.settle(SETTLED, record, {}, {}, 1.0) is not None
 
 

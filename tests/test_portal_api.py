@@ -24,7 +24,7 @@ from chuanma.rules import PRESETS, RuleSet
 from chuanma.scoring import FANS, score_hand
 from chuanma.server.routes.service import STATIC
 from chuanma.tiles import parse_tile, parse_tiles
-from portal_harness import PLAYING, REFUSED, SETTLED, PortalServer, portal_server
+from portal_harness import PLAYERS, PLAYING, REFUSED, SETTLED, PortalServer, portal_server
 
 
 @pytest.fixture(scope="module")
@@ -282,6 +282,27 @@ def test_replay_of_a_stored_hand_needs_a_session(http: httpx.Client) -> None:
     assert http.get(f"/api/replay/{SETTLED}").status_code == 401
 
 
+def test_replay_of_a_stored_hand_names_its_players_for_the_report_control(guest: httpx.Client,
+                                                                          server: PortalServer) -> None:
+    """The replay page's ⚑ beside the people of the hand: their ids and names as they are now, the
+    bot marked; a guest may not report, a registered player may, and the report posted as the
+    page's dialog posts it names the player by id."""
+    data = guest.get(f"/api/replay/{SETTLED}").json()
+    assert [(p["name"], p["bot"], p["you"]) for p in data["players"]] == [
+        *((name, False, False) for name in PLAYERS), ("Robot3", True, False)]
+    assert data["can_report"] is False
+    with httpx.Client(base_url=server.base, timeout=30) as http:
+        r = http.post("/api/register", json={"username": "Watcher1", "password": "correct horse"})
+        assert r.status_code == 200, r.text
+        auth = {"authorization": f"Bearer {r.json()['token']}"}
+        mine = http.get(f"/api/replay/{SETTLED}", headers=auth).json()
+        assert mine["can_report"] is True and mine["players"] == data["players"]
+        first = mine["players"][0]["id"]
+        r = http.post("/api/reports", json={"player": first, "hand_id": SETTLED, "reason": "bot", "text": None},
+                      headers=auth)
+    assert r.status_code == 201 and r.json()["report"]["player"] == first, r.text
+
+
 def test_replay_refuses_a_hand_in_play_or_unknown(guest: httpx.Client) -> None:
     for hand_id in (PLAYING, "nope"):
         r = guest.get(f"/api/replay/{hand_id}")
@@ -325,6 +346,7 @@ def test_replay_of_an_uploaded_record_is_the_stored_one(http: httpx.Client, gues
                                                         server: PortalServer) -> None:
     stored = guest.get(f"/api/replay/{SETTLED}", params={"seat": 2, "move": 7}).json()
     uploaded = http.post("/api/replay", json={"record": server.record, "seat": 2, "move": 7})
+    del stored["players"], stored["can_report"]  # a stored hand's alone
     assert uploaded.status_code == 200 and uploaded.json() == stored
 
 

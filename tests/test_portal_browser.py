@@ -276,6 +276,23 @@ def test_replay_seat_buttons_survive_a_render_so_a_press_during_a_load_still_cli
     assert button.evaluate("b => b.isConnected && b.getAttribute('aria-pressed')") == "true"
 
 
+def test_replay_reports_another_player_of_the_hand_through_the_tables_dialog(server: PortalServer,
+                                                                             desktop: Any) -> None:
+    """A registered player replaying a hand has ⚑ beside each other person (not the bot): the dialog
+    the table opens, posted with the hand, says it was sent."""
+    r = desktop.request.post(f"{server.base}/api/register", data={"username": "Replayer", "password": "correct horse"})
+    assert r.ok, r.text()
+    desktop.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=0")
+    desktop.wait_for_selector('[data-testid="report-1"]')
+    assert desktop.query_selector('[data-testid="report-3"]') is None  # the server's bot
+    assert "Sitter1" in desktop.text_content('[data-testid="players"]')
+    desktop.click('[data-testid="report-1"]')
+    desktop.select_option("#report-reason", "collusion")
+    desktop.click('[data-testid="report-send"]')
+    desktop.wait_for_function('() => document.querySelector("[data-testid=report-status]").textContent !== ""')
+    assert desktop.text_content('[data-testid="report-status"]') == "Report sent: staff will look at it"
+
+
 def test_replay_steps_jumps_and_switches_seats(server: PortalServer, page: Any) -> None:
     page.goto(f"{server.base}/replay/{SETTLED}?seat=all&move=0")
     page.click("#guest")

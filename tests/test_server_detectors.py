@@ -13,8 +13,10 @@ from sqlalchemy import func, select
 from typer.testing import CliRunner
 
 from chuanma.cli import app as cli
+from chuanma.server.bot_timing import answers
 from chuanma.server.detectors import DAY, flags_of, scan, scan_and_keep
 from chuanma.server.honesty import Visit, log_visit
+from chuanma.server.retention import purge_logins
 from chuanma.server.schema import flags
 from chuanma.server.store import Store, open_store
 
@@ -119,3 +121,48 @@ def test_an_honest_population_raises_no_flag_and_each_planted_cheat_is_flagged(t
     assert page.exit_code == 0 and "chip_dumping" in page.output and "(everyone: " in page.output, page.output
     refused = CliRunner().invoke(cli, ["admin", "scan", "--db", url, "--days", "0"])
     assert refused.exit_code == 2 and "--days" in refused.output
+
+
+def test_answer_times_flag_scripts_not_people_nor_the_servers_own_decisions(tmp_path: Path) -> None:
+    """Decisions stored with the time their prompt was sent: an account answering at once and one
+    answering after the same 2 s each time are flagged with their figures; a person's uneven
+    seconds are not, and the server's bot and 托管 answering at once are not even timed; the times
+    are forgotten with the logins."""
+    async def scenario() -> None:
+        store = await open_store(f"sqlite:///{tmp_path / 'chuanma.db'}")
+        try:
+            books, rng = Books(store), random.Random(3)
+            await store.create_table({"id": ROOM, "room": "chuji-xuezhan", "rules": {}, "seats": [None] * 4,
+                                      "status": "open", "created_at": NOW - DAY})
+            people = [await books.account(f"Person{i}", f"10.0.1.{i}") for i in range(2)]
+            instant, steady = await books.account("Quick", "10.0.2.1"), await books.account("Steady", "10.0.2.2")
+            bot = await books.account("Bot2", "10.0.3.1", "bot")
+            rows = []
+            for h in range(4):  # 40 decisions each: 10 a hand
+                seats = [people[0], instant, steady, people[1] if h < 2 else bot]
+                hand_id = await books.hand(ROOM, seats, won_by_one(seats, rng))
+                for k in range(40):
+                    seat, asked = k % 4, NOW - 3000 + h * 100 + k
+                    user = seats[seat]
+                    delay = (0.01 if user == instant else 2.0 + rng.uniform(-0.02, 0.02) if user == steady
+                             else 0.0 if user == bot else rng.lognormvariate(0.3, 0.6))
+                    by = "bot" if user == bot else "auto" if user == people[0] and k < 8 else "player"
+                    rows.append({"hand_id": hand_id, "idx": k, "seat": seat, "action": {"pass": True}, "by": by,
+                                 "events": [], "at": asked + (0.0 if by == "auto" else delay), "asked": asked})
+            await store.add_decisions(rows)
+            found = [f for f in await store.read(lambda conn: scan(conn, NOW - 7 * DAY)) if f.kind == "bot_timing"]
+            assert [(f.accounts, f.evidence["why"]) for f in found] == [((instant,), "instant"), ((steady,), "steady")]
+            quick = found[0]
+            assert quick.evidence["decisions"] == 40 and quick.figure < 0.25 < quick.population
+            assert quick.evidence["population_median"] == round(quick.population, 3)
+            assert len(quick.evidence["hands"]) == 4 and found[1].evidence["spread"] < 0.15
+            judged = await store.read(lambda conn: answers(conn, NOW - 7 * DAY))
+            assert sorted(len(a.times) for a in judged.values()) == [20, 32, 40, 40]  # the bot's and 托管's left out
+            assert judged[people[0]].figures()[1] > 0.15 and judged[people[0]].figures()[0] > 0.25
+            await purge_logins(store, NOW + 89 * DAY, 90)
+            assert len(await store.read(lambda conn: answers(conn, NOW - 7 * DAY))) == 4
+            await purge_logins(store, NOW + 91 * DAY, 90)
+            assert await store.read(lambda conn: answers(conn, NOW - 7 * DAY)) == {}
+        finally:
+            await store.close()
+    asyncio.run(scenario())

@@ -1,4 +1,4 @@
-"""Time for the server: the system clock, or test clocks (moved by hand, or firing early).
+"""Time for the server: the system clock, or test clocks (moved by hand, firing early, or sped up).
 
 Every timer (decision deadlines, the bot-fill wait, rate limits, relief chips) reads an injected
 :class:`Clock`, so tests never sleep: they call :meth:`ManualClock.advance`. A timer's callback
@@ -87,6 +87,21 @@ class EarlyClock(SystemClock):
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
         return super().call_later(delay - self.rng.uniform(0.0, min(self.early, delay)), callback)
+
+
+class ScaledClock(SystemClock):
+    """The real time run ``speed`` times faster from the moment it is made: a benchmark's clock, whose
+    timers and measured answer times are in the game's seconds while the run takes ``1/speed`` of them."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self.origin = time.time()
+
+    def now(self) -> float:
+        return self.origin + (time.time() - self.origin) * self.speed
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+        return super().call_later(delay / self.speed, callback)
 
 
 class ManualClock:

@@ -14,23 +14,27 @@ of every figure: they sit with everyone and cannot conspire.
   expected if seats were drawn at random given each one's hands, flagged from :data:`PAIR_RATIO`
   with at least :data:`PAIR_HANDS` hands together. Its population figure: the mean ratio of the
   pairs seen together.
+- **Bots playing for people** (:mod:`chuanma.server.bot_timing`) and **soft play inside a pair**
+  (:mod:`chuanma.server.soft_play`), each in its module.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from sqlalchemy import Connection, select
 
+from chuanma.server.bot_timing import bot_timing
 from chuanma.server.clock import Clock
 from chuanma.server.retention import DAY, every_day
 from chuanma.server.rooms import PRIVATE_ROOM
-from chuanma.server.schema import flagged, flags, hands, ledger, logins, tables, users
-from chuanma.server.store import HAND_KINDS, Store
+from chuanma.server.schema import flagged, flags, hands, logins, tables
+from chuanma.server.soft_play import soft_play
+from chuanma.server.store import Store
+from chuanma.server.suspicions import EVIDENCE_HANDS, Flag, bot_ids, chip_flows
 
 SCAN_DAYS = 7.0
 """The days the server's daily scan looks back over."""
@@ -39,26 +43,8 @@ DUMP_CHIPS = 1_000
 DUMP_HANDS = 3
 PAIR_RATIO = 3.0
 PAIR_HANDS = 10
-EVIDENCE_HANDS = 20
-"""The most hand ids a flag keeps as evidence."""
 RECENT = 20
 """The most flags a player's page shows."""
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """A suspicion: its kind, the accounts it is about, its evidence, the figure that raised it and
-    the same figure over everyone scanned."""
-
-    kind: str
-    accounts: tuple[int, ...]
-    evidence: dict[str, Any]
-    figure: float
-    population: float
-
-
-def _bots(conn: Connection) -> set[int]:
-    return set(conn.execute(select(users.c.id).where(users.c.kind == "bot")).scalars())
 
 
 def shared_addresses(conn: Connection, since: float) -> list[Flag]:
@@ -91,30 +77,13 @@ def shared_addresses(conn: Connection, since: float) -> list[Flag]:
 
 def chip_dumping(conn: Connection, since: float) -> list[Flag]:
     """Accounts whose lost chips since ``since`` went mostly to one other account."""
-    bots = _bots(conn)
-    by_hand: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    rows = conn.execute(select(ledger.c.hand_id, ledger.c.user_id, ledger.c.amount)
-                        .where(ledger.c.kind.in_(HAND_KINDS), ledger.c.at >= since).order_by(ledger.c.id))
-    for hand_id, user_id, amount in rows:
-        by_hand[str(hand_id)].append((int(user_id), int(amount)))
-    lost: Counter[int] = Counter()
-    sent: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
-    together: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for hand_id, moved in by_hand.items():
-        won = sum(a for _, a in moved if a > 0)
-        for loser, amount in moved:
-            if amount >= 0 or loser in bots or not won:
-                continue
-            lost[loser] -= amount
-            for winner, gain in moved:
-                if gain > 0 and winner not in bots:
-                    sent[loser][winner] += -amount * gain / won
-                    together[loser, winner].append(hand_id)
+    flows = chip_flows(conn, since, bot_ids(conn))
+    lost, sent = flows.lost, flows.sent
     tops = {u: max(sent[u].items(), key=lambda kv: kv[1]) for u in lost if lost[u] >= DUMP_CHIPS and sent[u]}
     mean = sum(share / lost[u] for u, (_, share) in tops.items()) / len(tops) if tops else 0.0
     found = []
     for loser, (winner, chips) in tops.items():
-        share, shared = chips / lost[loser], together[loser, winner]
+        share, shared = chips / lost[loser], flows.together[loser, winner]
         if share >= DUMP_SHARE and len(shared) >= DUMP_HANDS:
             found.append(Flag("chip_dumping", (loser, winner), {
                 "from": loser, "to": winner, "chips": round(chips), "lost": lost[loser], "hands_together": len(shared),
@@ -124,7 +93,7 @@ def chip_dumping(conn: Connection, since: float) -> list[Flag]:
 
 def seated_together(conn: Connection, since: float) -> list[Flag]:
     """Pairs dealt into the same room hands since ``since`` more often than chance."""
-    bots = _bots(conn)
+    bots = bot_ids(conn)
     rows = conn.execute(select(hands.c.id, hands.c.seats).join(tables, tables.c.id == hands.c.table_id)
                         .where(hands.c.status == "settled", hands.c.finished_at >= since,
                                tables.c.room != PRIVATE_ROOM).order_by(hands.c.finished_at))
@@ -149,7 +118,8 @@ def seated_together(conn: Connection, since: float) -> list[Flag]:
 
 def scan(conn: Connection, since: float) -> list[Flag]:
     """Every detector's flags over the rows since ``since``."""
-    return [*shared_addresses(conn, since), *chip_dumping(conn, since), *seated_together(conn, since)]
+    return [*shared_addresses(conn, since), *chip_dumping(conn, since), *seated_together(conn, since),
+            *bot_timing(conn, since), *soft_play(conn, since)]
 
 
 def keep(conn: Connection, found: Iterable[Flag], now: float) -> int:

@@ -12,12 +12,13 @@ import contextlib
 import hashlib
 import hmac
 import secrets
+from typing import Any
 
 from sqlalchemy import Connection, select
 from sqlalchemy.exc import IntegrityError
 
 from chuanma.server.rooms import PRIVATE_ROOM
-from chuanma.server.schema import hands, server_keys, tables
+from chuanma.server.schema import hands, server_keys, tables, users
 from chuanma.server.store import Row, Store
 
 SHARE_SECRET = "share"
@@ -71,3 +72,14 @@ async def readable_hand(store: Store, hand_id: str, user_id: int, key: str | Non
         return row
     raise HandRefusedError(403, "private_hand", "this hand was played at a private table: only its players, "
                                                 "or whoever one of them gave its share link, may read it")
+
+
+async def hand_players(store: Store, seats: list[int | None], viewer: int) -> list[dict[str, Any] | None]:
+    """A stored hand's players by seat (``None``: none): ``id``, ``name`` (as named now), ``bot``, and
+    ``you`` for ``viewer`` — what a replay shows beside its report controls."""
+    ids = [int(u) for u in seats if u is not None]
+    query = select(users.c.id, users.c.username, users.c.kind).where(users.c.id.in_(ids))
+    found = {int(r.id): r for r in await store.read(lambda conn: list(conn.execute(query)))}
+    return [None if u is None or int(u) not in found else {
+        "id": int(u), "name": str(found[int(u)].username), "bot": found[int(u)].kind == "bot", "you": int(u) == viewer}
+        for u in seats]

@@ -332,6 +332,8 @@ class Step:
             elif force != k:
                 continue
             assert seat.deadline is not None
+            if seat.conns:
+                seat.asked_at = self.now
             self.send(seat.conns, p.server_message(
                 "prompt", table=st.setup.table_id, hand=st.number, seat=k, version=seat.prompt_version,
                 legal=legal, seconds=max(0.0, seat.deadline - self.now)))
@@ -512,9 +514,11 @@ class Step:
         assert game is not None and st.hand_id is not None
         idx = len(game.decisions)
         events = game.apply(index, action, expected_version=expected)
-        self.seat(index).clear_prompt()
+        seat = self.seat(index)
+        asked = seat.asked_at if by == "player" else None
+        seat.clear_prompt()
         self.decided.append({"hand_id": st.hand_id, "idx": idx, "seat": index, "action": action.to_json(),
-                             "by": by, "events": [e.to_json() for e in events], "at": self.now})
+                             "by": by, "events": [e.to_json() for e in events], "at": self.now, "asked": asked})
 
     def flush(self) -> None:
         """Store the new decisions, then send the new events and prompts."""

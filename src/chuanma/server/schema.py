@@ -114,6 +114,8 @@ decisions = Table(
     Column("by", String(8), nullable=False),  # player, bot, auto (托管)
     Column("events", JSON, nullable=False),  # the events it caused, as the engine logged them
     Column("at", Float, nullable=False),
+    # a person's answer: when its prompt was sent (migration 0017; None: a bot's, 托管, or forgotten)
+    Column("asked", Float, nullable=True),
 )
 
 seatings = Table(

@@ -77,6 +77,8 @@ class Seat:
     prompt_legal: list[dict[str, Any]] | None = None
     deadline: float | None = None
     """When the open prompt runs out; on 托管, when its bot makes the next decision."""
+    asked_at: float | None = None
+    """When the open question's last prompt was sent (stored with the answer: ``decisions.asked``)."""
     held: tuple[int | None, list[dict[str, Any]] | None, float | None] | None = None
     """The open question (version, legal, deadline) when 托管 was turned on: turned off before its bot
     answered, the question comes back with the time it had, so toggling 托管 never buys time."""
@@ -91,7 +93,7 @@ class Seat:
         return cls(user_id, name, bot, make_bot(bot_name, bot_seed), ready=bot)
 
     def clear_prompt(self) -> None:
-        self.prompt_version = self.prompt_legal = self.deadline = None
+        self.prompt_version = self.prompt_legal = self.deadline = self.asked_at = None
 
 
 @dataclass(slots=True)

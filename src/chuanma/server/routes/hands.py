@@ -14,7 +14,14 @@ from chuanma.fairness.keys import signing_key_of
 from chuanma.fairness.signing import SIGNATURE_SCHEME
 from chuanma.portal.replays import read_viewer, replay_view
 from chuanma.server.dealer_keys import published
-from chuanma.server.hand_access import SHARE_SECRET, HandRefusedError, readable_hand, server_secret, share_link
+from chuanma.server.hand_access import (
+    SHARE_SECRET,
+    HandRefusedError,
+    hand_players,
+    readable_hand,
+    server_secret,
+    share_link,
+)
 from chuanma.server.routes.deps import ApiError, Config, ServerDep, User
 from chuanma.server.routes.portal import json_body
 from chuanma.server.store import Row
@@ -53,12 +60,16 @@ async def record(hand_id: str, user: User, server: ServerDep, key: str | None = 
 @router.get("/api/replay/{hand_id}")
 async def stored(hand_id: str, user: User, server: ServerDep, seat: str = "all", move: str | None = None,
                  key: str | None = None) -> dict[str, Any]:
-    """A finished hand at one move as ``seat`` saw it (who may replay it is who may read its record)."""
+    """A finished hand at one move as ``seat`` saw it (who may replay it is who may read its record),
+    with its players as they are named now and whether the caller may report them."""
     row = await readable(server, hand_id, user, key)
     try:
-        return replay_view(row["record"], read_viewer(seat), move_of(move))
+        view = replay_view(row["record"], read_viewer(seat), move_of(move))
     except (ChuanmaError, ValueError) as exc:
         raise ApiError(400, "bad_replay", str(exc)) from None
+    return {**view, "players": await hand_players(server.store, row["seats"], int(user["id"])),
+            "can_report": user["kind"] == "player"}
+
 
 
 @router.post("/api/replay")

@@ -8,7 +8,7 @@ import { t, onLangChange, languageButton, addFanNames, addPresetNames, errorText
 import { loginHTML, LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { openModal, settlement, drawInParts, fairnessHTML, armVerifyLink } from "./settle.js";
-import { reportBody, reportHTML } from "./report.js";
+import { showReport } from "./report.js";
 import { onAnnouncement, renderNotices } from "./notices.js";
 import { isMuted, setMuted } from "./sound.js";
 import { esc, fmt } from "./util.js";
@@ -141,7 +141,7 @@ function showTable() {
   const root = document.createElement("div");
   main.replaceChildren(root);
   app.table = new TablePage(root, { send, onLeave: showLobby, onSettle: showSettlement, onFairness: showFairness,
-    onReport: showReport, canReport: () => app.user?.kind === "player", presets: app.presets });
+    onReport: (name, handId) => showReport(name, name, handId, toast), canReport: () => app.user?.kind === "player", presets: app.presets });
   app.table.render();
   return app.table;
 }
@@ -216,20 +216,6 @@ async function joinRoom(room) {
   await showLobby();
   app.lobby?.onQueued({ room, waiting: 1 });
   send({ type: "join", room });
-}
-
-function showReport(name, handId) {
-  const modal = openModal(reportHTML(name, handId), { label: t("report.title", { name }) });
-  modal.el.querySelector("[data-report]").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await api("/api/reports", { method: "POST", body: reportBody(ev.target, name, handId) });
-      modal.close();
-      toast(t("report.sent"));
-    } catch (exc) {
-      toast(errorText(exc.code, exc.message));
-    }
-  });
 }
 
 function showFairness(table) {

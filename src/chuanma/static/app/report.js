@@ -1,6 +1,9 @@
-// Reporting a player (举报): the dialog a seat's report button opens, posted to POST /api/reports.
+// Reporting a player (举报): the dialog a seat's report button opens (at the table, and beside the
+// players of a replayed hand), posted to POST /api/reports.
 
-import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { errorText, t } from "./i18n.js";
+import { openModal } from "./settle.js";
 import { esc } from "./util.js";
 
 export const REASONS = ["cheating", "collusion", "abuse", "bot", "other"];
@@ -20,8 +23,24 @@ export function reportHTML(name, handId) {
     </form>`;
 }
 
-/** What the dialog's form posts: the player, the hand, the reason and the words given. */
-export function reportBody(form, name, handId) {
+/** What the dialog's form posts: the player (id or name), the hand, the reason and the words given. */
+export function reportBody(form, player, handId) {
   const text = form.elements.text.value.trim();
-  return { player: name, hand_id: handId || null, reason: form.elements.reason.value, text: text || null };
+  return { player, hand_id: handId || null, reason: form.elements.reason.value, text: text || null };
+}
+
+/** Open the dialog reporting ``name`` (posted as ``player``: their id or name) about ``handId``;
+ * ``tell`` shows what came of it (sent, or the server's refusal). */
+export function showReport(player, name, handId, tell) {
+  const modal = openModal(reportHTML(name, handId), { label: t("report.title", { name }) });
+  modal.el.querySelector("[data-report]").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api("/api/reports", { method: "POST", body: reportBody(ev.target, player, handId) });
+      modal.close();
+      tell(t("report.sent"));
+    } catch (exc) {
+      tell(errorText(exc.code, exc.message));
+    }
+  });
 }

@@ -4,6 +4,7 @@
 import { api, el, frame, onLangChange, seatName, suitName, t } from "./common.js";
 import { board } from "./board.js";
 import { actionName, narrate, reasonName } from "/static/app/narrate.js";
+import { showReport } from "/static/app/report.js";
 
 frame("/replay");
 
@@ -33,8 +34,10 @@ async function load() {
   if (res.status === 401) { $("login-card").classList.remove("hidden"); return; }
   if (!res.ok) { stop(); $("error").textContent = res.data.message || String(res.status); return; }
   $("error").textContent = "";
+  const first = !state.data;
   state.data = res.data;
   state.move = res.data.move;
+  if (first) players(res.data);  // made once (and again in another language): never replaced under a click
   render();
 }
 
@@ -90,6 +93,17 @@ function render() {
   settlement(d);
 }
 
+/** A stored hand's players, each other person with the report (举报) control for a registered viewer. */
+function players(d) {
+  if (!d.players) return;
+  $("players-row").classList.remove("hidden");
+  $("players").replaceChildren(...d.players.flatMap((p, seat) => (p ? [el("span", { class: "rp-player" },
+    `${seatName(seat)} ${p.name} `,
+    ...(d.can_report && !p.you && !p.bot ? [el("button", { type: "button", class: "btn-report", "data-testid": `report-${seat}`,
+      title: t("report.title", { name: p.name }), "aria-label": t("report.title", { name: p.name }),
+      onclick: () => showReport(p.id, p.name, handId, (text) => { $("report-status").textContent = text; }) }, "⚑")] : []))] : [])));
+}
+
 function settlement(d) {
   const box = $("settlement");
   if (d.move !== d.moves) { box.classList.add("hidden"); return; }
@@ -130,7 +144,7 @@ $("guest").addEventListener("click", async () => {
   const res = await api("/api/guest", {});
   if (res.ok) { $("login-card").classList.add("hidden"); load(); } else $("error").textContent = res.data.message;
 });
-onLangChange(() => state.data && render());
+onLangChange(() => { if (state.data) { players(state.data); render(); } });
 
 if (handId) load();
 else {
