@@ -1,7 +1,8 @@
 """The console (/admin) in a real Chromium, at a phone's width: an anonymous visitor and a player are
 told it is for moderators and operators only; an operator finds a player, opens their page, bans,
-unbans, renames and adjusts them, notes something on their page, sees each action in the operator log,
-sees a live table, edits a room and announces (a banner on the game's page)."""
+unbans, renames and adjusts them, notes something on their page, makes a password-reset link, sees each
+action in the operator log, sees a live table, edits a room, switches a maintenance on and off and
+announces (a banner on the game's page)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,9 @@ def test_an_operator_drives_the_console_and_nobody_else_sees_it(browser: Any, tm
             expect(page.get_by_test_id("history")).to_contain_text("refund")  # the log about them, on their page
             act("add-note", text="warned about chat")
             expect(page.get_by_test_id("notes")).to_contain_text("warned about chat")
+            page.fill('[data-testid="reset"] input[name="reason"]', "forgot the password")
+            page.click('[data-testid="reset"] button[type=submit]')
+            expect(page.get_by_test_id("admin-status")).to_contain_text(f"{run.base}/reset#")
             page.click('[data-tab="log"]')
             log = page.get_by_test_id("log")
             for action, reason in [("ban", "spam in chat"), ("unban", "appeal granted"), ("rename", "offensive name"),
@@ -92,6 +96,10 @@ def test_an_operator_drives_the_console_and_nobody_else_sees_it(browser: Any, tm
             expect(row).to_contain_text("300")
             act("announce", text="hello everyone")
             expect(page.get_by_test_id("notice-now")).to_contain_text("hello everyone")
+            act("maintenance", **{"in": "30", "message": "an upgrade"})
+            expect(page.get_by_test_id("maintenance-now")).to_contain_text("an upgrade")
+            page.get_by_role("button", name="End the maintenance").click()
+            expect(page.get_by_test_id("maintenance-now")).not_to_contain_text("an upgrade")
             page.goto(f"{run.base}/")  # the game's page shows it as a banner, which the player dismisses
             banner = page.get_by_test_id("notice-notice")
             expect(banner).to_contain_text("hello everyone")

@@ -116,7 +116,8 @@ function grid(headings, rows, testid) {
 
 const replay = (handId) => (handId ? el("a", { href: `/replay/${encodeURIComponent(handId)}`, class: "mono", text: handId }) : "");
 
-/** A small form: its fields ([name, label key, attrs]) and a button; ``send(values)`` runs on submit. */
+/** A small form: its fields ([name, label key, attrs]) and a button; ``send(values)`` runs on submit
+ * and returns null (refused, said already), a text to say, or anything else (said as done). */
 function actionForm(key, fields, send, testid) {
   const form = el("form", { class: "field-row admin-action", "data-testid": testid },
     fields.map(([name, label, attrs = {}]) => el("div", {}, el("label", { text: t(label) },
@@ -125,7 +126,8 @@ function actionForm(key, fields, send, testid) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const values = Object.fromEntries(new FormData(form).entries());
-    if (await send(values) !== null) { say(t("admin.done", { what: t(key) })); form.reset(); }
+    const result = await send(values);
+    if (result !== null) { say(typeof result === "string" ? result : t("admin.done", { what: t(key) })); form.reset(); }
   });
   return form;
 }
@@ -164,8 +166,7 @@ async function openPlayer(id) {
     (v) => act("adjust", { reason: v.reason, amount: Number(v.amount), hand: v.hand.trim() || null }), "adjust"));
     forms.push(actionForm("admin.reset", [["reason", "admin.reason", { required: true }]], async (v) => {
       const r = await call(`/api/admin/players/${id}/reset-link`, { reason: v.reason });
-      if (r !== null) say(t("admin.link") + r.link);  // as text: the operator copies it
-      return r === null ? null : r;
+      return r === null ? null : t("admin.link") + r.link;  // as text: the operator copies it
     }, "reset"));
   }
   $("#player").replaceChildren(
