@@ -130,6 +130,11 @@ async def running(config: ServerConfig) -> AsyncIterator[Running]:
         await task
 
 
+def bearer(token: str) -> dict[str, str]:
+    """The headers of a request made with ``token`` (a session's bearer token)."""
+    return {"authorization": f"Bearer {token}"}
+
+
 async def account(base: str, username: str | None = None, password: str = "correct horse") -> dict[str, Any]:
     """Register ``username``, or without one make a guest (no Argon2 hashing: quicker); returns
     ``{"user", "token"}``."""

@@ -29,6 +29,7 @@ from server_harness import (
     Client,
     account,
     auto_table,
+    bearer,
     db_url,
     deal,
     eventually,
@@ -60,10 +61,6 @@ BODIES = {"ban": {"reason": "spam", "duration": "1d"}, "unban": {"reason": "appe
           "enable": {"reason": "open"}, "announce": {"text": "hello"}, "maintenance": {"in": 10},
           "notes": {"text": "warned"}, "reset-link": {"reason": "forgot"},
           "999999": {"status": "dismissed", "note": "no such report"}}
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
 
 
 def test_every_admin_route_refuses_anonymous_with_401_guests_and_players_with_403_and_moderators_the_operators(

@@ -21,15 +21,11 @@ from chuanma.server.notices import Notices
 from chuanma.server.room_config import RoomConfig
 from chuanma.server.store import sqlite_url
 from chuanma.server.table import RefusedError
-from server_harness import TIMEOUT, Client, account, eventually, make_config, pg_database, running
+from server_harness import TIMEOUT, Client, account, bearer, eventually, make_config, pg_database, running
 from test_cluster_identity import said
 from test_cluster_lobby import ROOM, cluster_db, guest, two_nodes
 
 __all__ = ["cluster_db", "pg_database"]
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
 
 
 def invoke(*args: str) -> str:

@@ -24,6 +24,7 @@ from server_harness import (
     Client,
     account,
     auto_table,
+    bearer,
     db_url,
     deal,
     eventually,
@@ -34,10 +35,6 @@ from server_harness import (
 from test_cluster_lobby import BOT_WAIT, ROOM, cluster_db, guest, seated_at, two_nodes
 
 __all__ = ["cluster_db", "db_url", "pg_database"]
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
 
 
 async def hand_row(store: Store, hand_id: str) -> dict[str, Any]:
