@@ -238,7 +238,7 @@ def flag_words(flag: dict[str, Any]) -> str:
 @admin_app.command("scan")
 def scan_command(days: Annotated[float, typer.Option(help="look at the rows of the last this many days")] = SCAN_DAYS,
                  db: Db = None, data: Data = DATA) -> None:
-    """Run the abuse detectors (shared addresses, chip dumping, pairs seated together, answers timed
+    """Run the abuse detectors (shared addresses and devices, chip dumping, pairs seated together, answers timed
     like a script's, soft play inside a pair) as the server does daily: print each flag with its
     evidence and keep the new ones for the players' pages."""
     if not 0 < days <= MAX_DAYS:  # NaN fails too
