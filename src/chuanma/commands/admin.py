@@ -279,7 +279,7 @@ def purge_logins_command(
     db: Db = None, data: Data = DATA,
     days: Annotated[float, typer.Option(help="keep the logins of the last this many days")] = 90.0,
 ) -> None:
-    """Forget the logins (address and user agent of registrations, guests, claims and logins) and
+    """Forget the logins (address, user agent and device of registrations, guests, claims and logins) and
     when the decisions' prompts were sent, older than --days, as the server does daily."""
     from chuanma.server.retention import purge_logins
 
