@@ -35,6 +35,7 @@ import random
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -226,7 +227,8 @@ one person."""
 
 async def populate(base: str, rng: random.Random, size: Size) -> Population:
     pop = Population()
-    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT) as http:
+    scripts = CookieJar(DefaultCookiePolicy(allowed_domains=[]))  # keeps no cookie: no device shared by all
+    async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT, cookies=scripts) as http:
         async def kind(name: str, makes: list[Any]) -> None:
             made = await asyncio.gather(*makes)
             pop.players[name] = [p for p, _ in made]

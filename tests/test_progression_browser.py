@@ -64,6 +64,7 @@ def test_the_profile_page_shows_the_players_record(browser: Any, server: Running
         page.goto(f"{server.base}/profile/{played}")
         page.locator("#profile:not([hidden])").wait_for(timeout=WAIT_MS)
         assert played in page.locator("[data-testid=who]").inner_text()
+        assert page.locator("[data-testid=report]").count() == 0  # a guest reports no one
         assert page.locator("[data-testid=level]").inner_text().startswith("Lv.")
         assert page.locator("#figures-h").inner_text() == HEADINGS[lang]
         hands = page.locator("[data-testid='profile.hands'] dd").inner_text()
@@ -98,7 +99,9 @@ def test_the_leaderboard_lists_registered_players_and_the_bots(browser: Any, ser
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, server: Running) -> None:
+def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, server: Running, played: str) -> None:
+    """A guest registers from the lobby, keeping its balance; registered, it reports another player
+    from their profile (the ⚑ control, no hand)."""
     with opened(browser, "phone", "zh") as page:
         page.goto(server.base + "/")
         page.click("[data-auth=guest]")
@@ -116,6 +119,11 @@ def test_a_guest_registers_from_the_lobby_and_keeps_its_account(browser: Any, se
         assert page.locator(".badge-level").count() >= 1  # its level, under its new name
         me = page.request.get(server.base + "/api/me").json()
         assert (me["username"], me["kind"]) == ("Carol1", "player")
+        page.goto(f"{server.base}/profile/{played}")
+        page.click("[data-testid=report]")
+        page.click("[data-testid=report-send]")
+        page.locator("[data-testid=report-status]:not(:empty)").wait_for(timeout=WAIT_MS)
+        assert page.locator("[data-testid=report-status]").inner_text() == "举报已提交：管理员会查看"
 
 
 @pytest.mark.parametrize("path", ["/profile/Alice1", "/leaderboard?family=xuezhan&period=all"])

@@ -166,3 +166,29 @@ def test_answer_times_flag_scripts_not_people_nor_the_servers_own_decisions(tmp_
         finally:
             await store.close()
     asyncio.run(scenario())
+
+
+def test_accounts_on_one_device_are_flagged_with_when_each_was_seen_and_others_not(tmp_path: Path) -> None:
+    """Two accounts logged in from one browser (its device cookie), each from its own address,
+    are flagged together with when each was seen on it; two on devices of their own are not, nor
+    are logins without a device."""
+    shared, own = "D" * 22, ["E" * 22, "F" * 22]
+
+    async def scenario() -> None:
+        store = await open_store(f"sqlite:///{tmp_path / 'chuanma.db'}")
+        try:
+            books = Books(store)
+            one, two, alone, other = [await books.account(f"Dev{i}", f"10.4.0.{i}") for i in range(4)]
+            for user_id, device, at in ((one, shared, NOW - 600), (two, shared, NOW - 300), (one, shared, NOW - 60),
+                                        (alone, own[0], NOW - 60), (other, own[1], NOW - 60)):
+                visit = Visit(f"10.5.{user_id}.1", "test/1", device)
+                await store.write(lambda conn, u=user_id, v=visit, t=at: log_visit(conn, u, "login", v, t))
+            found = await store.read(lambda conn: scan(conn, NOW - 7 * DAY))
+            assert [(f.kind, f.accounts) for f in found] == [("shared_device", (one, two))]
+            assert found[0].evidence == {"devices": {shared: {
+                str(one): {"logins": 2, "first": NOW - 600, "last": NOW - 60},
+                str(two): {"logins": 1, "first": NOW - 300, "last": NOW - 300}}}}
+            assert found[0].figure == 2 and found[0].population == 4 / 3
+        finally:
+            await store.close()
+    asyncio.run(scenario())

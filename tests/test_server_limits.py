@@ -7,10 +7,13 @@ import asyncio
 from typing import Any
 
 import httpx
+from sqlalchemy import select
 
 from chuanma.server import protocol as p
 from chuanma.server.accounts import RateLimiter
 from chuanma.server.config import ServerConfig
+from chuanma.server.routes.deps import DEVICE_COOKIE
+from chuanma.server.schema import logins
 from chuanma.server.services import READS_PER_MINUTE
 from chuanma.server.ws import BEHIND, MAX_OWED, Budget, Outbox
 from server_harness import (
@@ -233,4 +236,40 @@ def test_profiles_and_leaderboards_are_rate_limited_per_address(db_url: str) -> 
                 assert (await http.get(f"/api/levels?names={name}", headers=auth)).status_code == 200
                 run.clock.advance(60.0)
                 assert (await http.get("/api/leaderboard", headers=auth)).status_code == 200
+    asyncio.run(scenario())
+
+
+def test_a_browser_gets_one_device_cookie_and_is_limited_by_it_from_any_address(db_url: str) -> None:
+    """Behind a trusted proxy, a browser changing addresses keeps its device cookie (set once, a
+    malformed one replaced) and its device has the grants and guests of one client; a script
+    without the cookie counts by its address only. Each login row keeps the device."""
+    def device_set(response: httpx.Response) -> str | None:
+        return next((c.split(";")[0].split("=", 1)[1] for c in response.headers.get_list("set-cookie")
+                     if c.startswith(f"{DEVICE_COOKIE}=")), None)
+
+    async def scenario() -> None:
+        config = make_config(db_url, forwarded_allow_ips="127.0.0.1", guests_per_hour=2, grants_per_day=2)
+        async with running(config) as run, httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as browser:
+            first = await browser.post("/api/guest", headers={"x-forwarded-for": "203.0.113.1"})
+            device = device_set(first)
+            assert first.status_code == 200 and device is not None and len(device) == 22
+            assert "httponly" in first.headers["set-cookie"].lower()
+            answers = [await browser.post("/api/guest", headers={"x-forwarded-for": f"203.0.113.{i}"})
+                       for i in (2, 3, 4)]
+            assert [device_set(r) for r in answers] == [None] * 3  # kept, never set again
+            # the first request showed no device: its limits counted its address alone
+            assert [(r.status_code, r.json().get("code")) for r in answers] == [
+                (200, None), (429, "too_many_grants"), (429, "too_many_guests")]
+            assert "this device made 2 accounts today" in answers[1].json()["message"]
+            assert browser.cookies[DEVICE_COOKIE] == device
+            async with httpx.AsyncClient(base_url=run.base, timeout=TIMEOUT) as script:
+                alone = await script.post("/api/guest", headers={"x-forwarded-for": "203.0.113.5"})
+                assert alone.status_code == 200
+                script.cookies.set(DEVICE_COOKIE, "forged!" + device[7:])
+                forged = await script.post("/api/guest", headers={"x-forwarded-for": "203.0.113.6"})
+                replaced = device_set(forged)
+                assert forged.status_code == 200 and replaced not in (None, device, alone.cookies.get(DEVICE_COOKIE))
+            kept = await run.server.store.read(lambda conn: [r.device for r in conn.execute(
+                select(logins.c.device).order_by(logins.c.id))])
+            assert kept[:2] == [device, device] and len(set(kept)) == 3
     asyncio.run(scenario())

@@ -181,7 +181,12 @@ def test_every_profile_figure_is_recomputed_from_the_records_and_the_ledger(db_u
                     _check_profile(shown, figures[user_id], history[subject],
                                    await _ledger_balances(run, user_id))
                 lower = await http.get(f"/api/players/{names[bots[0]].upper()}", headers=auth)
-                assert lower.status_code == 200  # a name in any case
+                assert lower.status_code == 200 and lower.json()["can_report"] is False  # a name in any case
+                # the report control: a registered viewer, another person (not a bot, not themselves)
+                reportable = {n: (await http.get(f"/api/players/{n}", headers=h)).json()["can_report"]
+                              for n, h in (("Bobby1", auth), ("Alice1", auth))}
+                guest_view = await http.get("/api/players/Bobby1", headers=_auth(people[2]["token"]))
+                assert reportable == {"Bobby1": True, "Alice1": False} and guest_view.json()["can_report"] is False
                 missing = await http.get("/api/players/nobody_here", headers=auth)
                 assert missing.status_code == 404 and missing.json()["code"] == "no_player"
                 assert (await http.get("/api/players/Alice1")).status_code == 401

@@ -238,7 +238,7 @@ def flag_words(flag: dict[str, Any]) -> str:
 @admin_app.command("scan")
 def scan_command(days: Annotated[float, typer.Option(help="look at the rows of the last this many days")] = SCAN_DAYS,
                  db: Db = None, data: Data = DATA) -> None:
-    """Run the abuse detectors (shared addresses, chip dumping, pairs seated together, answers timed
+    """Run the abuse detectors (shared addresses and devices, chip dumping, pairs seated together, answers timed
     like a script's, soft play inside a pair) as the server does daily: print each flag with its
     evidence and keep the new ones for the players' pages."""
     if not 0 < days <= MAX_DAYS:  # NaN fails too
@@ -279,7 +279,7 @@ def purge_logins_command(
     db: Db = None, data: Data = DATA,
     days: Annotated[float, typer.Option(help="keep the logins of the last this many days")] = 90.0,
 ) -> None:
-    """Forget the logins (address and user agent of registrations, guests, claims and logins) and
+    """Forget the logins (address, user agent and device of registrations, guests, claims and logins) and
     when the decisions' prompts were sent, older than --days, as the server does daily."""
     from chuanma.server.retention import purge_logins
 

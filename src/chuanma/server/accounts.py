@@ -77,10 +77,10 @@ class Accounts:
     relief_hands: int = 0
     """Rated hands a player must play after a grant or relief before the next relief."""
     grants_per_day: int | None = None
-    """New accounts one address may make a UTC day (``None``: any number)."""
+    """New accounts one address, or one device, may make a UTC day (``None``: any number)."""
 
     async def _create(self, username: str, password_hash: str | None, kind: str, visit: Visit) -> int | None:
-        """A new account with the starting grant, within the address's grants of the day."""
+        """A new account with the starting grant, within the address's and device's grants of the day."""
         now = self.clock.now()
         grants = None if self.grants_per_day is None else (self.grants_per_day, day_start(now))
         try:

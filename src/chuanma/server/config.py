@@ -60,7 +60,7 @@ class ServerConfig:
     private_base_rule: bool = True
     """A private table's creator and players must have a balance some room of at least its base admits."""
     login_days: float = 90.0
-    """Days the ``logins`` rows (address and user agent of registrations, guests, claims, logins) are kept."""
+    """Days the ``logins`` rows (address, user agent and device of registrations, guests, claims, logins) are kept."""
     leaderboard_min_hands: int = 10
     """Hands a player must have played (in the family and the period) to be on a leaderboard."""
     auth_per_minute: int = 20

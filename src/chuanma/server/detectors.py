@@ -5,6 +5,8 @@ of every figure: they sit with everyone and cannot conspire.
 
 - **Shared addresses** (multi-accounting): accounts that logged in (or were made) from one address,
   from the ``logins`` table; accounts linked through any shared address form one group.
+- **Shared devices** (multi-accounting): the same, by the device cookie of a browser
+  (:mod:`chuanma.server.honesty`), with when each account was seen on the device.
 - **Chip dumping**: for each account, the share of the chips it lost (hands and escapes, from the
   ledger) that went to one other account, a loss shared among a hand's winners by what each won;
   flagged from :data:`DUMP_SHARE` of at least :data:`DUMP_CHIPS` lost over :data:`DUMP_HANDS` hands
@@ -25,7 +27,7 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 
 from chuanma.server.bot_timing import bot_timing
 from chuanma.server.clock import Clock
@@ -47,32 +49,60 @@ RECENT = 20
 """The most flags a player's page shows."""
 
 
-def shared_addresses(conn: Connection, since: float) -> list[Flag]:
-    """Groups of two accounts or more linked by the addresses they logged in from since ``since``."""
-    seen: dict[str, Counter[int]] = defaultdict(Counter)
-    for address, user_id in conn.execute(select(logins.c.address, logins.c.user_id).where(logins.c.at >= since)):
-        seen[str(address)][int(user_id)] += 1
-    group = {u: u for counts in seen.values() for u in counts}
+def linked_by(conn: Connection, since: float, column: Any) -> list[dict[str, dict[int, list[float]]]]:
+    """Groups of two accounts or more linked by the values of ``logins``'s ``column`` (an address,
+    a device) they were seen with since ``since``: per group, each value shared and, per account
+    seen with it, the times it was."""
+    seen: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for value, user_id, at in conn.execute(select(column, logins.c.user_id, logins.c.at)
+                                           .where(logins.c.at >= since, column.is_not(None)).order_by(logins.c.at)):
+        seen[str(value)][int(user_id)].append(float(at))
+    group = {u: u for times in seen.values() for u in times}
 
     def root(u: int) -> int:
         while group[u] != u:
             group[u] = group[group[u]]
             u = group[u]
         return u
-    for counts in seen.values():
-        first, *others = counts
+    for times in seen.values():
+        first, *others = times
         for other in others:
             group[root(other)] = root(first)
-    shared: dict[int, dict[str, dict[str, int]]] = defaultdict(dict)
-    for address, counts in seen.items():
-        if len(counts) >= 2:
-            shared[root(next(iter(counts)))][address] = {str(u): n for u, n in sorted(counts.items())}
-    mean = sum(len(c) for c in seen.values()) / len(seen) if seen else 0.0
-    found = []
-    for addresses in shared.values():
-        accounts = tuple(sorted({int(u) for counts in addresses.values() for u in counts}))
-        found.append(Flag("shared_address", accounts, {"addresses": addresses}, float(len(accounts)), mean))
-    return found
+    shared: dict[int, dict[str, dict[int, list[float]]]] = defaultdict(dict)
+    for value, times in seen.items():
+        if len(times) >= 2:
+            shared[root(next(iter(times)))][value] = dict(sorted(times.items()))
+    return list(shared.values())
+
+
+def mean_accounts(conn: Connection, since: float, column: Any) -> float:
+    """The mean accounts seen with each value of ``logins``'s ``column`` since ``since``."""
+    per = (select(func.count(logins.c.user_id.distinct()).label("n"))
+           .where(logins.c.at >= since, column.is_not(None)).group_by(column).subquery())
+    return float(conn.execute(select(func.coalesce(func.avg(per.c.n), 0.0))).scalar_one())
+
+
+def accounts_of(groups: dict[str, dict[int, list[float]]]) -> tuple[int, ...]:
+    """The accounts of a group of :func:`linked_by`."""
+    return tuple(sorted({u for times in groups.values() for u in times}))
+
+
+def shared_addresses(conn: Connection, since: float) -> list[Flag]:
+    """Groups of two accounts or more linked by the addresses they logged in from since ``since``."""
+    mean = mean_accounts(conn, since, logins.c.address)
+    return [Flag("shared_address", accounts_of(g), {"addresses": {
+        a: {str(u): len(t) for u, t in times.items()} for a, times in g.items()}}, float(len(accounts_of(g))), mean)
+        for g in linked_by(conn, since, logins.c.address)]
+
+
+def shared_devices(conn: Connection, since: float) -> list[Flag]:
+    """Groups of two accounts or more linked by the devices (device cookies) they logged in from
+    since ``since``; the evidence keeps when each account was first and last seen on each device."""
+    mean = mean_accounts(conn, since, logins.c.device)
+    return [Flag("shared_device", accounts_of(g), {"devices": {
+        d: {str(u): {"logins": len(t), "first": t[0], "last": t[-1]} for u, t in times.items()}
+        for d, times in g.items()}}, float(len(accounts_of(g))), mean)
+        for g in linked_by(conn, since, logins.c.device)]
 
 
 def chip_dumping(conn: Connection, since: float) -> list[Flag]:
@@ -118,8 +148,8 @@ def seated_together(conn: Connection, since: float) -> list[Flag]:
 
 def scan(conn: Connection, since: float) -> list[Flag]:
     """Every detector's flags over the rows since ``since``."""
-    return [*shared_addresses(conn, since), *chip_dumping(conn, since), *seated_together(conn, since),
-            *bot_timing(conn, since), *soft_play(conn, since)]
+    return [*shared_addresses(conn, since), *shared_devices(conn, since), *chip_dumping(conn, since),
+            *seated_together(conn, since), *bot_timing(conn, since), *soft_play(conn, since)]
 
 
 def keep(conn: Connection, found: Iterable[Flag], now: float) -> int:

@@ -2,8 +2,9 @@
 account, each read in the transaction that pays, grants or seats, so two requests at once cannot
 both pass them.
 
-- **Starting grants per address**: an address gets at most ``grants_per_day`` new accounts (guests
-  and registrations) a UTC day, counted in the ``logins`` table under a lock of the address.
+- **Starting grants per address and device**: an address, and a browser's device (its device
+  cookie), each get at most ``grants_per_day`` new accounts (guests and registrations) a UTC day,
+  counted in the ``logins`` table under a lock of each.
 - **Relief needs play**: relief chips come only after ``relief_hands`` rated hands since the
   account's last grant or relief.
 - **Escapes of new accounts are capped**: an account with fewer than ``trusted_hands`` rated hands
@@ -16,6 +17,8 @@ A *rated hand* is a hand of a room (not a private table) played to its end: a le
 from __future__ import annotations
 
 import hashlib
+import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,23 +30,37 @@ from chuanma.server.schema import GRANT_KINDS, hands, ledger, logins, tables, us
 AGENT_CHARS = 256
 """The most of a User-Agent a login row keeps."""
 ADDRESS_CHARS = 64
+DEVICE = re.compile(r"[A-Za-z0-9_-]{22}")
+"""A device id, as :func:`new_device` makes them: anything else a client sends is replaced."""
 NEW_ACCOUNT_KINDS = ("register", "guest")
 """The logins that made an account (and paid its starting grant)."""
 ADDRESS_LOCK = 0x63686970
-"""PostgreSQL's advisory lock class ("chip" in ASCII) of an address's starting grants: the second key
-is a hash of the address, so two grants to one address count one after the other."""
+"""PostgreSQL's advisory lock class ("chip" in ASCII) of an address's (or device's) starting grants:
+the second key is a hash of the address, so two grants to one address count one after the other."""
 
 
 @dataclass(frozen=True, slots=True)
 class Visit:
-    """Where a request came from: the client's address (as the rate limits resolve it) and its User-Agent."""
+    """Where a request came from: the client's address (as the rate limits resolve it), its
+    User-Agent and its browser's device id (``None``: a client without the device cookie)."""
 
     address: str
     agent: str
+    device: str | None = None
 
     @classmethod
-    def of(cls, address: str, agent: str | None) -> Visit:
-        return cls(address[:ADDRESS_CHARS], (agent or "")[:AGENT_CHARS])
+    def of(cls, address: str, agent: str | None, device: str | None = None) -> Visit:
+        return cls(address[:ADDRESS_CHARS], (agent or "")[:AGENT_CHARS], device_id(device))
+
+
+def new_device() -> str:
+    """A fresh random device id (:data:`DEVICE`)."""
+    return secrets.token_urlsafe(16)
+
+
+def device_id(value: str | None) -> str | None:
+    """``value`` if it is a device id as :func:`new_device` makes them, else ``None``."""
+    return value if value is not None and DEVICE.fullmatch(value) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +73,10 @@ class Trust:
 
 
 class GrantsSpentError(Exception):
-    """The address has had its starting grants of the day."""
+    """The address (or device) has had its starting grants of the day."""
 
-    def __init__(self, per_day: int) -> None:
-        super().__init__(f"this address made {per_day} accounts today (UTC): log in to one of them, or come "
+    def __init__(self, per_day: int, where: str = "address") -> None:
+        super().__init__(f"this {where} made {per_day} accounts today (UTC): log in to one of them, or come "
                          "back tomorrow (--grants-per-day)")
 
 
@@ -109,23 +126,26 @@ def capped(balances: Sequence[int], caps: Sequence[int | None], escapers: Sequen
 
 
 def spend_grant(conn: Connection, visit: Visit, per_day: int, since: float) -> None:
-    """Refuse (:class:`GrantsSpentError`) a new account to ``visit``'s address if it made ``per_day``
-    from ``since`` on; the address is locked until the transaction ends (PostgreSQL; SQLite has
-    one writer at a time)."""
-    if conn.dialect.name == "postgresql":
-        key = int.from_bytes(hashlib.sha256(visit.address.encode()).digest()[:4], "big", signed=True)
-        conn.execute(text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": ADDRESS_LOCK, "key": key})
-    made = conn.execute(select(func.count()).where(logins.c.address == visit.address,
-                                                   logins.c.kind.in_(NEW_ACCOUNT_KINDS),
-                                                   logins.c.at >= since)).scalar_one()
-    if made >= per_day:
-        raise GrantsSpentError(per_day)
+    """Refuse (:class:`GrantsSpentError`) a new account to ``visit``'s address, or its device, if
+    it made ``per_day`` from ``since`` on; each is locked until the transaction ends (PostgreSQL;
+    SQLite has one writer at a time)."""
+    kept = [("address", logins.c.address, visit.address)]
+    if visit.device is not None:
+        kept.append(("device", logins.c.device, visit.device))
+    for where, column, value in kept:
+        if conn.dialect.name == "postgresql":
+            key = int.from_bytes(hashlib.sha256(f"{where}:{value}".encode()).digest()[:4], "big", signed=True)
+            conn.execute(text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": ADDRESS_LOCK, "key": key})
+        made = conn.execute(select(func.count()).where(column == value, logins.c.kind.in_(NEW_ACCOUNT_KINDS),
+                                                       logins.c.at >= since)).scalar_one()
+        if made >= per_day:
+            raise GrantsSpentError(per_day, where)
 
 
 def log_visit(conn: Connection, user_id: int, kind: str, visit: Visit, now: float) -> None:
     """Keep a ``logins`` row: ``user_id`` registered, was made a guest, claimed a name or logged in."""
     conn.execute(logins.insert().values(user_id=user_id, kind=kind, address=visit.address, agent=visit.agent,
-                                        at=now))
+                                        device=visit.device, at=now))
 
 
 def purge_visits(conn: Connection, before: float) -> int:

@@ -1,5 +1,5 @@
-"""The per-address limits of the HTTP routes (logins and registrations, guests, private tables,
-password-reset requests, reads): one :class:`Limit` interface, chosen at start.
+"""The per-address (and per-device) limits of the HTTP routes (logins and registrations, guests,
+private tables, password-reset requests, reads): one :class:`Limit` interface, chosen at start.
 
 - A lone server counts in process (:class:`LocalLimit`, a :class:`RateLimiter` token bucket).
 - A node of a cluster counts in Redis (:class:`SharedLimit`): the same token bucket, kept in one
@@ -45,7 +45,7 @@ hash expires once the bucket is full again (a full bucket is the same as none)."
 
 
 class Limit(Protocol):
-    """So many requests per key (a client address) within a time, in bursts up to the count."""
+    """So many requests per key (a client address, or ``device:<id>``) within a time, in bursts up to the count."""
 
     async def allow(self, key: str) -> bool:
         """Spend one of ``key``'s budget; ``False``: none left."""

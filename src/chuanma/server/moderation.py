@@ -399,7 +399,7 @@ class Moderation:
                 .order_by(hands.c.finished_at.desc()).limit(RECENT))
             sessions = conn.execute(select(tokens.c.created_at, tokens.c.last_used).where(tokens.c.user_id == user_id)
                                     .order_by(tokens.c.last_used.desc()).limit(RECENT))
-            visits = conn.execute(select(logins.c.kind, logins.c.address, logins.c.agent, logins.c.at)
+            visits = conn.execute(select(logins.c.kind, logins.c.address, logins.c.agent, logins.c.device, logins.c.at)
                                   .where(logins.c.user_id == user_id).order_by(logins.c.id.desc()).limit(RECENT))
             rated = conn.execute(select(ratings.c.family, ratings.c.mu, ratings.c.sigma, ratings.c.hands)
                                  .where(ratings.c.subject == subject_of(user_id, row["kind"], ""))

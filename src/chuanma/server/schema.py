@@ -67,9 +67,11 @@ logins = Table(
     Column("kind", String(8), nullable=False),  # register, guest, claim, login
     Column("address", String(64), nullable=False),  # the client's address, as the rate limits count it
     Column("agent", String(256), nullable=False),  # its User-Agent, cut to 256 characters
+    Column("device", String(32), nullable=True),  # its device cookie's id, None without one (migration 0018)
     Column("at", Float, nullable=False, index=True),
 )
 Index("ix_logins_address", logins.c.address, logins.c.at)
+Index("ix_logins_device", logins.c.device, logins.c.at)
 
 tables = Table(
     "tables", metadata,
@@ -279,7 +281,7 @@ flags = Table(
     "flags", metadata,
     # what the detectors found (migration 0015): one row per suspicion of a scan, for staff to look at
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("kind", String(16), nullable=False),  # shared_address, chip_dumping, seated_together
+    Column("kind", String(16), nullable=False),  # shared_address, shared_device, chip_dumping, ...
     Column("accounts", JSON, nullable=False),  # the user ids it is about
     Column("evidence", JSON, nullable=False),  # the detector's (addresses, hand ids, counts)
     Column("figure", Float, nullable=False),  # the figure that raised it

@@ -10,13 +10,16 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from chuanma.server.accounts import AccountError, token_digest
 from chuanma.server.config import ServerConfig
+from chuanma.server.honesty import Visit
 from chuanma.server.routes.deps import (
     COOKIE,
     ApiError,
     Config,
     ServerDep,
     User,
+    keep_device,
     public_user,
+    set_cookie,
     token_of,
     visit_of,
     within,
@@ -39,11 +42,12 @@ class Logout(BaseModel):
     everywhere: StrictBool = Field(False, alias="all")
 
 
-def session(config: ServerConfig, request: Request, user: Row, token: str) -> JSONResponse:
-    """The answer to a login: the token, and the session cookie (``Secure`` over TLS or when configured)."""
+def session(config: ServerConfig, request: Request, user: Row, token: str, visit: Visit) -> JSONResponse:
+    """The answer to a login: the token, the session cookie and, if the browser had none, the
+    device cookie of ``visit`` (``Secure`` over TLS or when configured)."""
     response = JSONResponse({"user": public_user(user), "token": token})
-    response.set_cookie(COOKIE, token, httponly=True, samesite="lax",
-                        secure=config.secure_cookies or request.url.scheme == "https")
+    set_cookie(response, config, request, COOKIE, token)
+    keep_device(response, config, request, visit)
     return response
 
 
@@ -56,14 +60,15 @@ async def sign_in(request: Request, server: ServerDep, config: Config, body: Cre
     """Register (``status`` 400 on refusal) or log in (401): the session cookie and a bearer token."""
     await limit_logins(request, server)
     kind, action = ("register", server.accounts.register) if status == 400 else ("login", server.accounts.login)
+    visit = visit_of(request, mint=True)
     try:
-        user, token = await action(body.username, body.password, visit_of(request))
+        user, token = await action(body.username, body.password, visit)
     except AccountError as exc:
         server.metrics.signed_in(kind, exc.code)
         raise ApiError({"banned": 403, "too_many_grants": 429}.get(exc.code, status), exc.code, str(exc)) from None
     server.metrics.signed_in(kind, "ok")
     log.info("signed in", extra={"user": user["id"], "kind": kind})
-    return session(config, request, user, token)
+    return session(config, request, user, token, visit)
 
 
 @router.post("/api/register")
@@ -80,16 +85,17 @@ async def login(request: Request, server: ServerDep, config: Config, body: Crede
 async def guest(request: Request, server: ServerDep, config: Config) -> JSONResponse:
     await limit_logins(request, server)
     await within(server.guest_limit, request, "too_many_guests",
-                 f"this address made {config.guests_per_hour} guest accounts within the hour: register, "
+                 f"this address or device made {config.guests_per_hour} guest accounts within the hour: register, "
                  "or wait (--guests-per-hour)")
+    visit = visit_of(request, mint=True)
     try:
-        user, token = await server.accounts.guest(visit_of(request))
+        user, token = await server.accounts.guest(visit)
     except AccountError as exc:
         server.metrics.signed_in("guest", exc.code)
         raise ApiError(429, exc.code, str(exc)) from None
     server.metrics.signed_in("guest", "ok")
     log.info("signed in", extra={"user": user["id"], "kind": "guest"})
-    return session(config, request, user, token)
+    return session(config, request, user, token, visit)
 
 
 @router.post("/api/logout")

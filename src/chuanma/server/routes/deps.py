@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse, Response
 
 from chuanma.server.accounts import token_digest
 from chuanma.server.config import ServerConfig
-from chuanma.server.honesty import Visit
+from chuanma.server.honesty import Visit, device_id, new_device
 from chuanma.server.lease import LeaseLostError
 from chuanma.server.limits import Limit
 from chuanma.server.passwords import PasswordsBusy
@@ -27,6 +27,9 @@ from chuanma.server.store import Row
 from chuanma.server.ws import UNAUTHORIZED
 
 COOKIE = "chuanma_session"
+DEVICE_COOKIE = "chuanma_device"
+"""The browser's device id (:mod:`chuanma.server.honesty`), kept :data:`DEVICE_DAYS` days."""
+DEVICE_DAYS = 400
 OpenSockets = dict[WebSocket, tuple[int, str]]
 """Every open socket: its user and the token it was opened with (a logout closes it)."""
 
@@ -53,9 +56,31 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def visit_of(request: Request) -> Visit:
-    """Where ``request`` came from, as the ``logins`` table keeps it: its address and User-Agent."""
-    return Visit.of(client_address(request), request.headers.get("user-agent"))
+def device_of(request: Request) -> str | None:
+    """The device id of ``request``'s device cookie, if it holds a well-formed one."""
+    return device_id(request.cookies.get(DEVICE_COOKIE))
+
+
+def visit_of(request: Request, mint: bool = False) -> Visit:
+    """Where ``request`` came from, as the ``logins`` table keeps it: its address, User-Agent and
+    device (with ``mint``, a new device id when the request shows none well-formed: see
+    :func:`set_cookie`)."""
+    device = device_of(request)
+    return Visit.of(client_address(request), request.headers.get("user-agent"),
+                    new_device() if device is None and mint else device)
+
+
+def set_cookie(response: Response, config: ServerConfig, request: Request, name: str, value: str,
+               max_age: int | None = None) -> None:
+    """Set an HttpOnly, SameSite=Lax cookie (``Secure`` over TLS or when configured)."""
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="lax",
+                        secure=config.secure_cookies or request.url.scheme == "https")
+
+
+def keep_device(response: Response, config: ServerConfig, request: Request, visit: Visit) -> None:
+    """Give the browser ``visit``'s device id in the device cookie unless it showed that one already."""
+    if visit.device is not None and visit.device != device_of(request):
+        set_cookie(response, config, request, DEVICE_COOKIE, visit.device, DEVICE_DAYS * 86_400)
 
 
 def config_of(request: Request) -> ServerConfig:
@@ -100,8 +125,11 @@ User = Annotated[Row, Depends(current_user)]
 
 
 async def within(limit: Limit, request: Request, code: str, message: str) -> None:
-    """Refuse (429 ``code``) a request whose client address ``limit`` allows no more."""
-    if not await limit.allow(client_address(request)):
+    """Refuse (429 ``code``) a request whose client address ``limit`` allows no more, or whose
+    device (a browser showing its device cookie) it allows no more."""
+    device = device_of(request)
+    if not await limit.allow(client_address(request)) or (
+            device is not None and not await limit.allow(f"device:{device}")):
         raise ApiError(429, code, message)
 
 

@@ -53,13 +53,16 @@ async def _read(server: Server, request: Request) -> None:
 
 @router.get("/api/players/{username}")
 async def player(request: Request, username: str, viewer: User, server: ServerDep) -> dict[str, Any]:
-    """A player's profile: level, ratings and their history, figures, best hands, chips history."""
+    """A player's profile: level, ratings and their history, figures, best hands, chips history;
+    and whether the viewer may report them (a registered viewer, another person)."""
     await _read(server, request)
     found = await server.store.user_by_name(username[:32])
     if found is None:
         raise ApiError(404, "no_player", f"no player named {username[:32]!r}")
     viewer_id = int(viewer["id"])
-    return await server.store.read(lambda conn: profile(conn, found, viewer_id))
+    shown = await server.store.read(lambda conn: profile(conn, found, viewer_id))
+    return {**shown, "can_report": viewer["kind"] == "player" and found["kind"] != "bot"
+            and int(found["id"]) != viewer_id}
 
 
 @router.get("/api/levels")

@@ -1,8 +1,10 @@
 // A player's profile (/profile/<name>): level, figures, ratings per rule family with their
-// uncertainty and history, chips history, most common fans and best hands (GET /api/players/<name>).
+// uncertainty and history, chips history, most common fans and best hands (GET /api/players/<name>);
+// for a registered viewer looking at another person, the report (举报) control.
 import { api, el, frame, getLang, onLangChange, t } from "./common.js";
 import { linePlot } from "./plot.js";
 import { levelName } from "/static/app/levels.js";
+import { showReport } from "/static/app/report.js";
 
 frame("/profile");
 
@@ -17,7 +19,11 @@ const chips = (n) => `${n > 0 ? "+" : ""}${n.toLocaleString()}`;
 function render() {
   if (!data) return;
   const who = data.user.kind === "guest" ? t("profile.guest") : data.user.kind === "bot" ? t("profile.bot", { bot: data.user.bot }) : "";
-  $("who").replaceChildren(data.user.username, who ? el("small", { class: "muted" }, ` · ${who}`) : "");
+  const { id, username } = data.user;
+  const report = data.can_report ? el("button", { type: "button", class: "btn-report", "data-testid": "report",
+    title: t("report.title", { name: username }), "aria-label": t("report.title", { name: username }),
+    onclick: () => showReport(id, username, null, (text) => { $("report-status").textContent = text; }) }, "⚑") : "";
+  $("who").replaceChildren(username, who ? el("small", { class: "muted" }, ` · ${who}`) : "", " ", report);
   const lv = data.level;
   $("level-h").textContent = levelName(lv);
   const start = lv.start;
