@@ -289,7 +289,7 @@ def serve(
 
     def handle_exit(sig: int, frame: FrameType | None) -> None:
         """SIGTERM drains first (the app stops the server after); a second signal, or SIGINT, stops at once."""
-        if sig == signal.SIGTERM and loop and not app.state.draining:
+        if sig == signal.SIGTERM and loop and not app.state.server.host.draining:
             app.state.leave = functools.partial(stop, sig, frame)
             loop[0].call_soon_threadsafe(app.state.drain)
         else:
