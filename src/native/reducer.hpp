@@ -110,7 +110,9 @@ private:
     int pay(int payer, int payee, std::int64_t amount, Reason reason, int seq);
     void payers(int seat, std::vector<int>& out) const;
     void self_draw_payers(int seat, std::vector<int>& out) const;
-    void call_transfer(int kong, const std::vector<int>& winners, const std::vector<int>& seqs);
+    // 呼叫转移: what kong `kong` (-1 none) earned, to be handed on to a winner on the discard made
+    // in its turn (0: nothing, or the rules hand nothing on).
+    std::int64_t transfer_due(int kong) const;
     int static_fan(int seat) const;
     int score_melds(int seat, ScoreMeld* out) const;
     int best_static_fan(int seat);
