@@ -259,7 +259,7 @@ void bind_reducer(nb::module_& m) {
              "The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.")
         .def("__getstate__", &read_state, nb::sig("def __getstate__(self) -> dict[str, object]"),
              "Pickled as its JSON form.")
-        .def("__setstate__", [](Reducer& self, nb::handle data) { new (&changing(self)) Reducer(hand_from_dict(data)); },
+        .def("__setstate__", [](Reducer& self, nb::handle data) { new (&self) Reducer(hand_from_dict(data)); },
              nb::sig("def __setstate__(self, data: dict[str, object]) -> None"), "data"_a,
              "Unpickled from its JSON form (ValueError for a malformed one).")
         .def("set_seeds",
