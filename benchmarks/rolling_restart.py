@@ -182,6 +182,7 @@ async def restart(kind: str, args: argparse.Namespace, old: Release, new: Releas
         figures["players who saw every hand end"] = f"{finished} of {len(players)}"
         figures["errors told to players"] = dict(Counter(e for one in players for e in one.errors))
     finally:
+        os.environ.pop("SSL_CERT_FILE", None)  # its certificate goes with this run's directory
         if proxy is not None:
             proxy.stop()
         for node in nodes:
