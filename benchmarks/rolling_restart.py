@@ -13,7 +13,8 @@ reconnections, the hands finished, and the books (every table closed, every hand
 record verified, balances = grants).
 
 With ``--from REV`` the nodes first run the release at git revision REV (a worktree in a
-temporary directory) and are restarted onto this checkout: an upgrade. When the two releases'
+temporary directory, its compiled core built there when it differs) and are restarted onto this
+checkout: an upgrade. When the two releases'
 migrations differ, rolling is refused (a node of the new release started beside the old ones
 must refuse to migrate: checked), and the script follows docs/operations.md instead: every old
 node stopped, one new node started (it migrates), then the others; the seconds with no node
@@ -71,15 +72,16 @@ def this_release() -> Release:
 
 def older_release(revision: str, where: Path) -> Release:
     """``revision`` checked out at ``where`` (a git worktree), with this checkout's compiled core
-    when the revision's native sources are the same (refused otherwise: build that revision first)."""
+    when the revision's native sources are the same, else its own, built by its scripts/build-native."""
     git = ["git", "-C", str(ROOT)]
     subprocess.run([*git, "worktree", "add", "--detach", str(where), revision], check=True, capture_output=True)
     same = subprocess.run([*git, "diff", "--quiet", revision, "HEAD", "--", "src/native", "CMakeLists.txt"])
-    if same.returncode != 0:
-        raise SystemExit(f"--from {revision}: its compiled core differs from this checkout's; build it in a "
-                         f"checkout of its own and run this script there")
-    for core in (ROOT / "src" / "chuanma").glob("_core*.so"):
-        shutil.copy2(core, where / "src" / "chuanma" / core.name)
+    if same.returncode == 0:
+        for core in (ROOT / "src" / "chuanma").glob("_core*.so"):
+            shutil.copy2(core, where / "src" / "chuanma" / core.name)
+    else:
+        print(f"building the compiled core of {revision}...", file=sys.stderr)
+        subprocess.run([str(where / "scripts" / "build-native"), sys.executable], check=True)
     listed = subprocess.run([*git, "ls-tree", "--name-only", f"{revision}:{MIGRATIONS}"], check=True,
                             capture_output=True, text=True).stdout.split()
     return Release(f"revision {revision}", where / "src", frozenset(n for n in listed if n.endswith(".py")))
@@ -218,9 +220,9 @@ def main() -> None:
         old = new
         if args.revision is not None:
             where = Path(tempfile.mkdtemp(prefix="release-")) / "tree"
-            old = older_release(args.revision, where)
             stack.callback(subprocess.run, ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(where)],
                            capture_output=True)
+            old = older_release(args.revision, where)
         failed = False
         for kind in kinds:
             figures = asyncio.run(restart(kind, args, old, new))

@@ -23,10 +23,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from chuanma.engine import hand_outcome
-from chuanma.engine.actions import Hu
-from chuanma.engine.game import Game
-from chuanma.engine.record import replay_steps
+from chuanma.engine import Game, Hu, hand_outcome, replay_steps
 from chuanma.server.schema import decisions, hands
 from chuanma.server.suspicions import EVIDENCE_HANDS, Flag, bot_ids, chip_flows
 
