@@ -21,7 +21,7 @@ runs whose detector flagged its accounts, and the honest accounts any detector f
 
     python benchmarks/cheaters.py --runs 10 --honest 16 --hands 8
 
-The short form (``tests/test_server_cheaters.py``) is one small run: every kind caught, no honest
+The short form (``--short``) is one small run: every kind caught, no honest
 account flagged.
 """
 
@@ -32,6 +32,7 @@ import asyncio
 import json
 import math
 import random
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -221,8 +222,11 @@ class Size:
 
 SHORT = Size(honest=2, hands=2, pair_hands=8, pair_company=0, pair_pace=0.35, company=1, farm=2, ring=2,
              speed=20.0)
-"""The tests' short form: the pair, quicker, alone with server bots for more hands; each script with
-one person."""
+"""The short form (``--short``): the pair, quicker, alone with server bots for more hands; each script
+with one person."""
+SHORT_SEED = 5
+"""The short form's seed, the one its size was chosen at: so small a run depends on its deal (at
+seed 1 the scripts answer too few prompts to be judged)."""
 
 
 async def populate(base: str, rng: random.Random, size: Size) -> Population:
@@ -361,13 +365,21 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=8, help="hands each table plays")
     parser.add_argument("--company", type=int, default=2, help="honest players at each cheat's table")
     parser.add_argument("--speed", type=float, default=SPEED, help="the clock's speed (lower: less noise)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=None,
+                        help=f"the first run's seed (1; the short form's: {SHORT_SEED})")
+    parser.add_argument("--short", action="store_true",
+                        help="the short form: one small run; exit status 1 unless every kind is caught and no "
+                             "honest account flagged")
     args = parser.parse_args()
+    if args.short:
+        verdict = asyncio.run(run(SHORT_SEED if args.seed is None else args.seed, SHORT))
+        print(report([verdict]))
+        sys.exit(0 if verdict.caught == set(KINDS) and not any(verdict.honest_flagged.values()) else 1)
     verdicts = []
     for i in range(args.runs):
         size = Size(honest=args.honest, hands=args.hands, pair_hands=args.hands, pair_company=args.company,
                     company=args.company, speed=args.speed)
-        verdict = asyncio.run(run(args.seed + i, size))
+        verdict = asyncio.run(run((1 if args.seed is None else args.seed) + i, size))
         missed = sorted(set(KINDS) - verdict.caught)
         timing = ", ".join(f"{kind} median {m:.3f} s spread {sp:.3f}" for kind, (m, sp) in verdict.scripts.items())
         wrong = "; ".join(f"{f.kind} {f.accounts} {json.dumps(f.evidence)}" for f in verdict.flags
