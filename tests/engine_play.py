@@ -60,38 +60,26 @@ def record_decisions(moves: list[tuple[int, Action]]) -> list[dict[str, Any]]:
     return [{"seat": seat, **action.to_json()} for seat, action in moves]
 
 
-Move = tuple[int, Action]
-
-
-def written_and_omitted(g: Game) -> tuple[list[Move], list[Move]]:
+def written_and_omitted(g: Game) -> tuple[list[tuple[int, Action]], list[tuple[int, Action]]]:
     """``g``'s decisions with every automatic one written in where it happened (right after the
     decision that brought it about), and without the forced wins and passes a record may omit
     (a pass is kept when its seat's next decision is a claim: it would be read as the answer)."""
-    marked = omitted_with_automatic(g)
-    return [m for m, _, _ in marked], [m for m, auto, kept in marked if kept and not auto]
-
-
-def omitted_with_automatic(g: Game) -> list[tuple[Move, bool, bool]]:
-    """Every move of ``g`` in order (the automatic ones right after the decision that brought them
-    about), each with whether it was automatic and whether a record that omits what it may keeps it
-    (every automatic move is kept)."""
     shadow = Game(g.rules, g.wall, g.dealer, g.direction)
-    moves: list[tuple[Move, bool, bool]] = [(a, True, True) for a in shadow.autos]
-    kept: list[Move] = []
+    written = list(shadow.autos)
+    kept: list[tuple[int, Action]] = []
     for seat, action in g.decisions:
         forced = shadow.legal_actions(seat) == [Hu()]
         mark = len(shadow.autos)
         shadow.apply(seat, action)
-        moves += [((seat, action), False, not forced), *((a, True, True) for a in shadow.autos[mark:])]
+        written += [(seat, action), *shadow.autos[mark:]]
         if not forced:
             kept.append((seat, action))
-    decisions = [i for i, (_, auto, keep) in enumerate(moves) if not auto and keep]
-    for n, i in enumerate(decisions):
-        seat, action = moves[i][0]
-        after = next((kept[m] for m in range(n + 1, len(kept)) if kept[m][1] != Pass()), None)
-        if action == Pass() and not (after is not None and after[0] == seat and isinstance(after[1], Hu | Kong | Pong)):
-            moves[i] = (moves[i][0], False, False)
-    return moves
+    omitted = []
+    for i, (seat, action) in enumerate(kept):
+        after = next((m for m in kept[i + 1:] if m[1] != Pass()), None)
+        if action != Pass() or (after is not None and after[0] == seat and isinstance(after[1], Hu | Kong | Pong)):
+            omitted.append((seat, action))
+    return written, omitted
 
 
 def hidden_swaps(g: Game, viewer: int | None, rng: random.Random) -> list[Game]:

@@ -45,11 +45,6 @@ def test_yipao_duoxiang_three_winners_and_call_transfer_to_each() -> None:
     assert _rows(g, "dianpao") == [(0, w.seat, w.multiplier) for w in wins]
     # the kong earned 2 from each of three players: each winner receives all 6
     assert _rows(g, "call_transfer") == [(0, 1, 6), (0, 2, 6), (0, 3, 6)]
-    # docs/engine.md, the events' order: each win is its hu, then its payments (the discarder's,
-    # then what 呼叫转移 hands it), before the next win
-    after = [(e.type, e.data.get("reason")) for e in g.events if e.seq > wins[0].seq - 1]
-    assert after[:9] == [("hu", None), ("payment", "dianpao"), ("payment", "call_transfer")] * 3
-    assert [p.seq for p in g.ledger if p.reason == "call_transfer"] == [w.seq for w in wins]
     assert g.finished and g.end_reason == "three_won"
     assert g.state.public.win_piles[1] == [t("5p")] and g.tile_total() == 108
     assert sum(g.deltas()) == 0

@@ -59,17 +59,10 @@ def private_tiles(data: dict[str, Any], seat: int) -> list[int]:
 def with_secret_changed(data: dict[str, Any], other: int, rng: random.Random) -> bool:
     """Change in ``data`` (a state's JSON form) what only ``other`` may know: one of its concealed
     tiles swapped with a live wall tile (and a drawn copy of it in the wall with that tile: the
-    wall stays the whole set), the live wall reordered, in 定缺 its void if still secret. Its
-    claim options, its chosen exchange and the kong it declares are of its tiles: a seat asked in
-    a claim window keeps its tiles, and the tiles it chose to pass on or adds to a pong stay.
-    False when there is nothing to change."""
+    wall stays the whole set), the live wall reordered, in 定缺 its void if still secret. False
+    when there is nothing to change."""
     pub, seat, wall = data["public"], data["seats"][other], data["hidden"]["wall"]
-    if seat["claim_options"] is not None:
-        return False
-    chosen = parse_tiles(seat["exchange"]) if pub["phase"] == "exchange" and seat["exchange"] else []
-    if pub["phase"] == "rob" and pub["claim"]["from"] == other:  # and the tile it adds to its pong
-        chosen += parse_tiles(pub["claim"]["tile"])
-    tiles = [t for t in private_tiles(data, other) if t not in chosen]
+    tiles = private_tiles(data, other)
     if not tiles or pub["tail"] < pub["live"]:
         return False
     live = wall[pub["live"]:pub["tail"] + 1]

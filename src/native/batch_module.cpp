@@ -179,7 +179,7 @@ void bind_batch(nb::module_& m) {
               swapped.wall[at] = static_cast<std::uint8_t>(tile);
               encode_into(swapped, seat, out);
           },
-          "hand"_a, "seat"_a, "other"_a, "tile"_a, "at"_a, "out"_a.noconvert(),
+          "hand"_a, "seat"_a, "other"_a, "tile"_a, "at"_a, "out"_a,
           "As Hand.encode_compact (`out` one-dimensional) or Hand.encode_planes (two), of a copy of `hand` in which "
           "`other`'s concealed `tile` (not laid open at a win) and the live wall's tile at index `at` have "
           "changed places: what `seat` may not know.");
@@ -193,7 +193,7 @@ void bind_batch(nb::module_& m) {
               swapped.seats[other].void_suit = suit;
               encode_into(swapped, seat, out);
           },
-          "hand"_a, "seat"_a, "other"_a, "suit"_a, "out"_a.noconvert(),
+          "hand"_a, "seat"_a, "other"_a, "suit"_a, "out"_a,
           "As encode_swapped, of a copy of `hand` in 定缺 in which `other`'s secret void (undecided, or "
           "chosen for a hand of two suits) is `suit` (-1: undecided): what `seat` may not know.");
 
@@ -217,7 +217,7 @@ void bind_batch(nb::module_& m) {
                  check_idle(b);
                  b.reset(seed, outputs(b, observations, masks, seats));
              },
-             "seed"_a, "observations"_a.noconvert(), "masks"_a.noconvert(), "seats"_a.noconvert(),
+             "seed"_a, "observations"_a, "masks"_a, "seats"_a,
              "Deal at every table (table i's generator seeded seed + i) and observe every table.")
         .def("step",
              [](BatchHands& b, Array<const std::int64_t, nb::ndim<1>> actions, Observations observations, Masks masks,
@@ -235,8 +235,7 @@ void bind_batch(nb::module_& m) {
                  b.step(actions.data(), out);
                  return std::nullopt;
              },
-             "actions"_a, "observations"_a.noconvert(), "masks"_a.noconvert(), "seats"_a.noconvert(),
-             "rewards"_a.noconvert(), "done"_a.noconvert(),
+             "actions"_a, "observations"_a, "masks"_a, "seats"_a, "rewards"_a, "done"_a,
              "Apply actions[i] at table i and observe every table; when an action is not legal for its "
              "table's seat asked, nothing is done and the reason is returned.")
         .def("hand",

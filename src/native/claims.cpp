@@ -76,29 +76,6 @@ bool Reducer::ask_window() {
     return anyone;
 }
 
-std::pair<int, int> Reducer::unoffered_claim() {
-    if (st_.phase != Phase::kClaim && st_.phase != Phase::kRob) return {-1, -1};
-    const int from = st_.window.from, t = st_.window.tile;
-    const bool rob = st_.window.rob;
-    const int chower = rob || t >= 27 || !st_.rules.has_chow() ? -1 : (from + 1) % kSeats;
-    std::pair<int, int> out{-1, -1};
-    for (int i = 0; i < 3 && out.first < 0; ++i) {
-        const int seat = after(from, i);
-        Seat& s = st_.seats[seat];
-        if (!s.asked) continue;
-        std::vector<int> given = std::move(s.claim_options);
-        const bool any = may_complete(s.hand, t) && options_for(seat, t, rob, seat == chower);
-        for (int a : given)
-            if (!any || std::find(s.claim_options.begin(), s.claim_options.end(), a) == s.claim_options.end()) {
-                out = {seat, a};
-                break;
-            }
-        s.claim_options = std::move(given);
-    }
-    st_.window.fans = {-1, -1, -1, -1};
-    return out;
-}
-
 void Reducer::rederive() {
     for (int seat = 0; seat < kSeats; ++seat) {
         Seat& s = st_.seats[seat];

@@ -165,7 +165,7 @@ NB_MODULE(_core, m) {
               }
               return -1;
           },
-          "hands"_a, "out"_a.noconvert(), "Win check of every row into out; -1, or the first row with a count above 4.");
+          "hands"_a, "out"_a, "Win check of every row into out; -1, or the first row with a count above 4.");
     m.def("shanten_batch",
           [](Hands hands, Column voids, Out<std::int8_t> out) -> std::int64_t {
               check_rows(hands, out.shape(0), "out");
@@ -178,7 +178,7 @@ NB_MODULE(_core, m) {
               }
               return -1;
           },
-          "hands"_a, "voids"_a, "out"_a.noconvert(), "Shanten of every row into out; -1, or the first row refused.");
+          "hands"_a, "voids"_a, "out"_a, "Shanten of every row into out; -1, or the first row refused.");
 
     nb::enum_<chuanma::FanStyle>(m, "FanStyle", "Whose fan table scores: Sichuan's or 大众麻将's.")
         .value("SICHUAN", chuanma::FanStyle::kSichuan)

@@ -43,13 +43,17 @@ void Reducer::self_draw_payers(int seat, std::vector<int>& out) const {
     payers(seat, out);
 }
 
-std::int64_t Reducer::transfer_due(int kong) const {
-    if (kong < 0 || st_.rules.call_transfer == CallTransfer::kOff) return 0;
-    const KongRecord& k = st_.kongs[kong];
-    if (k.transferred) return 0;
+void Reducer::call_transfer(int kong, const std::vector<int>& winners, const std::vector<int>& seqs) {
+    const CallTransfer rule = st_.rules.call_transfer;
+    if (kong < 0 || rule == CallTransfer::kOff) return;
+    KongRecord& k = st_.kongs[kong];
+    if (k.transferred) return;
     std::int64_t earned = 0;
     for (int i : k.payments) earned += st_.ledger[i].amount;
-    return earned;
+    if (!earned) return;
+    const std::size_t n = rule == CallTransfer::kEachWinner ? winners.size() : 1;
+    for (std::size_t i = 0; i < n; ++i) pay(k.seat, winners[i], earned, Reason::kCallTransfer, seqs[i]);
+    k.transferred = true;
 }
 
 // 查大叫: the best fan over the seat's waits, won on a discard with no situation; -1 not ready.

@@ -49,10 +49,6 @@ public:
     // tiles: the waits of each locked seat holding 3n+1 tiles (where none are given) and, in an
     // open claim window, the options of every seat it asks, their answers not given yet.
     void rederive();
-    // For a state read back: the first seat asked in the open claim window with an option the
-    // window does not offer it (its tiles, the tile and the pass rules deciding), and that option;
-    // {-1, -1} when every option given is one the reducer would give.
-    std::pair<int, int> unoffered_claim();
     // The waits of the seat's concealed tiles (3n+1; none while it holds its void suit).
     TileMask seat_waits(int seat) const;
     // The seat's waits at the end, or -1 when its hand is in the middle of a turn.
@@ -61,10 +57,6 @@ public:
     int next_dealer() const;
     // Net result per seat so far, in units of base.
     std::array<std::int64_t, kSeats> deltas() const;
-    // The reads of the state under way that create Python objects as they go (and so may run any
-    // Python code meanwhile); the bindings refuse to change a hand while one lasts. A copy starts
-    // with none.
-    int& readers() const { return readers_.n; }
 
 private:
     void emit(EventType type, int seat, int tile = kNoTile, int from = -1, int a = 0, int b = 0, std::int64_t value = 0);
@@ -110,9 +102,7 @@ private:
     int pay(int payer, int payee, std::int64_t amount, Reason reason, int seq);
     void payers(int seat, std::vector<int>& out) const;
     void self_draw_payers(int seat, std::vector<int>& out) const;
-    // 呼叫转移: what kong `kong` (-1 none) earned, to be handed on to a winner on the discard made
-    // in its turn (0: nothing, or the rules hand nothing on).
-    std::int64_t transfer_due(int kong) const;
+    void call_transfer(int kong, const std::vector<int>& winners, const std::vector<int>& seqs);
     int static_fan(int seat) const;
     int score_melds(int seat, ScoreMeld* out) const;
     int best_static_fan(int seat);
@@ -130,13 +120,6 @@ private:
     const Tables& tables_;  // the win check's (built before the first hand)
     mutable std::array<std::vector<int>, kSeats> legal_;
     mutable unsigned legal_known_ = 0;  // a bit by seat: legal_[seat] is up to date
-    struct ReadCount {
-        int n = 0;
-        ReadCount() = default;
-        ReadCount(const ReadCount&) {}
-        ReadCount& operator=(const ReadCount&) { return *this; }
-    };
-    mutable ReadCount readers_;
 };
 
 }  // namespace chuanma

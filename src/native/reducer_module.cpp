@@ -156,31 +156,6 @@ nb::dict options_of(const Rules& r) {
 
 namespace {
 
-// A read of the hand that creates Python objects as it goes: a collection's finalizer or another
-// thread may run meanwhile, and while the read lasts the hand cannot change (unchanged() refuses).
-class ReadGuard {
-public:
-    explicit ReadGuard(const Reducer& hand) : hand_(hand) { ++hand_.readers(); }
-    ReadGuard(const ReadGuard&) = delete;
-    ReadGuard& operator=(const ReadGuard&) = delete;
-    ~ReadGuard() { --hand_.readers(); }
-
-private:
-    const Reducer& hand_;
-};
-
-// The hand, which is about to change: a RuntimeError while it is being read.
-Reducer& changing(Reducer& hand) {
-    if (hand.readers())
-        throw std::runtime_error("the hand is being read (to_dict, view, wins, events): it cannot change until the read ends");
-    return hand;
-}
-
-nb::dict read_state(const Reducer& hand) {
-    const ReadGuard reading(hand);
-    return state_to_dict(hand);
-}
-
 nb::list melds_of(const std::vector<Meld>& melds) {
     nb::list out;
     for (const Meld& m : melds)
@@ -251,29 +226,29 @@ void bind_reducer(nb::module_& m) {
              },
              "rules"_a, "wall"_a, "dealer"_a, "direction"_a,
              "A hand dealt from `wall` (draw order); `direction`: the seats exchanged tiles travel (1-3).")
-        .def_static("from_dict", &hand_from_dict,
+        .def_static("from_dict", [](nb::handle data) { return Reducer(state_from_dict(data)); },
                     nb::sig("def from_dict(data: dict[str, object]) -> Hand"), "data"_a,
                     "The hand of a state in the chuanma-state/1 JSON form (HandState.to_dict()); ValueError, naming "
                     "the field, for anything malformed.")
-        .def("to_dict", &read_state, nb::sig("def to_dict(self) -> dict[str, object]"),
+        .def("to_dict", &state_to_dict, nb::sig("def to_dict(self) -> dict[str, object]"),
              "The whole state in the chuanma-state/1 JSON form, as HandState.to_dict() gives it.")
-        .def("__getstate__", &read_state, nb::sig("def __getstate__(self) -> dict[str, object]"),
+        .def("__getstate__", &state_to_dict, nb::sig("def __getstate__(self) -> dict[str, object]"),
              "Pickled as its JSON form.")
-        .def("__setstate__", [](Reducer& self, nb::handle data) { new (&self) Reducer(hand_from_dict(data)); },
+        .def("__setstate__", [](Reducer& self, nb::handle data) { new (&self) Reducer(state_from_dict(data)); },
              nb::sig("def __setstate__(self, data: dict[str, object]) -> None"), "data"_a,
              "Unpickled from its JSON form (ValueError for a malformed one).")
         .def("set_seeds",
              [](Reducer& r, nb::handle seeds) {
-                 changing(r).set_seeds(seeds.is_none() ? std::string()
+                 r.set_seeds(seeds.is_none() ? std::string()
                                              : nb::cast<std::string>(nb::module_::import_("json").attr("dumps")(seeds)));
              },
              nb::sig("def set_seeds(self, seeds: dict[str, object] | None) -> None"), "seeds"_a,
              "Note what the wall was shuffled from (HandState.hidden.seeds).")
-        .def("rederive", [](Reducer& r) { changing(r).rederive(); },
+        .def("rederive", &Reducer::rederive,
              "Derive what a state read back with from_dict may leave out: the waits of each locked seat holding "
              "3n+1 tiles (where none are given) and, in an open claim window, the options of every seat it asks, their answers "
              "not given yet (how chuanma.engine.determinize completes a rebuilt hand).")
-        .def("pass_pending", [](Reducer& r) { changing(r).pass_pending(); },
+        .def("pass_pending", &Reducer::pass_pending,
              "Every seat that still owes an answer in a claim window passes (or, if it must win, wins).")
         .def("autos",
              [](const Reducer& r) {
@@ -351,7 +326,7 @@ void bind_reducer(nb::module_& m) {
         .def("apply",
              [](Reducer& r, int seat, int action) {
                  check_seat(seat);
-                 if (!changing(r).apply(seat, action)) throw NotLegal("not a legal action of the seat");
+                 if (!r.apply(seat, action)) throw NotLegal("not a legal action of the seat");
              },
              "seat"_a, "action"_a, "Apply a legal action (NotLegal, the hand unchanged, for any other).")
         .def("refusal",
@@ -368,12 +343,11 @@ void bind_reducer(nb::module_& m) {
         .def("leave",
              [](Reducer& r, int seat) {
                  check_seat(seat);
-                 if (!changing(r).leave(seat)) throw nb::value_error("the hand is over, or the seat has left");
+                 if (!r.leave(seat)) throw nb::value_error("the hand is over, or the seat has left");
              },
              "seat"_a, "逃跑: the seat leaves the table.")
         .def("events",
              [](const Reducer& r, std::size_t since) {
-                 const ReadGuard reading(r);
                  nb::list out;
                  const auto& events = r.state().events;
                  for (std::size_t i = since; i < events.size(); ++i) {
@@ -384,10 +358,7 @@ void bind_reducer(nb::module_& m) {
              },
              nb::sig("def events(self, since: int = 0) -> list[tuple[int, int, int, int, int, int, int]]"),
              "since"_a = 0, "The events from `since` on (src/native/events.hpp says what each holds).")
-        .def("logged", [](const Reducer& r, int since) {
-                 const ReadGuard reading(r);
-                 return logged_events(r, since);
-             },
+        .def("logged", &logged_events,
              nb::sig("def logged(self, since: int = 0) -> list[chuanma.engine.events.Event]"), "since"_a = 0,
              "The events from `since` on as chuanma.engine.events.Event objects, the items of the state's JSON "
              "form: (seq, type, seat, data, private, visibility).")
@@ -401,14 +372,12 @@ void bind_reducer(nb::module_& m) {
         .def("melds",
              [](const Reducer& r, int seat) {
                  check_seat(seat);
-                 const ReadGuard reading(r);
                  return melds_of(r.state().melds[seat]);
              },
              nb::sig("def melds(self, seat: int) -> list[tuple[int, int, int]]"), "seat"_a,
              "The seat's melds as (kind 0 pong 1 kong 2 chow, tile, kong kind 0 exposed 1 added 2 concealed).")
         .def("wins",
              [](const Reducer& r) {
-                 const ReadGuard reading(r);
                  nb::list out;
                  for (const WinRecord& w : r.state().wins) {
                      nb::list fans;
@@ -423,7 +392,6 @@ void bind_reducer(nb::module_& m) {
         .def("view",
              [](const Reducer& r, std::optional<int> seat) {
                  if (seat) check_seat(*seat);
-                 const ReadGuard reading(r);
                  SeatView v;
                  redact(r.state(), seat.value_or(-1), v);
                  return view_parts(r.state().rules, v);

@@ -3,7 +3,6 @@
 
 #include <array>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,24 +46,14 @@ struct Seat {
 
     bool holds_void() const { return void_suit >= 0 && code[void_suit] != 0; }
 
-    // Adds `k` (negative: takes) copies of tile `t` to the concealed tiles; std::domain_error (a
-    // ValueError) when that would leave the count outside 0-4, which only a state whose parts
-    // disagree can ask for (the count is left as it was).
+    // Adds `k` (negative: takes) copies of tile `t` to the concealed tiles.
     void add(int t, int k) {
         static constexpr int kWeight[9] = {390625, 78125, 15625, 3125, 625, 125, 25, 5, 1};
         const int before = hand[t];
-        if (static_cast<unsigned>(before + k) > 4u) refuse_count(t, before + k);
         hand[t] = static_cast<std::uint8_t>(before + k);
         odd += (hand[t] & 1) - (before & 1);
         code[t < 27 ? t / 9 : 3] += k * (t < 27 ? kWeight[t % 9] : kWeight[t - 25]);
         tiles += k;
-    }
-
-private:
-    [[noreturn]] static void refuse_count(int t, int count) {
-        const std::string tile = std::to_string(t < 27 ? t % 9 + 1 : t - 26) + "mpsz"[t / 9];
-        throw std::domain_error("a hand's count of " + tile + " would become " + std::to_string(count) +
-                                ", not 0-4: the state's parts disagree");
     }
 };
 

@@ -1045,94 +1045,7 @@ void check_tiles(const HandState& st) {
     }
 }
 
-std::string action_text(int index) { return nb::cast<std::string>(nb::repr(action_json(index))); }
-
-bool offers(const std::vector<int>& options, int action) {
-    return std::find(options.begin(), options.end(), action) != options.end();
-}
-
-// The parts of the state agree: the phase with the rules, the claim window with the phase, the
-// discarder's river and the declarer's pong, each seat's claim with its options and its tiles with
-// the turn (13 in all, melds as three, and 14 for the seat whose turn it is; a seat that left may
-// hold 14).
-void check_agreement(const HandState& st) {
-    if (st.phase == Phase::kExchange && !st.rules.has_exchange())
-        refuse("public.phase", "is exchange, which these rules do not have");
-    if (st.phase == Phase::kVoid && !st.rules.has_void()) refuse("public.phase", "is void, which these rules do not have");
-    if (st.phase == Phase::kExchange) {
-        if (std::all_of(st.exchanged.begin(), st.exchanged.end(), [](bool e) { return e; }))
-            refuse("public.exchanged", "is true for every seat, but the phase is still exchange");
-        for (int s = 0; s < kSeats; ++s) {
-            std::array<int, 34> chosen{};
-            for (int t : st.seats[s].exchange) ++chosen[t];
-            for (int t = 0; t < 34 && st.exchanged[s]; ++t)
-                if (chosen[t] > st.seats[s].hand[t])
-                    refuse(at(at("seats", s), "exchange"), "passes on " + tile_str(t) + ", which the hand does not hold");
-        }
-    }
-    if (st.phase == Phase::kVoid && st.rules.has_exchange() &&
-        std::any_of(st.exchanged.begin(), st.exchanged.end(), [](bool e) { return !e; }))
-        refuse("public.exchanged", "is false for a seat, but the phase is void (after the exchange)");
-    if (st.phase == Phase::kTurn && st.out[st.current])
-        refuse("public.current", "is seat " + std::to_string(st.current) + ", which is out of the hand");
-    const bool window = st.phase == Phase::kClaim || st.phase == Phase::kRob;
-    if (window) {
-        const Window& w = st.window;
-        const std::string seat_name = "seat " + std::to_string(w.from);
-        if (w.rob != (st.phase == Phase::kRob))
-            refuse("public.claim.rob", w.rob ? "is true, but the phase is claim (a discard's window)"
-                                             : "is false, but the phase is rob (an added kong's window)");
-        if (w.from != st.current)
-            refuse("public.claim.from", "is " + std::to_string(w.from) + ", but public.current is " + std::to_string(st.current));
-        if (w.rob) {
-            if (!st.rules.scoring.robbing_kong) refuse("public.phase", "is rob, but these rules do not let a kong be robbed");
-            if (w.kong >= 0) refuse("public.claim.kong", "is given for an added kong's window (its kong is not made yet)");
-            const auto& melds = st.melds[w.from];
-            if (std::none_of(melds.begin(), melds.end(), [&](const Meld& m) { return m.kind == MeldKind::kPong && m.tile == w.tile; }))
-                refuse("public.claim.tile", "is " + tile_str(w.tile) + ", but " + seat_name + " has no pong of it to add to");
-            if (!st.seats[w.from].hand[w.tile])
-                refuse("public.claim.tile", "is " + tile_str(w.tile) + ", but " + seat_name + " does not hold it");
-        } else {
-            const auto& river = st.discards[w.from];
-            if (river.empty() || river.back() != w.tile)
-                refuse("public.claim.tile", "is " + tile_str(w.tile) + ", but " + seat_name + "'s last discard is " +
-                                                (river.empty() ? std::string("none") : tile_str(river.back())));
-            if (w.kong >= 0 && st.kongs[w.kong].seat != w.from)
-                refuse("public.claim.kong", "is kong " + std::to_string(w.kong) + ", which is not " + seat_name + "'s");
-        }
-    }
-    for (int s = 0; s < kSeats; ++s) {
-        const Seat& seat = st.seats[s];
-        const std::string path = at("seats", s);
-        if (seat.asked && !window) refuse(at(path, "claim_options"), "is given outside a claim window");
-        if (seat.asked && s == st.window.from) refuse(at(path, "claim_options"), "is given for the window's own seat");
-        if (seat.asked && st.out[s]) refuse(at(path, "claim_options"), "is given for a seat out of the hand");
-        if (seat.claim >= 0 && !(seat.asked && offers(seat.claim_options, seat.claim)))
-            refuse(at(path, "claim"), "is " + action_text(seat.claim) + ", not one of its claim_options");
-        if (seat.void_suit >= 0 && !st.rules.has_void()) refuse(at(path, "void"), "is given, but these rules have no void");
-        const bool turn = s == st.current && st.phase != Phase::kClaim && st.phase != Phase::kDraw;
-        if (seat.drawn != kNoTile && !(turn && st.phase != Phase::kExchange && st.phase != Phase::kVoid))
-            refuse(at(path, "drawn"), "is " + tile_str(seat.drawn) + ", but it is not the seat's turn");
-        const int tiles = seat.tiles + 3 * static_cast<int>(st.melds[s].size());
-        // (a seat that left, or the current seat when the hand ended, may hold either)
-        const bool either = st.left[s] || (st.phase == Phase::kEnd && s == st.current);
-        if (tiles != 13 + turn && !(either && (tiles == 13 || tiles == 14)))
-            refuse(at(path, "hand"), "has " + std::to_string(seat.tiles) + " tiles beside " + std::to_string(st.melds[s].size()) +
-                                          " melds, " + std::to_string(tiles) + " in all, not " + std::to_string(13 + turn));
-    }
-}
-
 }  // namespace
-
-Reducer hand_from_dict(nb::handle data) {
-    Reducer hand(state_from_dict(data));
-    const auto [seat, action] = hand.unoffered_claim();
-    if (seat >= 0)
-        refuse(at(at("seats", seat), "claim_options"),
-               "has " + action_text(action) + ", which the window on " + tile_str(hand.state().window.tile) +
-                   " does not offer that seat");
-    return hand;
-}
 
 HandState state_from_dict(nb::handle data) {
     PyObject* format = PyDict_Check(data.ptr()) ? PyDict_GetItemString(data.ptr(), "format") : nullptr;
@@ -1246,18 +1159,10 @@ HandState state_from_dict(nb::handle data) {
     st.posed = number(field(p, "public", "posed"), "public.posed", 0, st.version);
 
     const nb::list seats = per_seat(entry(data, "", "seats"), "seats");
-    for (int s = 0; s < kSeats; ++s) {
-        st.seats[s] = read.seat_state(seats[s], at("seats", s));
-        // the tiles a seat passes on when all have chosen: given exactly when it has chosen
-        const bool chose = !entry(seats[s], at("seats", s), "exchange").is_none();
-        if (st.phase == Phase::kExchange && chose != st.exchanged[s])
-            refuse(at(at("seats", s), "exchange"), chose ? "is given, but public.exchanged[" + std::to_string(s) + "] is false"
-                                                         : "is None, but public.exchanged[" + std::to_string(s) + "] is true");
-    }
+    for (int s = 0; s < kSeats; ++s) st.seats[s] = read.seat_state(seats[s], at("seats", s));
     st.decisions = read.decisions(entry(data, "", "decisions"), "decisions");
     st.autos = read.decisions(entry(data, "", "autos"), "autos");
     check_tiles(st);
-    check_agreement(st);
     return st;
 }
 

@@ -22,12 +22,7 @@ nanobind::list logged_events(const Reducer& hand, int since);
 nanobind::dict state_to_dict(const Reducer& hand);
 // The hand of a state in that form: a ValueError naming the field for anything malformed (another
 // format, a value out of range or of the wrong type, tiles that are not the whole set).
-// The parts of the state must agree too (the phase, the claim window, each seat's claim, options
-// and tiles).
 HandState state_from_dict(nanobind::handle data);
-// The hand of such a state; also refused (ValueError) when an asked seat's claim options include one
-// the open window does not offer it.
-Reducer hand_from_dict(nanobind::handle data);
 // The view `v` (of a hand under `rules`) as the tuple chuanma.engine.views.seat_view makes a
 // SeatView of: tiles as ints, the records it rebuilds in their JSON form.
 nanobind::tuple view_parts(const Rules& rules, const SeatView& v);

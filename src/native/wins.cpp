@@ -147,17 +147,14 @@ void Reducer::claim_wins(const std::vector<int>& winners, int from, int t, std::
         scores.push_back(score_win(w, t, false, situations, false));
         check_scored(scores.back());
     }
-    // each win is its hu, then its payments: the discarder's, then what 呼叫转移 hands it
-    const std::int64_t transferred = transfer_due(kong);
+    std::vector<int> seqs;
     for (std::size_t i = 0; i < winners.size(); ++i) {
         const int w = winners[i];
         if (i == 0) st_.win_piles[w].push_back(static_cast<std::uint8_t>(t));
-        const int seq = record_win(w, t, from, robbed, scores[i], situations);
-        pay(from, w, multiplier(scores[i].total), robbed ? Reason::kQianggang : Reason::kDianpao, seq);
-        if (transferred && (i == 0 || st_.rules.call_transfer == CallTransfer::kEachWinner))
-            pay(st_.kongs[kong].seat, w, transferred, Reason::kCallTransfer, seq);
+        seqs.push_back(record_win(w, t, from, robbed, scores[i], situations));
+        pay(from, w, multiplier(scores[i].total), robbed ? Reason::kQianggang : Reason::kDianpao, seqs.back());
     }
-    if (transferred) st_.kongs[kong].transferred = true;
+    call_transfer(kong, winners, seqs);
 }
 
 int Reducer::record_win(int seat, int t, int from, bool robbed, const Score& scored, std::uint32_t situations) {

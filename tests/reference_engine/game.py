@@ -423,7 +423,9 @@ class Game:
                 kongs.robbed(st, frm, t)
             else:
                 st.public.discards[frm].pop()
-            claim_wins(st, self.variant, seats, frm, t, w.situations, robbed=w.rob, kong=None if w.rob else w.kong)
+            claim_wins(st, self.variant, seats, frm, t, w.situations, robbed=w.rob)
+            if not w.rob:
+                kongs.call_transfer(st, w.kong, seats)
             self._after_wins(max(seats, key=lambda s: (s - frm) % 4))
         elif w.rob:
             claims.close_window(st)

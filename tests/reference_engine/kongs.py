@@ -149,14 +149,22 @@ def robbed(st: HandState, seat: int, t: Tile) -> None:
     emit(st, "kong_robbed", seat, {"tile": TILE_TEXT[t]})
 
 
-def transfer_due(st: HandState, kong: int | None) -> int:
-    """呼叫转移: what the kong declared in the turn of the discard won on earned, to be handed on
-    (0: nothing, or the rules hand nothing on)."""
-    if kong is None or st.rules.call_transfer == "off":
-        return 0
+def call_transfer(st: HandState, kong: int | None, winners: list[int]) -> None:
+    """呼叫转移: the kong declared in the turn of the discard won on hands its money on."""
+    rule = st.rules.call_transfer
+    if kong is None or rule == "off":
+        return
     pub = st.public
     k = pub.kongs[kong]
-    return 0 if k.transferred else sum(pub.ledger[i].amount for i in k.payments)
+    if k.transferred:
+        return
+    earned = sum(pub.ledger[i].amount for i in k.payments)
+    if not earned:
+        return
+    seqs = {w.seat: w.seq for w in pub.wins[-len(winners):]}
+    for w in winners if rule == "each_winner" else winners[:1]:
+        pay(st, k.seat, w, earned, "call_transfer", seqs[w])
+    k.transferred = True
 
 
 def keeps_waits(st: HandState, seat: int, t: Tile) -> bool:

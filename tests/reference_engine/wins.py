@@ -18,7 +18,7 @@ from chuanma.engine.wins import self_drawn_each
 from chuanma.scoring import ScoreResult, score_hand
 from chuanma.tiles import NUM_KINDS, NUM_SUITED, Tile, format_tiles, holds_suit
 from chuanma.variant import Variant
-from reference_engine.kongs import payers, transfer_due
+from reference_engine.kongs import payers
 from reference_engine.log import emit, pay
 
 NEAR = [(t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(NUM_SUITED)] + [
@@ -136,25 +136,17 @@ def record_win(st: HandState, variant: Variant, seat: int, t: Tile, frm: int | N
 
 
 def claim_wins(st: HandState, variant: Variant, winners: list[int], frm: int, t: Tile, situations: Sequence[str],
-               *, robbed: bool, kong: int | None) -> None:
-    """Wins on a discard or a robbed kong: each winner is paid by the discarder (declarer), then
-    handed by 呼叫转移 what ``kong`` (the kong of the discard's turn) earned."""
+               *, robbed: bool) -> None:
+    """Wins on a discard or a robbed kong: each winner is paid by the discarder (declarer)."""
     pub = st.public
     if not pub.wins and len(winners) > 1:
         pub.first_multi_from = frm
-    transferred = transfer_due(st, kong)
     for i, w in enumerate(winners):
         res = score(st, w, t, self_drawn=False, situations=situations, in_hand=False)
         if i == 0:
             pub.win_piles[w].append(t)
         win = record_win(st, variant, w, t, frm, robbed, res, situations)
         pay(st, frm, w, res.multiplier, "qianggang" if robbed else "dianpao", win.seq)
-        if transferred and (i == 0 or st.rules.call_transfer == "each_winner"):
-            assert kong is not None
-            pay(st, pub.kongs[kong].seat, w, transferred, "call_transfer", win.seq)
-    if transferred:
-        assert kong is not None
-        pub.kongs[kong].transferred = True
 
 
 def self_draw_payers(st: HandState, seat: int) -> list[int]:

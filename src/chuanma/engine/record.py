@@ -133,20 +133,17 @@ def _take_omitted(game: Game, seat: int | None, action: Action | None) -> bool:
 
 def _matched(game: Game, matchable: list[tuple[int, Action]], seat: int, action: Action,
              index: int | None) -> bool:
-    """Whether ``action``, not a legal decision now, is one of ``seat``'s automatic decisions not
-    yet matched: its earliest, or a later one when the record left the earlier ones out (they are
-    then consumed with it); given the decision's ``index``, a written automatic decision that
-    agrees with none of them is refused."""
+    """Whether ``action``, not a legal decision now, is ``seat``'s earliest automatic decision not
+    yet matched (it is then consumed); given the decision's ``index``, a written automatic
+    decision that disagrees with what happened is refused."""
     if isinstance(action, Leave) or action in game.legal_actions(seat):
         return False
-    own = [a for a in matchable if a[0] == seat and type(a[1]) is type(action)]
-    found = next((i for i, a in enumerate(own) if a[1] == action), None)
-    if found is None:
-        if own and index is not None:
-            raise RecordError(f"seat {seat}'s {_kind(action)} was automatic ({own[0][1]}), not {action}", index)
+    found = next((a for a in matchable if a[0] == seat), None)
+    if found is None or type(found[1]) is not type(action) or (found[1] != action and index is None):
         return False
-    for a in own[:found + 1]:
-        matchable.remove(a)
+    if found[1] != action:
+        raise RecordError(f"seat {seat}'s {_kind(action)} was automatic ({found[1]}), not {action}", index)
+    matchable.remove(found)
     return True
 
 
